@@ -1,0 +1,223 @@
+"""Mergeable per-label counts — the only thing reductions ever see (SPEC §3, §4).
+
+:class:`Counts` holds, per label, the number of true positives, predicted
+entities and gold entities as exact integers, plus partial credit (from
+overlap-based matchers) kept apart so that the integers stay exact. Counts
+add with ``+`` and ``sum()``; an empty ``Counts()`` is the neutral value, so
+batch-by-batch accumulation equals one call on everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Counts", "LabelCounts"]
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+def _zeros(dtype: type = np.int64) -> npt.NDArray[np.generic]:
+    return np.zeros(0, dtype=dtype)
+
+
+@dataclass(frozen=True)
+class LabelCounts:
+    """Counts of one label (or of all labels summed).
+
+    ``tp`` is exact matches plus partial ``credit``; ``fp = n_pred - tp``,
+    ``fn = n_gold - tp``.
+    """
+
+    exact: int
+    credit: float
+    n_pred: int
+    n_gold: int
+
+    @property
+    def tp(self) -> float:
+        """True positives: exact matches plus partial credit."""
+        return self.exact + self.credit if self.credit else self.exact
+
+    @property
+    def fp(self) -> float:
+        """False positives."""
+        return self.n_pred - self.tp
+
+    @property
+    def fn(self) -> float:
+        """False negatives."""
+        return self.n_gold - self.tp
+
+
+@dataclass(frozen=True, eq=False)
+class Counts:
+    """Per-label match counts; mergeable with ``+``.
+
+    Parameters
+    ----------
+    labels : tuple of str
+        Sorted label names.
+    exact, n_pred, n_gold : array of int
+        Per label: exact matches, predicted entities, gold entities.
+    credit : array of float, optional
+        Per label partial credit (zero for exact matching).
+    tokens, tokens_correct : int
+        Token count and tokens whose tag strings are equal (for accuracy).
+    extra : mapping, optional
+        Matcher-specific integer categories, each a per-label array keyed by
+        name (e.g. SemEval's ``"strict.incorrect"``); merged by addition too.
+
+    Examples
+    --------
+    >>> a = Counts.from_dict({"PER": (1, 2, 2)})
+    >>> b = Counts.from_dict({"LOC": (0, 1, 0), "PER": (1, 1, 1)})
+    >>> (a + b).to_dict()["PER"]
+    {'tp': 2, 'n_pred': 3, 'n_gold': 3}
+    >>> sum([a, b], Counts()).labels
+    ('LOC', 'PER')
+    """
+
+    labels: tuple[str, ...] = ()
+    exact: IntArray = field(default_factory=_zeros)
+    n_pred: IntArray = field(default_factory=_zeros)
+    n_gold: IntArray = field(default_factory=_zeros)
+    credit: FloatArray | None = None
+    tokens: int = 0
+    tokens_correct: int = 0
+    extra: Mapping[str, IntArray] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        n = len(self.labels)
+        for name in ("exact", "n_pred", "n_gold"):
+            arr = np.asarray(getattr(self, name), dtype=np.int64).reshape(-1)
+            if len(arr) != n:
+                raise ValueError(f"Counts.{name} needs {n} values, one per label; got {len(arr)}.")
+            object.__setattr__(self, name, arr)
+        if self.credit is not None:
+            credit = np.asarray(self.credit, dtype=np.float64).reshape(-1)
+            object.__setattr__(self, "credit", credit if credit.any() else None)
+        object.__setattr__(
+            self, "extra", {k: np.asarray(v, dtype=np.int64) for k, v in self.extra.items()}
+        )
+
+    @classmethod
+    def from_dict(cls, rows: Mapping[str, tuple[int, int, int]]) -> Counts:
+        """Build from ``{label: (tp, n_pred, n_gold)}``."""
+        labels = tuple(sorted(rows))
+        return cls(
+            labels,
+            np.array([rows[k][0] for k in labels], dtype=np.int64),
+            np.array([rows[k][1] for k in labels], dtype=np.int64),
+            np.array([rows[k][2] for k in labels], dtype=np.int64),
+        )
+
+    @property
+    def tp(self) -> FloatArray | IntArray:
+        """Per-label true positives (exact plus credit)."""
+        return self.exact if self.credit is None else self.exact + self.credit
+
+    def __getitem__(self, label: str) -> LabelCounts:
+        i = self.labels.index(label)
+        return LabelCounts(
+            int(self.exact[i]),
+            float(self.credit[i]) if self.credit is not None else 0.0,
+            int(self.n_pred[i]),
+            int(self.n_gold[i]),
+        )
+
+    def total(self) -> LabelCounts:
+        """All labels summed (the micro-average counts)."""
+        return LabelCounts(
+            int(self.exact.sum()),
+            float(self.credit.sum()) if self.credit is not None else 0.0,
+            int(self.n_pred.sum()),
+            int(self.n_gold.sum()),
+        )
+
+    def present(self) -> Counts:
+        """Only the labels with at least one gold or predicted entity."""
+        keep = (self.n_pred > 0) | (self.n_gold > 0)
+        return self.select([lab for lab, k in zip(self.labels, keep.tolist()) if k])
+
+    def select(self, labels: Sequence[str]) -> Counts:
+        """Counts for exactly ``labels`` in that order (unknown labels count zero)."""
+        labels = tuple(labels)
+        if labels == self.labels:
+            return self
+        index = {lab: i for i, lab in enumerate(self.labels)}
+        pos = np.array([index.get(lab, -1) for lab in labels], dtype=np.int64)
+        ok = pos >= 0
+
+        def pick(arr: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
+            out = np.zeros(len(labels), dtype=arr.dtype)
+            out[ok] = arr[pos[ok]]
+            return out
+
+        return Counts(
+            labels,
+            pick(self.exact),
+            pick(self.n_pred),
+            pick(self.n_gold),
+            None if self.credit is None else pick(self.credit),
+            self.tokens,
+            self.tokens_correct,
+            {k: pick(v) for k, v in self.extra.items()},
+        )
+
+    def __add__(self, other: object) -> Counts:
+        if isinstance(other, int) and other == 0:
+            return self
+        if not isinstance(other, Counts):
+            return NotImplemented
+        labels = tuple(sorted(set(self.labels) | set(other.labels)))
+        a, b = self.select(labels), other.select(labels)
+        credit = None
+        if a.credit is not None or b.credit is not None:
+            credit = (a.credit if a.credit is not None else 0.0) + (
+                b.credit if b.credit is not None else np.zeros(len(labels))
+            )
+        keys = dict.fromkeys([*a.extra, *b.extra])
+        zero = np.zeros(len(labels), dtype=np.int64)
+        return Counts(
+            labels,
+            a.exact + b.exact,
+            a.n_pred + b.n_pred,
+            a.n_gold + b.n_gold,
+            credit,
+            a.tokens + b.tokens,
+            a.tokens_correct + b.tokens_correct,
+            {k: a.extra.get(k, zero) + b.extra.get(k, zero) for k in keys},
+        )
+
+    __radd__ = __add__
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Counts):
+            return NotImplemented
+        a, b = self.present(), other.present()
+        return (
+            a.labels == b.labels
+            and np.array_equal(a.exact, b.exact)
+            and np.array_equal(a.n_pred, b.n_pred)
+            and np.array_equal(a.n_gold, b.n_gold)
+            and np.allclose(a.tp, b.tp, rtol=1e-12, atol=1e-12)
+            and a.tokens == b.tokens
+            and a.tokens_correct == b.tokens_correct
+            and a.extra.keys() == b.extra.keys()
+            and all(np.array_equal(a.extra[k], b.extra[k]) for k in a.extra)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_dict(self) -> dict[str, dict[str, int | float]]:
+        """``{label: {"tp", "n_pred", "n_gold"}}`` with plain Python numbers."""
+        tp = self.tp.tolist()
+        return {
+            lab: {"tp": tp[i], "n_pred": int(self.n_pred[i]), "n_gold": int(self.n_gold[i])}
+            for i, lab in enumerate(self.labels)
+        }

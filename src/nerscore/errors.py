@@ -1,0 +1,174 @@
+"""Exceptions and warnings raised by nerscore.
+
+Every data error carries structured attributes saying *where* the problem is
+(``sentence``, ``index``, ``tag``, ``source``, ``line``) and a message that
+says what went wrong and how to fix it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "FormatError",
+    "InvalidSpanError",
+    "InvalidTagError",
+    "InvalidTransitionError",
+    "LengthMismatchError",
+    "NerscoreError",
+    "SchemeError",
+    "UndefinedMetricWarning",
+]
+
+
+def _where(
+    *,
+    sentence: int | None = None,
+    index: int | None = None,
+    token: str | None = None,
+    source: str | None = None,
+    line: int | None = None,
+) -> str:
+    """Format a location such as ``token 3 ('Jonas') of sentence 12 (pred.conll, line 340)``."""
+    parts = []
+    if index is not None:
+        parts.append(f"token {index}" + (f" ({token!r})" if token is not None else ""))
+    if sentence is not None:
+        parts.append(f"sentence {sentence}")
+    text = " of ".join(parts)
+    if source is not None or line is not None:
+        file_part = ", ".join(
+            p for p in (source, f"line {line}" if line is not None else None) if p is not None
+        )
+        text = f"{text} ({file_part})" if text else file_part
+    return text
+
+
+class NerscoreError(Exception):
+    """Base class of every error nerscore raises on purpose."""
+
+
+class SchemeError(NerscoreError, ValueError):
+    """An unknown scheme, or a scheme that cannot do what was asked."""
+
+
+class InvalidTagError(NerscoreError, ValueError):
+    """A tag that the scheme or the tag syntax does not allow.
+
+    Attributes
+    ----------
+    tag : str
+        The offending tag.
+    sentence, index : int or None
+        Sequence index and token index (0-based).
+    source : str or None
+        File name, when the tags came from a file.
+    line : int or None
+        1-based line number in ``source``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        tag: str,
+        sentence: int | None = None,
+        index: int | None = None,
+        source: str | None = None,
+        line: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.tag = tag
+        self.sentence = sentence
+        self.index = index
+        self.source = source
+        self.line = line
+
+
+class InvalidTransitionError(InvalidTagError):
+    """A tag that is valid alone but may not follow the previous tag.
+
+    Attributes
+    ----------
+    previous : str
+        The tag before ``tag``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        tag: str,
+        previous: str,
+        sentence: int | None = None,
+        index: int | None = None,
+        source: str | None = None,
+        line: int | None = None,
+    ) -> None:
+        super().__init__(
+            message, tag=tag, sentence=sentence, index=index, source=source, line=line
+        )
+        self.previous = previous
+
+
+class LengthMismatchError(NerscoreError, ValueError):
+    """Gold and prediction disagree in the number of sequences or tokens.
+
+    Attributes
+    ----------
+    sentence : int or None
+        The first sequence whose lengths differ (None when the number of
+        sequences differs).
+    expected, actual : int
+        Gold and predicted length.
+    """
+
+    def __init__(
+        self, message: str, *, expected: int, actual: int, sentence: int | None = None
+    ) -> None:
+        super().__init__(message)
+        self.sentence = sentence
+        self.expected = expected
+        self.actual = actual
+
+
+class InvalidSpanError(NerscoreError, ValueError):
+    """A span out of range, reversed, or overlapping where that is not allowed.
+
+    Attributes
+    ----------
+    document : str or int or None
+        The document id or index.
+    spans : list of tuple
+        The offending ``(start, end, label)`` spans.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        document: str | int | None = None,
+        spans: list[tuple[int, int, str]] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.document = document
+        self.spans = spans or []
+
+
+class FormatError(NerscoreError, ValueError):
+    """A file that cannot be read in the format asked for.
+
+    Attributes
+    ----------
+    source : str or None
+        The file.
+    line : int or None
+        1-based line number.
+    """
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None):
+        super().__init__(message)
+        self.source = source
+        self.line = line
+
+
+class UndefinedMetricWarning(UserWarning):
+    """A ratio had a zero denominator and was set by ``zero_division``."""

@@ -1,0 +1,1 @@
+"""Optional integrations; importing this package imports no backend."""

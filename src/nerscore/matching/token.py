@@ -1,0 +1,61 @@
+"""``token`` scores (SPEC §3.5): per-token entity labels, prefixes stripped.
+
+Each token's label is its tag's type (``O`` = no label). Precision, recall
+and F per label are computed over tokens (``O`` excluded). Accuracy is raw
+tag-string equality over all tokens, ``O`` included (conlleval, seqeval).
+Never computed on repaired tags.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nerscore._tags import EncodedTags, check_vocab, parse_vocab
+from nerscore.counts import Counts
+from nerscore.schemes import Scheme, get_scheme
+
+__all__ = ["token_counts"]
+
+
+def token_counts(
+    gold: EncodedTags,
+    pred: EncodedTags,
+    *,
+    scheme: str | Scheme | None = None,
+    suffix: bool = False,
+    delimiter: str = "-",
+    outside: str = "O",
+) -> Counts:
+    """Per-label token counts of two tag corpora sharing one vocabulary.
+
+    Examples
+    --------
+    >>> from nerscore._tags import encode_pair
+    >>> g, p = encode_pair([["B-PER", "I-PER", "O"]], [["B-PER", "B-PER", "B-LOC"]])
+    >>> c = token_counts(g, p)
+    >>> c.to_dict(), c.tokens_correct
+    ({'LOC': {'tp': 0, 'n_pred': 1, 'n_gold': 0}, 'PER': {'tp': 2, 'n_pred': 2, 'n_gold': 2}}, 1)
+    """
+    table = get_scheme(scheme) if scheme is not None else None
+    parsed = parse_vocab(gold.vocab, scheme=table, suffix=suffix, delimiter=delimiter,
+                         outside=outside)
+    check_vocab(parsed, gold)
+    check_vocab(parsed, pred)
+    lt = parsed.label[gold.ids]
+    lp = parsed.label[pred.ids]
+    n = len(parsed.labels)
+    order = sorted(range(n), key=parsed.labels.__getitem__)
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n)
+    labels = tuple(parsed.labels[i] for i in order)
+    def count(x: np.ndarray) -> np.ndarray:
+        x = x[x >= 0]
+        return np.bincount(rank[x], minlength=n)
+    return Counts(
+        labels,
+        count(lt[lt == lp]),
+        count(lp),
+        count(lt),
+        tokens=len(gold),
+        tokens_correct=int(np.count_nonzero(gold.ids == pred.ids)),
+    )

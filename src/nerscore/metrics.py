@@ -1,0 +1,433 @@
+"""The functional API: counts, scores and reports from gold and predicted data.
+
+Every function takes ``(y_true, y_pred, *, keyword-only options)``; all of
+them go through :func:`count_matches` (counting) and
+:func:`~nerscore.reduce_counts` (dividing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from nerscore._inputs import Prepared, prepare
+from nerscore._reduce import (
+    Average,
+    Scores,
+    check_beta,
+    check_zero_division,
+    reduce_all,
+    reduce_counts,
+    safe_divide,
+)
+from nerscore._version import __version__
+from nerscore.counts import Counts
+from nerscore.matching import MATCHERS, MatchResult, get_matcher
+from nerscore.matching.token import token_counts
+from nerscore.report._model import Report, Row
+from nerscore.schemes import Mode, Scheme
+
+__all__ = [
+    "accuracy_score",
+    "classification_report",
+    "count_matches",
+    "evaluate",
+    "f1_score",
+    "fbeta_score",
+    "match_entities",
+    "precision_score",
+    "recall_score",
+]
+
+def _check_match(match: str) -> str:
+    if match != "token" and match not in MATCHERS:
+        get_matcher(match)  # raises, listing the valid names
+    return match
+
+
+def _prepare(y_true: object, y_pred: object, kw: dict[str, Any]) -> Prepared:
+    return prepare(
+        y_true, y_pred, scheme=kw.pop("scheme", None), mode=kw.pop("mode", "lenient"),
+        suffix=kw.pop("suffix", False), delimiter=kw.pop("delimiter", "-"),
+        outside=kw.pop("outside", "O"),
+    )
+
+
+def _match(prep: Prepared, match: str, options: dict[str, Any], *, align: bool) -> MatchResult | Counts:
+    if match == "token":
+        if options:
+            raise TypeError(f"match='token' takes no options; got {sorted(options)}.")
+        if prep.tags is None:
+            raise ValueError("match='token' needs tag sequences here.")
+        return token_counts(*prep.tags, scheme=prep.scheme)
+    matcher = get_matcher(match)
+    if not align and match == "exact" and not options:
+        from nerscore.matching.exact import exact_counts
+
+        counts = exact_counts(prep.gold, prep.pred)
+    else:
+        try:
+            return matcher(prep.gold, prep.pred, **options)  # type: ignore[operator]
+        except TypeError as exc:
+            if "unexpected keyword" not in str(exc):
+                raise
+            raise TypeError(f"Unknown option for match={match!r}: {exc}") from None
+    return counts
+
+
+def _with_tokens(counts: Counts, prep: Prepared) -> Counts:
+    if prep.tags is None or counts.tokens:
+        return counts
+    return Counts(counts.labels, counts.exact, counts.n_pred, counts.n_gold, counts.credit,
+                  prep.n_tokens or 0, prep.tokens_correct(), counts.extra)
+
+
+def count_matches(
+    y_true: object,
+    y_pred: object,
+    *,
+    scheme: str | Scheme | None = None,
+    mode: str | Mode = "lenient",
+    match: str = "exact",
+    suffix: bool = False,
+    delimiter: str = "-",
+    outside: str = "O",
+    **options: Any,
+) -> Counts:
+    """Count matches between gold and prediction: the mergeable first half of every score.
+
+    Parameters
+    ----------
+    y_true, y_pred : list of list of str, or EncodedTags
+        Gold and predicted tag sequences, one list per sentence.
+    scheme, mode, suffix, delimiter, outside
+        How tags are decoded; see :func:`nerscore.tags_to_entities`.
+    match : str
+        The matcher (``"exact"`` or ``"token"``).
+    **options
+        The matcher's options (e.g. ``labeled=False`` for ``exact``).
+
+    Returns
+    -------
+    Counts
+        Per-label counts plus token totals; add them up over batches.
+
+    Examples
+    --------
+    >>> c = count_matches([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "B-LOC"]])
+    >>> c.to_dict()
+    {'LOC': {'tp': 0, 'n_pred': 1, 'n_gold': 0}, 'PER': {'tp': 1, 'n_pred': 1, 'n_gold': 1}}
+    """
+    _check_match(match)
+    prep = prepare(y_true, y_pred, scheme=scheme, mode=mode, suffix=suffix,
+                   delimiter=delimiter, outside=outside)
+    res = _match(prep, match, dict(options), align=False)
+    counts = res.counts if isinstance(res, MatchResult) else res
+    return _with_tokens(counts, prep)
+
+
+def match_entities(
+    y_true: object,
+    y_pred: object,
+    *,
+    scheme: str | Scheme | None = None,
+    mode: str | Mode = "lenient",
+    match: str = "exact",
+    suffix: bool = False,
+    delimiter: str = "-",
+    outside: str = "O",
+    **options: Any,
+) -> MatchResult:
+    """Match entities and return counts *and* the alignment (which gold went with which).
+
+    Examples
+    --------
+    >>> res = match_entities([["B-PER", "O"]], [["B-PER", "B-LOC"]])
+    >>> res.alignment.pairs_gold.tolist(), res.alignment.spurious.tolist()
+    ([0], [1])
+    """
+    _check_match(match)
+    if match == "token":
+        raise ValueError("match='token' scores tokens and has no entity alignment.")
+    prep = prepare(y_true, y_pred, scheme=scheme, mode=mode, suffix=suffix,
+                   delimiter=delimiter, outside=outside)
+    res = _match(prep, match, dict(options), align=True)
+    assert isinstance(res, MatchResult)
+    return res
+
+
+def _score(
+    y_true: object, y_pred: object, *, beta: float, average: str | Average | None,
+    zero_division: Any, labels: Sequence[str] | None, kw: dict[str, Any],
+) -> Scores:
+    check_beta(beta)
+    check_zero_division(zero_division)
+    if average is not None:
+        Average.parse(average, name="average")
+    counts = count_matches(y_true, y_pred, **kw)
+    return reduce_counts(counts, beta=beta, average=average, zero_division=zero_division,
+                         labels=labels)
+
+
+_DOC_OPTIONS = """
+    Parameters
+    ----------
+    y_true, y_pred : list of list of str, or EncodedTags
+        Gold and predicted tag sequences, one list per sentence.
+    scheme : str, optional
+        Tag scheme (``IOB2``/``BIO``, ``IOBES``, ``BILOU``, ...); required by
+        ``mode="strict"``.
+    mode : {"lenient", "strict", "conlleval"}
+        Decoding mode (SPEC §2.3).
+    match : str
+        ``"exact"`` (default) or ``"token"``.
+    average : {"micro", "macro", "weighted"} or None
+        How labels are combined; ``None`` returns ``{label: value}``.
+    zero_division : "warn", 0.0, 1.0 or nan
+        Value of an undefined ratio.
+    labels : list of str, optional
+        Labels to report and average over.
+    **options
+        ``suffix``, ``delimiter``, ``outside`` and the matcher's options.
+"""
+
+
+def precision_score(
+    y_true: object, y_pred: object, *, average: str | Average | None = "micro",
+    zero_division: Any = "warn", labels: Sequence[str] | None = None, **options: Any,
+) -> float | dict[str, float]:
+    """Entity-level precision: ``tp / n_pred``.
+
+    See :func:`fbeta_score` for the parameters.
+
+    Examples
+    --------
+    >>> precision_score([["B-PER", "O"]], [["B-PER", "B-LOC"]])
+    0.5
+    """
+    return _score(y_true, y_pred, beta=1.0, average=average, zero_division=zero_division,
+                  labels=labels, kw=options).precision
+
+
+def recall_score(
+    y_true: object, y_pred: object, *, average: str | Average | None = "micro",
+    zero_division: Any = "warn", labels: Sequence[str] | None = None, **options: Any,
+) -> float | dict[str, float]:
+    """Entity-level recall: ``tp / n_gold``.
+
+    See :func:`fbeta_score` for the parameters.
+
+    Examples
+    --------
+    >>> recall_score([["B-PER", "B-LOC"]], [["B-PER", "O"]])
+    0.5
+    """
+    return _score(y_true, y_pred, beta=1.0, average=average, zero_division=zero_division,
+                  labels=labels, kw=options).recall
+
+
+def fbeta_score(
+    y_true: object, y_pred: object, *, beta: float = 1.0,
+    average: str | Average | None = "micro", zero_division: Any = "warn",
+    labels: Sequence[str] | None = None, **options: Any,
+) -> float | dict[str, float]:
+    """Entity-level F-beta: ``(1 + beta^2) tp / (beta^2 n_gold + n_pred)``.
+    %s
+    beta : float
+        Weight of recall (positive).
+
+    Returns
+    -------
+    float or dict of str to float
+
+    Examples
+    --------
+    >>> round(fbeta_score([["B-PER", "B-LOC"]], [["B-PER", "O"]], beta=2.0), 4)
+    0.5556
+    """
+    return _score(y_true, y_pred, beta=beta, average=average, zero_division=zero_division,
+                  labels=labels, kw=options).fbeta
+
+
+fbeta_score.__doc__ = (fbeta_score.__doc__ or "") % _DOC_OPTIONS
+
+
+def f1_score(
+    y_true: object, y_pred: object, *, average: str | Average | None = "micro",
+    zero_division: Any = "warn", labels: Sequence[str] | None = None, **options: Any,
+) -> float | dict[str, float]:
+    """Entity-level F1 (SPEC §4); see :func:`fbeta_score` for the parameters.
+
+    Examples
+    --------
+    >>> y_true = [["O", "O", "O", "B-MISC", "I-MISC", "I-MISC", "O"], ["B-PER", "I-PER", "O"]]
+    >>> y_pred = [["O", "O", "B-MISC", "I-MISC", "I-MISC", "I-MISC", "O"], ["B-PER", "I-PER", "O"]]
+    >>> f1_score(y_true, y_pred)
+    0.5
+    """
+    return _score(y_true, y_pred, beta=1.0, average=average, zero_division=zero_division,
+                  labels=labels, kw=options).fbeta
+
+
+def accuracy_score(y_true: object, y_pred: object, *, zero_division: Any = "warn") -> float:
+    """Token accuracy: the share of tokens whose tag strings are equal, ``O`` included.
+
+    Examples
+    --------
+    >>> accuracy_score([["B-PER", "I-PER", "O"]], [["B-PER", "O", "O"]])
+    0.6666666666666666
+    """
+    from nerscore._tags import encode_pair
+
+    zd = check_zero_division(zero_division)
+    t, p = encode_pair(y_true, y_pred)
+    correct = int((t.ids == p.ids).sum())
+    return float(safe_divide([correct], [len(t)], zero_division=zd, metric="Accuracy",
+                             names=["accuracy"], reason="no tokens")[0])
+
+
+def evaluate(
+    y_true: object,
+    y_pred: object,
+    *,
+    match: str = "exact",
+    scheme: str | Scheme | None = None,
+    mode: str | Mode = "lenient",
+    beta: float = 1.0,
+    zero_division: Any = "warn",
+    labels: Sequence[str] | None = None,
+    suffix: bool = False,
+    delimiter: str = "-",
+    outside: str = "O",
+    **options: Any,
+) -> Report:
+    """Score a prediction and return everything as one :class:`~nerscore.Report`.
+
+    Parameters
+    ----------
+    y_true, y_pred : list of list of str, or EncodedTags
+        Gold and predicted tag sequences.
+    match : str
+        The matcher (``"exact"`` or ``"token"``).
+    scheme, mode, suffix, delimiter, outside
+        How tags are decoded; see :func:`nerscore.tags_to_entities`.
+    beta : float
+        F-beta's beta (F1 is reported as well).
+    zero_division : "warn", 0.0, 1.0 or nan
+        Value of undefined ratios.
+    labels : list of str, optional
+        Labels to report and average over.
+    **options
+        The matcher's options.
+
+    Returns
+    -------
+    Report
+
+    Examples
+    --------
+    >>> r = evaluate([["B-A", "B-B", "O", "B-A"]], [["O", "B-B", "B-C", "B-A"]],
+    ...              zero_division=0.0)
+    >>> round(r.macro.precision, 4), round(r.macro.recall, 4), round(r.macro.f1, 4)
+    (0.6667, 0.5, 0.5556)
+    """
+    beta = check_beta(beta)
+    zd = check_zero_division(zero_division)
+    _check_match(match)
+    m = Mode.parse(mode, name="mode")
+    prep = prepare(y_true, y_pred, scheme=scheme, mode=m, suffix=suffix,
+                   delimiter=delimiter, outside=outside)
+    res = _match(prep, match, dict(options), align=match != "token")
+    counts = _with_tokens(res.counts if isinstance(res, MatchResult) else res, prep)
+    alignment = res.alignment if isinstance(res, MatchResult) else None
+    extra = dict(res.extra) if isinstance(res, MatchResult) else {}
+    return build_report(
+        counts, match=match, options=options, scheme=prep.scheme, mode=prep.mode, beta=beta,
+        zero_division=zd, labels=labels, n_sequences=prep.n_sequences, n_tokens=prep.n_tokens,
+        alignment=alignment, extra=extra,
+    )
+
+
+def build_report(
+    counts: Counts,
+    *,
+    match: str,
+    options: dict[str, Any],
+    scheme: str | None,
+    mode: str | None,
+    beta: float,
+    zero_division: Any,
+    labels: Sequence[str] | None = None,
+    n_sequences: int | None = None,
+    n_tokens: int | None = None,
+    notes: Sequence[str] = (),
+    extra: dict[str, Any] | None = None,
+    alignment: Any = None,
+) -> Report:
+    """Reduce counts once and wrap everything in a :class:`Report`."""
+    per_label, averages = reduce_all(counts, beta=beta, zero_division=zero_division,
+                                     labels=labels)
+    f1_label, f1_avg = (per_label, averages)
+    if beta != 1.0:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            f1_label, f1_avg = reduce_all(counts, beta=1.0, zero_division=zero_division,
+                                          labels=labels)
+
+    def row(prf: Any, f1: float) -> Row:
+        return Row(prf.precision, prf.recall, f1, prf.fbeta, prf.tp, prf.n_pred, prf.n_gold)
+
+    accuracy = None
+    if n_tokens is not None:
+        accuracy = float(safe_divide([counts.tokens_correct], [n_tokens],
+                                     zero_division=zero_division, metric="Accuracy",
+                                     names=["accuracy"], reason="no tokens")[0])
+    return Report(
+        match=match,
+        options=dict(options),
+        scheme=scheme,
+        mode=mode,
+        beta=beta,
+        zero_division=zero_division,
+        labels={k: row(v, f1_label[k].fbeta) for k, v in per_label.items()},
+        micro=row(averages["micro"], f1_avg["micro"].fbeta),
+        macro=row(averages["macro"], f1_avg["macro"].fbeta),
+        weighted=row(averages["weighted"], f1_avg["weighted"].fbeta),
+        counts=counts,
+        accuracy=accuracy,
+        n_sequences=n_sequences,
+        n_tokens=n_tokens,
+        notes=tuple(notes),
+        version=__version__,
+        extra=extra or {},
+        alignment=alignment,
+    )
+
+
+def classification_report(
+    y_true: object,
+    y_pred: object,
+    *,
+    match: str = "exact",
+    scheme: str | Scheme | None = None,
+    mode: str | Mode = "lenient",
+    beta: float = 1.0,
+    zero_division: Any = "warn",
+    labels: Sequence[str] | None = None,
+    **options: Any,
+) -> Report:
+    """Per-label and averaged scores as a :class:`~nerscore.Report` (same as :func:`evaluate`).
+
+    Render it with :func:`nerscore.render_text`; for seqeval's exact text use
+    :func:`nerscore.compat.seqeval.classification_report`.
+
+    Examples
+    --------
+    >>> r = classification_report([["B-PER", "O"]], [["B-PER", "O"]])
+    >>> r.labels["PER"].f1
+    1.0
+    """
+    return evaluate(y_true, y_pred, match=match, scheme=scheme, mode=mode, beta=beta,
+                    zero_division=zero_division, labels=labels, **options)

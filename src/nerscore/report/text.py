@@ -1,0 +1,108 @@
+"""Plain-text and Markdown tables of a :class:`Report` (no recomputation)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nerscore.report._model import Report, Row
+
+__all__ = ["render_markdown", "render_text"]
+
+
+def _fmt(x: float, digits: int) -> str:
+    return "nan" if x != x else f"{x:.{digits}f}"
+
+
+def _header(report: Report) -> str:
+    bits = [f"match={report.match}"]
+    bits += [f"{k}={v}" for k, v in report.options.items()]
+    if report.scheme is not None or report.mode is not None:
+        bits.append(f"scheme={report.scheme or 'auto'}")
+        bits.append(f"mode={report.mode}")
+    if report.beta != 1.0:
+        bits.append(f"beta={report.beta:g}")
+    return ", ".join(bits)
+
+
+def _rows(report: Report) -> list[tuple[str, Row]]:
+    return list(report.labels.items())
+
+
+def render_text(report: Report, *, digits: int = 2) -> str:
+    """A fixed-width table: one row per label, then micro, macro and weighted averages.
+
+    Examples
+    --------
+    >>> import nerscore
+    >>> r = nerscore.evaluate([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "O"]])
+    >>> print(nerscore.render_text(r))  # doctest: +NORMALIZE_WHITESPACE
+    nerscore 0.1.0 -- match=exact, scheme=auto, mode=lenient
+    <BLANKLINE>
+                   precision  recall  f1-score  support  predicted
+    <BLANKLINE>
+              PER       1.00    1.00      1.00        1          1
+    <BLANKLINE>
+        micro avg       1.00    1.00      1.00        1          1
+        macro avg       1.00    1.00      1.00        1          1
+     weighted avg       1.00    1.00      1.00        1          1
+    <BLANKLINE>
+    accuracy: 1.00 (3 tokens, 1 sequences)
+    """
+    width = max([len(k) for k in report.labels] + [len("weighted avg")])
+    f_name = "f1-score" if report.beta == 1.0 else f"f{report.beta:g}-score"
+    cols = ("precision", "recall", f_name, "support", "predicted")
+    colw = max(len(c) for c in cols[:3])
+    lines = [f"nerscore {report.version} -- {_header(report)}", ""]
+    head = f"{'':>{width}}  " + "  ".join(f"{c:>{colw if i < 3 else 9}}" for i, c in
+                                          enumerate(cols))
+    lines += [head.rstrip(), ""]
+
+    def line(name: str, row: Row) -> str:
+        vals = [_fmt(row.precision, digits), _fmt(row.recall, digits), _fmt(row.fbeta, digits)]
+        sup = f"{row.n_gold:>9}  {row.n_pred:>9}"
+        return f"{name:>{width}}  " + "  ".join(f"{v:>{colw}}" for v in vals) + "  " + sup
+
+    lines += [line(lab, row) for lab, row in _rows(report)]
+    lines.append("")
+    lines += [line("micro avg", report.micro), line("macro avg", report.macro),
+              line("weighted avg", report.weighted)]
+    if report.accuracy is not None:
+        lines += ["", f"accuracy: {_fmt(report.accuracy, digits)} ({report.n_tokens} tokens, "
+                      f"{report.n_sequences} sequences)"]
+    if report.notes:
+        lines += [""] + [f"note: {n}" for n in report.notes]
+    return "\n".join(lines)
+
+
+def render_markdown(report: Report, *, digits: int = 2) -> str:
+    """A Markdown table of the same rows as :func:`render_text`."""
+    f_name = "F1" if report.beta == 1.0 else f"F{report.beta:g}"
+    out = [f"**nerscore {report.version}** — {_header(report)}", "",
+           f"| label | precision | recall | {f_name} | support | predicted |",
+           "|---|---:|---:|---:|---:|---:|"]
+    rows = _rows(report) + [("**micro avg**", report.micro), ("**macro avg**", report.macro),
+                            ("**weighted avg**", report.weighted)]
+    for name, row in rows:
+        label = name.replace("|", "\\|")
+        out.append(
+            f"| {label} | {_fmt(row.precision, digits)} | {_fmt(row.recall, digits)} | "
+            f"{_fmt(row.fbeta, digits)} | {row.n_gold} | {row.n_pred} |"
+        )
+    if report.accuracy is not None:
+        out += ["", f"Accuracy: {_fmt(report.accuracy, digits)}"]
+    return "\n".join(out)
+
+
+def render_rich(report: Report) -> Any:
+    """A ``rich.table.Table`` (rich is imported only when this is called)."""
+    from nerscore._optional import require
+
+    table_mod = require("rich.table", extra="rich")
+    table = table_mod.Table(title=f"nerscore — {_header(report)}")
+    for c in ("label", "precision", "recall", "F", "support", "predicted"):
+        table.add_column(c, justify="left" if c == "label" else "right")
+    for name, row in _rows(report) + [("micro avg", report.micro), ("macro avg", report.macro),
+                                      ("weighted avg", report.weighted)]:
+        table.add_row(name, _fmt(row.precision, 2), _fmt(row.recall, 2), _fmt(row.fbeta, 2),
+                      str(row.n_gold), str(row.n_pred))
+    return table
