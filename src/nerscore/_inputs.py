@@ -23,6 +23,9 @@ class Prepared:
     tags: tuple[EncodedTags, EncodedTags] | None
     scheme: str | None
     mode: str | None
+    doc_ids: list[str] | None = None
+    texts: list[str | None] | None = None
+    notes: tuple[str, ...] = ()
 
     @property
     def n_sequences(self) -> int:

@@ -344,7 +344,8 @@ def evaluate(
     return build_report(
         counts, match=match, options=options, scheme=prep.scheme, mode=prep.mode, beta=beta,
         zero_division=zd, labels=labels, n_sequences=prep.n_sequences, n_tokens=prep.n_tokens,
-        alignment=alignment, extra=extra,
+        alignment=alignment, extra=extra, notes=prep.notes, doc_ids=prep.doc_ids,
+        texts=prep.texts,
     )
 
 
@@ -363,6 +364,8 @@ def build_report(
     notes: Sequence[str] = (),
     extra: dict[str, Any] | None = None,
     alignment: Any = None,
+    doc_ids: Any = None,
+    texts: Any = None,
 ) -> Report:
     """Reduce counts once and wrap everything in a :class:`Report`."""
     per_label, averages = reduce_all(counts, beta=beta, zero_division=zero_division,
@@ -403,6 +406,8 @@ def build_report(
         version=__version__,
         extra=extra or {},
         alignment=alignment,
+        doc_ids=doc_ids,
+        texts=texts,
     )
 
 

@@ -67,6 +67,10 @@ class Report:
         nerscore version.
     extra : mapping
         Matcher-specific results (e.g. SemEval's ``"schemas"``), JSON-safe.
+    alignment : Alignment or None
+        Which gold went with which prediction (not serialised).
+    doc_ids, texts : list or None
+        Document ids and texts of span inputs, for error listings (not serialised).
     """
 
     match: str
@@ -87,6 +91,8 @@ class Report:
     version: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
     alignment: Any = field(default=None, repr=False, compare=False)
+    doc_ids: Any = field(default=None, repr=False, compare=False)
+    texts: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-safe dictionary of the README's ``format_version: 1`` contract."""
