@@ -264,7 +264,8 @@ def parse_vocab(
 
     Prefix style splits at the first delimiter, suffix style at the last. A
     bare prefix letter is an untyped tag (label ``""``). With the IO scheme
-    any non-outside tag is a label (``I-X`` is read as ``X``).
+    any non-outside tag is a label (``I-X`` is read as ``X``, a bare ``I`` is
+    untyped).
 
     Examples
     --------
@@ -290,9 +291,8 @@ def parse_vocab(
             letter, typ = head, tail
         if not sep:
             letter, typ = tag, ""
-        if is_io:
-            if not (sep and letter == "I"):
-                letter, typ = "I", tag
+        if is_io and letter != "I":  # any other non-outside tag is a bare label
+            letter, typ = "I", tag
         code = letters.get(letter)
         if code is None:
             invalid[i] = _invalid_reason(tag, letter, sep != "", letters, scheme, suffix, delimiter)

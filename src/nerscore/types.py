@@ -47,12 +47,13 @@ class Span:
         return self.end - self.start
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True)
 class Entity:
     """A labelled span inside one sequence (sentence or document).
 
     ``sentence`` is the index of the sequence in the input and is part of the
     entity's identity: an entity never matches one in another sequence.
+    Entities sort by (sentence, span, label).
 
     Examples
     --------
@@ -63,6 +64,21 @@ class Entity:
     span: Span
     label: str
     sentence: int = 0
+
+    def _key(self) -> tuple[int, int, int, str]:
+        return (self.sentence, self.span.start, self.span.end, self.label)
+
+    def __lt__(self, other: Entity) -> bool:
+        return self._key() < other._key()
+
+    def __le__(self, other: Entity) -> bool:
+        return self._key() <= other._key()
+
+    def __gt__(self, other: Entity) -> bool:
+        return self._key() > other._key()
+
+    def __ge__(self, other: Entity) -> bool:
+        return self._key() >= other._key()
 
     @property
     def start(self) -> int:

@@ -1,0 +1,155 @@
+import math
+import warnings
+
+import pytest
+
+import nerscore
+from nerscore import Counts, UndefinedMetricWarning, reduce_counts
+
+SEED_TRUE = [["O", "O", "O", "B-MISC", "I-MISC", "I-MISC", "O"], ["B-PER", "I-PER", "O"]]
+SEED_PRED = [["O", "O", "B-MISC", "I-MISC", "I-MISC", "I-MISC", "O"], ["B-PER", "I-PER", "O"]]
+ABC_TRUE = [["B-A", "B-B", "O", "B-A"]]
+ABC_PRED = [["O", "B-B", "B-C", "B-A"]]
+
+
+def test_spec_4_seed_example():
+    assert nerscore.f1_score(SEED_TRUE, SEED_PRED) == pytest.approx(0.5, abs=5e-5)
+
+
+@pytest.mark.parametrize(
+    ("average", "p", "r", "f"),
+    [
+        ("micro", 0.6667, 0.6667, 0.6667),
+        ("macro", 0.6667, 0.5, 0.5556),
+        ("weighted", 1.0, 0.6667, 0.7778),
+    ],
+)
+def test_spec_4_averages(average, p, r, f):
+    kw = {"average": average, "zero_division": 0.0}
+    assert round(nerscore.precision_score(ABC_TRUE, ABC_PRED, **kw), 4) == p
+    assert round(nerscore.recall_score(ABC_TRUE, ABC_PRED, **kw), 4) == r
+    assert round(nerscore.f1_score(ABC_TRUE, ABC_PRED, **kw), 4) == f
+
+
+def test_per_label_dicts():
+    f = nerscore.f1_score(ABC_TRUE, ABC_PRED, average=None, zero_division=0.0)
+    assert f == pytest.approx({"A": 2 / 3, "B": 1.0, "C": 0.0})
+
+
+def test_zero_division_warn_names_label_and_parameter():
+    with pytest.warns(UndefinedMetricWarning, match=r"Recall is ill-defined .* 'C' .*zero_division"):
+        nerscore.recall_score(ABC_TRUE, ABC_PRED, average="macro")
+
+
+@pytest.mark.parametrize(("zd", "expected"), [(0.0, 0.5), (1.0, 5 / 6)])
+def test_zero_division_values(zd, expected):
+    assert nerscore.recall_score(ABC_TRUE, ABC_PRED, average="macro", zero_division=zd) == (
+        pytest.approx(expected))
+
+
+def test_zero_division_nan_is_skipped_by_means_and_kept_per_label():
+    r = nerscore.recall_score(ABC_TRUE, ABC_PRED, average=None, zero_division=float("nan"))
+    assert math.isnan(r["C"])
+    assert nerscore.recall_score(ABC_TRUE, ABC_PRED, average="macro",
+                                 zero_division=float("nan")) == pytest.approx(0.75)
+
+
+def test_empty_corpus_defined_results():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert nerscore.f1_score([["O"]], [["O"]], zero_division=1.0) == 1.0
+        assert nerscore.f1_score([], [], zero_division=0.0) == 0.0
+        assert nerscore.f1_score([["O"]], [["O"]], average="macro", zero_division=0.0) == 0.0
+    with pytest.warns(UndefinedMetricWarning):
+        assert nerscore.f1_score([["O"]], [["O"]]) == 0.0
+
+
+def test_beta_formula():
+    # tp=1, n_pred=1, n_gold=2: F2 = 5*1 / (4*2 + 1)
+    f2 = nerscore.fbeta_score([["B-A", "O", "B-A"]], [["B-A", "O", "O"]], beta=2.0)
+    assert f2 == pytest.approx(5 / 9)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"average": "mirco"}, "Expected `average` to be one of 'micro', 'macro', 'weighted'"),
+        ({"zero_division": 2}, "Expected `zero_division` to be one of 'warn', 0.0, 1.0 or nan"),
+        ({"beta": -1}, "Expected `beta` to be a positive number"),
+        ({"match": "fuzzy"}, "Expected `match` to be one of 'exact'"),
+    ],
+)
+def test_argument_errors(kwargs, message):
+    fn = nerscore.fbeta_score if "beta" in kwargs else nerscore.f1_score
+    with pytest.raises(ValueError, match=message):
+        fn(ABC_TRUE, ABC_PRED, **kwargs)
+
+
+def test_unknown_matcher_option():
+    with pytest.raises(TypeError, match="Unknown option for match='exact'"):
+        nerscore.f1_score(ABC_TRUE, ABC_PRED, colour="red")
+
+
+def test_length_mismatch_names_sentence_and_lengths():
+    with pytest.raises(nerscore.LengthMismatchError, match="Sentence 1 has 2 gold tags but 3"):
+        nerscore.f1_score([["O"], ["O", "O"]], [["O"], ["O", "O", "O"]])
+    with pytest.raises(nerscore.LengthMismatchError, match="Gold has 2 sequences but the pre"):
+        nerscore.f1_score([["O"], ["O"]], [["O"]])
+
+
+def test_labels_restrict_and_order():
+    f = nerscore.f1_score(ABC_TRUE, ABC_PRED, average=None, labels=["B", "A", "Z"],
+                          zero_division=0.0)
+    assert list(f) == ["B", "A", "Z"] and f["Z"] == 0.0
+
+
+def test_accuracy_raw_tag_equality():
+    assert nerscore.accuracy_score(SEED_TRUE, SEED_PRED) == pytest.approx(8 / 10)
+
+
+def test_token_match():
+    c = nerscore.count_matches(ABC_TRUE, ABC_PRED, match="token")
+    assert c.to_dict() == {
+        "A": {"tp": 1, "n_pred": 1, "n_gold": 2},
+        "B": {"tp": 1, "n_pred": 1, "n_gold": 1},
+        "C": {"tp": 0, "n_pred": 1, "n_gold": 0},
+    }
+
+
+def test_exact_unlabeled():
+    f = nerscore.f1_score([["B-A", "O"]], [["B-B", "O"]], labeled=False)
+    assert f == 1.0
+
+
+def test_report_contract_keys():
+    r = nerscore.evaluate(ABC_TRUE, ABC_PRED, zero_division=0.0)
+    d = r.to_dict()
+    assert d["format_version"] == 1 and d["match"] == "exact" and d["mode"] == "lenient"
+    for key in ("overall", "macro", "weighted"):
+        assert {"tp", "n_pred", "n_gold", "precision", "recall", "f1"} <= set(d[key])
+    assert set(d["labels"]) == {"A", "B", "C"}
+    assert d["overall"]["tp"] == 2 and d["accuracy"] == 0.5
+    import json
+
+    assert json.loads(r.to_json()) == d
+
+
+def test_reduce_counts_and_report_agree():
+    r = nerscore.evaluate(ABC_TRUE, ABC_PRED, zero_division=0.0)
+    s = reduce_counts(r.counts, average="macro", zero_division=0.0)
+    assert (s.precision, s.recall, s.fbeta) == (r.macro.precision, r.macro.recall, r.macro.f1)
+
+
+def test_fractional_counts_reduce_exactly():
+    c = Counts(("A",), [1], [4], [2], credit=[0.5])
+    s = reduce_counts(c)
+    assert (s.precision, s.recall) == (1.5 / 4, 1.5 / 2)
+
+
+def test_render_text_and_markdown_show_every_label():
+    r = nerscore.evaluate(ABC_TRUE, ABC_PRED, zero_division=0.0)
+    text = nerscore.render_text(r)
+    assert "scheme=auto, mode=lenient" in text
+    for lab in ("A", "B", "C", "micro avg", "macro avg", "weighted avg"):
+        assert lab in text
+    assert "| **macro avg** | 0.67 | 0.50 | 0.56 | 3 | 3 |" in nerscore.render_markdown(r)
