@@ -9,7 +9,9 @@ def test_add_unions_labels_and_sums():
     b = Counts.from_dict({"B": (0, 1, 0), "A": (1, 1, 1)})
     c = a + b
     assert c.labels == ("A", "B")
-    assert c["A"].tp == 2 and c["A"].n_pred == 3 and c["A"].n_gold == 4
+    assert c["A"].tp == 2
+    assert c["A"].n_pred == 3
+    assert c["A"].n_gold == 4
     assert sum([a, b]) == c == sum([b, a], Counts())
 
 
@@ -17,8 +19,11 @@ def test_credit_stays_separate_from_exact():
     a = Counts(("A",), [1], [2], [2], credit=[0.25])
     b = Counts(("A",), [2], [2], [2])
     c = a + b
-    assert c["A"].exact == 3 and c["A"].credit == 0.25 and c["A"].tp == 3.25
-    assert c["A"].fp == pytest.approx(0.75) and c["A"].fn == pytest.approx(0.75)
+    assert c["A"].exact == 3
+    assert c["A"].credit == 0.25
+    assert c["A"].tp == 3.25
+    assert c["A"].fp == pytest.approx(0.75)
+    assert c["A"].fn == pytest.approx(0.75)
 
 
 def test_extra_categories_merge():

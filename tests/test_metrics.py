@@ -100,7 +100,8 @@ def test_length_mismatch_names_sentence_and_lengths():
 def test_labels_restrict_and_order():
     f = nerscore.f1_score(ABC_TRUE, ABC_PRED, average=None, labels=["B", "A", "Z"],
                           zero_division=0.0)
-    assert list(f) == ["B", "A", "Z"] and f["Z"] == 0.0
+    assert list(f) == ["B", "A", "Z"]
+    assert f["Z"] == 0.0
 
 
 def test_accuracy_raw_tag_equality():
@@ -124,11 +125,14 @@ def test_exact_unlabeled():
 def test_report_contract_keys():
     r = nerscore.evaluate(ABC_TRUE, ABC_PRED, zero_division=0.0)
     d = r.to_dict()
-    assert d["format_version"] == 1 and d["match"] == "exact" and d["mode"] == "lenient"
+    assert d["format_version"] == 1
+    assert d["match"] == "exact"
+    assert d["mode"] == "lenient"
     for key in ("overall", "macro", "weighted"):
         assert {"tp", "n_pred", "n_gold", "precision", "recall", "f1"} <= set(d[key])
     assert set(d["labels"]) == {"A", "B", "C"}
-    assert d["overall"]["tp"] == 2 and d["accuracy"] == 0.5
+    assert d["overall"]["tp"] == 2
+    assert d["accuracy"] == 0.5
     import json
 
     assert json.loads(r.to_json()) == d

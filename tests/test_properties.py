@@ -1,5 +1,7 @@
 """Hypothesis round trips and invariants of decoding, repair and counting."""
 
+import itertools
+
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -97,7 +99,7 @@ def test_counts_merge_in_any_grouping(data):
     whole = nerscore.count_matches(tags_t, tags_p)
     cuts = sorted(data.draw(st.lists(st.integers(0, len(tags_t)), max_size=3)))
     bounds = [0, *cuts, len(tags_t)]
-    parts = [nerscore.count_matches(tags_t[a:b], tags_p[a:b]) for a, b in zip(bounds, bounds[1:])]
+    parts = [nerscore.count_matches(tags_t[a:b], tags_p[a:b]) for a, b in itertools.pairwise(bounds)]
     assert sum(reversed(parts), Counts()) == whole
     assert sum(parts) == whole
 
@@ -113,5 +115,6 @@ def test_swapping_gold_and_prediction_swaps_p_and_r(data):
                                    zero_division=0.0)
         b = nerscore.reduce_counts(nerscore.count_matches(tags_p, tags_t), average=avg,
                                    zero_division=0.0)
-        assert np.isclose(a.precision, b.recall) and np.isclose(a.recall, b.precision)
+        assert np.isclose(a.precision, b.recall)
+        assert np.isclose(a.recall, b.precision)
         assert np.isclose(a.fbeta, b.fbeta)

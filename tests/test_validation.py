@@ -28,7 +28,8 @@ def test_returns_all_problems():
         ("invalid_transition", 0, 2),
         ("invalid_tag", 1, 0),
     ]
-    assert res.count("invalid_tag") == 1 and not res.is_valid
+    assert res.count("invalid_tag") == 1
+    assert not res.is_valid
 
 
 @pytest.mark.parametrize(

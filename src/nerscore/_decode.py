@@ -23,7 +23,7 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.schemes import N_CLASSES, O, EventRules, Pattern
+from nerscore.schemes import N_CLASSES, EventRules, O, Pattern
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]

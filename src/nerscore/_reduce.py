@@ -14,7 +14,7 @@ from nerscore._enum import OptionEnum
 from nerscore.counts import Counts
 from nerscore.errors import UndefinedMetricWarning
 
-__all__ = ["Average", "PRF", "check_zero_division", "reduce_all", "safe_divide"]
+__all__ = ["PRF", "Average", "check_zero_division", "reduce_all", "safe_divide"]
 
 FloatArray = npt.NDArray[np.float64]
 ZeroDivision = str | float
@@ -241,8 +241,8 @@ def reduce_counts(
     p, r, f = _prf(tp, n_pred, n_gold, names, beta, zero_division)
     if avg is None:
         return Scores(
-            dict(zip(names, p.tolist())), dict(zip(names, r.tolist())),
-            dict(zip(names, f.tolist())), dict(zip(names, n_gold.astype(int).tolist())),
+            dict(zip(names, p.tolist(), strict=False)), dict(zip(names, r.tolist(), strict=False)),
+            dict(zip(names, f.tolist(), strict=False)), dict(zip(names, n_gold.astype(int).tolist(), strict=False)),
         )
     w = n_gold if avg is Average.WEIGHTED else None
     return Scores(_mean(p, w), _mean(r, w), _mean(f, w), int(n_gold.sum()))

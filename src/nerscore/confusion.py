@@ -279,9 +279,9 @@ def render_confusion(cm: ConfusionMatrix, *, digits: int = 2) -> str:
     >>> cm = ConfusionMatrix(("LOC", "PER"), [[1, 0, 1], [1, 2, 0], [0, 1, 0]])
     >>> print(render_confusion(cm))
     gold \\ pred  LOC  PER  none
-    LOC           1    0     1
-    PER           1    2     0
-    none          0    1     0
+    LOC            1    0     1
+    PER            1    2     0
+    none           0    1     0
     >>> print(render_confusion(cm.normalize("true")))
     gold \\ pred   LOC   PER  none
     LOC          0.50  0.00  0.50
@@ -416,7 +416,8 @@ def confusion_from_report(report: Report) -> ConfusionMatrix:
     Examples
     --------
     >>> import nerscore
-    >>> r = nerscore.evaluate([["B-PER", "O", "B-LOC"]], [["B-LOC", "O", "B-LOC"]])
+    >>> r = nerscore.evaluate([["B-PER", "O", "B-LOC"]], [["B-LOC", "O", "B-LOC"]],
+    ...                      zero_division=0.0)
     >>> confusion_from_report(r).matrix.tolist()
     [[1, 0, 0], [1, 0, 0], [0, 0, 0]]
     """
@@ -504,9 +505,9 @@ def confusion_matrix(
     >>> cm = confusion_matrix(y_true, y_pred)
     >>> print(render_confusion(cm))
     gold \\ pred  LOC  PER  none
-    LOC           0    1     0
-    PER           0    1     0
-    none          0    0     0
+    LOC            0    1     0
+    PER            0    1     0
+    none           0    0     0
     >>> cm.tp, cm.fp, cm.fn
     ({'LOC': 0, 'PER': 1}, {'LOC': 0, 'PER': 1}, {'LOC': 1, 'PER': 0})
     """

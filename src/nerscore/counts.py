@@ -142,7 +142,7 @@ class Counts:
     def present(self) -> Counts:
         """Only the labels with at least one gold or predicted entity."""
         keep = (self.n_pred > 0) | (self.n_gold > 0)
-        return self.select([lab for lab, k in zip(self.labels, keep.tolist()) if k])
+        return self.select([lab for lab, k in zip(self.labels, keep.tolist(), strict=False) if k])
 
     def select(self, labels: Sequence[str]) -> Counts:
         """Counts for exactly ``labels`` in that order (unknown labels count zero)."""

@@ -173,6 +173,8 @@ def entities_to_tags(
         one of the same label, IOE1 writes ``E`` only where one directly
         precedes one of the same label. The IO scheme cannot separate
         adjacent entities of one label: they come back merged.
+    suffix, delimiter, outside : optional
+        Tag syntax, as for :func:`tags_to_entities`.
 
     Returns
     -------
@@ -229,7 +231,7 @@ def entities_to_tags(
             nxt = owner[k][e] if e < lens[k] else None
             if nxt is not None and nxt.label == ent.label:
                 classes[-1] = sc.E
-        for i, cls in zip(range(s, e), classes):
+        for i, cls in zip(range(s, e), classes, strict=False):
             out[k][i] = _format_tag(letters[cls], ent.label, suffix, delimiter)
     return out
 

@@ -100,7 +100,7 @@ def count_matches(
     ----------
     y_true, y_pred : list of list of str, or EncodedTags
         Gold and predicted tag sequences, one list per sentence.
-    scheme, mode, suffix, delimiter, outside
+    scheme, mode, suffix, delimiter, outside : optional
         How tags are decoded; see :func:`nerscore.tags_to_entities`.
     match : str
         The matcher (``"exact"`` or ``"token"``).
@@ -169,27 +169,6 @@ def _score(
                          labels=labels)
 
 
-_DOC_OPTIONS = """
-    Parameters
-    ----------
-    y_true, y_pred : list of list of str, or EncodedTags
-        Gold and predicted tag sequences, one list per sentence.
-    scheme : str, optional
-        Tag scheme (``IOB2``/``BIO``, ``IOBES``, ``BILOU``, ...); required by
-        ``mode="strict"``.
-    mode : {"lenient", "strict", "conlleval"}
-        Decoding mode (SPEC §2.3).
-    match : str
-        ``"exact"`` (default) or ``"token"``.
-    average : {"micro", "macro", "weighted"} or None
-        How labels are combined; ``None`` returns ``{label: value}``.
-    zero_division : "warn", 0.0, 1.0 or nan
-        Value of an undefined ratio.
-    labels : list of str, optional
-        Labels to report and average over.
-    **options
-        ``suffix``, ``delimiter``, ``outside`` and the matcher's options.
-"""
 
 
 def precision_score(
@@ -232,9 +211,23 @@ def fbeta_score(
     labels: Sequence[str] | None = None, **options: Any,
 ) -> float | dict[str, float]:
     """Entity-level F-beta: ``(1 + beta^2) tp / (beta^2 n_gold + n_pred)``.
-    %s
+
+    Parameters
+    ----------
+    y_true, y_pred : list of list of str, or EncodedTags
+        Gold and predicted tag sequences, one list per sentence.
     beta : float
         Weight of recall (positive).
+    average : {"micro", "macro", "weighted"} or None
+        How labels are combined; ``None`` returns ``{label: value}``.
+    zero_division : "warn", 0.0, 1.0 or nan
+        Value of an undefined ratio.
+    labels : list of str, optional
+        Labels to report and average over.
+    **options
+        ``scheme`` (required by ``mode="strict"``), ``mode`` (``"lenient"``,
+        ``"strict"``, ``"conlleval"``), ``match`` (``"exact"``, ``"token"``, ...),
+        ``suffix``, ``delimiter``, ``outside`` and the matcher's options.
 
     Returns
     -------
@@ -247,9 +240,6 @@ def fbeta_score(
     """
     return _score(y_true, y_pred, beta=beta, average=average, zero_division=zero_division,
                   labels=labels, kw=options).fbeta
-
-
-fbeta_score.__doc__ = (fbeta_score.__doc__ or "") % _DOC_OPTIONS
 
 
 def f1_score(
@@ -309,7 +299,7 @@ def evaluate(
         Gold and predicted tag sequences.
     match : str
         The matcher (``"exact"`` or ``"token"``).
-    scheme, mode, suffix, delimiter, outside
+    scheme, mode, suffix, delimiter, outside : optional
         How tags are decoded; see :func:`nerscore.tags_to_entities`.
     beta : float
         F-beta's beta (F1 is reported as well).

@@ -163,7 +163,7 @@ class EntityColumns:
         return [
             Entity(Span(s, e), labels[lab], q)
             for q, s, e, lab in zip(
-                self.seq.tolist(), self.start.tolist(), self.end.tolist(), self.label.tolist()
+                self.seq.tolist(), self.start.tolist(), self.end.tolist(), self.label.tolist(), strict=False
             )
         ]
 

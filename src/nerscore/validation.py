@@ -17,7 +17,6 @@ from nerscore import schemes as sc
 from nerscore._decode import flatten_with_separators
 from nerscore._enum import OptionEnum
 from nerscore._tags import EncodedTags, parse_vocab
-from nerscore.errors import _where
 from nerscore.extraction import _nested, decode, entities_to_tags
 from nerscore.schemes import Scheme, get_scheme
 
@@ -281,6 +280,6 @@ def repair_tags(
                              sub.start, sub.end, sub.label, sub.labels, len(broken))
         fixed = entities_to_tags(remapped, [len(nested[s]) for s in broken], scheme=scheme,
                                  suffix=suffix, delimiter=delimiter, outside=outside)
-        for s, new in zip(broken, fixed):
+        for s, new in zip(broken, fixed, strict=False):
             nested[s] = new
     return nested[0] if flat else nested

@@ -157,7 +157,10 @@ def candidate_pairs(
 
     gi = np.concatenate(parts_g)
     pi = np.concatenate(parts_p)
-    order = np.lexsort((pi, gi))
+    if len(gold) * len(pred) < 2**62:
+        order = np.argsort(gi * len(pred) + pi, kind="stable")
+    else:  # pragma: no cover - needs more than 2**31 rows a side
+        order = np.lexsort((pi, gi))
     gi, pi = gi[order], pi[order]
     overlap = np.minimum(gold.end[gi], pred.end[pi]) - np.maximum(gold.start[gi], pred.start[pi])
     return gi, pi, overlap.astype(np.int64)

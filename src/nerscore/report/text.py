@@ -31,6 +31,16 @@ def _rows(report: Report) -> list[tuple[str, Row]]:
 def render_text(report: Report, *, digits: int = 2) -> str:
     """A fixed-width table: one row per label, then micro, macro and weighted averages.
 
+    Parameters
+    ----------
+    report : Report
+    digits : int
+        Decimals shown.
+
+    Returns
+    -------
+    str
+
     Examples
     --------
     >>> import nerscore
@@ -75,13 +85,30 @@ def render_text(report: Report, *, digits: int = 2) -> str:
 
 
 def render_markdown(report: Report, *, digits: int = 2) -> str:
-    """A Markdown table of the same rows as :func:`render_text`."""
+    """A Markdown table of the same rows as :func:`render_text`.
+
+    Parameters
+    ----------
+    report : Report
+    digits : int
+        Decimals shown.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import nerscore
+    >>> r = nerscore.evaluate([["B-PER", "O"]], [["B-PER", "O"]])
+    >>> print(nerscore.render_markdown(r).splitlines()[4])
+    | PER | 1.00 | 1.00 | 1.00 | 1 | 1 |
+    """
     f_name = "F1" if report.beta == 1.0 else f"F{report.beta:g}"
     out = [f"**nerscore {report.version}** — {_header(report)}", "",
            f"| label | precision | recall | {f_name} | support | predicted |",
            "|---|---:|---:|---:|---:|---:|"]
-    rows = _rows(report) + [("**micro avg**", report.micro), ("**macro avg**", report.macro),
-                            ("**weighted avg**", report.weighted)]
+    rows = [*_rows(report), ("**micro avg**", report.micro), ("**macro avg**", report.macro), ("**weighted avg**", report.weighted)]
     for name, row in rows:
         label = name.replace("|", "\\|")
         out.append(
@@ -101,8 +128,7 @@ def render_rich(report: Report) -> Any:
     table = table_mod.Table(title=f"nerscore — {_header(report)}")
     for c in ("label", "precision", "recall", "F", "support", "predicted"):
         table.add_column(c, justify="left" if c == "label" else "right")
-    for name, row in _rows(report) + [("micro avg", report.micro), ("macro avg", report.macro),
-                                      ("weighted avg", report.weighted)]:
+    for name, row in [*_rows(report), ("micro avg", report.micro), ("macro avg", report.macro), ("weighted avg", report.weighted)]:
         table.add_row(name, _fmt(row.precision, 2), _fmt(row.recall, 2), _fmt(row.fbeta, 2),
                       str(row.n_gold), str(row.n_pred))
     return table
