@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, islice
+from operator import itemgetter
 
 import numpy as np
 import numpy.typing as npt
@@ -91,21 +92,16 @@ class EncodedTags:
     def from_lists(
         cls, sequences: Sequence[Sequence[str]], *, vocab: Sequence[str] | None = None
     ) -> EncodedTags:
-        """Encode a list of tag sequences (one pass; ``vocab`` fixes the id order)."""
-        lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
-        offsets = np.zeros(len(sequences) + 1, dtype=np.int64)
+        """Encode a list of tag sequences (one pass; ``vocab`` fixes the id order).
+
+        Tags get ids in order of first appearance, after those of ``vocab``.
+        """
+        n_seq = len(sequences)
+        lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=n_seq)
+        offsets = np.zeros(n_seq + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        flat = list(chain.from_iterable(sequences))
-        index: dict[str, int] = {t: i for i, t in enumerate(vocab)} if vocab is not None else {}
-        for tag in dict.fromkeys(flat):
-            if tag not in index:
-                if not isinstance(tag, str):
-                    raise TypeError(
-                        f"Expected tags to be strings; got {type(tag).__name__} {tag!r}."
-                    )
-                index[tag] = len(index)
-        ids = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=len(flat))
-        return cls(ids, offsets, tuple(index))
+        ids, tags = _encode_flat(sequences, offsets, vocab)
+        return cls(ids, offsets, tags)
 
     @classmethod
     def from_padded(
@@ -171,6 +167,85 @@ class EncodedTags:
         return _where(sentence=seq, index=idx, token=token, source=self.source, line=line)
 
 
+# ids are written as code points and read back as UTF-16 units: stay below the surrogates
+_MAX_CHAR_IDS = 0xD800
+# tokens looked up per block; a block with a new tag is looked up again
+_BLOCK = 1 << 16
+
+
+def _encode_flat(
+    sequences: Sequence[Sequence[str]], offsets: IntArray, vocab: Sequence[str] | None
+) -> tuple[IntArray, tuple[str, ...]]:
+    """Ids of all tags (concatenated) and the vocabulary, in order of first appearance.
+
+    Each tag is looked up once in a plain dict mapping it to a one-character
+    string (C-level lookups through :func:`operator.itemgetter`); the
+    characters are joined and read back as one integer array, so no Python
+    integer is created per token. Sentences are taken in blocks of about
+    ``_BLOCK`` tokens; a block holding a tag not seen before is looked up
+    again once its new tags have been added in order of appearance.
+    """
+    n = int(offsets[-1])
+    if vocab is not None and len(vocab) >= _MAX_CHAR_IDS:
+        return _encode_flat_slow(sequences, n, vocab)
+    index: dict[object, str] = {}
+    for tag in vocab or ():
+        if tag not in index:
+            index[tag] = chr(len(index))
+    n_seq = len(offsets) - 1
+    cuts = np.searchsorted(offsets, np.arange(_BLOCK, n, _BLOCK), side="left").tolist()
+    bounds = [0, *dict.fromkeys(c for c in cuts if 0 < c < n_seq), n_seq]
+    off = offsets.tolist()
+    seqs = iter(sequences)
+    pieces: list[str] = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        block = list(islice(seqs, hi - lo))
+        m = off[hi] - off[lo]
+        try:
+            chars = _lookup(block, m, index)
+        except KeyError:
+            for tag in dict.fromkeys(chain.from_iterable(block)):
+                if tag not in index:
+                    if not isinstance(tag, str):
+                        raise TypeError(
+                            f"Expected tags to be strings; got {type(tag).__name__} {tag!r}."
+                        ) from None
+                    if len(index) >= _MAX_CHAR_IDS:
+                        return _encode_flat_slow(sequences, n, vocab)
+                    index[tag] = chr(len(index))
+            chars = _lookup(block, m, index)
+        pieces.append("".join(chars))
+    text = "".join(pieces)
+    if len(index) <= 256:
+        raw = np.frombuffer(text.encode("latin-1"), dtype=np.uint8)
+    else:
+        raw = np.frombuffer(text.encode("utf-16-le"), dtype="<u2")
+    return raw.astype(np.int64), tuple(index)  # type: ignore[arg-type]
+
+
+def _lookup(block: list[Sequence[str]], m: int, index: dict[object, str]) -> tuple[str, ...]:
+    """``index[tag]`` for the ``m`` tags of ``block``, in order."""
+    if m > 1:
+        return itemgetter(*chain.from_iterable(block))(index)  # type: ignore[no-any-return]
+    return tuple(index[t] for t in chain.from_iterable(block))
+
+
+def _encode_flat_slow(
+    sequences: Sequence[Sequence[str]], n: int, vocab: Sequence[str] | None
+) -> tuple[IntArray, tuple[str, ...]]:
+    flat = list(chain.from_iterable(sequences))
+    index: dict[str, int] = {t: i for i, t in enumerate(vocab)} if vocab is not None else {}
+    for tag in dict.fromkeys(flat):
+        if tag not in index:
+            if not isinstance(tag, str):
+                raise TypeError(
+                    f"Expected tags to be strings; got {type(tag).__name__} {tag!r}."
+                )
+            index[tag] = len(index)
+    ids = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=n)
+    return ids, tuple(index)
+
+
 def encode_pair(
     y_true: object, y_pred: object
 ) -> tuple[EncodedTags, EncodedTags]:
@@ -191,6 +266,8 @@ def encode_pair(
 def _recode(enc: EncodedTags, vocab: tuple[str, ...]) -> EncodedTags:
     if enc.vocab == vocab:
         return enc
+    if vocab[: len(enc.vocab)] == enc.vocab:  # only new tags appended: ids unchanged
+        return EncodedTags(enc.ids, enc.offsets, vocab, enc.source, enc.lines, enc.tokens)
     index = {tag: i for i, tag in enumerate(vocab)}
     remap = np.array([index[tag] for tag in enc.vocab], dtype=np.int64)
     ids = remap[enc.ids] if len(enc.ids) else enc.ids
@@ -204,7 +281,9 @@ def _as_lists(y: object, name: str) -> Sequence[Sequence[str]]:
             f"EncodedTags; got {type(y).__name__}."
         )
     if len(y) and all(isinstance(t, str) for t in y):
-        return [y]  # type: ignore[list-item]
+        return [y]
+    if set(map(type, y)) <= {list, tuple}:  # the common case, checked at C speed
+        return y
     for k, seq in enumerate(y):
         if isinstance(seq, str) or not isinstance(seq, Sequence):
             raise TypeError(

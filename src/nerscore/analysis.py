@@ -47,9 +47,11 @@ if TYPE_CHECKING:
     from nerscore.report._model import Report
 
 __all__ = [
+    "FIELDS",
     "ErrorCategory",
     "ErrorRecord",
     "errors_from_report",
+    "errors_to_string",
     "list_errors",
     "write_errors",
 ]
@@ -137,7 +139,10 @@ def _greedy(
     Works in rounds without a loop over candidates: a candidate that comes
     first for both its gold and its predicted row is exactly the one the
     sequential greedy pass would take, so each round takes all of them and
-    drops the candidates they block. Returns the chosen (gold, pred) rows.
+    drops the candidates they block. Chains of overlapping spans can make
+    rounds take few pairs each; then the rest is finished in one sequential
+    pass, so the cost stays near-linear in the number of candidates. Returns
+    the chosen (gold, pred) rows.
     """
     g, p = gi[order], pi[order]
     out_g: list[IntArray] = []
@@ -156,6 +161,18 @@ def _greedy(
         p_used[p[take]] = True
         keep = ~(g_used[g] | p_used[p])
         g, p = g[keep], p[keep]
+        if len(g) > 64 and 16 * int(take.sum()) < len(g):  # slow progress: go sequential
+            seq_g, seq_p = [], []
+            gu, pu = set(), set()
+            for a, b in zip(g.tolist(), p.tolist(), strict=True):
+                if a not in gu and b not in pu:
+                    gu.add(a)
+                    pu.add(b)
+                    seq_g.append(a)
+                    seq_p.append(b)
+            out_g.append(np.asarray(seq_g, dtype=np.int64))
+            out_p.append(np.asarray(seq_p, dtype=np.int64))
+            break
     z = np.zeros(0, dtype=np.int64)
     return (np.concatenate([z, *out_g]).astype(np.int64),
             np.concatenate([z, *out_p]).astype(np.int64))
@@ -179,8 +196,12 @@ def _error_pairs(
     og, op = _greedy(gi, pi, order, len(gold), len(pred))
     pairs_gold = np.concatenate([base.pairs_gold, og])
     pairs_pred = np.concatenate([base.pairs_pred, op])
-    missed = np.setdiff1d(g_rest, og).astype(np.int64)
-    spurious = np.setdiff1d(p_rest, op).astype(np.int64)
+    g_paired = np.zeros(len(gold), dtype=bool)
+    g_paired[og] = True
+    p_paired = np.zeros(len(pred), dtype=bool)
+    p_paired[op] = True
+    missed = g_rest[~g_paired[g_rest]]
+    spurious = p_rest[~p_paired[p_rest]]
     return pairs_gold, pairs_pred, missed, spurious, gold, pred
 
 
@@ -258,20 +279,22 @@ def _records(
     start = np.where(has_g, gs, ps)
     end = np.where(has_g, ge, pe)
     order = np.lexsort((pl, ps, gl, cat, end, start, seq))
-    labels = gold.labels
+    labels: list[str | None] = [*gold.labels, None]  # label -1 (absent side) -> None
+    ids = None if doc_ids is None else [None if d is None else str(d) for d in doc_ids]
+    columns = zip(*(a[order].tolist() for a in (cat, seq, gs, ge, gl, ps, pe, pl)), strict=True)
     out = []
-    for k in order.tolist():
-        q = int(seq[k])
-        doc = None if doc_ids is None else (None if doc_ids[q] is None else str(doc_ids[q]))
+    for c, q, g0, g1, g_lab, p0, p1, p_lab in columns:
+        doc = None if ids is None else ids[q]
         item = None if texts is None else texts[q]
-        g = (int(gs[k]), int(ge[k]), labels[gl[k]]) if has_g[k] else None
-        p = (int(ps[k]), int(pe[k]), labels[pl[k]]) if has_p[k] else None
+        g, p = g_lab >= 0, p_lab >= 0
         out.append(ErrorRecord(
-            _CATEGORIES[cat[k]], q, doc,
-            *(g if g else (None, None, None)),
-            *(p if p else (None, None, None)),
-            _cover(item, g[0], g[1], q, doc) if g else None,
-            _cover(item, p[0], p[1], q, doc) if p else None,
+            category=_CATEGORIES[c], sequence=q, doc_id=doc,
+            gold_start=g0 if g else None, gold_end=g1 if g else None,
+            gold_label=labels[g_lab],
+            pred_start=p0 if p else None, pred_end=p1 if p else None,
+            pred_label=labels[p_lab],
+            gold_text=_cover(item, g0, g1, q, doc) if g and item is not None else None,
+            pred_text=_cover(item, p0, p1, q, doc) if p and item is not None else None,
         ))
     return out
 
@@ -346,19 +369,21 @@ def list_errors(
     prep_ids: Sequence[Any] | None = None
     if isinstance(y_true, EntityColumns) and isinstance(y_pred, EntityColumns):
         gold, pred = y_true, y_pred
+        n_seq = max(gold.n_sequences, pred.n_sequences)
+        # columns may not know about entity-free documents at the end
+        extra = [len(x) for x in (texts, doc_ids) if x is not None and not isinstance(x, str)]
+        n_seq = max([n_seq, *extra])
     else:
         from nerscore._inputs import prepare
 
         prep = prepare(y_true, y_pred, scheme=scheme, mode=mode, suffix=suffix,
                        delimiter=delimiter, outside=outside)
         gold, pred = prep.gold, prep.pred
+        n_seq = prep.n_sequences
         prep_ids = prep.doc_ids
         prep_texts = prep.texts
         if prep_texts is None and prep.tags is not None:
             prep_texts = _tokens_per_sequence(prep.tags[0])
-    n_seq = max(gold.n_sequences, pred.n_sequences)
-    if texts is not None:
-        n_seq = max(n_seq, len(texts))
     return _from_columns(
         gold, pred, n_seq,
         doc_ids=doc_ids if doc_ids is not None else prep_ids,
@@ -410,7 +435,7 @@ def errors_from_report(
     Examples
     --------
     >>> import nerscore
-    >>> r = nerscore.evaluate([["B-PER", "O"]], [["B-PER", "B-LOC"]])
+    >>> r = nerscore.evaluate([["B-PER", "O"]], [["B-PER", "B-LOC"]], zero_division=0.0)
     >>> [(e.category.value, e.pred_start, e.pred_label) for e in errors_from_report(r)]
     [('spurious', 1, 'LOC')]
     """

@@ -151,7 +151,7 @@ class ConfusionMatrix:
         return self.matrix
 
     def _per_label(self, values: npt.NDArray[Any]) -> dict[str, int]:
-        return dict(zip(self.labels, values.tolist()))
+        return dict(zip(self.labels, values.tolist(), strict=True))
 
     @property
     def tp(self) -> dict[str, int]:
@@ -278,15 +278,15 @@ def render_confusion(cm: ConfusionMatrix, *, digits: int = 2) -> str:
     --------
     >>> cm = ConfusionMatrix(("LOC", "PER"), [[1, 0, 1], [1, 2, 0], [0, 1, 0]])
     >>> print(render_confusion(cm))
-    gold \\ pred  LOC  PER  none
-    LOC            1    0     1
-    PER            1    2     0
-    none           0    1     0
+    gold/pred  LOC  PER  none
+    LOC          1    0     1
+    PER          1    2     0
+    none         0    1     0
     >>> print(render_confusion(cm.normalize("true")))
-    gold \\ pred   LOC   PER  none
-    LOC          0.50  0.00  0.50
-    PER          0.33  0.67  0.00
-    none         0.00  1.00  0.00
+    gold/pred   LOC   PER  none
+    LOC        0.50  0.00  0.50
+    PER        0.33  0.67  0.00
+    none       0.00  1.00  0.00
     """
     none = NONE if NONE not in cm.labels else f"({NONE})"
     names = [*cm.labels, none]
@@ -294,12 +294,16 @@ def render_confusion(cm: ConfusionMatrix, *, digits: int = 2) -> str:
         cells = [[str(int(v)) for v in row] for row in cm.matrix.tolist()]
     else:
         cells = [[f"{v:.{digits}f}" for v in row] for row in cm.matrix.tolist()]
-    corner = "gold \\ pred"
+    corner = "gold/pred"
     first = max(len(corner), *(len(n) for n in names))
     widths = [max(len(names[j]), *(len(r[j]) for r in cells)) for j in range(len(names))]
-    lines = [f"{corner:<{first}}  " + "  ".join(f"{n:>{w}}" for n, w in zip(names, widths))]
-    for name, row in zip(names, cells):
-        lines.append(f"{name:<{first}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(row, widths)))
+
+    def line(name: str, values: list[str]) -> str:
+        body = "  ".join(f"{v:>{w}}" for v, w in zip(values, widths, strict=True))
+        return f"{name:<{first}}  {body}"
+
+    lines = [line(corner, names)]
+    lines += [line(name, row) for name, row in zip(names, cells, strict=True)]
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -504,10 +508,10 @@ def confusion_matrix(
     >>> y_pred = [["B-PER", "I-PER", "O", "B-PER"]]
     >>> cm = confusion_matrix(y_true, y_pred)
     >>> print(render_confusion(cm))
-    gold \\ pred  LOC  PER  none
-    LOC            0    1     0
-    PER            0    1     0
-    none           0    0     0
+    gold/pred  LOC  PER  none
+    LOC          0    1     0
+    PER          0    1     0
+    none         0    0     0
     >>> cm.tp, cm.fp, cm.fn
     ({'LOC': 0, 'PER': 1}, {'LOC': 0, 'PER': 1}, {'LOC': 1, 'PER': 0})
     """

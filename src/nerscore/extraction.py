@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from nerscore import schemes as sc
-from nerscore._decode import decode_chunks, decode_events, flatten_with_separators
+from nerscore._decode import decode_chunks, decode_events_ids, flatten_with_separators
 from nerscore._tags import EncodedTags, check_vocab, parse_vocab
 from nerscore.errors import InvalidSpanError, SchemeError
 from nerscore.schemes import Mode, Scheme, SchemeTable, get_scheme
@@ -50,20 +50,29 @@ def decode(
     parsed = parse_vocab(enc.vocab, scheme=table, suffix=suffix, delimiter=delimiter,
                          outside=outside)
     check_vocab(parsed, enc)
-    cls, ext_offsets = flatten_with_separators(parsed.cls[enc.ids], enc.offsets, sc.O)
-    typ, _ = flatten_with_separators(parsed.label[enc.ids], enc.offsets, -1)
-    if m is Mode.STRICT:
-        assert table is not None
-        begin, end, lab = decode_chunks(cls, typ, table.start, table.inside, table.end)
-    else:
-        begin, end, lab = decode_events(cls, typ, sc.LENIENT)
-    seq = np.searchsorted(ext_offsets, begin, side="right") - 1
-    start = begin - ext_offsets[seq]
     order = sorted(range(len(parsed.labels)), key=parsed.labels.__getitem__)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     labels = tuple(parsed.labels[i] for i in order)
-    lab = rank[lab] if len(lab) else lab
+    if m is Mode.STRICT:
+        assert table is not None
+        cls, ext_offsets = flatten_with_separators(parsed.cls[enc.ids], enc.offsets, sc.O)
+        typ, _ = flatten_with_separators(parsed.label[enc.ids], enc.offsets, -1)
+        begin, end, lab = decode_chunks(
+            cls.astype(np.int8, copy=False), typ.astype(np.int64, copy=False),
+            table.start, table.inside, table.end,
+        )
+        seq = np.searchsorted(ext_offsets, begin, side="right") - 1
+        start = begin - ext_offsets[seq]
+        lab = rank[lab] if len(lab) else lab
+        return EntityColumns(seq, start, start + (end - begin), lab, labels, enc.n_sequences)
+    # lenient: one table lookup per token, no separators (same chunks as decode_events)
+    begin, end = decode_events_ids(enc.ids, enc.offsets, parsed.cls, parsed.label, sc.LENIENT)
+    seq = np.searchsorted(enc.offsets, begin, side="right") - 1
+    start = begin - enc.offsets[seq]
+    tag_rank = np.where(parsed.label >= 0, rank[np.maximum(parsed.label, 0)], -1) \
+        if len(rank) else parsed.label
+    lab = tag_rank[enc.ids[end - 1]]
     return EntityColumns(seq, start, start + (end - begin), lab, labels, enc.n_sequences)
 
 

@@ -57,8 +57,10 @@ def _match(prep: Prepared, match: str, options: dict[str, Any], *, align: bool) 
     if match == "token":
         if options:
             raise TypeError(f"match='token' takes no options; got {sorted(options)}.")
-        if prep.tags is None:
-            raise ValueError("match='token' needs tag sequences here.")
+        if prep.tags is None:  # span inputs: units (characters or tokens) per label
+            from nerscore.matching._span_token import span_token_counts
+
+            return span_token_counts(prep.gold, prep.pred)
         return token_counts(*prep.tags, scheme=prep.scheme)
     matcher = get_matcher(match)
     if not align and match == "exact" and not options:
@@ -372,6 +374,13 @@ def build_report(
     def row(prf: Any, f1: float) -> Row:
         return Row(prf.precision, prf.recall, f1, prf.fbeta, prf.tp, prf.n_pred, prf.n_gold)
 
+    extra = dict(extra or {})
+    if match == "semeval" and any(k.startswith("strict.") for k in counts.extra):
+        from nerscore.matching.semeval import semeval_tables
+
+        # rebuilt from the (possibly merged) counts, honouring zero_division
+        extra["schemas"] = semeval_tables(
+            counts, zero_division=0.0 if zero_division == "warn" else zero_division)
     accuracy = None
     if n_tokens is not None:
         accuracy = float(safe_divide([counts.tokens_correct], [n_tokens],
@@ -394,7 +403,7 @@ def build_report(
         n_tokens=n_tokens,
         notes=tuple(notes),
         version=__version__,
-        extra=extra or {},
+        extra=extra,
         alignment=alignment,
         doc_ids=doc_ids,
         texts=texts,

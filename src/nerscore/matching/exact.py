@@ -40,8 +40,24 @@ def row_keys(a: EntityColumns, b: EntityColumns, *, labeled: bool = True) -> tup
     return inverse[: len(a)], inverse[len(a):]
 
 
+def _strictly_increasing(k: IntArray) -> bool:
+    return len(k) < 2 or bool((k[1:] > k[:-1]).all())
+
+
 def _multiset_pairs(kg: IntArray, kp: IntArray) -> tuple[IntArray, IntArray]:
-    """Pair equal keys one-to-one (k-th occurrence with k-th occurrence)."""
+    """Pair equal keys one-to-one (k-th occurrence with k-th occurrence).
+
+    Pairs come in order of gold key. Keys that are already sorted and unique
+    (what tag decoding produces) are paired with one binary search.
+    """
+    if _strictly_increasing(kg) and _strictly_increasing(kp):
+        if len(kg) == 0 or len(kp) == 0:
+            z = np.zeros(0, dtype=np.int64)
+            return z, z
+        pos = np.searchsorted(kp, kg)
+        np.minimum(pos, len(kp) - 1, out=pos)
+        hit = kp[pos] == kg
+        return np.flatnonzero(hit).astype(np.int64), pos[hit].astype(np.int64)
     og = np.argsort(kg, kind="stable")
     op = np.argsort(kp, kind="stable")
     sg, sp = kg[og], kp[op]

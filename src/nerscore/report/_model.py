@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from nerscore.counts import Counts
+
+if TYPE_CHECKING:
+    from nerscore.analysis import ErrorRecord
+    from nerscore.confusion import ConfusionMatrix
 
 __all__ = ["Report", "Row"]
 
@@ -105,6 +109,25 @@ class Report:
         from nerscore.report.json import report_to_json
 
         return report_to_json(self, indent=indent)
+
+    def errors(self, *, texts: Any = None) -> list[ErrorRecord]:
+        """Every entity error, from the stored entities (no rescoring).
+
+        See :func:`nerscore.analysis.errors_from_report`; ``texts`` (one text
+        or token list per sequence) defaults to :attr:`texts`.
+        """
+        from nerscore.analysis import errors_from_report
+
+        return errors_from_report(self, texts=texts)
+
+    def confusion(self) -> ConfusionMatrix:
+        """The entity confusion matrix, from the stored alignment (no rescoring).
+
+        See :func:`nerscore.confusion.confusion_from_report`.
+        """
+        from nerscore.confusion import confusion_from_report
+
+        return confusion_from_report(self)
 
     def __rich__(self) -> Any:
         """A rich table (used by ``rich.print``; rich is imported only here)."""

@@ -1,0 +1,353 @@
+"""The chunk rules of the Perl ``conlleval`` script (version 2004-01-26) as data.
+
+The script reads a tag as the text before the first ``-`` (its *prefix*) and
+the text after it (its *type*); a tag without ``-`` is all prefix with the
+empty type, and the type ``"0"`` counts as empty (Perl truthiness). Only the
+prefixes ``B I E O . [ ]`` mean anything; every other prefix (``S``, ``U``,
+``L``, ``M``, lowercase letters, a bare label) is one class, ``OTHER``, that
+takes part in chunks only through type changes. That is why ``S-PER S-PER``
+is one chunk and why ``E-X B-X`` does not split a chunk.
+
+The rules, over the canonical classes of :mod:`nerscore.schemes`:
+
+* a chunk **ends** between p and c for the pairs ``B→B B→O I→B I→O E→E E→I
+  E→O``, after every ``[`` and ``]``, and when p is neither ``O`` nor ``.``
+  and the types differ;
+* a chunk **starts** at c for the pairs ``B→B I→B O→B O→I E→E E→I O→E``, at
+  every ``[`` and ``]``, and when c is neither ``O`` nor ``.`` and the types
+  differ.
+
+Every start event is one found chunk. The script's *correct* count is a
+left-to-right state machine; :func:`score_rows` computes it with prefix
+maxima instead of a loop, and it can differ from an intersection of chunk
+spans when starts occur without ends (``[`` after ``S``, ``.`` tags).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from nerscore import schemes as sc
+from nerscore._decode import _class_table, _pair_table, decode_events, flatten_with_separators
+from nerscore._tags import EncodedTags
+from nerscore.counts import Counts
+from nerscore.schemes import EventRules
+from nerscore.types import EntityColumns
+
+__all__ = [
+    "CONLLEVAL",
+    "ConllevalMergeWarning",
+    "ConllevalResult",
+    "decode_conlleval",
+    "merge_note",
+    "prefix_class",
+    "score_rows",
+    "split_tag",
+]
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+Int8Array = npt.NDArray[np.int8]
+
+_ALL_CLASSES = range(sc.N_CLASSES)
+_TYPED = frozenset(_ALL_CLASSES) - {sc.O, sc.DOT}
+
+#: The script's ``endOfChunk``/``startOfChunk`` as an event table.
+CONLLEVAL = EventRules(
+    end=frozenset(
+        {(sc.B, sc.B), (sc.B, sc.O), (sc.I, sc.B), (sc.I, sc.O), (sc.E, sc.E), (sc.E, sc.I),
+         (sc.E, sc.O)}
+        | {(p, c) for p in (sc.OPEN, sc.CLOSE) for c in _ALL_CLASSES}
+    ),
+    start=frozenset(
+        {(sc.B, sc.B), (sc.I, sc.B), (sc.O, sc.B), (sc.O, sc.I), (sc.E, sc.E), (sc.E, sc.I),
+         (sc.O, sc.E)}
+        | {(p, c) for p in _ALL_CLASSES for c in (sc.OPEN, sc.CLOSE)}
+    ),
+    end_on_type_change=_TYPED,
+    start_on_type_change=_TYPED,
+)
+
+_PREFIX_CLASS = {
+    "B": sc.B, "I": sc.I, "E": sc.E, "O": sc.O, ".": sc.DOT, "[": sc.OPEN, "]": sc.CLOSE,
+}
+# How lenient mode reads a prefix (aliases included); -1 for "not an entity tag".
+_LENIENT_LETTER = {
+    "B": sc.B, "I": sc.I, "M": sc.I, "E": sc.E, "L": sc.E, "S": sc.S, "U": sc.S,
+}
+
+_END_PAIRS = _pair_table(CONLLEVAL.end)
+_START_PAIRS = _pair_table(CONLLEVAL.start)
+_END_TYPED = _class_table(CONLLEVAL.end_on_type_change)
+_START_TYPED = _class_table(CONLLEVAL.start_on_type_change)
+_LENIENT_START = _pair_table(sc.LENIENT.start)
+
+
+class ConllevalMergeWarning(UserWarning):
+    """The conlleval rules merged adjacent same-type chunks that lenient mode keeps apart."""
+
+
+def split_tag(tag: str, delimiter: str = "-") -> tuple[str, str]:
+    """Split a tag into prefix and type the way the conlleval script does.
+
+    Parameters
+    ----------
+    tag : str
+        The tag.
+    delimiter : str
+        Between prefix and type; the script's is ``-``.
+
+    Returns
+    -------
+    tuple of str
+        ``(prefix, type)``: the text before the first delimiter and after it;
+        without a delimiter the whole tag and ``""``. The type ``"0"`` is
+        returned as ``""``, as the script's truthiness test makes it.
+
+    Examples
+    --------
+    >>> split_tag("B-ARGM-LOC")
+    ('B', 'ARGM-LOC')
+    >>> split_tag("PER"), split_tag("B-0"), split_tag("-X")
+    (('PER', ''), ('B', ''), ('', 'X'))
+    """
+    prefix, sep, typ = tag.partition(delimiter)
+    if not sep or typ == "0":
+        return prefix, ""
+    return prefix, typ
+
+
+def prefix_class(prefix: str) -> int:
+    """Canonical class of a prefix under the script's rules.
+
+    Examples
+    --------
+    >>> from nerscore.schemes import CLASS_NAMES
+    >>> [CLASS_NAMES[prefix_class(p)] for p in ("B", "I", "E", "O", ".", "[", "]", "S", "b")]
+    ['B', 'I', 'E', 'O', '.', '[', ']', '?', '?']
+    """
+    return _PREFIX_CLASS.get(prefix, sc.OTHER)
+
+
+def lenient_letter(prefix: str) -> int:
+    """Class lenient mode gives an entity prefix (``U L M`` as aliases); -1 otherwise."""
+    return _LENIENT_LETTER.get(prefix, -1)
+
+
+def _shifted(values: npt.NDArray[np.generic], first: int) -> npt.NDArray[np.generic]:
+    out = np.empty_like(values)
+    if len(values):
+        out[0] = first
+        out[1:] = values[:-1]
+    return out
+
+
+def _events(
+    pc: Int8Array, pt: IntArray, c: Int8Array, t: IntArray
+) -> tuple[BoolArray, BoolArray, BoolArray]:
+    """(start, end, types differ) for every position, from previous and current tags."""
+    pair = pc.astype(np.intp) * sc.N_CLASSES + c
+    differ = pt != t
+    start = _START_PAIRS[pair] | (_START_TYPED[c] & differ)
+    end = _END_PAIRS[pair] | (_END_TYPED[pc] & differ)
+    return start, end, differ
+
+
+def _merges(
+    letter: Int8Array, prev_letter: Int8Array, differ: BoolArray, start: BoolArray
+) -> IntArray:
+    """Positions where lenient mode starts a new same-type entity and the script does not."""
+    entity = (letter >= 0) & (prev_letter >= 0) & ~differ & ~start
+    pos = np.flatnonzero(entity)
+    pair = prev_letter[pos].astype(np.intp) * sc.N_CLASSES + letter[pos]
+    return pos[_LENIENT_START[pair]].astype(np.int64)
+
+
+def merge_note(n: int, first: str, where: str) -> str:
+    """The text of the merge warning (shared by the API and the CLI).
+
+    Examples
+    --------
+    >>> merge_note(1, "'S-PER' -> 'S-PER'", "token 1 of sentence 0")[:47]
+    'conlleval rules merged 1 pair of adjacent chunk'
+    """
+    pairs = "pair" if n == 1 else "pairs"
+    return (
+        f"conlleval rules merged {n} {pairs} of adjacent chunks of one type that mode "
+        f"'lenient' keeps apart (first: {first} at {where}). The Perl script does not know "
+        "the S/U/L/M prefixes and does not end a chunk at E -> B, so these numbers differ "
+        "from mode 'lenient'."
+    )
+
+
+def decode_conlleval(enc: EncodedTags, *, delimiter: str = "-") -> EntityColumns:
+    """Decode tags into entities by the conlleval script's chunk rules.
+
+    Parameters
+    ----------
+    enc : EncodedTags
+        The corpus; every sequence is a sentence (boundaries act as ``O``).
+    delimiter : str
+        Between prefix and type (split at the first one, as the script does).
+
+    Returns
+    -------
+    EntityColumns
+        One entity per chunk start (the script counts found chunks this
+        way), typed by its first token and ending at the next chunk end, or
+        at the end of its sentence. Entities may nest when the script sees a
+        start without an end (e.g. ``S-X [-X``).
+
+    Warns
+    -----
+    ConllevalMergeWarning
+        When adjacent chunks of one type are merged that ``lenient`` mode
+        keeps apart (``S-PER S-PER``, ``B-X E-X B-X E-X``).
+
+    Examples
+    --------
+    >>> from nerscore import EncodedTags
+    >>> cols = decode_conlleval(EncodedTags.from_lists([["[-NP", "I-NP", "]-NP", "O", "B-VP"]]))
+    >>> cols.start.tolist(), cols.end.tolist(), [cols.labels[i] for i in cols.label]
+    ([0, 2, 4], [1, 3, 5], ['NP', 'NP', 'VP'])
+    """
+    parts = [split_tag(tag, delimiter) for tag in enc.vocab]
+    types = sorted({typ for _, typ in parts} | {""})
+    type_id = {typ: i for i, typ in enumerate(types)}  # "" is 0
+    v_cls = np.array([prefix_class(p) for p, _ in parts], dtype=np.int8)
+    v_typ = np.array([type_id[t] for _, t in parts], dtype=np.int64)
+    v_letter = np.array([lenient_letter(p) for p, _ in parts], dtype=np.int8)
+    cls, ext = flatten_with_separators(v_cls[enc.ids], enc.offsets, sc.O)
+    typ, _ = flatten_with_separators(v_typ[enc.ids], enc.offsets, 0)
+    begin, stop, lab = decode_events(cls, typ, CONLLEVAL, first_type=0, last_type=0,
+                                     per_start=True)
+    seq = np.searchsorted(ext, begin, side="right") - 1
+    stop = np.minimum(stop, ext[seq + 1] - 1)
+    start = begin - ext[seq]
+
+    letter, _ = flatten_with_separators(v_letter[enc.ids], enc.offsets, -1)
+    ev_start, _, differ = _events(_shifted(cls, sc.O), _shifted(typ, 0), cls, typ)
+    merged = _merges(letter, _shifted(letter, -1), differ, ev_start)
+    if len(merged):
+        pos = int(merged[0])
+        k = int(np.searchsorted(ext, pos, side="right") - 1)
+        ids = enc.ids[pos - k - 1: pos - k + 1]
+        first = f"{enc.vocab[ids[0]]!r} -> {enc.vocab[ids[1]]!r}"
+        warnings.warn(
+            ConllevalMergeWarning(
+                merge_note(len(merged), first, f"token {pos - ext[k]} of sentence {k}")
+                + " Use mode='lenient' to count them apart."
+            ),
+            stacklevel=4,
+        )
+
+    keep = sorted({types[v_typ[i]] for i in range(len(parts))
+                   if v_cls[i] not in (sc.O, sc.DOT)})
+    rank = np.full(len(types), -1, dtype=np.int64)
+    rank[[type_id[t] for t in keep]] = np.arange(len(keep), dtype=np.int64)
+    return EntityColumns(seq, start, stop - ext[seq], rank[lab] if len(lab) else lab,
+                         tuple(keep), enc.n_sequences)
+
+
+@dataclass(frozen=True)
+class ConllevalResult:
+    """What the script counts on a stream of rows.
+
+    Attributes
+    ----------
+    counts : Counts
+        Per type: ``exact`` = correct chunks (the script's state machine),
+        ``n_pred`` = found guessed, ``n_gold`` = found correct; ``tokens`` and
+        ``tokens_correct`` for accuracy. Types that only ever close a correct
+        chunk (never start one) are kept with zero found counts: the script
+        counts them in the overall total but prints no line for them.
+    merged_gold, merged_pred : array of int
+        Rows where the script merged adjacent same-type chunks that lenient
+        mode keeps apart (for the merge note).
+    """
+
+    counts: Counts
+    merged_gold: IntArray
+    merged_pred: IntArray
+
+
+def score_rows(
+    gold: IntArray,
+    pred: IntArray,
+    token: BoolArray,
+    *,
+    classes: Int8Array,
+    types: IntArray,
+    letters: Int8Array,
+    type_names: tuple[str, ...],
+) -> ConllevalResult:
+    """Count chunks, correct chunks and correct tags exactly as the script does.
+
+    Parameters
+    ----------
+    gold, pred : array of int
+        Per row (sentence boundaries included, as ``O`` rows with the empty
+        type), the id of the parsed tag ``(prefix, type)``; equal ids mean
+        equal prefix and type (the script's test for a correct tag).
+    token : array of bool
+        Rows that are tokens (not boundaries).
+    classes, types, letters : array
+        Per parsed tag id: canonical class (:func:`prefix_class`), type id
+        into ``type_names`` (the empty type must be id 0), and the lenient
+        letter class (:func:`lenient_letter`).
+    type_names : tuple of str
+        Type names; index 0 is ``""``.
+
+    Returns
+    -------
+    ConllevalResult
+
+    Examples
+    --------
+    >>> cls = np.array([prefix_class(p) for p in ("O", "B", "I")], dtype=np.int8)
+    >>> typ = np.array([0, 1, 1])
+    >>> res = score_rows(np.array([1, 2, 0]), np.array([2, 2, 0]), np.ones(3, bool),
+    ...                  classes=cls, types=typ, letters=np.array([-1, 1, 2], np.int8),
+    ...                  type_names=("", "PER"))
+    >>> res.counts.to_dict()["PER"], res.counts.tokens_correct
+    ({'tp': 1, 'n_pred': 1, 'n_gold': 1}, 2)
+    """
+    n_types = len(type_names)
+    cg, tg = classes[gold], types[gold]
+    cp, tp = classes[pred], types[pred]
+    pcg, ptg = _shifted(cg, sc.O), _shifted(tg, 0)
+    pcp, ptp = _shifted(cp, sc.O), _shifted(tp, 0)
+    sg, eg, dg = _events(pcg, ptg, cg, tg)
+    sp, ep, dp = _events(pcp, ptp, cp, tp)
+
+    same_type = tg == tp
+    opened = sg & sp & same_type
+    closed = eg & ep & (ptg == ptp)
+    stopped = closed | (eg != ep) | ~same_type
+    idx = np.arange(len(gold), dtype=np.int64)
+    last_open = np.maximum.accumulate(np.where(opened, idx, -1)) if len(idx) else idx
+    last_stop = np.maximum.accumulate(np.where(stopped, idx, -1)) if len(idx) else idx
+    state = (last_open >= 0) & (last_open >= last_stop)  # inCorrect after each row
+    before = _shifted(state, False)
+    counted = ptg[closed & before]
+    if len(state) and state[-1]:
+        counted = np.append(counted, tg[-1])
+
+    counts = Counts(
+        type_names,
+        np.bincount(counted, minlength=n_types),
+        np.bincount(tp[sp], minlength=n_types),
+        np.bincount(tg[sg], minlength=n_types),
+        tokens=int(token.sum()),
+        tokens_correct=int(np.count_nonzero((gold == pred) & token)),
+    )
+    lg, lp = letters[gold], letters[pred]
+    return ConllevalResult(
+        counts,
+        _merges(lg, _shifted(lg, -1), dg, sg),
+        _merges(lp, _shifted(lp, -1), dp, sp),
+    )

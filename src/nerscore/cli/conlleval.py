@@ -1,0 +1,443 @@
+"""``nerscore conlleval``: the Perl conlleval script's report, to the byte (SPEC §7.1).
+
+The whole input is read as bytes and split with NumPy (no Python work per
+line for a one-byte field delimiter); distinct tags are hashed from 8-byte
+words of the buffer, parsed once each, and the script's counting runs as
+array operations (:func:`nerscore._conlleval_rules.score_rows`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, BinaryIO
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from nerscore._conlleval_rules import ConllevalResult
+
+    IntArray = npt.NDArray[np.int64]
+    BoolArray = npt.NDArray[np.bool_]
+
+__all__ = ["register", "run"]
+
+DESCRIPTION = """\
+Score a CoNLL file the way the Perl conlleval script (version 2004-01-26) does,
+with byte-identical output: one token per line, fields separated by DELIM, the
+second-to-last field the gold tag and the last one the predicted tag; an empty
+line or a line whose first field is -X- ends a sentence (a -DOCSTART- line is
+an ordinary token). Tags are split at the first '-' into prefix and type;
+chunks follow the script's rules, including its quirks (S/U/L prefixes are not
+understood, so S-PER S-PER is one chunk; [ and ] tags are one-token chunks).
+
+Differences from the script, all where the script breaks: lines may end in LF
+or CRLF (a carriage return before the line feed is removed; the script keeps it
+in the last tag, so on CRLF files it miscounts or stops with a field-count
+error), and a UTF-8 byte order mark at the start of the input is ignored.
+Perl's own interpreter warnings are not printed.
+"""
+
+EPILOG = """\
+exit status: 0 on success; 1 when a line has a different number of fields
+than the first non-empty line (message 'unexpected number of features: N (M)');
+255 when every line has a single field; 2 for a file that cannot be read or a
+bad -d pattern.
+"""
+
+_META = frozenset(b"\\^$.|?*+()[]{}")
+_BOUNDARY = b"-X-"
+_BOM = b"\xef\xbb\xbf"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``conlleval`` subcommand to a CLI's subparsers.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        From ``ArgumentParser.add_subparsers()``.
+    """
+    parser = subparsers.add_parser(
+        "conlleval",
+        help="the Perl conlleval script's report, byte for byte",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the subcommand's options to ``parser``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The ``conlleval`` parser.
+    """
+    parser.add_argument(
+        "-d", dest="delimiter", metavar="DELIM", default=" ",
+        help="field delimiter, a Perl-style regular expression as in the script "
+             "(default: a single space; use '\\t' for tabs)",
+    )
+    parser.add_argument(
+        "-o", dest="otag", metavar="OTAG", default="O",
+        help="outside tag of raw (-r) input (default: O)",
+    )
+    parser.add_argument(
+        "-r", dest="raw", action="store_true",
+        help="raw tags without B-/I- prefixes: every tag other than the outside tag is "
+             "a one-token chunk",
+    )
+    parser.add_argument("-l", dest="latex", action="store_true", help="LaTeX table output")
+    parser.add_argument(
+        "-q", "--quiet", action="store_true",
+        help="do not print notes on standard error (the report is unchanged)",
+    )
+    parser.add_argument("file", metavar="FILE", nargs="?", default=None,
+                        help="input file (default: standard input)")
+
+
+class _ScriptExit(Exception):
+    """The script would stop here with this message on stderr and this status."""
+
+    def __init__(self, stderr: bytes, status: int) -> None:
+        super().__init__(stderr)
+        self.stderr = stderr
+        self.status = status
+
+
+@dataclass
+class _Lines:
+    """Per input line: fields after trailing empties are dropped, and the tags."""
+
+    n_fields: IntArray
+    boundary: BoolArray
+    gold: IntArray  # index into ``tags`` (-1 where the line has no tags)
+    pred: IntArray
+    tags: list[bytes]
+    lines: _LineSource
+
+
+class _LineSource:
+    """Gives back the text of one line (for error messages only)."""
+
+    def __init__(self, data: bytes, ends: IntArray | None = None,
+                 lines: list[bytes] | None = None) -> None:
+        self._data, self._ends, self._lines = data, ends, lines
+
+    def __getitem__(self, i: int) -> bytes:
+        if self._lines is not None:
+            return self._lines[i]
+        assert self._ends is not None
+        start = int(self._ends[i - 1]) + 1 if i > 0 else 0
+        return self._data[start:int(self._ends[i])]
+
+
+def _pattern(delimiter: str) -> bytes | re.Pattern[bytes]:
+    """The field delimiter: literal bytes when that is what the Perl regex means."""
+    d = delimiter.encode("utf-8", "surrogateescape")
+    if d == b"\\t":
+        return b"\t"
+    if len(d) == 2 and d[0:1] == b"\\" and not d[1:2].isalnum():
+        return d[1:2]
+    if d and not any(b in _META for b in d):
+        return d
+    try:
+        return re.compile(d)
+    except re.error as exc:
+        raise _ScriptExit(
+            f"nerscore conlleval: error: cannot use -d {delimiter!r} as a regular "
+            f"expression: {exc}. Give a plain delimiter such as ' ', ',' or '\\t'.\n"
+            .encode("utf-8", "surrogateescape"),
+            2,
+        ) from None
+
+
+def _perl_split(delim: bytes | re.Pattern[bytes], line: bytes) -> list[bytes]:
+    """Perl's ``split(/DELIM/, line)``: empty trailing fields are dropped."""
+    if isinstance(delim, bytes):
+        fields = line.split(delim)
+    else:
+        fields = []
+        pos = 0
+        for m in delim.finditer(line):
+            if m.end() == m.start() and (m.start() == pos or m.start() == len(line)):
+                continue  # Perl: no empty match where the last one ended, none at the end
+            fields.append(line[pos:m.start()])
+            fields.extend(g if g is not None else b"" for g in m.groups())
+            pos = m.end()
+        fields.append(line[pos:])
+    while fields and not fields[-1]:
+        fields.pop()
+    return fields
+
+
+def _read_slow(data: bytes, delim: bytes | re.Pattern[bytes]) -> _Lines:
+    import numpy as np
+
+    lines = data.split(b"\n")
+    if data.endswith(b"\n"):
+        lines.pop()
+    index: dict[bytes, int] = {}
+    nf, bound, gold, pred = [], [], [], []
+    for line in lines:
+        fields = _perl_split(delim, line)
+        nf.append(len(fields))
+        is_b = not fields or fields[0] == _BOUNDARY
+        bound.append(is_b)
+        if len(fields) >= 2 and not is_b:
+            gold.append(index.setdefault(fields[-2], len(index)))
+            pred.append(index.setdefault(fields[-1], len(index)))
+        else:
+            gold.append(-1)
+            pred.append(-1)
+    return _Lines(
+        np.array(nf, dtype=np.int64), np.array(bound, dtype=bool),
+        np.array(gold, dtype=np.int64), np.array(pred, dtype=np.int64),
+        list(index), _LineSource(data, lines=lines),
+    )
+
+
+def _read_fast(data: bytes, delim: int) -> _Lines | None:
+    """Split on a one-byte delimiter with array operations (None: use the slow path)."""
+    import numpy as np
+
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    buf = np.frombuffer(data, dtype=np.uint8)
+    is_nl = buf == 10
+    sep = np.flatnonzero(is_nl | (buf == delim))  # every field ends at one of these
+    nl = np.flatnonzero(is_nl[sep])  # per line: index (into sep) of its last field
+    n_lines = len(nl)
+    first = np.zeros(n_lines, dtype=np.int64)
+    first[1:] = nl[:-1] + 1
+    fstart = np.zeros(len(sep), dtype=np.int64)
+    fstart[1:] = sep[:-1] + 1
+    flen = sep - fstart
+    last = nl.copy()
+    todo = np.flatnonzero(flen[last] == 0)
+    while len(todo):  # drop empty trailing fields (one pass per field dropped)
+        last[todo] -= 1
+        todo = todo[last[todo] >= first[todo]]
+        todo = todo[flen[last[todo]] == 0]
+    n_fields = last - first + 1
+
+    longest = int(flen.max(initial=0))
+    n_words = (longest + 7) // 8
+    if n_words > 8:
+        return None
+    padded = data + bytes(8 * n_words + 8)
+    words = np.ndarray((len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
+    masks = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+
+    boundary = n_fields == 0
+    bx = int.from_bytes(_BOUNDARY, "little")
+    is_x = (flen[first] == 3) & ((words[fstart[first]] & masks[3]) == bx)
+    boundary |= is_x & (n_fields > 0)
+
+    tagged = np.flatnonzero((n_fields >= 2) & ~boundary)
+    fields = np.concatenate([last[tagged] - 1, last[tagged]])
+    starts, lens = fstart[fields], flen[fields]
+    key = lens.astype(np.uint64)
+    cols = []
+    for w in range(n_words):
+        col = words[starts + 8 * w] & masks[np.clip(lens - 8 * w, 0, 8)]
+        cols.append(col)
+        key = key * np.uint64(0x100000001B3) + col
+    slot = (key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(48)
+    table = np.full(1 << 16, -1, dtype=np.int64)
+    table[slot] = np.arange(len(key), dtype=np.int64)
+    rep = table[slot]
+    ok = bool((key[rep] == key).all() and (lens[rep] == lens).all())
+    ok = ok and all(bool((c[rep] == c).all()) for c in cols)
+    if not ok:  # a hash collision: extremely rare, take the slow path
+        return None
+    used = np.flatnonzero(table >= 0)
+    dense = np.full(1 << 16, -1, dtype=np.int64)
+    dense[used] = np.arange(len(used), dtype=np.int64)
+    ids = dense[slot]
+    tags = [data[s:s + n] for s, n in zip(starts[table[used]].tolist(),
+                                          lens[table[used]].tolist())]
+    gold = np.full(n_lines, -1, dtype=np.int64)
+    pred = np.full(n_lines, -1, dtype=np.int64)
+    gold[tagged] = ids[: len(tagged)]
+    pred[tagged] = ids[len(tagged):]
+    return _Lines(n_fields, boundary, gold, pred, tags, _LineSource(data, ends=sep[nl]))
+
+
+def _perl_int(field: bytes) -> str:
+    """What Perl's ``printf "%d"`` prints for a string (the script's die message)."""
+    m = re.match(rb"\s*([+-]?)(inf(inity)?|nan)", field, re.IGNORECASE)
+    if m:
+        word = "NaN" if m.group(2).lower() == b"nan" else "Inf"
+        return ("-" if m.group(1) == b"-" and word == "Inf" else "") + word
+    m = re.match(rb"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", field)
+    if not m:
+        return "0"
+    value = float(m.group(0))
+    return str(int(value)) if abs(value) < 2.0**63 else "-1"
+
+
+def _check(lines: _Lines, delim: bytes | re.Pattern[bytes]) -> None:
+    """The script's field-count checks, in its order (first offending line wins)."""
+    import numpy as np
+
+    nf = lines.n_fields
+    nonempty = np.flatnonzero(nf > 0)
+    if not len(nonempty):
+        return
+    ref = int(nf[nonempty[0]])
+    bad = ((nf > 0) & (nf != ref)) | ((nf == 1) & ~lines.boundary)
+    if not bad.any():
+        return
+    i = int(np.argmax(bad))
+    if nf[i] != ref:
+        raise _ScriptExit(b"unexpected number of features: %d (%d)\n" % (nf[i], ref), 1)
+    line = lines.lines[i]
+    field = _perl_split(delim, line)[0]
+    raise _ScriptExit(
+        b"feature length is %s. \nconlleval: unexpected number of features in line %s\n"
+        % (_perl_int(field).encode(), line),
+        255,
+    )
+
+
+def _parse_tags(tags: list[bytes], *, raw: bool, otag: bytes) -> tuple[list[int], dict[tuple[bytes, bytes], int]]:
+    """Raw tag -> id of its parsed (prefix, type); ``(b"O", b"")`` is always id 0."""
+    parsed: dict[tuple[bytes, bytes], int] = {(b"O", b""): 0}
+    out = []
+    for tag in tags:
+        if raw:
+            if tag == otag:
+                tag = b"O"
+            if tag != b"O":
+                tag = b"B-" + tag
+        prefix, sep, typ = tag.partition(b"-")
+        if not sep or typ == b"0":
+            typ = b""
+        out.append(parsed.setdefault((prefix, typ), len(parsed)))
+    return out, parsed
+
+
+def evaluate_bytes(
+    data: bytes, *, delimiter: str = " ", raw: bool = False, otag: str = "O"
+) -> tuple[ConllevalResult, bytes]:
+    """Score a conlleval input; return ``(ConllevalResult, notes for stderr)``.
+
+    Raises ``_ScriptExit`` where the script stops.
+    """
+    import numpy as np
+
+    from nerscore._conlleval_rules import lenient_letter, merge_note, prefix_class, score_rows
+
+    if data.startswith(_BOM):
+        data = data[3:]
+    if b"\r\n" in data:
+        data = data.replace(b"\r\n", b"\n")
+    delim = _pattern(delimiter)
+    lines = None
+    if isinstance(delim, bytes) and len(delim) == 1 and delim != b"\n":
+        lines = _read_fast(data, delim[0])
+    if lines is None:
+        lines = _read_slow(data, delim)
+    _check(lines, delim)
+
+    tag_pid, parsed = _parse_tags(
+        lines.tags, raw=raw, otag=otag.encode("utf-8", "surrogateescape")
+    )
+    type_names = sorted({t.decode("utf-8", "surrogateescape") for _, t in parsed})
+    type_id = {t.encode("utf-8", "surrogateescape"): i for i, t in enumerate(type_names)}
+    keys = list(parsed)
+    prefixes = [p.decode("utf-8", "surrogateescape") for p, _ in keys]
+    classes = np.array([prefix_class(p) for p in prefixes], dtype=np.int8)
+    letters = np.array([lenient_letter(p) for p in prefixes], dtype=np.int8)
+    types = np.array([type_id[t] for _, t in keys], dtype=np.int64)
+
+    pid = np.array(tag_pid + [0], dtype=np.int64)  # index -1 (no tags) -> the O id
+    gold = pid[lines.gold]
+    pred = pid[lines.pred]
+    result = score_rows(gold, pred, ~lines.boundary, classes=classes, types=types,
+                        letters=letters, type_names=tuple(type_names))
+
+    notes = b""
+    firsts = []
+    for name, rows, col in (("gold", result.merged_gold, lines.gold),
+                            ("predicted", result.merged_pred, lines.pred)):
+        if len(rows):
+            i = int(rows[0])
+            shown = " -> ".join(
+                repr(lines.tags[int(col[j])].decode("utf-8", "surrogateescape"))
+                for j in (i - 1, i)
+            )
+            firsts.append((len(rows), f"{shown} in the {name} column", f"line {i + 1}"))
+    if firsts:
+        total = sum(n for n, _, _ in firsts)
+        _, first, where = firsts[0]
+        notes = ("nerscore conlleval: note: " + merge_note(total, first, where) + "\n").encode(
+            "utf-8", "surrogateescape")
+    return result, notes
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``nerscore conlleval`` with parsed arguments; return the exit status.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        With ``delimiter``, ``otag``, ``raw``, ``latex``, ``quiet`` and ``file``.
+
+    Returns
+    -------
+    int
+        0, or the status the script stops with (1 or 255), or 2 for an
+        unreadable file or delimiter.
+    """
+    stdout: BinaryIO = sys.stdout.buffer
+    stderr: BinaryIO = sys.stderr.buffer
+    try:
+        if args.file is None or args.file == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(args.file, "rb") as fh:
+                data = fh.read()
+    except OSError as exc:
+        stderr.write(
+            f"nerscore conlleval: error: cannot read {args.file!r}: {exc.strerror}.\n"
+            .encode("utf-8", "surrogateescape"))
+        stderr.flush()
+        return 2
+    try:
+        result, notes = evaluate_bytes(data, delimiter=args.delimiter, raw=args.raw,
+                                       otag=args.otag)
+    except _ScriptExit as exc:
+        stderr.write(exc.stderr)
+        stderr.flush()
+        return exc.status
+    from nerscore.report.conlleval import render_conlleval
+
+    stdout.write(render_conlleval(result.counts, latex=args.latex).encode("utf-8", "surrogateescape"))
+    stdout.flush()
+    if notes and not getattr(args, "quiet", False):
+        stderr.write(notes)
+        stderr.flush()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the subcommand alone (``python -m nerscore.cli.conlleval``)."""
+    parser = argparse.ArgumentParser(
+        prog="nerscore conlleval", description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

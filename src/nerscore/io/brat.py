@@ -1,0 +1,380 @@
+r"""BRAT standoff annotations: a folder of ``.txt`` texts with ``.ann`` annotation files.
+
+Each ``.ann`` line is one annotation; only text-bound ones (``T``) are
+entities::
+
+    T1<TAB>PER 4 17<TAB>Viruca Atanes
+    T2<TAB>LOC 20 26;31 37<TAB>Madrid Berlin
+
+- Offsets are half-open Python ``str`` indices into the ``.txt`` file exactly
+  as stored (a ``\r\n`` is two characters, a leading byte order mark is
+  character 0 — as the brat tool counts them).
+- Every offset is checked against the text, and the quoted text against the
+  text slice (fragments joined by one space; a newline inside the slice
+  matches a space): a mismatch is an error naming file, line and both strings.
+- A discontinuous entity (``s e;s e``) is read as its extent (first start to
+  last end) and counted, or is an error with ``discontinuous="error"``.
+- Attributes (``A``, ``M``), relations (``R``), events (``E``),
+  normalisations (``N``), notes (``#``) and equivalences (``*``) are counted
+  and ignored; any other line is an error. Blank lines are skipped; CRLF and a
+  byte order mark in ``.ann`` files are handled.
+- Document ids are the ``.txt`` paths relative to the folder, without the
+  suffix, with ``/`` separators (``esp/esp.train-doc-100``); sub-folders are
+  read too, in sorted order. A ``.txt`` without ``.ann`` is a document without
+  entities (listed in the stats); an ``.ann`` without ``.txt`` is an error.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import NamedTuple
+
+from nerscore.documents import Document
+from nerscore.errors import FormatError, InvalidSpanError
+from nerscore.io._textfile import read_text
+from nerscore.types import Entity, Span
+
+__all__ = ["BratData", "BratStats", "read_brat", "write_brat"]
+
+#: First letter of an annotation id -> what the line holds (all but T are ignored).
+_IGNORED = {
+    "A": "attribute", "M": "attribute", "R": "relation", "E": "event",
+    "N": "normalization", "#": "note", "*": "equivalence",
+}
+
+
+@dataclass(frozen=True)
+class BratStats:
+    """What :func:`read_brat` read, merged and ignored.
+
+    Attributes
+    ----------
+    documents : int
+        Documents read.
+    entities : int
+        Text-bound (``T``) annotations read.
+    labels : mapping of str to int
+        Entities per label, sorted by label.
+    discontinuous : int
+        Discontinuous entities read as their extent.
+    ignored : mapping of str to int
+        Ignored lines per kind (``attribute``, ``relation``, ``event``,
+        ``normalization``, ``note``, ``equivalence``).
+    without_ann : tuple of str
+        Ids of documents whose ``.ann`` file is missing (read as no entities).
+    """
+
+    documents: int = 0
+    entities: int = 0
+    labels: Mapping[str, int] = field(default_factory=dict)
+    discontinuous: int = 0
+    ignored: Mapping[str, int] = field(default_factory=dict)
+    without_ann: tuple[str, ...] = ()
+
+    def notes(self) -> tuple[str, ...]:
+        """One line per thing worth telling the user (merged, ignored, missing).
+
+        Examples
+        --------
+        >>> BratStats(documents=2, entities=5, discontinuous=1, ignored={"relation": 3}).notes()
+        ('1 discontinuous entity read as its extent (first start to last end).', 'Ignored 3 relation line(s).')
+        """
+        out = []
+        if self.discontinuous:
+            out.append(
+                f"{self.discontinuous} discontinuous "
+                f"entit{'y' if self.discontinuous == 1 else 'ies'} read as its extent "
+                "(first start to last end)."
+            )
+        out += [f"Ignored {n} {kind} line(s)." for kind, n in sorted(self.ignored.items())]
+        if self.without_ann:
+            shown = ", ".join(repr(i) for i in self.without_ann[:5])
+            more = f", ... ({len(self.without_ann) - 5} more)" if len(self.without_ann) > 5 else ""
+            out.append(
+                f"{len(self.without_ann)} document(s) have no .ann file and were read as having "
+                f"no entities: {shown}{more}."
+            )
+        return tuple(out)
+
+
+class BratData(NamedTuple):
+    """The documents of a BRAT folder and what was done reading them."""
+
+    documents: list[Document]
+    stats: BratStats
+
+
+def _parse_ann(
+    content: str, text: str, *, source: str, doc_id: str, discontinuous: str,
+    counts: Counter[str],
+) -> list[Entity]:
+    entities: list[Entity] = []
+    seen: dict[str, int] = {}
+    for n, raw in enumerate(content.split("\n"), 1):
+        line = raw.rstrip("\r")
+        if not line.strip():
+            continue
+        head = line[0]
+        if head in _IGNORED:
+            counts[_IGNORED[head]] += 1
+            continue
+        if head != "T":
+            raise FormatError(
+                f"{source}, line {n}: unknown annotation {line.split(chr(9))[0]!r}; BRAT ids "
+                "start with T, A, M, R, E, N, # or *.",
+                source=source, line=n,
+            )
+        parts = line.split("\t", 2)
+        if len(parts) < 2:
+            raise FormatError(
+                f"{source}, line {n}: expected 'ID<TAB>LABEL START END<TAB>TEXT'; got {line!r}.",
+                source=source, line=n,
+            )
+        ann_id = parts[0]
+        if ann_id in seen:
+            raise FormatError(
+                f"{source}, line {n}: annotation id {ann_id!r} was already used on line "
+                f"{seen[ann_id]}; ids must be unique within a file.",
+                source=source, line=n,
+            )
+        seen[ann_id] = n
+        label, _, offsets = parts[1].partition(" ")
+        frags: list[tuple[int, int]] = []
+        try:
+            for frag in offsets.split(";"):
+                lo, hi = frag.split()
+                frags.append((int(lo), int(hi)))
+        except ValueError:
+            raise FormatError(
+                f"{source}, line {n}: cannot read the offsets {offsets!r} of {ann_id}; expected "
+                "'START END' or 'START END;START END...' with integers.",
+                source=source, line=n,
+            ) from None
+        if not label:
+            raise FormatError(f"{source}, line {n}: {ann_id} has no label.", source=source,
+                              line=n)
+        for s, e in frags:
+            if s < 0 or e < s or e > len(text):
+                problem = (
+                    "has start > end" if e < s else "has a negative start" if s < 0
+                    else f"ends beyond the text, which has {len(text)} characters"
+                )
+                raise InvalidSpanError(
+                    f"{source}, line {n}: span ({s}, {e}, {label!r}) of {ann_id} in document "
+                    f"{doc_id!r} {problem}; offsets are character indices into the .txt file.",
+                    document=doc_id, spans=[(s, e, label)],
+                )
+        if len(parts) == 3:
+            quoted = parts[2]
+            actual = " ".join(text[s:e] for s, e in frags)
+            if quoted != actual and quoted != actual.replace("\r\n", " ").replace("\n", " "):
+                hint = ""
+                if "\r" in text:
+                    hint = " (the .txt file has CRLF line endings, counted as two characters)"
+                elif text.startswith("\ufeff"):
+                    hint = " (the .txt file starts with a byte order mark, counted as character 0)"
+                raise FormatError(
+                    f"{source}, line {n}: the text of {ann_id} is {quoted!r} but the .txt file "
+                    f"has {actual!r} at {offsets}{hint}; fix the offsets or the text.",
+                    source=source, line=n,
+                )
+        if len(frags) > 1:
+            if discontinuous == "error":
+                raise FormatError(
+                    f"{source}, line {n}: {ann_id} ({label}) is discontinuous ({offsets}); pass "
+                    "discontinuous='merge' to read it as its extent.",
+                    source=source, line=n,
+                )
+            counts["discontinuous"] += 1
+        start = min(s for s, _ in frags)
+        end = max(e for _, e in frags)
+        entities.append(Entity(Span(start, end), label))
+    return entities
+
+
+def _doc_id(path: Path, root: Path) -> str:
+    return PurePosixPath(*path.relative_to(root).with_suffix("").parts).as_posix()
+
+
+def read_brat(
+    path: str | os.PathLike[str], *, discontinuous: str = "merge", encoding: str = "utf-8"
+) -> BratData:
+    r"""Read BRAT standoff documents (``.txt`` + ``.ann``) with their entities.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A folder (read recursively), or one ``.txt``/``.ann`` file of a pair.
+    discontinuous : {"merge", "error"}
+        What to do with entities of several fragments: read them as their
+        extent (counted in the stats) or raise.
+    encoding : str
+        Text encoding of the files.
+
+    Returns
+    -------
+    BratData
+        ``(documents, stats)``: documents sorted by id, each with its text
+        and its entities in file order; :class:`BratStats` says what was
+        merged and ignored (``stats.notes()`` gives it as sentences).
+
+    Raises
+    ------
+    FormatError
+        For a malformed line, a quoted text that differs from the text,
+        duplicate ids, an ``.ann`` without ``.txt``, undecodable bytes, or a
+        discontinuous entity with ``discontinuous="error"``.
+    InvalidSpanError
+        For offsets out of the text or reversed, naming file and line.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (root / "d1.txt").write_text("Por Viruca Atanes Madrid")
+    >>> _ = (root / "d1.ann").write_text("T1\tPER 4 17\tViruca Atanes\nT2\tLOC 18 24\tMadrid\n")
+    >>> docs, stats = read_brat(root)
+    >>> docs[0].id, [(e.start, e.end, e.label) for e in docs[0].spans]
+    ('d1', [(4, 17, 'PER'), (18, 24, 'LOC')])
+    >>> dict(stats.labels)
+    {'LOC': 1, 'PER': 1}
+    """
+    if discontinuous not in ("merge", "error"):
+        raise ValueError(
+            f"Expected `discontinuous` to be one of 'merge', 'error'; got {discontinuous!r}."
+        )
+    root = Path(path)
+    if root.is_file():
+        if root.suffix not in (".txt", ".ann"):
+            raise ValueError(
+                f"Expected a folder or a .txt/.ann file; got {os.fspath(path)!r}."
+            )
+        txts = [root.with_suffix(".txt")]
+        base = root.parent
+        if not txts[0].is_file():
+            raise FormatError(
+                f"{os.fspath(root)}: no text file {txts[0].name!r} beside it; BRAT offsets need "
+                "the text.", source=os.fspath(root),
+            )
+    elif root.is_dir():
+        base = root
+        txts = sorted(root.rglob("*.txt"), key=lambda p: _doc_id(p, root))
+        orphans = sorted(
+            p for p in root.rglob("*.ann") if not p.with_suffix(".txt").is_file()
+        )
+        if orphans:
+            raise FormatError(
+                f"{os.fspath(orphans[0])}: no text file {orphans[0].with_suffix('.txt').name!r} "
+                f"beside it ({len(orphans)} .ann file(s) without text); BRAT offsets need the "
+                "text.", source=os.fspath(orphans[0]),
+            )
+    else:
+        raise FileNotFoundError(f"No such file or folder: {os.fspath(path)!r}.")
+    counts: Counter[str] = Counter()
+    labels: Counter[str] = Counter()
+    docs: list[Document] = []
+    without: list[str] = []
+    for txt in txts:
+        doc_id = _doc_id(txt, base)
+        text = read_text(txt, encoding=encoding, strip_bom=False)
+        ann = txt.with_suffix(".ann")
+        if ann.is_file():
+            ents = _parse_ann(read_text(ann, encoding=encoding), text, source=os.fspath(ann),
+                              doc_id=doc_id, discontinuous=discontinuous, counts=counts)
+        else:
+            ents = []
+            without.append(doc_id)
+        labels.update(e.label for e in ents)
+        docs.append(Document(doc_id, tuple(ents), text, source=os.fspath(ann)))
+    discont = counts.pop("discontinuous", 0)
+    stats = BratStats(
+        documents=len(docs),
+        entities=sum(labels.values()),
+        labels=dict(sorted(labels.items())),
+        discontinuous=discont,
+        ignored=dict(sorted(counts.items())),
+        without_ann=tuple(without),
+    )
+    return BratData(docs, stats)
+
+
+def _target(folder: Path, doc_id: str) -> Path:
+    rel = PurePosixPath(doc_id)
+    if (not doc_id or not rel.parts or rel.is_absolute() or ".." in rel.parts or "\\" in doc_id
+            or doc_id.endswith("/")):
+        raise ValueError(
+            f"Document id {doc_id!r} cannot be used as a BRAT file name; ids must be relative "
+            "paths without '..' (e.g. 'esp/doc-1')."
+        )
+    return folder.joinpath(*rel.parts[:-1], rel.parts[-1] + ".txt")
+
+
+def write_brat(
+    documents: Iterable[Document], path: str | os.PathLike[str], *, encoding: str = "utf-8",
+    overwrite: bool = False,
+) -> None:
+    r"""Write documents as BRAT standoff: ``<id>.txt`` and ``<id>.ann`` under a folder.
+
+    Entities are written as ``T1``, ``T2``, ... in document order; sub-folders
+    named by the ids are created. Reading the folder back with
+    :func:`read_brat` gives equal documents.
+
+    Parameters
+    ----------
+    documents : iterable of Document
+        Documents with text (BRAT offsets need it).
+    path : str or path-like
+        The folder (created if needed).
+    encoding : str
+        Text encoding of the files.
+    overwrite : bool
+        Replace existing files (otherwise an existing file is an error).
+
+    Raises
+    ------
+    ValueError
+        For a document without text, an id that is not a relative path, or a
+        label BRAT cannot store (empty or with whitespace).
+    FileExistsError
+        For an existing file when ``overwrite`` is false.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> write_brat([Document("d1", [(0, 4, "PER")], "Anna flew")], root)
+    >>> (root / "d1.ann").read_text()
+    'T1\tPER 0 4\tAnna\n'
+    >>> read_brat(root).documents == [Document("d1", [(0, 4, "PER")], "Anna flew")]
+    True
+    """
+    folder = Path(path)
+    for doc in documents:
+        if doc.text is None:
+            raise ValueError(f"Document {doc.id!r} has no text; BRAT files need it.")
+        txt = _target(folder, doc.id)
+        ann = txt.with_suffix(".ann")
+        lines = []
+        for k, ent in enumerate(doc.spans, 1):
+            if not ent.label or any(c.isspace() for c in ent.label):
+                raise ValueError(
+                    f"Label {ent.label!r} of document {doc.id!r} cannot be written to BRAT; "
+                    "labels must be non-empty and without whitespace."
+                )
+            quoted = doc.text[ent.start : ent.end].replace("\r\n", " ").replace("\n", " ")
+            lines.append(f"T{k}\t{ent.label} {ent.start} {ent.end}\t{quoted}\n")
+        if not overwrite:
+            for p in (txt, ann):
+                if p.exists():
+                    raise FileExistsError(
+                        f"{os.fspath(p)} exists; pass overwrite=True to replace it."
+                    )
+        txt.parent.mkdir(parents=True, exist_ok=True)
+        with txt.open("w", encoding=encoding, newline="") as fh:
+            fh.write(doc.text)
+        with ann.open("w", encoding=encoding, newline="\n") as fh:
+            fh.writelines(lines)

@@ -1,0 +1,181 @@
+r"""JSON Lines span files: one document per line, spaCy/Prodigy style.
+
+Each non-blank line holds one JSON object::
+
+    {"id": "doc1", "text": "Anna flew to Berlin",
+     "spans": [{"start": 0, "end": 4, "label": "PER"}, {"start": 13, "end": 19, "label": "LOC"}]}
+
+- ``"spans"`` may be called ``"entities"`` (not both); each span is a
+  ``{"start", "end", "label"}`` object (other keys, such as Prodigy's
+  ``"token_start"``, are ignored) or a ``[start, end, label]`` triple.
+  Offsets are half-open Python ``str`` indices into ``"text"``.
+- ``"text"`` is optional; without it offsets are only checked for order.
+- ``"id"`` is a string or an integer (read as its decimal string). A file
+  whose records have no ids at all is numbered ``"1"``, ``"2"``, ... in record
+  order (blank lines skipped); a file where only some records have ids is an
+  error. Duplicate ids are an error naming both lines.
+- A byte order mark and CRLF line endings are handled; blank lines are
+  skipped. Lines are split at ``\n`` only (JSON strings may hold U+2028).
+
+Gold and prediction files are joined by id when scored (see
+:func:`nerscore.evaluate`): a gold document missing from the predictions
+counts as predicting nothing, a predicted document missing from gold counts
+its spans as false positives, and both are listed in the report's notes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from nerscore.documents import Document
+from nerscore.errors import FormatError, InvalidSpanError
+from nerscore.io._textfile import read_text
+
+__all__ = ["read_jsonl", "write_jsonl"]
+
+
+def _fail(source: str, line: int, message: str) -> FormatError:
+    return FormatError(f"{source}, line {line}: {message}", source=source, line=line)
+
+
+def _spans_of(obj: dict[str, Any], source: str, n: int) -> list[Any]:
+    if "spans" in obj and "entities" in obj:
+        raise _fail(source, n, "the record has both 'spans' and 'entities'; keep one of them.")
+    spans = obj.get("spans", obj.get("entities"))
+    if spans is None:
+        return []
+    if not isinstance(spans, list):
+        raise _fail(
+            source, n,
+            f"expected 'spans' to be a list of spans; got {type(spans).__name__}.",
+        )
+    return spans
+
+
+def _id_of(obj: dict[str, Any], source: str, n: int) -> str | None:
+    doc_id = obj.get("id")
+    if doc_id is None or isinstance(doc_id, str):
+        return doc_id
+    if isinstance(doc_id, int) and not isinstance(doc_id, bool):
+        return str(doc_id)
+    raise _fail(source, n, f"expected 'id' to be a string or an integer; got {doc_id!r}.")
+
+
+def read_jsonl(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> list[Document]:
+    r"""Read a JSON Lines file of documents with character spans.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    encoding : str
+        Text encoding of the file.
+
+    Returns
+    -------
+    list of Document
+        In file order, with ``source`` and ``line`` set.
+
+    Raises
+    ------
+    FormatError
+        For a malformed line, a record that is not an object, bad field types,
+        missing or duplicate ids, or undecodable bytes, naming file and line.
+    InvalidSpanError
+        For a malformed, reversed, negative or out-of-text span, naming file,
+        line, document and span.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> tmp = pathlib.Path(tempfile.mkdtemp()) / "gold.jsonl"
+    >>> _ = tmp.write_text('{"id": "a", "text": "Anna flew", "spans": [[0, 4, "PER"]]}\n')
+    >>> docs = read_jsonl(tmp)
+    >>> docs[0].id, [(e.start, e.end, e.label) for e in docs[0].spans]
+    ('a', [(0, 4, 'PER')])
+    """
+    source = os.fspath(path)
+    content = read_text(path, encoding=encoding)
+    records: list[tuple[int, dict[str, Any]]] = []
+    for n, raw in enumerate(content.split("\n"), 1):
+        line = raw[:-1] if raw.endswith("\r") else raw
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise _fail(
+                source, n,
+                f"malformed JSON ({exc.msg} at column {exc.colno}); each line must hold one "
+                "JSON object.",
+            ) from None
+        if not isinstance(obj, dict):
+            raise _fail(
+                source, n,
+                f"expected a JSON object with 'id', 'text' and 'spans'; got {type(obj).__name__}.",
+            )
+        records.append((n, obj))
+    ids = [_id_of(obj, source, n) for n, obj in records]
+    with_ids = [i is not None for i in ids]
+    if any(with_ids) and not all(with_ids):
+        n = records[with_ids.index(False)][0]
+        raise _fail(
+            source, n,
+            "the record has no 'id' but others have; give every record an id (or none, to "
+            "number them 1, 2, ... in order).",
+        )
+    seen: dict[str, int] = {}
+    docs: list[Document] = []
+    for k, ((n, obj), doc_id) in enumerate(zip(records, ids, strict=True)):
+        name = doc_id if doc_id is not None else str(k + 1)
+        if name in seen:
+            raise _fail(
+                source, n,
+                f"document id {name!r} was already used on line {seen[name]}; ids must be "
+                "unique.",
+            )
+        seen[name] = n
+        text = obj.get("text")
+        if text is not None and not isinstance(text, str):
+            raise _fail(source, n, f"expected 'text' to be a string; got {type(text).__name__}.")
+        spans = _spans_of(obj, source, n)
+        try:
+            docs.append(Document(name, spans, text, source=source, line=n))  # type: ignore[arg-type]
+        except InvalidSpanError as exc:
+            raise InvalidSpanError(
+                f"{source}, line {n}: {exc}", document=exc.document, spans=exc.spans
+            ) from None
+    return docs
+
+
+def write_jsonl(
+    documents: Iterable[Document], path: str | os.PathLike[str], *, encoding: str = "utf-8"
+) -> None:
+    r"""Write documents as JSON Lines (``{"id", "text", "spans"}``, text only when known).
+
+    Parameters
+    ----------
+    documents : iterable of Document
+        What to write.
+    path : str or path-like
+        The file (overwritten).
+    encoding : str
+        Text encoding; non-ASCII characters are written as they are.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> tmp = pathlib.Path(tempfile.mkdtemp()) / "out.jsonl"
+    >>> write_jsonl([Document("a", [(0, 4, "PER")], "Anna")], tmp)
+    >>> tmp.read_text()
+    '{"id": "a", "text": "Anna", "spans": [{"start": 0, "end": 4, "label": "PER"}]}\n'
+    >>> read_jsonl(tmp) == [Document("a", [(0, 4, "PER")], "Anna")]
+    True
+    """
+    lines = [json.dumps(doc.to_dict(), ensure_ascii=False) + "\n" for doc in documents]
+    with Path(path).open("w", encoding=encoding, newline="\n") as fh:
+        fh.writelines(lines)

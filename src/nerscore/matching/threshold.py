@@ -1,0 +1,338 @@
+"""``threshold`` matching (SPEC §3.4): one-to-one pairs above an overlap threshold.
+
+**Definition.** The Feedback Prize 2021 / ArgMiner rule. Within one
+(document, label), a gold span ``g`` and a predicted span ``p`` qualify iff
+``|g ∩ p| / |g| ≥ t`` and ``|g ∩ p| / |p| ≥ t`` (inclusive; ``t`` in
+``(0, 1]``, default 0.5). Qualifying pairs are taken one-to-one, best first:
+larger ``max`` of the two ratios, then larger ``min``, then the earlier gold
+span, then the earlier prediction. ``TP`` = pairs, ``FP = |P| − TP``,
+``FN = |G| − TP``. Zero-length spans qualify only with an identical span.
+
+**Worked example** (``t = 0.5``): gold ``[0, 10)`` and prediction
+``[0, 5)`` qualify (ratios 0.5 and 1); gold ``[0, 10)`` and ``[0, 25)`` do
+not (0.4). Gold ``[0, 5) [5, 10)`` against one prediction ``[0, 10)``: one
+pair (TP 1), one gold span missed.
+
+**Compat.** ``compat="kaggle"`` reproduces the competition's reference
+scoring notebook with its quirks (see :func:`match_threshold`).
+
+**Limitations.** The rule ignores how much of a long span is covered once
+the threshold is met; ``t ≤ 0.5`` lets one span qualify with two
+neighbours, which the one-to-one assignment then resolves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from nerscore.counts import Counts
+from nerscore.errors import InvalidSpanError
+from nerscore.matching._candidates import candidate_pairs
+from nerscore.matching.alignment import Alignment, MatchResult
+from nerscore.matching.exact import row_keys
+from nerscore.types import EntityColumns, unify_labels
+
+__all__ = ["match_threshold"]
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+_COMPATS = ("kaggle",)
+
+
+def _check_t(t: object) -> float:
+    """Validate the overlap threshold ``t``."""
+    if isinstance(t, (int, float, np.integer, np.floating)) and not isinstance(t, bool):
+        value = float(t)
+        if 0.0 < value <= 1.0:  # NaN fails too
+            return value
+    raise ValueError(f"Expected `t` to be a number in (0, 1]; got {t!r}.")
+
+
+def _check_compat(compat: object) -> str | None:
+    if compat is None or (isinstance(compat, str) and compat.lower() in _COMPATS):
+        return None if compat is None else str(compat).lower()
+    valid = ", ".join(repr(c) for c in _COMPATS)
+    raise ValueError(f"Expected `compat` to be one of {valid} or None; got {compat!r}.")
+
+
+def _unique(a: IntArray) -> IntArray:
+    """Sorted distinct values (by sorting; faster here than :func:`numpy.unique`)."""
+    s = np.sort(a)
+    keep = np.ones(len(s), dtype=bool)
+    keep[1:] = s[1:] != s[:-1]
+    return s[keep]
+
+
+def _missing(a: IntArray, b: IntArray) -> IntArray:
+    """Values of the sorted distinct ``a`` that are not in the sorted distinct ``b``."""
+    if len(b) == 0:
+        return a
+    pos = np.minimum(np.searchsorted(b, a), len(b) - 1)
+    return a[b[pos] != a]
+
+
+def _by_position(side: EntityColumns) -> IntArray | None:
+    """Row order by (document, label, start), or None when already in that order."""
+    if len(side) < 2:
+        return None
+    n_lab = max(len(side.labels), 1)
+    width = int(side.start.max()) + 1
+    if (side.n_sequences + 1) * n_lab * width < 2**62:
+        key = (side.seq * n_lab + side.label) * width + side.start
+        if bool(np.all(key[1:] >= key[:-1])):
+            return None
+        return np.argsort(key).astype(np.int64)
+    return np.lexsort((side.start, side.label, side.seq)).astype(np.int64)
+
+
+def _qualifying(
+    gold: EntityColumns, pred: EntityColumns, t: float
+) -> tuple[IntArray, IntArray, FloatArray, FloatArray]:
+    """Qualifying pairs ``(gi, pi)`` with their larger and smaller overlap ratio."""
+    # candidate search is several times faster on inputs sorted by
+    # (document, label, start): its range queries then walk memory in order
+    g_order, pred_order = _by_position(gold), _by_position(pred)
+    gi, pi, inter = candidate_pairs(
+        gold if g_order is None else gold.take(g_order),
+        pred if pred_order is None else pred.take(pred_order),
+        same_label=True,
+    )
+    if g_order is not None:
+        gi = g_order[gi]
+    if pred_order is not None:
+        pi = pred_order[pi]
+    len_g = gold.end[gi] - gold.start[gi]
+    len_p = pred.end[pi] - pred.start[pi]
+    zero = len_g == 0  # candidate pairs of zero length are identical spans
+    r_g = np.ones(len(gi))
+    r_p = np.ones(len(gi))
+    np.divide(inter, len_g, out=r_g, where=~zero)
+    np.divide(inter, len_p, out=r_p, where=~zero)
+    ok = (r_g >= t) & (r_p >= t)
+    r_g, r_p = r_g[ok], r_p[ok]
+    return gi[ok], pi[ok], np.maximum(r_g, r_p), np.minimum(r_g, r_p)
+
+
+def _position_rank(side: EntityColumns, rows: IntArray) -> IntArray:
+    """Rank (indexed by row) of ``rows`` ordered by (start, end, row)."""
+    order = rows[np.lexsort((rows, side.end[rows], side.start[rows]))]
+    rank = np.zeros(len(side), dtype=np.int64)
+    rank[order] = np.arange(len(order), dtype=np.int64)
+    return rank
+
+
+def _one_to_one(
+    gold: EntityColumns, pred: EntityColumns,
+    gi: IntArray, pi: IntArray, hi: FloatArray, lo: FloatArray,
+) -> tuple[IntArray, IntArray]:
+    """Greedy one-to-one selection of qualifying pairs, best first.
+
+    Pairs whose gold and prediction qualify with nothing else are taken at
+    once. The rest is resolved in rounds: a pair is taken when it is the best
+    remaining pair of both its gold and its prediction, then every pair that
+    shares a taken span is dropped. With a strict total order of pairs this
+    gives exactly the sequential greedy result, in as many rounds as the
+    longest chain of preferences (usually one or two).
+    """
+    n_g = np.bincount(gi, minlength=len(gold))
+    n_p = np.bincount(pi, minlength=len(pred))
+    alone = (n_g[gi] == 1) & (n_p[pi] == 1)
+    out_g, out_p = [gi[alone]], [pi[alone]]
+    rest = np.flatnonzero(~alone)
+    if len(rest):
+        rg, rp = gi[rest], pi[rest]
+        g_rank = _position_rank(gold, _unique(rg))
+        p_rank = _position_rank(pred, _unique(rp))
+        order = np.lexsort((p_rank[rp], g_rank[rg], -lo[rest], -hi[rest]))
+        rg, rp = rg[order], rp[order]
+        used_g = np.zeros(len(gold), dtype=bool)
+        used_p = np.zeros(len(pred), dtype=bool)
+        alive = np.arange(len(rg))
+        while len(alive):
+            g, p = rg[alive], rp[alive]
+            best = np.zeros(len(alive), dtype=bool)
+            best[np.unique(g, return_index=True)[1]] = True  # first = best per gold
+            best_p = np.zeros(len(alive), dtype=bool)
+            best_p[np.unique(p, return_index=True)[1]] = True
+            pick = alive[best & best_p]
+            used_g[rg[pick]] = True
+            used_p[rp[pick]] = True
+            out_g.append(rg[pick])
+            out_p.append(rp[pick])
+            alive = alive[~(used_g[g] | used_p[p])]
+    return np.concatenate(out_g), np.concatenate(out_p)
+
+
+def _kaggle(gold: EntityColumns, pred: EntityColumns, t: float) -> MatchResult:
+    """The Feedback Prize 2021 reference scoring (see :func:`match_threshold`)."""
+    for side, name in ((gold, "gold"), (pred, "predicted")):
+        zero = np.flatnonzero(side.start == side.end)
+        if len(zero):
+            r = int(zero[0])
+            raise InvalidSpanError(
+                f"compat='kaggle' cannot score zero-length spans (the reference compares "
+                f"sets of word indices); found {len(zero)} {name} span(s), the first "
+                f"[{int(side.start[r])}, {int(side.end[r])}) "
+                f"{side.labels[int(side.label[r])]} in document {int(side.seq[r])}. "
+                "Remove them, or use the default mode (compat=None).",
+                document=int(side.seq[r]),
+                spans=[(int(side.start[r]), int(side.end[r]), side.labels[int(side.label[r])])],
+            )
+    n_lab = len(gold.labels)
+    gi, pi, hi, _ = _qualifying(gold, pred, t)
+    # each gold keeps its qualifying prediction with the largest max ratio
+    # (ties: the earliest prediction in input order)
+    order = np.lexsort((pi, -hi, gi))
+    gi, pi = gi[order], pi[order]
+    first = np.ones(len(gi), dtype=bool)
+    first[1:] = gi[1:] != gi[:-1]
+    sel_g, sel_p = gi[first], pi[first]
+    # gold spans of one document with identical extents select as one
+    key = row_keys(gold, gold)[0]
+    rep = np.zeros(len(sel_g), dtype=bool)
+    rep[np.unique(key[sel_g], return_index=True)[1]] = True
+
+    n_gold = np.bincount(gold.label, minlength=n_lab)
+    n_pred = np.bincount(pred.label, minlength=n_lab)
+    tp = np.bincount(gold.label[sel_g[rep]], minlength=n_lab)
+    p_sel = np.zeros(len(pred), dtype=bool)
+    p_sel[sel_p] = True
+    fp = n_pred - np.bincount(pred.label[p_sel], minlength=n_lab)
+    fn = n_gold - np.bincount(gold.label[sel_g], minlength=n_lab)
+    # the reference's outer join: one extra FP (FN) per label when some
+    # document has gold (predictions) of it but no predictions (gold)
+    g_doc = _unique(gold.seq * n_lab + gold.label)
+    p_doc = _unique(pred.seq * n_lab + pred.label)
+    scored = n_gold > 0
+    extra_fp = np.zeros(n_lab, dtype=bool)
+    extra_fp[_missing(g_doc, p_doc) % max(n_lab, 1)] = True
+    extra_fn = np.zeros(n_lab, dtype=bool)
+    extra_fn[_missing(p_doc, g_doc) % max(n_lab, 1)] = True
+    fp = fp + (extra_fp & scored)
+    fn = fn + (extra_fn & scored)
+
+    table: dict[str, dict[str, Any]] = {}
+    for i in np.flatnonzero(scored).tolist():
+        t_p, f_p, f_n = int(tp[i]), int(fp[i]), int(fn[i])
+        table[gold.labels[i]] = {
+            "tp": t_p, "fp": f_p, "fn": f_n, "f1": t_p / (t_p + 0.5 * (f_p + f_n)),
+        }
+    f1s = [row["f1"] for row in table.values()]
+    score = sum(f1s) / len(f1s) if f1s else float("nan")
+    counts = Counts(gold.labels, tp, tp + fp, np.where(scored, tp + fn, 0))
+    g_used = np.zeros(len(gold), dtype=bool)
+    g_used[sel_g] = True
+    alignment = Alignment(
+        gold, pred, sel_g, sel_p, rep.astype(np.float64),
+        np.flatnonzero(~g_used), np.flatnonzero(~p_sel),
+    )
+    extra = {"t": t, "compat": "kaggle", "kaggle": {"score": score, "labels": table}}
+    return MatchResult(counts, alignment, extra)
+
+
+def match_threshold(
+    gold: EntityColumns,
+    pred: EntityColumns,
+    *,
+    t: float = 0.5,
+    compat: str | None = None,
+) -> MatchResult:
+    """Match spans one-to-one when both overlap ratios reach a threshold (SPEC §3.4).
+
+    Parameters
+    ----------
+    gold, pred : EntityColumns
+        Gold and predicted spans (tokens or characters); ``seq`` is the
+        document index.
+    t : float
+        Threshold in ``(0, 1]`` for ``|g ∩ p| / |g|`` and ``|g ∩ p| / |p|``
+        (inclusive). ``t=1`` is exact matching.
+    compat : {None, "kaggle"}
+        ``"kaggle"`` reproduces the Feedback Prize 2021 reference notebook,
+        quirks included (see Notes).
+
+    Returns
+    -------
+    MatchResult
+        Counts with ``exact`` = pairs (TP), ``n_pred``, ``n_gold`` per label;
+        the alignment lists the pairs (credit 1.0), missed gold and spurious
+        predictions. ``extra["t"]`` is the threshold; with
+        ``compat="kaggle"`` also ``extra["kaggle"] = {"score": ..., "labels":
+        {label: {"tp", "fp", "fn", "f1"}}}``.
+
+    Raises
+    ------
+    ValueError
+        For ``t`` outside ``(0, 1]`` or an unknown ``compat``.
+    InvalidSpanError
+        For zero-length spans with ``compat="kaggle"`` (outside the
+        reference's domain).
+
+    Notes
+    -----
+    Default mode. Within one (document, label), qualifying pairs are taken
+    one-to-one in this order: larger maximum ratio, then larger minimum
+    ratio, then the earlier gold span, then the earlier prediction; "earlier"
+    means smaller ``(start, end)``, and identical spans fall back to their row
+    order (which cannot change any count). The result does not depend on the
+    order of documents or spans.
+
+    ``compat="kaggle"``: each gold span keeps its qualifying prediction with
+    the largest maximum ratio (ties: the earliest prediction in input
+    order), and one prediction may serve several gold spans, each a TP; gold
+    spans of one document and label with identical extents count as one.
+    ``FP`` = predictions selected by no gold span, plus one for a label when
+    some document has gold spans of it but no prediction of it; ``FN`` =
+    gold spans with no qualifying prediction, plus one for a label when some
+    document has predictions of it but no gold (the reference's outer join).
+    Per label ``F1 = TP / (TP + (FP + FN) / 2)``; ``score`` is the mean F1
+    over the labels present in gold (NaN when there is no gold at all, as in
+    the reference). To keep the counts consistent with that table, a scored
+    label reports ``n_pred = TP + FP`` and ``n_gold = TP + FN`` (so P, R and
+    F1 from the counts equal the reference's); these can differ from the
+    number of spans. Labels only predicted are not scored by the reference;
+    their counts are ``TP = 0`` and ``n_pred`` = their predictions. In the
+    alignment, every gold span with a selection is paired with it; of gold
+    spans with identical extents only the first row has credit 1.0, the
+    others 0.0, so the credits add up to TP.
+
+    Source: Feedback Prize - Evaluating Student Writing (Kaggle, 2021),
+    evaluation page and reference scoring notebook; ArgMiner.
+
+    Examples
+    --------
+    >>> from nerscore.types import EntityColumns
+    >>> g = EntityColumns([0, 0], [0, 5], [5, 10], [0, 0], ("Claim",))
+    >>> p = EntityColumns([0], [0], [10], [0], ("Claim",))
+    >>> match_threshold(g, p).counts.to_dict()
+    {'Claim': {'tp': 1, 'n_pred': 1, 'n_gold': 2}}
+    >>> match_threshold(g, p, compat="kaggle").extra["kaggle"]["score"]
+    1.0
+    """
+    t = _check_t(t)
+    mode = _check_compat(compat)
+    gold, pred = unify_labels(gold, pred)
+    if mode == "kaggle":
+        return _kaggle(gold, pred, t)
+    gi, pi, hi, lo = _qualifying(gold, pred, t)
+    pg, pp = _one_to_one(gold, pred, gi, pi, hi, lo)
+    n_lab = len(gold.labels)
+    counts = Counts(
+        gold.labels,
+        np.bincount(gold.label[pg], minlength=n_lab),
+        np.bincount(pred.label, minlength=n_lab),
+        np.bincount(gold.label, minlength=n_lab),
+    )
+    g_used = np.zeros(len(gold), dtype=bool)
+    g_used[pg] = True
+    p_used = np.zeros(len(pred), dtype=bool)
+    p_used[pp] = True
+    alignment = Alignment(
+        gold, pred, pg, pp, np.ones(len(pg)), np.flatnonzero(~g_used), np.flatnonzero(~p_used)
+    )
+    return MatchResult(counts, alignment, {"t": t})

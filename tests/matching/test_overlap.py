@@ -1,0 +1,472 @@
+"""Tests of the ``overlap`` matcher (SPEC §3.3, the "Loio" method)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nerscore.errors import InvalidSpanError
+from nerscore.matching import get_matcher
+from nerscore.matching.exact import match_exact
+from nerscore.matching.overlap import match_overlap
+from nerscore.types import EntityColumns
+
+# ---------------------------------------------------------------- helpers
+
+
+def cols(spans, labels=None):
+    """EntityColumns from (doc, start, end, label) tuples."""
+    labels = labels or tuple(sorted({lab for *_, lab in spans}))
+    index = {lab: i for i, lab in enumerate(labels)}
+    return EntityColumns(
+        [d for d, *_ in spans], [s for _, s, _, _ in spans], [e for _, _, e, _ in spans],
+        [index[lab] for *_, lab in spans], labels,
+    )
+
+
+def one(spans, label="A", doc=0):
+    return [(doc, s, e, label) for s, e in spans]
+
+
+def totals(res):
+    t = res.counts.total()
+    return t.tp, t.fp, t.fn
+
+
+def prf(tp, fp, fn):
+    p, r = tp / (tp + fp), tp / (tp + fn)
+    return p, r, 2 * p * r / (p + r)
+
+
+def _factor(a, e):
+    inter = min(a[1], e[1]) - max(a[0], e[0])
+    return inter / max(a[1] - a[0], e[1] - e[0])
+
+
+def _ov(a, e):
+    return min(a[1], e[1]) - max(a[0], e[0]) > 0
+
+
+def _split(gold, pred):
+    """Per (doc, label): exact count and the remaining positive-length spans."""
+    keys = {(d, lab) for d, _, _, lab in gold} | {(d, lab) for d, _, _, lab in pred}
+    out = {}
+    for key in keys:
+        E = Counter((s, e) for d, s, e, lab in gold if (d, lab) == key)
+        A = Counter((s, e) for d, s, e, lab in pred if (d, lab) == key)
+        both = E & A
+        E, A = E - both, A - both
+        E_rest = sorted(sp for sp in E.elements() if sp[0] < sp[1])
+        A_rest = sorted(sp for sp in A.elements() if sp[0] < sp[1])
+        out[key] = (sum(both.values()), E_rest, A_rest)
+    return out
+
+
+def reference_greedy(gold, pred, s):
+    """The article's walk written out literally, one (doc, label) at a time."""
+    res = defaultdict(lambda: [0, 0.0])
+    for (_, lab), (exact, E, A) in _split(gold, pred).items():
+        res[lab][0] += exact
+        available = list(E)
+        for a in A:  # by start
+            T = [e for e in available if _ov(a, e)]
+            if T:
+                res[lab][1] += s * _factor(a, T[0])
+                available = [e for e in available if e not in T]
+    return {lab: (v[0], v[1]) for lab, v in res.items()}
+
+
+def _best_matching(E, A):
+    """Largest sum of factors over all one-to-one matchings (exhaustive)."""
+    best = 0.0
+
+    def rec(i, used, acc):
+        nonlocal best
+        if i == len(A):
+            best = max(best, acc)
+            return
+        rec(i + 1, used, acc)
+        for j, e in enumerate(E):
+            if j not in used and _ov(A[i], e):
+                rec(i + 1, used | {j}, acc + _factor(A[i], e))
+
+    rec(0, frozenset(), 0.0)
+    return best
+
+
+def reference_optimal(gold, pred, s):
+    res = defaultdict(lambda: [0, 0.0])
+    for (_, lab), (exact, E, A) in _split(gold, pred).items():
+        res[lab][0] += exact
+        res[lab][1] += s * _best_matching(E, A)
+    return {lab: (v[0], v[1]) for lab, v in res.items()}
+
+
+def as_table(res):
+    c = res.counts
+    out = {}
+    for lab in c.labels:
+        lc = c[lab]
+        if lc.n_gold or lc.n_pred:
+            out[lab] = (lc.exact, lc.credit)
+    return out
+
+
+def assert_same_table(got, want):
+    want = {k: v for k, v in want.items()}
+    assert set(got) <= set(want)
+    for lab, (exact, credit) in want.items():
+        g = got.get(lab, (0, 0.0))
+        assert g[0] == exact, lab
+        assert g[1] == pytest.approx(credit, abs=1e-12), lab
+
+
+def disjoint(spans):
+    """Keep spans (doc, start, end, label) that do not overlap a kept one of their group."""
+    kept = []
+    for sp in spans:
+        if sp[1] == sp[2] or all(
+            not (k[0] == sp[0] and k[3] == sp[3] and _ov(k[1:3], sp[1:3])) for k in kept
+        ):
+            kept.append(sp)
+    return kept
+
+
+span_st = st.tuples(
+    st.integers(0, 2), st.integers(0, 30), st.integers(0, 8), st.sampled_from("AB")
+).map(lambda t: (t[0], t[1], t[1] + t[2], t[3]))
+side_st = st.lists(span_st, max_size=14).map(disjoint)
+
+
+# ---------------------------------------------------------------- SPEC §3.3 worked examples
+
+
+def test_article_contract_parties():
+    gold = cols(one([(190, 346), (351, 473)]))
+    pred = cols(one([(0, 86), (190, 325), (330, 346), (351, 473)]))
+    res = match_overlap(gold, pred, s=0.75)
+    c = res.counts["A"]
+    assert c.exact == 1
+    assert round(c.credit / 0.75, 6) == 0.865385  # 135/156
+    tp, fp, fn = totals(res)
+    assert (round(tp, 6), round(fp, 6), round(fn, 6)) == (1.649038, 2.350962, 0.350962)
+    p, r, f = prf(tp, fp, fn)
+    assert (round(p, 6), round(r, 6), round(f, 6)) == (0.412260, 0.824519, 0.549679)
+    # (190, 325) is paired with (190, 346); (0, 86) and (330, 346) are spurious
+    al = res.alignment
+    pairs = sorted(
+        zip(al.pairs_gold.tolist(), al.pairs_pred.tolist(), al.credit.tolist(), strict=True)
+    )
+    assert pairs == [(0, 1, pytest.approx(0.75 * 135 / 156)), (1, 3, 1.0)]
+    assert al.missed.tolist() == []
+    assert sorted(al.spurious.tolist()) == [0, 2]
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "s", "tp", "fp", "fn"),
+    [
+        ([(0, 8), (10, 20)], [(0, 12), (14, 20)], 1.0, 8 / 12, 2 - 8 / 12, 2 - 8 / 12),
+        ([(0, 6), (8, 20)], [(5, 20)], 1.0, 1 / 15, 1 - 1 / 15, 2 - 1 / 15),
+        ([(5, 5), (6, 12)], [(3, 12)], 1.0, 6 / 9, 1 - 6 / 9, 2 - 6 / 9),
+        ([(10, 20)], [(5, 5)], 1.0, 0.0, 1.0, 1.0),
+        ([(0, 5), (5, 10)], [(0, 10)], 0.75, 0.375, 0.625, 1.625),
+    ],
+)
+def test_spec_examples(gold, pred, s, tp, fp, fn):
+    res = match_overlap(cols(one(gold)), cols(one(pred)), s=s)
+    got = totals(res)
+    assert got == pytest.approx((tp, fp, fn), abs=1e-12)
+    assert [round(x, 6) for x in got] == [round(x, 6) for x in (tp, fp, fn)]
+
+
+def test_first_example_consumes_both_gold():
+    res = match_overlap(cols(one([(0, 8), (10, 20)])), cols(one([(0, 12), (14, 20)])), s=1.0)
+    al = res.alignment
+    assert al.pairs_gold.tolist() == [0]
+    assert al.pairs_pred.tolist() == [0]
+    assert al.missed.tolist() == [1]
+    assert al.spurious.tolist() == [1]
+    # optimal assignment pairs both predictions instead: 8/12 + 6/10
+    opt = match_overlap(
+        cols(one([(0, 8), (10, 20)])), cols(one([(0, 12), (14, 20)])), s=1.0,
+        assignment="optimal",
+    )
+    assert opt.counts.total().tp == pytest.approx(8 / 12 + 6 / 10)
+
+
+# ---------------------------------------------------------------- semantics
+
+
+def test_labels_evaluated_separately_nested_ok():
+    gold = cols([(0, 0, 20, "ORG"), (0, 0, 5, "PER"), (0, 10, 20, "LOC")])
+    pred = cols([(0, 0, 20, "ORG"), (0, 0, 4, "PER"), (0, 0, 20, "LOC")])
+    res = match_overlap(gold, pred, s=1.0)
+    c = res.counts
+    assert c["ORG"].exact == 1
+    assert c["PER"].credit == pytest.approx(4 / 5)
+    assert c["LOC"].credit == pytest.approx(10 / 20)
+
+
+def test_documents_never_match_each_other():
+    res = match_overlap(cols([(0, 0, 10, "A")]), cols([(1, 0, 10, "A")]), s=1.0)
+    assert totals(res) == (0, 1, 1)
+
+
+def test_zero_length_exact_only_and_multiset():
+    gold = cols(one([(5, 5), (5, 5), (7, 7), (0, 10)]))
+    pred = cols(one([(5, 5), (8, 8), (0, 10)]))
+    res = match_overlap(gold, pred, s=1.0)
+    c = res.counts["A"]
+    assert (c.exact, c.credit, c.n_gold, c.n_pred) == (2, 0.0, 4, 3)
+    # a zero-length prediction strictly inside a gold span earns nothing
+    res = match_overlap(cols(one([(0, 10)])), cols(one([(4, 4)])), s=1.0)
+    assert totals(res) == (0, 1, 1)
+
+
+def test_touching_spans_are_fine():
+    res = match_overlap(cols(one([(0, 5), (5, 10)])), cols(one([(0, 5), (5, 10)])))
+    assert totals(res) == (2, 0, 0)
+
+
+def test_credit_counts_under_label_and_exact_separately():
+    gold = cols([(0, 0, 10, "A"), (0, 20, 30, "B"), (1, 0, 4, "B")])
+    pred = cols([(0, 0, 5, "A"), (0, 20, 30, "B"), (1, 2, 4, "B")])
+    c = match_overlap(gold, pred, s=0.5).counts
+    assert c["A"].exact == 0
+    assert c["A"].credit == pytest.approx(0.25)
+    assert c["B"].exact == 1
+    assert c["B"].credit == pytest.approx(0.25)
+    assert c["B"].n_gold == 2
+    assert c["B"].n_pred == 2
+
+
+def test_empty_inputs():
+    e = EntityColumns.empty(("A",))
+    res = match_overlap(e, e)
+    assert totals(res) == (0, 0, 0)
+    res = match_overlap(cols(one([(0, 3)])), e)
+    assert totals(res) == (0, 0, 1)
+    assert res.alignment.missed.tolist() == [0]
+    res = match_overlap(e, cols(one([(0, 3)])), assignment="optimal")
+    assert totals(res) == (0, 1, 0)
+
+
+def test_huge_offsets_use_the_compressed_keys():
+    big = 2**61
+    spans_g = [(d, big + 10 * d, big + 10 * d + 8, "A") for d in range(4)]
+    spans_p = [(d, big + 10 * d + 2, big + 10 * d + 8, "A") for d in range(4)]
+    small_g = [(d, s - big, e - big, lab) for d, s, e, lab in spans_g]
+    small_p = [(d, s - big, e - big, lab) for d, s, e, lab in spans_p]
+    for how in ("greedy", "optimal"):
+        a = match_overlap(cols(spans_g), cols(spans_p), s=1.0, assignment=how)
+        b = match_overlap(cols(small_g), cols(small_p), s=1.0, assignment=how)
+        assert totals(a) == pytest.approx(totals(b))
+        assert totals(a)[0] == pytest.approx(4 * 6 / 8)
+
+
+def test_registered():
+    assert get_matcher("overlap") is match_overlap
+
+
+# ---------------------------------------------------------------- overlapping spans
+
+
+def test_overlapping_gold_raises_with_spans_and_document():
+    gold = cols([(0, 0, 5, "A"), (3, 0, 5, "A"), (3, 3, 8, "A"), (3, 0, 9, "B")])
+    with pytest.raises(InvalidSpanError, match=r"gold spans .* document 3: \[0, 5\) A, \[3, 8\) A")\
+            as exc:
+        match_overlap(gold, cols([(0, 0, 5, "A")]))
+    assert exc.value.document == 3
+    assert exc.value.spans == [(0, 5, "A"), (3, 8, "A")]
+    assert "overlapping='merge'" in str(exc.value)
+
+
+def test_overlapping_pred_raises_and_counts_all_documents():
+    pred = cols([(0, 0, 5, "A"), (0, 0, 5, "A"), (2, 1, 4, "A"), (2, 2, 3, "A")])
+    with pytest.raises(InvalidSpanError, match=r"predicted .* document 0: .*In all, 4 predicted "
+                       r"spans in 2 documents overlap"):
+        match_overlap(cols([(0, 0, 5, "A")]), pred)
+
+
+def test_merge_glues_chains_and_reports():
+    gold = cols(one([(0, 5), (3, 8), (7, 12), (12, 15), (20, 20)]))
+    pred = cols(one([(0, 12), (20, 20), (12, 15)]))
+    res = match_overlap(gold, pred, overlapping="merge")
+    assert totals(res) == (3, 0, 0)
+    assert res.extra["merged"] == {"gold": 2, "pred": 0}
+    assert "merged 2 overlapping gold spans" in res.extra["notes"][0]
+    g = res.alignment.gold
+    spans = sorted(zip(g.start.tolist(), g.end.tolist(), strict=True))
+    assert spans == [(0, 12), (12, 15), (20, 20)]
+    assert res.counts["A"].n_gold == 3
+
+
+def test_no_notes_without_merges():
+    res = match_overlap(cols(one([(0, 5)])), cols(one([(0, 5)])), overlapping="merge")
+    assert "notes" not in res.extra
+    assert "merged" not in res.extra
+
+
+# ---------------------------------------------------------------- options
+
+
+@pytest.mark.parametrize("s", [-0.1, 1.5, float("nan"), "0.5", True, None])
+def test_bad_s(s):
+    with pytest.raises(ValueError, match=r"Expected `s` to be a number in \[0, 1\]"):
+        match_overlap(cols(one([(0, 1)])), cols(one([(0, 1)])), s=s)
+
+
+def test_bad_options():
+    g = cols(one([(0, 1)]))
+    with pytest.raises(ValueError, match="Expected `assignment` to be one of 'greedy', 'optimal'"):
+        match_overlap(g, g, assignment="best")
+    with pytest.raises(ValueError, match="Expected `overlapping` to be one of 'error', 'merge'"):
+        match_overlap(g, g, overlapping="glue")
+
+
+# ---------------------------------------------------------------- properties
+
+
+@settings(max_examples=250, deadline=None)
+@given(side_st, side_st, st.sampled_from([0.0, 0.5, 0.75, 1.0]))
+def test_greedy_equals_literal_walk(gold, pred, s):
+    labels = ("A", "B")
+    res = match_overlap(cols(gold, labels), cols(pred, labels), s=s)
+    assert_same_table(as_table(res), reference_greedy(gold, pred, s))
+    c = res.counts
+    assert c.n_gold.sum() == len(gold)
+    assert c.n_pred.sum() == len(pred)
+
+
+@settings(max_examples=200, deadline=None)
+@given(side_st, side_st)
+def test_optimal_is_maximum(gold, pred):
+    labels = ("A", "B")
+    res = match_overlap(cols(gold, labels), cols(pred, labels), s=1.0, assignment="optimal")
+    assert_same_table(as_table(res), reference_optimal(gold, pred, 1.0))
+    greedy = match_overlap(cols(gold, labels), cols(pred, labels), s=1.0)
+    assert res.counts.total().tp >= greedy.counts.total().tp - 1e-12
+    al = res.alignment  # one-to-one
+    assert len(set(al.pairs_gold.tolist())) == len(al.pairs_gold)
+    assert len(set(al.pairs_pred.tolist())) == len(al.pairs_pred)
+
+
+@settings(max_examples=150, deadline=None)
+@given(side_st, side_st, st.sampled_from(["greedy", "optimal"]))
+def test_s0_is_exact_matching(gold, pred, how):
+    labels = ("A", "B")
+    g, p = cols(gold, labels), cols(pred, labels)
+    assert match_overlap(g, p, s=0.0, assignment=how).counts == match_exact(g, p).counts
+
+
+@settings(max_examples=100, deadline=None)
+@given(side_st, st.sampled_from(["greedy", "optimal"]))
+def test_identical_inputs_are_perfect(spans, how):
+    g = cols(spans, ("A", "B"))
+    t = match_overlap(g, g, assignment=how).counts.total()
+    assert t.tp == t.n_pred == t.n_gold == len(spans)
+    assert t.credit == 0.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(side_st, side_st, st.sampled_from(["greedy", "optimal"]), st.randoms())
+def test_order_of_spans_and_documents_is_irrelevant(gold, pred, how, rnd):
+    labels = ("A", "B")
+    base = match_overlap(cols(gold, labels), cols(pred, labels), s=1.0, assignment=how)
+    docs = [0, 1, 2]
+    rnd.shuffle(docs)
+    g2 = [(docs[d], s, e, lab) for d, s, e, lab in gold]
+    p2 = [(docs[d], s, e, lab) for d, s, e, lab in pred]
+    rnd.shuffle(g2)
+    rnd.shuffle(p2)
+    other = match_overlap(cols(g2, labels), cols(p2, labels), s=1.0, assignment=how)
+    assert other.counts == base.counts
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(span_st, max_size=12), side_st)
+def test_merge_equals_premerged_input(gold, pred):
+    labels = ("A", "B")
+    # merge by hand: the union of each chain of overlapping spans per (doc, label)
+    groups = defaultdict(list)
+    merged = []
+    for d, s, e, lab in gold:
+        if s == e:
+            merged.append((d, s, e, lab))
+        else:
+            groups[(d, lab)].append((s, e))
+    for (d, lab), spans in groups.items():
+        spans.sort()
+        cur_s, cur_e = spans[0]
+        for s, e in spans[1:]:
+            if s < cur_e:
+                cur_e = max(cur_e, e)
+            else:
+                merged.append((d, cur_s, cur_e, lab))
+                cur_s, cur_e = s, e
+        merged.append((d, cur_s, cur_e, lab))
+    res = match_overlap(cols(gold, labels), cols(pred, labels), s=1.0, overlapping="merge")
+    want = match_overlap(cols(merged, labels), cols(pred, labels), s=1.0)
+    assert res.counts == want.counts
+
+
+# ---------------------------------------------------------------- vectorised paths at scale
+
+
+def test_random_corpus_against_literal_walk():
+    rng = np.random.default_rng(7)
+    gold, pred = [], []
+    for d in range(300):
+        for lab in "AB":
+            pos = 0
+            for _ in range(int(rng.integers(0, 6))):
+                pos += int(rng.integers(0, 6))
+                n = int(rng.integers(0, 12))
+                gold.append((d, pos, pos + n, lab))
+                pos += n
+            pos = 0
+            for _ in range(int(rng.integers(0, 6))):
+                pos += int(rng.integers(0, 6))
+                n = int(rng.integers(0, 12))
+                pred.append((d, pos, pos + n, lab))
+                pos += n
+    labels = ("A", "B")
+    for s in (0.75, 1.0):
+        res = match_overlap(cols(gold, labels), cols(pred, labels), s=s)
+        assert_same_table(as_table(res), reference_greedy(gold, pred, s))
+    res = match_overlap(cols(gold, labels), cols(pred, labels), s=1.0, assignment="optimal")
+    # exhaustive search is too slow here: check against a plain DP per (doc, label)
+    want = defaultdict(float)
+    for (_, lab), (_, E, A) in _split(gold, pred).items():
+        if len(E) * len(A) <= 30:
+            want[lab] += _best_matching(E, A)
+        else:
+            want[lab] += _dp_matching(E, A)
+    for lab in labels:
+        assert res.counts[lab].credit == pytest.approx(want[lab], abs=1e-9)
+
+
+def _dp_matching(E, A):
+    """Maximum-weight matching via a DP over subsets of gold (small E only)."""
+    best = {frozenset(): 0.0}
+    for a in A:
+        nxt = dict(best)
+        for used, val in best.items():
+            for j, e in enumerate(E):
+                if j not in used and _ov(a, e):
+                    key = used | {j}
+                    v = val + _factor(a, e)
+                    if v > nxt.get(key, -1.0):
+                        nxt[key] = v
+        best = nxt
+    return max(best.values())
+
+
+def test_reference_helpers():
+    E, A = [(0, 10), (10, 20)], [(5, 15), (0, 2)]
+    assert _best_matching(E, A) == pytest.approx(0.5 + 0.2)
+    assert _dp_matching(E, A) == pytest.approx(0.5 + 0.2)
