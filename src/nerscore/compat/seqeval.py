@@ -260,17 +260,21 @@ def _columns(gold: Decoded, pred: Decoded) -> tuple[EntityColumns, EntityColumns
     that sentence's start in seqeval's flat coordinates (a chunk that runs
     across sentences, as seqeval's can, keeps its full length).
     """
-    present = np.union1d(gold.typ, pred.typ)
+    n_types = len(gold.types)
+    seen = np.bincount(gold.typ, minlength=n_types) + np.bincount(pred.typ, minlength=n_types)
+    present = np.flatnonzero(seen)
     names = [gold.types[i] for i in present.tolist()]
     order = sorted(range(len(names)), key=names.__getitem__)
-    rank = np.zeros(len(gold.types), dtype=np.int64)
+    rank = np.zeros(n_types, dtype=np.int64)
     rank[present[order]] = np.arange(len(order), dtype=np.int64)
     labels = tuple(names[i] for i in order)
-    n_seq = len(gold.offsets) - 1
+    offsets = gold.offsets  # the same for both sides (their shapes were checked)
+    n_seq = len(offsets) - 1
+    sentence_of = np.repeat(np.arange(n_seq, dtype=np.int64), np.diff(offsets))
 
     def cols(d: Decoded) -> EntityColumns:
-        seq = np.searchsorted(d.offsets, d.begin, side="right") - 1
-        start = d.begin - d.offsets[seq]
+        seq = sentence_of[d.begin]
+        start = d.begin - offsets[seq]
         return EntityColumns(seq, start, start + (d.end - d.begin), rank[d.typ], labels, n_seq)
 
     return cols(gold), cols(pred)
