@@ -52,7 +52,7 @@ def test_align_tokens_rejects_a_token_not_in_the_text():
 
 def test_align_tokens_rejects_skipped_text():
     # "Smith" is missing: finding "flew" would skip real text, not whitespace
-    with pytest.raises(FormatError, match="Token 1 .'flew'. does not follow"):
+    with pytest.raises(FormatError, match=r"Token 1 .'flew'. does not follow"):
         align_tokens(["Anna", "flew"], TEXT)
 
 
@@ -78,7 +78,8 @@ def test_zero_length_token_spans():
     assert triples(ents) == [(11, 11, "X"), (28, 28, "Y")]
     back = char_spans_to_token_spans(ents, OFFSETS)
     assert triples(back.spans) == [(2, 2, "X"), (7, 7, "Y")]
-    assert back.adjusted == () and back.dropped == ()
+    assert back.adjusted == ()
+    assert back.dropped == ()
 
 
 def test_token_span_beyond_the_tokens():
@@ -125,7 +126,8 @@ def test_expand_and_contract():
     spans = [(1, 10, "PER"), (20, 27, "LOC"), (19, 25, "MISC")]
     exp = char_spans_to_token_spans(spans, TOKENS, text=TEXT, misaligned="expand")
     assert triples(exp.spans) == [(0, 2, "PER"), (4, 6, "LOC"), (4, 6, "MISC")]
-    assert len(exp.adjusted) == 3 and exp.dropped == ()
+    assert len(exp.adjusted) == 3
+    assert exp.dropped == ()
     assert exp.adjusted[0] == (Entity(Span(1, 10), "PER"), Entity(Span(0, 2), "PER"))
     con = char_spans_to_token_spans(spans, TOKENS, text=TEXT, misaligned="contract")
     assert triples(con.spans) == [(1, 2, "PER"), (5, 6, "LOC"), (4, 5, "MISC")]
@@ -157,8 +159,8 @@ def test_zero_length_misaligned_goes_to_the_boundary_before():
 
 
 def test_unknown_misaligned_option():
-    with pytest.raises(ValueError, match="Expected `misaligned` to be one of 'error', 'expand', "
-                                         "'contract'; got 'grow'."):
+    with pytest.raises(ValueError, match=r"Expected `misaligned` to be one of 'error', 'expand', "
+                                         r"'contract'; got 'grow'\."):
         char_spans_to_token_spans([], OFFSETS, misaligned="grow")
 
 
@@ -221,7 +223,7 @@ def tokenised_documents(draw):
     # non-overlapping token ranges with labels
     cuts = sorted(draw(st.sets(st.integers(0, len(words)), max_size=8)))
     ents = []
-    for a, b in zip(cuts[::2], cuts[1::2]):
+    for a, b in zip(cuts[::2], cuts[1::2], strict=False):
         if a < b and draw(st.booleans()):
             ents.append((a, b, draw(st.sampled_from(["PER", "LOC", "ORG"]))))
     return words, text, ents
@@ -240,7 +242,8 @@ def test_char_spans_tags_char_spans_round_trip(doc, scheme):
     tags = char_spans_to_tags(chars, words, text=text, scheme=scheme)
     assert triples(tags_to_char_spans(tags, words, text=text, scheme=scheme)) == sorted(chars)
     back = char_spans_to_token_spans(chars, words, text=text)
-    assert triples(back.spans) == token_ents and back.adjusted == ()
+    assert triples(back.spans) == token_ents
+    assert back.adjusted == ()
 
 
 @settings(max_examples=200, deadline=None)

@@ -57,11 +57,13 @@ def test_tags_and_spans_cannot_be_mixed():
 
 def test_empty_inputs_are_defined():
     r = nerscore.evaluate([], [], zero_division=0.0)
-    assert r.n_sequences == 0 and r.micro.f1 == 0.0
+    assert r.n_sequences == 0
+    assert r.micro.f1 == 0.0
     r = nerscore.evaluate({}, {}, zero_division=0.0)
     assert (r.n_sequences, r.scheme, r.mode, r.n_tokens) == (0, None, None, None)
     r = nerscore.evaluate([[], []], [[], [(0, 2, "X")]], zero_division=0.0)
-    assert r.n_sequences == 2 and r.labels["X"].n_pred == 1
+    assert r.n_sequences == 2
+    assert r.labels["X"].n_pred == 1
 
 
 # ----------------------------------------------------------------------------- span forms
@@ -86,8 +88,12 @@ def test_every_span_form_gives_the_same_columns(form):
     assert rows(p.gold) == [(0, 0, 4, "PER"), (0, 10, 16, "LOC"), (2, 2, 3, "ORG")]
     assert p.gold.labels == ("LOC", "ORG", "PER")  # sorted
     assert p.gold.n_sequences == 3
-    assert p.tags is None and p.scheme is None and p.mode is None
-    assert p.doc_ids is None and p.texts is None and p.notes == ()
+    assert p.tags is None
+    assert p.scheme is None
+    assert p.mode is None
+    assert p.doc_ids is None
+    assert p.texts is None
+    assert p.notes == ()
 
 
 def test_documents_dicts_and_mappings_join_by_id():
@@ -106,7 +112,8 @@ def test_documents_dicts_and_mappings_join_by_id():
 
 def test_mapping_values_may_be_documents():
     p = prepare({"a": Document("a", [(0, 1, "X")], "xy")}, {"a": [(0, 2, "X")]})
-    assert p.texts == ["xy"] and rows(p.pred) == [(0, 0, 2, "X")]
+    assert p.texts == ["xy"]
+    assert rows(p.pred) == [(0, 0, 2, "X")]
 
 
 def test_integer_ids_in_document_dicts_are_strings():
@@ -126,7 +133,9 @@ def test_missing_and_extra_ids_are_reported_not_dropped():
     )
     r = nerscore.evaluate(gold, pred, zero_division=0.0)
     assert r.notes == p.notes
-    assert r.micro.tp == 1 and r.micro.n_gold == 2 and r.micro.n_pred == 3
+    assert r.micro.tp == 1
+    assert r.micro.n_gold == 2
+    assert r.micro.n_pred == 3
     assert r.doc_ids == ["a", "b", "c", "z"]
 
 
@@ -174,11 +183,12 @@ def test_documents_need_all_or_no_ids():
     with pytest.raises(TypeError, match="Document 1 of `y_true` has no 'id' but others have"):
         prepare([{"id": "a", "spans": []}, {"spans": []}], [[], []])
     p = prepare([{"text": "ab", "spans": []}, {"spans": []}], [[], []])
-    assert p.doc_ids is None and p.texts == ["ab", None]
+    assert p.doc_ids is None
+    assert p.texts == ["ab", None]
 
 
 def test_dict_that_is_neither_span_nor_document():
-    with pytest.raises(TypeError, match="neither span keys .* nor document keys"):
+    with pytest.raises(TypeError, match=r"neither span keys .* nor document keys"):
         prepare([{"begin": 0, "end": 1, "type": "X"}], [[]])
 
 
@@ -272,7 +282,9 @@ def test_span_inputs_score_like_the_tags_they_come_from(seed):
     assert by_spans.to_dict() == by_tags.to_dict()
     r = nerscore.evaluate(_as_spans(y_true), _as_spans(y_pred), zero_division=0.0)
     assert r.micro == nerscore.evaluate(y_true, y_pred, zero_division=0.0).micro
-    assert r.scheme is None and r.mode is None and r.accuracy is None
+    assert r.scheme is None
+    assert r.mode is None
+    assert r.accuracy is None
     # token scores over units equal token scores over tags (lenient decoding covers every
     # typed non-O token)
     from nerscore._tags import encode_pair
@@ -287,11 +299,14 @@ def test_evaluate_spans_end_to_end_exact():
     gold = [Document("d1", [(0, 10, "PER"), (21, 29, "LOC"), (33, 38, "LOC")], text)]
     pred = {"d1": [(0, 4, "PER"), (21, 29, "LOC"), (33, 38, "ORG"), (33, 38, "LOC")]}
     r = nerscore.evaluate(gold, pred, zero_division=0.0)
-    assert r.labels["LOC"].tp == 2 and r.labels["LOC"].n_pred == 2
+    assert r.labels["LOC"].tp == 2
+    assert r.labels["LOC"].n_pred == 2
     assert r.labels["PER"].tp == 0
     assert r.labels["ORG"].n_pred == 1
-    assert r.micro.precision == 0.5 and r.micro.recall == pytest.approx(2 / 3)
-    assert r.texts == [text] and r.doc_ids == ["d1"]
+    assert r.micro.precision == 0.5
+    assert r.micro.recall == pytest.approx(2 / 3)
+    assert r.texts == [text]
+    assert r.doc_ids == ["d1"]
     assert nerscore.f1_score(gold, pred) == pytest.approx(4 / 7)
     res = nerscore.match_entities(gold, pred)
     assert res.alignment.missed.tolist() == [0]
@@ -304,7 +319,8 @@ def test_token_scores_of_spans_count_units():
     r = nerscore.evaluate(gold, pred, match="token", zero_division=0.0)
     assert (r.labels["ORG"].tp, r.labels["ORG"].n_pred, r.labels["ORG"].n_gold) == (8, 8, 10)
     assert (r.labels["LOC"].tp, r.labels["LOC"].n_pred, r.labels["LOC"].n_gold) == (4, 4, 4)
-    assert r.accuracy is None and r.n_tokens is None
+    assert r.accuracy is None
+    assert r.n_tokens is None
 
 
 def _naive_units(gold, pred):
@@ -352,7 +368,9 @@ def test_large_input_is_columnar():
     labels = ["PER", "LOC", "ORG"]
     docs = [[(s, s + 3, labels[s % 3]) for s in row] for row in starts]
     p = prepare(docs, docs)
-    assert len(p.gold) == n_docs * per_doc and p.gold.n_sequences == n_docs
-    assert p.gold.seq.dtype == np.int64 and p.gold.labels == ("LOC", "ORG", "PER")
+    assert len(p.gold) == n_docs * per_doc
+    assert p.gold.n_sequences == n_docs
+    assert p.gold.seq.dtype == np.int64
+    assert p.gold.labels == ("LOC", "ORG", "PER")
     assert nerscore.count_matches(docs, docs).to_dict()["PER"]["tp"] == sum(
         s % 3 == 0 for row in starts for s in row)

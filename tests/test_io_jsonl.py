@@ -35,7 +35,8 @@ def test_read_spacy_and_prodigy_styles(tmp_path):
     assert [d.id for d in docs] == ["d1", "d2", "3"]
     assert spans(docs[0]) == [(0, 4, "PER")]
     assert spans(docs[1]) == [(0, 5, "LOC")]
-    assert docs[2].spans == () and docs[2].text == "x"
+    assert docs[2].spans == ()
+    assert docs[2].text == "x"
     assert (docs[1].source, docs[1].line) == (str(path), 2)
 
 
@@ -46,7 +47,8 @@ def test_crlf_bom_blank_lines_and_unicode_separators(tmp_path):
     path = write(tmp_path, "a.jsonl", "\ufeff" + line1 + "\r\n\r\n  \r\n" + line2 + "\r\n")
     docs = read_jsonl(path)
     assert [d.id for d in docs] == ["a", "b"]
-    assert docs[0].text == text and docs[0].span_texts() == ["Berlin"]
+    assert docs[0].text == text
+    assert docs[0].span_texts() == ["Berlin"]
     assert docs[1].line == 4
 
 
@@ -60,7 +62,8 @@ def test_some_ids_missing_is_an_error(tmp_path):
     with pytest.raises(FormatError, match=r"a.jsonl, line 2: the record has no 'id' but others "
                                           "have") as info:
         read_jsonl(path)
-    assert info.value.line == 2 and info.value.source == str(path)
+    assert info.value.line == 2
+    assert info.value.source == str(path)
 
 
 def test_duplicate_ids_name_both_lines(tmp_path):

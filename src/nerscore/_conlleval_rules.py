@@ -275,9 +275,35 @@ class ConllevalResult:
     merged_pred: IntArray
 
 
+_TABLE_LIMIT = 1 << 22  # largest (pairs + 1) ** 2 for a transition table
+# bits of a transition code
+_SG, _SP, _OPEN, _CLOSE, _STOP, _MG, _MP = (1 << k for k in range(7))
+
+
+def _codes(a: IntArray, b: IntArray, side: tuple[npt.NDArray[np.generic], ...]) -> npt.NDArray[np.uint8]:
+    """Everything the script decides between rows of pairs ``a`` and ``b``, as bits."""
+    cg, tg, lg, cp, tp, lp = side
+    sg, eg, dg = _events(cg[a], tg[a], cg[b], tg[b])
+    sp, ep, dp = _events(cp[a], tp[a], cp[b], tp[b])
+    same = tg[b] == tp[b]
+    closed = eg & ep & (tg[a] == tp[a])
+    code = sg * np.uint8(_SG)
+    code |= sp * np.uint8(_SP)
+    code |= (sg & sp & same) * np.uint8(_OPEN)
+    code |= closed * np.uint8(_CLOSE)
+    code |= (closed | (eg != ep) | ~same) * np.uint8(_STOP)
+    for bit, letter, differ, start in ((_MG, lg, dg, sg), (_MP, lp, dp, sp)):
+        la, lb = letter[a], letter[b]
+        merged = (la >= 0) & (lb >= 0) & ~differ & ~start
+        pair = np.where(merged, la.astype(np.intp) * sc.N_CLASSES + lb, 0)
+        code |= (merged & _LENIENT_START[pair]) * np.uint8(bit)
+    return code.astype(np.uint8)
+
+
 def score_rows(
-    gold: IntArray,
-    pred: IntArray,
+    rows: IntArray,
+    pair_gold: IntArray,
+    pair_pred: IntArray,
     token: BoolArray,
     *,
     classes: Int8Array,
@@ -289,10 +315,13 @@ def score_rows(
 
     Parameters
     ----------
-    gold, pred : array of int
-        Per row (sentence boundaries included, as ``O`` rows with the empty
-        type), the id of the parsed tag ``(prefix, type)``; equal ids mean
-        equal prefix and type (the script's test for a correct tag).
+    rows : array of int
+        Per row of the input (sentence boundaries included, as rows whose
+        tags are ``O`` with the empty type), the id of its pair of tags.
+    pair_gold, pair_pred : array of int
+        Per pair, the id of its parsed gold and predicted tag ``(prefix,
+        type)``; equal ids mean equal prefix and type (the script's test for
+        a correct tag).
     token : array of bool
         Rows that are tokens (not boundaries).
     classes, types, letters : array
@@ -300,54 +329,74 @@ def score_rows(
         into ``type_names`` (the empty type must be id 0), and the lenient
         letter class (:func:`lenient_letter`).
     type_names : tuple of str
-        Type names; index 0 is ``""``.
+        Sorted type names (``""`` first).
 
     Returns
     -------
     ConllevalResult
 
+    Notes
+    -----
+    Everything the script decides between two rows depends only on their two
+    pairs of tags, so with few distinct pairs the decisions are a table looked
+    up once per row. The script's ``inCorrect`` flag is on before row ``k``
+    when a chunk opened (both sides start, same type) at or after the last
+    row that stopped it (a close, an end on one side only, or differing
+    types) and before ``k``; a close counts one correct chunk when the flag
+    is on, as does the end of the input.
+
     Examples
     --------
     >>> cls = np.array([prefix_class(p) for p in ("O", "B", "I")], dtype=np.int8)
-    >>> typ = np.array([0, 1, 1])
-    >>> res = score_rows(np.array([1, 2, 0]), np.array([2, 2, 0]), np.ones(3, bool),
-    ...                  classes=cls, types=typ, letters=np.array([-1, 1, 2], np.int8),
-    ...                  type_names=("", "PER"))
+    >>> res = score_rows(np.array([0, 1, 2]), np.array([1, 2, 0]), np.array([2, 2, 0]),
+    ...                  np.ones(3, bool), classes=cls, types=np.array([0, 1, 1]),
+    ...                  letters=np.array([-1, 1, 2], np.int8), type_names=("", "PER"))
     >>> res.counts.to_dict()["PER"], res.counts.tokens_correct
     ({'tp': 1, 'n_pred': 1, 'n_gold': 1}, 2)
     """
+    n_pairs = len(pair_gold)
+    # per pair, plus a virtual pair ``n_pairs`` (O on both sides) before the first row
+    side = tuple(
+        np.append(arr[ids], fill)
+        for ids in (pair_gold, pair_pred)
+        for arr, fill in ((classes, sc.O), (types, 0), (letters, -1))
+    )
+    prev = np.empty_like(rows)
+    if len(rows):
+        prev[0] = n_pairs
+        prev[1:] = rows[:-1]
+    width = n_pairs + 1
+    if width * width <= _TABLE_LIMIT:
+        grid = np.arange(width, dtype=np.int64)
+        table = _codes(grid[:, None], grid[None, :], side).ravel()
+        code = table[prev * width + rows]
+    else:
+        code = _codes(prev, rows, side)
+
+    tg, tp = side[1], side[4]
+    g_start = rows[(code & _SG) != 0]
+    p_start = rows[(code & _SP) != 0]
+    opens = np.flatnonzero(code & _OPEN)
+    stops = np.flatnonzero(code & _STOP)
+    closes = np.flatnonzero(code & _CLOSE)  # a subset of ``stops``
+    # the stop before each close (or row 0): the flag is on iff a chunk opened since
+    before = stops[np.maximum(np.searchsorted(stops, closes) - 1, 0)] if len(stops) else stops
+    before = np.where(np.searchsorted(stops, closes) > 0, before, 0)
+    n_open = np.searchsorted(opens, closes) - np.searchsorted(opens, before)
+    counted = tg[prev[closes[n_open > 0]]]
+    if len(opens) and (not len(stops) or opens[-1] >= stops[-1]):
+        counted = np.append(counted, tg[rows[-1]])
+
     n_types = len(type_names)
-    cg, tg = classes[gold], types[gold]
-    cp, tp = classes[pred], types[pred]
-    pcg, ptg = _shifted(cg, sc.O), _shifted(tg, 0)
-    pcp, ptp = _shifted(cp, sc.O), _shifted(tp, 0)
-    sg, eg, dg = _events(pcg, ptg, cg, tg)
-    sp, ep, dp = _events(pcp, ptp, cp, tp)
-
-    same_type = tg == tp
-    opened = sg & sp & same_type
-    closed = eg & ep & (ptg == ptp)
-    stopped = closed | (eg != ep) | ~same_type
-    idx = np.arange(len(gold), dtype=np.int64)
-    last_open = np.maximum.accumulate(np.where(opened, idx, -1)) if len(idx) else idx
-    last_stop = np.maximum.accumulate(np.where(stopped, idx, -1)) if len(idx) else idx
-    state = (last_open >= 0) & (last_open >= last_stop)  # inCorrect after each row
-    before = _shifted(state, False)
-    counted = ptg[closed & before]
-    if len(state) and state[-1]:
-        counted = np.append(counted, tg[-1])
-
+    same_tag = np.append(pair_gold == pair_pred, True)
     counts = Counts(
         type_names,
         np.bincount(counted, minlength=n_types),
-        np.bincount(tp[sp], minlength=n_types),
-        np.bincount(tg[sg], minlength=n_types),
-        tokens=int(token.sum()),
-        tokens_correct=int(np.count_nonzero((gold == pred) & token)),
+        np.bincount(tp[p_start], minlength=n_types),
+        np.bincount(tg[g_start], minlength=n_types),
+        tokens=int(np.count_nonzero(token)),
+        tokens_correct=int(np.count_nonzero(same_tag[rows] & token)),
     )
-    lg, lp = letters[gold], letters[pred]
     return ConllevalResult(
-        counts,
-        _merges(lg, _shifted(lg, -1), dg, sg),
-        _merges(lp, _shifted(lp, -1), dp, sp),
+        counts, np.flatnonzero(code & _MG), np.flatnonzero(code & _MP)
     )

@@ -305,6 +305,8 @@ def _side(y: object, name: str) -> _Side:
         return _document_side(items, name)
     if _item_kind(first) == "spans":  # a single document as a flat list of spans
         return _Side([items], None, None)
+    if set(map(type, items)) <= {list, tuple}:
+        return _Side(items, None, None)
     for k, item in enumerate(items):
         if isinstance(item, (str, bytes, Document, Mapping)) or not isinstance(item, Sequence):
             raise TypeError(

@@ -197,7 +197,18 @@ class Decoded:
     """Start of every sentence in the flat coordinates (``len = n_sentences + 1``)."""
 
 
-def decode_default(enc: EncodedTags, parsed: ParsedVocab, *, separators: bool = True) -> Decoded:
+def _check(parsed: ParsedVocab, enc: EncodedTags, what: str) -> None:
+    """Raise :class:`~nerscore.errors.InvalidTagError` at the first unparsable tag of ``enc``."""
+    if parsed.invalid:
+        bad = np.zeros(len(parsed.cls), dtype=bool)
+        bad[list(parsed.invalid)] = True
+        if bad[enc.ids].any():
+            check_vocab(parsed, enc, what=what)
+
+
+def decode_default(
+    enc: EncodedTags, parsed: ParsedVocab, *, separators: bool = True, what: str = "tag"
+) -> Decoded:
     """Chunks of seqeval's ``get_entities`` over the whole corpus at once.
 
     With ``separators`` the sentences are joined with an ``O`` after each,
@@ -211,7 +222,7 @@ def decode_default(enc: EncodedTags, parsed: ParsedVocab, *, separators: bool = 
     >>> d.begin.tolist(), d.end.tolist(), [d.types[t] for t in d.typ.tolist()]
     ([0, 3], [2, 4], ['PER', 'LOC'])
     """
-    check_vocab(parsed, enc)
+    _check(parsed, enc, what)
     cls = parsed.cls[enc.ids]
     typ = parsed.label[enc.ids]
     offsets = enc.offsets
@@ -223,7 +234,9 @@ def decode_default(enc: EncodedTags, parsed: ParsedVocab, *, separators: bool = 
     return Decoded(begin, end, t, parsed.labels, offsets)
 
 
-def decode_strict(enc: EncodedTags, parsed: ParsedVocab, table: SchemeTable) -> Decoded:
+def decode_strict(
+    enc: EncodedTags, parsed: ParsedVocab, table: SchemeTable, *, what: str = "tag"
+) -> Decoded:
     """Chunks of seqeval's ``Tokens.entities`` (strict mode), sentence by sentence.
 
     Raises :class:`~nerscore.errors.InvalidTagError` at the first tag the
@@ -237,7 +250,7 @@ def decode_strict(enc: EncodedTags, parsed: ParsedVocab, table: SchemeTable) -> 
     >>> d.begin.tolist(), d.end.tolist(), [d.types[t] for t in d.typ.tolist()]
     ([3], [5], ['LOC'])
     """
-    check_vocab(parsed, enc)
+    _check(parsed, enc, what)
     cls, offsets = flatten_with_separators(parsed.cls[enc.ids], enc.offsets, sc.O)
     typ, _ = flatten_with_separators(parsed.label[enc.ids], enc.offsets, _UNDERSCORE)
     begin, end, t = decode_chunks(cls, typ, table.start, table.inside, table.end)
@@ -370,7 +383,7 @@ def prf_support(
         if zero_division == "warn":
             named = [m for m in ("precision", "recall", "f-score") if m in warn_for]
             if named:
-                title = [m.title() for m in named]
+                title = [{"f-score": "F-score"}.get(m, m.title()) for m in named]
                 text = title[0] if len(title) == 1 else ", ".join(title[:-1]) + " and " + title[-1]
                 verb = "is" if len(title) == 1 else "are"
                 _warn(average, "true nor predicted", f"{text} {verb}", 1)

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter, itemgetter
-from typing import Any, Union
+from typing import Any, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -172,12 +172,31 @@ class Document:
                 f"got {type(self.spans).__name__}."
             )
         n = len(self.text) if self.text is not None else None
-        out = []
-        for i, item in enumerate(self.spans):
+        out: list[Entity] = []
+        append = out.append
+        for i, item in enumerate(cast("Sequence[Any]", self.spans)):
+            # fast paths for the common exact types; anything else, or anything wrong,
+            # goes through the general checks, which raise naming the span
+            kind = type(item)
+            if kind is Entity:
+                if item.sentence == 0 and (n is None or item.span.end <= n):
+                    append(item)
+                    continue
+            elif kind is tuple or kind is list or kind is dict:
+                try:
+                    s, e, lab = (item if kind is not dict
+                                 else (item["start"], item["end"], item["label"]))
+                except (ValueError, KeyError):
+                    pass
+                else:
+                    if (type(s) is int and type(e) is int and type(lab) is str and 0 <= s <= e
+                            and (n is None or e <= n)):
+                        append(Entity(Span(s, e), lab))
+                        continue
             s, e, lab = coerce_span(item, document=self.id, index=i)
             check_span(s, e, lab, document=self.id, text_length=n, index=i)
-            out.append(item if isinstance(item, Entity) and item.sentence == 0
-                       else Entity(Span(s, e), lab))
+            append(item if isinstance(item, Entity) and item.sentence == 0
+                   else Entity(Span(s, e), lab))
         object.__setattr__(self, "spans", tuple(out))
 
     def span_texts(self) -> list[str]:
@@ -263,25 +282,26 @@ def span_columns(
 
 
 def _fast_fields(flat: list[Any]) -> tuple[Sequence[Any], Sequence[Any], Sequence[Any]] | None:
-    """Split homogeneous span items into three field sequences (C-speed), or None."""
+    """Split homogeneous span items into three field lists (C-level loops), or None."""
     if not flat:
         return (), (), ()
     kinds = set(map(type, flat))
+    getters: tuple[Any, Any, Any]
+    if kinds <= {tuple, list}:
+        if set(map(len, flat)) != {3}:
+            return None
+        getters = itemgetter(0), itemgetter(1), itemgetter(2)
+    elif kinds == {dict}:
+        getters = itemgetter("start"), itemgetter("end"), itemgetter("label")
+    elif kinds == {Entity}:
+        getters = attrgetter("span.start"), attrgetter("span.end"), attrgetter("label")
+    else:
+        return None
     try:
-        if kinds <= {tuple, list}:
-            if set(map(len, flat)) != {3}:
-                return None
-            s, e, lab = zip(*flat, strict=True)
-            return s, e, lab
-        if kinds == {dict}:
-            s, e, lab = zip(*map(itemgetter("start", "end", "label"), flat), strict=True)
-            return s, e, lab
-        if kinds == {Entity}:
-            s, e, lab = zip(*map(attrgetter("start", "end", "label"), flat), strict=True)
-            return s, e, lab
+        s, e, lab = (list(map(g, flat)) for g in getters)
     except KeyError:
         return None
-    return None
+    return s, e, lab
 
 
 def _slow_fields(

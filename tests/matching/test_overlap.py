@@ -470,3 +470,14 @@ def test_reference_helpers():
     E, A = [(0, 10), (10, 20)], [(5, 15), (0, 2)]
     assert _best_matching(E, A) == pytest.approx(0.5 + 0.2)
     assert _dp_matching(E, A) == pytest.approx(0.5 + 0.2)
+
+
+def test_through_count_matches():
+    from nerscore.metrics import count_matches
+
+    y_true = [["B-PER", "I-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "I-ORG"]]
+    y_pred = [["B-PER", "I-PER", "O", "O", "B-LOC"], ["O", "B-ORG"]]
+    got = count_matches(y_true, y_pred, match="overlap", s=1.0).to_dict()
+    assert got["LOC"] == {"tp": 1.0, "n_pred": 1, "n_gold": 1}
+    assert got["PER"]["tp"] == pytest.approx(2 / 3)
+    assert got["ORG"]["tp"] == pytest.approx(1 / 2)

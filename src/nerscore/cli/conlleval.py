@@ -114,13 +114,12 @@ class _ScriptExit(Exception):
 
 @dataclass
 class _Lines:
-    """Per input line: fields after trailing empties are dropped, and the tags."""
+    """Per input line: number of fields (empty trailing ones dropped) and the tags."""
 
     n_fields: IntArray
     boundary: BoolArray
-    gold: IntArray  # index into ``tags`` (-1 where the line has no tags)
-    pred: IntArray
-    tags: list[bytes]
+    pair: IntArray  # index into ``pairs`` (-1 where the line has no tags)
+    pairs: list[tuple[bytes, bytes]]  # distinct (gold tag, predicted tag)
     lines: _LineSource
 
 
@@ -184,91 +183,104 @@ def _read_slow(data: bytes, delim: bytes | re.Pattern[bytes]) -> _Lines:
     lines = data.split(b"\n")
     if data.endswith(b"\n"):
         lines.pop()
-    index: dict[bytes, int] = {}
-    nf, bound, gold, pred = [], [], [], []
+    index: dict[tuple[bytes, bytes], int] = {}
+    nf, bound, pair = [], [], []
     for line in lines:
         fields = _perl_split(delim, line)
         nf.append(len(fields))
         is_b = not fields or fields[0] == _BOUNDARY
         bound.append(is_b)
         if len(fields) >= 2 and not is_b:
-            gold.append(index.setdefault(fields[-2], len(index)))
-            pred.append(index.setdefault(fields[-1], len(index)))
+            pair.append(index.setdefault((fields[-2], fields[-1]), len(index)))
         else:
-            gold.append(-1)
-            pred.append(-1)
+            pair.append(-1)
     return _Lines(
         np.array(nf, dtype=np.int64), np.array(bound, dtype=bool),
-        np.array(gold, dtype=np.int64), np.array(pred, dtype=np.int64),
-        list(index), _LineSource(data, lines=lines),
+        np.array(pair, dtype=np.int64), list(index), _LineSource(data, lines=lines),
     )
 
 
+_FRONT = 64  # zero bytes before the data, so 8-byte words can be read back from any end
+
+
 def _read_fast(data: bytes, delim: int) -> _Lines | None:
-    """Split on a one-byte delimiter with array operations (None: use the slow path)."""
+    """Split on a one-byte delimiter with array operations (None: use the slow path).
+
+    Every field ends at a separator (the delimiter or a newline). A line's tags
+    are the bytes from the start of its second-to-last field to the end of its
+    last one; that *tail* is keyed by its length and the 8-byte words that end
+    at its end (read from one unaligned view of the buffer), and the keys are
+    made dense with a 65,536-slot table. Distinct tails are few; each is split
+    in Python once.
+    """
     import numpy as np
 
     if not data.endswith(b"\n"):
         data += b"\n"
-    buf = np.frombuffer(data, dtype=np.uint8)
+    padded = bytes(_FRONT) + data + bytes(8)
+    full = np.frombuffer(padded, dtype=np.uint8)
+    buf = full[_FRONT:_FRONT + len(data)]
     is_nl = buf == 10
-    sep = np.flatnonzero(is_nl | (buf == delim))  # every field ends at one of these
-    nl = np.flatnonzero(is_nl[sep])  # per line: index (into sep) of its last field
+    sep = np.flatnonzero(is_nl | (buf == delim))
+    nl = np.flatnonzero(is_nl[sep])  # per line: index into ``sep`` of its newline
+    del is_nl
     n_lines = len(nl)
-    first = np.zeros(n_lines, dtype=np.int64)
+    sep_ext = np.empty(len(sep) + 1, dtype=np.int64)  # field j is (sep_ext[j], sep_ext[j+1])
+    sep_ext[0] = -1
+    sep_ext[1:] = sep
+    first = np.zeros(n_lines, dtype=np.int64)  # index of the line's first field
     first[1:] = nl[:-1] + 1
-    fstart = np.zeros(len(sep), dtype=np.int64)
-    fstart[1:] = sep[:-1] + 1
-    flen = sep - fstart
     last = nl.copy()
-    todo = np.flatnonzero(flen[last] == 0)
+    todo = np.flatnonzero(sep_ext[last + 1] - sep_ext[last] == 1)
     while len(todo):  # drop empty trailing fields (one pass per field dropped)
         last[todo] -= 1
         todo = todo[last[todo] >= first[todo]]
-        todo = todo[flen[last[todo]] == 0]
+        todo = todo[sep_ext[last[todo] + 1] - sep_ext[last[todo]] == 1]
     n_fields = last - first + 1
 
-    longest = int(flen.max(initial=0))
-    n_words = (longest + 7) // 8
-    if n_words > 8:
-        return None
-    padded = data + bytes(8 * n_words + 8)
-    words = np.ndarray((len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
-    masks = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
-
+    line_start = sep_ext[first] + 1
     boundary = n_fields == 0
-    bx = int.from_bytes(_BOUNDARY, "little")
-    is_x = (flen[first] == 3) & ((words[fstart[first]] & masks[3]) == bx)
-    boundary |= is_x & (n_fields > 0)
+    dash = np.flatnonzero(buf[line_start] == 45)
+    if len(dash):  # a first field "-X-"
+        s0 = line_start[dash]
+        is_x = (sep_ext[first[dash] + 1] - s0 == 3) & (buf[s0 + 1] == 88) & (buf[s0 + 2] == 45)
+        boundary[dash[is_x & (n_fields[dash] > 0)]] = True
 
     tagged = np.flatnonzero((n_fields >= 2) & ~boundary)
-    fields = np.concatenate([last[tagged] - 1, last[tagged]])
-    starts, lens = fstart[fields], flen[fields]
-    key = lens.astype(np.uint64)
+    end = sep_ext[last[tagged] + 1]
+    size = end - (sep_ext[last[tagged] - 1] + 1)
+    longest = int(size.max(initial=0))
+    n_words = (longest + 7) // 8
+    if n_words * 8 > _FRONT:
+        return None
+    words = np.ndarray((len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
+    at = end + _FRONT
+    key = size.astype(np.uint64)
     cols = []
     for w in range(n_words):
-        col = words[starts + 8 * w] & masks[np.clip(lens - 8 * w, 0, 8)]
+        at -= 8
+        lost = np.clip(8 * (w + 1) - size, 0, 8).astype(np.uint64) * np.uint64(8)
+        col = words[at] >> lost  # the word's bytes before the tail shifted out
         cols.append(col)
-        key = key * np.uint64(0x100000001B3) + col
+        key = key * np.uint64(0x100000001B3) ^ col
     slot = (key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(48)
     table = np.full(1 << 16, -1, dtype=np.int64)
     table[slot] = np.arange(len(key), dtype=np.int64)
     rep = table[slot]
-    ok = bool((key[rep] == key).all() and (lens[rep] == lens).all())
-    ok = ok and all(bool((c[rep] == c).all()) for c in cols)
-    if not ok:  # a hash collision: extremely rare, take the slow path
+    same = (size[rep] == size).all() and all(bool((c[rep] == c).all()) for c in cols)
+    if not same:  # two tails share a slot: extremely rare, take the slow path
         return None
     used = np.flatnonzero(table >= 0)
     dense = np.full(1 << 16, -1, dtype=np.int64)
     dense[used] = np.arange(len(used), dtype=np.int64)
-    ids = dense[slot]
-    tags = [data[s:s + n] for s, n in zip(starts[table[used]].tolist(),
-                                          lens[table[used]].tolist())]
-    gold = np.full(n_lines, -1, dtype=np.int64)
-    pred = np.full(n_lines, -1, dtype=np.int64)
-    gold[tagged] = ids[: len(tagged)]
-    pred[tagged] = ids[len(tagged):]
-    return _Lines(n_fields, boundary, gold, pred, tags, _LineSource(data, ends=sep[nl]))
+    pair = np.full(n_lines, -1, dtype=np.int64)
+    pair[tagged] = dense[slot]
+    sep_byte = bytes([delim])
+    pairs = []
+    for e, n in zip(end[table[used]].tolist(), size[table[used]].tolist()):
+        gold, _, pred = data[e - n:e].partition(sep_byte)
+        pairs.append((gold, pred))
+    return _Lines(n_fields, boundary, pair, pairs, _LineSource(data, ends=sep[nl]))
 
 
 def _perl_int(field: bytes) -> str:
@@ -308,9 +320,10 @@ def _check(lines: _Lines, delim: bytes | re.Pattern[bytes]) -> None:
     )
 
 
-def _parse_tags(tags: list[bytes], *, raw: bool, otag: bytes) -> tuple[list[int], dict[tuple[bytes, bytes], int]]:
-    """Raw tag -> id of its parsed (prefix, type); ``(b"O", b"")`` is always id 0."""
-    parsed: dict[tuple[bytes, bytes], int] = {(b"O", b""): 0}
+def _parse_tags(
+    tags: list[bytes], parsed: dict[tuple[bytes, bytes], int], *, raw: bool, otag: bytes
+) -> list[int]:
+    """Raw tags -> ids of their parsed ``(prefix, type)`` in ``parsed`` (grown as needed)."""
     out = []
     for tag in tags:
         if raw:
@@ -322,7 +335,7 @@ def _parse_tags(tags: list[bytes], *, raw: bool, otag: bytes) -> tuple[list[int]
         if not sep or typ == b"0":
             typ = b""
         out.append(parsed.setdefault((prefix, typ), len(parsed)))
-    return out, parsed
+    return out
 
 
 def evaluate_bytes(
@@ -348,9 +361,10 @@ def evaluate_bytes(
         lines = _read_slow(data, delim)
     _check(lines, delim)
 
-    tag_pid, parsed = _parse_tags(
-        lines.tags, raw=raw, otag=otag.encode("utf-8", "surrogateescape")
-    )
+    parsed: dict[tuple[bytes, bytes], int] = {(b"O", b""): 0}
+    o = otag.encode("utf-8", "surrogateescape")
+    pair_gold = _parse_tags([g for g, _ in lines.pairs], parsed, raw=raw, otag=o)
+    pair_pred = _parse_tags([p for _, p in lines.pairs], parsed, raw=raw, otag=o)
     type_names = sorted({t.decode("utf-8", "surrogateescape") for _, t in parsed})
     type_id = {t.encode("utf-8", "surrogateescape"): i for i, t in enumerate(type_names)}
     keys = list(parsed)
@@ -359,23 +373,26 @@ def evaluate_bytes(
     letters = np.array([lenient_letter(p) for p in prefixes], dtype=np.int8)
     types = np.array([type_id[t] for _, t in keys], dtype=np.int64)
 
-    pid = np.array(tag_pid + [0], dtype=np.int64)  # index -1 (no tags) -> the O id
-    gold = pid[lines.gold]
-    pred = pid[lines.pred]
-    result = score_rows(gold, pred, ~lines.boundary, classes=classes, types=types,
-                        letters=letters, type_names=tuple(type_names))
+    # boundary lines (pair -1) become one more pair: O on both sides
+    rows = lines.pair.copy()
+    rows[rows < 0] = len(lines.pairs)
+    result = score_rows(
+        rows, np.array([*pair_gold, 0], dtype=np.int64), np.array([*pair_pred, 0], np.int64),
+        ~lines.boundary, classes=classes, types=types, letters=letters,
+        type_names=tuple(type_names),
+    )
 
     notes = b""
     firsts = []
-    for name, rows, col in (("gold", result.merged_gold, lines.gold),
-                            ("predicted", result.merged_pred, lines.pred)):
-        if len(rows):
-            i = int(rows[0])
+    for side, name, merged in ((0, "gold", result.merged_gold),
+                               (1, "predicted", result.merged_pred)):
+        if len(merged):
+            i = int(merged[0])
             shown = " -> ".join(
-                repr(lines.tags[int(col[j])].decode("utf-8", "surrogateescape"))
+                repr(lines.pairs[int(lines.pair[j])][side].decode("utf-8", "surrogateescape"))
                 for j in (i - 1, i)
             )
-            firsts.append((len(rows), f"{shown} in the {name} column", f"line {i + 1}"))
+            firsts.append((len(merged), f"{shown} in the {name} column", f"line {i + 1}"))
     if firsts:
         total = sum(n for n, _, _ in firsts)
         _, first, where = firsts[0]

@@ -288,9 +288,11 @@ def _decode_both(
         for tag in odd_tags(t.vocab, suffix=suffix):
             warnings.warn(f"{tag} seems not to be NE tag.", UserWarning, stacklevel=4)
         parsed = parse_default(t.vocab, suffix=suffix)
-        return decode_default(t, parsed), decode_default(p, parsed)
+        return (decode_default(t, parsed, what="y_true tag"),
+                decode_default(p, parsed, what="y_pred tag"))
     parsed = parse_strict(t.vocab, table, suffix=suffix)
-    return decode_strict(t, parsed, table), decode_strict(p, parsed, table)
+    return (decode_strict(t, parsed, table, what="y_true tag"),
+            decode_strict(p, parsed, table, what="y_pred tag"))
 
 
 def _count(

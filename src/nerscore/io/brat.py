@@ -87,8 +87,9 @@ class BratStats:
         if self.discontinuous:
             out.append(
                 f"{self.discontinuous} discontinuous "
-                f"entit{'y' if self.discontinuous == 1 else 'ies'} read as its extent "
-                "(first start to last end)."
+                + ("entity read as its extent" if self.discontinuous == 1
+                   else "entities read as their extent")
+                + " (first start to last end)."
             )
         out += [f"Ignored {n} {kind} line(s)." for kind, n in sorted(self.ignored.items())]
         if self.without_ann:

@@ -763,8 +763,8 @@ def _parse_block(
             f"({opt.label_column}); line {line} of {source or 'the input'} has {cols} column"
             f"{'s' if cols != 1 else ''} ({content!r}, split at "
             f"{'tabs' if column_delimiter == 'tab' else 'whitespace'}). Fix the line, or "
-            "choose the columns with `token_column`/`label_column` and the delimiter with "
-            "`column_delimiter`.",
+            "choose the columns with `token_column`/`label_column` (--token-column/"
+            "--label-column) and the delimiter with `column_delimiter` (--delimiter-columns).",
             source=source,
             line=line,
         )
@@ -778,7 +778,8 @@ def _parse_block(
             line = first_line + int(tl[k])
             raise FormatError(
                 f"Empty {which} column at line {line} of {source or 'the input'} (columns "
-                "split at tabs). Fill it in, or read the file with column_delimiter='space'.",
+                "split at tabs). Fill it in, or read the file with column_delimiter='space' "
+                "(--delimiter-columns space).",
                 source=source,
                 line=line,
             )
@@ -914,14 +915,10 @@ def _check_shape(a: EncodedTags, b: EncodedTags, a_name: str, b_name: str) -> No
         )
 
 
-def _sentence_where(corpus: ConllCorpus, k: int) -> str:
+def _sentence_lines(corpus: ConllCorpus, k: int) -> str:
     o0, o1 = int(corpus.tags.offsets[k]), int(corpus.tags.offsets[k + 1])
-    name = corpus.source or "input"
-    if o1 <= o0:
-        return name
     first, last = int(corpus.lines[o0]), int(corpus.lines[o1 - 1])
-    lines = f"line {first}" if first == last else f"lines {first}-{last}"
-    return f"{name}, {lines}"
+    return f"line {first}" if first == last else f"lines {first}-{last}"
 
 
 def check_aligned(
@@ -957,8 +954,7 @@ def check_aligned(
     >>> p = read_conll(io.StringIO("jonas B-PER\nleft O\n"))
     >>> print(*check_aligned(g, p))  # doctest: +NORMALIZE_WHITESPACE
     1 of 2 tokens differ between gold and prediction; the first is token 0 of sentence 0:
-    'Jonas' (gold, line 1) vs 'jonas' (prediction, line 1). Scores compare tags by position;
-    pass strict_tokens=True (--strict-tokens) to make this an error.
+    'Jonas' (gold, line 1) vs 'jonas' (prediction, line 1); tags are compared by position.
     """
     g, p = gold.tags, pred.tags
     gname, pname = gold.source or "gold", pred.source or "prediction"
@@ -971,8 +967,8 @@ def check_aligned(
             if len(diff):
                 k = int(diff[0])
                 hint = (f" The first sentence whose length differs is sentence {k}: "
-                        f"{int(lg[k])} tokens ({_sentence_where(gold, k)}) vs {int(lp[k])} "
-                        f"({_sentence_where(pred, k)}).")
+                        f"{int(lg[k])} tokens in {gname} ({_sentence_lines(gold, k)}) vs "
+                        f"{int(lp[k])} in {pname} ({_sentence_lines(pred, k)}).")
             raise LengthMismatchError(
                 f"{gname} has {g.n_sequences} sentences but {pname} has {p.n_sequences}; "
                 f"both files must list the same sentences in the same order, separated by "
@@ -981,8 +977,8 @@ def check_aligned(
             )
         k = int(diff[0])
         raise LengthMismatchError(
-            f"Sentence {k} has {int(lg[k])} tokens in {gname} ({_sentence_where(gold, k)}) but "
-            f"{int(lp[k])} in {pname} ({_sentence_where(pred, k)}); every sentence needs one "
+            f"Sentence {k} has {int(lg[k])} tokens in {gname} ({_sentence_lines(gold, k)}) but "
+            f"{int(lp[k])} in {pname} ({_sentence_lines(pred, k)}); every sentence needs one "
             "predicted tag per gold token.",
             expected=int(lg[k]), actual=int(lp[k]), sentence=k,
         )
@@ -1002,13 +998,12 @@ def check_aligned(
             f"Token {idx} of sentence {seq} differs between the files: {gt!r} ({gname}, line "
             f"{gl}) vs {pt!r} ({pname}, line {pl}); {len(differ)} of {len(g)} tokens differ. "
             "Check that both files hold the same text, or allow differing tokens "
-            "(strict_tokens=False).",
+            "(strict_tokens=False, without --strict-tokens).",
             source=pred.source, line=pl,
         )
     return (
         f"{len(differ)} of {len(g)} tokens differ between {gname} and {pname}; the first is "
-        f"{what}. Scores compare tags by position; pass strict_tokens=True (--strict-tokens) "
-        "to make this an error.",
+        f"{what}; tags are compared by position.",
     )
 
 

@@ -26,6 +26,13 @@ __all__ = ["span_token_counts"]
 IntArray = npt.NDArray[np.int64]
 
 
+def _order(group: IntArray, pos: IntArray, big: int) -> IntArray:
+    """Row order by (group, pos): one int64 key when it fits (timsort merges sorted runs)."""
+    if len(group) == 0 or int(group.max()) < (2**62) // big:
+        return np.argsort(group * big + pos, kind="stable")
+    return np.lexsort((pos, group))
+
+
 def _union(cols: EntityColumns, n_lab: int) -> tuple[IntArray, IntArray, IntArray]:
     """Disjoint sorted intervals per group ``seq * n_lab + label``: (group, start, end)."""
     keep = cols.end > cols.start
@@ -35,9 +42,9 @@ def _union(cols: EntityColumns, n_lab: int) -> tuple[IntArray, IntArray, IntArra
     if len(g) == 0:
         z = np.zeros(0, dtype=np.int64)
         return z, z, z
-    order = np.lexsort((s, g))
-    g, s, e = g[order], s[order], e[order]
     big = int(e.max()) + 1
+    order = _order(g, s, big)
+    g, s, e = g[order], s[order], e[order]
     # running maximum of ends inside each group (groups are sorted, so offsetting
     # every value by group * big makes one global running maximum restart per group)
     reach = np.maximum.accumulate(e + g * big)
@@ -88,7 +95,7 @@ def span_token_counts(gold: EntityColumns, pred: EntityColumns) -> Counts:
     pos = np.concatenate([gs, ge, ps, pe])
     delta = np.concatenate([np.ones_like(gs), -np.ones_like(ge),
                             np.ones_like(ps), -np.ones_like(pe)])
-    order = np.lexsort((pos, grp))
+    order = _order(grp, pos, int(pos.max(initial=0)) + 1)
     grp, pos, delta = grp[order], pos[order], delta[order]
     cover = np.cumsum(delta)
     both = (cover[:-1] == 2) & (grp[1:] == grp[:-1])

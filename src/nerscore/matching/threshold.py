@@ -73,7 +73,8 @@ def _missing(a: IntArray, b: IntArray) -> IntArray:
     if len(b) == 0:
         return a
     pos = np.minimum(np.searchsorted(b, a), len(b) - 1)
-    return a[b[pos] != a]
+    out: IntArray = a[b[pos] != a]
+    return out
 
 
 def _by_position(side: EntityColumns) -> IntArray | None:

@@ -1,0 +1,127 @@
+"""The ``nerscore`` command: one program, several subcommands.
+
+Every subcommand module has the same interface: ``register(subparsers)``
+adds its parser(s) with ``set_defaults(func=run)``, and ``run(args)`` returns
+the exit status. :func:`main` parses, dispatches and turns what the user
+did wrong into one line on standard error: exit status 1 for a library
+error (bad data, a missing file), 2 for a usage error; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Sequence
+
+__all__ = ["build_parser", "main"]
+
+#: Modules whose ``register(subparsers)`` adds subcommands, in help order.
+SUBCOMMANDS = ("nerscore.cli.main", "nerscore.cli.conlleval")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``nerscore`` argument parser with every subcommand registered.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+
+    Examples
+    --------
+    >>> parser = build_parser()
+    >>> parser.parse_args(["score", "g.conll", "p.conll", "--digits", "4"]).digits
+    4
+    """
+    import importlib
+
+    from nerscore._version import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="nerscore",
+        description="Score named-entity recognition output: exact and partial matching, "
+                    "validation and repair of tag sequences, conlleval-compatible reports.",
+        allow_abbrev=False,
+    )
+    parser.add_argument("--version", action="version", version=f"nerscore {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        return f"cannot open {exc.filename!r}: {exc.strerror}."
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
+
+
+def _report_warnings(command: str, caught: list[warnings.WarningMessage]) -> None:
+    """Fold the warnings of a run into short lines on standard error."""
+    from nerscore.errors import UndefinedMetricWarning
+
+    undefined: list[str] = []
+    for w in caught:
+        text = " ".join(str(w.message).split())
+        if issubclass(w.category, UndefinedMetricWarning):
+            head = text.split(" Pass `zero_division`")[0].rstrip(".")
+            if head not in undefined:
+                undefined.append(head)
+        else:
+            print(f"nerscore {command}: warning: {text}", file=sys.stderr)
+    if undefined:
+        shown = "; ".join(undefined[:3]) + ("; ..." if len(undefined) > 3 else "")
+        print(f"nerscore {command}: note: {shown}. Pass --zero-division 0, 1 or nan to choose "
+              "the value of undefined scores.", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``nerscore`` command line and return its exit status.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success; 1 for bad data, a file that cannot be read, or issues
+        found by ``validate``; 2 for a usage error.
+
+    Examples
+    --------
+    >>> main(["--version"])  # doctest: +ELLIPSIS
+    nerscore ...
+    0
+    """
+    from nerscore.cli._options import UsageError
+    from nerscore.errors import NerscoreError
+
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a usage error already printed
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if getattr(args, "func", None) is None:
+        parser.print_help(sys.stderr)
+        return 2
+    command = args.command
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            status = int(args.func(args))
+        except UsageError as exc:
+            print(f"nerscore {command}: error: {exc}. See 'nerscore {command} --help'.",
+                  file=sys.stderr)
+            status = 2
+        except BrokenPipeError:  # the reader of our output went away (e.g. `| head`)
+            status = 0
+        except (NerscoreError, OSError, ValueError) as exc:
+            print(f"nerscore {command}: error: {_one_line(exc)}", file=sys.stderr)
+            status = 1
+        except KeyboardInterrupt:
+            status = 130
+    _report_warnings(command, caught)
+    return status

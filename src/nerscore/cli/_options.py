@@ -1,0 +1,362 @@
+"""Shared options of the ``nerscore`` subcommands.
+
+Each ``add_*`` helper adds one group of options to a subcommand's parser,
+with choices taken from the library's own option sets (:class:`Scheme`,
+:class:`Mode`, the matcher registry), and a matching ``*_kwargs`` helper
+turns the parsed values into the keyword arguments of the library call.
+Values are checked here, so a bad one is a usage error (exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from nerscore._enum import OptionEnum
+from nerscore.schemes import Mode, Scheme
+
+__all__ = [
+    "COMPAT",
+    "FORMATS",
+    "INPUT_FORMATS",
+    "MATCHES",
+    "UsageError",
+    "add_conll_options",
+    "add_input_format_options",
+    "add_match_options",
+    "add_score_options",
+    "add_tag_options",
+    "conll_kwargs",
+    "match_kwargs",
+    "tag_kwargs",
+]
+
+#: Output formats of ``nerscore score``.
+FORMATS = ("text", "json", "markdown", "seqeval", "conlleval")
+#: Input formats of gold and prediction files.
+INPUT_FORMATS = ("conll", "jsonl", "brat")
+#: Values of ``--compat`` (each matcher checks which ones it knows).
+COMPAT = ("nervaluate", "kaggle")
+
+
+def _matches() -> tuple[str, ...]:
+    from nerscore.matching import MATCHERS
+
+    return (*MATCHERS, "token")
+
+
+#: Values of ``--match``: the matcher registry plus token-level scoring.
+MATCHES = _matches()
+
+
+class UsageError(Exception):
+    """A combination of options that cannot work together (exit status 2)."""
+
+
+def _quote(values: Sequence[str]) -> str:
+    items = [repr(v) for v in values]
+    return ", ".join(items[:-1]) + f" or {items[-1]}" if len(items) > 1 else items[0]
+
+
+def enum_type(enum: type[OptionEnum], name: str) -> Callable[[str], str]:
+    """An argparse ``type`` accepting any spelling ``enum.parse`` accepts.
+
+    Parameters
+    ----------
+    enum : OptionEnum subclass
+        The option set (aliases such as ``BIO`` are accepted).
+    name : str
+        The option's name, for the error message.
+
+    Returns
+    -------
+    callable
+        Turning a string into the member's value.
+    """
+
+    def parse(value: str) -> str:
+        try:
+            return str(enum.parse(value, name=name).value)
+        except ValueError:
+            valid = _quote([m.value for m in enum])
+            raise argparse.ArgumentTypeError(
+                f"expected one of {valid}; got {value!r}"
+            ) from None
+
+    parse.__name__ = name
+    return parse
+
+
+def _positive_float(value: str) -> float:
+    try:
+        x = float(value)
+    except ValueError:
+        x = math.nan
+    if not x > 0 or math.isinf(x):
+        raise argparse.ArgumentTypeError(f"expected a positive number; got {value!r}")
+    return x
+
+
+def _unit_float(value: str) -> float:
+    try:
+        x = float(value)
+    except ValueError:
+        x = math.nan
+    if not 0 <= x <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1; got {value!r}")
+    return x
+
+
+def _threshold(value: str) -> float:
+    try:
+        x = float(value)
+    except ValueError:
+        x = math.nan
+    if not 0 < x <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1]; got {value!r}")
+    return x
+
+
+def _non_negative_int(value: str) -> int:
+    try:
+        x = int(value)
+    except ValueError:
+        x = -1
+    if x < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0; got {value!r}")
+    return x
+
+
+def _int(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a column index (0 is the first, -1 the last); got {value!r}"
+        ) from None
+
+
+_ZERO_DIVISION: dict[str, str | float] = {"warn": "warn", "0": 0.0, "1": 1.0, "nan": math.nan}
+
+
+def _zero_division(value: str) -> str | float:
+    key = value.strip().lower()
+    key = {"0.0": "0", "1.0": "1"}.get(key, key)
+    if key not in _ZERO_DIVISION:
+        raise argparse.ArgumentTypeError(
+            f"expected one of 'warn', '0', '1' or 'nan'; got {value!r}"
+        )
+    return _ZERO_DIVISION[key]
+
+
+def add_tag_options(parser: argparse.ArgumentParser, *, scheme_required: bool = False) -> None:
+    """Add ``--scheme``, ``--suffix``, ``--tag-delimiter`` and ``--outside``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
+    scheme_required : bool
+        Whether ``--scheme`` must be given.
+    """
+    group = parser.add_argument_group("tags")
+    schemes = ", ".join(s.value for s in Scheme)
+    group.add_argument(
+        "--scheme", type=enum_type(Scheme, "scheme"), required=scheme_required,
+        default=None, metavar="SCHEME",
+        help=f"tagging scheme: {schemes} (BIO and BIOES are accepted too)"
+             + ("" if scheme_required else "; required by --mode strict"),
+    )
+    group.add_argument("--suffix", action="store_true",
+                       help="tags are written TYPE-PREFIX (PER-B) instead of PREFIX-TYPE")
+    group.add_argument("--tag-delimiter", default="-", metavar="CHAR",
+                       help="between prefix and type (default: '-')")
+    group.add_argument("--outside", default="O", metavar="TAG",
+                       help="the outside tag (default: 'O')")
+
+
+def tag_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """Keyword arguments of the tag options for the library's tag functions.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    dict
+        ``suffix``, ``delimiter`` and ``outside``.
+    """
+    return {"suffix": args.suffix, "delimiter": args.tag_delimiter, "outside": args.outside}
+
+
+def add_conll_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options of :func:`nerscore.io.conll.read_conll`.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
+    """
+    group = parser.add_argument_group("CoNLL files")
+    group.add_argument("--token-column", type=_int, default=0, metavar="N",
+                       help="0-based column of the token; negative counts from the end "
+                            "(default: 0, the first)")
+    group.add_argument("--label-column", type=_int, default=-1, metavar="N",
+                       help="0-based column of the label; negative counts from the end "
+                            "(default: -1, the last)")
+    group.add_argument("--delimiter-columns", choices=("auto", "tab", "space"), default="auto",
+                       help="how columns are separated: 'space' splits at runs of "
+                            "whitespace, 'tab' at tabs only (tokens may hold spaces), "
+                            "'auto' picks 'tab' when every token line has a tab "
+                            "(default: auto)")
+    group.add_argument("--comments", action="store_true",
+                       help="skip lines starting with '#' (counted in the report's notes)")
+    group.add_argument("--encoding", default="utf-8", metavar="ENCODING",
+                       help="encoding of the input files (default: utf-8)")
+
+
+def conll_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """Keyword arguments for :func:`nerscore.io.conll.read_conll`.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    dict
+    """
+    return {
+        "token_column": args.token_column,
+        "label_column": args.label_column,
+        "column_delimiter": args.delimiter_columns,
+        "comments": args.comments,
+        "encoding": args.encoding,
+    }
+
+
+def add_input_format_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--gold-format`` and ``--pred-format``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
+    """
+    group = parser.add_argument_group("input formats")
+    for side in ("gold", "pred"):
+        group.add_argument(
+            f"--{side}-format", choices=INPUT_FORMATS, default=None,
+            help=f"format of {side.upper()} (default: from the name: .jsonl/.json is jsonl, "
+                 "a folder or .ann file is brat, anything else conll)",
+        )
+
+
+def add_match_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--match`` and the matchers' options.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
+    """
+    group = parser.add_argument_group("matching")
+    group.add_argument("--match", choices=MATCHES, default="exact",
+                       help="how entities are matched (default: exact)")
+    group.add_argument("--unlabeled", action="store_true",
+                       help="exact: compare boundaries only (labeled=False)")
+    group.add_argument("--s", type=_unit_float, default=None, metavar="S",
+                       help="overlap: credit factor of partial matches, 0 to 1 (default: 0.75)")
+    group.add_argument("--assignment", choices=("greedy", "optimal"), default=None,
+                       help="overlap: how partial matches are assigned (default: greedy)")
+    group.add_argument("--overlapping", choices=("error", "merge"), default=None,
+                       help="overlap: overlapping spans of one label on one side are an "
+                            "error, or merged first (default: error)")
+    group.add_argument("--t", type=_threshold, default=None, metavar="T",
+                       help="threshold: minimum overlap ratio, in (0, 1] (default: 0.5)")
+    group.add_argument("--compat", choices=COMPAT, default=None,
+                       help="reproduce a reference tool: nervaluate (semeval) or kaggle "
+                            "(threshold)")
+
+
+#: CLI flag -> (library option, value) for each matcher option given.
+_MATCH_FLAGS = {
+    "unlabeled": ("--unlabeled", "labeled"),
+    "s": ("--s", "s"),
+    "assignment": ("--assignment", "assignment"),
+    "overlapping": ("--overlapping", "overlapping"),
+    "t": ("--t", "t"),
+    "compat": ("--compat", "compat"),
+}
+
+
+def match_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of the chosen matcher, checked against what it accepts.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    dict
+        Keyword arguments for the matcher (only those given).
+
+    Raises
+    ------
+    UsageError
+        When an option does not apply to ``--match``.
+    """
+    import inspect
+
+    given: dict[str, Any] = {}
+    for dest, (flag, option) in _MATCH_FLAGS.items():
+        value = getattr(args, dest, None)
+        if value is None or value is False:
+            continue
+        given[option] = (flag, False if dest == "unlabeled" else value)
+    if not given:
+        return {}
+    accepted: set[str] = set()
+    if args.match != "token":
+        from nerscore.matching import get_matcher
+
+        params = inspect.signature(get_matcher(args.match)).parameters.values()
+        accepted = {p.name for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    wrong = [flag for option, (flag, _) in given.items() if option not in accepted]
+    if wrong:
+        takes = ", ".join(sorted(f for f, o in _MATCH_FLAGS.values() if o in accepted))
+        raise UsageError(
+            f"{_quote(wrong)} do{'es' if len(wrong) == 1 else ''} not apply to "
+            f"--match {args.match} (it takes {takes or 'no options'})"
+        )
+    return {option: value for option, (_, value) in given.items()}
+
+
+def add_score_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--mode``, ``--beta``, ``--zero-division`` and ``--digits``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
+    """
+    group = parser.add_argument_group("scores")
+    group.add_argument("--mode", type=enum_type(Mode, "mode"), default="lenient",
+                       metavar="MODE",
+                       help="decoding of tags: " + ", ".join(m.value for m in Mode)
+                            + " (default: lenient)")
+    group.add_argument("--beta", type=_positive_float, default=1.0,
+                       help="weight of recall in the F-score (default: 1)")
+    group.add_argument("--zero-division", type=_zero_division, default="warn",
+                       metavar="{warn,0,1,nan}",
+                       help="value of an undefined ratio; 'warn' gives 0 and a note "
+                            "(default: warn)")
+    group.add_argument("--digits", type=_non_negative_int, default=2, metavar="N",
+                       help="decimals in text reports (default: 2)")

@@ -1,0 +1,397 @@
+"""The ``score``, ``validate`` and ``repair`` subcommands.
+
+Each subcommand parses its options, calls one public function of the
+library and renders the result: results go to standard output, notes and
+warnings to standard error. Heavy modules are imported inside the ``run_*``
+functions so that ``nerscore --help`` and ``nerscore conlleval`` start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import itertools
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from nerscore.cli import _options as opt
+
+if TYPE_CHECKING:
+    from nerscore.io.conll import ConllCorpus
+    from nerscore.report import Report
+
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+__all__ = ["register", "run_repair", "run_score", "run_validate"]
+
+SCORE_DESCRIPTION = """\
+Score a prediction file against a gold file and print per-label precision,
+recall and F-score with micro, macro and weighted averages.
+
+CoNLL files need one token per line, the same sentences in the same order
+(separated by blank lines) and the same number of tokens in every sentence;
+a token whose text differs between the files is reported (--strict-tokens
+makes it an error). -DOCSTART- lines are document boundaries, not tokens.
+JSON Lines and BRAT files are joined by document id.
+"""
+
+VALIDATE_DESCRIPTION = """\
+List every invalid tag and invalid transition of a CoNLL file under a tagging
+scheme, one per line with its sentence, token and file line. Exit status 1
+when there is any.
+"""
+
+REPAIR_DESCRIPTION = """\
+Rewrite the label column of a CoNLL file so that every sentence is valid under
+the scheme; all other columns, comments and blank lines are kept as they are.
+'begin' turns an I-X that may not start a chunk into B-X (the conlleval and
+lenient reading); 'discard' turns a malformed chunk into O (the strict reading).
+"""
+
+
+def _parser(subparsers: Subparsers, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        name, formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
+        **kwargs,
+    )
+    return parser
+
+
+def register(subparsers: Subparsers) -> None:
+    """Add the ``score``, ``validate`` and ``repair`` subcommands.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        From ``ArgumentParser.add_subparsers()``.
+    """
+    score = _parser(subparsers, "score", help="score a prediction against gold",
+                    description=SCORE_DESCRIPTION)
+    score.add_argument("gold", metavar="GOLD", help="gold (reference) file")
+    score.add_argument("pred", metavar="PRED", help="predicted file")
+    score.add_argument("--format", choices=opt.FORMATS, default="text",
+                       help="output: text table, json, markdown, seqeval's report or the "
+                            "conlleval script's report (default: text)")
+    score.add_argument("--strict-tokens", action="store_true",
+                       help="CoNLL: a token that differs between the files is an error")
+    score.add_argument("--errors", metavar="FILE", default=None,
+                       help="also write every entity error to FILE (.jsonl or .csv)")
+    score.add_argument("--confusion", action="store_true",
+                       help="also print the confusion matrix of entity labels")
+    opt.add_input_format_options(score)
+    opt.add_match_options(score)
+    opt.add_score_options(score)
+    opt.add_tag_options(score)
+    opt.add_conll_options(score)
+    score.set_defaults(func=run_score)
+
+    validate = _parser(subparsers, "validate", help="list invalid tags and transitions",
+                       description=VALIDATE_DESCRIPTION)
+    validate.add_argument("files", metavar="FILE", nargs="+", help="CoNLL file(s)")
+    opt.add_tag_options(validate, scheme_required=True)
+    opt.add_conll_options(validate)
+    validate.set_defaults(func=run_validate)
+
+    repair = _parser(subparsers, "repair", help="rewrite invalid tags into valid ones",
+                     description=REPAIR_DESCRIPTION)
+    repair.add_argument("file", metavar="FILE", help="CoNLL file")
+    repair.add_argument("--method", choices=("begin", "discard"), default="begin",
+                        help="how an invalid chunk is mended (default: begin)")
+    repair.add_argument("-o", "--output", metavar="OUT", default=None,
+                        help="write the repaired file here (default: standard output)")
+    opt.add_tag_options(repair, scheme_required=True)
+    opt.add_conll_options(repair)
+    repair.set_defaults(func=run_repair)
+
+
+def note(command: str, message: str, *, kind: str = "note") -> None:
+    """Print one diagnostic line on standard error.
+
+    Parameters
+    ----------
+    command : str
+        The subcommand.
+    message : str
+        The text (line breaks are folded).
+    kind : str
+        ``"note"``, ``"warning"`` or ``"error"``.
+    """
+    text = " ".join(message.split())
+    print(f"nerscore {command}: {kind}: {text}", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------------- score
+
+
+def _input_format(path: str, given: str | None) -> str:
+    if given is not None:
+        return given
+    lower = path.lower()
+    if lower.endswith((".jsonl", ".json", ".ndjson")):
+        return "jsonl"
+    if lower.endswith(".ann") or os.path.isdir(path):
+        return "brat"
+    return "conll"
+
+
+def _read_spans(path: str, fmt: str, args: argparse.Namespace) -> tuple[Any, tuple[str, ...]]:
+    if fmt == "jsonl":
+        from nerscore.io.jsonl import read_jsonl
+
+        return read_jsonl(path, encoding=args.encoding), ()
+    from nerscore.io.brat import read_brat
+
+    data = read_brat(path, encoding=args.encoding)
+    where = f"{path}: "
+    return data.documents, tuple(where + n for n in data.stats.notes())
+
+
+def _check_span_options(args: argparse.Namespace) -> None:
+    """Tag and column options mean nothing for span files: refuse them."""
+    given = [flag for flag, value, default in (
+        ("--scheme", args.scheme, None), ("--mode", args.mode, "lenient"),
+        ("--suffix", args.suffix, False), ("--tag-delimiter", args.tag_delimiter, "-"),
+        ("--outside", args.outside, "O"), ("--token-column", args.token_column, 0),
+        ("--label-column", args.label_column, -1),
+        ("--delimiter-columns", args.delimiter_columns, "auto"),
+        ("--comments", args.comments, False), ("--strict-tokens", args.strict_tokens, False),
+    ) if value != default]
+    if given:
+        raise opt.UsageError(
+            f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to CoNLL (tag) files "
+            "only; the inputs are span files (jsonl/brat)"
+        )
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """Run ``nerscore score``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    import nerscore
+
+    gold_fmt = _input_format(args.gold, args.gold_format)
+    pred_fmt = _input_format(args.pred, args.pred_format)
+    if (gold_fmt == "conll") != (pred_fmt == "conll"):
+        raise opt.UsageError(
+            f"cannot score {pred_fmt} predictions against {gold_fmt} gold: give both as CoNLL "
+            "tag files, or both as span files (jsonl or brat); set --gold-format/--pred-format "
+            "if a format was guessed wrongly from the file name"
+        )
+    if args.errors is not None and not args.errors.lower().endswith((".jsonl", ".csv")):
+        raise opt.UsageError(f"--errors needs a .jsonl or .csv file name; got {args.errors!r}")
+    if (args.errors is not None or args.confusion) and args.match == "token":
+        raise opt.UsageError("--errors and --confusion need an entity matcher, not --match token")
+    options = opt.match_kwargs(args)
+    notes: tuple[str, ...] = ()
+    gold_corpus: ConllCorpus | None = None
+    tag_kw: dict[str, Any] = {}
+    if gold_fmt == "conll":
+        from nerscore.io.conll import check_aligned, read_conll
+
+        gold_corpus = read_conll(args.gold, **opt.conll_kwargs(args))
+        pred_corpus = read_conll(args.pred, **opt.conll_kwargs(args))
+        aligned = check_aligned(gold_corpus, pred_corpus, strict_tokens=args.strict_tokens)
+        for n in aligned:
+            note("score", f"{n} Pass --strict-tokens to make this an error.", kind="warning")
+        notes = gold_corpus.notes() + pred_corpus.notes() + aligned
+        y_true: Any = gold_corpus.tags
+        y_pred: Any = pred_corpus.tags
+        if args.mode == "strict" and args.scheme is None:
+            raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
+        tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
+    else:
+        _check_span_options(args)
+        y_true, gold_notes = _read_spans(args.gold, gold_fmt, args)
+        y_pred, pred_notes = _read_spans(args.pred, pred_fmt, args)
+        notes = gold_notes + pred_notes
+    report = nerscore.evaluate(
+        y_true, y_pred, match=args.match, beta=args.beta, zero_division=args.zero_division,
+        **tag_kw, **options,
+    )
+    if notes:
+        report = dataclasses.replace(report, notes=tuple(report.notes) + tuple(notes))
+    out = _render(report, args)
+    if args.confusion:
+        out = _with_confusion(report, out, args)
+    sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    if args.format not in ("text", "json"):  # these formats do not show the notes
+        for n in report.notes:
+            note("score", n)
+    if args.errors is not None:
+        _write_errors(report, args.errors, gold_corpus)
+    return 0
+
+
+def _render(report: Report, args: argparse.Namespace) -> str:
+    import nerscore
+
+    if args.format == "text":
+        return nerscore.render_text(report, digits=args.digits)
+    if args.format == "markdown":
+        return nerscore.render_markdown(report, digits=args.digits)
+    if args.format == "json":
+        return report.to_json()
+    if args.format == "seqeval":
+        from nerscore.report.seqeval import render_seqeval
+
+        return render_seqeval(report.counts, digits=args.digits,
+                              zero_division=args.zero_division)
+    from nerscore.report.conlleval import render_conlleval
+
+    return render_conlleval(report.counts)
+
+
+def _with_confusion(report: Report, out: str, args: argparse.Namespace) -> str:
+    from nerscore.confusion import confusion_from_report, render_confusion
+
+    cm = confusion_from_report(report)
+    if args.format == "json":
+        import json
+
+        data = json.loads(out)
+        data["confusion"] = cm.to_dict()
+        return json.dumps(data, indent=2, ensure_ascii=False)
+    table = render_confusion(cm, digits=args.digits)
+    sep = "\n" if out.endswith("\n") else "\n\n"
+    return f"{out}{sep}confusion matrix (rows: gold, columns: predicted)\n{table}\n"
+
+
+def _write_errors(report: Report, path: str, corpus: ConllCorpus | None) -> None:
+    from nerscore.analysis import errors_from_report, write_errors
+
+    texts = None
+    if corpus is not None:
+        tokens = list(corpus.tokens)
+        offsets = corpus.tags.offsets.tolist()
+        texts = [tokens[a:b] for a, b in itertools.pairwise(offsets)]
+    records = errors_from_report(report, texts=texts)
+    fmt = "csv" if path.lower().endswith(".csv") else "jsonl"
+    n = write_errors(records, path, format=fmt)
+    note("score", f"wrote {n} entity error{'s' if n != 1 else ''} to {path}")
+
+
+# ------------------------------------------------------------------------------ validate
+
+
+def _short(message: str) -> str:
+    """An issue's message without the hint aimed at Python callers."""
+    head, sep, _ = message.partition(" Pass mode=")
+    return head.rstrip(",.") + "." if sep else message
+
+
+def _same_options(args: argparse.Namespace) -> str:
+    """The reading options given, as flags to repeat in a suggested command."""
+    flags = []
+    for flag, value, default in (
+        ("--token-column", args.token_column, 0), ("--label-column", args.label_column, -1),
+        ("--delimiter-columns", args.delimiter_columns, "auto"),
+        ("--encoding", args.encoding, "utf-8"), ("--tag-delimiter", args.tag_delimiter, "-"),
+        ("--outside", args.outside, "O"),
+    ):
+        if value != default:
+            flags.append(f"{flag} {value}")
+    flags += [flag for flag, on in (("--comments", args.comments), ("--suffix", args.suffix))
+              if on]
+    return "".join(" " + f for f in flags)
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    """Run ``nerscore validate``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        1 when any file has an issue, else 0.
+    """
+    from nerscore.io.conll import read_conll
+    from nerscore.validation import validate_tags
+
+    n_bad_files = 0
+    for path in args.files:
+        corpus = read_conll(path, **opt.conll_kwargs(args))
+        result = validate_tags(corpus.tags, scheme=args.scheme, **opt.tag_kwargs(args))
+        for issue in result.issues:
+            print(_short(issue.message))
+        size = (f"{corpus.n_tokens} tokens in {corpus.n_sentences} sentence"
+                f"{'s' if corpus.n_sentences != 1 else ''}")
+        if result.is_valid:
+            note("validate", f"{path}: valid {result.scheme} ({size})")
+            continue
+        n_bad_files += 1
+        kinds = []
+        for kind, word in (("invalid_tag", "invalid tag"),
+                           ("invalid_transition", "invalid transition")):
+            k = result.count(kind)
+            if k:
+                kinds.append(f"{k} {word}{'s' if k != 1 else ''}")
+        hint = ""
+        if not result.count("invalid_tag"):
+            hint = (f"; `nerscore repair {path} --scheme {result.scheme}{_same_options(args)}` "
+                    "fixes them")
+        note("validate", f"{path}: {' and '.join(kinds)} under {result.scheme} ({size}){hint}")
+    return 1 if n_bad_files else 0
+
+
+# -------------------------------------------------------------------------------- repair
+
+
+def run_repair(args: argparse.Namespace) -> int:
+    """Run ``nerscore repair``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    from nerscore.errors import InvalidTagError
+    from nerscore.io.conll import read_conll
+    from nerscore.validation import repair_tags, validate_tags
+
+    corpus = read_conll(args.file, **opt.conll_kwargs(args))
+    tag_kw = opt.tag_kwargs(args)
+    result = validate_tags(corpus.tags, scheme=args.scheme, **tag_kw)
+    bad = [i for i in result.issues if i.kind == "invalid_tag"]
+    if bad:
+        first = bad[0]
+        raise InvalidTagError(
+            f"{first.message} Repair cannot guess what it means; fix the tag by hand "
+            f"({len(bad)} invalid tag{'s' if len(bad) != 1 else ''} in all).",
+            tag=first.tag or "", sentence=first.sentence, index=first.index,
+            source=first.source, line=first.line,
+        )
+    original = corpus.to_lists()
+    repaired = repair_tags(original, scheme=args.scheme, method=args.method, **tag_kw)
+    text, n_changed = corpus.replace_labels(repaired)
+    n_sent = sum(a != b for a, b in zip(original, repaired, strict=True))
+    if args.output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        where = "standard output"
+    else:
+        with open(args.output, "w", encoding=args.encoding, newline="") as fh:
+            fh.write(text)
+        where = args.output
+    note("repair", f"changed {n_changed} of {corpus.n_tokens} tags in {n_sent} sentence"
+                   f"{'s' if n_sent != 1 else ''} of {args.file} (method {args.method}, scheme "
+                   f"{result.scheme}); wrote {where}")
+    return 0
