@@ -39,10 +39,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import corpus  # noqa: E402
-from _timing import fmt_rate, fmt_time, machine, median, optional, table, timeit  # noqa: E402
+import corpus
+from _timing import fmt_rate, fmt_time, machine, median, optional, table, timeit
 
-import nerscore  # noqa: E402
+import nerscore
 
 TARGETS = {"report": 50.0, "f1": 10.0, "tokens_per_s": 50e6}
 

@@ -28,18 +28,34 @@ from nerscore.schemes import N_CLASSES, EventRules, O, Pattern
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
-__all__ = ["decode_chunks", "decode_events", "decode_events_ids", "flatten_with_separators"]
+__all__ = [
+    "decode_chunks",
+    "decode_events",
+    "decode_events_ids",
+    "flatten_with_separators",
+    "with_separators",
+]
 
 
 def flatten_with_separators(
     values: npt.NDArray[np.generic], offsets: IntArray, fill: int
 ) -> tuple[npt.NDArray[np.generic], IntArray]:
-    """Insert one ``fill`` after every sequence; return the array and new offsets."""
+    """Insert one ``fill`` after every sequence; return the array and new offsets.
+
+    Examples
+    --------
+    >>> out, ext = flatten_with_separators(np.array([1, 2, 3]), np.array([0, 2, 2, 3]), 0)
+    >>> out.tolist(), ext.tolist()
+    ([1, 2, 0, 0, 3, 0], [0, 3, 4, 6])
+    """
     n_seq = len(offsets) - 1
-    lengths = np.diff(offsets)
-    out = np.full(len(values) + n_seq, fill, dtype=values.dtype)
-    seq_of_token = np.repeat(np.arange(n_seq, dtype=np.int64), lengths)
-    out[np.arange(len(values), dtype=np.int64) + seq_of_token] = values
+    n = len(values)
+    sep = np.asarray(offsets[1:], dtype=np.int64) + np.arange(n_seq, dtype=np.int64)
+    keep = np.ones(n + n_seq, dtype=bool)
+    keep[sep] = False
+    out = np.empty(n + n_seq, dtype=values.dtype)
+    out[keep] = values
+    out[sep] = fill
     return out, offsets + np.arange(n_seq + 1, dtype=np.int64)
 
 
@@ -114,14 +130,17 @@ def decode_events(
 
 
 def _event_table(
-    tag_cls: npt.NDArray[np.int8], tag_typ: IntArray, rules: EventRules, boundary_type: int
+    tag_cls: npt.NDArray[np.int8], tag_typ: IntArray, rules: EventRules, virtual_types: list[int]
 ) -> npt.NDArray[np.uint8]:
-    """Events of every (previous tag, current tag) pair, the boundary being tag ``len(tag_cls)``.
+    """Events of every (previous tag, current tag) pair, flattened ``prev * w + cur``.
 
+    Ids ``len(tag_cls) + i`` are virtual outside tokens of type ``virtual_types[i]``.
     Bit 1: an entity ends between the two tokens; bit 2: one starts at the current token.
     """
-    cls = np.append(tag_cls, np.int8(O)).astype(np.int64)
-    typ = np.append(np.asarray(tag_typ, dtype=np.int64), boundary_type)
+    k = len(virtual_types)
+    cls = np.concatenate([np.asarray(tag_cls, dtype=np.int64), np.full(k, O, dtype=np.int64)])
+    typ = np.concatenate([np.asarray(tag_typ, dtype=np.int64),
+                          np.asarray(virtual_types, dtype=np.int64)])
     w = len(cls)
     pc, c = np.repeat(cls, w), np.tile(cls, w)
     differ = np.repeat(typ, w) != np.tile(typ, w)
@@ -140,37 +159,78 @@ def decode_events_ids(
     tag_cls: npt.NDArray[np.int8],
     tag_typ: IntArray,
     rules: EventRules,
+    *,
+    boundary_type: int = -1,
+    first_type: int | None = None,
+    no_start: int = 0,
 ) -> tuple[IntArray, IntArray]:
     """Chunks ``(begin, end)`` (flat, half-open) of tag ids, by the event rules.
 
-    The same chunks as :func:`decode_events` over
-    ``flatten_with_separators(tag_cls[ids], offsets, O)`` (and the types
-    alike), mapped back to positions in ``ids``, but computed without the
-    separators: the events of every pair of tag ids are tabulated once, with
-    one extra id for the outside token at sentence boundaries, and each token
-    costs one table lookup. At a boundary the end event is read from
-    (last token, boundary) and the start event from (boundary, first token).
-    The type of a chunk is that of its last token, ``ids[end - 1]``.
+    The same chunks as :func:`decode_events` over the class and type arrays
+    ``flatten_with_separators(tag_cls[ids], offsets, O)`` and
+    ``flatten_with_separators(tag_typ[ids], offsets, boundary_type)`` with
+    ``first_type=first_type, last_type=boundary_type``, mapped back to
+    positions in ``ids`` (:func:`with_separators` maps them forth again).
+    The separators are never built: the events of every pair of tag ids are
+    tabulated once, with virtual outside ids for the separator and for the
+    token before the first, and each token costs one table lookup. At a
+    sentence boundary the end event is read from (last token, separator) and
+    the start event from (separator, first token); no event can fall between
+    an outside separator and its neighbours otherwise. The type of a chunk is
+    that of its last token, ``ids[end - 1]``.
+
+    Parameters
+    ----------
+    ids : array of int
+        Tag ids of all sentences, concatenated.
+    offsets : array of int
+        Sentence ``k`` is ``ids[offsets[k]:offsets[k + 1]]``.
+    tag_cls, tag_typ : array of int
+        Canonical class and type id of every tag id.
+    rules : EventRules
+        The boundary rules.
+    boundary_type : int
+        Type of the outside separator after every sentence.
+    first_type : int, optional
+        Type of the outside token before the first token (default: ``boundary_type``).
+    no_start : int
+        ``begin`` of a chunk whose end has no start event before it
+        (:func:`decode_events` uses position 0; pass -1 to tell these apart
+        for :func:`with_separators`).
+
+    Returns
+    -------
+    begin, end : array of int
+
+    Examples
+    --------
+    >>> from nerscore.schemes import LENIENT
+    >>> cls, typ = np.array([0, 1, 2], dtype=np.int8), np.array([-1, 0, 0])  # O B-X I-X
+    >>> decode_events_ids(np.array([1, 2, 2, 0, 2]), np.array([0, 3, 5]), cls, typ, LENIENT)
+    (array([0, 4]), array([3, 5]))
     """
-    v = len(tag_cls)
-    w = v + 1
+    v = len(tag_cls)  # the separator; v + 1: the token before the first
+    w = v + 2
     n = len(ids)
     if n == 0:
         z = np.zeros(0, dtype=np.int64)
         return z, z
-    table = _event_table(tag_cls, tag_typ, rules, -1)
+    first = boundary_type if first_type is None else first_type
+    table = _event_table(tag_cls, tag_typ, rules, [boundary_type, first])
     small = np.int16 if w * w < 2**15 else np.int32 if w * w < 2**31 else np.int64
     t = ids.astype(small)
     code = np.zeros(n + 1, dtype=small)  # code[j]: pair (token j-1, token j)
     np.multiply(t[:-1], w, out=code[1:n])
     code[1:n] += t[1:]
     ev = np.take(table, code)
-    # sentence boundaries (offsets, including 0 and n): end from (last, boundary),
-    # start from (boundary, first)
+    # sentence boundaries (offsets, including 0 and n): end from (last, separator),
+    # start from (separator, first); before token 0 stands the first virtual token
+    # unless an empty first sentence put a separator there
     b = np.asarray(offsets, dtype=np.int64)
-    last = np.where(b > 0, t[np.maximum(b - 1, 0)], v).astype(np.int64)
-    first = np.where(b < n, t[np.minimum(b, n - 1)], v).astype(np.int64)
-    ev[b] = (table[last * w + v] & 1) | (table[v * w + first] & 2)
+    prev = np.where(b > 0, t[np.maximum(b - 1, 0)], v + 1).astype(np.int64)
+    cur = np.where(b < n, t[np.minimum(b, n - 1)], v).astype(np.int64)
+    before = np.where((b == 0) & (b[1] > 0), v + 1, v)
+    ev[b] = (table[prev * w + v] & 1) | (table[before * w + cur] & 2)
     ends = np.flatnonzero((ev & 1).view(np.bool_))
     starts = np.flatnonzero((ev >> 1).view(np.bool_))
     if len(starts) == len(ends) and (
@@ -179,8 +239,28 @@ def decode_events_ids(
     ):  # chunks alternate start, end (always so for the lenient rules)
         return starts.astype(np.int64), ends.astype(np.int64)
     k = np.searchsorted(starts, ends - 1, side="right") - 1
-    begin = np.where(k >= 0, starts[np.maximum(k, 0)] if len(starts) else 0, 0)
+    begin = np.where(k >= 0, starts[np.maximum(k, 0)] if len(starts) else 0, no_start)
     return begin.astype(np.int64), ends.astype(np.int64)
+
+
+def with_separators(
+    begin: IntArray, end: IntArray, offsets: IntArray
+) -> tuple[IntArray, IntArray]:
+    """Map chunk positions from :func:`decode_events_ids` to separator coordinates.
+
+    Those of :func:`flatten_with_separators` (one separator after every
+    sentence). A negative ``begin`` (a chunk without a start event, see ``no_start``)
+    becomes 0, as in :func:`decode_events`.
+
+    Examples
+    --------
+    >>> with_separators(np.array([0, 4]), np.array([3, 5]), np.array([0, 3, 5]))
+    (array([0, 5]), array([3, 6]))
+    """
+    sent_ends = np.asarray(offsets[1:], dtype=np.int64)
+    b = np.where(begin < 0, 0, begin + np.searchsorted(sent_ends, begin, side="right"))
+    e = end + np.searchsorted(sent_ends, end - 1, side="right")
+    return b.astype(np.int64), e.astype(np.int64)
 
 
 def _pattern_mask(

@@ -34,7 +34,12 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore import schemes as sc
-from nerscore._decode import decode_chunks, decode_events, flatten_with_separators
+from nerscore._decode import (
+    decode_chunks,
+    decode_events_ids,
+    flatten_with_separators,
+    with_separators,
+)
 from nerscore._tags import EncodedTags, ParsedVocab, check_vocab
 from nerscore.errors import UndefinedMetricWarning
 from nerscore.schemes import EventRules, SchemeTable
@@ -223,14 +228,17 @@ def decode_default(
     ([0, 3], [2, 4], ['PER', 'LOC'])
     """
     _check(parsed, enc, what)
-    cls = parsed.cls[enc.ids]
-    typ = parsed.label[enc.ids]
+    # decode_events over the flattened corpus, without building it (same chunks)
+    n = len(enc)
+    offsets = enc.offsets if separators else np.array([0, n], dtype=np.int64)
+    begin, end = decode_events_ids(enc.ids, offsets, parsed.cls, parsed.label, DEFAULT_RULES,
+                                   boundary_type=_UNDERSCORE, first_type=_INITIAL,
+                                   no_start=-1 if separators else 0)
+    t = parsed.label[enc.ids[end - 1]] if n else np.zeros(0, dtype=np.int64)
     offsets = enc.offsets
     if separators:
-        cls, offsets = flatten_with_separators(cls, enc.offsets, sc.O)
-        typ, _ = flatten_with_separators(typ, enc.offsets, _UNDERSCORE)
-    begin, end, t = decode_events(cls, typ, DEFAULT_RULES, first_type=_INITIAL,
-                                  last_type=_UNDERSCORE)
+        begin, end = with_separators(begin, end, enc.offsets)
+        offsets = enc.offsets + np.arange(len(enc.offsets), dtype=np.int64)
     return Decoded(begin, end, t, parsed.labels, offsets)
 
 
@@ -253,7 +261,9 @@ def decode_strict(
     _check(parsed, enc, what)
     cls, offsets = flatten_with_separators(parsed.cls[enc.ids], enc.offsets, sc.O)
     typ, _ = flatten_with_separators(parsed.label[enc.ids], enc.offsets, _UNDERSCORE)
-    begin, end, t = decode_chunks(cls, typ, table.start, table.inside, table.end)
+    begin, end, t = decode_chunks(cls.astype(np.int8, copy=False),
+                                  typ.astype(np.int64, copy=False),
+                                  table.start, table.inside, table.end)
     return Decoded(begin, end, t, parsed.labels, offsets)
 
 
@@ -363,7 +373,7 @@ def prf_support(
                         warn_for=warn_for, zero_division=zero_division)
     recall = _divide(tp_a, true_a, metric="recall", modifier="true", average=average,
                      warn_for=warn_for, zero_division=zero_division)
-    if zero_division == "warn" and ("f-score",) == warn_for and (pred_a[true_a == 0] == 0).any():
+    if zero_division == "warn" and warn_for == ("f-score",) and (pred_a[true_a == 0] == 0).any():
         _warn(average, "true nor predicted", "F-score is", len(true_a))
     if math.isinf(beta) and beta > 0:
         fbeta = recall

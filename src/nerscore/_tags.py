@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain, islice
+from itertools import chain, islice, pairwise
 from operator import itemgetter
 
 import numpy as np
@@ -198,7 +198,7 @@ def _encode_flat(
     off = offsets.tolist()
     seqs = iter(sequences)
     pieces: list[str] = []
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
+    for lo, hi in pairwise(bounds):
         block = list(islice(seqs, hi - lo))
         m = off[hi] - off[lo]
         try:

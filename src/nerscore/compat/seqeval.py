@@ -361,6 +361,7 @@ def get_entities(seq: Sequence[str] | Sequence[Sequence[str]], suffix: bool = Fa
     >>> get_entities([["B-PER"], ["I-PER", "B-LOC"]])
     [('PER', 0, 0), ('PER', 2, 2), ('LOC', 3, 3)]
     """
+    enc: EncodedTags
     if isinstance(seq, EncodedTags):
         enc, nested = seq, True
     elif isinstance(seq, str):
@@ -371,12 +372,13 @@ def get_entities(seq: Sequence[str] | Sequence[Sequence[str]], suffix: bool = Fa
             raise TypeError(
                 "Expected `seq` to be a list of tags or a list of tag lists; got a mix of both."
             )
-        enc = EncodedTags.from_lists(seq if nested else [seq])  # type: ignore[list-item,arg-type]
+        enc = EncodedTags.from_lists(seq if nested else [seq])  # type: ignore[list-item]
     for tag in odd_tags(enc.vocab, suffix=suffix):
         warnings.warn(f"{tag} seems not to be NE tag.", UserWarning, stacklevel=2)
     d = decode_default(enc, parse_default(enc.vocab, suffix=suffix), separators=nested)
     return list(
-        zip([d.types[t] for t in d.typ.tolist()], d.begin.tolist(), (d.end - 1).tolist())
+        zip([d.types[t] for t in d.typ.tolist()], d.begin.tolist(), (d.end - 1).tolist(),
+            strict=True)
     )
 
 
@@ -443,8 +445,7 @@ def precision_recall_fscore_support(
                    mode=mode, scheme=scheme, match=match)
 
 
-_SCORE_PARAMETERS = """
-    Parameters
+_SCORE_PARAMETERS = """Parameters
     ----------
     y_true, y_pred : list of list of str
         Gold and predicted tags, one list per sentence.
@@ -470,8 +471,7 @@ _SCORE_PARAMETERS = """
     Raises
     ------
     ValueError
-        For invalid options (see the module's list of differences).
-"""
+        For invalid options (see the module's list of differences)."""
 
 
 def precision_score(
@@ -487,7 +487,9 @@ def precision_score(
     match: str = "exact",
 ) -> Any:
     """Entity precision, ``tp / n_pred``, as seqeval computes it.
+
     %s
+
     Examples
     --------
     >>> y_true = [["O", "O", "B-MISC", "I-MISC", "B-MISC", "O", "O"], ["B-PER", "I-PER", "O"]]
@@ -515,7 +517,9 @@ def recall_score(
     match: str = "exact",
 ) -> Any:
     """Entity recall, ``tp / n_gold``, as seqeval computes it.
+
     %s
+
     Examples
     --------
     >>> y_true = [["O", "O", "B-MISC", "I-MISC", "B-MISC", "O", "O"], ["B-PER", "I-PER", "O"]]
@@ -541,7 +545,9 @@ def f1_score(
     match: str = "exact",
 ) -> Any:
     """Entity F1, ``2 P R / (P + R)`` from seqeval's P and R.
+
     %s
+
     Examples
     --------
     >>> y_true = [["O", "O", "O", "B-MISC", "I-MISC", "I-MISC", "O"], ["B-PER", "I-PER", "O"]]
@@ -573,7 +579,7 @@ def classification_report(
     *,
     match: str = "exact",
 ) -> str | dict[str, dict[str, float | int]]:
-    """seqeval's text report (or its dict) of per-type and averaged scores.
+    """Per-type and averaged scores as seqeval's text report (or its dict).
 
     Parameters
     ----------

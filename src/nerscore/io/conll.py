@@ -4,8 +4,9 @@ A CoNLL file has one token per line, whitespace-separated columns (the token
 first, tags in later columns) and blank lines between sentences. Real files
 differ in many small ways; this module reads all of these:
 
-- columns separated by tabs or by runs of spaces (detected per file, or
-  chosen with ``column_delimiter``); leading and trailing whitespace of a line,
+- columns separated by runs of whitespace (tabs and spaces mixed), or by tabs
+  only when a column holds spaces (detected per file, or chosen with
+  ``column_delimiter``); leading and trailing whitespace of a line, the
   ``\r`` of CRLF line endings and a byte-order mark are ignored;
 - ``-DOCSTART-`` lines are document boundaries, not tokens: they end the
   current sentence and are counted (:attr:`ConllCorpus.documents`);
@@ -426,7 +427,9 @@ def read_conll(
         ``"space"`` splits at runs of whitespace (spaces and tabs mixed);
         ``"tab"`` splits at every tab only (tokens may contain spaces, a
         column may be empty); ``"auto"`` chooses ``"tab"`` when every token
-        line of the file contains a tab.
+        line has a tab, every line has the same number of tab-separated
+        columns and some column holds a space or is empty, and ``"space"``
+        otherwise.
     comments : bool
         Skip lines whose first character is ``#`` (and count them).
     encoding : str
@@ -464,10 +467,10 @@ def read_conll(
     Examples
     --------
     >>> import io
-    >>> text = "-DOCSTART- -X- O\n\nJonas\tNNP\tB-PER\r\nMüller\tNNP\tI-PER\r\n"
+    >>> text = "-DOCSTART- -X- O\n\nNew York\tNNP\tB-LOC\r\nMüller\tNNP\tB-PER\r\n"
     >>> corpus = read_conll(io.StringIO(text))
     >>> corpus.to_lists(), list(corpus.tokens), corpus.lines.tolist()
-    ([['B-PER', 'I-PER']], ['Jonas', 'Müller'], [3, 4])
+    ([['B-LOC', 'B-PER']], ['New York', 'Müller'], [3, 4])
     >>> corpus.column_delimiter, corpus.documents.tolist()
     ('tab', [0])
     """
@@ -476,15 +479,10 @@ def read_conll(
     data, validate = _to_utf8(_read_bytes(source), codec, name, encoding)
     options = _Options(name, int(token_column), int(label_column), comments, docstart,
                        encoding)
-    spans = _block_spans(data, _BLOCK_SIZE)
-    blocks = [_parse_block(data, a, b, line, options, column_delimiter, validate)
-              for a, b, line in spans]
-    votes = {blk.delimiter for blk in blocks if blk.delimiter is not None}
-    if column_delimiter == "auto" and len(votes) > 1:
-        # "tab" needs a tab on every token line of the file
-        blocks = [_parse_block(data, a, b, line, options, "space", False)
-                  for a, b, line in spans]
-    return _assemble(blocks, data, name)
+    scans = [_scan(data, a, b, line, options, column_delimiter, validate)
+             for a, b, line in _block_spans(data, _BLOCK_SIZE)]
+    blocks, delimiter = _parse_blocks(scans, column_delimiter)
+    return _assemble(blocks, data, name, delimiter)
 
 
 def iter_conll(
@@ -527,10 +525,11 @@ def iter_conll(
     n_documents = 0
     delimiter: str = column_delimiter
     for data, first_line in _stream_blocks(source, codec, name, encoding, block_size):
-        block = _parse_block(data, 0, len(data), first_line, options, delimiter, False)
-        if delimiter == "auto" and block.delimiter is not None:
-            delimiter = block.delimiter
-        corpus = _assemble([block], data, name)
+        scan = _scan(data, 0, len(data), first_line, options, delimiter, False)
+        (block,), decided = _parse_blocks([scan], delimiter)
+        if scan.n_tokens:
+            delimiter = decided
+        corpus = _assemble([block], data, name, decided)
         for sentence in corpus:
             doc = sentence.document
             if doc is not None:
@@ -630,10 +629,68 @@ class _Block:
     label_end: IntArray
     documents: IntArray
     n_comments: int
-    delimiter: str | None
+    delimiter: str
 
 
-def _assemble(blocks: list[_Block], data: bytes, source: str | None) -> ConllCorpus:
+Ranges = tuple[IntArray, IntArray, IntArray, IntArray]
+
+
+@dataclass(frozen=True, eq=False)
+class _Scan:
+    """A block split into lines, sentences and words, with its columns under each delimiter.
+
+    ``columns`` maps ``"space"``/``"tab"`` to the byte ranges (relative to
+    ``start``) of the token and label fields, or to the error that delimiter
+    gives; ``"tab"`` is there only when every token line has a tab.
+    ``counts`` holds ``(min, max)`` of the number of columns per token line
+    under each delimiter.
+    """
+
+    b: npt.NDArray[np.uint8]
+    start: int
+    offsets: IntArray
+    lines: IntArray
+    documents: IntArray
+    n_comments: int
+    n_tokens: int
+    columns: dict[str, Ranges | FormatError]
+    counts: dict[str, tuple[int, int]]
+
+
+def _decide(scans: Sequence[_Scan]) -> str:
+    """The delimiter of ``column_delimiter="auto"`` for a whole file.
+
+    Tabs are the delimiter when every token line has one, every line has the
+    same number of tab-separated columns, and splitting at whitespace would
+    give other columns somewhere (a column holds a space, or is empty);
+    otherwise runs of whitespace are, which also reads files mixing tabs and
+    spaces.
+    """
+    with_tokens = [s for s in scans if s.n_tokens]
+    if not with_tokens or any("tab" not in s.columns for s in with_tokens):
+        return "space"
+
+    def spread(kind: str) -> tuple[int, int]:
+        return (min(s.counts[kind][0] for s in with_tokens),
+                max(s.counts[kind][1] for s in with_tokens))
+
+    ws_lo, ws_hi = spread("space")
+    tab_lo, tab_hi = spread("tab")
+    same = ws_lo == ws_hi == tab_lo
+    return "tab" if tab_lo == tab_hi and not same else "space"
+
+
+def _parse_blocks(
+    scans: Sequence[_Scan], column_delimiter: str
+) -> tuple[list[_Block], str]:
+    """Extract and intern the columns of every block under one delimiter."""
+    delimiter = _decide(scans) if column_delimiter == "auto" else column_delimiter
+    return [_extract(scan, delimiter) for scan in scans], delimiter
+
+
+def _assemble(
+    blocks: list[_Block], data: bytes, source: str | None, delimiter: str
+) -> ConllCorpus:
     """One corpus from consecutive blocks of ``data``."""
     index: dict[str, int] = {}
     ids, offsets, documents = [], [np.zeros(1, dtype=np.int64)], []
@@ -659,28 +716,35 @@ def _assemble(blocks: list[_Block], data: bytes, source: str | None) -> ConllCor
     tags = EncodedTags(cat(ids), cat(offsets), tuple(index), source,
                        cat([blk.lines for blk in blocks]),
                        _FieldView(data, text.token_start, text.token_end))
-    delimiters = [blk.delimiter for blk in blocks if blk.delimiter is not None]
-    return ConllCorpus(tags, delimiters[0] if delimiters else "space", cat(documents),
+    return ConllCorpus(tags, delimiter, cat(documents),
                        sum(blk.n_comments for blk in blocks), text)
 
 
-def _parse_block(
-    data: bytes,
-    start: int,
-    stop: int,
-    first_line: int,
-    opt: _Options,
-    column_delimiter: str,
-    validate: bool,
-) -> _Block:
-    """Parse ``data[start:stop]`` (whole lines, the first being ``first_line``)."""
+def _extract(scan: _Scan, delimiter: str) -> _Block:
+    """The block's label ids and field ranges under ``delimiter`` (raising its error)."""
+    found = scan.columns.get(delimiter)
+    if found is None:  # "tab" asked for, but some token line has no tab
+        found = scan.columns["tab!"]
+    if isinstance(found, FormatError):
+        raise found
+    tok_s, tok_e, lab_s, lab_e = found
+    ids, vocab = _intern(scan.b, lab_s, lab_e)
+    s = scan.start
+    return _Block(ids, vocab, scan.offsets, scan.lines, tok_s + s, tok_e + s, lab_s + s,
+                  lab_e + s, scan.documents, scan.n_comments, delimiter)
+
+
+def _scan(
+    data: bytes, start: int, stop: int, first_line: int, opt: _Options,
+    column_delimiter: str, validate: bool,
+) -> _Scan:
+    """Split ``data[start:stop]`` (whole lines, the first being ``first_line``)."""
     if validate:
         try:
             data[start:stop].decode("utf-8")
         except UnicodeDecodeError as exc:
             raise _decode_error(exc, data[start:stop], opt.source, opt.encoding,
                                 first_line) from None
-    source = opt.source
     b = np.frombuffer(data, dtype=np.uint8, count=stop - start, offset=start)
     sep = b <= _SPACE
     word = ~sep
@@ -697,8 +761,7 @@ def _parse_block(
     bounds[0] = 0
     bounds[1:-1] = np.searchsorted(wstart, nlpos)
     bounds[-1] = len(wstart)
-    n_words = np.diff(bounds)
-    cl = np.flatnonzero(n_words)  # content lines (0-based)
+    cl = np.flatnonzero(np.diff(bounds))  # content lines (0-based)
     fw = bounds[cl]  # first word of each content line
     lw = bounds[cl + 1] - 1  # last word
     cstart, cend = wstart[fw], wend[lw]
@@ -731,66 +794,106 @@ def _parse_block(
     offsets = np.append(sent_first, len(tl)).astype(np.int64)
     documents = np.searchsorted(tl[sent_first], cl[is_doc]).astype(np.int64)
 
-    # columns of the token lines
-    tfw, tlw = fw[is_token], lw[is_token]
-    tcs, tce = cstart[is_token], cend[is_token]
-    tabs = np.flatnonzero(b == _TAB)
-    voted: str | None = None
-    if column_delimiter == "auto":
-        if len(tl):
-            tab_lo = np.searchsorted(tabs, tcs)
-            has_tab = np.searchsorted(tabs, tce) > tab_lo
-            column_delimiter = voted = "tab" if len(tabs) and has_tab.all() else "space"
-        else:
-            column_delimiter = "space"
-    elif len(tl):
-        voted = column_delimiter
-    if column_delimiter == "tab":
+    # the token and label columns of every token line, under each candidate delimiter
+    tfw, tcs, tce = fw[is_token], cstart[is_token], cend[is_token]
+    where = _Where(data, start, first_line, tl, tcs, tce, opt)
+    columns: dict[str, Ranges | FormatError] = {}
+    counts: dict[str, tuple[int, int]] = {}
+    if column_delimiter in ("auto", "space"):
+        n_cols = lw[is_token] - tfw + 1
+        counts["space"] = _spread(n_cols)
+        columns["space"] = _space_columns(n_cols, tfw, wstart, wend, where)
+    if column_delimiter in ("auto", "tab"):
+        tabs = np.flatnonzero(b == _TAB)
         tab_lo = np.searchsorted(tabs, tcs)
         n_cols = np.searchsorted(tabs, tce) - tab_lo + 1
-    else:
-        n_cols = tlw - tfw + 1
-    tok_idx = _resolve_column(opt.token_column, n_cols)
-    lab_idx = _resolve_column(opt.label_column, n_cols)
-    bad = (tok_idx < 0) | (lab_idx < 0) | (tok_idx == lab_idx)
-    if bad.any():
-        k = int(np.flatnonzero(bad)[0])
-        line = first_line + int(tl[k])
-        content = data[start + int(tcs[k]) : start + int(tce[k])].decode("utf-8", "replace")
-        cols = int(n_cols[k])
-        raise FormatError(
+        key = "tab" if (n_cols > 1).all() else "tab!"
+        counts[key] = _spread(n_cols)
+        columns[key] = _tab_columns(n_cols, tab_lo, tabs, tcs, tce, wstart, wend, where)
+    return _Scan(b, start, offsets, (tl + first_line).astype(np.int64), documents,
+                 int(is_comment.sum()), len(tl), columns, counts)
+
+
+def _spread(n_cols: IntArray) -> tuple[int, int]:
+    return (int(n_cols.min()), int(n_cols.max())) if len(n_cols) else (0, 0)
+
+
+@dataclass(frozen=True, eq=False)
+class _Where:
+    """What error messages need to name a token line."""
+
+    data: bytes
+    start: int
+    first_line: int
+    lines: IntArray
+    cstart: IntArray
+    cend: IntArray
+    opt: _Options
+
+    def column_error(self, k: int, n_cols: int, delimiter: str) -> FormatError:
+        opt = self.opt
+        line = self.first_line + int(self.lines[k])
+        s = self.start
+        content = self.data[s + int(self.cstart[k]) : s + int(self.cend[k])].decode(
+            "utf-8", "replace")
+        return FormatError(
             f"Expected a token column ({opt.token_column}) and a different label column "
-            f"({opt.label_column}); line {line} of {source or 'the input'} has {cols} column"
-            f"{'s' if cols != 1 else ''} ({content!r}, split at "
-            f"{'tabs' if column_delimiter == 'tab' else 'whitespace'}). Fix the line, or "
-            "choose the columns with `token_column`/`label_column` (--token-column/"
-            "--label-column) and the delimiter with `column_delimiter` (--delimiter-columns).",
-            source=source,
+            f"({opt.label_column}); line {line} of {opt.source or 'the input'} has {n_cols} "
+            f"column{'s' if n_cols != 1 else ''} ({content!r}, split at "
+            f"{'tabs' if delimiter == 'tab' else 'whitespace'}). Fix the line, or choose the "
+            "columns with `token_column`/`label_column` (--token-column/--label-column) and "
+            "the delimiter with `column_delimiter` (--delimiter-columns).",
+            source=opt.source,
             line=line,
         )
-    if column_delimiter == "tab":
-        tok_s, tok_e = _tab_field(tok_idx, tab_lo, tabs, tcs, tce, wstart, wend)
-        lab_s, lab_e = _tab_field(lab_idx, tab_lo, tabs, tcs, tce, wstart, wend)
-        empty = (tok_s >= tok_e) | (lab_s >= lab_e)
-        if empty.any():
-            k = int(np.flatnonzero(empty)[0])
-            which = "token" if tok_s[k] >= tok_e[k] else "label"
-            line = first_line + int(tl[k])
-            raise FormatError(
-                f"Empty {which} column at line {line} of {source or 'the input'} (columns "
-                "split at tabs). Fill it in, or read the file with column_delimiter='space' "
-                "(--delimiter-columns space).",
-                source=source,
-                line=line,
-            )
-    else:
-        tok_s, tok_e = wstart[tfw + tok_idx], wend[tfw + tok_idx]
-        lab_s, lab_e = wstart[tfw + lab_idx], wend[tfw + lab_idx]
 
-    ids, vocab = _intern(b, lab_s, lab_e)
-    return _Block(ids, vocab, offsets, (tl + first_line).astype(np.int64),
-                  tok_s + start, tok_e + start, lab_s + start, lab_e + start,
-                  documents, int(is_comment.sum()), voted)
+    def empty_error(self, k: int, which: str) -> FormatError:
+        line = self.first_line + int(self.lines[k])
+        return FormatError(
+            f"Empty {which} column at line {line} of {self.opt.source or 'the input'} (columns "
+            "split at tabs). Fill it in, or read the file with column_delimiter='space' "
+            "(--delimiter-columns space).",
+            source=self.opt.source,
+            line=line,
+        )
+
+
+def _column_indices(
+    n_cols: IntArray, where: _Where, delimiter: str
+) -> tuple[IntArray, IntArray] | FormatError:
+    tok = _resolve_column(where.opt.token_column, n_cols)
+    lab = _resolve_column(where.opt.label_column, n_cols)
+    bad = (tok < 0) | (lab < 0) | (tok == lab)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        return where.column_error(k, int(n_cols[k]), delimiter)
+    return tok, lab
+
+
+def _space_columns(
+    n_cols: IntArray, first_word: IntArray, wstart: IntArray, wend: IntArray, where: _Where
+) -> Ranges | FormatError:
+    found = _column_indices(n_cols, where, "space")
+    if isinstance(found, FormatError):
+        return found
+    tok, lab = first_word + found[0], first_word + found[1]
+    return wstart[tok], wend[tok], wstart[lab], wend[lab]
+
+
+def _tab_columns(
+    n_cols: IntArray, tab_lo: IntArray, tabs: IntArray, cs: IntArray, ce: IntArray,
+    wstart: IntArray, wend: IntArray, where: _Where,
+) -> Ranges | FormatError:
+    found = _column_indices(n_cols, where, "tab")
+    if isinstance(found, FormatError):
+        return found
+    tok_s, tok_e = _tab_field(found[0], tab_lo, tabs, cs, ce, wstart, wend)
+    lab_s, lab_e = _tab_field(found[1], tab_lo, tabs, cs, ce, wstart, wend)
+    empty = (tok_s >= tok_e) | (lab_s >= lab_e)
+    if empty.any():
+        k = int(np.flatnonzero(empty)[0])
+        return where.empty_error(k, "token" if tok_s[k] >= tok_e[k] else "label")
+    return tok_s, tok_e, lab_s, lab_e
 
 
 def _resolve_column(column: int, n_cols: IntArray) -> IntArray:
@@ -844,7 +947,7 @@ def _intern(
     for k in range(n_words):
         chunk = rows[np.minimum(starts + 8 * k, len(b))].view(np.uint64).reshape(-1)
         words[:, k] = chunk & _LOW_BYTES[np.clip(lens - 8 * k, 0, 8)]
-    exact = n_words == 1 and not (b == 0).any()  # the word itself is the string
+    exact = n_words == 1  # no field holds a NUL byte: the word itself is the string
     key = words[:, 0].copy()
     if not exact:
         key = key * _MULT + lens.astype(np.uint64)

@@ -82,7 +82,7 @@ def seqeval_rows(counts: Counts, *, zero_division: Any = "warn") -> tuple[list[R
 
 
 def render_seqeval(counts: Counts, *, digits: int = 2, zero_division: Any = "warn") -> str:
-    """seqeval 1.2.2's ``classification_report`` text, from counts.
+    """Render counts as seqeval 1.2.2's ``classification_report`` text.
 
     Parameters
     ----------
@@ -138,7 +138,7 @@ def render_seqeval(counts: Counts, *, digits: int = 2, zero_division: Any = "war
 def seqeval_report_dict(
     counts: Counts, *, zero_division: Any = "warn"
 ) -> dict[str, dict[str, float | int]]:
-    """seqeval 1.2.2's ``classification_report(..., output_dict=True)``, from counts.
+    """Counts as seqeval 1.2.2's ``classification_report(..., output_dict=True)``.
 
     Parameters
     ----------
