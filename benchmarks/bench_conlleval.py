@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -63,24 +64,35 @@ def nerscore_command() -> list[str]:
         return [sys.executable, "-m", "nerscore.cli.conlleval"]
 
 
-def run_times(cmd: list[str], path: Path, *, stdin: bool, repeats: int) -> tuple[list[float], bytes]:
-    """Wall-clock times of complete runs (one untimed warm-up run first)."""
+def run_times(
+    cmd: list[str], path: Path, *, stdin: bool, repeats: int
+) -> tuple[list[float], list[float], bytes]:
+    """Wall-clock and CPU (user + system) times of complete runs, after one warm-up run."""
     out = b""
-    times = []
+    wall, cpu = [], []
     for k in range(repeats + 1):
         with open(path, "rb") as fh:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
             proc = subprocess.run(cmd if stdin else [*cmd, str(path)],
                                   stdin=fh if stdin else subprocess.DEVNULL,
                                   capture_output=True, check=False)
             elapsed = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if proc.returncode != 0:
             raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): "
                              f"{proc.stderr.decode(errors='replace')}")
         out = proc.stdout
         if k:
-            times.append(elapsed)
-    return times, out
+            wall.append(elapsed)
+            cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return wall, cpu, out
+
+
+def _summary(wall: list[float], cpu: list[float]) -> str:
+    return (f"median {fmt_time(statistics.median(wall))} wall (min {fmt_time(min(wall))}, "
+            f"max {fmt_time(max(wall))}), median {fmt_time(statistics.median(cpu))} CPU, "
+            f"{len(wall)} runs")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,15 +112,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"input:   {path.stat().st_size / 1e6:.1f} MB; {info}")
 
     cmd = nerscore_command()
-    ours, out = run_times(cmd, path, stdin=False, repeats=args.repeats)
-    med = statistics.median(ours)
-    print(f"nerscore ({' '.join(os.path.basename(c) for c in cmd[:1])} ...): median "
-          f"{fmt_time(med)} over {len(ours)} runs (min {fmt_time(min(ours))}, "
-          f"max {fmt_time(max(ours))})")
+    wall, cpu, out = run_times(cmd, path, stdin=False, repeats=args.repeats)
+    print(f"nerscore ({os.path.basename(cmd[0])} ... conlleval FILE): {_summary(wall, cpu)}")
     empty = path.with_suffix(".empty")
     empty.write_bytes(b"")
-    start, _ = run_times(cmd, empty, stdin=False, repeats=args.repeats)
-    print(f"  of which start-up (empty input): median {fmt_time(statistics.median(start))}")
+    swall, scpu, _ = run_times(cmd, empty, stdin=False, repeats=args.repeats)
+    print(f"  start-up alone (empty file): {_summary(swall, scpu)}")
     print(out.decode().rstrip())
 
     if args.perl:
@@ -117,12 +126,12 @@ def main(argv: list[str] | None = None) -> int:
             print("perl: not found; skipped")
         else:
             reps = max(3, args.repeats // 2)
-            theirs, pout = run_times([perl, args.perl], path, stdin=True, repeats=reps)
-            pmed = statistics.median(theirs)
+            pwall, pcpu, pout = run_times([perl, args.perl], path, stdin=True, repeats=reps)
             same = "identical" if pout == out else "DIFFERENT"
-            print(f"perl conlleval: median {fmt_time(pmed)} over {len(theirs)} runs; "
-                  f"output {same}")
-            print(f"speed-up: {pmed / med:.1f}x")
+            print(f"perl conlleval.pl < FILE: {_summary(pwall, pcpu)}; output {same}")
+            print(f"speed-up (perl / nerscore): "
+                  f"{statistics.median(pwall) / statistics.median(wall):.1f}x wall, "
+                  f"{statistics.median(pcpu) / statistics.median(cpu):.1f}x CPU")
             if pout != out:
                 return 1
     tmp.cleanup()

@@ -32,6 +32,7 @@ __all__ = [
     "decode_chunks",
     "decode_events",
     "decode_events_ids",
+    "decode_events_ids_seq",
     "flatten_with_separators",
     "with_separators",
 ]
@@ -209,12 +210,52 @@ def decode_events_ids(
     >>> decode_events_ids(np.array([1, 2, 2, 0, 2]), np.array([0, 3, 5]), cls, typ, LENIENT)
     (array([0, 4]), array([3, 5]))
     """
+    begin, end, _ = _decode_ids(ids, offsets, tag_cls, tag_typ, rules, boundary_type,
+                                first_type, no_start, want_seq=False)
+    return begin, end
+
+
+def decode_events_ids_seq(
+    ids: IntArray,
+    offsets: IntArray,
+    tag_cls: npt.NDArray[np.int8],
+    tag_typ: IntArray,
+    rules: EventRules,
+) -> tuple[IntArray, IntArray, IntArray]:
+    """:func:`decode_events_ids` (default options) plus the sentence of every chunk's begin.
+
+    The sentence index comes out of the same pass: sentence boundaries are
+    marked in the event array, so no binary search over ``offsets`` is needed.
+
+    Examples
+    --------
+    >>> from nerscore.schemes import LENIENT
+    >>> cls, typ = np.array([0, 1, 2], dtype=np.int8), np.array([-1, 0, 0])  # O B-X I-X
+    >>> decode_events_ids_seq(np.array([1, 2, 2, 0, 2]), np.array([0, 0, 3, 5]), cls, typ,
+    ...                       LENIENT)
+    (array([0, 4]), array([3, 5]), array([1, 2]))
+    """
+    return _decode_ids(ids, offsets, tag_cls, tag_typ, rules, -1, None, 0, want_seq=True)
+
+
+def _decode_ids(
+    ids: IntArray,
+    offsets: IntArray,
+    tag_cls: npt.NDArray[np.int8],
+    tag_typ: IntArray,
+    rules: EventRules,
+    boundary_type: int,
+    first_type: int | None,
+    no_start: int,
+    *,
+    want_seq: bool,
+) -> tuple[IntArray, IntArray, IntArray]:
     v = len(tag_cls)  # the separator; v + 1: the token before the first
     w = v + 2
     n = len(ids)
     if n == 0:
         z = np.zeros(0, dtype=np.int64)
-        return z, z
+        return z, z, z
     first = boundary_type if first_type is None else first_type
     table = _event_table(tag_cls, tag_typ, rules, [boundary_type, first])
     small = np.int16 if w * w < 2**15 else np.int32 if w * w < 2**31 else np.int64
@@ -225,22 +266,43 @@ def decode_events_ids(
     ev = np.take(table, code)
     # sentence boundaries (offsets, including 0 and n): end from (last, separator),
     # start from (separator, first); before token 0 stands the first virtual token
-    # unless an empty first sentence put a separator there
+    # unless an empty first sentence put a separator there. Bit 4 marks a boundary.
     b = np.asarray(offsets, dtype=np.int64)
     prev = np.where(b > 0, t[np.maximum(b - 1, 0)], v + 1).astype(np.int64)
     cur = np.where(b < n, t[np.minimum(b, n - 1)], v).astype(np.int64)
     before = np.where((b == 0) & (b[1] > 0), v + 1, v)
-    ev[b] = (table[prev * w + v] & 1) | (table[before * w + cur] & 2)
-    ends = np.flatnonzero((ev & 1).view(np.bool_))
-    starts = np.flatnonzero((ev >> 1).view(np.bool_))
+    ev[b] = (table[prev * w + v] & 1) | (table[before * w + cur] & 2) | 4
+    pos = np.flatnonzero(ev != 0)  # every event and boundary, in order
+    bits = ev[pos]
+    is_start = (bits >> 1 & 1).view(np.bool_)
+    ends = np.compress((bits & 1).view(np.bool_), pos)  # compress: faster than pos[mask]
+    starts = np.compress(is_start, pos)
+    if want_seq:
+        # sentence of position x = (number of offsets <= x) - 1; boundaries come in
+        # order in `pos`, one per distinct offset, weighted by its multiplicity
+        new = np.ones(len(b), dtype=bool)
+        new[1:] = b[1:] != b[:-1]
+        mult = np.diff(np.append(np.flatnonzero(new), len(b)))
+        weight = np.zeros(len(pos), dtype=np.int64)
+        weight[np.flatnonzero(bits >> 2)] = mult
+        start_seq = np.compress(is_start, np.cumsum(weight)) - 1
+    else:
+        start_seq = np.zeros(0, dtype=np.int64)
     if len(starts) == len(ends) and (
         len(ends) == 0
         or ((starts < ends).all() and (starts[1:] >= ends[:-1]).all())
     ):  # chunks alternate start, end (always so for the lenient rules)
-        return starts.astype(np.int64), ends.astype(np.int64)
+        return starts.astype(np.int64), ends.astype(np.int64), start_seq
     k = np.searchsorted(starts, ends - 1, side="right") - 1
-    begin = np.where(k >= 0, starts[np.maximum(k, 0)] if len(starts) else 0, no_start)
-    return begin.astype(np.int64), ends.astype(np.int64)
+    ok = k >= 0
+    kk = np.maximum(k, 0)
+    begin = np.where(ok, starts[kk] if len(starts) else 0, no_start)
+    if want_seq:
+        seq_none = int(np.searchsorted(b, no_start, side="right")) - 1
+        seq = np.where(ok, start_seq[kk] if len(start_seq) else 0, seq_none)
+    else:
+        seq = start_seq
+    return begin.astype(np.int64), ends.astype(np.int64), seq.astype(np.int64)
 
 
 def with_separators(

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from nerscore import schemes as sc
-from nerscore._decode import decode_chunks, decode_events_ids, flatten_with_separators
+from nerscore._decode import decode_chunks, decode_events_ids_seq, flatten_with_separators
 from nerscore._tags import EncodedTags, check_vocab, parse_vocab
 from nerscore.errors import InvalidSpanError, SchemeError
 from nerscore.schemes import Mode, Scheme, SchemeTable, get_scheme
@@ -67,8 +67,8 @@ def decode(
         lab = rank[lab] if len(lab) else lab
         return EntityColumns(seq, start, start + (end - begin), lab, labels, enc.n_sequences)
     # lenient: one table lookup per token, no separators (same chunks as decode_events)
-    begin, end = decode_events_ids(enc.ids, enc.offsets, parsed.cls, parsed.label, sc.LENIENT)
-    seq = np.searchsorted(enc.offsets, begin, side="right") - 1
+    begin, end, seq = decode_events_ids_seq(enc.ids, enc.offsets, parsed.cls, parsed.label,
+                                            sc.LENIENT)
     start = begin - enc.offsets[seq]
     tag_rank = np.where(parsed.label >= 0, rank[np.maximum(parsed.label, 0)], -1) \
         if len(rank) else parsed.label

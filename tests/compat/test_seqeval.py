@@ -292,10 +292,11 @@ def test_strict_mode_scores_and_reports_match_seqeval(scheme):
             if average == "macro" and not any_entities:
                 continue
             kw = {"average": average, "zero_division": zd, "suffix": suffix}
-            ref, ref_w, _ = call(sv1.precision_recall_fscore_support, y_true, y_pred,
-                                 scheme=seq_scheme, **kw)
-            ours, our_w, _ = call(ns.precision_recall_fscore_support, y_true, y_pred,
-                                  mode="strict", scheme=our_scheme, **kw)
+            ref, ref_w, ref_t = call(sv1.precision_recall_fscore_support, y_true, y_pred,
+                                     scheme=seq_scheme, **kw)
+            ours, our_w, our_t = call(ns.precision_recall_fscore_support, y_true, y_pred,
+                                      mode="strict", scheme=our_scheme, **kw)
+            assert our_t == ref_t == set()
             assert_same_scores(ours, ref)
             assert_same_warnings(our_w, ref_w)
         average = AVERAGES[k % 4]
@@ -344,6 +345,32 @@ def test_signatures_mirror_seqeval():
         for extra in list(ours)[len(ref):]:  # extensions are keyword-only with defaults
             assert ours[extra].kind is inspect.Parameter.KEYWORD_ONLY
             assert ours[extra].default is not inspect.Parameter.empty
+
+
+@needs_seqeval
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_scheme_tables_hold_seqeval_patterns(scheme):
+    from nerscore import schemes as sc
+
+    seq_scheme = getattr(ss, scheme)
+    canonical = {"I": sc.I, "O": sc.O, "B": sc.B, "E": sc.E, "S": sc.S, "U": sc.S, "L": sc.E}
+    allowed = [p for p in ss.Prefix if p in seq_scheme.allowed_prefix and p is not ss.Prefix.ANY]
+    classes = {canonical[p.name] for p in allowed}
+
+    def expand(patterns):
+        out = set()
+        for prev, cur, cond in patterns:
+            for p in allowed:
+                for c in allowed:
+                    if p in prev and c in cur:
+                        out.add((canonical[p.name], canonical[c.name], cond.name.lower()))
+        return out
+
+    table = ns._check_scheme(scheme)
+    for name in ("start", "inside", "end"):
+        ours = {(p, c, cond) for p, c, cond in getattr(table, name)
+                if p in classes and c in classes}
+        assert ours == expand(getattr(seq_scheme, f"{name}_patterns")), name
 
 
 @needs_seqeval
@@ -584,6 +611,21 @@ def test_match_is_passed_to_the_matcher(monkeypatch):
     report = ns.classification_report(SEED_TRUE, SEED_PRED, match="fake", output_dict=True)
     assert list(report)[:2] == ["MISC", "PER"]  # labels without entities are left out
     assert ns.f1_score(SEED_TRUE, SEED_PRED, match="exact") == 0.5
+
+
+def test_match_uses_nerscore_matchers():
+    # SPEC 3.4: MISC gold [3, 6) and prediction [2, 6) overlap by 3/3 and 3/4 >= 0.5
+    assert ns.f1_score(SEED_TRUE, SEED_PRED, match="threshold") == 1.0
+    assert ns.f1_score(SEED_TRUE, SEED_PRED, match="exact") == 0.5
+
+
+def test_extension_schemes_bmes_and_strings():
+    y_true = [["B-X", "M-X", "E-X", "S-Y", "O"]]
+    y_pred = [["B-X", "M-X", "M-X", "S-Y", "O"]]
+    assert ns.precision_recall_fscore_support(y_true, y_pred, mode="strict", scheme="BMES",
+                                              average="micro") == (1.0, 0.5, 2 / 3, 2)
+    with pytest.raises(InvalidTagError, match="'M' is not a prefix seqeval knows"):
+        ns.f1_score(y_true, y_pred, mode="strict", scheme="BIOES")
 
 
 # ----------------------------------------------------------------------------- render from counts

@@ -14,6 +14,11 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+# Import the ``main`` submodule (score, validate, repair) before defining the
+# function ``main`` below: loading a submodule binds its name on the package, so
+# loading it later would replace the entry point ``nerscore.cli:main``.
+from nerscore.cli import main as _commands  # noqa: F401
+
 __all__ = ["build_parser", "main"]
 
 #: Modules whose ``register(subparsers)`` adds subcommands, in help order.
@@ -76,6 +81,17 @@ def _report_warnings(command: str, caught: list[warnings.WarningMessage]) -> Non
               "the value of undefined scores.", file=sys.stderr)
 
 
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null so the final flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (captured output)
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``nerscore`` command line and return its exit status.
 
@@ -117,6 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   file=sys.stderr)
             status = 2
         except BrokenPipeError:  # the reader of our output went away (e.g. `| head`)
+            _silence_stdout()
             status = 0
         except (NerscoreError, OSError, ValueError) as exc:
             print(f"nerscore {command}: error: {_one_line(exc)}", file=sys.stderr)

@@ -19,6 +19,7 @@ from nerscore.schemes import Mode, Scheme
 
 __all__ = [
     "COMPAT",
+    "COMPAT_OF",
     "FORMATS",
     "INPUT_FORMATS",
     "MATCHES",
@@ -37,8 +38,10 @@ __all__ = [
 FORMATS = ("text", "json", "markdown", "seqeval", "conlleval")
 #: Input formats of gold and prediction files.
 INPUT_FORMATS = ("conll", "jsonl", "brat")
-#: Values of ``--compat`` (each matcher checks which ones it knows).
-COMPAT = ("nervaluate", "kaggle")
+#: Reference tools each matcher can reproduce (``--compat``).
+COMPAT_OF = {"semeval": ("nervaluate",), "threshold": ("kaggle",)}
+#: Values of ``--compat``.
+COMPAT = tuple(c for values in COMPAT_OF.values() for c in values)
 
 
 def _matches() -> tuple[str, ...]:
@@ -336,6 +339,9 @@ def match_kwargs(args: argparse.Namespace) -> dict[str, Any]:
             f"{_quote(wrong)} do{'es' if len(wrong) == 1 else ''} not apply to "
             f"--match {args.match} (it takes {takes or 'no options'})"
         )
+    compat = given.get("compat", (None, None))[1]
+    if compat is not None and compat not in COMPAT_OF.get(args.match, ()):
+        raise UsageError(f"--compat {compat} does not apply to --match {args.match}")
     return {option: value for option, (_, value) in given.items()}
 
 

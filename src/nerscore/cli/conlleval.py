@@ -249,9 +249,9 @@ def _read_fast(data: bytes, delim: int) -> _Lines | None:
     size = end - sep_ext[tag_last - 1] - 1
     longest = int(size.max(initial=0))
     n_words = (longest + 7) // 8
-    if n_words > 8:
+    if n_words > 8 or len(data) < 64:
         return None
-    words = np.ndarray((max(len(data) - 7, 0),), dtype="<u8", buffer=data, strides=(1,))
+    words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
     head = bytes(72) + data[:64]  # for words that begin before the data
     head_words = np.ndarray((len(head) - 7,), dtype="<u8", buffer=head, strides=(1,))
     early = np.flatnonzero(end < 8 * n_words)

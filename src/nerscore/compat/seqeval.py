@@ -36,12 +36,12 @@ Differences from seqeval 1.2.2 (each deliberate)
    (nerscore does not depend on scikit-learn); texts are seqeval's.
 2. "... seems not to be NE tag." warnings (``UserWarning``, seqeval's text)
    are issued once per distinct tag per call, not once per token occurrence.
-3. No entity at all: ``classification_report`` (where seqeval raises
-   ``ValueError: max() arg is an empty sequence``) returns the report
-   without label rows (text) or with the three averages only (dict).
+3. No entity at all: the text ``classification_report`` (where seqeval
+   raises ``ValueError: max() arg is an empty sequence``) is the report
+   without label rows; the dict has the three averages, as seqeval's.
 4. Macro average over no labels (seqeval returns ``nan`` with NumPy
-   ``RuntimeWarning``): the ``zero_division`` value, with an
-   ``UndefinedMetricWarning`` when it is ``"warn"``.
+   ``RuntimeWarning``s, also in the report dict): the ``zero_division``
+   value, with an ``UndefinedMetricWarning`` when it is ``"warn"``.
 5. ``mode="strict"`` without ``scheme`` raises
    :class:`~nerscore.SchemeError` (seqeval silently uses the default mode in
    the ``*_score`` functions and guesses the scheme from ``y_true`` in

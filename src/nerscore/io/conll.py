@@ -47,6 +47,8 @@ __all__ = [
 ]
 
 IntArray = npt.NDArray[np.int64]
+#: Byte positions in a file (int32 below 2 GiB, else int64).
+PosArray = npt.NDArray[np.signedinteger[Any]]
 ColumnDelimiter = Literal["auto", "tab", "space"]
 Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 
@@ -106,7 +108,7 @@ class _FieldView(Sequence[str]):
 
     __slots__ = ("_data", "_ends", "_starts")
 
-    def __init__(self, data: bytes, starts: IntArray, ends: IntArray) -> None:
+    def __init__(self, data: bytes, starts: PosArray, ends: PosArray) -> None:
         self._data = data
         self._starts = starts
         self._ends = ends
@@ -145,10 +147,10 @@ class _Text:
     """The file as UTF-8 bytes and the byte ranges of the token and label fields."""
 
     data: bytes
-    token_start: IntArray
-    token_end: IntArray
-    label_start: IntArray
-    label_end: IntArray
+    token_start: PosArray
+    token_end: PosArray
+    label_start: PosArray
+    label_end: PosArray
 
 
 @dataclass(frozen=True, eq=False)
@@ -498,10 +500,20 @@ def iter_conll(
 ) -> Iterator[Sentence]:
     r"""Stream a CoNLL file sentence by sentence, reading it in blocks.
 
-    Takes the options of :func:`read_conll`; memory stays bounded by
-    ``block_size`` (bytes) plus the longest run without a blank line. With
-    ``column_delimiter="auto"`` the first block with tokens decides for the
-    whole file.
+    Memory stays bounded by ``block_size`` plus the longest run of lines
+    without a blank line.
+
+    Parameters
+    ----------
+    source : path or file object
+        A file name, or an open file (binary or text).
+    token_column, label_column, comments, encoding, docstart
+        As in :func:`read_conll`.
+    column_delimiter : {"auto", "tab", "space"}
+        As in :func:`read_conll`, except that with ``"auto"`` the first block
+        with tokens decides for the whole file.
+    block_size : int
+        Bytes read at a time.
 
     Yields
     ------
@@ -623,10 +635,10 @@ class _Block:
     vocab: tuple[str, ...]
     offsets: IntArray
     lines: IntArray
-    token_start: IntArray
-    token_end: IntArray
-    label_start: IntArray
-    label_end: IntArray
+    token_start: PosArray
+    token_end: PosArray
+    label_start: PosArray
+    label_end: PosArray
     documents: IntArray
     n_comments: int
     delimiter: str
@@ -703,7 +715,7 @@ def _assemble(
         n_sent += len(blk.offsets) - 1
         n_tok += len(blk.ids)
 
-    def cat(parts: list[IntArray]) -> IntArray:
+    def cat(parts: list[Any]) -> Any:
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
     text = _Text(
@@ -730,8 +742,11 @@ def _extract(scan: _Scan, delimiter: str) -> _Block:
     tok_s, tok_e, lab_s, lab_e = found
     ids, vocab = _intern(scan.b, lab_s, lab_e)
     s = scan.start
-    return _Block(ids, vocab, scan.offsets, scan.lines, tok_s + s, tok_e + s, lab_s + s,
-                  lab_e + s, scan.documents, scan.n_comments, delimiter)
+    # byte positions fit 32 bits below 2 GiB: half the memory for the four columns
+    dtype = np.int32 if s + len(scan.b) < 2**31 else np.int64
+    return _Block(ids, vocab, scan.offsets, scan.lines, (tok_s + s).astype(dtype),
+                  (tok_e + s).astype(dtype), (lab_s + s).astype(dtype),
+                  (lab_e + s).astype(dtype), scan.documents, scan.n_comments, delimiter)
 
 
 def _scan(
@@ -923,7 +938,31 @@ def _tab_field(
 
 
 _MULT = np.uint64(0x9E3779B97F4A7C15)
-_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_WORD = np.dtype("<u8")  # 8 bytes read little-endian: the first byte is the lowest
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=_WORD)
+
+
+def _byte_rows(b: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8] | None:
+    """A read-only ``(len(b) - 7, 8)`` view: row ``i`` is ``b[i:i + 8]``."""
+    if len(b) < 8:
+        return None
+    return np.lib.stride_tricks.as_strided(b, shape=(len(b) - 7, 8), strides=(1, 1),
+                                           writeable=False)
+
+
+def _words(
+    b: npt.NDArray[np.uint8], rows: npt.NDArray[np.uint8] | None, pos: IntArray,
+    remaining: IntArray,
+) -> npt.NDArray[np.uint64]:
+    """``b[pos : pos + min(remaining, 8)]`` of every position as one zero-padded 8-byte word."""
+    out = np.empty(len(pos), dtype=_WORD)
+    safe = pos <= len(b) - 8
+    if rows is not None:
+        out[safe] = rows[pos[safe]].view(_WORD).reshape(-1)
+    for i in np.flatnonzero(~safe).tolist():  # the last few bytes of the buffer
+        p = int(pos[i])
+        out[i] = np.frombuffer(b[p : p + 8].tobytes().ljust(8, b"\0"), dtype=_WORD)[0]
+    return out & _LOW_BYTES[np.clip(remaining, 0, 8)]
 
 
 def _intern(
@@ -940,13 +979,10 @@ def _intern(
         return np.zeros(0, dtype=np.int64), ()
     lens = ends - starts
     n_words = -(-int(lens.max()) // 8)
-    padded = np.zeros(len(b) + 8, dtype=np.uint8)
-    padded[: len(b)] = b
-    rows = np.lib.stride_tricks.as_strided(padded, shape=(len(b) + 1, 8), strides=(1, 1))
-    words = np.empty((n, n_words), dtype=np.uint64)
+    rows = _byte_rows(b)
+    words = np.empty((n, n_words), dtype=_WORD)
     for k in range(n_words):
-        chunk = rows[np.minimum(starts + 8 * k, len(b))].view(np.uint64).reshape(-1)
-        words[:, k] = chunk & _LOW_BYTES[np.clip(lens - 8 * k, 0, 8)]
+        words[:, k] = _words(b, rows, starts + 8 * k, lens - 8 * k)
     exact = n_words == 1  # no field holds a NUL byte: the word itself is the string
     key = words[:, 0].copy()
     if not exact:
@@ -1110,28 +1146,27 @@ def check_aligned(
     )
 
 
-def _differing_fields(a: _Text, b: _Text, *, batch: int = 1 << 20) -> IntArray:
-    """Positions whose token strings differ between two texts of the same shape."""
+def _differing_fields(a: _Text, b: _Text) -> IntArray:
+    """Positions whose token strings differ between two texts of the same shape.
+
+    Tokens of equal length are compared 8 bytes at a time; each round keeps
+    only the tokens that are still equal and longer.
+    """
     la = a.token_end - a.token_start
     lb = b.token_end - b.token_start
     differ = la != lb
     ba = np.frombuffer(a.data, dtype=np.uint8)
     bb = np.frombuffer(b.data, dtype=np.uint8)
-    same_len = np.flatnonzero(~differ)
-    for i in range(0, len(same_len), batch):
-        idx = same_len[i : i + batch]
-        lens = la[idx]
-        total = int(lens.sum())
-        if total == 0:
-            continue
-        base = np.cumsum(lens) - lens
-        within = np.arange(total, dtype=np.int64) - np.repeat(base, lens)
-        neq = ba[np.repeat(a.token_start[idx], lens) + within] != \
-            bb[np.repeat(b.token_start[idx], lens) + within]
-        if neq.any():
-            nonempty = lens > 0
-            bad = np.add.reduceat(neq, base[nonempty]) > 0
-            differ[idx[nonempty][bad]] = True
+    ra, rb = _byte_rows(ba), _byte_rows(bb)
+    idx = np.flatnonzero(~differ & (la > 0))
+    off = 0
+    while len(idx):
+        rest = la[idx] - off
+        bad = _words(ba, ra, a.token_start[idx] + off, rest) != \
+            _words(bb, rb, b.token_start[idx] + off, rest)
+        differ[idx[bad]] = True
+        idx = idx[~bad & (rest > 8)]
+        off += 8
     return np.flatnonzero(differ)
 
 
