@@ -26,6 +26,7 @@ spans when starts occur without ends (``[`` after ``S``, ``.`` tags).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -301,10 +302,10 @@ def _codes(a: IntArray, b: IntArray, side: tuple[npt.NDArray[np.generic], ...]) 
 
 
 def score_rows(
-    rows: IntArray,
+    blocks: Sequence[IntArray],
     pair_gold: IntArray,
     pair_pred: IntArray,
-    token: BoolArray,
+    boundary: int,
     *,
     classes: Int8Array,
     types: IntArray,
@@ -315,15 +316,16 @@ def score_rows(
 
     Parameters
     ----------
-    rows : array of int
-        Per row of the input (sentence boundaries included, as rows whose
-        tags are ``O`` with the empty type), the id of its pair of tags.
+    blocks : sequence of array of int
+        The rows of the input in consecutive blocks: per line, the id of its
+        pair of tags. Sentence boundaries are rows too (pair ``boundary``).
     pair_gold, pair_pred : array of int
         Per pair, the id of its parsed gold and predicted tag ``(prefix,
         type)``; equal ids mean equal prefix and type (the script's test for
         a correct tag).
-    token : array of bool
-        Rows that are tokens (not boundaries).
+    boundary : int
+        The pair of boundary rows (``O`` with the empty type on both sides);
+        they are not tokens.
     classes, types, letters : array
         Per parsed tag id: canonical class (:func:`prefix_class`), type id
         into ``type_names`` (the empty type must be id 0), and the lenient
@@ -343,16 +345,17 @@ def score_rows(
     when a chunk opened (both sides start, same type) at or after the last
     row that stopped it (a close, an end on one side only, or differing
     types) and before ``k``; a close counts one correct chunk when the flag
-    is on, as does the end of the input.
+    is on, as does the end of the input. Blocks carry the last pair and the
+    flag over to the next.
 
     Examples
     --------
     >>> cls = np.array([prefix_class(p) for p in ("O", "B", "I")], dtype=np.int8)
-    >>> res = score_rows(np.array([0, 1, 2]), np.array([1, 2, 0]), np.array([2, 2, 0]),
-    ...                  np.ones(3, bool), classes=cls, types=np.array([0, 1, 1]),
+    >>> res = score_rows([np.array([0, 1]), np.array([2])], np.array([1, 2, 0]),
+    ...                  np.array([2, 2, 0]), 2, classes=cls, types=np.array([0, 1, 1]),
     ...                  letters=np.array([-1, 1, 2], np.int8), type_names=("", "PER"))
-    >>> res.counts.to_dict()["PER"], res.counts.tokens_correct
-    ({'tp': 1, 'n_pred': 1, 'n_gold': 1}, 2)
+    >>> res.counts.to_dict()["PER"], res.counts.tokens, res.counts.tokens_correct
+    ({'tp': 1, 'n_pred': 1, 'n_gold': 1}, 2, 1)
     """
     n_pairs = len(pair_gold)
     # per pair, plus a virtual pair ``n_pairs`` (O on both sides) before the first row
@@ -361,42 +364,61 @@ def score_rows(
         for ids in (pair_gold, pair_pred)
         for arr, fill in ((classes, sc.O), (types, 0), (letters, -1))
     )
-    prev = np.empty_like(rows)
-    if len(rows):
-        prev[0] = n_pairs
-        prev[1:] = rows[:-1]
+    tg, tp = side[1], side[4]
     width = n_pairs + 1
+    table = None
     if width * width <= _TABLE_LIMIT:
         grid = np.arange(width, dtype=np.int64)
         table = _codes(grid[:, None], grid[None, :], side).ravel()
-        code = table[prev * width + rows]
-    else:
-        code = _codes(prev, rows, side)
-
-    tg, tp = side[1], side[4]
-    g_start = rows[(code & _SG) != 0]
-    p_start = rows[(code & _SP) != 0]
-    opens = np.flatnonzero(code & _OPEN)
-    stops = np.flatnonzero(code & _STOP)
-    closes = np.flatnonzero(code & _CLOSE)  # a subset of ``stops``
-    # the stop before each close (or row 0): the flag is on iff a chunk opened since
-    before = stops[np.maximum(np.searchsorted(stops, closes) - 1, 0)] if len(stops) else stops
-    before = np.where(np.searchsorted(stops, closes) > 0, before, 0)
-    n_open = np.searchsorted(opens, closes) - np.searchsorted(opens, before)
-    counted = tg[prev[closes[n_open > 0]]]
-    if len(opens) and (not len(stops) or opens[-1] >= stops[-1]):
-        counted = np.append(counted, tg[rows[-1]])
-
-    n_types = len(type_names)
     same_tag = np.append(pair_gold == pair_pred, True)
-    counts = Counts(
-        type_names,
-        np.bincount(counted, minlength=n_types),
-        np.bincount(tp[p_start], minlength=n_types),
-        np.bincount(tg[g_start], minlength=n_types),
-        tokens=int(np.count_nonzero(token)),
-        tokens_correct=int(np.count_nonzero(same_tag[rows] & token)),
-    )
+    n_types = len(type_names)
+    correct = np.zeros(n_types, dtype=np.int64)
+    found_gold = np.zeros(n_types, dtype=np.int64)
+    found_pred = np.zeros(n_types, dtype=np.int64)
+    tokens = tokens_correct = 0
+    merged_gold, merged_pred = [], []
+    last = n_pairs  # the pair before the next row
+    on = False  # the script's inCorrect flag after the last row
+    offset = 0
+    for rows in blocks:
+        if not len(rows):
+            continue
+        prev = np.empty_like(rows)
+        prev[0] = last
+        prev[1:] = rows[:-1]
+        code = table[prev * width + rows] if table is not None else _codes(prev, rows, side)
+
+        found_gold += np.bincount(tg[rows[(code & _SG) != 0]], minlength=n_types)
+        found_pred += np.bincount(tp[rows[(code & _SP) != 0]], minlength=n_types)
+        opens = np.flatnonzero(code & _OPEN)
+        stops = np.flatnonzero(code & _STOP)
+        closes = np.flatnonzero(code & _CLOSE)  # a subset of ``stops``
+        k = np.searchsorted(stops, closes)  # ``closes[i]`` is ``stops[k[i]]``
+        since = np.where(k > 0, stops[np.maximum(k - 1, 0)], 0) if len(stops) else closes
+        flag = np.searchsorted(opens, closes) > np.searchsorted(opens, since)
+        if on:  # no stop earlier in the block: the flag came on before it
+            flag |= k == 0
+        correct += np.bincount(tg[prev[closes[flag]]], minlength=n_types)
+        if len(stops):
+            on = bool(len(opens)) and bool(opens[-1] >= stops[-1])
+        else:
+            on = on or bool(len(opens))
+
+        token = rows != boundary
+        tokens += int(np.count_nonzero(token))
+        tokens_correct += int(np.count_nonzero(same_tag[rows] & token))
+        merged_gold.append(np.flatnonzero(code & _MG) + offset)
+        merged_pred.append(np.flatnonzero(code & _MP) + offset)
+        last = int(rows[-1])
+        offset += len(rows)
+    if on:
+        correct[tg[last]] += 1
+
+    z = np.zeros(0, dtype=np.int64)
+    counts = Counts(type_names, correct, found_pred, found_gold, tokens=tokens,
+                    tokens_correct=tokens_correct)
     return ConllevalResult(
-        counts, np.flatnonzero(code & _MG), np.flatnonzero(code & _MP)
+        counts,
+        np.concatenate(merged_gold) if merged_gold else z,
+        np.concatenate(merged_pred) if merged_pred else z,
     )

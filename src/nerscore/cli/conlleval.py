@@ -113,29 +113,43 @@ class _ScriptExit(Exception):
 
 
 @dataclass
-class _Lines:
-    """Per input line: number of fields (empty trailing ones dropped) and the tags."""
+class _Input:
+    """The input as rows: per block of lines, per line a pair id or -1 (sentence boundary)."""
 
-    n_fields: IntArray
-    boundary: BoolArray
-    pair: IntArray  # index into ``pairs`` (-1 where the line has no tags)
+    blocks: list[IntArray]
     pairs: list[tuple[bytes, bytes]]  # distinct (gold tag, predicted tag)
-    lines: _LineSource
 
 
-class _LineSource:
-    """Gives back the text of one line (for error messages only)."""
+class _FieldCheck:
+    """The script's field-count checks, in its order; ``ref`` carries over blocks."""
 
-    def __init__(self, data: bytes, ends: IntArray | None = None,
-                 lines: list[bytes] | None = None) -> None:
-        self._data, self._ends, self._lines = data, ends, lines
+    def __init__(self, delim: bytes | re.Pattern[bytes]) -> None:
+        self.delim = delim
+        self.ref = -1
 
-    def __getitem__(self, i: int) -> bytes:
-        if self._lines is not None:
-            return self._lines[i]
-        assert self._ends is not None
-        start = int(self._ends[i - 1]) + 1 if i > 0 else 0
-        return self._data[start:int(self._ends[i])]
+    def first_problem(self, n_fields: IntArray, boundary: BoolArray) -> int:
+        """Index of the first line where the script stops (-1 if none)."""
+        import numpy as np
+
+        if self.ref < 0:
+            nonempty = np.flatnonzero(n_fields > 0)
+            if not len(nonempty):
+                return -1
+            self.ref = int(n_fields[nonempty[0]])
+        bad = ((n_fields > 0) & (n_fields != self.ref)) | ((n_fields == 1) & ~boundary)
+        return int(np.argmax(bad)) if bad.any() else -1
+
+    def stop(self, n_fields: int, line: bytes) -> _ScriptExit:
+        """The script's message and status for a line with ``n_fields`` fields."""
+        if n_fields != self.ref:
+            return _ScriptExit(b"unexpected number of features: %d (%d)\n" % (n_fields, self.ref),
+                               1)
+        field = _perl_split(self.delim, line)[0]
+        return _ScriptExit(
+            b"feature length is %s. \nconlleval: unexpected number of features in line %s\n"
+            % (_perl_int(field).encode(), line),
+            255,
+        )
 
 
 def _pattern(delimiter: str) -> bytes | re.Pattern[bytes]:
@@ -177,120 +191,151 @@ def _perl_split(delim: bytes | re.Pattern[bytes], line: bytes) -> list[bytes]:
     return fields
 
 
-def _read_slow(data: bytes, delim: bytes | re.Pattern[bytes]) -> _Lines:
+def _read_slow(data: bytes, delim: bytes | re.Pattern[bytes]) -> _Input:
+    """Any delimiter: one Python split per line."""
     import numpy as np
 
     lines = data.split(b"\n")
-    if data.endswith(b"\n"):
+    if data.endswith(b"\n") or not data:
         lines.pop()
+    check = _FieldCheck(delim)
     index: dict[tuple[bytes, bytes], int] = {}
-    nf, bound, pair = [], [], []
-    for line in lines:
+    rows = []
+    for i, line in enumerate(lines):
         fields = _perl_split(delim, line)
-        nf.append(len(fields))
+        n = len(fields)
         is_b = not fields or fields[0] == _BOUNDARY
-        bound.append(is_b)
-        if len(fields) >= 2 and not is_b:
-            pair.append(index.setdefault((fields[-2], fields[-1]), len(index)))
-        else:
-            pair.append(-1)
-    return _Lines(
-        np.array(nf, dtype=np.int64), np.array(bound, dtype=bool),
-        np.array(pair, dtype=np.int64), list(index), _LineSource(data, lines=lines),
-    )
+        if check.ref < 0 and n:
+            check.ref = n
+        if (n and n != check.ref) or (n == 1 and not is_b):
+            raise check.stop(n, lines[i])
+        rows.append(-1 if is_b else index.setdefault((fields[-2], fields[-1]), len(index)))
+    return _Input([np.array(rows, dtype=np.int64)], list(index))
 
 
-def _read_fast(data: bytes, delim: int) -> _Lines | None:
-    """Split on a one-byte delimiter with array operations (None: use the slow path).
+_BLOCK = 1 << 20  # bytes per block of lines: small arrays, reused memory
+_MASKS = [  # per word w of a tail and per tail size, the mask keeping the tail's bytes
+    [~((1 << (8 * (8 - min(max(n - 8 * w, 0), 8)))) - 1) & (2**64 - 1) for n in range(65)]
+    for w in range(8)
+]
+
+
+class _FastReader:
+    """Splits a buffer that ends with a newline on a one-byte delimiter, block by block.
 
     Every field ends at a separator (the delimiter or a newline). A line's tags
     are the bytes from the start of its second-to-last field to the end of its
     last one; that *tail* is keyed by its length and the 8-byte words that end
-    at its end (read from one unaligned view of the buffer, bytes before the
-    tail masked off), and the keys are made dense with a 65,536-slot table.
-    Distinct tails are few; each is split in Python once.
+    at its end (read from one unaligned ``uint64`` view of the buffer, the
+    bytes before the tail masked off), and the keys are made dense with a
+    65,536-slot table. Distinct tails are few; each is split in Python once.
+    Working block by block keeps the arrays small: fresh memory is what costs.
     """
-    import numpy as np
 
-    if not data.endswith(b"\n"):
-        data += b"\n"
-    buf = np.frombuffer(data, dtype=np.uint8)
-    is_nl = buf == 10
-    sep = np.flatnonzero(is_nl | (buf == delim))
-    nl = np.flatnonzero(is_nl[sep])  # per line: index into ``sep`` of its newline
-    del is_nl
-    n_lines = len(nl)
-    sep_ext = np.empty(len(sep) + 1, dtype=np.int64)  # field j is (sep_ext[j], sep_ext[j+1])
-    sep_ext[0] = -1
-    sep_ext[1:] = sep
-    nl_pos = sep[nl]
-    first = np.zeros(n_lines, dtype=np.int64)  # index of the line's first field
-    first[1:] = nl[:-1] + 1
-    last = nl.copy()
-    before_nl = buf[np.maximum(nl_pos - 1, 0)]
-    todo = np.flatnonzero((before_nl == delim) | (before_nl == 10) | (nl_pos == 0))
-    while len(todo):  # drop empty trailing fields (one pass per field dropped)
-        todo = todo[sep_ext[last[todo] + 1] - sep_ext[last[todo]] == 1]
-        last[todo] -= 1
-        todo = todo[last[todo] >= first[todo]]
-    n_fields = last - first + 1
+    def __init__(self, data: bytes, delim: int) -> None:
+        import numpy as np
 
-    line_start = sep_ext[first] + 1
-    boundary = n_fields == 0
-    dash = np.flatnonzero(buf[np.minimum(line_start, len(buf) - 1)] == 45)
-    if len(dash):  # a first field "-X-"
-        s0 = line_start[dash]
-        is_x = (sep_ext[first[dash] + 1] - s0 == 3) & (buf[s0 + 1] == 88) & (buf[s0 + 2] == 45)
-        boundary[dash[is_x & (n_fields[dash] > 0)]] = True
+        self.data = data
+        self.delim = delim
+        self.buf = np.frombuffer(data, dtype=np.uint8)
+        self.words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
+        head = bytes(64) + data[:64]  # words that begin before the data
+        self.head = np.ndarray((len(head) - 7,), dtype="<u8", buffer=head, strides=(1,))
+        self.masks = np.array(_MASKS, dtype=np.uint64)
+        self.index: dict[tuple[bytes, bytes], int] = {}
 
-    tagged = np.flatnonzero((n_fields >= 2) & ~boundary)
-    tag_last = last[tagged]
-    end = sep_ext[tag_last + 1]
-    size = end - sep_ext[tag_last - 1] - 1
-    longest = int(size.max(initial=0))
-    n_words = (longest + 7) // 8
-    if n_words > 8 or len(data) < 64:
-        return None
-    words = np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
-    head = bytes(72) + data[:64]  # for words that begin before the data
-    head_words = np.ndarray((len(head) - 7,), dtype="<u8", buffer=head, strides=(1,))
-    early = np.flatnonzero(end < 8 * n_words)
-    key = size.astype(np.uint64)
-    prime = np.uint64(0x100000001B3)
-    cols = []
-    at = end - 8
-    for w in range(n_words):
-        col = words[np.maximum(at, 0) if len(early) else at]
-        if len(early):
-            col[early] = head_words[at[early] + 72]
-        if w * 8 + 8 > int(size.min(initial=0)):
-            # keep the high bytes of the word that belong to the tail: a mask per tail size
-            kept = np.clip(np.arange(longest + 1) - 8 * w, 0, 8).tolist()
-            masks = np.array([~((1 << (8 * (8 - k))) - 1) & (2**64 - 1) for k in kept],
-                             dtype=np.uint64)
-            col &= masks[size]
-        cols.append(col)
-        key *= prime
-        key ^= col
-        at -= 8
-    slot = (key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(48)
-    table = np.full(1 << 16, -1, dtype=np.int64)
-    table[slot] = np.arange(len(key), dtype=np.int64)
-    rep = table[slot]
-    same = (size[rep] == size).all() and all(bool((c[rep] == c).all()) for c in cols)
-    if not same:  # two tails share a slot: extremely rare, take the slow path
-        return None
-    used = np.flatnonzero(table >= 0)
-    dense = np.full(1 << 16, -1, dtype=np.int64)
-    dense[used] = np.arange(len(used), dtype=np.int64)
-    pair = np.full(n_lines, -1, dtype=np.int64)
-    pair[tagged] = dense[slot]
-    sep_byte = bytes([delim])
-    pairs = []
-    for e, n in zip(end[table[used]].tolist(), size[table[used]].tolist()):
-        gold, _, pred = data[e - n:e].partition(sep_byte)
-        pairs.append((gold, pred))
-    return _Lines(n_fields, boundary, pair, pairs, _LineSource(data, ends=nl_pos))
+    def read(self, check: _FieldCheck) -> _Input | None:
+        """All blocks (None when a tail is too long or two tails share a hash slot)."""
+        blocks = []
+        start = 0
+        while start < len(self.data):
+            stop = self.data.find(b"\n", min(start + _BLOCK, len(self.data)) - 1) + 1
+            rows = self.block(start, stop, check)
+            if rows is None:
+                return None
+            blocks.append(rows)
+            start = stop
+        return _Input(blocks, list(self.index))
+
+    def block(self, start: int, stop: int, check: _FieldCheck) -> IntArray | None:
+        """Rows of the lines in ``data[start:stop]``."""
+        import numpy as np
+
+        buf = self.buf
+        part = buf[start:stop]
+        mask = part == self.delim
+        mask |= part == 10
+        sep = np.flatnonzero(mask)
+        sep += start
+        nl = np.flatnonzero(buf[sep] == 10)  # per line: index into ``sep`` of its newline
+        n_lines = len(nl)
+        sep_ext = np.empty(len(sep) + 1, dtype=np.int64)  # field j: (sep_ext[j], sep_ext[j+1])
+        sep_ext[0] = start - 1
+        sep_ext[1:] = sep
+        nl_pos = sep[nl]
+        first = np.zeros(n_lines, dtype=np.int64)  # index of each line's first field
+        first[1:] = nl[:-1] + 1
+        last = nl.copy()
+        before = buf[np.maximum(nl_pos - 1, 0)]
+        todo = np.flatnonzero((before == self.delim) | (before == 10) | (nl_pos == start))
+        while len(todo):  # drop empty trailing fields (one pass per field dropped)
+            todo = todo[sep_ext[last[todo] + 1] - sep_ext[last[todo]] == 1]
+            last[todo] -= 1
+            todo = todo[last[todo] >= first[todo]]
+        n_fields = last - first + 1
+
+        line_start = sep_ext[first] + 1
+        boundary = n_fields == 0
+        dash = np.flatnonzero(buf[np.minimum(line_start, len(buf) - 1)] == 45)
+        if len(dash):  # a first field "-X-"
+            s0 = line_start[dash]
+            x = (sep_ext[first[dash] + 1] - s0 == 3) & (buf[s0 + 1] == 88) & (buf[s0 + 2] == 45)
+            boundary[dash[x & (n_fields[dash] > 0)]] = True
+        bad = check.first_problem(n_fields, boundary)
+        if bad >= 0:
+            line = self.data[int(line_start[bad]):int(nl_pos[bad])]
+            raise check.stop(int(n_fields[bad]), line)
+
+        tagged = np.flatnonzero(n_fields >= 2)
+        tagged = tagged[~boundary[tagged]]
+        tag_last = last[tagged]
+        end = sep_ext[tag_last + 1]
+        size = end - sep_ext[tag_last - 1] - 1
+        n_words = (int(size.max(initial=0)) + 7) // 8
+        if n_words > 8:
+            return None
+        early = np.flatnonzero(end < 8 * n_words)
+        key = size.astype(np.uint64)
+        prime = np.uint64(0x100000001B3)
+        cols = []
+        at = end - 8
+        small = int(size.min(initial=0))
+        for w in range(n_words):
+            col = self.words[np.maximum(at, 0) if len(early) else at]
+            if len(early):
+                col[early] = self.head[at[early] + 64]
+            if 8 * w + 8 > small:
+                col &= self.masks[w][size]
+            cols.append(col)
+            key *= prime
+            key ^= col
+            at -= 8
+        slot = (key * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(48)
+        table = np.full(1 << 16, -1, dtype=np.int64)
+        table[slot] = np.arange(len(key), dtype=np.int64)
+        rep = table[slot]
+        if not ((size[rep] == size).all() and all(bool((c[rep] == c).all()) for c in cols)):
+            return None  # two tails share a slot: extremely rare
+        used = np.flatnonzero(table >= 0)
+        ids = np.full(1 << 16, -1, dtype=np.int64)
+        sep_byte = bytes([self.delim])
+        for slot_id, e, n in zip(used.tolist(), end[table[used]].tolist(),
+                                 size[table[used]].tolist()):
+            gold, _, pred = self.data[e - n:e].partition(sep_byte)
+            ids[slot_id] = self.index.setdefault((gold, pred), len(self.index))
+        rows = np.full(n_lines, -1, dtype=np.int64)
+        rows[tagged] = ids[slot]
+        return rows
 
 
 def _perl_int(field: bytes) -> str:
@@ -304,30 +349,6 @@ def _perl_int(field: bytes) -> str:
         return "0"
     value = float(m.group(0))
     return str(int(value)) if abs(value) < 2.0**63 else "-1"
-
-
-def _check(lines: _Lines, delim: bytes | re.Pattern[bytes]) -> None:
-    """The script's field-count checks, in its order (first offending line wins)."""
-    import numpy as np
-
-    nf = lines.n_fields
-    nonempty = np.flatnonzero(nf > 0)
-    if not len(nonempty):
-        return
-    ref = int(nf[nonempty[0]])
-    bad = ((nf > 0) & (nf != ref)) | ((nf == 1) & ~lines.boundary)
-    if not bad.any():
-        return
-    i = int(np.argmax(bad))
-    if nf[i] != ref:
-        raise _ScriptExit(b"unexpected number of features: %d (%d)\n" % (nf[i], ref), 1)
-    line = lines.lines[i]
-    field = _perl_split(delim, line)[0]
-    raise _ScriptExit(
-        b"feature length is %s. \nconlleval: unexpected number of features in line %s\n"
-        % (_perl_int(field).encode(), line),
-        255,
-    )
 
 
 def _parse_tags(
@@ -363,18 +384,19 @@ def evaluate_bytes(
         data = data[3:]
     if b"\r" in data:  # one memchr; the two-byte search is ten times slower
         data = data.replace(b"\r\n", b"\n")
+    if not data.endswith(b"\n") and data:
+        data += b"\n"
     delim = _pattern(delimiter)
-    lines = None
-    if isinstance(delim, bytes) and len(delim) == 1 and delim != b"\n":
-        lines = _read_fast(data, delim[0])
-    if lines is None:
-        lines = _read_slow(data, delim)
-    _check(lines, delim)
+    read = None
+    if isinstance(delim, bytes) and len(delim) == 1 and delim != b"\n" and len(data) >= 64:
+        read = _FastReader(data, delim[0]).read(_FieldCheck(delim))
+    if read is None:
+        read = _read_slow(data, delim)
 
     parsed: dict[tuple[bytes, bytes], int] = {(b"O", b""): 0}
     o = otag.encode("utf-8", "surrogateescape")
-    pair_gold = _parse_tags([g for g, _ in lines.pairs], parsed, raw=raw, otag=o)
-    pair_pred = _parse_tags([p for _, p in lines.pairs], parsed, raw=raw, otag=o)
+    pair_gold = _parse_tags([g for g, _ in read.pairs], parsed, raw=raw, otag=o)
+    pair_pred = _parse_tags([p for _, p in read.pairs], parsed, raw=raw, otag=o)
     type_names = sorted({t.decode("utf-8", "surrogateescape") for _, t in parsed})
     type_id = {t.encode("utf-8", "surrogateescape"): i for i, t in enumerate(type_names)}
     keys = list(parsed)
@@ -383,23 +405,26 @@ def evaluate_bytes(
     letters = np.array([lenient_letter(p) for p in prefixes], dtype=np.int8)
     types = np.array([type_id[t] for _, t in keys], dtype=np.int64)
 
-    # boundary lines (pair -1) become one more pair: O on both sides
-    rows = lines.pair.copy()
-    rows[rows < 0] = len(lines.pairs)
+    # sentence boundaries (-1) become one more pair: O on both sides
+    outside = len(read.pairs)
+    for rows in read.blocks:
+        rows[rows < 0] = outside
     result = score_rows(
-        rows, np.array([*pair_gold, 0], dtype=np.int64), np.array([*pair_pred, 0], np.int64),
-        ~lines.boundary, classes=classes, types=types, letters=letters,
-        type_names=tuple(type_names),
+        read.blocks, np.array([*pair_gold, 0], dtype=np.int64),
+        np.array([*pair_pred, 0], dtype=np.int64), outside,
+        classes=classes, types=types, letters=letters, type_names=tuple(type_names),
     )
+    flat = np.concatenate(read.blocks) if len(result.merged_gold) + len(result.merged_pred) \
+        else None
 
     notes = b""
     firsts = []
     for side, name, merged in ((0, "gold", result.merged_gold),
                                (1, "predicted", result.merged_pred)):
-        if len(merged):
+        if len(merged) and flat is not None:
             i = int(merged[0])
             shown = " -> ".join(
-                repr(lines.pairs[int(lines.pair[j])][side].decode("utf-8", "surrogateescape"))
+                repr(read.pairs[int(flat[j])][side].decode("utf-8", "surrogateescape"))
                 for j in (i - 1, i)
             )
             firsts.append((len(merged), f"{shown} in the {name} column", f"line {i + 1}"))
