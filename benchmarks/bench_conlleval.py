@@ -27,8 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _timing import fmt_time, machine  # noqa: E402
-from corpus import VOCAB, describe, make_flat_corpus  # noqa: E402
+from _timing import fmt_time, machine
+from corpus import VOCAB, describe, make_flat_corpus
 
 WORDS = np.array(["the", "of", "Mr.", "said", "Paris", "bank", "a", "in", "Corp.", ",", ".",
                   "2004", "shares", "New", "York", "Ltd"], dtype=object)

@@ -18,9 +18,11 @@ The rules, over the canonical classes of :mod:`nerscore.schemes`:
   differ.
 
 Every start event is one found chunk. The script's *correct* count is a
-left-to-right state machine; :func:`score_rows` computes it with prefix
-maxima instead of a loop, and it can differ from an intersection of chunk
-spans when starts occur without ends (``[`` after ``S``, ``.`` tags).
+left-to-right state machine; :func:`score_rows` computes it from the
+positions of its events instead of a loop over lines. On ``O``/``B``/``I``
+tags it equals the exact-match count of the chunks; it can differ where a
+chunk starts without the previous one ending (``[`` after ``S``, ``.``
+tags), which :func:`decode_conlleval`'s spans cannot express.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -44,6 +47,7 @@ __all__ = [
     "ConllevalMergeWarning",
     "ConllevalResult",
     "decode_conlleval",
+    "lenient_letter",
     "merge_note",
     "prefix_class",
     "score_rows",
@@ -53,6 +57,7 @@ __all__ = [
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 Int8Array = npt.NDArray[np.int8]
+Array = npt.NDArray[Any]
 
 _ALL_CLASSES = range(sc.N_CLASSES)
 _TYPED = frozenset(_ALL_CLASSES) - {sc.O, sc.DOT}
@@ -139,7 +144,7 @@ def lenient_letter(prefix: str) -> int:
     return _LENIENT_LETTER.get(prefix, -1)
 
 
-def _shifted(values: npt.NDArray[np.generic], first: int) -> npt.NDArray[np.generic]:
+def _shifted(values: Array, first: int) -> Array:
     out = np.empty_like(values)
     if len(values):
         out[0] = first
@@ -147,9 +152,7 @@ def _shifted(values: npt.NDArray[np.generic], first: int) -> npt.NDArray[np.gene
     return out
 
 
-def _events(
-    pc: Int8Array, pt: IntArray, c: Int8Array, t: IntArray
-) -> tuple[BoolArray, BoolArray, BoolArray]:
+def _events(pc: Array, pt: Array, c: Array, t: Array) -> tuple[Array, Array, Array]:
     """(start, end, types differ) for every position, from previous and current tags."""
     pair = pc.astype(np.intp) * sc.N_CLASSES + c
     differ = pt != t
@@ -158,14 +161,13 @@ def _events(
     return start, end, differ
 
 
-def _merges(
-    letter: Int8Array, prev_letter: Int8Array, differ: BoolArray, start: BoolArray
-) -> IntArray:
+def _merges(letter: Array, prev_letter: Array, differ: Array, start: Array) -> IntArray:
     """Positions where lenient mode starts a new same-type entity and the script does not."""
     entity = (letter >= 0) & (prev_letter >= 0) & ~differ & ~start
     pos = np.flatnonzero(entity)
     pair = prev_letter[pos].astype(np.intp) * sc.N_CLASSES + letter[pos]
-    return pos[_LENIENT_START[pair]].astype(np.int64)
+    out: IntArray = pos[_LENIENT_START[pair]].astype(np.int64)
+    return out
 
 
 def merge_note(n: int, first: str, where: str) -> str:
@@ -222,8 +224,9 @@ def decode_conlleval(enc: EncodedTags, *, delimiter: str = "-") -> EntityColumns
     v_cls = np.array([prefix_class(p) for p, _ in parts], dtype=np.int8)
     v_typ = np.array([type_id[t] for _, t in parts], dtype=np.int64)
     v_letter = np.array([lenient_letter(p) for p, _ in parts], dtype=np.int8)
-    cls, ext = flatten_with_separators(v_cls[enc.ids], enc.offsets, sc.O)
-    typ, _ = flatten_with_separators(v_typ[enc.ids], enc.offsets, 0)
+    flat_cls, ext = flatten_with_separators(v_cls[enc.ids], enc.offsets, sc.O)
+    flat_typ, _ = flatten_with_separators(v_typ[enc.ids], enc.offsets, 0)
+    cls, typ = cast(Int8Array, flat_cls), cast(IntArray, flat_typ)
     begin, stop, lab = decode_events(cls, typ, CONLLEVAL, first_type=0, last_type=0,
                                      per_start=True)
     seq = np.searchsorted(ext, begin, side="right") - 1
@@ -281,7 +284,7 @@ _TABLE_LIMIT = 1 << 22  # largest (pairs + 1) ** 2 for a transition table
 _SG, _SP, _OPEN, _CLOSE, _STOP, _MG, _MP = (1 << k for k in range(7))
 
 
-def _codes(a: IntArray, b: IntArray, side: tuple[npt.NDArray[np.generic], ...]) -> npt.NDArray[np.uint8]:
+def _codes(a: Array, b: Array, side: tuple[Array, ...]) -> Array:
     """Everything the script decides between rows of pairs ``a`` and ``b``, as bits."""
     cg, tg, lg, cp, tp, lp = side
     sg, eg, dg = _events(cg[a], tg[a], cg[b], tg[b])
@@ -298,7 +301,8 @@ def _codes(a: IntArray, b: IntArray, side: tuple[npt.NDArray[np.generic], ...]) 
         merged = (la >= 0) & (lb >= 0) & ~differ & ~start
         pair = np.where(merged, la.astype(np.intp) * sc.N_CLASSES + lb, 0)
         code |= (merged & _LENIENT_START[pair]) * np.uint8(bit)
-    return code.astype(np.uint8)
+    out: Array = code.astype(np.uint8)
+    return out
 
 
 def score_rows(

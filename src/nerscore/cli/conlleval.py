@@ -1,9 +1,10 @@
 """``nerscore conlleval``: the Perl conlleval script's report, to the byte (SPEC §7.1).
 
-The whole input is read as bytes and split with NumPy (no Python work per
-line for a one-byte field delimiter); distinct tags are hashed from 8-byte
-words of the buffer, parsed once each, and the script's counting runs as
-array operations (:func:`nerscore._conlleval_rules.score_rows`).
+The input is read as bytes and split with NumPy, block by block, with no
+Python work per line for a one-byte field delimiter (any other delimiter
+takes a per-line path with the same results). Distinct pairs of tags are
+hashed from 8-byte words of the buffer and parsed once each; the script's
+counting runs as array operations (:func:`nerscore._conlleval_rules.score_rows`).
 """
 
 from __future__ import annotations
@@ -42,10 +43,10 @@ Perl's own interpreter warnings are not printed.
 """
 
 EPILOG = """\
-exit status: 0 on success; 1 when a line has a different number of fields
-than the first non-empty line (message 'unexpected number of features: N (M)');
-255 when every line has a single field; 2 for a file that cannot be read or a
-bad -d pattern.
+exit status: 0 on success; as the script, 1 when a line has a different number
+of fields than the first non-empty line ('unexpected number of features: N (M)')
+and 255 when the lines have a single field; 1 for a file that cannot be read;
+2 for a -d pattern that is not a valid regular expression.
 """
 
 _META = frozenset(b"\\^$.|?*+()[]{}")
@@ -67,6 +68,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=DESCRIPTION,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
     )
     add_arguments(parser)
     parser.set_defaults(func=run)
@@ -97,7 +99,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-l", dest="latex", action="store_true", help="LaTeX table output")
     parser.add_argument(
         "-q", "--quiet", action="store_true",
-        help="do not print notes on standard error (the report is unchanged)",
+        help="do not print the note on standard error that the script's rules merged "
+             "adjacent chunks that mode 'lenient' keeps apart (the report is unchanged)",
     )
     parser.add_argument("file", metavar="FILE", nargs="?", default=None,
                         help="input file (default: standard input)")
@@ -330,7 +333,7 @@ class _FastReader:
         ids = np.full(1 << 16, -1, dtype=np.int64)
         sep_byte = bytes([self.delim])
         for slot_id, e, n in zip(used.tolist(), end[table[used]].tolist(),
-                                 size[table[used]].tolist()):
+                                 size[table[used]].tolist(), strict=True):
             gold, _, pred = self.data[e - n:e].partition(sep_byte)
             ids[slot_id] = self.index.setdefault((gold, pred), len(self.index))
         rows = np.full(n_lines, -1, dtype=np.int64)
@@ -447,8 +450,8 @@ def run(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        0, or the status the script stops with (1 or 255), or 2 for an
-        unreadable file or delimiter.
+        0; the status the script stops with (1 or 255); 1 for a file that
+        cannot be read; 2 for a bad ``-d`` pattern.
     """
     stdout: BinaryIO = sys.stdout.buffer
     stderr: BinaryIO = sys.stderr.buffer
@@ -460,10 +463,10 @@ def run(args: argparse.Namespace) -> int:
                 data = fh.read()
     except OSError as exc:
         stderr.write(
-            f"nerscore conlleval: error: cannot read {args.file!r}: {exc.strerror}.\n"
+            f"nerscore conlleval: error: cannot open {args.file!r}: {exc.strerror}.\n"
             .encode("utf-8", "surrogateescape"))
         stderr.flush()
-        return 2
+        return 1
     try:
         result, notes = evaluate_bytes(data, delimiter=args.delimiter, raw=args.raw,
                                        otag=args.otag)
@@ -485,7 +488,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the subcommand alone (``python -m nerscore.cli.conlleval``)."""
     parser = argparse.ArgumentParser(
         prog="nerscore conlleval", description=DESCRIPTION, epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
     )
     add_arguments(parser)
     return run(parser.parse_args(argv))

@@ -87,7 +87,7 @@ def _by_position(side: EntityColumns) -> IntArray | None:
         key = (side.seq * n_lab + side.label) * width + side.start
         if bool(np.all(key[1:] >= key[:-1])):
             return None
-        return np.argsort(key).astype(np.int64)
+        return np.argsort(key, kind="stable").astype(np.int64)  # timsort: nearly sorted input
     return np.lexsort((side.start, side.label, side.seq)).astype(np.int64)
 
 

@@ -44,7 +44,7 @@ def _printed_types(counts: Counts) -> list[int]:
 
 
 def render_conlleval(counts: Counts, *, latex: bool = False) -> str:
-    """Render counts as the conlleval script's report.
+    r"""Render counts as the conlleval script's report.
 
     Parameters
     ----------
@@ -71,9 +71,9 @@ def render_conlleval(counts: Counts, *, latex: bool = False) -> str:
     accuracy:   3.12%; precision:   3.12%; recall: 100.00%; FB1:   6.06
                     X: precision:   3.12%; recall: 100.00%; FB1:   6.06  32
     >>> print(render_conlleval(c, latex=True), end="")
-            & Precision &  Recall  & F$_{\\beta=1} \\\\\\hline
-    X       &    3.12\\% & 100.00\\% &   6.06 \\\\\\hline
-    Overall &    3.12\\% & 100.00\\% &   6.06 \\\\\\hline
+            & Precision &  Recall  & F$_{\beta=1} \\\hline
+    X       &    3.12\% & 100.00\% &   6.06 \\\hline
+    Overall &    3.12\% & 100.00\% &   6.06 \\\hline
     """
     correct = int(counts.exact.sum())
     found_pred = int(counts.n_pred.sum())
