@@ -35,3 +35,16 @@ def test_functions_have_examples_and_documented_parameters(func):
             documented.update(n.strip().lstrip("*") for n in names.split(","))
     missing = [p.name for p in params if p.name not in documented]
     assert not missing, f"{func.__name__}: undocumented parameters {missing}"
+
+
+def test_namespace_is_complete_and_lazy():
+    import subprocess
+    import sys
+
+    for name in nerscore.__all__:
+        assert getattr(nerscore, name) is not None
+    code = "import sys, nerscore; print(sorted(m for m in sys.modules if m.startswith('nerscore')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['nerscore', 'nerscore._version']"
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        nerscore.nope  # noqa: B018

@@ -1,78 +1,171 @@
 """nerscore: fast, reference-exact scoring of named-entity recognition output.
 
 The public API lives here; modules whose names start with ``_`` are private.
+Names are imported on first use (PEP 562), so ``import nerscore`` and the
+command line start quickly; nothing else happens on import.
 """
 
-from nerscore._reduce import Average, Scores, reduce_counts
-from nerscore._tags import EncodedTags
-from nerscore._version import __version__
-from nerscore.counts import Counts, LabelCounts
-from nerscore.errors import (
-    FormatError,
-    InvalidSpanError,
-    InvalidTagError,
-    InvalidTransitionError,
-    LengthMismatchError,
-    NerscoreError,
-    SchemeError,
-    UndefinedMetricWarning,
-)
-from nerscore.extraction import entities_to_tags, tags_to_entities
-from nerscore.matching import Alignment, MatchResult
-from nerscore.metrics import (
-    accuracy_score,
-    classification_report,
-    count_matches,
-    evaluate,
-    f1_score,
-    fbeta_score,
-    match_entities,
-    precision_score,
-    recall_score,
-)
-from nerscore.report import Report, Row, render_markdown, render_text
-from nerscore.schemes import Mode, Scheme, get_scheme
-from nerscore.scorer import EntityScorer
-from nerscore.types import Entity, EntityColumns, Span
+from __future__ import annotations
 
-__all__ = [
-    "Alignment",
-    "Average",
-    "Counts",
-    "EncodedTags",
-    "Entity",
-    "EntityColumns",
-    "EntityScorer",
-    "FormatError",
-    "InvalidSpanError",
-    "InvalidTagError",
-    "InvalidTransitionError",
-    "LabelCounts",
-    "LengthMismatchError",
-    "MatchResult",
-    "Mode",
-    "NerscoreError",
-    "Report",
-    "Row",
-    "Scheme",
-    "SchemeError",
-    "Scores",
-    "Span",
-    "UndefinedMetricWarning",
-    "__version__",
-    "accuracy_score",
-    "classification_report",
-    "count_matches",
-    "entities_to_tags",
-    "evaluate",
-    "f1_score",
-    "fbeta_score",
-    "get_scheme",
-    "match_entities",
-    "precision_score",
-    "recall_score",
-    "reduce_counts",
-    "render_markdown",
-    "render_text",
-    "tags_to_entities",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from nerscore._version import __version__
+
+#: public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    # values and columns
+    "Span": "nerscore.types",
+    "Entity": "nerscore.types",
+    "EntityColumns": "nerscore.types",
+    "EncodedTags": "nerscore._tags",
+    "Document": "nerscore.documents",
+    # schemes, decoding, validation
+    "Scheme": "nerscore.schemes",
+    "Mode": "nerscore.schemes",
+    "get_scheme": "nerscore.schemes",
+    "tags_to_entities": "nerscore.extraction",
+    "entities_to_tags": "nerscore.extraction",
+    "validate_tags": "nerscore.validation",
+    "repair_tags": "nerscore.validation",
+    "ValidationResult": "nerscore.validation",
+    "TagIssue": "nerscore.validation",
+    "RepairMethod": "nerscore.validation",
+    # counting and reduction
+    "Counts": "nerscore.counts",
+    "LabelCounts": "nerscore.counts",
+    "Average": "nerscore._reduce",
+    "Scores": "nerscore._reduce",
+    "reduce_counts": "nerscore._reduce",
+    "count_matches": "nerscore.metrics",
+    "match_entities": "nerscore.metrics",
+    "precision_score": "nerscore.metrics",
+    "recall_score": "nerscore.metrics",
+    "f1_score": "nerscore.metrics",
+    "fbeta_score": "nerscore.metrics",
+    "accuracy_score": "nerscore.metrics",
+    "evaluate": "nerscore.metrics",
+    "classification_report": "nerscore.metrics",
+    "EntityScorer": "nerscore.scorer",
+    # matchers
+    "Alignment": "nerscore.matching",
+    "MatchResult": "nerscore.matching",
+    "match_exact": "nerscore.matching.exact",
+    "match_semeval": "nerscore.matching.semeval",
+    "semeval_tables": "nerscore.matching.semeval",
+    "match_overlap": "nerscore.matching.overlap",
+    "match_threshold": "nerscore.matching.threshold",
+    # analysis
+    "ConfusionMatrix": "nerscore.confusion",
+    "confusion_matrix": "nerscore.confusion",
+    "render_confusion": "nerscore.confusion",
+    "ErrorCategory": "nerscore.analysis",
+    "ErrorRecord": "nerscore.analysis",
+    "list_errors": "nerscore.analysis",
+    "write_errors": "nerscore.analysis",
+    # reports
+    "Report": "nerscore.report",
+    "Row": "nerscore.report",
+    "render_text": "nerscore.report",
+    "render_markdown": "nerscore.report",
+    "render_seqeval": "nerscore.report.seqeval",
+    "render_conlleval": "nerscore.report.conlleval",
+    # files and conversions
+    "read_conll": "nerscore.io.conll",
+    "iter_conll": "nerscore.io.conll",
+    "write_conll": "nerscore.io.conll",
+    "read_jsonl": "nerscore.io.jsonl",
+    "write_jsonl": "nerscore.io.jsonl",
+    "read_brat": "nerscore.io.brat",
+    "write_brat": "nerscore.io.brat",
+    "align_tokens": "nerscore.conversion",
+    "char_spans_to_token_spans": "nerscore.conversion",
+    "token_spans_to_char_spans": "nerscore.conversion",
+    "tags_to_char_spans": "nerscore.conversion",
+    "char_spans_to_tags": "nerscore.conversion",
+    # errors and warnings
+    "NerscoreError": "nerscore.errors",
+    "SchemeError": "nerscore.errors",
+    "InvalidTagError": "nerscore.errors",
+    "InvalidTransitionError": "nerscore.errors",
+    "LengthMismatchError": "nerscore.errors",
+    "InvalidSpanError": "nerscore.errors",
+    "FormatError": "nerscore.errors",
+    "UndefinedMetricWarning": "nerscore.errors",
+    "ConllevalMergeWarning": "nerscore._conlleval_rules",
+}
+
+__all__ = sorted([*_EXPORTS, "__version__"])
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'nerscore' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from nerscore._conlleval_rules import ConllevalMergeWarning
+    from nerscore._reduce import Average, Scores, reduce_counts
+    from nerscore._tags import EncodedTags
+    from nerscore.analysis import ErrorCategory, ErrorRecord, list_errors, write_errors
+    from nerscore.confusion import ConfusionMatrix, confusion_matrix, render_confusion
+    from nerscore.conversion import (
+        align_tokens,
+        char_spans_to_tags,
+        char_spans_to_token_spans,
+        tags_to_char_spans,
+        token_spans_to_char_spans,
+    )
+    from nerscore.counts import Counts, LabelCounts
+    from nerscore.documents import Document
+    from nerscore.errors import (
+        FormatError,
+        InvalidSpanError,
+        InvalidTagError,
+        InvalidTransitionError,
+        LengthMismatchError,
+        NerscoreError,
+        SchemeError,
+        UndefinedMetricWarning,
+    )
+    from nerscore.extraction import entities_to_tags, tags_to_entities
+    from nerscore.io.brat import read_brat, write_brat
+    from nerscore.io.conll import iter_conll, read_conll, write_conll
+    from nerscore.io.jsonl import read_jsonl, write_jsonl
+    from nerscore.matching import Alignment, MatchResult
+    from nerscore.matching.exact import match_exact
+    from nerscore.matching.overlap import match_overlap
+    from nerscore.matching.semeval import match_semeval, semeval_tables
+    from nerscore.matching.threshold import match_threshold
+    from nerscore.metrics import (
+        accuracy_score,
+        classification_report,
+        count_matches,
+        evaluate,
+        f1_score,
+        fbeta_score,
+        match_entities,
+        precision_score,
+        recall_score,
+    )
+    from nerscore.report import Report, Row, render_markdown, render_text
+    from nerscore.report.conlleval import render_conlleval
+    from nerscore.report.seqeval import render_seqeval
+    from nerscore.schemes import Mode, Scheme, get_scheme
+    from nerscore.scorer import EntityScorer
+    from nerscore.types import Entity, EntityColumns, Span
+    from nerscore.validation import (
+        RepairMethod,
+        TagIssue,
+        ValidationResult,
+        repair_tags,
+        validate_tags,
+    )

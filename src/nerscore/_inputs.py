@@ -41,7 +41,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from nerscore._tags import EncodedTags, encode_pair
+from nerscore._tags import EncodedTags, encode_pair, encode_strings
 from nerscore.documents import Document, span_columns
 from nerscore.errors import FormatError, LengthMismatchError
 from nerscore.extraction import decode
@@ -470,9 +470,7 @@ def _columns(
     lengths = None if texts is None else [None if t is None else len(t) for t in texts]
     seq, start, end, labels = span_columns(span_lists, names=names, text_lengths=lengths,
                                            side=side)
-    vocab = tuple(sorted(set(labels)))
-    index = {lab: i for i, lab in enumerate(vocab)}
-    lab = np.fromiter(map(index.__getitem__, labels), dtype=np.int64, count=len(labels))
+    lab, vocab = encode_strings(labels, sort=True)
     return EntityColumns(seq, start, end, lab, vocab, len(span_lists))
 
 

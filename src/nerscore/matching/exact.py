@@ -58,20 +58,32 @@ def _multiset_pairs(kg: IntArray, kp: IntArray) -> tuple[IntArray, IntArray]:
         np.minimum(pos, len(kp) - 1, out=pos)
         hit = kp[pos] == kg
         return np.flatnonzero(hit).astype(np.int64), pos[hit].astype(np.int64)
-    og = np.argsort(kg, kind="stable")
-    op = np.argsort(kp, kind="stable")
-    sg, sp = kg[og], kp[op]
-    # rank of each row among equal keys
-    rg = np.arange(len(sg)) - np.searchsorted(sg, sg, side="left")
-    if len(sg) == 0 or len(sp) == 0:
+    ng = len(kg)
+    if ng == 0 or len(kp) == 0:
         z = np.zeros(0, dtype=np.int64)
         return z, z
-    # the r-th gold row of a key pairs with the r-th predicted row of that key
-    lo = np.searchsorted(sp, sg, side="left")
-    hi = np.searchsorted(sp, sg, side="right")
-    ok = rg < (hi - lo)
-    gi = og[ok]
-    pi = op[(lo + rg)[ok]]
+    # one stable sort of both sides: equal keys form a run, gold rows first (in row
+    # order), then predicted rows; the r-th gold row of a run pairs with its r-th
+    # predicted row. (Timsort merges already sorted stretches in linear time.)
+    both = np.concatenate([kg, kp])
+    order = np.argsort(both, kind="stable")
+    keys = both[order]
+    eq = keys[1:] == keys[:-1]
+    is_gold = order < ng
+    if not (keys[2:] == keys[:-2]).any() and not (eq & (is_gold[1:] == is_gold[:-1])).any():
+        at = np.flatnonzero(eq)  # no key twice on one side: equal neighbours are the pairs
+        return order[at].astype(np.int64), (order[at + 1] - ng).astype(np.int64)
+    head = np.ones(len(keys), dtype=bool)
+    head[1:] = keys[1:] != keys[:-1]
+    run_start = np.flatnonzero(head)
+    run = np.cumsum(head) - 1
+    n_gold_run = np.add.reduceat(is_gold.astype(np.int64), run_start)
+    n_pred_run = np.diff(np.append(run_start, len(keys))) - n_gold_run
+    rank = np.arange(len(keys)) - run_start[run]  # among the run's gold rows, for gold rows
+    take = is_gold & (rank < n_pred_run[run])
+    at = np.flatnonzero(take)
+    gi = order[at]
+    pi = order[at + n_gold_run[run[at]]] - ng
     return gi.astype(np.int64), pi.astype(np.int64)
 
 
