@@ -9,6 +9,7 @@ import platform
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -34,6 +35,46 @@ def timeit(
         fn(*args)
         times.append(time.perf_counter() - t0)
         del args
+    return times
+
+
+@dataclass
+class Task:
+    """One thing to time: ``fn(*make_args())``, ``repeats`` times, after an optional warm-up."""
+
+    fn: Callable[..., Any]
+    make_args: Callable[[], tuple[Any, ...]]
+    repeats: int
+    warmup: bool = True
+
+
+def interleaved(
+    tasks: dict[str, Task], *, log: Callable[[str], None] | None = None
+) -> dict[str, list[float]]:
+    """Time several tasks round-robin, so that they share any drift in machine load.
+
+    Round ``r`` runs, once each, the tasks that want more than ``r`` repeats;
+    ``make_args`` is called outside the timed region before every run.
+    """
+    for name, task in tasks.items():
+        if task.warmup:
+            if log:
+                log(f"  warm-up: {name}")
+            task.fn(*task.make_args())
+    times: dict[str, list[float]] = {name: [] for name in tasks}
+    rounds = max((t.repeats for t in tasks.values()), default=0)
+    for r in range(rounds):
+        if log:
+            log(f"  round {r + 1} of {rounds}")
+        for name, task in tasks.items():
+            if r >= task.repeats:
+                continue
+            args = task.make_args()
+            gc.collect()
+            t0 = time.perf_counter()
+            task.fn(*args)
+            times[name].append(time.perf_counter() - t0)
+            del args
     return times
 
 

@@ -21,7 +21,9 @@ second. It computes all four SemEval schemas at once, as nerscore's
 ``match="semeval", compat="nervaluate"`` must reproduce nervaluate's counts
 on that subset exactly.
 
-A matcher whose module does not exist yet is reported as "n/a (not available)".
+All tasks run round-robin (one run of each per round), so that a change in
+the machine's load affects all of them alike. A matcher whose module does
+not exist yet is reported as "n/a (not available)".
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import spans
-from _timing import fmt_rate, fmt_time, machine, median, optional, table, timeit
+from _timing import Task, fmt_rate, fmt_time, interleaved, machine, median, optional, table
 
 import nerscore
 
@@ -92,36 +94,57 @@ def main(argv: list[str] | None = None) -> int:
     print(f"corpus (seed {args.seed}): {spans.describe(corpus)}")
     print(f"prepared in {time.perf_counter() - t0:.1f} s")
 
-    rows: list[list[str]] = []
-    ref_rate = None
+    tasks: dict[str, Task] = {}
+    sub_spans = 0
     if nervaluate is not None:
         sub = corpus.subset(min(args.nervaluate_docs, args.docs))
+        sub_spans = len(sub.gold)
         if available("semeval"):
             print(check_nervaluate(sub, nervaluate))
         gd, pd = sub.to_nervaluate()
         tags = list(spans.LABELS)
-        print(f"  timing nervaluate on {sub.n_docs:,} documents ({len(sub.gold):,} gold spans) ...",
-              flush=True)
-        ts = timeit(lambda a, b: nervaluate.Evaluator(a, b, tags=tags, loader="dict").evaluate(),
-                    lambda: (gd, pd), repeats=args.nervaluate_repeats, warmup=0)
-        ref_time = median(ts)
-        ref_rate = len(sub.gold) / ref_time
+        tasks["nervaluate"] = Task(
+            lambda a, b: nervaluate.Evaluator(a, b, tags=tags, loader="dict").evaluate(),
+            lambda: (gd, pd), args.nervaluate_repeats, warmup=False)
+    for match in MATCHERS:
+        if not available(match):
+            continue
+        for fn_name in ("count_matches", "evaluate"):
+            fn = getattr(nerscore, fn_name)
+            tasks[f"{fn_name}.{match}"] = Task(
+                lambda a, b, fn=fn, m=match: fn(a, b, match=m), lambda: (gold, pred),
+                args.repeats)
+    # where the time goes: converting the Python lists, and each matcher on columns
+    from nerscore._inputs import prepare
+    from nerscore.matching import get_matcher
+
+    prepared = prepare(gold, pred)
+    tasks["prepare"] = Task(prepare, lambda: (gold, pred), args.repeats)
+    for match in MATCHERS:
+        if available(match):
+            tasks[f"matcher.{match}"] = Task(get_matcher(match),
+                                             lambda: (prepared.gold, prepared.pred),
+                                             args.repeats)
+    print("timing (tasks run round-robin, so that all share any drift in machine load):")
+    times = interleaved(tasks, log=lambda msg: print(msg, flush=True))
+
+    rows: list[list[str]] = []
+    ref_rate = None
+    if "nervaluate" in times:
+        ref_time = median(times["nervaluate"])
+        ref_rate = sub_spans / ref_time
         rows.append([f"nervaluate {_version('nervaluate')} (Evaluator.evaluate, all 4 schemas)",
                      f"{sub.n_docs:,} docs", fmt_time(ref_time), fmt_rate(ref_rate, "spans"),
                      "1.0x", "", ""])
-
     for match in MATCHERS:
         for fn_name in ("count_matches", "evaluate"):
             name = f'nerscore.{fn_name}(match="{match}")'
-            if not available(match):
+            key = f"{fn_name}.{match}"
+            if key not in times:
                 rows.append([name, f"{args.docs:,} docs", "n/a (not available)", "n/a", "n/a",
                              f"≥ {TARGETS[match]:.0f}x", "n/a"])
                 continue
-            fn = getattr(nerscore, fn_name)
-            print(f"  timing {name} ...", flush=True)
-            ts = timeit(lambda a, b, fn=fn, m=match: fn(a, b, match=m), lambda: (gold, pred),
-                        repeats=args.repeats, warmup=1)
-            tm = median(ts)
+            tm = median(times[key])
             rate = n_gold / tm
             x = None if ref_rate is None else rate / ref_rate
             rows.append([name, f"{args.docs:,} docs", fmt_time(tm), fmt_rate(rate, "spans"),
@@ -131,10 +154,24 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"throughput = gold spans per second; nerscore: median of {args.repeats} runs on "
           f"{args.docs:,} documents ({n_gold:,} gold spans) after a warm-up; nervaluate is slow, "
-          f"so it runs {args.nervaluate_repeats} times on a prefix of the corpus")
+          f"so it runs {args.nervaluate_repeats} times on the first {args.nervaluate_docs:,} "
+          f"documents ({sub_spans:,} gold spans)")
     print()
     print(table(["implementation", "data", "median", "throughput", "vs nervaluate", "target",
                  "met"], rows, "llrrrll"))
+    steps = [["input checks and conversion (lists of tuples -> columns, both sides)",
+              fmt_time(median(times["prepare"])),
+              fmt_rate(n_gold / median(times["prepare"]), "spans")]]
+    for match in MATCHERS:
+        key = f"matcher.{match}"
+        if key in times:
+            tm = median(times[key])
+            steps.append([f'matcher "{match}" alone (on columns, counts and alignment)',
+                          fmt_time(tm), fmt_rate(n_gold / tm, "spans")])
+    print()
+    print("where the time goes (same corpus, medians):")
+    print()
+    print(table(["step", "median", "throughput"], steps, "lrr"))
     return 0
 
 

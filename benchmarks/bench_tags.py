@@ -26,7 +26,9 @@ F1 and report text are identical to seqeval's, and the encoded path counts
 exactly what the lists path counts.
 
 Timings are medians of ``--repeats`` runs after one warm-up run; seqeval is
-slow, so it gets ``--seqeval-repeats`` runs (default 3) and no warm-up.
+slow, so it gets ``--seqeval-repeats`` runs (default 3) and no warm-up. The
+tasks run round-robin (one run of each per round), so that a change in the
+machine's load affects all of them alike.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import corpus
-from _timing import fmt_rate, fmt_time, machine, median, optional, table, timeit
+from _timing import Task, fmt_rate, fmt_time, interleaved, machine, median, optional, table
 
 import nerscore
 
@@ -101,32 +103,29 @@ def main(argv: list[str] | None = None) -> int:
 
     # ---------------------------------------------------------------- timing
     r, rs = args.repeats, args.seqeval_repeats
-    timings: dict[str, float | None] = {}
-
-    def run(key: str, fn, make_args, *, slow: bool = False) -> None:  # type: ignore[no-untyped-def]
-        print(f"  timing {key} ...", flush=True)
-        ts = timeit(fn, make_args, repeats=rs if slow else r, warmup=0 if slow else 1)
-        timings[key] = median(ts)
+    enc = (gold_enc, pred_enc)
 
     def native_report_text(y_true, y_pred):  # type: ignore[no-untyped-def]
         return nerscore.render_text(nerscore.classification_report(y_true, y_pred), digits=4)
 
-    run("report.native", native_report_text, lists)
+    tasks: dict[str, Task] = {"report.native": Task(native_report_text, lists, r)}
     if compat is not None:
-        run("report.compat", lambda a, b: compat.classification_report(a, b, digits=4), lists)
+        tasks["report.compat"] = Task(
+            lambda a, b: compat.classification_report(a, b, digits=4), lists, r)
     if seqeval is not None:
-        run("report.seqeval", lambda a, b: seqeval.classification_report(a, b, digits=4), lists,
-            slow=True)
-    run("f1.native", nerscore.f1_score, lists)
+        tasks["report.seqeval"] = Task(
+            lambda a, b: seqeval.classification_report(a, b, digits=4), lists, rs, warmup=False)
+    tasks["f1.native"] = Task(nerscore.f1_score, lists, r)
     if compat is not None:
-        run("f1.compat", compat.f1_score, lists)
+        tasks["f1.compat"] = Task(compat.f1_score, lists, r)
     if seqeval is not None:
-        run("f1.seqeval", seqeval.f1_score, lists, slow=True)
-    enc = (gold_enc, pred_enc)
-    run("count.encoded", nerscore.count_matches, lambda: enc)
-    run("f1.encoded", nerscore.f1_score, lambda: enc)
-    run("report.encoded", lambda a, b: nerscore.render_text(nerscore.classification_report(a, b)),
-        lambda: enc)
+        tasks["f1.seqeval"] = Task(seqeval.f1_score, lists, rs, warmup=False)
+    tasks["count.encoded"] = Task(nerscore.count_matches, lambda: enc, r)
+    tasks["f1.encoded"] = Task(nerscore.f1_score, lambda: enc, r)
+    tasks["report.encoded"] = Task(native_report_text, lambda: enc, r)
+    print("timing (tasks run round-robin, so that all share any drift in machine load):")
+    times = interleaved(tasks, log=lambda msg: print(msg, flush=True))
+    timings: dict[str, float | None] = {k: median(v) for k, v in times.items()}
 
     # ---------------------------------------------------------------- table
     def ratio(ref: str, key: str) -> float | None:
@@ -164,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
                      fmt_rate(rate, "tokens"), "≥ 50 M tokens/s",
                      check(rate, TARGETS["tokens_per_s"])])
     print()
-    print(f"{n:,} tokens; median of {r} runs (seqeval: {rs} runs, it is slow); "
+    print(f"{n:,} tokens; median of {r} runs (seqeval: {rs}, as it is slow); "
           "speed-up = seqeval time / nerscore time")
     print()
     print(table(["task", "implementation", "median", "speed-up / rate", "target", "met"], rows,

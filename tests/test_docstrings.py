@@ -48,3 +48,7 @@ def test_namespace_is_complete_and_lazy():
     assert out.stdout.strip() == "['nerscore', 'nerscore._version']"
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         nerscore.nope  # noqa: B018
+
+
+def test_all_lists_exactly_the_exports():
+    assert set(nerscore.__all__) == {*nerscore._EXPORTS, "__version__"}

@@ -66,7 +66,7 @@ def safe_divide(
         fill = 0.0 if zero_division == "warn" else float(zero_division)
         out[undefined] = fill
         if zero_division == "warn":
-            bad = [names[i] for i in np.flatnonzero(undefined)]
+            bad = [names[int(i)] for i in np.flatnonzero(undefined)]
             shown = ", ".join(repr(b) for b in bad[:10]) + (" ..." if len(bad) > 10 else "")
             warnings.warn(
                 f"{metric} is ill-defined and set to 0.0 for {shown} ({reason}). "
@@ -164,7 +164,7 @@ def _empty_fill(zero_division: ZeroDivision, name: str) -> float:
 def _num(x: float) -> float:
     """A count as an int when it is whole (exact counts stay integers)."""
     v = float(x)
-    return int(v) if v.is_integer() else v  # type: ignore[return-value]
+    return int(v) if v.is_integer() else v
 
 
 @dataclass(frozen=True)

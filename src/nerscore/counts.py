@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,8 +22,8 @@ IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
 
-def _zeros(dtype: type = np.int64) -> npt.NDArray[np.generic]:
-    return np.zeros(0, dtype=dtype)
+def _zeros() -> IntArray:
+    return np.zeros(0, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,7 @@ class Counts:
         pos = np.array([index.get(lab, -1) for lab in labels], dtype=np.int64)
         ok = pos >= 0
 
-        def pick(arr: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
+        def pick(arr: npt.NDArray[Any]) -> npt.NDArray[Any]:
             out = np.zeros(len(labels), dtype=arr.dtype)
             out[ok] = arr[pos[ok]]
             return out

@@ -145,7 +145,7 @@ def _nested(tags: Sequence[str] | Sequence[Sequence[str]]) -> Sequence[Sequence[
         raise TypeError("Expected a sequence of tags, got a single string.")
     if len(tags) == 0 or isinstance(tags[0], str):
         return [tags]  # type: ignore[list-item]
-    return tags  # type: ignore[return-value]
+    return tags
 
 
 _WRITE_LETTERS = {

@@ -69,7 +69,7 @@ def _match(prep: Prepared, match: str, options: dict[str, Any], *, align: bool) 
         counts = exact_counts(prep.gold, prep.pred)
     else:
         try:
-            return matcher(prep.gold, prep.pred, **options)  # type: ignore[operator]
+            return matcher(prep.gold, prep.pred, **options)
         except TypeError as exc:
             if "unexpected keyword" not in str(exc):
                 raise

@@ -149,10 +149,10 @@ class EntityColumns:
             vocab = vocab + tuple(sorted(missing))
             index = {lab: i for i, lab in enumerate(vocab)}
         return cls(
-            [e.sentence for e in ents],
-            [e.span.start for e in ents],
-            [e.span.end for e in ents],
-            [index[e.label] for e in ents],
+            _col([e.sentence for e in ents]),
+            _col([e.span.start for e in ents]),
+            _col([e.span.end for e in ents]),
+            _col([index[e.label] for e in ents]),
             vocab,
             n_sequences,
         )

@@ -159,9 +159,9 @@ def validate_tags(
     any_t, same_t, diff_t = (np.zeros(n * n, dtype=bool) for _ in range(3))
     for p, c, cond in table.valid:
         {"any": any_t, "same": same_t, "diff": diff_t}[cond][p * n + c] = True
-    pair = prev_cls * n + cls
+    pair = prev_cls * n + cls.astype(np.int64)
     ok = any_t[pair] | (same_t[pair] & same) | (diff_t[pair] & ~same)
-    bad = ~ok & ~skip & ~prev_skip & (real | prev_real)
+    bad = ~ok & ~skip.astype(bool) & ~prev_skip.astype(bool) & (real | prev_real)
     # map flat-with-separator positions back to token positions
     seq_of = np.searchsorted(ext, np.arange(len(cls)), side="right") - 1
     tok_pos = np.arange(len(cls)) - seq_of  # position in the token array (separators: next)
@@ -256,7 +256,7 @@ def repair_tags(
     """
     how = RepairMethod.parse(method, name="method")
     flat = len(tags) == 0 or isinstance(tags[0], str)
-    nested = [list(s) for s in _nested(tags)]  # type: ignore[arg-type]
+    nested = [list(s) for s in _nested(tags)]
     enc = EncodedTags.from_lists(nested)
     result = validate_tags(enc, scheme=scheme, suffix=suffix, delimiter=delimiter,
                            outside=outside)
