@@ -37,7 +37,7 @@ def test_readme_example_prints_a_clean_report(capsys):
     assert status == 0
     assert err == ""
     lines = out.splitlines()
-    assert lines[0] == "nerscore 0.1.0 -- match=exact, scheme=auto, mode=lenient"
+    assert lines[0] == "nerscore 0.1.0 -- match=exact, labeled=True, scheme=auto, mode=lenient"
     assert "   micro avg       0.69       0.81       0.74        459        539" in lines
     assert "          NP       0.65       0.79       0.71        262        317" in lines
     assert lines[-1] == "accuracy: 0.84 (961 tokens, 40 sequences)"

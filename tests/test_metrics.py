@@ -157,3 +157,26 @@ def test_render_text_and_markdown_show_every_label():
     for lab in ("A", "B", "C", "micro avg", "macro avg", "weighted avg"):
         assert lab in text
     assert "| **macro avg** | 0.67 | 0.50 | 0.56 | 3 | 3 |" in nerscore.render_markdown(r)
+
+
+def test_report_states_effective_matcher_options_and_matcher_notes():
+    g = {"d": [(0, 10, "A"), (2, 4, "B")]}
+    p = {"d": [(0, 8, "A"), (1, 3, "A")]}
+    r = nerscore.evaluate(g, p, match="overlap", overlapping="merge", zero_division=0.0)
+    assert r.options == {"overlapping": "merge", "s": 0.75, "assignment": "greedy"}
+    assert r.notes == ("overlap: merged 1 overlapping predicted spans into their neighbours "
+                       "(2 -> 1 predicted spans).",)
+    d = r.to_dict()
+    assert d["options"]["s"] == 0.75
+    assert d["notes"] == list(r.notes)
+
+
+def test_semeval_text_report_shows_every_schema():
+    g = {"d": [(0, 10, "A"), (20, 30, "B")]}
+    p = {"d": [(0, 5, "A"), (20, 30, "C")]}
+    text = nerscore.render_text(nerscore.evaluate(g, p, match="semeval", zero_division=0.0))
+    lines = text.splitlines()
+    assert "SemEval-2013 schemas" in text
+    partial = next(line for line in lines if line.strip().startswith("partial "))
+    assert partial.split() == ["partial", "1", "0", "1", "0", "0", "2", "2", "0.75", "0.75",
+                               "0.75"]

@@ -39,6 +39,25 @@ __all__ = [
     "recall_score",
 ]
 
+def effective_options(match: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The matcher's options with its defaults filled in (for reports).
+
+    Examples
+    --------
+    >>> effective_options("overlap", {"s": 0.5})
+    {'s': 0.5, 'assignment': 'greedy', 'overlapping': 'error'}
+    """
+    if match not in MATCHERS:
+        return dict(options)
+    import inspect
+
+    out = dict(options)
+    for p in inspect.signature(get_matcher(match)).parameters.values():
+        if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is not inspect.Parameter.empty:
+            out.setdefault(p.name, p.default)
+    return out
+
+
 def _check_match(match: str) -> str:
     if match != "token" and match not in MATCHERS:
         get_matcher(match)  # raises, listing the valid names
@@ -359,7 +378,14 @@ def build_report(
     doc_ids: Any = None,
     texts: Any = None,
 ) -> Report:
-    """Reduce counts once and wrap everything in a :class:`Report`."""
+    """Reduce counts once and wrap everything in a :class:`Report`.
+
+    The report's ``options`` are the matcher's effective options (defaults
+    included); notes a matcher leaves in ``extra["notes"]`` join ``notes``.
+    """
+    options = effective_options(match, options)
+    extra = dict(extra or {})
+    notes = (*notes, *extra.pop("notes", ()))
     per_label, averages = reduce_all(counts, beta=beta, zero_division=zero_division,
                                      labels=labels)
     f1_label, f1_avg = (per_label, averages)
@@ -374,7 +400,6 @@ def build_report(
     def row(prf: Any, f1: float) -> Row:
         return Row(prf.precision, prf.recall, f1, prf.fbeta, prf.tp, prf.n_pred, prf.n_gold)
 
-    extra = dict(extra or {})
     if match == "semeval" and any(k.startswith("strict.") for k in counts.extra):
         from nerscore.matching.semeval import semeval_tables
 

@@ -330,7 +330,7 @@ def match_overlap(
     how = Assignment.parse(assignment, name="assignment")
     policy = Overlapping.parse(overlapping, name="overlapping")
     gold, pred = unify_labels(gold, pred)
-    extra: dict[str, Any] = {"s": s, "assignment": str(how)}
+    extra: dict[str, Any] = {}
 
     gs, ge, ps, pe, _, _ = _group_keys(gold, pred, same_label=True)
     g_order, p_order = _sorted_positive(gs, ge), _sorted_positive(ps, pe)

@@ -15,7 +15,7 @@ def _fmt(x: float, digits: int) -> str:
 
 def _header(report: Report) -> str:
     bits = [f"match={report.match}"]
-    bits += [f"{k}={v}" for k, v in report.options.items()]
+    bits += [f"{k}={v}" for k, v in report.options.items() if v is not None]
     if report.scheme is not None or report.mode is not None:
         bits.append(f"scheme={report.scheme or 'auto'}")
         bits.append(f"mode={report.mode}")
@@ -46,7 +46,7 @@ def render_text(report: Report, *, digits: int = 2) -> str:
     >>> import nerscore
     >>> r = nerscore.evaluate([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "O"]])
     >>> print(nerscore.render_text(r))  # doctest: +NORMALIZE_WHITESPACE
-    nerscore 0.1.0 -- match=exact, scheme=auto, mode=lenient
+    nerscore 0.1.0 -- match=exact, labeled=True, scheme=auto, mode=lenient
     <BLANKLINE>
                    precision  recall  f1-score  support  predicted
     <BLANKLINE>
@@ -79,9 +79,29 @@ def render_text(report: Report, *, digits: int = 2) -> str:
     if report.accuracy is not None:
         lines += ["", f"accuracy: {_fmt(report.accuracy, digits)} ({report.n_tokens} tokens, "
                       f"{report.n_sequences} sequences)"]
+    lines += _schema_lines(report, digits)
     if report.notes:
         lines += [""] + [f"note: {n}" for n in report.notes]
     return "\n".join(lines)
+
+
+_SCHEMA_COLS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
+
+
+def _schema_lines(report: Report, digits: int) -> list[str]:
+    """SemEval-2013 overall rows per schema, when the report has them."""
+    schemas = report.extra.get("schemas")
+    if not schemas:
+        return []
+    heads = [*_SCHEMA_COLS, "precision", "recall", "f1-score"]
+    out = ["", "SemEval-2013 schemas (overall; per label in the JSON report):",
+           f"{'':>8}  " + "  ".join(f"{h:>9}" for h in heads)]
+    for name, table in schemas.items():
+        row = table["overall"]
+        vals = [str(row[c]) for c in _SCHEMA_COLS]
+        vals += [_fmt(row[k], digits) for k in ("precision", "recall", "f1")]
+        out.append(f"{name:>8}  " + "  ".join(f"{v:>9}" for v in vals))
+    return out
 
 
 def render_markdown(report: Report, *, digits: int = 2) -> str:
