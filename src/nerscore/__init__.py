@@ -68,6 +68,7 @@ _EXPORTS: dict[str, str] = {
     "Row": "nerscore.report",
     "render_text": "nerscore.report",
     "render_markdown": "nerscore.report",
+    "render_html": "nerscore.report",
     "render_seqeval": "nerscore.report.seqeval",
     "render_conlleval": "nerscore.report.conlleval",
     # files and conversions
@@ -154,6 +155,7 @@ __all__ = [
     "recall_score",
     "reduce_counts",
     "render_confusion",
+    "render_html",
     "render_conlleval",
     "render_markdown",
     "render_seqeval",
@@ -229,7 +231,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         precision_score,
         recall_score,
     )
-    from nerscore.report import Report, Row, render_markdown, render_text
+    from nerscore.report import Report, Row, render_html, render_markdown, render_text
     from nerscore.report.conlleval import render_conlleval
     from nerscore.report.seqeval import render_seqeval
     from nerscore.schemes import Mode, Scheme, get_scheme

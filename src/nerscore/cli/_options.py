@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 #: Output formats of ``nerscore score``.
-FORMATS = ("text", "json", "markdown", "seqeval", "conlleval")
+FORMATS = ("text", "json", "markdown", "html", "seqeval", "conlleval")
 #: Input formats of gold and prediction files.
 INPUT_FORMATS = ("conll", "jsonl", "brat")
 #: Reference tools each matcher can reproduce (``--compat``).

@@ -71,7 +71,8 @@ def register(subparsers: Subparsers) -> None:
     score.add_argument("gold", metavar="GOLD", help="gold (reference) file")
     score.add_argument("pred", metavar="PRED", help="predicted file")
     score.add_argument("--format", choices=opt.FORMATS, default="text",
-                       help="output: text table, json, markdown, seqeval's report or the "
+                       help="output: text table, json, markdown, a self-contained html page, "
+                            "seqeval's report or the "
                             "conlleval script's report (default: text)")
     score.add_argument("--strict-tokens", action="store_true",
                        help="CoNLL: a token that differs between the files is an error")
@@ -239,6 +240,8 @@ def _render(report: Report, args: argparse.Namespace) -> str:
         return nerscore.render_text(report, digits=args.digits)
     if args.format == "markdown":
         return nerscore.render_markdown(report, digits=args.digits)
+    if args.format == "html":
+        return nerscore.render_html(report, digits=args.digits)
     if args.format == "json":
         return report.to_json()
     if args.format == "seqeval":
