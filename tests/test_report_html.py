@@ -32,10 +32,13 @@ def test_page_is_self_contained_and_escaped():
     page = nerscore.render_html(r, title="a & b")
     assert page.startswith("<!DOCTYPE html>")
     c = parse(page)
-    assert "script" not in c.tags and "i" not in c.tags and "link" not in c.tags
+    assert "script" not in c.tags
+    assert "i" not in c.tags
+    assert "link" not in c.tags
     assert not any(re.match(r"(https?:)?//", a) for a in c.attrs)
     assert "<title>a &amp; b</title>" in page
-    assert "<i>x</i>" in c.cells and "PER" in c.cells
+    assert "<i>x</i>" in c.cells
+    assert "PER" in c.cells
     assert c.cells[c.cells.index("PER") + 1:c.cells.index("PER") + 7] == [
         "0.00", "0.00", "0.00", "1", "0", "0"]
 
@@ -50,6 +53,7 @@ def test_page_shows_averages_accuracy_schemas_and_notes():
     i = c.cells.index("partial")
     assert c.cells[i + 1:i + 8] == ["0", "0", "1", "1", "1", "2", "2"]
     page = nerscore.render_html(r)
-    assert "have no prediction" in page and "<h2>Notes</h2>" in page
+    assert "have no prediction" in page
+    assert "<h2>Notes</h2>" in page
     tags_report = nerscore.evaluate([["B-A", "O"]], [["B-A", "B-A"]], zero_division=0.0)
     assert "Token accuracy: <strong>0.50</strong>" in nerscore.render_html(tags_report)
