@@ -41,7 +41,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from nerscore._tags import EncodedTags, encode_pair, encode_strings
+from nerscore._tags import EncodedTags, encode_pair
 from nerscore.documents import Document, span_columns
 from nerscore.errors import FormatError, LengthMismatchError
 from nerscore.extraction import decode
@@ -439,6 +439,8 @@ def _join(
         g_spans, p_spans = g.spans, p.spans
         g_texts = g.texts or [None] * len(g.spans)
         p_texts = p.texts or [None] * len(p.spans)
+    if g.texts is None and p.texts is None:  # no text on either side: nothing to compare
+        return list(g_spans), list(p_spans), ids, None, notes
     texts: list[str | None] = []
     conflicts: list[str] = []
     for k, (a, b) in enumerate(zip(g_texts, p_texts, strict=True)):
@@ -468,9 +470,8 @@ def _columns(
     texts: list[str | None] | None, side: str,
 ) -> EntityColumns:
     lengths = None if texts is None else [None if t is None else len(t) for t in texts]
-    seq, start, end, labels = span_columns(span_lists, names=names, text_lengths=lengths,
-                                           side=side)
-    lab, vocab = encode_strings(labels, sort=True)
+    seq, start, end, lab, vocab = span_columns(span_lists, names=names, text_lengths=lengths,
+                                               side=side)
     return EntityColumns(seq, start, end, lab, vocab, len(span_lists))
 
 

@@ -23,6 +23,7 @@ from typing import Any, Union, cast
 import numpy as np
 import numpy.typing as npt
 
+from nerscore._tags import encode_strings
 from nerscore.errors import InvalidSpanError
 from nerscore.types import Entity, Span
 
@@ -221,17 +222,36 @@ class Document:
         return out
 
 
-def _int_column(values: Sequence[object]) -> IntArray | None:
-    """Integer column, or None when some value is not an integer."""
-    if not values:
+def _int_column(values: Sequence[Any], n: int) -> IntArray | None:
+    """Integer column of the ``n`` ``values``, or None when some value is not an integer.
+
+    Integers are ``int`` or NumPy integers, never ``bool``; None too when a
+    value does not fit in int64.
+    """
+    if n == 0:
         return np.zeros(0, dtype=np.int64)
-    kinds = set(map(type, values))
-    if not all(issubclass(k, _INT_TYPES) and not issubclass(k, (bool, np.bool_)) for k in kinds):
-        return None
     try:
-        return np.array(values, dtype=np.int64)
+        # one C-level pass instead of a type check per value: the sum stays an
+        # int only over ints and int subclasses (a float, str, None, NumPy
+        # scalar, 0-d array, Fraction or Decimal makes it fail or change type)
+        plain = type(sum(values)) is int
+    except TypeError:
+        plain = False
+    if not plain:  # e.g. NumPy integers: check every type
+        kinds = set(map(type, values))
+        if not all(issubclass(k, _INT_TYPES) and not issubclass(k, (bool, np.bool_))
+                   for k in kinds):
+            return None
+    try:
+        col = np.fromiter(values, dtype=np.int64, count=n)
     except OverflowError:
         return None
+    if plain:
+        # the sum let bools (int subclasses) through; they read as 0 or 1
+        small = np.flatnonzero((col >> 1) == 0).tolist()
+        if small and bool in set(map(type, map(values.__getitem__, small))):
+            return None
+    return col
 
 
 def span_columns(
@@ -240,27 +260,38 @@ def span_columns(
     names: Sequence[str | int],
     text_lengths: Sequence[int | None] | None = None,
     side: str = "",
-) -> tuple[IntArray, IntArray, IntArray, list[str]]:
-    """Columns ``seq, start, end`` and the label strings of many documents' spans.
+) -> tuple[IntArray, IntArray, IntArray, IntArray, tuple[str, ...]]:
+    """Columns ``seq, start, end, label`` and the sorted label vocabulary of many documents.
 
-    Validation is vectorised; the first bad span raises
-    :class:`InvalidSpanError` naming its document (``names[seq]``) and the
-    number of other bad spans.
+    ``label`` indexes the vocabulary. Validation is vectorised; the first
+    bad span raises :class:`InvalidSpanError` naming its document
+    (``names[seq]``) and the number of other bad spans.
     """
     n_docs = len(span_lists)
     lengths = np.fromiter(map(len, span_lists), dtype=np.int64, count=n_docs)
     seq = np.repeat(np.arange(n_docs, dtype=np.int64), lengths)
     flat: list[Any] = list(chain.from_iterable(span_lists))
-    cols = _fast_fields(flat)
-    if cols is None:
-        cols = _slow_fields(flat, seq, names, side)
-    starts, ends, labels = cols
-    start = _int_column(starts)
-    end = _int_column(ends)
-    label_set = set(labels)
-    if start is None or end is None or not all(isinstance(x, str) for x in label_set):
-        _slow_fields(flat, seq, names, side)  # raises naming the offending span
-        raise AssertionError("unreachable")  # pragma: no cover
+    n = len(flat)
+    fields = _fast_fields(flat)
+    cols = None if fields is None else _encode_fields(*fields, n)
+    if fields is None or cols is None:
+        # the general reader raises naming the first offending span
+        fields = _slow_fields(flat, seq, names, side)
+        cols = _encode_fields(*fields, n)
+        if cols is None:  # every span is well-formed: an offset overflows int64
+            limit = 2**63
+            i = next((j for j, (s, e) in enumerate(zip(fields[0], fields[1], strict=True))
+                      if not (-limit <= s < limit and -limit <= e < limit)), 0)
+            k = int(seq[i]) if len(seq) else 0
+            span = (fields[0][i], fields[1][i], fields[2][i]) if n else (0, 0, "")
+            raise InvalidSpanError(
+                f"Span {span} of document {names[k]!r}{f' ({side})' if side else ''} has an "
+                "offset beyond the 64-bit integer range; offsets must be string or token "
+                "indices.",
+                document=names[k], spans=[span],
+            )
+    labels = fields[2]
+    start, end, label, vocab = cols
     tl = None
     if text_lengths is not None:
         tl = np.array([-1 if n is None else n for n in text_lengths], dtype=np.int64)
@@ -278,7 +309,24 @@ def span_columns(
         check_span(int(start[i]), int(end[i]), labels[i], document=names[k],
                    text_length=None if tl is None or tl[k] < 0 else int(tl[k]), side=side,
                    extra=extra, index=i - first)
-    return seq, start, end, list(labels)
+    return seq, start, end, label, vocab
+
+
+def _encode_fields(
+    starts: Sequence[Any], ends: Sequence[Any], labels: Sequence[Any], n: int
+) -> tuple[IntArray, IntArray, IntArray, tuple[str, ...]] | None:
+    """Integer columns and encoded labels of the field lists, or None when a field is wrong."""
+    start = _int_column(starts, n)
+    if start is None:
+        return None
+    end = _int_column(ends, n)
+    if end is None:
+        return None
+    try:  # raises TypeError for a label that is not a str (or not hashable)
+        label, vocab = encode_strings(labels, sort=True)
+    except TypeError:
+        return None
+    return start, end, label, vocab
 
 
 def _fast_fields(flat: list[Any]) -> tuple[Sequence[Any], Sequence[Any], Sequence[Any]] | None:
@@ -288,8 +336,6 @@ def _fast_fields(flat: list[Any]) -> tuple[Sequence[Any], Sequence[Any], Sequenc
     kinds = set(map(type, flat))
     getters: tuple[Any, Any, Any]
     if kinds <= {tuple, list}:
-        if set(map(len, flat)) != {3}:
-            return None
         getters = itemgetter(0), itemgetter(1), itemgetter(2)
     elif kinds == {dict}:
         getters = itemgetter("start"), itemgetter("end"), itemgetter("label")
@@ -299,7 +345,10 @@ def _fast_fields(flat: list[Any]) -> tuple[Sequence[Any], Sequence[Any], Sequenc
         return None
     try:
         s, e, lab = (list(map(g, flat)) for g in getters)
-    except KeyError:
+    except (KeyError, IndexError):
+        return None
+    # every tuple has at least 3 items (else IndexError): exactly 3 iff they add up to 3n
+    if kinds != {dict} and kinds != {Entity} and sum(map(len, flat)) != 3 * len(flat):
         return None
     return s, e, lab
 

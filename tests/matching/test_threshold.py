@@ -323,6 +323,45 @@ def test_default_equals_sequential_greedy(gold, pred, t):
     )
 
 
+# few distinct extents, so that identical spans (on both sides and within one
+# side), nested spans and zero-length spans are common
+dense_span_st = st.tuples(
+    st.integers(0, 1), st.integers(0, 6), st.integers(0, 4), st.sampled_from("AB")
+).map(lambda t: (t[0], t[1], t[1] + t[2], t[3]))
+
+
+@st.composite
+def duplicated_sides(draw):
+    gold = draw(st.lists(dense_span_st, max_size=14))
+    copies = draw(st.lists(st.sampled_from(gold), max_size=10)) if gold else []
+    pred = draw(st.permutations(copies + draw(st.lists(dense_span_st, max_size=8))))
+    return gold, pred
+
+
+@settings(max_examples=300, deadline=None)
+@given(duplicated_sides(), t_st)
+def test_identical_spans_first_equals_sequential_greedy(sides, t):
+    # identical spans are paired before the candidate search: the pairs
+    # (which duplicate goes with which) must still be the greedy's
+    gold, pred = sides
+    labels = ("A", "B")
+    res = match_threshold(cols(gold, labels), cols(pred, labels), t=t)
+    want = reference_default(gold, pred, t)
+    assert pairs_of(res) == want
+    al = res.alignment
+    assert len(al.pairs_gold) + len(al.missed) == len(gold)
+    assert len(al.pairs_pred) + len(al.spurious) == len(pred)
+    assert sorted(al.missed.tolist() + al.pairs_gold.tolist()) == list(range(len(gold)))
+    assert sorted(al.spurious.tolist() + al.pairs_pred.tolist()) == list(range(len(pred)))
+    assert al.credit.tolist() == [1.0] * len(want)
+    counts = res.counts
+    for lab in labels:
+        c = counts[lab]
+        assert c.tp == sum(1 for i, _ in want if gold[i][3] == lab)
+        assert c.n_gold == sum(1 for g in gold if g[3] == lab)
+        assert c.n_pred == sum(1 for p in pred if p[3] == lab)
+
+
 @settings(max_examples=150, deadline=None)
 @given(side_st, side_st)
 def test_t1_is_exact(gold, pred):

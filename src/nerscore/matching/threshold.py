@@ -32,7 +32,7 @@ from nerscore.counts import Counts
 from nerscore.errors import InvalidSpanError
 from nerscore.matching._candidates import candidate_pairs
 from nerscore.matching.alignment import Alignment, MatchResult
-from nerscore.matching.exact import row_keys
+from nerscore.matching.exact import _multiset_pairs, row_keys
 from nerscore.types import EntityColumns, unify_labels
 
 __all__ = ["match_threshold"]
@@ -167,6 +167,39 @@ def _one_to_one(
             out_p.append(rp[pick])
             alive = alive[~(used_g[g] | used_p[p])]
     return np.concatenate(out_g), np.concatenate(out_p)
+
+
+def _default_pairs(
+    gold: EntityColumns, pred: EntityColumns, t: float
+) -> tuple[IntArray, IntArray, BoolArray, BoolArray]:
+    """Pairs of the default mode, and which rows of each side are paired.
+
+    Identical spans (same document, label, start and end) have both ratios
+    1, the first priority class, and within it gold and predicted copies are
+    taken in row order. So they are paired first, one-to-one (the r-th gold
+    copy with the r-th predicted copy), exactly as the sequential greedy
+    would; those rows can then take part in no other pair. Afterwards every
+    identical span left over has no identical partner left, so zero-length
+    spans (which pair only with identical spans) drop out, and only the
+    remaining rows go through the candidate search and the conflict rounds.
+    """
+    kg, kp = row_keys(gold, pred)
+    eg, ep = _multiset_pairs(kg, kp)
+    g_used = np.zeros(len(gold), dtype=bool)
+    g_used[eg] = True
+    p_used = np.zeros(len(pred), dtype=bool)
+    p_used[ep] = True
+    g_rest = np.flatnonzero(~g_used & (gold.start < gold.end))
+    p_rest = np.flatnonzero(~p_used & (pred.start < pred.end))
+    if len(g_rest) == 0 or len(p_rest) == 0:
+        return eg, ep, g_used, p_used
+    g_sub, p_sub = gold.take(g_rest), pred.take(p_rest)
+    gi, pi, hi, lo = _qualifying(g_sub, p_sub, t)
+    rg, rp = _one_to_one(g_sub, p_sub, gi, pi, hi, lo)
+    rg, rp = g_rest[rg], p_rest[rp]
+    g_used[rg] = True
+    p_used[rp] = True
+    return np.concatenate([eg, rg]), np.concatenate([ep, rp]), g_used, p_used
 
 
 def _kaggle(gold: EntityColumns, pred: EntityColumns, t: float) -> MatchResult:
@@ -320,8 +353,7 @@ def match_threshold(
     gold, pred = unify_labels(gold, pred)
     if mode == "kaggle":
         return _kaggle(gold, pred, t)
-    gi, pi, hi, lo = _qualifying(gold, pred, t)
-    pg, pp = _one_to_one(gold, pred, gi, pi, hi, lo)
+    pg, pp, g_used, p_used = _default_pairs(gold, pred, t)
     n_lab = len(gold.labels)
     counts = Counts(
         gold.labels,
@@ -329,10 +361,6 @@ def match_threshold(
         np.bincount(pred.label, minlength=n_lab),
         np.bincount(gold.label, minlength=n_lab),
     )
-    g_used = np.zeros(len(gold), dtype=bool)
-    g_used[pg] = True
-    p_used = np.zeros(len(pred), dtype=bool)
-    p_used[pp] = True
     alignment = Alignment(
         gold, pred, pg, pp, np.ones(len(pg)), np.flatnonzero(~g_used), np.flatnonzero(~p_used)
     )
