@@ -279,9 +279,9 @@ def span_columns(
         fields = _slow_fields(flat, seq, names, side)
         cols = _encode_fields(*fields, n)
         if cols is None:  # every span is well-formed: an offset overflows int64
-            limit = 2**63
+            big = 2**63
             i = next((j for j, (s, e) in enumerate(zip(fields[0], fields[1], strict=True))
-                      if not (-limit <= s < limit and -limit <= e < limit)), 0)
+                      if not (-big <= s < big and -big <= e < big)), 0)
             k = int(seq[i]) if len(seq) else 0
             span = (fields[0][i], fields[1][i], fields[2][i]) if n else (0, 0, "")
             raise InvalidSpanError(
