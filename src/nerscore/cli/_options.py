@@ -22,7 +22,6 @@ __all__ = [
     "COMPAT_OF",
     "FORMATS",
     "INPUT_FORMATS",
-    "MATCHES",
     "UsageError",
     "add_conll_options",
     "add_input_format_options",
@@ -31,6 +30,7 @@ __all__ = [
     "add_tag_options",
     "conll_kwargs",
     "match_kwargs",
+    "matches",
     "tag_kwargs",
 ]
 
@@ -44,14 +44,16 @@ COMPAT_OF = {"semeval": ("nervaluate",), "threshold": ("kaggle",)}
 COMPAT = tuple(c for values in COMPAT_OF.values() for c in values)
 
 
-def _matches() -> tuple[str, ...]:
+def matches() -> tuple[str, ...]:
+    """Values of ``--match``: the matcher registry plus token-level scoring.
+
+    Returns
+    -------
+    tuple of str
+    """
     from nerscore.matching import MATCHERS
 
     return (*MATCHERS, "token")
-
-
-#: Values of ``--match``: the matcher registry plus token-level scoring.
-MATCHES = _matches()
 
 
 class UsageError(Exception):
@@ -269,7 +271,7 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
         The subcommand's parser.
     """
     group = parser.add_argument_group("matching")
-    group.add_argument("--match", choices=MATCHES, default="exact",
+    group.add_argument("--match", choices=matches(), default="exact",
                        help="how entities are matched (default: exact)")
     group.add_argument("--unlabeled", action="store_true",
                        help="exact: compare boundaries only (labeled=False)")
