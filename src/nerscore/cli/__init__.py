@@ -119,6 +119,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     nerscore ...
     0
     """
+    import os
+
+    # The command does no linear algebra: a single BLAS thread spares the start-up
+    # cost of a thread pool (set before NumPy is first imported, never overriding).
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
     from nerscore.cli._options import UsageError
     from nerscore.errors import NerscoreError
 
