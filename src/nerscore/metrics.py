@@ -119,12 +119,15 @@ def count_matches(
 
     Parameters
     ----------
-    y_true, y_pred : list of list of str, or EncodedTags
-        Gold and predicted tag sequences, one list per sentence.
+    y_true, y_pred : tag sequences, EncodedTags, or span documents
+        Gold and prediction: tag sequences (one list per sentence), or span
+        documents (lists of ``(start, end, label)``, ``Document`` objects or
+        ``{doc_id: spans}`` mappings; see the README).
     scheme, mode, suffix, delimiter, outside : optional
         How tags are decoded; see :func:`nerscore.tags_to_entities`.
     match : str
-        The matcher (``"exact"`` or ``"token"``).
+        The matcher: ``"exact"``, ``"semeval"``, ``"overlap"``, ``"threshold"``
+        or ``"token"``.
     **options
         The matcher's options (e.g. ``labeled=False`` for ``exact``).
 
@@ -235,8 +238,10 @@ def fbeta_score(
 
     Parameters
     ----------
-    y_true, y_pred : list of list of str, or EncodedTags
-        Gold and predicted tag sequences, one list per sentence.
+    y_true, y_pred : tag sequences, EncodedTags, or span documents
+        Gold and prediction: tag sequences (one list per sentence), or span
+        documents (lists of ``(start, end, label)``, ``Document`` objects or
+        ``{doc_id: spans}`` mappings; see the README).
     beta : float
         Weight of recall (positive).
     average : {"micro", "macro", "weighted"} or None
@@ -316,10 +321,12 @@ def evaluate(
 
     Parameters
     ----------
-    y_true, y_pred : list of list of str, or EncodedTags
-        Gold and predicted tag sequences.
+    y_true, y_pred : tag sequences, EncodedTags, or span documents
+        Gold and prediction: tag sequences or span documents (see
+        :func:`count_matches`).
     match : str
-        The matcher (``"exact"`` or ``"token"``).
+        The matcher: ``"exact"``, ``"semeval"``, ``"overlap"``, ``"threshold"``
+        or ``"token"``.
     scheme, mode, suffix, delimiter, outside : optional
         How tags are decoded; see :func:`nerscore.tags_to_entities`.
     beta : float
