@@ -86,7 +86,8 @@ def test_argument_errors(kwargs, message):
 
 
 def test_unknown_matcher_option():
-    with pytest.raises(TypeError, match="Unknown option for match='exact'"):
+    with pytest.raises(TypeError, match="Unknown option 'colour' for match='exact'; its options "
+                                        "are 'labeled'"):
         nerscore.f1_score(ABC_TRUE, ABC_PRED, colour="red")
 
 

@@ -92,7 +92,12 @@ def _match(prep: Prepared, match: str, options: dict[str, Any], *, align: bool) 
         except TypeError as exc:
             if "unexpected keyword" not in str(exc):
                 raise
-            raise TypeError(f"Unknown option for match={match!r}: {exc}") from None
+            valid = list(effective_options(match, {}))
+            unknown = sorted(set(options) - set(valid))
+            raise TypeError(
+                f"Unknown option {', '.join(map(repr, unknown))} for match={match!r}; its options "
+                f"are {', '.join(map(repr, valid)) or 'none'}."
+            ) from None
     return counts
 
 
