@@ -24,7 +24,10 @@ from nerscore.matching.semeval import (
 )
 from nerscore.types import EntityColumns
 
-nervaluate = pytest.importorskip("nervaluate")
+try:  # the pinned reference needs Python >= 3.11; only the differential tests need it
+    import nervaluate
+except ImportError:  # pragma: no cover - depends on the interpreter
+    nervaluate = None
 
 NV_NAME = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
 ROW_KEYS = (*CATEGORIES, "possible", "actual", "precision", "recall", "f1")
@@ -55,6 +58,8 @@ def cipms(row):
 
 def run_nervaluate(gold_docs, pred_docs, labels):
     """nervaluate 1.2.1 on the same documents (its ends are inclusive: end - 1)."""
+    if nervaluate is None:
+        pytest.skip("nervaluate==1.2.1 is not installed (it needs Python >= 3.11)")
     def conv(docs):
         return [[{"label": lab, "start": s, "end": e - 1} for s, e, lab in d] for d in docs]
     ev = nervaluate.Evaluator(conv(gold_docs), conv(pred_docs), tags=list(labels),
