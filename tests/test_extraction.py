@@ -157,3 +157,28 @@ def test_encoded_tags_input_equals_lists(rng):
 def test_encoded_tags_checks_ids():
     with pytest.raises(ValueError, match="index `vocab`"):
         nerscore.EncodedTags(np.array([0, 3]), np.array([0, 2]), ("O", "B-X"))
+
+
+@pytest.mark.parametrize("n_types", [3, 700])
+def test_pair_table_and_per_token_events_agree(monkeypatch, n_types):
+    from nerscore import _decode
+    from tests.conftest import random_tag_corpus
+
+    rng = np.random.default_rng(n_types)
+    types = tuple(f"T{k}" for k in range(n_types))
+    corpus = [*random_tag_corpus(rng, n_sentences=300, letters="BIES", types=types), []]
+    monkeypatch.setattr(_decode, "MAX_TABLE_IDS", 10**6)
+    with_table = tags_to_entities(corpus)
+    monkeypatch.setattr(_decode, "MAX_TABLE_IDS", 0)
+    per_token = tags_to_entities(corpus)
+    assert with_table == per_token
+    assert len(with_table) > 100
+    from nerscore.compat.seqeval import get_entities
+
+    flat_starts = np.cumsum([0] + [len(s) + 1 for s in corpus])
+    expected = sorted(
+        Entity(Span(b - flat_starts[k], e + 1 - flat_starts[k]), lab, k)
+        for lab, b, e in get_entities(corpus)
+        for k in [int(np.searchsorted(flat_starts, b, side="right")) - 1]
+    )
+    assert per_token == expected

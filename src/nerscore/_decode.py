@@ -130,28 +130,51 @@ def decode_events(
     return begin.astype(np.int64), ends.astype(np.int64), t[ends - 1]
 
 
-def _event_table(
-    tag_cls: npt.NDArray[np.int8], tag_typ: IntArray, rules: EventRules, virtual_types: list[int]
-) -> npt.NDArray[np.uint8]:
-    """Events of every (previous tag, current tag) pair, flattened ``prev * w + cur``.
+#: Largest tag vocabulary (plus two virtual ids) whose pair table is built; beyond
+#: it events are computed per token from classes and types (same result, less memory).
+MAX_TABLE_IDS = 1024
 
-    Ids ``len(tag_cls) + i`` are virtual outside tokens of type ``virtual_types[i]``.
-    Bit 1: an entity ends between the two tokens; bit 2: one starts at the current token.
-    """
-    k = len(virtual_types)
-    cls = np.concatenate([np.asarray(tag_cls, dtype=np.int64), np.full(k, O, dtype=np.int64)])
-    typ = np.concatenate([np.asarray(tag_typ, dtype=np.int64),
-                          np.asarray(virtual_types, dtype=np.int64)])
-    w = len(cls)
-    pc, c = np.repeat(cls, w), np.tile(cls, w)
-    differ = np.repeat(typ, w) != np.tile(typ, w)
+
+def _events(
+    pc: IntArray, pt: IntArray, c: IntArray, t: IntArray, rules: EventRules
+) -> npt.NDArray[np.uint8]:
+    """Bit 1: an entity ends between p and c; bit 2: one starts at c."""
     pair = pc * N_CLASSES + c
+    differ = pt != t
     end_ev = _pair_table(rules.end)[pair] | (_class_table(rules.end_on_type_change)[pc] & differ)
     start_ev = _pair_table(rules.start)[pair] | (
         _class_table(rules.start_on_type_change)[c] & differ
     )
     out: npt.NDArray[np.uint8] = end_ev.astype(np.uint8) | (start_ev.astype(np.uint8) << 1)
     return out
+
+
+class _EventLookup:
+    """Events of (previous id, current id) pairs of tag ids.
+
+    Ids ``len(tag_cls) + i`` are virtual outside tokens of type ``virtual_types[i]``.
+    Small vocabularies tabulate every pair once (one lookup per token); large ones
+    compute the events from the ids' classes and types.
+    """
+
+    def __init__(self, tag_cls: npt.NDArray[np.int8], tag_typ: IntArray, rules: EventRules,
+                 virtual_types: list[int]) -> None:
+        k = len(virtual_types)
+        self.cls = np.concatenate([np.asarray(tag_cls, dtype=np.int64),
+                                   np.full(k, O, dtype=np.int64)])
+        self.typ = np.concatenate([np.asarray(tag_typ, dtype=np.int64),
+                                   np.asarray(virtual_types, dtype=np.int64)])
+        self.rules = rules
+        self.w = w = len(self.cls)
+        self.table = None
+        if w <= MAX_TABLE_IDS:
+            self.table = _events(np.repeat(self.cls, w), np.repeat(self.typ, w),
+                                 np.tile(self.cls, w), np.tile(self.typ, w), rules)
+
+    def __call__(self, prev: IntArray, cur: IntArray) -> npt.NDArray[np.uint8]:
+        if self.table is not None:
+            return np.take(self.table, prev * self.w + cur)
+        return _events(self.cls[prev], self.typ[prev], self.cls[cur], self.typ[cur], self.rules)
 
 
 def decode_events_ids(
@@ -257,13 +280,18 @@ def _decode_ids(
         z = np.zeros(0, dtype=np.int64)
         return z, z, z
     first = boundary_type if first_type is None else first_type
-    table = _event_table(tag_cls, tag_typ, rules, [boundary_type, first])
-    small = np.int16 if w * w < 2**15 else np.int32 if w * w < 2**31 else np.int64
-    t = ids.astype(small)
-    code = np.zeros(n + 1, dtype=small)  # code[j]: pair (token j-1, token j)
-    np.multiply(t[:-1], w, out=code[1:n])
-    code[1:n] += t[1:]
-    ev = np.take(table, code)
+    lookup = _EventLookup(tag_cls, tag_typ, rules, [boundary_type, first])
+    if lookup.table is not None:
+        small = np.int16 if w * w < 2**15 else np.int32
+        t = ids.astype(small)
+        code = np.zeros(n + 1, dtype=small)  # code[j]: pair (token j-1, token j)
+        np.multiply(t[:-1], w, out=code[1:n])
+        code[1:n] += t[1:]
+        ev = np.take(lookup.table, code)
+    else:
+        t = ids.astype(np.int64)
+        ev = np.zeros(n + 1, dtype=np.uint8)
+        ev[1:n] = lookup(t[:-1], t[1:])
     # sentence boundaries (offsets, including 0 and n): end from (last, separator),
     # start from (separator, first); before token 0 stands the first virtual token
     # unless an empty first sentence put a separator there. Bit 4 marks a boundary.
@@ -271,7 +299,7 @@ def _decode_ids(
     prev = np.where(b > 0, t[np.maximum(b - 1, 0)], v + 1).astype(np.int64)
     cur = np.where(b < n, t[np.minimum(b, n - 1)], v).astype(np.int64)
     before = np.where((b == 0) & (b[1] > 0), v + 1, v)
-    ev[b] = (table[prev * w + v] & 1) | (table[before * w + cur] & 2) | 4
+    ev[b] = (lookup(prev, np.full(len(b), v)) & 1) | (lookup(before, cur) & 2) | 4
     pos = np.flatnonzero(ev != 0)  # every event and boundary, in order
     bits = ev[pos]
     is_start = (bits >> 1 & 1).view(np.bool_)
