@@ -19,6 +19,7 @@ No Python loop runs per token.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -283,7 +284,7 @@ def _decode_ids(
     lookup = _EventLookup(tag_cls, tag_typ, rules, [boundary_type, first])
     if lookup.table is not None:
         small = np.int16 if w * w < 2**15 else np.int32
-        t = ids.astype(small)
+        t: npt.NDArray[Any] = ids.astype(small)
         code = np.zeros(n + 1, dtype=small)  # code[j]: pair (token j-1, token j)
         np.multiply(t[:-1], w, out=code[1:n])
         code[1:n] += t[1:]
