@@ -109,6 +109,11 @@ def test_accuracy_raw_tag_equality():
     assert nerscore.accuracy_score(SEED_TRUE, SEED_PRED) == pytest.approx(8 / 10)
 
 
+def test_accuracy_on_spans_points_to_token_matching():
+    with pytest.raises(TypeError, match="needs tag sequences; for span inputs use"):
+        nerscore.accuracy_score({"d": [(0, 1, "A")]}, {"d": []})
+
+
 def test_token_match():
     c = nerscore.count_matches(ABC_TRUE, ABC_PRED, match="token")
     assert c.to_dict() == {

@@ -298,9 +298,16 @@ def accuracy_score(y_true: object, y_pred: object, *, zero_division: Any = "warn
     >>> accuracy_score([["B-PER", "I-PER", "O"]], [["B-PER", "O", "O"]])
     0.6666666666666666
     """
+    from nerscore._inputs import input_kind
     from nerscore._tags import encode_pair
 
     zd = check_zero_division(zero_division)
+    if input_kind(y_true, y_pred) == "spans":
+        raise TypeError(
+            "accuracy_score compares tag strings token by token and needs tag sequences; "
+            "for span inputs use count_matches(..., match='token') or evaluate(..., "
+            "match='token')."
+        )
     t, p = encode_pair(y_true, y_pred)
     correct = int((t.ids == p.ids).sum())
     return float(safe_divide([correct], [len(t)], zero_division=zd, metric="Accuracy",
