@@ -161,12 +161,11 @@ def _events(pc: Array, pt: Array, c: Array, t: Array) -> tuple[Array, Array, Arr
     return start, end, differ
 
 
-def _merges(letter: Array, prev_letter: Array, differ: Array, start: Array) -> IntArray:
-    """Positions where lenient mode starts a new same-type entity and the script does not."""
-    entity = (letter >= 0) & (prev_letter >= 0) & ~differ & ~start
-    pos = np.flatnonzero(entity)
-    pair = prev_letter[pos].astype(np.intp) * sc.N_CLASSES + letter[pos]
-    out: IntArray = pos[_LENIENT_START[pair]].astype(np.int64)
+def _merged(prev_letter: Array, letter: Array, differ: Array, start: Array) -> Array:
+    """Where lenient mode starts a new same-type entity and the script does not."""
+    merged = (prev_letter >= 0) & (letter >= 0) & ~differ & ~start
+    pair = np.where(merged, prev_letter.astype(np.intp) * sc.N_CLASSES + letter, 0)
+    out: Array = merged & _LENIENT_START[pair]
     return out
 
 
@@ -235,7 +234,7 @@ def decode_conlleval(enc: EncodedTags, *, delimiter: str = "-") -> EntityColumns
 
     letter, _ = flatten_with_separators(v_letter[enc.ids], enc.offsets, -1)
     ev_start, _, differ = _events(_shifted(cls, sc.O), _shifted(typ, 0), cls, typ)
-    merged = _merges(letter, _shifted(letter, -1), differ, ev_start)
+    merged = np.flatnonzero(_merged(_shifted(letter, -1), letter, differ, ev_start))
     if len(merged):
         pos = int(merged[0])
         k = int(np.searchsorted(ext, pos, side="right") - 1)
@@ -249,8 +248,8 @@ def decode_conlleval(enc: EncodedTags, *, delimiter: str = "-") -> EntityColumns
             stacklevel=4,
         )
 
-    keep = sorted({types[v_typ[i]] for i in range(len(parts))
-                   if v_cls[i] not in (sc.O, sc.DOT)})
+    keep = sorted({typ for (_, typ), c in zip(parts, v_cls.tolist(), strict=True)
+                   if c not in (sc.O, sc.DOT)})
     rank = np.full(len(types), -1, dtype=np.int64)
     rank[[type_id[t] for t in keep]] = np.arange(len(keep), dtype=np.int64)
     return EntityColumns(seq, start, stop - ext[seq], rank[lab] if len(lab) else lab,
@@ -296,11 +295,8 @@ def _codes(a: Array, b: Array, side: tuple[Array, ...]) -> Array:
     code |= (sg & sp & same) * np.uint8(_OPEN)
     code |= closed * np.uint8(_CLOSE)
     code |= (closed | (eg != ep) | ~same) * np.uint8(_STOP)
-    for bit, letter, differ, start in ((_MG, lg, dg, sg), (_MP, lp, dp, sp)):
-        la, lb = letter[a], letter[b]
-        merged = (la >= 0) & (lb >= 0) & ~differ & ~start
-        pair = np.where(merged, la.astype(np.intp) * sc.N_CLASSES + lb, 0)
-        code |= (merged & _LENIENT_START[pair]) * np.uint8(bit)
+    code |= _merged(lg[a], lg[b], dg, sg) * np.uint8(_MG)
+    code |= _merged(lp[a], lp[b], dp, sp) * np.uint8(_MP)
     out: Array = code.astype(np.uint8)
     return out
 

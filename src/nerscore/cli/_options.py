@@ -94,34 +94,24 @@ def enum_type(enum: type[OptionEnum], name: str) -> Callable[[str], str]:
     return parse
 
 
-def _positive_float(value: str) -> float:
-    try:
-        x = float(value)
-    except ValueError:
-        x = math.nan
-    if not x > 0 or math.isinf(x):
-        raise argparse.ArgumentTypeError(f"expected a positive number; got {value!r}")
-    return x
+def _float_type(valid: Callable[[float], bool], expected: str) -> Callable[[str], float]:
+    """An argparse ``type`` for a number that ``valid`` accepts (``expected`` names them)."""
+
+    def parse(value: str) -> float:
+        try:
+            x = float(value)
+        except ValueError:
+            x = math.nan
+        if not valid(x):
+            raise argparse.ArgumentTypeError(f"expected {expected}; got {value!r}")
+        return x
+
+    return parse
 
 
-def _unit_float(value: str) -> float:
-    try:
-        x = float(value)
-    except ValueError:
-        x = math.nan
-    if not 0 <= x <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1; got {value!r}")
-    return x
-
-
-def _threshold(value: str) -> float:
-    try:
-        x = float(value)
-    except ValueError:
-        x = math.nan
-    if not 0 < x <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number in (0, 1]; got {value!r}")
-    return x
+_positive_float = _float_type(lambda x: x > 0 and not math.isinf(x), "a positive number")
+_unit_float = _float_type(lambda x: 0 <= x <= 1, "a number from 0 to 1")
+_threshold = _float_type(lambda x: 0 < x <= 1, "a number in (0, 1]")
 
 
 def _non_negative_int(value: str) -> int:

@@ -37,4 +37,4 @@ def read_text(
         ) from None
     except LookupError:
         raise ValueError(f"Unknown encoding {encoding!r}; pass e.g. encoding='utf-8'.") from None
-    return text[1:] if strip_bom and text.startswith("\ufeff") else text
+    return text.removeprefix("\ufeff") if strip_bom else text

@@ -234,8 +234,7 @@ class ConllCorpus:
         )
 
     def __iter__(self) -> Iterator[Sentence]:
-        for k in range(len(self)):
-            yield self[k]
+        return map(self.__getitem__, range(len(self)))
 
     def _document_of(self, sentence: int) -> int | None:
         d = int(np.searchsorted(self.documents, sentence, side="right")) - 1
@@ -304,8 +303,8 @@ class ConllCorpus:
         _check_shape(self.tags, new, "the corpus", "the new labels")
         new_vocab = np.asarray(new.vocab, dtype=object)
         old_vocab = np.asarray(self.tags.vocab, dtype=object)
-        new_flat = new_vocab[new.ids] if len(new.ids) else new_vocab[:0]
-        old_flat = old_vocab[self.tags.ids] if len(self.tags.ids) else old_vocab[:0]
+        new_flat = new_vocab[new.ids]
+        old_flat = old_vocab[self.tags.ids]
         changed = np.flatnonzero(new_flat != old_flat)
         for lab in new.vocab:
             if not lab or _has_space(lab):
@@ -641,7 +640,6 @@ class _Block:
     label_end: PosArray
     documents: IntArray
     n_comments: int
-    delimiter: str
 
 
 Ranges = tuple[IntArray, IntArray, IntArray, IntArray]
@@ -709,7 +707,7 @@ def _assemble(
     n_sent = n_tok = 0
     for blk in blocks:
         remap = np.array([index.setdefault(t, len(index)) for t in blk.vocab], dtype=np.int64)
-        ids.append(remap[blk.ids] if len(blk.ids) else blk.ids)
+        ids.append(remap[blk.ids])
         offsets.append(blk.offsets[1:] + n_tok)
         documents.append(blk.documents + n_sent)
         n_sent += len(blk.offsets) - 1
@@ -746,7 +744,7 @@ def _extract(scan: _Scan, delimiter: str) -> _Block:
     dtype = np.int32 if s + len(scan.b) < 2**31 else np.int64
     return _Block(ids, vocab, scan.offsets, scan.lines, (tok_s + s).astype(dtype),
                   (tok_e + s).astype(dtype), (lab_s + s).astype(dtype),
-                  (lab_e + s).astype(dtype), scan.documents, scan.n_comments, delimiter)
+                  (lab_e + s).astype(dtype), scan.documents, scan.n_comments)
 
 
 def _scan(
