@@ -42,7 +42,7 @@ from typing import Any, Literal
 import numpy as np
 
 from nerscore._tags import EncodedTags, encode_pair
-from nerscore.documents import Document, span_columns
+from nerscore.documents import Document, _is_int, span_columns
 from nerscore.errors import FormatError, LengthMismatchError
 from nerscore.extraction import decode
 from nerscore.schemes import Mode, Scheme
@@ -145,10 +145,6 @@ def _check_no_tag_options(
 # --------------------------------------------------------------------------- kind detection
 
 Kind = Literal["tags", "spans"]
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 def _looks_like_span(x: object) -> bool:

@@ -39,7 +39,7 @@ import numpy.typing as npt
 from nerscore._enum import OptionEnum
 from nerscore.confusion import boundary_alignment
 from nerscore.errors import InvalidSpanError, LengthMismatchError
-from nerscore.matching._candidates import candidate_pairs
+from nerscore.matching._candidates import candidate_pairs, greedy_matching
 from nerscore.schemes import Mode, Scheme
 from nerscore.types import EntityColumns
 
@@ -131,53 +131,6 @@ class ErrorRecord:
 FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ErrorRecord))
 
 
-def _greedy(
-    gi: IntArray, pi: IntArray, order: IntArray, n_gold: int, n_pred: int
-) -> tuple[IntArray, IntArray]:
-    """One-to-one pairs taken greedily in ``order`` (best candidate first).
-
-    Works in rounds without a loop over candidates: a candidate that comes
-    first for both its gold and its predicted row is exactly the one the
-    sequential greedy pass would take, so each round takes all of them and
-    drops the candidates they block. Chains of overlapping spans can make
-    rounds take few pairs each; then the rest is finished in one sequential
-    pass, so the cost stays near-linear in the number of candidates. Returns
-    the chosen (gold, pred) rows.
-    """
-    g, p = gi[order], pi[order]
-    out_g: list[IntArray] = []
-    out_p: list[IntArray] = []
-    g_used = np.zeros(n_gold, dtype=bool)
-    p_used = np.zeros(n_pred, dtype=bool)
-    while len(g):
-        first_g = np.zeros(len(g), dtype=bool)
-        first_g[np.unique(g, return_index=True)[1]] = True
-        first_p = np.zeros(len(p), dtype=bool)
-        first_p[np.unique(p, return_index=True)[1]] = True
-        take = first_g & first_p
-        out_g.append(g[take])
-        out_p.append(p[take])
-        g_used[g[take]] = True
-        p_used[p[take]] = True
-        keep = ~(g_used[g] | p_used[p])
-        g, p = g[keep], p[keep]
-        if len(g) > 64 and 16 * int(take.sum()) < len(g):  # slow progress: go sequential
-            seq_g, seq_p = [], []
-            gu, pu = set(), set()
-            for a, b in zip(g.tolist(), p.tolist(), strict=True):
-                if a not in gu and b not in pu:
-                    gu.add(a)
-                    pu.add(b)
-                    seq_g.append(a)
-                    seq_p.append(b)
-            out_g.append(np.asarray(seq_g, dtype=np.int64))
-            out_p.append(np.asarray(seq_p, dtype=np.int64))
-            break
-    z = np.zeros(0, dtype=np.int64)
-    return (np.concatenate([z, *out_g]).astype(np.int64),
-            np.concatenate([z, *out_p]).astype(np.int64))
-
-
 def _error_pairs(
     gold: EntityColumns, pred: EntityColumns
 ) -> tuple[IntArray, IntArray, IntArray, IntArray, EntityColumns, EntityColumns]:
@@ -192,8 +145,10 @@ def _error_pairs(
     order = np.lexsort((
         pi, gi, pred.label[pi], gold.label[gi], pred.end[pi], gold.end[gi],
         pred.start[pi], gold.start[gi], -ov, gold.label[gi] != pred.label[pi],
-    )).astype(np.int64)
-    og, op = _greedy(gi, pi, order, len(gold), len(pred))
+    ))
+    gi, pi = gi[order], pi[order]
+    taken = greedy_matching(gi, pi, len(gold), len(pred))
+    og, op = gi[taken], pi[taken]
     pairs_gold = np.concatenate([base.pairs_gold, og])
     pairs_pred = np.concatenate([base.pairs_pred, op])
     g_paired = np.zeros(len(gold), dtype=bool)

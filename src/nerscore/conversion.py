@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.documents import Document, check_span, coerce_span
+from nerscore.documents import Document, _describe_doc, check_span, coerce_span
 from nerscore.errors import FormatError, InvalidSpanError, LengthMismatchError
 from nerscore.extraction import entities_to_tags, tags_to_entities
 from nerscore.schemes import Mode, Scheme
@@ -142,10 +142,6 @@ def _token_offsets(tokens: Sequence[Any], text: str | None) -> tuple[IntArray, I
             "non-negative, in order, non-overlapping and within the text."
         )
     return ts, te
-
-
-def _where(doc: str | int) -> str:
-    return f"document {doc!r}" if isinstance(doc, str) else f"document {doc}"
 
 
 def _read_spans(
@@ -307,7 +303,7 @@ def _to_tokens(
 def _misaligned_message(
     s: int, e: int, label: str, doc: str | int, text: str | None, ts: IntArray, te: IntArray
 ) -> str:
-    where = _where(doc)
+    where = _describe_doc(doc)
     quoted = f" ({text[s:e]!r})" if text is not None else ""
     lo = int(np.searchsorted(ts, s, side="right")) - 1
     hi = int(np.searchsorted(te, e, side="left"))
@@ -478,7 +474,7 @@ def char_spans_to_tags(
     for s, e, lab in items:
         if s == e:
             raise InvalidSpanError(
-                f"Span ({s}, {e}, {lab!r}) of {_where(doc)} is zero-length; tags cannot "
+                f"Span ({s}, {e}, {lab!r}) of {_describe_doc(doc)} is zero-length; tags cannot "
                 "encode zero-length spans.", document=doc, spans=[(s, e, lab)],
             )
     ts, te = _token_offsets(tokens, text)

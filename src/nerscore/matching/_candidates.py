@@ -14,6 +14,10 @@ exactly one of two cases, each a range query on sorted starts:
 
 Zero-length spans (``start == end``) overlap nothing; they pair only with
 an identical zero-length span of the other side (SPEC §3.2, §3.4).
+
+The module also holds what those matchers share after the candidate search:
+:func:`greedy_matching` (one-to-one pairs, best first) and
+:func:`alignment_from_pairs`.
 """
 
 from __future__ import annotations
@@ -21,21 +25,24 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from nerscore.matching.alignment import Alignment
 from nerscore.types import EntityColumns, unify_labels
 
-__all__ = ["candidate_pairs"]
+__all__ = ["alignment_from_pairs", "candidate_pairs", "greedy_matching", "isolated"]
 
 IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 def _group_keys(
     gold: EntityColumns, pred: EntityColumns, *, same_label: bool
-) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray, IntArray]:
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """Sortable int64 keys ``group * width + position`` for starts and ends of both sides.
 
     A group is a sequence (or a (sequence, label) pair with ``same_label``).
-    Returns ``(g_start, g_end, p_start, p_end, g_group, p_group)`` where the
-    first four are keys, comparable within and across sides.
+    Returns ``(g_start, g_end, p_start, p_end)``, comparable within and across
+    sides.
     """
     if same_label:
         gold, pred = unify_labels(gold, pred)
@@ -65,7 +72,7 @@ def _group_keys(
         (grp * width + x).astype(np.int64)
         for grp, x in zip((gg, gg, pg, pg), starts_ends, strict=True)
     )
-    return gs, ge, ps, pe, np.asarray(gg, dtype=np.int64), np.asarray(pg, dtype=np.int64)
+    return gs, ge, ps, pe
 
 
 def _range_join(
@@ -127,7 +134,7 @@ def candidate_pairs(
     z = np.zeros(0, dtype=np.int64)
     if len(gold) == 0 or len(pred) == 0:
         return z, z.copy(), z.copy()
-    gs, ge, ps, pe, _, _ = _group_keys(gold, pred, same_label=same_label)
+    gs, ge, ps, pe = _group_keys(gold, pred, same_label=same_label)
     g_pos = np.flatnonzero(gs < ge)
     p_pos = np.flatnonzero(ps < pe)
     parts_g: list[IntArray] = []
@@ -168,3 +175,78 @@ def candidate_pairs(
     gi, pi = gi[order], pi[order]
     overlap = np.minimum(gold.end[gi], pred.end[pi]) - np.maximum(gold.start[gi], pred.start[pi])
     return gi, pi, overlap.astype(np.int64)
+
+
+def isolated(gi: IntArray, pi: IntArray, n_g: int, n_p: int) -> BoolArray:
+    """For each pair: its gold and its predicted row are in no other pair.
+
+    Any one-to-one selection that takes a pair whenever it can takes these.
+
+    Examples
+    --------
+    >>> isolated(np.array([0, 1, 1]), np.array([0, 1, 2]), 2, 3).tolist()
+    [True, False, False]
+    """
+    deg_g = np.bincount(gi, minlength=n_g)
+    deg_p = np.bincount(pi, minlength=n_p)
+    return np.asarray((deg_g[gi] == 1) & (deg_p[pi] == 1))
+
+
+def greedy_matching(
+    g: IntArray, p: IntArray, n_g: int, n_p: int, *, small: int = 2048
+) -> BoolArray:
+    """Which edges the sequential greedy one-to-one matching takes, edges given best first.
+
+    ``g`` and ``p`` are the node ids (below ``n_g`` and ``n_p``) of each
+    edge. An edge that is the best remaining edge of both its nodes is taken
+    by the sequential pass too, so whole batches of such edges are taken at
+    once while more than ``small`` edges remain; when batches get small (long
+    chains of preferences) the rest goes through one plain loop.
+
+    Examples
+    --------
+    >>> greedy_matching(np.array([0, 0, 1]), np.array([0, 1, 0]), 2, 2).tolist()
+    [True, False, False]
+    """
+    taken = np.zeros(len(g), dtype=bool)
+    used_g = np.zeros(n_g, dtype=bool)
+    used_p = np.zeros(n_p, dtype=bool)
+    alive = np.arange(len(g), dtype=np.int64)
+    while len(alive) > small:
+        ga, pa = g[alive], p[alive]
+        k = np.arange(len(alive), dtype=np.int64)
+        best_g = np.full(n_g, len(alive), dtype=np.int64)
+        best_p = np.full(n_p, len(alive), dtype=np.int64)
+        np.minimum.at(best_g, ga, k)
+        np.minimum.at(best_p, pa, k)
+        dominant = (best_g[ga] == k) & (best_p[pa] == k)
+        chosen = alive[dominant]
+        taken[chosen] = True
+        used_g[g[chosen]] = True
+        used_p[p[chosen]] = True
+        alive = alive[~(used_g[ga] | used_p[pa])]
+        if 8 * (len(k) - len(alive)) < len(k):  # progress is slow: finish sequentially
+            break
+    ug = used_g.tolist()
+    up = used_p.tolist()
+    for e, a, b in zip(alive.tolist(), g[alive].tolist(), p[alive].tolist(), strict=True):
+        if not ug[a] and not up[b]:
+            ug[a] = up[b] = True
+            taken[e] = True
+    return taken
+
+
+def alignment_from_pairs(
+    gold: EntityColumns, pred: EntityColumns, pairs_gold: IntArray, pairs_pred: IntArray,
+    credit: FloatArray,
+) -> Alignment:
+    """The :class:`Alignment` of these pairs: every row in no pair is missed or spurious."""
+    g_used = np.zeros(len(gold), dtype=bool)
+    g_used[pairs_gold] = True
+    p_used = np.zeros(len(pred), dtype=bool)
+    p_used[pairs_pred] = True
+    return Alignment(
+        gold, pred, pairs_gold, pairs_pred, credit,
+        np.flatnonzero(~g_used).astype(np.int64, copy=False),
+        np.flatnonzero(~p_used).astype(np.int64, copy=False),
+    )

@@ -35,8 +35,8 @@ import numpy.typing as npt
 from nerscore._enum import OptionEnum
 from nerscore.counts import Counts
 from nerscore.errors import InvalidSpanError
-from nerscore.matching._candidates import _group_keys
-from nerscore.matching.alignment import Alignment, MatchResult
+from nerscore.matching._candidates import _group_keys, alignment_from_pairs
+from nerscore.matching.alignment import MatchResult
 from nerscore.matching.exact import _multiset_pairs
 from nerscore.types import EntityColumns, unify_labels
 
@@ -332,7 +332,7 @@ def match_overlap(
     gold, pred = unify_labels(gold, pred)
     extra: dict[str, Any] = {}
 
-    gs, ge, ps, pe, _, _ = _group_keys(gold, pred, same_label=True)
+    gs, ge, ps, pe = _group_keys(gold, pred, same_label=True)
     g_order, p_order = _sorted_positive(gs, ge), _sorted_positive(ps, pe)
     g_conf = _overlaps_earlier(g_order, gs, ge)
     p_conf = _overlaps_earlier(p_order, ps, pe)
@@ -355,7 +355,7 @@ def match_overlap(
                          f"their neighbours ({n_before} -> {len(pred)} predicted spans).")
         extra["merged"] = merged
         extra["notes"] = notes
-        gs, ge, ps, pe, _, _ = _group_keys(gold, pred, same_label=True)
+        gs, ge, ps, pe = _group_keys(gold, pred, same_label=True)
         g_order, p_order = _sorted_positive(gs, ge), _sorted_positive(ps, pe)
 
     # 1. exact matches: positive-length starts are unique per (document, label)
@@ -395,15 +395,10 @@ def match_overlap(
             np.float64
         ),
     )
-    pairs_g = np.concatenate([exact_g, part_g]).astype(np.int64)
-    pairs_p = np.concatenate([exact_p, part_p]).astype(np.int64)
-    g_used = np.zeros(len(gold), dtype=bool)
-    g_used[pairs_g] = True
-    p_used = np.zeros(len(pred), dtype=bool)
-    p_used[pairs_p] = True
-    alignment = Alignment(
-        gold, pred, pairs_g, pairs_p,
+    alignment = alignment_from_pairs(
+        gold, pred,
+        np.concatenate([exact_g, part_g]).astype(np.int64),
+        np.concatenate([exact_p, part_p]).astype(np.int64),
         np.concatenate([np.ones(len(exact_g)), part_credit]),
-        np.flatnonzero(~g_used), np.flatnonzero(~p_used),
     )
     return MatchResult(counts, alignment, extra)

@@ -58,7 +58,12 @@ import numpy.typing as npt
 from nerscore._reduce import ZeroDivision, check_zero_division, safe_divide
 from nerscore.counts import Counts
 from nerscore.errors import InvalidSpanError
-from nerscore.matching._candidates import candidate_pairs
+from nerscore.matching._candidates import (
+    alignment_from_pairs,
+    candidate_pairs,
+    greedy_matching,
+    isolated,
+)
 from nerscore.matching.alignment import Alignment, MatchResult
 from nerscore.types import EntityColumns, unify_labels
 
@@ -71,7 +76,6 @@ __all__ = [
 ]
 
 IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float64]
 
 #: The four schemas, in report order.
@@ -132,54 +136,14 @@ def _describe(cols: EntityColumns, rows: IntArray) -> list[tuple[int, int, str]]
 # default alignment: one-to-one greedy in priority order
 
 
-def _greedy(g: IntArray, p: IntArray, n_g: int, n_p: int) -> BoolArray:
-    """Greedy one-to-one matching of edges given best first (node ids local).
-
-    An edge that is the best remaining edge of both its nodes is taken by the
-    sequential greedy pass too, so whole batches of such edges are taken at
-    once; the few left when batches get small go through the plain loop.
-    """
-    taken = np.zeros(len(g), dtype=bool)
-    used_g = np.zeros(n_g, dtype=bool)
-    used_p = np.zeros(n_p, dtype=bool)
-    alive = np.arange(len(g), dtype=np.int64)
-    while len(alive) > _SMALL:
-        ga, pa = g[alive], p[alive]
-        k = np.arange(len(alive), dtype=np.int64)
-        best_g = np.full(n_g, len(alive), dtype=np.int64)
-        best_p = np.full(n_p, len(alive), dtype=np.int64)
-        np.minimum.at(best_g, ga, k)
-        np.minimum.at(best_p, pa, k)
-        dominant = (best_g[ga] == k) & (best_p[pa] == k)
-        chosen = alive[dominant]
-        taken[chosen] = True
-        used_g[g[chosen]] = True
-        used_p[p[chosen]] = True
-        alive = alive[~(used_g[ga] | used_p[pa])]
-        if 8 * (len(k) - len(alive)) < len(k):  # progress is slow: finish sequentially
-            break
-    ug = used_g.tolist()
-    up = used_p.tolist()
-    for e, a, b in zip(alive.tolist(), g[alive].tolist(), p[alive].tolist(), strict=True):
-        if not ug[a] and not up[b]:
-            ug[a] = up[b] = True
-            taken[e] = True
-    return taken
-
-
 def _align_default(
     gold: EntityColumns, pred: EntityColumns, gi: IntArray, pi: IntArray, ov: IntArray
 ) -> dict[str, tuple[IntArray, IntArray]]:
     """The strict, bounds and type alignments as (gold rows, pred rows) of the pairs."""
-    deg_g = np.bincount(gi, minlength=len(gold))
-    deg_p = np.bincount(pi, minlength=len(pred))
-    simple = (deg_g[gi] == 1) & (deg_p[pi] == 1)  # an isolated pair: taken by every schema
+    simple = isolated(gi, pi, len(gold), len(pred))  # taken by every schema
     c = np.flatnonzero(~simple)
-    out: dict[str, tuple[IntArray, IntArray]] = {}
     if len(c) == 0:
-        for name in ("strict", "bounds", "type"):
-            out[name] = (gi, pi)
-        return out
+        return {name: (gi, pi) for name in ("strict", "bounds", "type")}
     cg, cp, cov = gi[c], pi[c], ov[c]
     gs, ge, gl = gold.start[cg], gold.end[cg], gold.label[cg]
     ps, pe, pl = pred.start[cp], pred.end[cp], pred.label[cp]
@@ -195,9 +159,10 @@ def _align_default(
         "bounds": ~same_bounds,
         "type": ~same_label,
     }
+    out = {}
     for name, worse in classes.items():
         order = base[np.argsort(worse[base], kind="stable")]
-        taken = order[_greedy(lg[order], lp[order], len(ug), len(up))]
+        taken = order[greedy_matching(lg[order], lp[order], len(ug), len(up), small=_SMALL)]
         mask = simple.copy()
         mask[c[taken]] = True
         rows = np.flatnonzero(mask)
@@ -222,9 +187,7 @@ def _nervaluate_pairs(
     glen = (gold.end - gold.start)[gi]
     ok = (ov / glen) * 100.0 >= 1.0
     gi, pi, ov = gi[ok], pi[ok], ov[ok]
-    deg_g = np.bincount(gi, minlength=len(gold))
-    deg_p = np.bincount(pi, minlength=len(pred))
-    simple = (deg_g[gi] == 1) & (deg_p[pi] == 1)
+    simple = isolated(gi, pi, len(gold), len(pred))
     c = np.flatnonzero(~simple)
     # conflicts: replay nervaluate's loops, predictions in row order, golds in row order
     c = c[np.lexsort((gi[c], pi[c]))]
@@ -353,29 +316,33 @@ def _categorise(
     return out
 
 
-def _alignment(
-    gold: EntityColumns, pred: EntityColumns, pairs: tuple[IntArray, IntArray],
-    credit: FloatArray,
-) -> Alignment:
-    pg, pp = pairs
-    g_used = np.zeros(len(gold), dtype=bool)
-    g_used[pg] = True
-    p_used = np.zeros(len(pred), dtype=bool)
-    p_used[pp] = True
-    return Alignment(
-        gold, pred, pg, pp, credit,
-        np.flatnonzero(~g_used).astype(np.int64), np.flatnonzero(~p_used).astype(np.int64),
-    )
-
-
-def _schema_pairs(
-    gold: EntityColumns, pred: EntityColumns, compat: str | None
-) -> dict[str, tuple[IntArray, IntArray]]:
-    """The pairs of the strict, bounds (exact and partial) and type alignments."""
+def _setup(
+    gold: EntityColumns, pred: EntityColumns, compat: object
+) -> tuple[str | None, EntityColumns, EntityColumns, dict[str, tuple[IntArray, IntArray]]]:
+    """Checked options and sides, and the strict, bounds and type alignments' pairs."""
+    mode = _check_compat(compat)
+    gold, pred = _prepare_sides(gold, pred)
+    if mode == "nervaluate":
+        _check_nervaluate_domain(gold, pred)
     gi, pi, ov = candidate_pairs(gold, pred)
-    if compat == "nervaluate":
-        return _nervaluate_pairs(gold, pred, gi, pi, ov)
-    return _align_default(gold, pred, gi, pi, ov)
+    align = _nervaluate_pairs if mode == "nervaluate" else _align_default
+    return mode, gold, pred, align(gold, pred, gi, pi, ov)
+
+
+def _schema_alignment(
+    gold: EntityColumns, pred: EntityColumns, pairs: tuple[IntArray, IntArray], schema: str
+) -> Alignment:
+    """The alignment of one schema; each pair's credit is 1.0 (COR), 0.5 (PAR) or 0.0 (INC)."""
+    pg, pp = pairs
+    same_bounds = (gold.start[pg] == pred.start[pp]) & (gold.end[pg] == pred.end[pp])
+    same_label = gold.label[pg] == pred.label[pp]
+    if schema == "partial":
+        credit = np.where(same_bounds, 1.0, 0.5)
+    else:
+        good = {"strict": same_bounds & same_label, "exact": same_bounds,
+                "type": same_label}[schema]
+        credit = good.astype(np.float64)
+    return alignment_from_pairs(gold, pred, pg, pp, credit)
 
 
 def semeval_alignments(
@@ -415,24 +382,11 @@ def semeval_alignments(
     >>> semeval_alignments(g, p, compat="nervaluate")["strict"].pairs_pred.tolist()
     [0]
     """
-    compat = _check_compat(compat)
-    gold, pred = _prepare_sides(gold, pred)
-    if compat == "nervaluate":
-        _check_nervaluate_domain(gold, pred)
-    pairs = _schema_pairs(gold, pred, compat)
-    out = {}
-    for schema in SCHEMAS:
-        pg, pp = pairs[_ALIGNMENT_OF[schema]]
-        same_bounds = (gold.start[pg] == pred.start[pp]) & (gold.end[pg] == pred.end[pp])
-        same_label = gold.label[pg] == pred.label[pp]
-        credit = {
-            "strict": (same_bounds & same_label).astype(np.float64),
-            "exact": same_bounds.astype(np.float64),
-            "partial": np.where(same_bounds, 1.0, 0.5),
-            "type": same_label.astype(np.float64),
-        }[schema]
-        out[schema] = _alignment(gold, pred, (pg, pp), credit)
-    return out
+    _, gold, pred, pairs = _setup(gold, pred, compat)
+    return {
+        schema: _schema_alignment(gold, pred, pairs[_ALIGNMENT_OF[schema]], schema)
+        for schema in SCHEMAS
+    }
 
 
 def match_semeval(
@@ -505,11 +459,7 @@ def match_semeval(
     partial [2, 0, 2, 1, 1] 0.6
     type [2, 2, 0, 1, 1] 0.4
     """
-    compat = _check_compat(compat)
-    gold, pred = _prepare_sides(gold, pred)
-    if compat == "nervaluate":
-        _check_nervaluate_domain(gold, pred)
-    pairs = _schema_pairs(gold, pred, compat)
+    compat, gold, pred, pairs = _setup(gold, pred, compat)
     extra = _categorise(gold, pred, pairs)
     if compat == "nervaluate":
         gi, pi, ov = candidate_pairs(gold, pred, same_label=True)
@@ -520,10 +470,7 @@ def match_semeval(
     actual = (extra["strict.correct"] + extra["strict.incorrect"] + extra["strict.partial"]
               + extra["strict.spurious"])
     counts = Counts(gold.labels, extra["strict.correct"], actual, n_gold, extra=extra)
-    pg, pp = pairs["strict"]
-    good = (gold.start[pg] == pred.start[pp]) & (gold.end[pg] == pred.end[pp]) & (
-        gold.label[pg] == pred.label[pp])
-    alignment = _alignment(gold, pred, pairs["strict"], good.astype(np.float64))
+    alignment = _schema_alignment(gold, pred, pairs["strict"], "strict")
     return MatchResult(counts, alignment, {"schemas": semeval_tables(counts)})
 
 

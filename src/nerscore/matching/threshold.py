@@ -30,8 +30,13 @@ import numpy.typing as npt
 
 from nerscore.counts import Counts
 from nerscore.errors import InvalidSpanError
-from nerscore.matching._candidates import candidate_pairs
-from nerscore.matching.alignment import Alignment, MatchResult
+from nerscore.matching._candidates import (
+    alignment_from_pairs,
+    candidate_pairs,
+    greedy_matching,
+    isolated,
+)
+from nerscore.matching.alignment import MatchResult
 from nerscore.matching.exact import _multiset_pairs, row_keys
 from nerscore.types import EntityColumns, unify_labels
 
@@ -39,7 +44,6 @@ __all__ = ["match_threshold"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
 
 _COMPATS = ("kaggle",)
 
@@ -134,15 +138,9 @@ def _one_to_one(
     """Greedy one-to-one selection of qualifying pairs, best first.
 
     Pairs whose gold and prediction qualify with nothing else are taken at
-    once. The rest is resolved in rounds: a pair is taken when it is the best
-    remaining pair of both its gold and its prediction, then every pair that
-    shares a taken span is dropped. With a strict total order of pairs this
-    gives exactly the sequential greedy result, in as many rounds as the
-    longest chain of preferences (usually one or two).
+    once; the rest, sorted best first, go through :func:`greedy_matching`.
     """
-    n_g = np.bincount(gi, minlength=len(gold))
-    n_p = np.bincount(pi, minlength=len(pred))
-    alone = (n_g[gi] == 1) & (n_p[pi] == 1)
+    alone = isolated(gi, pi, len(gold), len(pred))
     out_g, out_p = [gi[alone]], [pi[alone]]
     rest = np.flatnonzero(~alone)
     if len(rest):
@@ -151,28 +149,16 @@ def _one_to_one(
         p_rank = _position_rank(pred, _unique(rp))
         order = np.lexsort((p_rank[rp], g_rank[rg], -lo[rest], -hi[rest]))
         rg, rp = rg[order], rp[order]
-        used_g = np.zeros(len(gold), dtype=bool)
-        used_p = np.zeros(len(pred), dtype=bool)
-        alive = np.arange(len(rg))
-        while len(alive):
-            g, p = rg[alive], rp[alive]
-            best = np.zeros(len(alive), dtype=bool)
-            best[np.unique(g, return_index=True)[1]] = True  # first = best per gold
-            best_p = np.zeros(len(alive), dtype=bool)
-            best_p[np.unique(p, return_index=True)[1]] = True
-            pick = alive[best & best_p]
-            used_g[rg[pick]] = True
-            used_p[rp[pick]] = True
-            out_g.append(rg[pick])
-            out_p.append(rp[pick])
-            alive = alive[~(used_g[g] | used_p[p])]
+        taken = greedy_matching(rg, rp, len(gold), len(pred))
+        out_g.append(rg[taken])
+        out_p.append(rp[taken])
     return np.concatenate(out_g), np.concatenate(out_p)
 
 
 def _default_pairs(
     gold: EntityColumns, pred: EntityColumns, t: float
-) -> tuple[IntArray, IntArray, BoolArray, BoolArray]:
-    """Pairs of the default mode, and which rows of each side are paired.
+) -> tuple[IntArray, IntArray]:
+    """Pairs of the default mode: (gold rows, predicted rows).
 
     Identical spans (same document, label, start and end) have both ratios
     1, the first priority class, and within it gold and predicted copies are
@@ -192,14 +178,11 @@ def _default_pairs(
     g_rest = np.flatnonzero(~g_used & (gold.start < gold.end))
     p_rest = np.flatnonzero(~p_used & (pred.start < pred.end))
     if len(g_rest) == 0 or len(p_rest) == 0:
-        return eg, ep, g_used, p_used
+        return eg, ep
     g_sub, p_sub = gold.take(g_rest), pred.take(p_rest)
     gi, pi, hi, lo = _qualifying(g_sub, p_sub, t)
     rg, rp = _one_to_one(g_sub, p_sub, gi, pi, hi, lo)
-    rg, rp = g_rest[rg], p_rest[rp]
-    g_used[rg] = True
-    p_used[rp] = True
-    return np.concatenate([eg, rg]), np.concatenate([ep, rp]), g_used, p_used
+    return np.concatenate([eg, g_rest[rg]]), np.concatenate([ep, p_rest[rp]])
 
 
 def _kaggle(gold: EntityColumns, pred: EntityColumns, t: float) -> MatchResult:
@@ -259,12 +242,7 @@ def _kaggle(gold: EntityColumns, pred: EntityColumns, t: float) -> MatchResult:
     f1s = [row["f1"] for row in table.values()]
     score = sum(f1s) / len(f1s) if f1s else float("nan")
     counts = Counts(gold.labels, tp, tp + fp, np.where(scored, tp + fn, 0))
-    g_used = np.zeros(len(gold), dtype=bool)
-    g_used[sel_g] = True
-    alignment = Alignment(
-        gold, pred, sel_g, sel_p, rep.astype(np.float64),
-        np.flatnonzero(~g_used), np.flatnonzero(~p_sel),
-    )
+    alignment = alignment_from_pairs(gold, pred, sel_g, sel_p, rep.astype(np.float64))
     extra = {"t": t, "compat": "kaggle", "kaggle": {"score": score, "labels": table}}
     return MatchResult(counts, alignment, extra)
 
@@ -353,7 +331,7 @@ def match_threshold(
     gold, pred = unify_labels(gold, pred)
     if mode == "kaggle":
         return _kaggle(gold, pred, t)
-    pg, pp, g_used, p_used = _default_pairs(gold, pred, t)
+    pg, pp = _default_pairs(gold, pred, t)
     n_lab = len(gold.labels)
     counts = Counts(
         gold.labels,
@@ -361,7 +339,5 @@ def match_threshold(
         np.bincount(pred.label, minlength=n_lab),
         np.bincount(gold.label, minlength=n_lab),
     )
-    alignment = Alignment(
-        gold, pred, pg, pp, np.ones(len(pg)), np.flatnonzero(~g_used), np.flatnonzero(~p_used)
-    )
+    alignment = alignment_from_pairs(gold, pred, pg, pp, np.ones(len(pg)))
     return MatchResult(counts, alignment, {"t": t})
