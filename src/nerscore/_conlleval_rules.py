@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore import schemes as sc
-from nerscore._decode import _class_table, _pair_table, decode_events, flatten_with_separators
+from nerscore._decode import _pair_table, decode_per_start, event_masks, flatten_with_separators
 from nerscore._tags import EncodedTags
 from nerscore.counts import Counts
 from nerscore.schemes import EventRules
@@ -86,10 +86,6 @@ _LENIENT_LETTER = {
     "B": sc.B, "I": sc.I, "M": sc.I, "E": sc.E, "L": sc.E, "S": sc.S, "U": sc.S,
 }
 
-_END_PAIRS = _pair_table(CONLLEVAL.end)
-_START_PAIRS = _pair_table(CONLLEVAL.start)
-_END_TYPED = _class_table(CONLLEVAL.end_on_type_change)
-_START_TYPED = _class_table(CONLLEVAL.start_on_type_change)
 _LENIENT_START = _pair_table(sc.LENIENT.start)
 
 
@@ -154,11 +150,8 @@ def _shifted(values: Array, first: int) -> Array:
 
 def _events(pc: Array, pt: Array, c: Array, t: Array) -> tuple[Array, Array, Array]:
     """(start, end, types differ) for every position, from previous and current tags."""
-    pair = pc.astype(np.intp) * sc.N_CLASSES + c
-    differ = pt != t
-    start = _START_PAIRS[pair] | (_START_TYPED[c] & differ)
-    end = _END_PAIRS[pair] | (_END_TYPED[pc] & differ)
-    return start, end, differ
+    end, start = event_masks(pc, pt, c, t, CONLLEVAL)
+    return start, end, pt != t
 
 
 def _merged(prev_letter: Array, letter: Array, differ: Array, start: Array) -> Array:
@@ -226,8 +219,7 @@ def decode_conlleval(enc: EncodedTags, *, delimiter: str = "-") -> EntityColumns
     flat_cls, ext = flatten_with_separators(v_cls[enc.ids], enc.offsets, sc.O)
     flat_typ, _ = flatten_with_separators(v_typ[enc.ids], enc.offsets, 0)
     cls, typ = cast(Int8Array, flat_cls), cast(IntArray, flat_typ)
-    begin, stop, lab = decode_events(cls, typ, CONLLEVAL, first_type=0, last_type=0,
-                                     per_start=True)
+    begin, stop, lab = decode_per_start(cls, typ, CONLLEVAL, outside_type=0)
     seq = np.searchsorted(ext, begin, side="right") - 1
     stop = np.minimum(stop, ext[seq + 1] - 1)
     start = begin - ext[seq]

@@ -1,13 +1,14 @@
 """The generic, vectorised tag decoder (SPEC §2.3).
 
-The corpus is one flat array of canonical letter classes and type ids, with
-an outside token between sentences, so a sentence boundary is an ``O`` on
-both sides. Two table-driven algorithms read the scheme tables:
+A sentence boundary is an ``O`` on both sides. Two table-driven algorithms
+read the scheme tables:
 
-* :func:`decode_events` — the lenient family (seqeval's default mode, the
-  conlleval script): chunk boundaries are events computed for every pair of
-  neighbouring tokens with shifted comparisons; a chunk runs from the most
-  recent start event to an end event.
+* events (:func:`event_masks`) — the lenient family (seqeval's default mode,
+  the conlleval script): chunk boundaries are end and start events of every
+  pair of neighbouring tokens. :func:`decode_events_ids` works on tag ids
+  (a chunk runs from the most recent start event to an end event);
+  :func:`decode_per_start` counts one chunk per start event, as the
+  conlleval script does.
 * :func:`decode_chunks` — seqeval's strict mode: a chunk is a start pattern
   followed by a maximal run of inside patterns and closed by an end pattern.
   The left-to-right scan is vectorised by splitting the corpus into runs of
@@ -31,9 +32,10 @@ BoolArray = npt.NDArray[np.bool_]
 
 __all__ = [
     "decode_chunks",
-    "decode_events",
     "decode_events_ids",
     "decode_events_ids_seq",
+    "decode_per_start",
+    "event_masks",
     "flatten_with_separators",
     "with_separators",
 ]
@@ -93,42 +95,40 @@ def _shift(
     return pc, pt, c, t
 
 
-def decode_events(
-    cls: npt.NDArray[np.int8],
-    typ: IntArray,
+def event_masks(
+    pc: npt.NDArray[Any], pt: npt.NDArray[Any], c: npt.NDArray[Any], t: npt.NDArray[Any],
     rules: EventRules,
-    *,
-    first_type: int = -1,
-    last_type: int | None = None,
-    per_start: bool = False,
-) -> tuple[IntArray, IntArray, IntArray]:
-    """Chunks ``(begin, end, type)`` (flat, half-open) by the event rules.
+) -> tuple[BoolArray, BoolArray]:
+    """(end, start) event masks of every (previous, current) token pair.
 
-    ``first_type`` is the type of the virtual outside token before the first
-    token; ``last_type`` that of the one after the last token (default:
-    ``first_type``). A chunk ends at every end event and begins at the most
-    recent start event before it (position 0 if none, as seqeval does).
-    With ``per_start=True`` (the conlleval script's counting) there is one
-    chunk per start event instead, typed by its first token and running to
-    the first end event after it (or to the end of the corpus).
+    An entity ends between p and c when ``(p, c)`` is an end pair or p ends
+    on a type change and the types differ; one starts at c likewise.
     """
-    pc, pt, c, t = _shift(cls, typ, first_type, first_type if last_type is None else last_type)
-    pair = pc.astype(np.int64) * N_CLASSES + c
+    pair = pc.astype(np.intp) * N_CLASSES + c
     differ = pt != t
     end_ev = _pair_table(rules.end)[pair] | (_class_table(rules.end_on_type_change)[pc] & differ)
     start_ev = _pair_table(rules.start)[pair] | (
         _class_table(rules.start_on_type_change)[c] & differ
     )
+    return end_ev, start_ev
+
+
+def decode_per_start(
+    cls: npt.NDArray[np.int8], typ: IntArray, rules: EventRules, *, outside_type: int
+) -> tuple[IntArray, IntArray, IntArray]:
+    """One chunk ``(begin, end, type)`` per start event (the conlleval script's counting).
+
+    A chunk is typed by its first token and runs to the first end event after
+    it, or to the end of the corpus; ``outside_type`` is the type of the
+    virtual outside tokens before the first and after the last token.
+    """
+    pc, pt, c, t = _shift(cls, typ, outside_type, outside_type)
+    end_ev, start_ev = event_masks(pc, pt, c, t, rules)
     ends = np.flatnonzero(end_ev)
-    if per_start:
-        start_ev[-1] = False
-        starts = np.flatnonzero(start_ev)
-        stops = np.append(ends, len(cls))[np.searchsorted(ends, starts, side="right")]
-        return starts.astype(np.int64), stops.astype(np.int64), t[starts]
+    start_ev[-1] = False
     starts = np.flatnonzero(start_ev)
-    k = np.searchsorted(starts, ends - 1, side="right") - 1
-    begin = np.where(k >= 0, starts[np.maximum(k, 0)] if len(starts) else 0, 0)
-    return begin.astype(np.int64), ends.astype(np.int64), t[ends - 1]
+    stops = np.append(ends, len(cls))[np.searchsorted(ends, starts, side="right")]
+    return starts.astype(np.int64), stops.astype(np.int64), t[starts]
 
 
 #: Largest tag vocabulary (plus two virtual ids) whose pair table is built; beyond
@@ -140,14 +140,9 @@ def _events(
     pc: IntArray, pt: IntArray, c: IntArray, t: IntArray, rules: EventRules
 ) -> npt.NDArray[np.uint8]:
     """Bit 1: an entity ends between p and c; bit 2: one starts at c."""
-    pair = pc * N_CLASSES + c
-    differ = pt != t
-    end_ev = _pair_table(rules.end)[pair] | (_class_table(rules.end_on_type_change)[pc] & differ)
-    start_ev = _pair_table(rules.start)[pair] | (
-        _class_table(rules.start_on_type_change)[c] & differ
-    )
-    out: npt.NDArray[np.uint8] = end_ev.astype(np.uint8) | (start_ev.astype(np.uint8) << 1)
-    return out
+    end_ev, start_ev = event_masks(pc, pt, c, t, rules)
+    return np.asarray(end_ev.astype(np.uint8) | (start_ev.astype(np.uint8) << 1),
+                      dtype=np.uint8)
 
 
 class _EventLookup:
@@ -191,11 +186,10 @@ def decode_events_ids(
 ) -> tuple[IntArray, IntArray]:
     """Chunks ``(begin, end)`` (flat, half-open) of tag ids, by the event rules.
 
-    The same chunks as :func:`decode_events` over the class and type arrays
-    ``flatten_with_separators(tag_cls[ids], offsets, O)`` and
-    ``flatten_with_separators(tag_typ[ids], offsets, boundary_type)`` with
-    ``first_type=first_type, last_type=boundary_type``, mapped back to
-    positions in ``ids`` (:func:`with_separators` maps them forth again).
+    The chunks of the event rules over the corpus with an outside separator
+    of type ``boundary_type`` after every sentence (and one of type
+    ``first_type`` before the first token), given as positions in ``ids``
+    (:func:`with_separators` maps them to separator coordinates).
     The separators are never built: the events of every pair of tag ids are
     tabulated once, with virtual outside ids for the separator and for the
     token before the first, and each token costs one table lookup. At a
@@ -220,8 +214,8 @@ def decode_events_ids(
         Type of the outside token before the first token (default: ``boundary_type``).
     no_start : int
         ``begin`` of a chunk whose end has no start event before it
-        (:func:`decode_events` uses position 0; pass -1 to tell these apart
-        for :func:`with_separators`).
+        (seqeval uses position 0; pass -1 to tell these apart for
+        :func:`with_separators`).
 
     Returns
     -------
@@ -341,7 +335,7 @@ def with_separators(
 
     Those of :func:`flatten_with_separators` (one separator after every
     sentence). A negative ``begin`` (a chunk without a start event, see ``no_start``)
-    becomes 0, as in :func:`decode_events`.
+    becomes 0, as in seqeval.
 
     Examples
     --------

@@ -228,7 +228,7 @@ def decode_default(
     ([0, 3], [2, 4], ['PER', 'LOC'])
     """
     _check(parsed, enc, what)
-    # decode_events over the flattened corpus, without building it (same chunks)
+    # the event rules over the flattened corpus, without building it
     n = len(enc)
     offsets = enc.offsets if separators else np.array([0, n], dtype=np.int64)
     begin, end = decode_events_ids(enc.ids, offsets, parsed.cls, parsed.label, DEFAULT_RULES,

@@ -66,7 +66,7 @@ def decode(
         start = begin - ext_offsets[seq]
         lab = rank[lab] if len(lab) else lab
         return EntityColumns(seq, start, start + (end - begin), lab, labels, enc.n_sequences)
-    # lenient: one table lookup per token, no separators (same chunks as decode_events)
+    # lenient: the event rules, one table lookup per token, no separators
     begin, end, seq = decode_events_ids_seq(enc.ids, enc.offsets, parsed.cls, parsed.label,
                                             sc.LENIENT)
     start = begin - enc.offsets[seq]
