@@ -32,6 +32,23 @@ def random_tag_corpus(
     return out
 
 
+def span_cols(spans, labels=None):
+    """EntityColumns from (doc, start, end, label) tuples, rows in the order given."""
+    from nerscore.types import EntityColumns
+
+    labels = labels or tuple(sorted({lab for *_, lab in spans}))
+    index = {lab: i for i, lab in enumerate(labels)}
+    return EntityColumns(
+        [d for d, *_ in spans], [s for _, s, _, _ in spans], [e for _, _, e, _ in spans],
+        [index[lab] for *_, lab in spans], labels,
+    )
+
+
+def one_label(spans, label="A", doc=0):
+    """(doc, start, end, label) tuples of one label and document."""
+    return [(doc, s, e, label) for s, e in spans]
+
+
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(12345)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.conftest import one_label, span_cols
 
 from nerscore.errors import InvalidSpanError
 from nerscore.matching import get_matcher
@@ -19,18 +20,8 @@ from nerscore.types import EntityColumns
 # ---------------------------------------------------------------- helpers
 
 
-def cols(spans, labels=None):
-    """EntityColumns from (doc, start, end, label) tuples, rows in the order given."""
-    labels = labels or tuple(sorted({lab for *_, lab in spans}))
-    index = {lab: i for i, lab in enumerate(labels)}
-    return EntityColumns(
-        [d for d, *_ in spans], [s for _, s, _, _ in spans], [e for _, _, e, _ in spans],
-        [index[lab] for *_, lab in spans], labels,
-    )
-
-
-def one(spans, label="A", doc=0):
-    return [(doc, s, e, label) for s, e in spans]
+cols = span_cols
+one = one_label
 
 
 def tp_fp_fn(res):
