@@ -104,16 +104,16 @@ def test_documents_give_text_and_ids():
     assert summary(recs) == EXPECTED
     assert {r.doc_id for r in recs} == {"d1"}
     report = evaluate(doc(GOLD), doc(PRED), zero_division=0.0)
-    assert report.errors() == recs
+    assert errors_from_report(report) == recs
 
 
 def test_from_report_matches_list_errors():
     report = evaluate([GOLD_TAGS], [PRED_TAGS], zero_division=0.0)
-    assert report.errors(texts=[TOKENS]) == list_errors([GOLD_TAGS], [PRED_TAGS], texts=[TOKENS])
+    assert errors_from_report(report, texts=[TOKENS]) == list_errors([GOLD_TAGS], [PRED_TAGS], texts=[TOKENS])
     assert errors_from_report(report) == list_errors([GOLD_TAGS], [PRED_TAGS])
     token_report = evaluate([GOLD_TAGS], [PRED_TAGS], match="token", zero_division=0.0)
     with pytest.raises(ValueError, match=r"match='token'.*no error listing"):
-        token_report.errors()
+        errors_from_report(token_report)
 
 
 def test_several_sentences_are_sorted_and_never_paired_across():

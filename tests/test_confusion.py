@@ -12,14 +12,13 @@ from hypothesis import strategies as st
 from nerscore import count_matches, evaluate, reduce_counts
 from nerscore.confusion import (
     ConfusionMatrix,
-    boundary_alignment,
     confusion_from_alignment,
     confusion_from_report,
     confusion_matrix,
     render_confusion,
 )
 from nerscore.matching.alignment import Alignment
-from nerscore.matching.exact import match_exact
+from nerscore.matching.exact import boundary_alignment, match_exact
 from nerscore.types import EntityColumns
 from tests.conftest import random_tag_corpus
 
@@ -116,7 +115,7 @@ def test_worked_example_rendered():
 def test_worked_example_from_report(form):
     make = documents if form == "documents" else tags
     report = evaluate(make(GOLD), make(PRED))
-    cm = report.confusion()
+    cm = confusion_from_report(report)
     assert cm.matrix.tolist() == EXPECTED
     assert cm.tp == {k: row.tp for k, row in report.labels.items()}
     assert confusion_from_report(report).matrix.tolist() == EXPECTED
@@ -295,18 +294,23 @@ def test_one_side_empty():
 
 
 def test_bad_align_and_options():
-    with pytest.raises(ValueError, match=r"Expected `align` to be one of 'exact', .*got 'exakt'"):
-        confusion_matrix([["B-PER"]], [["B-PER"]], align="exakt")
-    with pytest.raises(ValueError, match=r"Expected `align`.*got 'token'"):
-        confusion_matrix([["B-PER"]], [["B-PER"]], align="token")
-    with pytest.raises(TypeError, match=r"align='exact' takes no options; got \['labeled'\]"):
-        confusion_matrix([["B-PER"]], [["B-PER"]], labeled=False)
+    with pytest.raises(ValueError, match=r"Expected `match` to be one of 'exact', .*got 'exakt'"):
+        confusion_matrix([["B-PER"]], [["B-PER"]], match="exakt")
+    with pytest.raises(ValueError, match=r"Expected `match` to be a matcher that pairs.*'token'"):
+        confusion_matrix([["B-PER"]], [["B-PER"]], match="token")
+    with pytest.raises(TypeError, match=r"Unknown option 's' for match='exact'; its options are "
+                                        r"'labeled'"):
+        confusion_matrix([["B-PER"]], [["B-PER"]], s=0.5)
+    # exact's confusion pairs by bounds whatever the labels, so `labeled` changes nothing
+    both = [["B-PER", "B-LOC"]], [["B-LOC", "B-LOC"]]
+    assert (confusion_matrix(*both, labeled=False).matrix.tolist()
+            == confusion_matrix(*both).matrix.tolist())
 
 
 def test_report_without_alignment():
     report = evaluate([["B-PER"]], [["B-PER"]], match="token")
     with pytest.raises(ValueError, match=r"match='token'.*no entity alignment"):
-        report.confusion()
+        confusion_from_report(report)
 
 
 def test_from_any_alignment():
@@ -333,7 +337,7 @@ def test_boundary_alignment_pairs():
 def test_align_with_registered_matcher():
     gold = EntityColumns([0, 0], [0, 10], [10, 20], [0, 1], ("A", "B"))
     pred = EntityColumns([0, 0], [0, 10], [6, 20], [0, 0], ("A", "B"))
-    cm = confusion_matrix(gold, pred, align="threshold")
+    cm = confusion_matrix(gold, pred, match="threshold")
     # threshold matching pairs same-label spans only: (0,10)A~(0,6)A; B is missed
     assert cm.matrix.tolist() == [[1, 0, 0], [0, 0, 1], [1, 0, 0]]
 
@@ -343,7 +347,7 @@ def test_align_with_semeval_alignment():
     labels = ("BRAND", "DRUG", "GROUP")
     gold = EntityColumns([0] * 5, [0, 6, 9, 12, 16], [1, 7, 10, 13, 17], [0, 1, 1, 1, 2], labels)
     pred = EntityColumns([0] * 5, [3, 5, 9, 12, 15], [4, 7, 10, 13, 17], [0, 1, 0, 1, 1], labels)
-    cm = confusion_matrix(gold, pred, align="semeval")
+    cm = confusion_matrix(gold, pred, match="semeval")
     assert cm.matrix.tolist() == [[0, 0, 0, 1], [1, 2, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0]]
     # exact bounds: only (9,10) and (12,13) pair
     cm = confusion_matrix(gold, pred)

@@ -20,7 +20,8 @@ import nerscore
 from nerscore import Counts, EncodedTags, tags_to_entities
 from nerscore._conlleval_rules import ConllevalMergeWarning, decode_conlleval, split_tag
 from nerscore.cli import conlleval as cli
-from nerscore.report.conlleval import render_conlleval
+from nerscore.io import conlleval as reader
+from nerscore.report.conlleval import format_conlleval
 from tests.conlleval_oracle import ScriptStopped, conlleval
 
 DATA = Path(__file__).parent / "data" / "conlleval"
@@ -213,38 +214,38 @@ def test_fast_and_slow_readers_agree(data, block):
 def _fast_equals_slow(data):
     data = data if data.endswith(b"\n") or not data else data + b"\n"
     try:
-        slow = cli._read_slow(data, b" ")
-    except cli._ScriptExit as exc:
+        slow = reader._read_slow(data, b" ")
+    except reader.ScriptExit as exc:
         stopped = (exc.stderr, exc.status)
     else:
         stopped = None
     if len(data) < 64:
         return
     if stopped is not None:
-        with pytest.raises(cli._ScriptExit) as fast_exc:
-            cli._FastReader(data, 32).read(cli._FieldCheck(b" "))
+        with pytest.raises(reader.ScriptExit) as fast_exc:
+            reader._FastReader(data, 32).read(reader._FieldCheck(b" "))
         assert (fast_exc.value.stderr, fast_exc.value.status) == stopped
         return
-    fast = cli._FastReader(data, 32).read(cli._FieldCheck(b" "))
+    fast = reader._FastReader(data, 32).read(reader._FieldCheck(b" "))
     assert fast is not None
     assert _rows(fast) == _rows(slow)
 
 
 @contextlib.contextmanager
 def _block_size(size):
-    old = cli._BLOCK
-    cli._BLOCK = size
+    old = reader._BLOCK
+    reader._BLOCK = size
     try:
         yield
     finally:
-        cli._BLOCK = old
+        reader._BLOCK = old
 
 
 def test_small_blocks_give_the_same_report(monkeypatch):
     data = (DATA / "conll2002-es" / "es.preds").read_bytes()
     expected = (DATA / "conll2002-es" / "expected.txt").read_bytes()
     for size in (1, 100, 4096):
-        monkeypatch.setattr(cli, "_BLOCK", size)
+        monkeypatch.setattr(reader, "_BLOCK", size)
         assert run_cli([], data)[0] == expected
 
 
@@ -266,7 +267,7 @@ def test_long_tags_take_the_slow_path():
     long = "B-" + "X" * 40
     data = f"a {long} {long}\nb O O\n".encode()
     data += b"w O O\n" * 20
-    assert cli._FastReader(data, 32).read(cli._FieldCheck(b" ")) is None
+    assert reader._FastReader(data, 32).read(reader._FieldCheck(b" ")) is None
     assert run_cli([], data)[0] == _oracle(data, [])[0]
 
 
@@ -361,30 +362,30 @@ def _counts(rows, tokens=0, tokens_correct=0):
 
 
 def test_render_c_rounding():
-    text = render_conlleval(_counts({"X": (1, 32, 1)}, 32, 1))
+    text = format_conlleval(_counts({"X": (1, 32, 1)}, 32, 1))
     assert "accuracy:   3.12%; precision:   3.12%;" in text
 
 
 def test_render_untyped_line_twice_only_when_both_sides_have_it():
-    both = render_conlleval(_counts({"": (1, 2, 2)}, 5, 3)).splitlines()
+    both = format_conlleval(_counts({"": (1, 2, 2)}, 5, 3)).splitlines()
     assert both[2] == both[3] == \
         "                 : precision:  50.00%; recall:  50.00%; FB1:  50.00  2"
-    gold_only = render_conlleval(_counts({"": (0, 0, 2)}, 5, 3)).splitlines()
+    gold_only = format_conlleval(_counts({"": (0, 0, 2)}, 5, 3)).splitlines()
     assert len(gold_only) == 3
 
 
 def test_render_pads_by_utf8_bytes_and_sorts_by_bytes():
-    text = render_conlleval(_counts({"Ω": (0, 1, 0), "Z": (0, 1, 0)}, 2, 0))
+    text = format_conlleval(_counts({"Ω": (0, 1, 0), "Z": (0, 1, 0)}, 2, 0))
     lines = text.splitlines()
     assert lines[2].startswith(" " * 16 + "Z:")
     assert lines[3].startswith(" " * 15 + "Ω:")  # two bytes in UTF-8
 
 
 def test_render_no_tokens_and_unprinted_types():
-    assert render_conlleval(Counts()) == \
+    assert format_conlleval(Counts()) == \
         "processed 0 tokens with 0 phrases; found: 0 phrases; correct: 0.\n"
     # a type that only closes a correct chunk counts overall but gets no line
-    text = render_conlleval(_counts({"X": (0, 1, 1), "Y": (1, 0, 0)}, 4, 4))
+    text = format_conlleval(_counts({"X": (0, 1, 1), "Y": (1, 0, 0)}, 4, 4))
     assert "correct: 1." in text
     assert "Y:" not in text
 

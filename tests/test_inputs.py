@@ -8,11 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerscore
+from nerscore.decoding import Decoding
 from nerscore._inputs import input_kind, prepare
 from nerscore.documents import Document
 from nerscore.errors import FormatError, InvalidSpanError, LengthMismatchError
 from nerscore.extraction import tags_to_entities
-from nerscore.matching._span_token import span_token_counts
+from nerscore.matching.span_token import span_token_counts
 from nerscore.matching.token import token_counts
 from nerscore.types import Entity, EntityColumns, Span
 from tests.conftest import random_tag_corpus
@@ -207,7 +208,7 @@ def test_different_texts_warn_and_are_noted():
 def test_tag_options_are_refused_for_spans():
     with pytest.raises(ValueError, match=r"scheme='IOB2', mode='strict' only apply to tag "
                                          "sequences"):
-        prepare([[(0, 1, "X")]], [[]], scheme="IOB2", mode="strict")
+        prepare([[(0, 1, "X")]], [[]], Decoding(scheme="IOB2", mode="strict"))
     with pytest.raises(ValueError, match="suffix=True only applies to tag sequences"):
         nerscore.evaluate([[(0, 1, "X")]], [[]], suffix=True)
 

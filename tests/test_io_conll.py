@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import nerscore
 from nerscore.errors import FormatError, InvalidTagError, LengthMismatchError
-from nerscore.io import conll
+from nerscore.io import _bytes, _conll_align, conll
 from nerscore.io.conll import (
     ConllCorpus,
     Sentence,
@@ -294,7 +294,7 @@ def test_many_and_long_labels_are_interned_exactly():
 
 def test_hash_collisions_fall_back_to_exact_keys(monkeypatch):
     # with a zero multiplier every key is the last 8-byte word: labels collide
-    monkeypatch.setattr(conll, "_MULT", np.uint64(0))
+    monkeypatch.setattr(_bytes, "GOLDEN", np.uint64(0))
     labels = ["AAAAAAAAB-SAME", "CCCCCCCCB-SAME", "O", "B-SAME"]
     corpus = read_text("".join(f"t {lab}\n" for lab in labels))
     assert corpus.to_lists() == [labels]
@@ -452,7 +452,7 @@ def test_check_aligned_points_at_the_first_length_difference():
 def test_differing_tokens_are_found_word_by_word(pairs):
     gold = read_text("".join(f"{g} O\n" for g, _ in pairs))
     pred = read_text("".join(f"{p} O\n" for _, p in pairs))
-    differ = conll._differing_fields(gold._text, pred._text)  # type: ignore[arg-type]
+    differ = _conll_align._differing_fields(gold._text, pred._text)  # type: ignore[arg-type]
     assert differ.tolist() == [i for i, (g, p) in enumerate(pairs) if g != p]
 
 

@@ -50,6 +50,7 @@ __all__ = [
     "lenient_letter",
     "merge_note",
     "prefix_class",
+    "score_conlleval",
     "score_rows",
     "split_tag",
 ]
@@ -414,3 +415,98 @@ def score_rows(
         np.concatenate(merged_gold) if merged_gold else z,
         np.concatenate(merged_pred) if merged_pred else z,
     )
+
+
+def _parse_tags(
+    tags: list[bytes], parsed: dict[tuple[bytes, bytes], int], *, raw: bool, otag: bytes
+) -> list[int]:
+    """Raw tags -> ids of their parsed ``(prefix, type)`` in ``parsed`` (grown as needed)."""
+    out = []
+    for tag in tags:
+        if raw:
+            if tag == otag:
+                tag = b"O"
+            if tag != b"O":
+                tag = b"B-" + tag
+        prefix, sep, typ = tag.partition(b"-")
+        if not sep or typ == b"0":
+            typ = b""
+        out.append(parsed.setdefault((prefix, typ), len(parsed)))
+    return out
+
+
+def score_conlleval(
+    blocks: Sequence[IntArray], pairs: Sequence[tuple[bytes, bytes]], *, raw: bool = False,
+    otag: str = "O",
+) -> tuple[ConllevalResult, str]:
+    r"""Score the rows of a conlleval input as the script does; also say what it merged.
+
+    Parameters
+    ----------
+    blocks : sequence of array of int
+        Consecutive blocks of rows: per line, the index of its pair of tags
+        in ``pairs``, or -1 for a sentence boundary (as
+        :func:`nerscore.io.conlleval.read_conlleval` returns them). The -1
+        entries are overwritten with the id of a boundary pair.
+    pairs : sequence of (bytes, bytes)
+        The distinct ``(gold tag, predicted tag)`` pairs.
+    raw : bool
+        Tags without ``B-``/``I-`` prefixes (the script's ``-r``): every tag
+        other than ``otag`` is a one-token chunk.
+    otag : str
+        The outside tag of raw tags (the script's ``-o``).
+
+    Returns
+    -------
+    result : ConllevalResult
+    note : str
+        The merge note (:func:`merge_note`, naming the first merge by its
+        1-based input line) when the script's rules merged adjacent chunks
+        that mode ``lenient`` keeps apart; empty otherwise.
+
+    Examples
+    --------
+    >>> pairs = [(b"S-PER", b"S-PER"), (b"O", b"O")]
+    >>> result, note = score_conlleval([np.array([0, 0, -1, 1])], pairs)
+    >>> result.counts.to_dict()["PER"], result.counts.tokens
+    ({'tp': 1, 'n_pred': 1, 'n_gold': 1}, 3)
+    >>> print(note[:49], note[102:149], sep="\n")
+    conlleval rules merged 2 pairs of adjacent chunks
+    'S-PER' -> 'S-PER' in the gold column at line 2
+    """
+    parsed: dict[tuple[bytes, bytes], int] = {(b"O", b""): 0}
+    o = otag.encode("utf-8", "surrogateescape")
+    pair_gold = _parse_tags([g for g, _ in pairs], parsed, raw=raw, otag=o)
+    pair_pred = _parse_tags([p for _, p in pairs], parsed, raw=raw, otag=o)
+    type_names = sorted({t.decode("utf-8", "surrogateescape") for _, t in parsed})
+    type_id = {t.encode("utf-8", "surrogateescape"): i for i, t in enumerate(type_names)}
+    keys = list(parsed)
+    prefixes = [p.decode("utf-8", "surrogateescape") for p, _ in keys]
+    classes = np.array([prefix_class(p) for p in prefixes], dtype=np.int8)
+    letters = np.array([lenient_letter(p) for p in prefixes], dtype=np.int8)
+    types = np.array([type_id[t] for _, t in keys], dtype=np.int64)
+
+    # sentence boundaries (-1) become one more pair: O on both sides
+    outside = len(pairs)
+    for rows in blocks:
+        rows[rows < 0] = outside
+    result = score_rows(
+        blocks, np.array([*pair_gold, 0], dtype=np.int64),
+        np.array([*pair_pred, 0], dtype=np.int64), outside,
+        classes=classes, types=types, letters=letters, type_names=tuple(type_names),
+    )
+    if not len(result.merged_gold) + len(result.merged_pred):
+        return result, ""
+    flat = np.concatenate(blocks)
+    firsts = []
+    for side, name, merged in ((0, "gold", result.merged_gold),
+                               (1, "predicted", result.merged_pred)):
+        if len(merged):
+            i = int(merged[0])
+            shown = " -> ".join(
+                repr(pairs[int(flat[j])][side].decode("utf-8", "surrogateescape"))
+                for j in (i - 1, i)
+            )
+            firsts.append((len(merged), f"{shown} in the {name} column", f"line {i + 1}"))
+    _, first, where = firsts[0]
+    return result, merge_note(sum(n for n, _, _ in firsts), first, where)

@@ -42,10 +42,10 @@ from typing import Any, Literal
 import numpy as np
 
 from nerscore._tags import EncodedTags, encode_pair
-from nerscore.documents import Document, _is_int, span_columns
+from nerscore.decoding import Decoding
+from nerscore.documents import Document, is_int, span_columns
 from nerscore.errors import FormatError, LengthMismatchError
 from nerscore.extraction import decode
-from nerscore.schemes import Mode, Scheme
 from nerscore.types import Entity, EntityColumns
 
 __all__ = ["Prepared", "input_kind", "prepare", "prepare_spans"]
@@ -65,6 +65,7 @@ class Prepared:
     doc_ids: list[str] | None = None
     texts: list[str | None] | None = None
     notes: tuple[str, ...] = ()
+    decoding: Decoding | None = None
 
     @property
     def n_sequences(self) -> int:
@@ -83,21 +84,11 @@ class Prepared:
         return int(np.count_nonzero(self.tags[0].ids == self.tags[1].ids))
 
 
-def prepare(
-    y_true: object,
-    y_pred: object,
-    *,
-    scheme: str | Scheme | None = None,
-    mode: str | Mode = "lenient",
-    suffix: bool = False,
-    delimiter: str = "-",
-    outside: str = "O",
-) -> Prepared:
-    """Turn both sides (tag sequences or spans) into entity columns.
+def prepare(y_true: object, y_pred: object, decoding: Decoding | None = None) -> Prepared:
+    """Turn both sides (tag sequences, spans or entity columns) into entity columns.
 
-    Tags are decoded with ``scheme``/``mode``/``suffix``/``delimiter``/
-    ``outside``; span inputs are checked and joined (see the module
-    docstring) and must not be given those options.
+    Tags are decoded with ``decoding``; span inputs are checked and joined
+    (see the module docstring) and must not be given decoding options.
 
     Examples
     --------
@@ -107,38 +98,26 @@ def prepare(
     >>> prepare([["B-PER", "O"]], [["B-PER", "B-LOC"]]).pred.labels
     ('LOC', 'PER')
     """
+    decoding = Decoding() if decoding is None else decoding
+    if isinstance(y_true, EntityColumns) and isinstance(y_pred, EntityColumns):
+        _check_no_tag_options(decoding, "entity columns")
+        return Prepared(y_true, y_pred, None, None, None)
     if input_kind(y_true, y_pred) == "spans":
-        _check_no_tag_options(scheme, mode, suffix, delimiter, outside)
+        _check_no_tag_options(decoding, "spans")
         return prepare_spans(y_true, y_pred)
     t, p = encode_pair(y_true, y_pred)
-    m = Mode.parse(mode, name="mode")
-    kw = {"scheme": scheme, "mode": m, "suffix": suffix, "delimiter": delimiter,
-          "outside": outside}
-    gold = decode(t, **kw)  # type: ignore[arg-type]
-    pred = decode(p, **kw)  # type: ignore[arg-type]
-    name = None if scheme is None else Scheme.parse(scheme, name="scheme").value
-    return Prepared(gold, pred, (t, p), name, m.value)
+    gold = decode(t, decoding)
+    pred = decode(p, decoding)
+    return Prepared(gold, pred, (t, p), decoding.scheme_name, decoding.mode.value,
+                    decoding=decoding)
 
 
-def _check_no_tag_options(
-    scheme: object, mode: object, suffix: object, delimiter: object, outside: object
-) -> None:
-    given = []
-    if scheme is not None:
-        given.append(f"scheme={scheme!r}")
-    if Mode.parse(mode, name="mode") is not Mode.LENIENT:
-        given.append(f"mode={str(mode)!r}")
-    if suffix:
-        given.append("suffix=True")
-    if delimiter != "-":
-        given.append(f"delimiter={delimiter!r}")
-    if outside != "O":
-        given.append(f"outside={outside!r}")
+def _check_no_tag_options(decoding: Decoding, what: str) -> None:
+    given = decoding.given()
     if given:
         raise ValueError(
             f"{', '.join(given)} only appl{'y' if len(given) > 1 else 'ies'} to tag sequences, "
-            "but y_true and y_pred are spans; "
-            "leave them out."
+            f"but y_true and y_pred are {what}; leave them out."
         )
 
 
@@ -253,7 +232,7 @@ def _doc_dict(d: Mapping[str, Any], k: int, name: str) -> tuple[Any, str | None,
         )
     doc_id = d.get("id")
     if doc_id is not None:
-        if _is_int(doc_id):
+        if is_int(doc_id):
             doc_id = str(doc_id)
         elif not isinstance(doc_id, str):
             raise TypeError(

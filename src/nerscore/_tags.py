@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore import schemes as sc
+from nerscore.decoding import Decoding
 from nerscore.errors import InvalidTagError, LengthMismatchError
 from nerscore.schemes import Scheme, SchemeTable
 
@@ -358,15 +359,8 @@ class ParsedVocab:
     invalid: dict[int, str]
 
 
-def parse_vocab(
-    vocab: Sequence[str],
-    *,
-    scheme: SchemeTable | None = None,
-    suffix: bool = False,
-    delimiter: str = "-",
-    outside: str = "O",
-) -> ParsedVocab:
-    """Parse every distinct tag into (canonical class, label) (SPEC §2.1).
+def parse_vocab(vocab: Sequence[str], decoding: Decoding | None = None) -> ParsedVocab:
+    """Parse every distinct tag into (canonical class, label) (``docs/schemes.md``).
 
     Prefix style splits at the first delimiter, suffix style at the last. A
     bare prefix letter is an untyped tag (label ``""``). With the IO scheme
@@ -379,6 +373,9 @@ def parse_vocab(
     >>> pv.cls.tolist(), [pv.labels[i] if i >= 0 else None for i in pv.label.tolist()]
     ([1, 0, 2, 4], ['ARGM-LOC', None, '', 'PER'])
     """
+    decoding = Decoding() if decoding is None else decoding
+    scheme = decoding.table
+    suffix, delimiter, outside = decoding.suffix, decoding.delimiter, decoding.outside
     letters = scheme.letters if scheme is not None else sc.DEFAULT_LETTERS
     is_io = scheme is not None and scheme.scheme is Scheme.IO
     n = len(vocab)

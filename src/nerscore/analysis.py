@@ -1,11 +1,12 @@
 """Error listing: every entity that is not an exact match, as one record each.
 
-Gold and predicted entities are aligned one-to-one among spans of the same
-sequence that overlap, in this order of preference: identical bounds and
-label, then identical bounds (any label), then any overlap with the same
-label, then any overlap; inside a class, larger overlap first, then earlier
-gold start, then earlier predicted start (the priorities of the SemEval
-``strict``/``exact`` alignment, SPEC §3.2). Each pair that is not an exact
+Gold and predicted entities are first paired by the matcher (``match=``;
+for ``"exact"``: identical bounds, same-label pairs first). Entities it left
+unpaired are then paired one-to-one among spans of the same sequence that
+overlap, in this order of preference: any overlap with the same label, then
+any overlap; inside a class, larger overlap first, then earlier gold start,
+then earlier predicted start (the priorities of the SemEval ``strict``
+alignment, ``docs/matchers/semeval.md``). Each pair that is not an exact
 match, and each entity left alone, becomes an :class:`ErrorRecord`:
 
 ============================  ===============================================
@@ -20,7 +21,7 @@ category                      meaning
 
 Every record but ``spurious`` is one false negative of its gold label, and
 every record but ``missed`` one false positive of its predicted label, in
-the sense of exact matching (SPEC §3.1) — whichever matcher scored the report.
+the sense of exact matching — whichever matcher paired them.
 """
 
 from __future__ import annotations
@@ -37,14 +38,17 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore._enum import OptionEnum
-from nerscore.confusion import boundary_alignment
+from nerscore.confusion import analysis_alignment
+from nerscore.decoding import Decoding
 from nerscore.errors import InvalidSpanError, LengthMismatchError
-from nerscore.matching._candidates import candidate_pairs, greedy_matching
+from nerscore.matching.alignment import Alignment
+from nerscore.matching.candidates import candidate_pairs, greedy_matching
+from nerscore.metrics import run_matcher
 from nerscore.schemes import Mode, Scheme
 from nerscore.types import EntityColumns
 
 if TYPE_CHECKING:
-    from nerscore.report._model import Report
+    from nerscore.report.model import Report
 
 __all__ = [
     "FIELDS",
@@ -132,10 +136,9 @@ FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ErrorRecord))
 
 
 def _error_pairs(
-    gold: EntityColumns, pred: EntityColumns
+    base: Alignment,
 ) -> tuple[IntArray, IntArray, IntArray, IntArray, EntityColumns, EntityColumns]:
-    """Overlap-aware one-to-one alignment; returns pairs, unpaired rows and both sides."""
-    base = boundary_alignment(gold, pred)
+    """Extend an alignment with overlapping leftovers; returns pairs, unpaired rows, both sides."""
     gold, pred = base.gold, base.pred
     g_rest, p_rest = base.missed, base.spurious
     gi, pi, ov = candidate_pairs(gold.take(g_rest), pred.take(p_rest))
@@ -198,13 +201,12 @@ def _cover(item: Any, start: int, end: int, seq: int, doc: str | None) -> str | 
 
 
 def _records(
-    gold: EntityColumns,
-    pred: EntityColumns,
+    base: Alignment,
     *,
     doc_ids: Sequence[Any] | None,
     texts: Sequence[Any] | None,
 ) -> list[ErrorRecord]:
-    pg, pp, missed, spurious, gold, pred = _error_pairs(gold, pred)
+    pg, pp, missed, spurious, gold, pred = _error_pairs(base)
     same_bounds = (gold.start[pg] == pred.start[pp]) & (gold.end[pg] == pred.end[pp])
     same_label = gold.label[pg] == pred.label[pp]
     wrong = ~(same_bounds & same_label)
@@ -267,6 +269,7 @@ def list_errors(
     y_true: object,
     y_pred: object,
     *,
+    match: str = "exact",
     scheme: str | Scheme | None = None,
     mode: str | Mode = "lenient",
     suffix: bool = False,
@@ -274,13 +277,21 @@ def list_errors(
     outside: str = "O",
     texts: Sequence[Any] | None = None,
     doc_ids: Sequence[Any] | None = None,
+    **options: Any,
 ) -> list[ErrorRecord]:
     """Every entity error between gold and prediction, one record each.
 
     Parameters
     ----------
-    y_true, y_pred : list of list of str, EncodedTags, or EntityColumns
-        Gold and predicted tag sequences, or both sides as entity columns.
+    y_true, y_pred : tag sequences, span documents, or EntityColumns
+        Gold and prediction, as for :func:`nerscore.evaluate`, or both sides
+        as entity columns.
+    match : str
+        The matcher whose pairing is listed: ``"exact"`` (default) pairs
+        identical bounds first (same label first); any other entity matcher
+        (``"semeval"``, ``"overlap"``, ``"threshold"``) contributes its own
+        alignment. Either way, entities it left unpaired are then paired
+        one-to-one with overlapping ones (see the module docstring).
     scheme, mode, suffix, delimiter, outside
         How tags are decoded; see :func:`nerscore.tags_to_entities`.
     texts : sequence, optional
@@ -290,6 +301,8 @@ def list_errors(
         texts of the input, or its tokens when tags were read from a file.
     doc_ids : sequence, optional
         One id per sequence, copied to ``doc_id``.
+    **options
+        Options of the matcher.
 
     Returns
     -------
@@ -320,34 +333,26 @@ def list_errors(
     wrong_label Bob PER -> Bob LOC
     wrong_label_and_boundary New York LOC -> York ORG
     """
-    prep_texts: Sequence[Any] | None = None
-    prep_ids: Sequence[Any] | None = None
-    if isinstance(y_true, EntityColumns) and isinstance(y_pred, EntityColumns):
-        gold, pred = y_true, y_pred
-        n_seq = max(gold.n_sequences, pred.n_sequences)
+    decoding = Decoding(scheme, mode, suffix, delimiter, outside)
+    run = run_matcher(y_true, y_pred, match, decoding, options, align=True)
+    prep, res = run.prep, run.result
+    n_seq = prep.n_sequences
+    if prep.tags is None and prep.doc_ids is None and prep.texts is None:
         # columns may not know about entity-free documents at the end
         extra = [len(x) for x in (texts, doc_ids) if x is not None and not isinstance(x, str)]
         n_seq = max([n_seq, *extra])
-    else:
-        from nerscore._inputs import prepare
-
-        prep = prepare(y_true, y_pred, scheme=scheme, mode=mode, suffix=suffix,
-                       delimiter=delimiter, outside=outside)
-        gold, pred = prep.gold, prep.pred
-        n_seq = prep.n_sequences
-        prep_ids = prep.doc_ids
-        prep_texts = prep.texts
-        if prep_texts is None and prep.tags is not None:
-            prep_texts = _tokens_per_sequence(prep.tags[0])
-    return _from_columns(
-        gold, pred, n_seq,
-        doc_ids=doc_ids if doc_ids is not None else prep_ids,
+    prep_texts: Sequence[Any] | None = prep.texts
+    if prep_texts is None and prep.tags is not None:
+        prep_texts = _tokens_per_sequence(prep.tags[0])
+    return _from_alignment(
+        analysis_alignment(match, res.alignment), n_seq,
+        doc_ids=doc_ids if doc_ids is not None else prep.doc_ids,
         texts=texts if texts is not None else prep_texts,
     )
 
 
-def _from_columns(
-    gold: EntityColumns, pred: EntityColumns, n_seq: int, *,
+def _from_alignment(
+    base: Alignment, n_seq: int, *,
     doc_ids: Sequence[Any] | None, texts: Sequence[Any] | None,
 ) -> list[ErrorRecord]:
     ids = None
@@ -358,7 +363,7 @@ def _from_columns(
                 f"Expected `doc_ids` to hold one id per sequence ({n_seq}); got {len(ids)}.",
                 expected=n_seq, actual=len(ids),
             )
-    return _records(gold, pred, doc_ids=ids, texts=_texts_for(texts, n_seq))
+    return _records(base, doc_ids=ids, texts=_texts_for(texts, n_seq))
 
 
 def errors_from_report(
@@ -366,9 +371,7 @@ def errors_from_report(
 ) -> list[ErrorRecord]:
     """Every entity error of a report, from the entities it stored (no rescoring).
 
-    The categories are those of :func:`list_errors` whichever matcher scored
-    the report: a prediction that a lenient matcher credited but whose
-    bounds differ is still listed as ``wrong_boundary``.
+    Equals :func:`list_errors` on the same inputs with the report's matcher.
 
     Parameters
     ----------
@@ -394,16 +397,10 @@ def errors_from_report(
     >>> [(e.category.value, e.pred_start, e.pred_label) for e in errors_from_report(r)]
     [('spurious', 1, 'LOC')]
     """
-    alignment = report.alignment
-    if alignment is None:
-        raise ValueError(
-            f"This report (match={report.match!r}) stores no entities, so it has no error "
-            "listing. Evaluate with an entity matcher such as match='exact'."
-        )
-    gold, pred = alignment.gold, alignment.pred
-    n_seq = max(gold.n_sequences, pred.n_sequences, report.n_sequences or 0)
-    return _from_columns(
-        gold, pred, n_seq, doc_ids=report.doc_ids,
+    base = analysis_alignment(report.match, report.alignment)
+    n_seq = max(base.gold.n_sequences, base.pred.n_sequences, report.n_sequences or 0)
+    return _from_alignment(
+        base, n_seq, doc_ids=report.doc_ids,
         texts=texts if texts is not None else report.texts,
     )
 

@@ -1,4 +1,4 @@
-"""Entity confusion matrix: which gold label went with which predicted label (SPEC §3.6).
+"""Entity confusion matrix: which gold label went with which predicted label.
 
 Rows are gold labels plus ``none``, columns predicted labels plus ``none``
 (scikit-learn's orientation). Entities are first aligned *ignoring labels*,
@@ -8,8 +8,8 @@ entity to ``(label, none)`` and an unpaired prediction to ``(none, label)``.
 
 The diagonal holds the true positives; ``FP(L)`` is column ``L`` minus the
 diagonal and ``FN(L)`` row ``L`` minus the diagonal, so with exact bounds the
-matrix agrees label by label with exact matching (SPEC §3.1). The layout
-follows the confusion matrix of Azure AI Language custom NER.
+matrix agrees label by label with exact matching. The layout follows the
+confusion matrix of Azure AI Language custom NER (``docs/matchers/confusion.md``).
 """
 
 from __future__ import annotations
@@ -22,19 +22,22 @@ import numpy.typing as npt
 
 from nerscore._enum import OptionEnum
 from nerscore.counts import Counts
+from nerscore.decoding import Decoding
+from nerscore.errors import option_error
 from nerscore.matching.alignment import Alignment
-from nerscore.matching.exact import match_exact
+from nerscore.matching.registry import get_matcher
+from nerscore.metrics import run_matcher
 from nerscore.schemes import Mode, Scheme
-from nerscore.types import EntityColumns, unify_labels
+from nerscore.types import unify_labels
 
 if TYPE_CHECKING:
-    from nerscore.report._model import Report
+    from nerscore.report.model import Report
 
 __all__ = [
     "NONE",
     "ConfusionMatrix",
     "Normalize",
-    "boundary_alignment",
+    "analysis_alignment",
     "confusion_from_alignment",
     "confusion_from_report",
     "confusion_matrix",
@@ -307,49 +310,6 @@ def render_confusion(cm: ConfusionMatrix, *, digits: int = 2) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def boundary_alignment(gold: EntityColumns, pred: EntityColumns) -> Alignment:
-    """Pair entities with identical bounds, same-label pairs first.
-
-    Same (sequence, start, end, label) entities are paired first, exactly as
-    exact matching pairs them; the remaining entities with identical bounds
-    are then paired across labels (each bound's leftovers in label order, so
-    the result does not depend on input order). Hence the same-label pairs
-    are exactly the true positives of exact matching.
-
-    Parameters
-    ----------
-    gold, pred : EntityColumns
-        Both sides.
-
-    Returns
-    -------
-    Alignment
-        ``credit`` is 1.0 for same-label pairs and 0.0 for the others.
-
-    Examples
-    --------
-    >>> from nerscore.types import EntityColumns
-    >>> g = EntityColumns([0, 0], [0, 0], [2, 2], [0, 1], ("A", "B"))
-    >>> p = EntityColumns([0, 0], [0, 3], [2, 4], [1, 0], ("A", "B"))
-    >>> a = boundary_alignment(g, p)
-    >>> a.pairs_gold.tolist(), a.pairs_pred.tolist(), a.missed.tolist(), a.spurious.tolist()
-    ([1], [0], [0], [1])
-    """
-    gold, pred = unify_labels(gold, pred)
-    first = match_exact(gold, pred, labeled=True).alignment
-    g_rest = first.missed[np.argsort(gold.label[first.missed], kind="stable")]
-    p_rest = first.spurious[np.argsort(pred.label[first.spurious], kind="stable")]
-    second = match_exact(gold.take(g_rest), pred.take(p_rest), labeled=False).alignment
-    pairs_gold = np.concatenate([first.pairs_gold, g_rest[second.pairs_gold]])
-    pairs_pred = np.concatenate([first.pairs_pred, p_rest[second.pairs_pred]])
-    credit = np.concatenate([np.ones(len(first.pairs_gold)), np.zeros(len(second.pairs_gold))])
-    return Alignment(
-        gold, pred, pairs_gold.astype(np.int64), pairs_pred.astype(np.int64), credit,
-        np.sort(g_rest[second.missed]).astype(np.int64),
-        np.sort(p_rest[second.spurious]).astype(np.int64),
-    )
-
-
 def confusion_from_alignment(alignment: Alignment) -> ConfusionMatrix:
     """Tally an alignment into a confusion matrix (no matching, no scores).
 
@@ -373,6 +333,7 @@ def confusion_from_alignment(alignment: Alignment) -> ConfusionMatrix:
     >>> from nerscore.types import EntityColumns
     >>> g = EntityColumns([0, 0], [0, 3], [2, 4], [0, 1], ("LOC", "PER"))
     >>> p = EntityColumns([0, 0], [0, 3], [2, 4], [0, 0], ("LOC", "PER"))
+    >>> from nerscore.matching.exact import boundary_alignment
     >>> cm = confusion_from_alignment(boundary_alignment(g, p))
     >>> cm.matrix.tolist()
     [[1, 0, 0], [1, 0, 0], [0, 0, 0]]
@@ -425,36 +386,31 @@ def confusion_from_report(report: Report) -> ConfusionMatrix:
     >>> confusion_from_report(r).matrix.tolist()
     [[1, 0, 0], [1, 0, 0], [0, 0, 0]]
     """
-    alignment = report.alignment
+    return confusion_from_alignment(analysis_alignment(report.match, report.alignment))
+
+
+def analysis_alignment(match: str, alignment: Alignment | None) -> Alignment:
+    """The pairing the confusion matrix and the error listing read for matcher ``match``.
+
+    Raises
+    ------
+    ValueError
+        When there is no alignment (``match="token"``).
+    """
     if alignment is None:
         raise ValueError(
-            f"This report (match={report.match!r}) has no entity alignment, so it has no "
-            "confusion matrix. Evaluate with an entity matcher such as match='exact'."
+            f"match={match!r} does not pair entities: it has no entity alignment, so no "
+            "confusion matrix and no error listing; use an entity matcher such as "
+            "match='exact'."
         )
-    if report.match == "exact":
-        alignment = boundary_alignment(alignment.gold, alignment.pred)
-    return confusion_from_alignment(alignment)
-
-
-def _columns(
-    y_true: object, y_pred: object, *, scheme: str | Scheme | None, mode: str | Mode,
-    suffix: bool, delimiter: str, outside: str,
-) -> tuple[EntityColumns, EntityColumns]:
-    """Both sides as entity columns: passed through, or decoded from tags."""
-    if isinstance(y_true, EntityColumns) and isinstance(y_pred, EntityColumns):
-        return y_true, y_pred
-    from nerscore._inputs import prepare
-
-    prep = prepare(y_true, y_pred, scheme=scheme, mode=mode, suffix=suffix,
-                   delimiter=delimiter, outside=outside)
-    return prep.gold, prep.pred
+    return get_matcher(match).analysis(alignment)
 
 
 def confusion_matrix(
     y_true: object,
     y_pred: object,
     *,
-    align: str = "exact",
+    match: str = "exact",
     scheme: str | Scheme | None = None,
     mode: str | Mode = "lenient",
     suffix: bool = False,
@@ -466,17 +422,18 @@ def confusion_matrix(
 
     Parameters
     ----------
-    y_true, y_pred : list of list of str, EncodedTags, or EntityColumns
-        Gold and predicted tag sequences, or both sides as entity columns.
-    align : str
+    y_true, y_pred : tag sequences, span documents, or EntityColumns
+        Gold and prediction, as for :func:`nerscore.evaluate`, or both sides
+        as entity columns.
+    match : str
         How entities are paired before their labels are compared:
         ``"exact"`` (default): identical bounds, any label (same-label pairs
-        first); or the name of a matcher (``"semeval"``, ``"overlap"``,
-        ``"threshold"``) whose alignment is used as is.
+        first); or any other entity matcher (``"semeval"``, ``"overlap"``,
+        ``"threshold"``), whose alignment is used as is.
     scheme, mode, suffix, delimiter, outside
         How tags are decoded; see :func:`nerscore.tags_to_entities`.
     **options
-        Options of the ``align`` matcher (``"exact"`` takes none).
+        Options of the matcher.
 
     Returns
     -------
@@ -486,21 +443,21 @@ def confusion_matrix(
 
     Raises
     ------
-    ValueError
-        For an unknown ``align``.
-    TypeError
-        For options the matcher does not take.
+    OptionError
+        For an unknown matcher, a matcher that does not pair entities
+        (``"token"``) or options the matcher does not take.
 
     Notes
     -----
     Pair ``(g, p)`` adds one to cell ``(label(g), label(p))``; an unpaired
     gold entity to ``(label, none)``; an unpaired prediction to
     ``(none, label)``. Diagonal = TP, ``FP(L)`` = column ``L`` minus the
-    diagonal, ``FN(L)`` = row ``L`` minus the diagonal (SPEC §3.6; the layout
-    of Azure AI Language custom NER). With ``align="exact"`` these equal the
-    per-label counts of exact matching (SPEC §3.1). Matchers that evaluate
-    each label separately (``overlap``, ``threshold``) never pair different
-    labels, so their matrices are diagonal apart from ``none``.
+    diagonal, ``FN(L)`` = row ``L`` minus the diagonal (the layout of Azure
+    AI Language custom NER; ``docs/matchers/confusion.md``). With
+    ``match="exact"`` these equal the per-label counts of exact matching.
+    Matchers that evaluate each label separately (``overlap``,
+    ``threshold``) never pair different labels, so their matrices are
+    diagonal apart from ``none``.
 
     Examples
     --------
@@ -515,24 +472,8 @@ def confusion_matrix(
     >>> cm.tp, cm.fp, cm.fn
     ({'LOC': 0, 'PER': 1}, {'LOC': 0, 'PER': 1}, {'LOC': 1, 'PER': 0})
     """
-    if not isinstance(align, str):
-        raise TypeError(f"Expected `align` to be a matcher name (str); got {align!r}.")
-    if align == "exact" and options:
-        raise TypeError(
-            f"align='exact' takes no options; got {sorted(options)}. Pass align='semeval', "
-            "'overlap' or 'threshold' to use a matcher's options."
-        )
-    if align != "exact":
-        from nerscore.matching import MATCHERS, get_matcher
-
-        if align not in MATCHERS:
-            valid = ", ".join(repr(name) for name in MATCHERS)
-            raise ValueError(f"Expected `align` to be one of {valid}; got {align!r}.")
-        matcher = get_matcher(align)
-    gold, pred = _columns(y_true, y_pred, scheme=scheme, mode=mode, suffix=suffix,
-                          delimiter=delimiter, outside=outside)
-    if align == "exact":
-        alignment = boundary_alignment(gold, pred)
-    else:
-        alignment = matcher(gold, pred, **options).alignment
-    return confusion_from_alignment(alignment)
+    if not get_matcher(match).aligns:
+        raise option_error("match", "a matcher that pairs entities (not 'token')", match)
+    decoding = Decoding(scheme, mode, suffix, delimiter, outside)
+    res = run_matcher(y_true, y_pred, match, decoding, options, align=True).result
+    return confusion_from_alignment(analysis_alignment(match, res.alignment))

@@ -38,9 +38,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.documents import Document, _describe_doc, check_span, coerce_span
+from nerscore._tags import EncodedTags
+from nerscore.decoding import Decoding
+from nerscore.documents import Document, check_span, coerce_span, describe_doc
 from nerscore.errors import FormatError, InvalidSpanError, LengthMismatchError
-from nerscore.extraction import entities_to_tags, tags_to_entities
+from nerscore.extraction import decode, write_tags
 from nerscore.schemes import Mode, Scheme
 from nerscore.types import Entity, Span
 
@@ -303,7 +305,7 @@ def _to_tokens(
 def _misaligned_message(
     s: int, e: int, label: str, doc: str | int, text: str | None, ts: IntArray, te: IntArray
 ) -> str:
-    where = _describe_doc(doc)
+    where = describe_doc(doc)
     quoted = f" ({text[s:e]!r})" if text is not None else ""
     lo = int(np.searchsorted(ts, s, side="right")) - 1
     hi = int(np.searchsorted(te, e, side="left"))
@@ -421,8 +423,8 @@ def tags_to_char_spans(
             f"Got {len(tags)} tags for {len(tokens)} tokens; give one tag per token.",
             expected=len(tokens), actual=len(tags),
         )
-    ents = tags_to_entities([list(tags)], scheme=scheme, mode=mode, suffix=suffix,
-                            delimiter=delimiter, outside=outside)
+    decoding = Decoding(scheme, mode, suffix, delimiter, outside)
+    ents = decode(EncodedTags.from_lists([list(tags)]), decoding).sorted().to_entities()
     return token_spans_to_char_spans(ents, tokens, text=text)
 
 
@@ -470,14 +472,14 @@ def char_spans_to_tags(
     ...                    text="Anna Smith flew to New York.", scheme="BILOU")
     ['B-PER', 'L-PER', 'O', 'O', 'B-LOC', 'L-LOC', 'O']
     """
+    decoding = Decoding(scheme, suffix=suffix, delimiter=delimiter, outside=outside)
     items, text, doc = _read_spans(spans, text)
     for s, e, lab in items:
         if s == e:
             raise InvalidSpanError(
-                f"Span ({s}, {e}, {lab!r}) of {_describe_doc(doc)} is zero-length; tags cannot "
+                f"Span ({s}, {e}, {lab!r}) of {describe_doc(doc)} is zero-length; tags cannot "
                 "encode zero-length spans.", document=doc, spans=[(s, e, lab)],
             )
     ts, te = _token_offsets(tokens, text)
     conv = _to_tokens(items, ts, te, text=text, doc=doc, misaligned="error")
-    return entities_to_tags(conv.spans, len(ts), scheme=scheme, suffix=suffix,
-                            delimiter=delimiter, outside=outside)[0]
+    return write_tags(conv.spans, len(ts), decoding)[0]

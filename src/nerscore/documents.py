@@ -27,7 +27,7 @@ from nerscore._tags import encode_strings
 from nerscore.errors import InvalidSpanError
 from nerscore.types import Entity, Span
 
-__all__ = ["Document", "SpanLike"]
+__all__ = ["Document", "SpanLike", "check_span", "coerce_span", "describe_doc", "is_int", "span_columns"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -37,11 +37,13 @@ SpanLike = Union[Entity, Sequence[Any], Mapping[str, Any]]  # noqa: UP007 (runti
 _INT_TYPES = (int, np.integer)
 
 
-def _is_int(x: object) -> bool:
+def is_int(x: object) -> bool:
+    """Whether ``x`` is an integer (Python or NumPy), not a bool."""
     return isinstance(x, _INT_TYPES) and not isinstance(x, (bool, np.bool_))
 
 
-def _describe_doc(name: str | int) -> str:
+def describe_doc(name: str | int) -> str:
+    """How messages name a document: ``document 'id'`` or ``document 3``."""
     return f"document {name!r}" if isinstance(name, str) else f"document {name}"
 
 
@@ -55,7 +57,7 @@ def coerce_span(
     InvalidSpanError
         When the item is not a span or its fields have the wrong types.
     """
-    where = _describe_doc(document) + (f" of {side}" if side else "")
+    where = describe_doc(document) + (f" of {side}" if side else "")
     num = "" if index is None else f" {index}"
     if isinstance(item, Entity):
         return item.start, item.end, item.label
@@ -76,7 +78,7 @@ def coerce_span(
             "tuples, {'start', 'end', 'label'} dicts or Entity objects.",
             document=document,
         )
-    if not (_is_int(s) and _is_int(e)):
+    if not (is_int(s) and is_int(e)):
         raise InvalidSpanError(
             f"Span{num} {item!r} of {where} needs integer offsets; got start {s!r} and end {e!r}.",
             document=document,
@@ -94,7 +96,7 @@ def check_span(
     side: str = "", extra: str = "", index: int | None = None,
 ) -> None:
     """Raise :class:`InvalidSpanError` unless ``0 <= start <= end (<= text_length)``."""
-    where = _describe_doc(document) + (f" of {side}" if side else "") + extra
+    where = describe_doc(document) + (f" of {side}" if side else "") + extra
     span = (start, end, label)
     what = "Span" if index is None else f"Span {index}"
     if start < 0:

@@ -8,14 +8,17 @@ says what went wrong and how to fix it.
 from __future__ import annotations
 
 __all__ = [
+    "ConllevalMergeWarning",
     "FormatError",
     "InvalidSpanError",
     "InvalidTagError",
     "InvalidTransitionError",
     "LengthMismatchError",
     "NerscoreError",
+    "OptionError",
     "SchemeError",
     "UndefinedMetricWarning",
+    "option_error",
 ]
 
 
@@ -44,6 +47,34 @@ def _where(
 
 class NerscoreError(Exception):
     """Base class of every error nerscore raises on purpose."""
+
+
+class OptionError(NerscoreError, ValueError, TypeError):
+    """An unknown option, or an option value outside its domain.
+
+    It is both a ``ValueError`` (a bad value) and a ``TypeError`` (an unknown
+    keyword), so either ``except`` clause catches it.
+
+    Attributes
+    ----------
+    option : str or None
+        The option's name.
+    """
+
+    def __init__(self, message: str, *, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+
+def option_error(name: str, expected: str, value: object) -> OptionError:
+    """The one message template of every option check.
+
+    Examples
+    --------
+    >>> print(option_error("average", "one of 'micro', 'macro', 'weighted' or None", "mirco"))
+    Expected `average` to be one of 'micro', 'macro', 'weighted' or None; got 'mirco'.
+    """
+    return OptionError(f"Expected `{name}` to be {expected}; got {value!r}.", option=name)
 
 
 class SchemeError(NerscoreError, ValueError):
@@ -172,3 +203,7 @@ class FormatError(NerscoreError, ValueError):
 
 class UndefinedMetricWarning(UserWarning):
     """A ratio had a zero denominator and was set by ``zero_division``."""
+
+
+class ConllevalMergeWarning(UserWarning):
+    """The conlleval rules merged adjacent same-type chunks that lenient mode keeps apart."""

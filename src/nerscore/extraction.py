@@ -1,4 +1,4 @@
-"""Tag sequences to entities and back (SPEC §2).
+"""Tag sequences to entities and back (definitions: ``docs/schemes.md``).
 
 :func:`tags_to_entities` decodes in three modes (``lenient``, ``strict``,
 ``conlleval``) with one vectorised decoder over the whole corpus;
@@ -14,41 +14,23 @@ import numpy as np
 from nerscore import schemes as sc
 from nerscore._decode import decode_chunks, decode_events_ids_seq, flatten_with_separators
 from nerscore._tags import EncodedTags, check_vocab, parse_vocab
-from nerscore.errors import InvalidSpanError, SchemeError
-from nerscore.schemes import Mode, Scheme, SchemeTable, get_scheme
+from nerscore.decoding import Decoding
+from nerscore.errors import InvalidSpanError
+from nerscore.schemes import Mode, Scheme
 from nerscore.types import Entity, EntityColumns
 
-__all__ = ["decode", "entities_to_tags", "tags_to_entities"]
+__all__ = ["decode", "entities_to_tags", "nested", "tags_to_entities", "write_tags"]
 
 
-def _resolve(scheme: str | Scheme | None, mode: str | Mode) -> tuple[SchemeTable | None, Mode]:
-    m = Mode.parse(mode, name="mode")
-    table = get_scheme(scheme) if scheme is not None else None
-    if m is Mode.STRICT and table is None:
-        raise SchemeError(
-            "mode='strict' needs an explicit scheme: pass scheme='IOB2' (or 'IOB1', 'IOE1', "
-            "'IOE2', 'IOBES', 'BILOU', 'BMES', 'IO'); nerscore never guesses it."
-        )
-    return table, m
-
-
-def decode(
-    enc: EncodedTags,
-    *,
-    scheme: str | Scheme | None = None,
-    mode: str | Mode = "lenient",
-    suffix: bool = False,
-    delimiter: str = "-",
-    outside: str = "O",
-) -> EntityColumns:
+def decode(enc: EncodedTags, decoding: Decoding) -> EntityColumns:
     """Decode an encoded corpus into entity columns (the hot path behind every scorer)."""
-    table, m = _resolve(scheme, mode)
+    decoding.check_decodable()
+    table, m = decoding.table, decoding.mode
     if m is Mode.CONLLEVAL:
         from nerscore._conlleval_rules import decode_conlleval
 
-        return decode_conlleval(enc, delimiter=delimiter)
-    parsed = parse_vocab(enc.vocab, scheme=table, suffix=suffix, delimiter=delimiter,
-                         outside=outside)
+        return decode_conlleval(enc, delimiter=decoding.delimiter)
+    parsed = parse_vocab(enc.vocab, decoding)
     check_vocab(parsed, enc)
     order = sorted(range(len(parsed.labels)), key=parsed.labels.__getitem__)
     rank = np.empty(len(order), dtype=np.int64)
@@ -121,7 +103,7 @@ def tags_to_entities(
 
     Notes
     -----
-    Lenient rules (SPEC §2.3): an entity ends between tokens p and c when p
+    Lenient rules (``docs/schemes.md``): an entity ends between tokens p and c when p
     is E or S, when p is B/I and c is B, S or O, or when p is not O and the
     types differ; it starts at c when c is B or S, when c is E/I and p is E,
     S or O, or when c is not O and the types differ. ``U``, ``L`` and ``M``
@@ -134,13 +116,13 @@ def tags_to_entities(
     >>> len(tags_to_entities(["I-PER", "I-PER"], scheme="IOB2", mode="strict"))
     0
     """
-    enc = tags if isinstance(tags, EncodedTags) else EncodedTags.from_lists(_nested(tags))
-    cols = decode(enc, scheme=scheme, mode=mode, suffix=suffix, delimiter=delimiter,
-                  outside=outside)
-    return cols.sorted().to_entities()
+    decoding = Decoding(scheme, mode, suffix, delimiter, outside)
+    enc = tags if isinstance(tags, EncodedTags) else EncodedTags.from_lists(nested(tags))
+    return decode(enc, decoding).sorted().to_entities()
 
 
-def _nested(tags: Sequence[str] | Sequence[Sequence[str]]) -> Sequence[Sequence[str]]:
+def nested(tags: Sequence[str] | Sequence[Sequence[str]]) -> Sequence[Sequence[str]]:
+    """One sequence of tags as a list of one sentence; several sentences as they are."""
     if isinstance(tags, str):
         raise TypeError("Expected a sequence of tags, got a single string.")
     if len(tags) == 0 or isinstance(tags[0], str):
@@ -203,7 +185,16 @@ def entities_to_tags(
     >>> entities_to_tags(ents, 4, scheme="IOB1")
     [['I-PER', 'I-PER', 'B-PER', 'O']]
     """
-    kind = Scheme.parse(scheme, name="scheme")
+    return write_tags(entities, lengths,
+                      Decoding(scheme, suffix=suffix, delimiter=delimiter, outside=outside))
+
+
+def write_tags(
+    entities: Iterable[Entity] | EntityColumns, lengths: int | Sequence[int], decoding: Decoding
+) -> list[list[str]]:
+    """:func:`entities_to_tags` with the scheme and tag syntax of ``decoding`` (mode unused)."""
+    kind = decoding.scheme if decoding.scheme is not None else Scheme.IOB2
+    suffix, delimiter, outside = decoding.suffix, decoding.delimiter, decoding.outside
     letters = _WRITE_LETTERS[kind]
     lens = [lengths] if isinstance(lengths, int) else list(lengths)
     ents = entities.to_entities() if isinstance(entities, EntityColumns) else list(entities)

@@ -7,7 +7,8 @@ them go through :func:`count_matches` (counting) and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from nerscore._inputs import Prepared, prepare
@@ -22,12 +23,13 @@ from nerscore._reduce import (
 )
 from nerscore._version import __version__
 from nerscore.counts import Counts
-from nerscore.matching import MATCHERS, MatchResult, get_matcher
-from nerscore.matching.token import token_counts
-from nerscore.report._model import Report, Row
+from nerscore.decoding import Decoding
+from nerscore.matching import Matcher, MatchResult, get_matcher
+from nerscore.report.model import Report, Row
 from nerscore.schemes import Mode, Scheme
 
 __all__ = [
+    "MatcherRun",
     "accuracy_score",
     "classification_report",
     "count_matches",
@@ -37,75 +39,46 @@ __all__ = [
     "match_entities",
     "precision_score",
     "recall_score",
+    "run_matcher",
 ]
 
-def effective_options(match: str, options: dict[str, Any]) -> dict[str, Any]:
-    """The matcher's options with its defaults filled in (for reports).
-
-    Examples
-    --------
-    >>> effective_options("overlap", {"s": 0.5})
-    {'s': 0.5, 'assignment': 'greedy', 'overlapping': 'error'}
-    """
-    if match not in MATCHERS:
-        return dict(options)
-    import inspect
-
-    out = dict(options)
-    for p in inspect.signature(get_matcher(match)).parameters.values():
-        if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is not inspect.Parameter.empty:
-            out.setdefault(p.name, p.default)
-    return out
-
-
-def _check_match(match: str) -> str:
-    if match != "token" and match not in MATCHERS:
-        get_matcher(match)  # raises, listing the valid names
-    return match
-
-
-def _prepare(y_true: object, y_pred: object, kw: dict[str, Any]) -> Prepared:
-    return prepare(
-        y_true, y_pred, scheme=kw.pop("scheme", None), mode=kw.pop("mode", "lenient"),
-        suffix=kw.pop("suffix", False), delimiter=kw.pop("delimiter", "-"),
-        outside=kw.pop("outside", "O"),
-    )
-
-
-def _match(prep: Prepared, match: str, options: dict[str, Any], *, align: bool) -> MatchResult | Counts:
-    if match == "token":
-        if options:
-            raise TypeError(f"match='token' takes no options; got {sorted(options)}.")
-        if prep.tags is None:  # span inputs: units (characters or tokens) per label
-            from nerscore.matching._span_token import span_token_counts
-
-            return span_token_counts(prep.gold, prep.pred)
-        return token_counts(*prep.tags, scheme=prep.scheme)
-    matcher = get_matcher(match)
-    if not align and match == "exact" and not options:
-        from nerscore.matching.exact import exact_counts
-
-        counts = exact_counts(prep.gold, prep.pred)
-    else:
-        try:
-            return matcher(prep.gold, prep.pred, **options)
-        except TypeError as exc:
-            if "unexpected keyword" not in str(exc):
-                raise
-            valid = list(effective_options(match, {}))
-            unknown = sorted(set(options) - set(valid))
-            raise TypeError(
-                f"Unknown option {', '.join(map(repr, unknown))} for match={match!r}; its options "
-                f"are {', '.join(map(repr, valid)) or 'none'}."
-            ) from None
-    return counts
-
-
 def _with_tokens(counts: Counts, prep: Prepared) -> Counts:
+    """Add the token totals of tag inputs (for accuracy) unless the matcher counted them."""
     if prep.tags is None or counts.tokens:
         return counts
     return Counts(counts.labels, counts.exact, counts.n_pred, counts.n_gold, counts.credit,
                   prep.n_tokens or 0, prep.tokens_correct(), counts.extra)
+
+
+@dataclass(frozen=True, eq=False)
+class MatcherRun:
+    """One matcher run: the matcher, its resolved options, the prepared input, the result."""
+
+    matcher: Matcher
+    options: dict[str, Any]
+    prep: Prepared
+    result: MatchResult
+
+
+def run_matcher(
+    y_true: object, y_pred: object, match: str, decoding: Decoding, options: Mapping[str, Any],
+    *, align: bool,
+) -> MatcherRun:
+    """Look the matcher up, validate its options, prepare both sides and match them.
+
+    With ``align=False`` only the counts are computed (the matcher's fast
+    path) and the result carries no alignment. The result's counts include
+    the token totals of tag inputs.
+    """
+    matcher = get_matcher(match)
+    resolved = matcher.resolve(options)
+    prep = prepare(y_true, y_pred, decoding)
+    if align:
+        res = matcher.run(prep, **resolved)
+    else:
+        res = MatchResult(matcher.counts(prep, resolved), None)
+    res = MatchResult(_with_tokens(res.counts, prep), res.alignment, res.extra)
+    return MatcherRun(matcher, resolved, prep, res)
 
 
 def count_matches(
@@ -147,12 +120,8 @@ def count_matches(
     >>> c.to_dict()
     {'LOC': {'tp': 0, 'n_pred': 1, 'n_gold': 0}, 'PER': {'tp': 1, 'n_pred': 1, 'n_gold': 1}}
     """
-    _check_match(match)
-    prep = prepare(y_true, y_pred, scheme=scheme, mode=mode, suffix=suffix,
-                   delimiter=delimiter, outside=outside)
-    res = _match(prep, match, dict(options), align=False)
-    counts = res.counts if isinstance(res, MatchResult) else res
-    return _with_tokens(counts, prep)
+    decoding = Decoding(scheme, mode, suffix, delimiter, outside)
+    return run_matcher(y_true, y_pred, match, decoding, options, align=False).result.counts
 
 
 def match_entities(
@@ -175,14 +144,11 @@ def match_entities(
     >>> res.alignment.pairs_gold.tolist(), res.alignment.spurious.tolist()
     ([0], [1])
     """
-    _check_match(match)
-    if match == "token":
-        raise ValueError("match='token' scores tokens and has no entity alignment.")
-    prep = prepare(y_true, y_pred, scheme=scheme, mode=mode, suffix=suffix,
-                   delimiter=delimiter, outside=outside)
-    res = _match(prep, match, dict(options), align=True)
-    assert isinstance(res, MatchResult)
-    return res
+    decoding = Decoding(scheme, mode, suffix, delimiter, outside)
+    matcher = get_matcher(match)
+    if not matcher.aligns:
+        raise ValueError(f"match={match!r} scores units and has no entity alignment.")
+    return run_matcher(y_true, y_pred, match, decoding, options, align=True).result
 
 
 def _score(
@@ -363,19 +329,14 @@ def evaluate(
     """
     beta = check_beta(beta)
     zd = check_zero_division(zero_division)
-    _check_match(match)
-    m = Mode.parse(mode, name="mode")
-    prep = prepare(y_true, y_pred, scheme=scheme, mode=m, suffix=suffix,
-                   delimiter=delimiter, outside=outside)
-    res = _match(prep, match, dict(options), align=match != "token")
-    counts = _with_tokens(res.counts if isinstance(res, MatchResult) else res, prep)
-    alignment = res.alignment if isinstance(res, MatchResult) else None
-    extra = dict(res.extra) if isinstance(res, MatchResult) else {}
+    decoding = Decoding(scheme, mode, suffix, delimiter, outside)
+    run = run_matcher(y_true, y_pred, match, decoding, options, align=get_matcher(match).aligns)
+    prep, res = run.prep, run.result
     return build_report(
-        counts, match=match, options=options, scheme=prep.scheme, mode=prep.mode, beta=beta,
-        zero_division=zd, labels=labels, n_sequences=prep.n_sequences, n_tokens=prep.n_tokens,
-        alignment=alignment, extra=extra, notes=prep.notes, doc_ids=prep.doc_ids,
-        texts=prep.texts,
+        res.counts, match=match, options={k: run.options[k] for k in options}, scheme=prep.scheme, mode=prep.mode,
+        beta=beta, zero_division=zd, labels=labels, n_sequences=prep.n_sequences,
+        n_tokens=prep.n_tokens, alignment=res.alignment, extra=dict(res.extra),
+        notes=prep.notes, doc_ids=prep.doc_ids, texts=prep.texts,
     )
 
 
@@ -402,7 +363,8 @@ def build_report(
     The report's ``options`` are the matcher's effective options (defaults
     included); notes a matcher leaves in ``extra["notes"]`` join ``notes``.
     """
-    options = effective_options(match, options)
+    matcher = get_matcher(match)
+    options = {**options, **{k: v for k, v in matcher.defaults.items() if k not in options}}
     extra = dict(extra or {})
     notes = (*notes, *extra.pop("notes", ()))
     per_label, averages = reduce_all(counts, beta=beta, zero_division=zero_division,
@@ -419,12 +381,8 @@ def build_report(
     def row(prf: Any, f1: float) -> Row:
         return Row(prf.precision, prf.recall, f1, prf.fbeta, prf.tp, prf.n_pred, prf.n_gold)
 
-    if match == "semeval" and any(k.startswith("strict.") for k in counts.extra):
-        from nerscore.matching.semeval import semeval_tables
-
-        # rebuilt from the (possibly merged) counts, honouring zero_division
-        extra["schemas"] = semeval_tables(
-            counts, zero_division=0.0 if zero_division == "warn" else zero_division)
+    if matcher.report_extra is not None:  # rebuilt from the (possibly merged) counts
+        extra.update(matcher.report_extra(counts, zero_division))
     accuracy = None
     if n_tokens is not None:
         accuracy = float(safe_divide([counts.tokens_correct], [n_tokens],

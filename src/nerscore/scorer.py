@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
+from nerscore._reduce import check_beta, check_zero_division
 from nerscore.counts import Counts
-from nerscore.metrics import build_report, count_matches
-from nerscore.report._model import Report
+from nerscore.decoding import Decoding
+from nerscore.matching import get_matcher
+from nerscore.metrics import build_report, run_matcher
+from nerscore.report.model import Report
 from nerscore.schemes import Mode, Scheme
 
 __all__ = ["EntityScorer"]
@@ -41,32 +45,33 @@ class EntityScorer:
         beta: float = 1.0,
         zero_division: Any = "warn",
         labels: Sequence[str] | None = None,
+        suffix: bool = False,
+        delimiter: str = "-",
+        outside: str = "O",
         **options: Any,
     ) -> None:
-        self._kw: dict[str, Any] = {"scheme": scheme, "mode": mode, "match": match, **options}
-        self._beta = beta
-        self._zero_division = zero_division
+        self._decoding = Decoding(scheme, mode, suffix, delimiter, outside)
+        self._match = match
+        self._options = get_matcher(match).resolve(options)
+        self._beta = check_beta(beta)
+        self._zero_division = check_zero_division(zero_division)
         self._labels = labels
         self.counts = Counts()
         self.n_sequences = 0
 
     def update(self, y_true: object, y_pred: object) -> None:
         """Add one batch's counts."""
-        self.counts = self.counts + count_matches(y_true, y_pred, **self._kw)
-        self.n_sequences += len(y_true) if isinstance(y_true, list) else 0
+        run = run_matcher(y_true, y_pred, self._match, self._decoding, self._options,
+                          align=False)
+        self.counts = self.counts + run.result.counts
+        self.n_sequences += run.prep.n_sequences
 
     def compute(self) -> Report:
         """The report of everything seen so far."""
-        kw = dict(self._kw)
-        scheme = kw.pop("scheme")
-        mode = Mode.parse(kw.pop("mode"), name="mode").value
-        match = kw.pop("match")
-        for k in ("suffix", "delimiter", "outside"):
-            kw.pop(k, None)
         return build_report(
-            self.counts, match=match, options=kw,
-            scheme=None if scheme is None else Scheme.parse(scheme, name="scheme").value,
-            mode=mode, beta=self._beta, zero_division=self._zero_division,
+            self.counts, match=self._match, options=self._options,
+            scheme=self._decoding.scheme_name, mode=self._decoding.mode.value,
+            beta=self._beta, zero_division=self._zero_division,
             labels=self._labels, n_sequences=self.n_sequences,
             n_tokens=self.counts.tokens if self.counts.tokens else None,
         )
@@ -77,8 +82,7 @@ class EntityScorer:
         self.n_sequences = 0
 
     def __add__(self, other: EntityScorer) -> EntityScorer:
-        out = EntityScorer(beta=self._beta, zero_division=self._zero_division,
-                           labels=self._labels, **self._kw)
+        out = copy.copy(self)
         out.counts = self.counts + other.counts
         out.n_sequences = self.n_sequences + other.n_sequences
         return out

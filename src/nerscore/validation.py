@@ -1,4 +1,4 @@
-"""Validating and repairing tag sequences against a scheme (SPEC §2.4).
+"""Validating and repairing tag sequences against a scheme (``docs/schemes.md``).
 
 :func:`validate_tags` returns *all* problems, each with its location;
 :func:`repair_tags` rewrites invalid sequences so that they decode exactly as
@@ -9,7 +9,7 @@ strictly (``method="discard"``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -17,10 +17,15 @@ from nerscore import schemes as sc
 from nerscore._decode import flatten_with_separators
 from nerscore._enum import OptionEnum
 from nerscore._tags import EncodedTags, parse_vocab
-from nerscore.extraction import _nested, decode, entities_to_tags
-from nerscore.schemes import Scheme, get_scheme
+from nerscore.decoding import Decoding
+from nerscore.errors import InvalidTagError, SchemeError
+from nerscore.extraction import decode, write_tags
+from nerscore.extraction import nested as nested_tags
+from nerscore.schemes import Mode, Scheme
 
-__all__ = ["RepairMethod", "TagIssue", "ValidationResult", "repair_tags", "validate_tags"]
+__all__ = [
+    "RepairMethod", "TagIssue", "ValidationResult", "check_tags", "repair_tags", "validate_tags",
+]
 
 
 class RepairMethod(OptionEnum):
@@ -94,7 +99,7 @@ class ValidationResult:
 def _encode(tags: object) -> EncodedTags:
     if isinstance(tags, EncodedTags):
         return tags
-    return EncodedTags.from_lists(_nested(tags))  # type: ignore[arg-type]
+    return EncodedTags.from_lists(nested_tags(tags))  # type: ignore[arg-type]
 
 
 def validate_tags(
@@ -131,10 +136,16 @@ def validate_tags(
     Invalid transition 'B-PER' -> 'O' at token 1 of sentence 0: the IOBES scheme does not allow it.
     Invalid transition 'B-LOC' -> end of sentence at token 2 of sentence 0: the IOBES scheme does not allow it.
     """
-    table = get_scheme(scheme)
-    enc = _encode(tags)
-    parsed = parse_vocab(enc.vocab, scheme=table, suffix=suffix, delimiter=delimiter,
-                         outside=outside)
+    return check_tags(_encode(tags), Decoding(scheme, suffix=suffix, delimiter=delimiter,
+                                              outside=outside))
+
+
+def check_tags(enc: EncodedTags, decoding: Decoding) -> ValidationResult:
+    """:func:`validate_tags` on encoded tags with the scheme and syntax of ``decoding``."""
+    table = decoding.table
+    if table is None:
+        raise SchemeError("Validating tags needs a scheme: pass scheme='IOB2' (or another).")
+    parsed = parse_vocab(enc.vocab, decoding)
     bad_tag = np.zeros(len(enc.vocab), dtype=bool)
     if parsed.invalid:
         bad_tag[list(parsed.invalid)] = True
@@ -183,7 +194,7 @@ def validate_tags(
         if tag is not None and parsed.cls[int(enc.ids[pos])] == sc.I and table.scheme in (
             Scheme.IOB2, Scheme.IOBES, Scheme.BILOU, Scheme.BMES
         ) and (previous is None or not same[k]):
-            begin = _with_letter(tag, "B", suffix, delimiter)
+            begin = _with_letter(tag, "B", decoding.suffix, decoding.delimiter)
             msg = msg[:-1] + (f". Pass mode='lenient' to read it as {begin!r}, or repair the "
                               "tags with repair_tags(method='begin').")
         issues.append((2 * where_pos + (0 if real[k] else 1),
@@ -255,31 +266,27 @@ def repair_tags(
     ['O', 'O', 'O', 'O']
     """
     how = RepairMethod.parse(method, name="method")
+    decoding = Decoding(scheme, suffix=suffix, delimiter=delimiter, outside=outside)
     flat = len(tags) == 0 or isinstance(tags[0], str)
-    nested = [list(s) for s in _nested(tags)]
+    nested = [list(s) for s in nested_tags(tags)]
     enc = EncodedTags.from_lists(nested)
-    result = validate_tags(enc, scheme=scheme, suffix=suffix, delimiter=delimiter,
-                           outside=outside)
+    result = check_tags(enc, decoding)
     if not result.is_valid:
         bad = [i for i in result.issues if i.kind == "invalid_tag"]
         if bad:
-            from nerscore.errors import InvalidTagError
-
             first = bad[0]
             raise InvalidTagError(first.message + " repair_tags cannot guess its meaning.",
                                   tag=first.tag or "", sentence=first.sentence,
                                   index=first.index)
-        mode = "lenient" if how is RepairMethod.BEGIN else "strict"
-        cols = decode(enc, scheme=scheme, mode=mode, suffix=suffix, delimiter=delimiter,
-                      outside=outside)
+        mode = Mode.LENIENT if how is RepairMethod.BEGIN else Mode.STRICT
+        cols = decode(enc, replace(decoding, mode=mode))
         broken = sorted({i.sentence for i in result.issues})
         keep = np.isin(cols.seq, broken)
         sub = cols.take(keep)
         index = {s: k for k, s in enumerate(broken)}
         remapped = type(sub)(np.array([index[s] for s in sub.seq.tolist()], dtype=np.int64),
                              sub.start, sub.end, sub.label, sub.labels, len(broken))
-        fixed = entities_to_tags(remapped, [len(nested[s]) for s in broken], scheme=scheme,
-                                 suffix=suffix, delimiter=delimiter, outside=outside)
+        fixed = write_tags(remapped, [len(nested[s]) for s in broken], decoding)
         for s, new in zip(broken, fixed, strict=False):
             nested[s] = new
     return nested[0] if flat else nested

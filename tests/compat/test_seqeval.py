@@ -19,7 +19,8 @@ from nerscore.errors import (
     SchemeError,
     UndefinedMetricWarning,
 )
-from nerscore.report.seqeval import render_seqeval, seqeval_report_dict, seqeval_rows
+from nerscore.matching import Matcher
+from nerscore.report.seqeval import format_seqeval, seqeval_report_dict, seqeval_rows
 from nerscore.types import EntityColumns
 
 try:
@@ -603,8 +604,9 @@ def test_match_is_passed_to_the_matcher(monkeypatch):
         seen["gold"], seen["pred"] = gold, pred
         return Result()
 
-    monkeypatch.setitem(ns.MATCHERS, "fake", "unused:unused")
-    monkeypatch.setattr(ns, "get_matcher", lambda name: fake if name == "fake" else None)
+    entry = Matcher.on_entities("fake", "a test double", fake)
+    real = ns.get_matcher
+    monkeypatch.setattr(ns, "get_matcher", lambda name: entry if name == "fake" else real(name))
     assert ns.f1_score(SEED_TRUE, SEED_PRED, match="fake") == 0.5
     assert entity_set(seen["gold"]) == {(0, "MISC", 3, 6), (1, "PER", 0, 2)}
     assert entity_set(seen["pred"]) == {(0, "MISC", 2, 6), (1, "PER", 0, 2)}
@@ -634,7 +636,7 @@ def test_extension_schemes_bmes_and_strings():
 def test_render_seqeval_from_counts():
     counts = Counts.from_dict({"LOC": (3, 4, 5), "A-VERY-LONG-LABEL": (0, 0, 2), "X": (0, 0, 0)})
     with pytest.warns(UndefinedMetricWarning, match="no predicted samples"):
-        text = render_seqeval(counts, digits=3)
+        text = format_seqeval(counts, digits=3)
     lines = text.splitlines()
     assert lines[0] == " " * 17 + " " + "".join(f" {h:>9}" for h in
                                                 ("precision", "recall", "f1-score", "support"))

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nerscore.matching._candidates import candidate_pairs
+from nerscore.matching.candidates import candidate_pairs
 from nerscore.types import EntityColumns
 
 

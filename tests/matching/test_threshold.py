@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections import defaultdict
 
@@ -178,7 +179,7 @@ def test_empty_inputs():
 
 
 def test_registered_and_extra():
-    assert get_matcher("threshold") is match_threshold
+    assert get_matcher("threshold") is importlib.import_module("nerscore.matching.threshold").MATCHER
     assert match_threshold(cols(one([(0, 1)])), cols(one([(0, 1)])), t=0.7).extra == {"t": 0.7}
 
 

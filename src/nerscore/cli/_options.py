@@ -45,15 +45,15 @@ COMPAT = tuple(c for values in COMPAT_OF.values() for c in values)
 
 
 def matches() -> tuple[str, ...]:
-    """Values of ``--match``: the matcher registry plus token-level scoring.
+    """Values of ``--match``: every registered matcher.
 
     Returns
     -------
     tuple of str
     """
-    from nerscore.matching import MATCHERS
+    from nerscore.matching.registry import matcher_names
 
-    return (*MATCHERS, "token")
+    return matcher_names()
 
 
 class UsageError(Exception):
@@ -308,7 +308,7 @@ def match_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     UsageError
         When an option does not apply to ``--match``.
     """
-    import inspect
+    from nerscore.matching import get_matcher
 
     given: dict[str, Any] = {}
     for dest, (flag, option) in _MATCH_FLAGS.items():
@@ -318,12 +318,7 @@ def match_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         given[option] = (flag, False if dest == "unlabeled" else value)
     if not given:
         return {}
-    accepted: set[str] = set()
-    if args.match != "token":
-        from nerscore.matching import get_matcher
-
-        params = inspect.signature(get_matcher(args.match)).parameters.values()
-        accepted = {p.name for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    accepted = set(get_matcher(args.match).defaults)
     wrong = [flag for option, (flag, _) in given.items() if option not in accepted]
     if wrong:
         takes = ", ".join(sorted(f for f, o in _MATCH_FLAGS.values() if o in accepted))

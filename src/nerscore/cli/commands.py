@@ -247,11 +247,10 @@ def _render(report: Report, args: argparse.Namespace) -> str:
     if args.format == "seqeval":
         from nerscore.report.seqeval import render_seqeval
 
-        return render_seqeval(report.counts, digits=args.digits,
-                              zero_division=args.zero_division)
+        return render_seqeval(report, digits=args.digits)
     from nerscore.report.conlleval import render_conlleval
 
-    return render_conlleval(report.counts)
+    return render_conlleval(report)
 
 
 def _with_confusion(report: Report, out: str, args: argparse.Namespace) -> str:

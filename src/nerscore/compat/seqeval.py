@@ -18,7 +18,7 @@ same texts at the same points.
 Extensions
 ----------
 - ``match=`` (keyword, default ``"exact"``) on every scoring function picks
-  one of nerscore's matchers (:data:`nerscore.matching.MATCHERS`: ``"exact"``,
+  one of nerscore's matchers (:func:`nerscore.matching.get_matcher`: ``"exact"``,
   ``"semeval"``, ``"overlap"``, ``"threshold"``); the entities are still
   seqeval's.
 - ``precision_recall_fscore_support`` also takes ``mode=`` and ``scheme=``
@@ -86,6 +86,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from nerscore import metrics as _metrics
+from nerscore._inputs import Prepared
 from nerscore._reduce import check_zero_division
 from nerscore._seqeval_rules import (
     Decoded,
@@ -98,10 +99,10 @@ from nerscore._seqeval_rules import (
 )
 from nerscore._tags import EncodedTags, encode_pair
 from nerscore.counts import Counts
-from nerscore.errors import SchemeError
-from nerscore.matching import MATCHERS, get_matcher
+from nerscore.errors import SchemeError, option_error
+from nerscore.matching import Matcher, get_matcher
 from nerscore.matching.exact import exact_counts
-from nerscore.report.seqeval import render_seqeval, seqeval_report_dict
+from nerscore.report.seqeval import format_seqeval, seqeval_report_dict
 from nerscore.schemes import Scheme, SchemeTable, get_scheme
 from nerscore.types import EntityColumns
 
@@ -243,11 +244,11 @@ def _check_sample_weight(sample_weight: object) -> None:
         )
 
 
-def _check_match(match: object) -> str:
-    if not isinstance(match, str) or match not in MATCHERS:
-        valid = ", ".join(repr(m) for m in MATCHERS)
-        raise ValueError(f"Expected `match` to be one of {valid}; got {match!r}.")
-    return match
+def _check_match(match: object) -> Matcher:
+    matcher = get_matcher(match)
+    if not matcher.aligns:
+        raise option_error("match", "a matcher that pairs entities (not 'token')", match)
+    return matcher
 
 
 # ----------------------------------------------------------------------------- counting
@@ -301,7 +302,8 @@ def _count(
     gold, pred = _columns(*_decode_both(y_true, y_pred, suffix=suffix, table=table))
     if match == "exact":
         return exact_counts(gold, pred)
-    return get_matcher(match)(gold, pred).counts.present()
+    matcher = get_matcher(match)
+    return matcher.counts(Prepared(gold, pred, None, None, None), matcher.resolve({})).present()
 
 
 def _scores(
@@ -323,7 +325,7 @@ def _scores(
     zd = check_zero_division(zero_division)
     _check_sample_weight(sample_weight)
     table = _resolve(mode, scheme)
-    counts = _count(y_true, y_pred, suffix=suffix, table=table, match=_check_match(match))
+    counts = _count(y_true, y_pred, suffix=suffix, table=table, match=_check_match(match).name)
     return prf_support(counts.tp, counts.n_pred, counts.n_gold, average=avg, warn_for=warn_for,
                        beta=b, zero_division=zd)
 
@@ -606,7 +608,7 @@ def classification_report(
     -------
     str or dict
         The text is byte-identical to seqeval's (see
-        :func:`nerscore.report.seqeval.render_seqeval`).
+        :func:`nerscore.report.seqeval.format_seqeval`).
 
     Raises
     ------
@@ -634,13 +636,13 @@ def classification_report(
     _check_sample_weight(sample_weight)
     table = _resolve(mode, scheme)
     if not output_dict:
-        from nerscore.report.seqeval import _check_digits
+        from nerscore.report.seqeval import check_digits
 
-        _check_digits(digits)
-    counts = _count(y_true, y_pred, suffix=suffix, table=table, match=_check_match(match))
+        check_digits(digits)
+    counts = _count(y_true, y_pred, suffix=suffix, table=table, match=_check_match(match).name)
     if output_dict:
         return seqeval_report_dict(counts, zero_division=zd)
-    return render_seqeval(counts, digits=digits, zero_division=zd)
+    return format_seqeval(counts, digits=digits, zero_division=zd)
 
 
 def accuracy_score(y_true: Any, y_pred: Any) -> float:

@@ -63,10 +63,11 @@ class Alignment:
 class MatchResult:
     """What a matcher returns: mergeable counts and the alignment behind them.
 
+    ``alignment`` is None for matchers that do not pair entities (``token``).
     ``extra`` holds matcher-specific, JSON-safe results that a report shows
     (e.g. SemEval's per-schema tables under ``"schemas"``).
     """
 
     counts: Counts
-    alignment: Alignment
+    alignment: Alignment | None
     extra: Mapping[str, Any] = field(default_factory=dict)

@@ -1,4 +1,4 @@
-"""``exact`` matching (SPEC §3.1): same sequence, start, end and label.
+"""``exact`` matching: same sequence, start, end and label (``docs/matchers/exact.md``).
 
 Multiset semantics: a prediction duplicated twice against one gold entity is
 one true positive and one false positive. ``labeled=False`` compares
@@ -8,14 +8,21 @@ this way.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import numpy.typing as npt
 
 from nerscore.counts import Counts
+from nerscore.errors import option_error
 from nerscore.matching.alignment import Alignment, MatchResult
+from nerscore.matching.registry import Matcher, Option
 from nerscore.types import EntityColumns, unify_labels
 
-__all__ = ["exact_counts", "match_exact", "row_keys"]
+if TYPE_CHECKING:
+    from nerscore._inputs import Prepared
+
+__all__ = ["boundary_alignment", "exact_counts", "match_exact", "multiset_pairs", "row_keys"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -44,7 +51,7 @@ def _strictly_increasing(k: IntArray) -> bool:
     return len(k) < 2 or bool((k[1:] > k[:-1]).all())
 
 
-def _multiset_pairs(kg: IntArray, kp: IntArray) -> tuple[IntArray, IntArray]:
+def multiset_pairs(kg: IntArray, kp: IntArray) -> tuple[IntArray, IntArray]:
     """Pair equal keys one-to-one (k-th occurrence with k-th occurrence).
 
     Pairs come in order of gold key. Keys that are already sorted and unique
@@ -117,7 +124,7 @@ def match_exact(
     """
     gold, pred = unify_labels(gold, pred)
     kg, kp = row_keys(gold, pred, labeled=labeled)
-    gi, pi = _multiset_pairs(kg, kp)
+    gi, pi = multiset_pairs(kg, kp)
     n_lab = len(gold.labels)
     tp = np.bincount(gold.label[gi], minlength=n_lab)
     n_gold = np.bincount(gold.label, minlength=n_lab)
@@ -140,7 +147,7 @@ def exact_counts(gold: EntityColumns, pred: EntityColumns) -> Counts:
     """Counts of :func:`match_exact` (labeled) without building the alignment."""
     gold, pred = unify_labels(gold, pred)
     kg, kp = row_keys(gold, pred)
-    gi, _ = _multiset_pairs(kg, kp)
+    gi, _ = multiset_pairs(kg, kp)
     n_lab = len(gold.labels)
     return Counts(
         gold.labels,
@@ -148,3 +155,75 @@ def exact_counts(gold: EntityColumns, pred: EntityColumns) -> Counts:
         np.bincount(pred.label, minlength=n_lab),
         np.bincount(gold.label, minlength=n_lab),
     )
+
+
+def boundary_alignment(gold: EntityColumns, pred: EntityColumns) -> Alignment:
+    """Pair entities with identical bounds, same-label pairs first.
+
+    Same (sequence, start, end, label) entities are paired first, exactly as
+    exact matching pairs them; the remaining entities with identical bounds
+    are then paired across labels (each bound's leftovers in label order, so
+    the result does not depend on input order). Hence the same-label pairs
+    are exactly the true positives of exact matching.
+
+    Parameters
+    ----------
+    gold, pred : EntityColumns
+        Both sides.
+
+    Returns
+    -------
+    Alignment
+        ``credit`` is 1.0 for same-label pairs and 0.0 for the others.
+
+    Examples
+    --------
+    >>> from nerscore.types import EntityColumns
+    >>> g = EntityColumns([0, 0], [0, 0], [2, 2], [0, 1], ("A", "B"))
+    >>> p = EntityColumns([0, 0], [0, 3], [2, 4], [1, 0], ("A", "B"))
+    >>> a = boundary_alignment(g, p)
+    >>> a.pairs_gold.tolist(), a.pairs_pred.tolist(), a.missed.tolist(), a.spurious.tolist()
+    ([1], [0], [0], [1])
+    """
+    gold, pred = unify_labels(gold, pred)
+    first = match_exact(gold, pred, labeled=True).alignment
+    assert first is not None
+    g_rest = first.missed[np.argsort(gold.label[first.missed], kind="stable")]
+    p_rest = first.spurious[np.argsort(pred.label[first.spurious], kind="stable")]
+    second = match_exact(gold.take(g_rest), pred.take(p_rest), labeled=False).alignment
+    assert second is not None
+    pairs_gold = np.concatenate([first.pairs_gold, g_rest[second.pairs_gold]])
+    pairs_pred = np.concatenate([first.pairs_pred, p_rest[second.pairs_pred]])
+    credit = np.concatenate([np.ones(len(first.pairs_gold)), np.zeros(len(second.pairs_gold))])
+    return Alignment(
+        gold, pred, pairs_gold.astype(np.int64), pairs_pred.astype(np.int64), credit,
+        np.sort(g_rest[second.missed]).astype(np.int64),
+        np.sort(p_rest[second.spurious]).astype(np.int64),
+    )
+
+
+def _parse_labeled(value: object) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise option_error("labeled", "a bool", value)
+
+
+def _count(prep: Prepared, *, labeled: bool) -> Counts:
+    if labeled:
+        return exact_counts(prep.gold, prep.pred)
+    return match_exact(prep.gold, prep.pred, labeled=False).counts
+
+
+def _analysis(alignment: Alignment) -> Alignment:
+    return boundary_alignment(alignment.gold, alignment.pred)
+
+
+MATCHER = Matcher.on_entities(
+    "exact",
+    "same sequence, start, end and label (conlleval, seqeval, spaCy)",
+    match_exact,
+    options=(Option("labeled", True, _parse_labeled,
+                    "compare labels too; False compares boundaries only"),),
+    count=_count,
+    analysis=_analysis,
+)

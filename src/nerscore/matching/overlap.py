@@ -34,13 +34,14 @@ import numpy.typing as npt
 
 from nerscore._enum import OptionEnum
 from nerscore.counts import Counts
-from nerscore.errors import InvalidSpanError
-from nerscore.matching._candidates import _group_keys, alignment_from_pairs
+from nerscore.errors import InvalidSpanError, option_error
 from nerscore.matching.alignment import MatchResult
-from nerscore.matching.exact import _multiset_pairs
+from nerscore.matching.candidates import alignment_from_pairs, group_keys
+from nerscore.matching.exact import multiset_pairs
+from nerscore.matching.registry import Matcher, Option
 from nerscore.types import EntityColumns, unify_labels
 
-__all__ = ["Assignment", "Overlapping", "match_overlap"]
+__all__ = ["MATCHER", "Assignment", "Overlapping", "check_s", "match_overlap"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -63,13 +64,13 @@ class Overlapping(OptionEnum):
     MERGE = "merge"
 
 
-def _check_s(s: object) -> float:
+def check_s(s: object) -> float:
     """Validate the stimulation factor ``s``."""
     if isinstance(s, (int, float, np.integer, np.floating)) and not isinstance(s, bool):
         value = float(s)
         if 0.0 <= value <= 1.0:  # NaN fails too
             return value
-    raise ValueError(f"Expected `s` to be a number in [0, 1]; got {s!r}.")
+    raise option_error("s", "a number in [0, 1]", s)
 
 
 # --------------------------------------------------------------------------- keys
@@ -326,13 +327,13 @@ def match_overlap(
     >>> round(match_overlap(g, p, s=1.0).counts["PARTY"].credit, 6)
     0.865385
     """
-    s = _check_s(s)
+    s = check_s(s)
     how = Assignment.parse(assignment, name="assignment")
     policy = Overlapping.parse(overlapping, name="overlapping")
     gold, pred = unify_labels(gold, pred)
     extra: dict[str, Any] = {}
 
-    gs, ge, ps, pe = _group_keys(gold, pred, same_label=True)
+    gs, ge, ps, pe = group_keys(gold, pred, same_label=True)
     g_order, p_order = _sorted_positive(gs, ge), _sorted_positive(ps, pe)
     g_conf = _overlaps_earlier(g_order, gs, ge)
     p_conf = _overlaps_earlier(p_order, ps, pe)
@@ -355,7 +356,7 @@ def match_overlap(
                          f"their neighbours ({n_before} -> {len(pred)} predicted spans).")
         extra["merged"] = merged
         extra["notes"] = notes
-        gs, ge, ps, pe = _group_keys(gold, pred, same_label=True)
+        gs, ge, ps, pe = group_keys(gold, pred, same_label=True)
         g_order, p_order = _sorted_positive(gs, ge), _sorted_positive(ps, pe)
 
     # 1. exact matches: positive-length starts are unique per (document, label)
@@ -372,7 +373,7 @@ def match_overlap(
     xg, xp = g_order[pos[hit]], p_order[hit]
     # ... and zero-length ones (a multiset: duplicates are allowed)
     gz, pz = np.flatnonzero(gs == ge), np.flatnonzero(ps == pe)
-    zg, zp = _multiset_pairs(gs[gz], ps[pz])
+    zg, zp = multiset_pairs(gs[gz], ps[pz])
     exact_g = np.concatenate([xg, gz[zg]])
     exact_p = np.concatenate([xp, pz[zp]])
 
@@ -402,3 +403,19 @@ def match_overlap(
         np.concatenate([np.ones(len(exact_g)), part_credit]),
     )
     return MatchResult(counts, alignment, extra)
+
+
+MATCHER = Matcher.on_entities(
+    "overlap",
+    "partial-overlap credit with a stimulation factor s (the Loio method)",
+    match_overlap,
+    options=(
+        Option("s", 0.75, check_s, "stimulation factor in [0, 1]: the weight of partial credit"),
+        Option("assignment", Assignment.GREEDY.value,
+               lambda v: Assignment.parse(v, name="assignment").value,
+               "'greedy' (the article's walk) or 'optimal' (largest sum of credit)"),
+        Option("overlapping", Overlapping.ERROR.value,
+               lambda v: Overlapping.parse(v, name="overlapping").value,
+               "overlapping spans of one label on one side: 'error' or 'merge'"),
+    ),
+)

@@ -58,13 +58,14 @@ import numpy.typing as npt
 from nerscore._reduce import ZeroDivision, check_zero_division, safe_divide
 from nerscore.counts import Counts
 from nerscore.errors import InvalidSpanError
-from nerscore.matching._candidates import (
+from nerscore.matching.alignment import Alignment, MatchResult
+from nerscore.matching.candidates import (
     alignment_from_pairs,
     candidate_pairs,
     greedy_matching,
     isolated,
 )
-from nerscore.matching.alignment import Alignment, MatchResult
+from nerscore.matching.registry import Matcher, Option, choice
 from nerscore.types import EntityColumns, unify_labels
 
 __all__ = [
@@ -95,13 +96,7 @@ _ALIGNMENT_OF = {"strict": "strict", "exact": "bounds", "partial": "bounds", "ty
 _SMALL = 2048
 
 
-def _check_compat(compat: object) -> str | None:
-    if compat is None:
-        return None
-    if isinstance(compat, str) and compat in COMPAT:
-        return compat
-    valid = " or ".join([", ".join(repr(c) for c in COMPAT), "None"])
-    raise ValueError(f"Expected `compat` to be one of {valid}; got {compat!r}.")
+check_compat = choice("compat", (*COMPAT, None))
 
 
 def _prepare_sides(gold: EntityColumns, pred: EntityColumns) -> tuple[EntityColumns, EntityColumns]:
@@ -320,7 +315,7 @@ def _setup(
     gold: EntityColumns, pred: EntityColumns, compat: object
 ) -> tuple[str | None, EntityColumns, EntityColumns, dict[str, tuple[IntArray, IntArray]]]:
     """Checked options and sides, and the strict, bounds and type alignments' pairs."""
-    mode = _check_compat(compat)
+    mode = check_compat(compat)
     gold, pred = _prepare_sides(gold, pred)
     if mode == "nervaluate":
         _check_nervaluate_domain(gold, pred)
@@ -572,3 +567,22 @@ def semeval_tables(
             "labels": {name: _plain(values, j) for j, name in enumerate(names)},
         }
     return tables
+
+
+def _report_extra(counts: Counts, zero_division: Any) -> dict[str, Any]:
+    """The schema tables rebuilt from (possibly summed) counts, honouring ``zero_division``."""
+    if not any(k.startswith("strict.") for k in counts.extra):
+        return {}
+    zd = 0.0 if zero_division == "warn" else zero_division
+    return {"schemas": semeval_tables(counts, zero_division=zd)}
+
+
+MATCHER = Matcher.on_entities(
+    "semeval",
+    "SemEval-2013 strict / exact / partial / type with COR, INC, PAR, MIS, SPU (nervaluate)",
+    match_semeval,
+    options=(
+        Option("compat", None, check_compat, "'nervaluate' reproduces nervaluate 1.2.1"),
+    ),
+    report_extra=_report_extra,
+)

@@ -29,18 +29,19 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.counts import Counts
-from nerscore.errors import InvalidSpanError
-from nerscore.matching._candidates import (
+from nerscore.errors import InvalidSpanError, option_error
+from nerscore.matching.alignment import MatchResult
+from nerscore.matching.candidates import (
     alignment_from_pairs,
     candidate_pairs,
     greedy_matching,
     isolated,
 )
-from nerscore.matching.alignment import MatchResult
-from nerscore.matching.exact import _multiset_pairs, row_keys
+from nerscore.matching.exact import multiset_pairs, row_keys
+from nerscore.matching.registry import Matcher, Option, choice
 from nerscore.types import EntityColumns, unify_labels
 
-__all__ = ["match_threshold"]
+__all__ = ["MATCHER", "check_t", "match_threshold"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -48,20 +49,16 @@ FloatArray = npt.NDArray[np.float64]
 _COMPATS = ("kaggle",)
 
 
-def _check_t(t: object) -> float:
+def check_t(t: object) -> float:
     """Validate the overlap threshold ``t``."""
     if isinstance(t, (int, float, np.integer, np.floating)) and not isinstance(t, bool):
         value = float(t)
         if 0.0 < value <= 1.0:  # NaN fails too
             return value
-    raise ValueError(f"Expected `t` to be a number in (0, 1]; got {t!r}.")
+    raise option_error("t", "a number in (0, 1]", t)
 
 
-def _check_compat(compat: object) -> str | None:
-    if compat is None or (isinstance(compat, str) and compat.lower() in _COMPATS):
-        return None if compat is None else str(compat).lower()
-    valid = ", ".join(repr(c) for c in _COMPATS)
-    raise ValueError(f"Expected `compat` to be one of {valid} or None; got {compat!r}.")
+check_compat = choice("compat", (*_COMPATS, None))
 
 
 def _unique(a: IntArray) -> IntArray:
@@ -170,7 +167,7 @@ def _default_pairs(
     remaining rows go through the candidate search and the conflict rounds.
     """
     kg, kp = row_keys(gold, pred)
-    eg, ep = _multiset_pairs(kg, kp)
+    eg, ep = multiset_pairs(kg, kp)
     g_used = np.zeros(len(gold), dtype=bool)
     g_used[eg] = True
     p_used = np.zeros(len(pred), dtype=bool)
@@ -326,8 +323,8 @@ def match_threshold(
     >>> match_threshold(g, p, compat="kaggle").extra["kaggle"]["score"]
     1.0
     """
-    t = _check_t(t)
-    mode = _check_compat(compat)
+    t = check_t(t)
+    mode = check_compat(compat)
     gold, pred = unify_labels(gold, pred)
     if mode == "kaggle":
         return _kaggle(gold, pred, t)
@@ -341,3 +338,15 @@ def match_threshold(
     )
     alignment = alignment_from_pairs(gold, pred, pg, pp, np.ones(len(pg)))
     return MatchResult(counts, alignment, {"t": t})
+
+
+MATCHER = Matcher.on_entities(
+    "threshold",
+    "one-to-one pairs overlapping at least t of both spans (Feedback Prize 2021)",
+    match_threshold,
+    options=(
+        Option("t", 0.5, check_t, "threshold in (0, 1] for both overlap ratios"),
+        Option("compat", None, check_compat,
+               "'kaggle' reproduces the Feedback Prize reference notebook"),
+    ),
+)

@@ -1,4 +1,4 @@
-"""``token`` scores (SPEC §3.5): per-token entity labels, prefixes stripped.
+"""``token`` scores: per-token entity labels, prefixes stripped (``docs/matchers/token.md``).
 
 Each token's label is its tag's type (``O`` = no label). Precision, recall
 and F per label are computed over tokens (``O`` excluded). Accuracy is raw
@@ -8,24 +8,23 @@ Never computed on repaired tags.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from nerscore._tags import EncodedTags, check_vocab, parse_vocab
 from nerscore.counts import Counts
-from nerscore.schemes import Scheme, get_scheme
+from nerscore.decoding import Decoding
+from nerscore.matching.alignment import MatchResult
+from nerscore.matching.registry import Matcher
 
-__all__ = ["token_counts"]
+if TYPE_CHECKING:
+    from nerscore._inputs import Prepared
+
+__all__ = ["MATCHER", "token_counts"]
 
 
-def token_counts(
-    gold: EncodedTags,
-    pred: EncodedTags,
-    *,
-    scheme: str | Scheme | None = None,
-    suffix: bool = False,
-    delimiter: str = "-",
-    outside: str = "O",
-) -> Counts:
+def token_counts(gold: EncodedTags, pred: EncodedTags, decoding: Decoding | None = None) -> Counts:
     """Per-label token counts of two tag corpora sharing one vocabulary.
 
     Examples
@@ -36,9 +35,7 @@ def token_counts(
     >>> c.to_dict(), c.tokens_correct
     ({'LOC': {'tp': 0, 'n_pred': 1, 'n_gold': 0}, 'PER': {'tp': 2, 'n_pred': 2, 'n_gold': 2}}, 1)
     """
-    table = get_scheme(scheme) if scheme is not None else None
-    parsed = parse_vocab(gold.vocab, scheme=table, suffix=suffix, delimiter=delimiter,
-                         outside=outside)
+    parsed = parse_vocab(gold.vocab, decoding)
     check_vocab(parsed, gold)
     check_vocab(parsed, pred)
     lt = parsed.label[gold.ids]
@@ -48,6 +45,7 @@ def token_counts(
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n)
     labels = tuple(parsed.labels[i] for i in order)
+
     def count(x: np.ndarray) -> np.ndarray:
         x = x[x >= 0]
         return np.bincount(rank[x], minlength=n)
@@ -59,3 +57,25 @@ def token_counts(
         tokens=len(gold),
         tokens_correct=int(np.count_nonzero(gold.ids == pred.ids)),
     )
+
+
+def _count(prep: Prepared) -> Counts:
+    if prep.tags is None:  # span inputs: units (characters or tokens) per label
+        from nerscore.matching.span_token import span_token_counts
+
+        return span_token_counts(prep.gold, prep.pred)
+    return token_counts(*prep.tags, prep.decoding)
+
+
+def _run(prep: Prepared) -> MatchResult:
+    return MatchResult(_count(prep), None)
+
+
+MATCHER = Matcher(
+    "token",
+    "per-token labels, prefixes stripped, O excluded; accuracy on raw tags (conlleval, seqeval)",
+    _run,
+    aligns=False,
+    needs="units",
+    count=_count,
+)

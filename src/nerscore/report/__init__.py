@@ -1,4 +1,10 @@
-"""Reports: one data object and separate renderers (imported on first use)."""
+"""Reports: one data object (:mod:`nerscore.report.model`) and separate renderers.
+
+Every renderer is a function over a :class:`Report`: ``render_text``,
+``render_markdown``, ``render_html``, ``render_seqeval`` and
+``render_conlleval``; ``Report.to_dict()``/``to_json()`` give the JSON form.
+Names are imported on first use.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +12,23 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
-    "Report": "nerscore.report._model",
-    "Row": "nerscore.report._model",
+    "Report": "nerscore.report.model",
+    "Row": "nerscore.report.model",
+    "render_conlleval": "nerscore.report.conlleval",
     "render_html": "nerscore.report.html",
     "render_markdown": "nerscore.report.text",
+    "render_seqeval": "nerscore.report.seqeval",
     "render_text": "nerscore.report.text",
-    "report_to_dict": "nerscore.report.json",
-    "report_to_json": "nerscore.report.json",
 }
 
 __all__ = [
     "Report",
     "Row",
+    "render_conlleval",
     "render_html",
     "render_markdown",
+    "render_seqeval",
     "render_text",
-    "report_to_dict",
-    "report_to_json",
 ]
 
 
@@ -34,7 +40,8 @@ def __getattr__(name: str) -> Any:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from nerscore.report._model import Report, Row
+    from nerscore.report.conlleval import render_conlleval
     from nerscore.report.html import render_html
-    from nerscore.report.json import report_to_dict, report_to_json
+    from nerscore.report.model import Report, Row
+    from nerscore.report.seqeval import render_seqeval
     from nerscore.report.text import render_markdown, render_text

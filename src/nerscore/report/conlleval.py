@@ -1,6 +1,6 @@
-"""The conlleval script's report, to the byte (SPEC §7.1).
+"""The conlleval script's report, to the byte (``docs/differences.md``).
 
-:func:`render_conlleval` prints a :class:`~nerscore.Counts` the way the Perl
+:func:`format_conlleval` prints a :class:`~nerscore.Counts` the way the Perl
 ``conlleval`` script (version 2004-01-26) prints its counts: the same
 ``printf`` formats (C rounding, so 3.125 is ``3.12``), one line per type
 sorted by byte value, the *predicted* count at the end of each line, and
@@ -10,9 +10,14 @@ chunks. Widths are counted in bytes of UTF-8, as the script counts them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from nerscore.counts import Counts
 
-__all__ = ["render_conlleval"]
+if TYPE_CHECKING:
+    from nerscore.report.model import Report
+
+__all__ = ["format_conlleval", "render_conlleval"]
 
 _ENC = ("utf-8", "surrogateescape")
 
@@ -43,8 +48,21 @@ def _printed_types(counts: Counts) -> list[int]:
     return out
 
 
-def render_conlleval(counts: Counts, *, latex: bool = False) -> str:
-    r"""Render counts as the conlleval script's report.
+def render_conlleval(report: Report, *, latex: bool = False) -> str:
+    """Render a report (of tag inputs) as the conlleval script's report; see :func:`format_conlleval`.
+
+    Examples
+    --------
+    >>> import nerscore
+    >>> r = nerscore.evaluate([["B-PER", "O"]], [["B-PER", "O"]], mode="conlleval")
+    >>> print(render_conlleval(r).splitlines()[0])
+    processed 2 tokens with 1 phrases; found: 1 phrases; correct: 1.
+    """
+    return format_conlleval(report.counts, latex=latex)
+
+
+def format_conlleval(counts: Counts, *, latex: bool = False) -> str:
+    r"""Format counts as the conlleval script's report.
 
     Parameters
     ----------
@@ -66,11 +84,11 @@ def render_conlleval(counts: Counts, *, latex: bool = False) -> str:
     >>> from nerscore import Counts
     >>> c = Counts.from_dict({"X": (1, 32, 1)})
     >>> c = Counts(c.labels, c.exact, c.n_pred, c.n_gold, tokens=32, tokens_correct=1)
-    >>> print(render_conlleval(c), end="")
+    >>> print(format_conlleval(c), end="")
     processed 32 tokens with 1 phrases; found: 32 phrases; correct: 1.
     accuracy:   3.12%; precision:   3.12%; recall: 100.00%; FB1:   6.06
                     X: precision:   3.12%; recall: 100.00%; FB1:   6.06  32
-    >>> print(render_conlleval(c, latex=True), end="")
+    >>> print(format_conlleval(c, latex=True), end="")
             & Precision &  Recall  & F$_{\beta=1} \\\hline
     X       &    3.12\% & 100.00\% &   6.06 \\\hline
     Overall &    3.12\% & 100.00\% &   6.06 \\\hline

@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from nerscore.report._model import Report, Row
+from nerscore.report.model import Report, Row
 from nerscore.report.text import _header
 
 __all__ = ["render_html"]

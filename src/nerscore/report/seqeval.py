@@ -1,4 +1,4 @@
-"""seqeval 1.2.2's classification report, as text or as a dict, from :class:`Counts`.
+"""seqeval 1.2.2's classification report, as text or as a dict, from a report's counts.
 
 The layout is seqeval's (and scikit-learn's): a header, one row per label
 (sorted), a blank line, the micro, macro and weighted averages, and a final
@@ -19,8 +19,12 @@ import numpy as np
 from nerscore._reduce import check_zero_division
 from nerscore._seqeval_rules import prf_support
 from nerscore.counts import Counts
+from nerscore.errors import option_error
+from nerscore.report.model import Report
 
-__all__ = ["render_seqeval", "seqeval_report_dict", "seqeval_rows"]
+__all__ = [
+    "check_digits", "format_seqeval", "render_seqeval", "seqeval_report_dict", "seqeval_rows",
+]
 
 Row = tuple[str, float, float, float, int]
 
@@ -28,9 +32,10 @@ _HEADERS = ("precision", "recall", "f1-score", "support")
 _AVERAGES = ("micro", "macro", "weighted")
 
 
-def _check_digits(digits: object) -> int:
+def check_digits(digits: object) -> int:
+    """Validate the ``digits`` of a seqeval report."""
     if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or digits < 0:
-        raise ValueError(f"Expected `digits` to be a non-negative integer; got {digits!r}.")
+        raise option_error("digits", "a non-negative integer", digits)
     return int(digits)
 
 
@@ -81,8 +86,25 @@ def seqeval_rows(counts: Counts, *, zero_division: Any = "warn") -> tuple[list[R
     return label_rows, average_rows
 
 
-def render_seqeval(counts: Counts, *, digits: int = 2, zero_division: Any = "warn") -> str:
-    """Render counts as seqeval 1.2.2's ``classification_report`` text.
+def render_seqeval(report: Report, *, digits: int = 2) -> str:
+    """Render a report as seqeval 1.2.2's ``classification_report`` text.
+
+    The numbers come from the report's counts with seqeval's own arithmetic
+    (bit-identical to seqeval), honouring the report's ``zero_division``; see
+    :func:`format_seqeval`.
+
+    Examples
+    --------
+    >>> import nerscore
+    >>> r = nerscore.evaluate([["B-PER", "O"]], [["B-PER", "O"]])
+    >>> print(render_seqeval(r, digits=3).splitlines()[2])
+             PER      1.000     1.000     1.000         1
+    """
+    return format_seqeval(report.counts, digits=digits, zero_division=report.zero_division)
+
+
+def format_seqeval(counts: Counts, *, digits: int = 2, zero_division: Any = "warn") -> str:
+    """Format counts as seqeval 1.2.2's ``classification_report`` text.
 
     Parameters
     ----------
@@ -108,7 +130,7 @@ def render_seqeval(counts: Counts, *, digits: int = 2, zero_division: Any = "war
     Examples
     --------
     >>> c = Counts.from_dict({"MISC": (0, 1, 1), "PER": (1, 1, 1)})
-    >>> print(render_seqeval(c))
+    >>> print(format_seqeval(c))
                   precision    recall  f1-score   support
     <BLANKLINE>
             MISC       0.00      0.00      0.00         1
@@ -119,7 +141,7 @@ def render_seqeval(counts: Counts, *, digits: int = 2, zero_division: Any = "war
     weighted avg       0.50      0.50      0.50         2
     <BLANKLINE>
     """
-    digits = _check_digits(digits)
+    digits = check_digits(digits)
     label_rows, average_rows = seqeval_rows(counts, zero_division=zero_division)
     name_width = max((len(row[0]) for row in label_rows), default=0)
     width = max(name_width, len("weighted avg"), digits)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nerscore.report._model import Report, Row
+from nerscore.report.model import Report, Row
 
 __all__ = ["render_markdown", "render_text"]
 

@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nerscore.counts import Counts
 
-if TYPE_CHECKING:
-    from nerscore.analysis import ErrorRecord
-    from nerscore.confusion import ConfusionMatrix
+__all__ = ["FORMAT_VERSION", "Report", "Row"]
 
-__all__ = ["Report", "Row"]
+#: Version of the JSON form of :meth:`Report.to_dict`.
+FORMAT_VERSION = 1
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -38,10 +49,13 @@ class Row:
 
 @dataclass(frozen=True)
 class Report:
-    """Everything one evaluation produced, as data (SPEC §7.3).
+    """Everything one evaluation produced, as data.
 
-    Render it with :func:`nerscore.render_text`, :func:`nerscore.render_markdown`
-    or :meth:`to_json`; rendering never recomputes scores.
+    Render it with :func:`nerscore.render_text` (also ``str(report)``),
+    :func:`nerscore.render_markdown`, :func:`nerscore.render_html` or
+    :meth:`to_json`; rendering never recomputes scores. Error listings and the
+    confusion matrix come from :func:`nerscore.errors_from_report` and
+    :func:`nerscore.confusion_from_report`.
 
     Attributes
     ----------
@@ -99,35 +113,43 @@ class Report:
     texts: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON-safe dictionary of the README's ``format_version: 1`` contract."""
-        from nerscore.report.json import report_to_dict
-
-        return report_to_dict(self)
+        """The report as plain JSON-safe data (``docs/json.md``; ``nan`` becomes ``None``)."""
+        out: dict[str, Any] = {
+            "format_version": FORMAT_VERSION,
+            "match": self.match,
+            "options": dict(self.options),
+            "scheme": self.scheme,
+            "mode": self.mode,
+            "beta": self.beta,
+            "zero_division": self.zero_division,
+            "overall": self.micro.to_dict(),
+            "macro": self.macro.to_dict(),
+            "weighted": self.weighted.to_dict(),
+            "labels": {lab: row.to_dict() for lab, row in self.labels.items()},
+            "accuracy": self.accuracy,
+            "n_sequences": self.n_sequences,
+            "n_tokens": self.n_tokens,
+            "notes": list(self.notes),
+            "version": self.version,
+        }
+        out.update(self.extra)
+        return _clean(out)  # type: ignore[no-any-return]
 
     def to_json(self, *, indent: int | None = 2) -> str:
         """:meth:`to_dict` as a JSON string."""
-        from nerscore.report.json import report_to_json
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
-        return report_to_json(self, indent=indent)
+    def __str__(self) -> str:
+        """The text table (:func:`nerscore.render_text`), so ``print(report)`` shows it."""
+        from nerscore.report.text import render_text  # the one presentational hook
 
-    def errors(self, *, texts: Any = None) -> list[ErrorRecord]:
-        """Every entity error, from the stored entities (no rescoring).
+        return render_text(self)
 
-        See :func:`nerscore.analysis.errors_from_report`; ``texts`` (one text
-        or token list per sequence) defaults to :attr:`texts`.
-        """
-        from nerscore.analysis import errors_from_report
-
-        return errors_from_report(self, texts=texts)
-
-    def confusion(self) -> ConfusionMatrix:
-        """The entity confusion matrix, from the stored alignment (no rescoring).
-
-        See :func:`nerscore.confusion.confusion_from_report`.
-        """
-        from nerscore.confusion import confusion_from_report
-
-        return confusion_from_report(self)
+    def __repr__(self) -> str:
+        micro = self.micro
+        return (f"Report(match={self.match!r}, labels={len(self.labels)}, "
+                f"precision={micro.precision:.4f}, recall={micro.recall:.4f}, "
+                f"f1={micro.f1:.4f})")
 
     def __rich__(self) -> Any:
         """A rich table (used by ``rich.print``; rich is imported only here)."""

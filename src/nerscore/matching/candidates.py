@@ -28,14 +28,14 @@ import numpy.typing as npt
 from nerscore.matching.alignment import Alignment
 from nerscore.types import EntityColumns, unify_labels
 
-__all__ = ["alignment_from_pairs", "candidate_pairs", "greedy_matching", "isolated"]
+__all__ = ["alignment_from_pairs", "candidate_pairs", "greedy_matching", "group_keys", "isolated"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
 
-def _group_keys(
+def group_keys(
     gold: EntityColumns, pred: EntityColumns, *, same_label: bool
 ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """Sortable int64 keys ``group * width + position`` for starts and ends of both sides.
@@ -134,7 +134,7 @@ def candidate_pairs(
     z = np.zeros(0, dtype=np.int64)
     if len(gold) == 0 or len(pred) == 0:
         return z, z.copy(), z.copy()
-    gs, ge, ps, pe = _group_keys(gold, pred, same_label=same_label)
+    gs, ge, ps, pe = group_keys(gold, pred, same_label=same_label)
     g_pos = np.flatnonzero(gs < ge)
     p_pos = np.flatnonzero(ps < pe)
     parts_g: list[IntArray] = []

@@ -1,0 +1,186 @@
+"""Byte machinery shared by the readers: 8-byte words at any offset, and string interning.
+
+Both CoNLL readers (:mod:`nerscore.io.conll` and :mod:`nerscore.io.conlleval_reader`)
+look at fields of a file without making a Python string per field: a field
+is read as a few little-endian 8-byte words gathered with one NumPy index
+per word from :func:`word_view`, and the words are hashed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["GOLDEN", "WORD", "intern_ranges", "word_view", "words_at"]
+
+IntArray = npt.NDArray[np.int64]
+ByteArray = npt.NDArray[np.uint8]
+WordArray = npt.NDArray[np.uint64]
+
+#: 8 bytes read little-endian: the first byte is the lowest.
+WORD = np.dtype("<u8")
+#: Multiplier of Fibonacci hashing (2**64 divided by the golden ratio).
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=WORD)
+
+
+def word_view(buf: bytes | ByteArray) -> WordArray | None:
+    """A read-only view whose element ``i`` is ``buf[i:i + 8]`` as one little-endian word.
+
+    Parameters
+    ----------
+    buf : bytes or array of uint8
+        The bytes (an array may start anywhere in a larger buffer).
+
+    Returns
+    -------
+    array of uint64 or None
+        ``len(buf) - 7`` overlapping words, or None when ``buf`` is shorter
+        than 8 bytes.
+
+    Examples
+    --------
+    >>> view = word_view(b"abcdefghij")
+    >>> len(view), int(view[2]).to_bytes(8, "little")
+    (3, b'cdefghij')
+    >>> word_view(b"short") is None
+    True
+    """
+    if len(buf) < 8:
+        return None
+    view: Any = np.ndarray((len(buf) - 7,), dtype=WORD, buffer=buf, strides=(1,))
+    view.flags.writeable = False
+    return view  # type: ignore[no-any-return]
+
+
+def words_at(
+    b: ByteArray, view: WordArray | None, pos: IntArray, remaining: IntArray
+) -> WordArray:
+    r"""``b[pos : pos + min(remaining, 8)]`` of every position as one zero-padded word.
+
+    Parameters
+    ----------
+    b : array of uint8
+        The bytes.
+    view : array of uint64 or None
+        ``word_view(b)``.
+    pos : array of int
+        Start of each word.
+    remaining : array of int
+        Bytes of each field left from ``pos`` (bytes past 8 are not read,
+        bytes past ``remaining`` are zero).
+
+    Returns
+    -------
+    array of uint64
+
+    Examples
+    --------
+    >>> b = np.frombuffer(b"Jonas left", dtype=np.uint8)
+    >>> w = words_at(b, word_view(b), np.array([0, 6]), np.array([5, 4]))
+    >>> [int(x).to_bytes(8, "little") for x in w]
+    [b'Jonas\x00\x00\x00', b'left\x00\x00\x00\x00']
+    """
+    out = np.empty(len(pos), dtype=WORD)
+    safe = pos <= len(b) - 8
+    if view is not None:
+        out[safe] = view[pos[safe]]
+    for i in np.flatnonzero(~safe).tolist():  # the last few bytes of the buffer
+        p = int(pos[i])
+        out[i] = np.frombuffer(b[p : p + 8].tobytes().ljust(8, b"\0"), dtype=WORD)[0]
+    result: WordArray = out & _LOW_BYTES[np.clip(remaining, 0, 8)]
+    return result
+
+
+def intern_ranges(
+    b: ByteArray, starts: IntArray, ends: IntArray
+) -> tuple[IntArray, tuple[str, ...]]:
+    """Integer ids (first-occurrence order) of the UTF-8 byte strings ``b[starts:ends]``.
+
+    Each string is read as 8-byte words (one gather per word) and hashed;
+    the hash is checked against the bytes, so a collision only costs a
+    slower exact pass.
+
+    Parameters
+    ----------
+    b : array of uint8
+        The bytes.
+    starts, ends : array of int
+        Byte range of every string.
+
+    Returns
+    -------
+    ids : array of int
+        Per string, its id: the index of its value in ``vocab``.
+    vocab : tuple of str
+        The distinct strings, decoded, in order of first occurrence.
+
+    Examples
+    --------
+    >>> b = np.frombuffer(b"B-PER O B-PER I-PER", dtype=np.uint8)
+    >>> ids, vocab = intern_ranges(b, np.array([0, 6, 8, 14]), np.array([5, 7, 13, 19]))
+    >>> ids.tolist(), vocab
+    ([0, 1, 0, 2], ('B-PER', 'O', 'I-PER'))
+    """
+    n = len(starts)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), ()
+    lens = ends - starts
+    n_words = -(-int(lens.max()) // 8)
+    view = word_view(b)
+    words = np.empty((n, n_words), dtype=WORD)
+    for k in range(n_words):
+        words[:, k] = words_at(b, view, starts + 8 * k, lens - 8 * k)
+    exact = n_words == 1  # no field holds a NUL byte: the word itself is the string
+    key = words[:, 0].copy()
+    if not exact:
+        key = key * GOLDEN + lens.astype(np.uint64)
+        for k in range(1, n_words):
+            key = key * GOLDEN + words[:, k]
+    values, first = _distinct(key)
+    if not exact:
+        rep = first[np.searchsorted(values, key)]
+        if not (np.array_equal(words, words[rep]) and np.array_equal(lens, lens[rep])):
+            # a hash collision (practically never): exact byte-string keys
+            full = np.concatenate([words, lens.astype(np.uint64)[:, None]], axis=1)
+            _, first, inv = np.unique(full.view(f"V{8 * (n_words + 1)}").reshape(-1),
+                                      return_index=True, return_inverse=True)
+            return _ranked(b, starts, ends, first, inv.reshape(-1))
+    return _ranked(b, starts, ends, first, np.searchsorted(values, key))
+
+
+def _ranked(
+    b: ByteArray, starts: IntArray, ends: IntArray, first: IntArray, inv: IntArray
+) -> tuple[IntArray, tuple[str, ...]]:
+    """Renumber ids in order of first occurrence and decode the vocabulary."""
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    vocab = tuple(
+        b[int(starts[i]) : int(ends[i])].tobytes().decode("utf-8") for i in first[order].tolist()
+    )
+    return rank[inv].astype(np.int64), vocab
+
+
+def _distinct(key: WordArray) -> tuple[WordArray, IntArray]:
+    """Sorted distinct values of ``key`` and the first index of each.
+
+    A corpus has few distinct labels, so peeling them off one by one (each
+    pass on what is left) beats sorting; many distinct values fall back to
+    :func:`numpy.unique`.
+    """
+    found: list[int] = []
+    rest = key
+    rest_idx = np.arange(len(key))
+    while len(rest):
+        if len(found) >= 64:
+            values, first = np.unique(key, return_index=True)
+            return values, first.astype(np.int64)
+        found.append(int(rest_idx[0]))
+        keep = rest != rest[0]
+        rest, rest_idx = rest[keep], rest_idx[keep]
+    first = np.array(found, dtype=np.int64)
+    order = np.argsort(key[first])
+    return key[first][order], first[order]

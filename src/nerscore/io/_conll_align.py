@@ -1,0 +1,132 @@
+"""Checks that a gold and a prediction CoNLL file list the same sentences and tokens."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from nerscore.errors import FormatError, LengthMismatchError
+from nerscore.io._bytes import word_view, words_at
+from nerscore.io._conll_corpus import ConllCorpus, ConllText
+
+__all__ = ["check_aligned"]
+
+IntArray = npt.NDArray[np.int64]
+
+
+def _sentence_lines(corpus: ConllCorpus, k: int) -> str:
+    o0, o1 = int(corpus.tags.offsets[k]), int(corpus.tags.offsets[k + 1])
+    first, last = int(corpus.lines[o0]), int(corpus.lines[o1 - 1])
+    return f"line {first}" if first == last else f"lines {first}-{last}"
+
+
+def check_aligned(
+    gold: ConllCorpus, pred: ConllCorpus, *, strict_tokens: bool = False
+) -> tuple[str, ...]:
+    r"""Check that a gold and a prediction file list the same sentences and tokens.
+
+    Parameters
+    ----------
+    gold, pred : ConllCorpus
+        The two files, as read by :func:`~nerscore.io.conll.read_conll`.
+    strict_tokens : bool
+        Make a differing token string an error instead of a note.
+
+    Returns
+    -------
+    tuple of str
+        Notes for the report: how many token strings differ and where the
+        first one is (empty when all are equal).
+
+    Raises
+    ------
+    LengthMismatchError
+        When the number of sentences, or the length of a sentence, differs;
+        the message names the sentence, both lengths and both files' lines.
+    FormatError
+        With ``strict_tokens=True``, at the first differing token.
+
+    Examples
+    --------
+    >>> import io
+    >>> from nerscore.io.conll import read_conll
+    >>> g = read_conll(io.StringIO("Jonas B-PER\nleft O\n"))
+    >>> p = read_conll(io.StringIO("jonas B-PER\nleft O\n"))
+    >>> print(*check_aligned(g, p))  # doctest: +NORMALIZE_WHITESPACE
+    1 of 2 tokens differ between gold and prediction; the first is token 0 of sentence 0:
+    'Jonas' (gold, line 1) vs 'jonas' (prediction, line 1); tags are compared by position.
+    """
+    g, p = gold.tags, pred.tags
+    gname, pname = gold.source or "gold", pred.source or "prediction"
+    if g.n_sequences != p.n_sequences or not np.array_equal(g.offsets, p.offsets):
+        lg, lp = g.lengths, p.lengths
+        m = min(len(lg), len(lp))
+        diff = np.flatnonzero(lg[:m] != lp[:m])
+        if g.n_sequences != p.n_sequences:
+            hint = ""
+            if len(diff):
+                k = int(diff[0])
+                hint = (f" The first sentence whose length differs is sentence {k}: "
+                        f"{int(lg[k])} tokens in {gname} ({_sentence_lines(gold, k)}) vs "
+                        f"{int(lp[k])} in {pname} ({_sentence_lines(pred, k)}).")
+            raise LengthMismatchError(
+                f"{gname} has {g.n_sequences} sentences but {pname} has {p.n_sequences}; "
+                f"both files must list the same sentences in the same order, separated by "
+                f"blank lines.{hint}",
+                expected=g.n_sequences, actual=p.n_sequences,
+            )
+        k = int(diff[0])
+        raise LengthMismatchError(
+            f"Sentence {k} has {int(lg[k])} tokens in {gname} ({_sentence_lines(gold, k)}) but "
+            f"{int(lp[k])} in {pname} ({_sentence_lines(pred, k)}); every sentence needs one "
+            "predicted tag per gold token.",
+            expected=int(lg[k]), actual=int(lp[k]), sentence=k,
+        )
+    if gold._text is None or pred._text is None:
+        return ()
+    differ = _differing_fields(gold._text, pred._text)
+    if not len(differ):
+        return ()
+    pos = int(differ[0])
+    seq, idx = g.locate(pos)
+    gl, pl = int(gold.lines[pos]), int(pred.lines[pos])
+    gt, pt = gold.tokens[pos], pred.tokens[pos]
+    what = (f"token {idx} of sentence {seq}: {gt!r} ({gname}, line {gl}) vs {pt!r} "
+            f"({pname}, line {pl})")
+    if strict_tokens:
+        raise FormatError(
+            f"Token {idx} of sentence {seq} differs between the files: {gt!r} ({gname}, line "
+            f"{gl}) vs {pt!r} ({pname}, line {pl}); {len(differ)} of {len(g)} tokens differ. "
+            "Check that both files hold the same text, or allow differing tokens "
+            "(strict_tokens=False, without --strict-tokens).",
+            source=pred.source, line=pl,
+        )
+    return (
+        f"{len(differ)} of {len(g)} tokens differ between {gname} and {pname}; the first is "
+        f"{what}; tags are compared by position.",
+    )
+
+
+def _differing_fields(a: ConllText, b: ConllText) -> IntArray:
+    """Positions whose token strings differ between two texts of the same shape.
+
+    Tokens of equal length are compared 8 bytes at a time; each round keeps
+    only the tokens that are still equal and longer.
+    """
+    la = a.token_end - a.token_start
+    lb = b.token_end - b.token_start
+    differ = la != lb
+    ba = np.frombuffer(a.data, dtype=np.uint8)
+    bb = np.frombuffer(b.data, dtype=np.uint8)
+    ra, rb = word_view(ba), word_view(bb)
+    idx = np.flatnonzero(~differ & (la > 0))
+    off = 0
+    while len(idx):
+        rest = la[idx] - off
+        bad = words_at(ba, ra, a.token_start[idx] + off, rest) != \
+            words_at(bb, rb, b.token_start[idx] + off, rest)
+        differ[idx[bad]] = True
+        idx = idx[~bad & (rest > 8)]
+        off += 8
+    return np.flatnonzero(differ)
+

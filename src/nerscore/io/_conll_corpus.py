@@ -1,0 +1,313 @@
+"""What :func:`~nerscore.io.conll.read_conll` returns: a corpus of sentences over the file's bytes.
+
+:class:`ConllCorpus` holds the label column as :class:`~nerscore.EncodedTags`
+and the byte ranges of the token and label fields (:class:`ConllText`), so
+token strings are decoded only when looked at (:class:`FieldView`) and the
+label column can be rewritten in place (:meth:`ConllCorpus.replace_labels`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from nerscore._tags import EncodedTags
+from nerscore.errors import LengthMismatchError
+
+__all__ = ["ConllCorpus", "ConllText", "FieldView", "Sentence", "check_shape", "has_space"]
+
+IntArray = npt.NDArray[np.int64]
+#: Byte positions in a file (int32 below 2 GiB, else int64).
+PosArray = npt.NDArray[np.signedinteger[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """One sentence of a CoNLL file: its tokens and labels, with provenance.
+
+    Parameters
+    ----------
+    tokens : tuple of str
+        The token column.
+    labels : tuple of str
+        The label column, one label per token.
+    lines : tuple of int
+        1-based file line of every token (not compared).
+    index : int
+        Position of the sentence in its file, from 0 (not compared).
+    document : int or None
+        Index of the ``-DOCSTART-`` document the sentence belongs to, or None
+        before the first ``-DOCSTART-`` line (not compared).
+    source : str or None
+        The file (not compared).
+
+    Examples
+    --------
+    >>> s = Sentence(("Jonas", "left"), ("B-PER", "O"), lines=(3, 4))
+    >>> s == Sentence(("Jonas", "left"), ("B-PER", "O"))
+    True
+    >>> len(s)
+    2
+    """
+
+    tokens: tuple[str, ...]
+    labels: tuple[str, ...]
+    lines: tuple[int, ...] = field(default=(), compare=False)
+    index: int = field(default=0, compare=False)
+    document: int | None = field(default=None, compare=False)
+    source: str | None = field(default=None, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+
+class FieldView(Sequence[str]):
+    """Strings of one column, decoded from the file's bytes only when read."""
+
+    __slots__ = ("_data", "_ends", "_starts")
+
+    def __init__(self, data: bytes, starts: PosArray, ends: PosArray) -> None:
+        self._data = data
+        self._starts = starts
+        self._ends = ends
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            data = self._data
+            return [
+                data[s:e].decode("utf-8")
+                for s, e in zip(self._starts[index].tolist(), self._ends[index].tolist(),
+                                strict=True)
+            ]
+        i = int(index)
+        return self._data[int(self._starts[i]) : int(self._ends[i])].decode("utf-8")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self[:])
+
+    def __repr__(self) -> str:
+        head = self[:5]
+        more = ", ..." if len(self) > 5 else ""
+        return f"<{len(self)} tokens: {', '.join(map(repr, head))}{more}>"
+
+
+@dataclass(frozen=True, eq=False)
+class ConllText:
+    """The file as UTF-8 bytes and the byte ranges of the token and label fields."""
+
+    data: bytes
+    token_start: PosArray
+    token_end: PosArray
+    label_start: PosArray
+    label_end: PosArray
+
+
+@dataclass(frozen=True, eq=False)
+class ConllCorpus:
+    r"""A CoNLL file read by :func:`~nerscore.io.conll.read_conll`.
+
+    Attributes
+    ----------
+    tags : EncodedTags
+        The label column, with ``source``, ``lines`` and ``tokens`` filled:
+        pass it to any scorer (``nerscore.evaluate(gold.tags, pred.tags)``) and
+        errors name the file and line.
+    column_delimiter : {"tab", "space"}
+        How the columns were split (as detected or given).
+    documents : array of int
+        For every ``-DOCSTART-`` line, the index of the first sentence after it.
+    n_comments : int
+        Number of comment lines skipped (``comments=True``).
+
+    Examples
+    --------
+    >>> import io
+    >>> from nerscore.io.conll import read_conll
+    >>> corpus = read_conll(io.StringIO("Jonas NNP B-PER\nleft VBD O\n\nHi UH O\n"))
+    >>> len(corpus), corpus.n_tokens, corpus.to_lists()
+    (2, 3, [['B-PER', 'O'], ['O']])
+    >>> s = corpus[0]
+    >>> s.tokens, s.labels, s.lines
+    (('Jonas', 'left'), ('B-PER', 'O'), (1, 2))
+    """
+
+    tags: EncodedTags
+    column_delimiter: str
+    documents: IntArray
+    n_comments: int = 0
+    _text: ConllText | None = field(default=None, repr=False)
+
+    @property
+    def source(self) -> str | None:
+        """The file name (None for file objects without one)."""
+        return self.tags.source
+
+    @property
+    def tokens(self) -> Sequence[str]:
+        """Token strings of all sentences, concatenated (decoded on access)."""
+        assert self.tags.tokens is not None
+        return self.tags.tokens
+
+    @property
+    def lines(self) -> IntArray:
+        """1-based file line of every token."""
+        assert self.tags.lines is not None
+        return self.tags.lines
+
+    @property
+    def n_sentences(self) -> int:
+        """Number of sentences."""
+        return self.tags.n_sequences
+
+    @property
+    def n_tokens(self) -> int:
+        """Number of tokens."""
+        return len(self.tags)
+
+    def __len__(self) -> int:
+        return self.tags.n_sequences
+
+    def __getitem__(self, index: int) -> Sentence:
+        n = len(self)
+        k = int(index) + n if index < 0 else int(index)
+        if not 0 <= k < n:
+            raise IndexError(f"Sentence index {index} out of range for {n} sentences.")
+        o0, o1 = int(self.tags.offsets[k]), int(self.tags.offsets[k + 1])
+        vocab = self.tags.vocab
+        return Sentence(
+            tuple(self.tokens[o0:o1]),
+            tuple(vocab[i] for i in self.tags.ids[o0:o1].tolist()),
+            tuple(self.lines[o0:o1].tolist()),
+            k,
+            self._document_of(k),
+            self.source,
+        )
+
+    def __iter__(self) -> Iterator[Sentence]:
+        return map(self.__getitem__, range(len(self)))
+
+    def _document_of(self, sentence: int) -> int | None:
+        d = int(np.searchsorted(self.documents, sentence, side="right")) - 1
+        return d if d >= 0 else None
+
+    def to_lists(self) -> list[list[str]]:
+        """The label column as one list of labels per sentence."""
+        return self.tags.to_lists()
+
+    def notes(self) -> tuple[str, ...]:
+        r"""What the reader counted and did not turn into tokens, for reports.
+
+        Examples
+        --------
+        >>> import io
+        >>> from nerscore.io.conll import read_conll
+        >>> text = "-DOCSTART- O\n\n# id 1\nHi O\n"
+        >>> read_conll(io.StringIO(text), comments=True).notes()
+        ('1 -DOCSTART- line read as document boundary', '1 comment line skipped')
+        """
+        where = f"{self.source}: " if self.source else ""
+        out = []
+        n_doc = len(self.documents)
+        if n_doc:
+            s = "s" if n_doc != 1 else ""
+            out.append(f"{where}{n_doc} -DOCSTART- line{s} read as document boundar"
+                       f"{'ies' if n_doc != 1 else 'y'}")
+        if self.n_comments:
+            s = "s" if self.n_comments != 1 else ""
+            out.append(f"{where}{self.n_comments} comment line{s} skipped")
+        return tuple(out)
+
+    def replace_labels(self, labels: Sequence[Sequence[str]] | EncodedTags) -> tuple[str, int]:
+        r"""The file's text with the label column rewritten, everything else untouched.
+
+        Parameters
+        ----------
+        labels : list of list of str, or EncodedTags
+            New labels, shaped like the corpus (one list per sentence).
+
+        Returns
+        -------
+        text : str
+            The file's text (other columns, comments, ``-DOCSTART-`` lines,
+            blank lines and line endings kept; a byte-order mark is dropped).
+        n_changed : int
+            Number of labels that changed.
+
+        Raises
+        ------
+        LengthMismatchError
+            If ``labels`` is not shaped like the corpus.
+        ValueError
+            If a new label is empty or contains whitespace.
+
+        Examples
+        --------
+        >>> import io
+        >>> from nerscore.io.conll import read_conll
+        >>> corpus = read_conll(io.StringIO("Jonas NNP I-PER\nleft VBD O\n"))
+        >>> corpus.replace_labels([["B-PER", "O"]])
+        ('Jonas NNP B-PER\nleft VBD O\n', 1)
+        """
+        text = self._text
+        if text is None:
+            raise ValueError("This corpus has no file text to rewrite.")
+        new = labels if isinstance(labels, EncodedTags) else EncodedTags.from_lists(labels)
+        check_shape(self.tags, new, "the corpus", "the new labels")
+        new_vocab = np.asarray(new.vocab, dtype=object)
+        old_vocab = np.asarray(self.tags.vocab, dtype=object)
+        new_flat = new_vocab[new.ids]
+        old_flat = old_vocab[self.tags.ids]
+        changed = np.flatnonzero(new_flat != old_flat)
+        for lab in new.vocab:
+            if not lab or has_space(lab):
+                raise ValueError(
+                    f"Expected labels without whitespace; got {lab!r}. A label is one column."
+                )
+        data = text.data
+        pieces: list[bytes] = []
+        prev = 0
+        starts, ends = text.label_start, text.label_end
+        for pos in changed.tolist():
+            pieces.append(data[prev : int(starts[pos])])
+            pieces.append(str(new_flat[pos]).encode("utf-8"))
+            prev = int(ends[pos])
+        pieces.append(data[prev:])
+        return b"".join(pieces).decode("utf-8"), len(changed)
+
+
+def check_shape(a: EncodedTags, b: EncodedTags, a_name: str, b_name: str) -> None:
+    """Raise :class:`~nerscore.errors.LengthMismatchError` unless ``a`` and ``b`` have one shape.
+
+    ``a_name`` and ``b_name`` name the two sides in the message.
+    """
+    if a.n_sequences != b.n_sequences:
+        raise LengthMismatchError(
+            f"{a_name} has {a.n_sequences} sentences but {b_name} has {b.n_sequences}.",
+            expected=a.n_sequences, actual=b.n_sequences,
+        )
+    if not np.array_equal(a.offsets, b.offsets):
+        la, lb = a.lengths, b.lengths
+        k = int(np.flatnonzero(la != lb)[0])
+        raise LengthMismatchError(
+            f"Sentence {k} has {int(la[k])} tokens in {a_name} but {int(lb[k])} in {b_name}.",
+            expected=int(la[k]), actual=int(lb[k]), sentence=k,
+        )
+
+
+def has_space(s: str) -> bool:
+    """Whether ``s`` holds a whitespace character."""
+    return any(c.isspace() for c in s)
+

@@ -1,0 +1,375 @@
+r"""The CoNLL scanner behind :func:`~nerscore.io.conll.read_conll`: bytes to columns.
+
+A block of whole lines is split with NumPy, without Python work per line:
+words are runs of bytes above the space (so ``\r`` and tabs separate
+them), lines are split into content lines, ``-DOCSTART-`` lines, comments
+and blank lines, and the token and label columns of every token line are
+found both at runs of whitespace and at tabs, so that ``"auto"`` can choose
+the delimiter for a whole file (:func:`decide`). The label column is
+interned into integer ids (:func:`~nerscore.io._bytes.intern_ranges`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from nerscore._tags import EncodedTags
+from nerscore.errors import FormatError
+from nerscore.io._bytes import intern_ranges
+from nerscore.io._conll_corpus import ConllCorpus, ConllText, FieldView, PosArray
+
+__all__ = [
+    "Block",
+    "Scan",
+    "ScanOptions",
+    "assemble",
+    "decide",
+    "decode_error",
+    "parse_blocks",
+    "scan_block",
+]
+
+IntArray = npt.NDArray[np.int64]
+Ranges = tuple[IntArray, IntArray, IntArray, IntArray]
+
+#: Bytes up to this one (space, tab, CR and the other control characters) separate words.
+_SPACE = 32
+_TAB, _NEWLINE, _HASH = 9, 10, ord("#")
+
+
+def decode_error(
+    exc: UnicodeDecodeError, raw: bytes, name: str | None, encoding: str, first_line: int = 1
+) -> FormatError:
+    """The error for bytes of ``raw`` that ``encoding`` cannot decode, naming file and line."""
+    line = first_line + raw.count(b"\n", 0, exc.start)
+    bad = raw[exc.start : exc.start + 1]
+    where = f"{name or 'the input'}, line {line}"
+    return FormatError(
+        f"Cannot decode byte 0x{bad.hex()} as {encoding} ({where}): the file is in another "
+        "encoding. Pass its encoding with the `encoding` option (--encoding on the command "
+        "line), e.g. encoding='latin-1' or 'cp1252'.",
+        source=name,
+        line=line,
+    )
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    """The options of :func:`~nerscore.io.conll.read_conll` that scanning needs."""
+
+    source: str | None
+    token_column: int
+    label_column: int
+    comments: bool
+    docstart: str | None
+    encoding: str
+
+
+@dataclass(frozen=True, eq=False)
+class Block:
+    """One parsed block: ids against its own vocabulary, positions in the whole text."""
+
+    ids: IntArray
+    vocab: tuple[str, ...]
+    offsets: IntArray
+    lines: IntArray
+    token_start: PosArray
+    token_end: PosArray
+    label_start: PosArray
+    label_end: PosArray
+    documents: IntArray
+    n_comments: int
+
+
+@dataclass(frozen=True, eq=False)
+class Scan:
+    """A block split into lines, sentences and words, with its columns under each delimiter.
+
+    ``columns`` maps ``"space"``/``"tab"`` to the byte ranges (relative to
+    ``start``) of the token and label fields, or to the error that delimiter
+    gives; ``"tab"`` is there only when every token line has a tab.
+    ``counts`` holds ``(min, max)`` of the number of columns per token line
+    under each delimiter.
+    """
+
+    b: npt.NDArray[np.uint8]
+    start: int
+    offsets: IntArray
+    lines: IntArray
+    documents: IntArray
+    n_comments: int
+    n_tokens: int
+    columns: dict[str, Ranges | FormatError]
+    counts: dict[str, tuple[int, int]]
+
+
+def decide(scans: Sequence[Scan]) -> str:
+    """The delimiter of ``column_delimiter="auto"`` for a whole file.
+
+    Tabs are the delimiter when every token line has one, every line has the
+    same number of tab-separated columns, and splitting at whitespace would
+    give other columns somewhere (a column holds a space, or is empty);
+    otherwise runs of whitespace are, which also reads files mixing tabs and
+    spaces.
+    """
+    with_tokens = [s for s in scans if s.n_tokens]
+    if not with_tokens or any("tab" not in s.columns for s in with_tokens):
+        return "space"
+
+    def spread(kind: str) -> tuple[int, int]:
+        return (min(s.counts[kind][0] for s in with_tokens),
+                max(s.counts[kind][1] for s in with_tokens))
+
+    ws_lo, ws_hi = spread("space")
+    tab_lo, tab_hi = spread("tab")
+    same = ws_lo == ws_hi == tab_lo
+    return "tab" if tab_lo == tab_hi and not same else "space"
+
+
+def parse_blocks(scans: Sequence[Scan], column_delimiter: str) -> tuple[list[Block], str]:
+    """Extract and intern the columns of every block under one delimiter."""
+    delimiter = decide(scans) if column_delimiter == "auto" else column_delimiter
+    return [_extract(scan, delimiter) for scan in scans], delimiter
+
+
+def assemble(
+    blocks: list[Block], data: bytes, source: str | None, delimiter: str
+) -> ConllCorpus:
+    """One corpus from consecutive blocks of ``data``."""
+    index: dict[str, int] = {}
+    ids, offsets, documents = [], [np.zeros(1, dtype=np.int64)], []
+    n_sent = n_tok = 0
+    for blk in blocks:
+        remap = np.array([index.setdefault(t, len(index)) for t in blk.vocab], dtype=np.int64)
+        ids.append(remap[blk.ids])
+        offsets.append(blk.offsets[1:] + n_tok)
+        documents.append(blk.documents + n_sent)
+        n_sent += len(blk.offsets) - 1
+        n_tok += len(blk.ids)
+
+    def cat(parts: list[Any]) -> Any:
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+    text = ConllText(
+        data,
+        cat([blk.token_start for blk in blocks]),
+        cat([blk.token_end for blk in blocks]),
+        cat([blk.label_start for blk in blocks]),
+        cat([blk.label_end for blk in blocks]),
+    )
+    tags = EncodedTags(cat(ids), cat(offsets), tuple(index), source,
+                       cat([blk.lines for blk in blocks]),
+                       FieldView(data, text.token_start, text.token_end))
+    return ConllCorpus(tags, delimiter, cat(documents),
+                       sum(blk.n_comments for blk in blocks), text)
+
+
+def _extract(scan: Scan, delimiter: str) -> Block:
+    """The block's label ids and field ranges under ``delimiter`` (raising its error)."""
+    found = scan.columns.get(delimiter)
+    if found is None:  # "tab" asked for, but some token line has no tab
+        found = scan.columns["tab!"]
+    if isinstance(found, FormatError):
+        raise found
+    tok_s, tok_e, lab_s, lab_e = found
+    ids, vocab = intern_ranges(scan.b, lab_s, lab_e)
+    s = scan.start
+    # byte positions fit 32 bits below 2 GiB: half the memory for the four columns
+    dtype = np.int32 if s + len(scan.b) < 2**31 else np.int64
+    return Block(ids, vocab, scan.offsets, scan.lines, (tok_s + s).astype(dtype),
+                 (tok_e + s).astype(dtype), (lab_s + s).astype(dtype),
+                 (lab_e + s).astype(dtype), scan.documents, scan.n_comments)
+
+
+def scan_block(
+    data: bytes, start: int, stop: int, first_line: int, opt: ScanOptions,
+    column_delimiter: str, validate: bool,
+) -> Scan:
+    """Split ``data[start:stop]`` (whole lines, the first being ``first_line``)."""
+    if validate:
+        try:
+            data[start:stop].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise decode_error(exc, data[start:stop], opt.source, opt.encoding,
+                               first_line) from None
+    b = np.frombuffer(data, dtype=np.uint8, count=stop - start, offset=start)
+    sep = b <= _SPACE
+    word = ~sep
+    flag = word.copy()
+    flag[1:] &= sep[:-1]
+    wstart = np.flatnonzero(flag)
+    flag = word
+    flag[:-1] &= sep[1:]
+    wend = np.flatnonzero(flag) + 1
+    del sep, word, flag
+    nlpos = np.flatnonzero(b == _NEWLINE)
+    n_lines = len(nlpos) + 1  # the part after the last newline is a (possibly empty) line
+    bounds = np.empty(n_lines + 1, dtype=np.int64)
+    bounds[0] = 0
+    bounds[1:-1] = np.searchsorted(wstart, nlpos)
+    bounds[-1] = len(wstart)
+    cl = np.flatnonzero(np.diff(bounds))  # content lines (0-based)
+    fw = bounds[cl]  # first word of each content line
+    lw = bounds[cl + 1] - 1  # last word
+    cstart, cend = wstart[fw], wend[lw]
+
+    # line kinds
+    is_doc = np.zeros(len(cl), dtype=bool)
+    if opt.docstart:
+        mark = opt.docstart.encode("utf-8")
+        cand = (wend[fw] - cstart) == len(mark)
+        if cand.any():
+            idx = np.flatnonzero(cand)
+            ok = np.ones(len(idx), dtype=bool)
+            for j, byte in enumerate(mark):
+                ok &= b[cstart[idx] + j] == byte
+            is_doc[idx[ok]] = True
+    is_comment = np.zeros(len(cl), dtype=bool)
+    if opt.comments and len(cl):
+        is_comment = (b[cstart] == _HASH) & ~is_doc
+    is_token = ~(is_doc | is_comment)
+
+    # sentences: a boundary is a blank line or a -DOCSTART- line; comments are skipped
+    boundary = np.ones(n_lines, dtype=bool)
+    boundary[cl] = False
+    boundary[cl[is_doc]] = True
+    seen = np.cumsum(boundary)
+    tl = cl[is_token]
+    new = np.ones(len(tl), dtype=bool)
+    new[1:] = seen[tl[1:]] != seen[tl[:-1]]
+    sent_first = np.flatnonzero(new)
+    offsets = np.append(sent_first, len(tl)).astype(np.int64)
+    documents = np.searchsorted(tl[sent_first], cl[is_doc]).astype(np.int64)
+
+    # the token and label columns of every token line, under each candidate delimiter
+    tfw, tcs, tce = fw[is_token], cstart[is_token], cend[is_token]
+    where = _Where(data, start, first_line, tl, tcs, tce, opt)
+    columns: dict[str, Ranges | FormatError] = {}
+    counts: dict[str, tuple[int, int]] = {}
+    if column_delimiter in ("auto", "space"):
+        n_cols = lw[is_token] - tfw + 1
+        counts["space"] = _spread(n_cols)
+        columns["space"] = _space_columns(n_cols, tfw, wstart, wend, where)
+    if column_delimiter in ("auto", "tab"):
+        tabs = np.flatnonzero(b == _TAB)
+        tab_lo = np.searchsorted(tabs, tcs)
+        n_cols = np.searchsorted(tabs, tce) - tab_lo + 1
+        key = "tab" if (n_cols > 1).all() else "tab!"
+        counts[key] = _spread(n_cols)
+        columns[key] = _tab_columns(n_cols, tab_lo, tabs, tcs, tce, wstart, wend, where)
+    return Scan(b, start, offsets, (tl + first_line).astype(np.int64), documents,
+                 int(is_comment.sum()), len(tl), columns, counts)
+
+
+def _spread(n_cols: IntArray) -> tuple[int, int]:
+    return (int(n_cols.min()), int(n_cols.max())) if len(n_cols) else (0, 0)
+
+
+@dataclass(frozen=True, eq=False)
+class _Where:
+    """What error messages need to name a token line."""
+
+    data: bytes
+    start: int
+    first_line: int
+    lines: IntArray
+    cstart: IntArray
+    cend: IntArray
+    opt: ScanOptions
+
+    def column_error(self, k: int, n_cols: int, delimiter: str) -> FormatError:
+        opt = self.opt
+        line = self.first_line + int(self.lines[k])
+        s = self.start
+        content = self.data[s + int(self.cstart[k]) : s + int(self.cend[k])].decode(
+            "utf-8", "replace")
+        return FormatError(
+            f"Expected a token column ({opt.token_column}) and a different label column "
+            f"({opt.label_column}); line {line} of {opt.source or 'the input'} has {n_cols} "
+            f"column{'s' if n_cols != 1 else ''} ({content!r}, split at "
+            f"{'tabs' if delimiter == 'tab' else 'whitespace'}). Fix the line, or choose the "
+            "columns with `token_column`/`label_column` (--token-column/--label-column) and "
+            "the delimiter with `column_delimiter` (--delimiter-columns).",
+            source=opt.source,
+            line=line,
+        )
+
+    def empty_error(self, k: int, which: str) -> FormatError:
+        line = self.first_line + int(self.lines[k])
+        return FormatError(
+            f"Empty {which} column at line {line} of {self.opt.source or 'the input'} (columns "
+            "split at tabs). Fill it in, or read the file with column_delimiter='space' "
+            "(--delimiter-columns space).",
+            source=self.opt.source,
+            line=line,
+        )
+
+
+def _column_indices(
+    n_cols: IntArray, where: _Where, delimiter: str
+) -> tuple[IntArray, IntArray] | FormatError:
+    tok = _resolve_column(where.opt.token_column, n_cols)
+    lab = _resolve_column(where.opt.label_column, n_cols)
+    bad = (tok < 0) | (lab < 0) | (tok == lab)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        return where.column_error(k, int(n_cols[k]), delimiter)
+    return tok, lab
+
+
+def _space_columns(
+    n_cols: IntArray, first_word: IntArray, wstart: IntArray, wend: IntArray, where: _Where
+) -> Ranges | FormatError:
+    found = _column_indices(n_cols, where, "space")
+    if isinstance(found, FormatError):
+        return found
+    tok, lab = first_word + found[0], first_word + found[1]
+    return wstart[tok], wend[tok], wstart[lab], wend[lab]
+
+
+def _tab_columns(
+    n_cols: IntArray, tab_lo: IntArray, tabs: IntArray, cs: IntArray, ce: IntArray,
+    wstart: IntArray, wend: IntArray, where: _Where,
+) -> Ranges | FormatError:
+    found = _column_indices(n_cols, where, "tab")
+    if isinstance(found, FormatError):
+        return found
+    tok_s, tok_e = _tab_field(found[0], tab_lo, tabs, cs, ce, wstart, wend)
+    lab_s, lab_e = _tab_field(found[1], tab_lo, tabs, cs, ce, wstart, wend)
+    empty = (tok_s >= tok_e) | (lab_s >= lab_e)
+    if empty.any():
+        k = int(np.flatnonzero(empty)[0])
+        return where.empty_error(k, "token" if tok_s[k] >= tok_e[k] else "label")
+    return tok_s, tok_e, lab_s, lab_e
+
+
+def _resolve_column(column: int, n_cols: IntArray) -> IntArray:
+    """Per line, the 0-based column index, or -1 when the line has no such column."""
+    idx = np.full(len(n_cols), column, dtype=np.int64) if column >= 0 else n_cols + column
+    return np.where((idx >= 0) & (idx < n_cols), idx, -1)
+
+
+def _tab_field(
+    col: IntArray, tab_lo: IntArray, tabs: IntArray, cs: IntArray, ce: IntArray,
+    wstart: IntArray, wend: IntArray,
+) -> tuple[IntArray, IntArray]:
+    """Byte range of tab-separated column ``col`` of every line, trimmed of whitespace."""
+    lo = np.where(col == 0, cs, tabs[np.minimum(tab_lo + col - 1, len(tabs) - 1)] + 1) \
+        if len(tabs) else cs.copy()
+    last = tab_lo + col
+    has_next = np.searchsorted(tabs, ce) > last
+    hi = np.where(has_next, tabs[np.minimum(last, max(len(tabs) - 1, 0))], ce) \
+        if len(tabs) else ce.copy()
+    # trim: first word starting at or after lo, last word ending at or before hi
+    s = wstart[np.minimum(np.searchsorted(wstart, lo), len(wstart) - 1)]
+    e = wend[np.maximum(np.searchsorted(wend, hi, side="right") - 1, 0)]
+    empty = (s >= hi) | (e <= lo)
+    s = np.where(empty, lo, s)
+    e = np.where(empty, lo, e)
+    return s.astype(np.int64), e.astype(np.int64)
+

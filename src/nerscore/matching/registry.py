@@ -1,0 +1,215 @@
+"""The matcher registry: every matcher is one :class:`Matcher` entry.
+
+A matcher module defines one module-level ``MATCHER = Matcher(...)`` that
+knows its name, its options (defaults and validation), what input it needs
+and how to run; :data:`MATCHERS` maps each name to its module. Adding a
+matcher means writing one module and adding one line to :data:`MATCHERS`;
+nothing else in the library names a matcher.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from nerscore.errors import OptionError, option_error
+from nerscore.matching.alignment import Alignment, MatchResult
+
+if TYPE_CHECKING:
+    from nerscore._inputs import Prepared
+    from nerscore.counts import Counts
+
+__all__ = ["MATCHERS", "Matcher", "Option", "get_matcher", "matcher_names"]
+
+#: name -> module that defines ``MATCHER``, in the order they are listed to users.
+MATCHERS: dict[str, str] = {
+    "exact": "nerscore.matching.exact",
+    "semeval": "nerscore.matching.semeval",
+    "overlap": "nerscore.matching.overlap",
+    "threshold": "nerscore.matching.threshold",
+    "token": "nerscore.matching.token",
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One matcher option: its name, default and validation.
+
+    Attributes
+    ----------
+    name : str
+        The keyword (``s``, ``t``, ``compat``, ...); the command line's flag is
+        ``--`` plus the name with ``_`` as ``-``.
+    default : object
+        Its default value (already valid).
+    parse : callable
+        Validates a user value and returns it normalised (enum members as
+        plain strings); raises :class:`~nerscore.errors.OptionError`.
+    help : str
+        One line for ``--help`` and the docs.
+    """
+
+    name: str
+    default: Any
+    parse: Callable[[Any], Any]
+    help: str = ""
+
+    @property
+    def flag(self) -> str:
+        """The command-line flag of this option."""
+        return "--" + self.name.replace("_", "-")
+
+
+def choice(name: str, values: tuple[str | None, ...]) -> Callable[[Any], Any]:
+    """A parser for an option with a fixed set of values (strings are case-insensitive).
+
+    Examples
+    --------
+    >>> choice("compat", ("kaggle", None))("KAGGLE")
+    'kaggle'
+    """
+    names = [repr(v) for v in values if v is not None]
+    expected = "one of " + ", ".join(names) + (" or None" if None in values else "")
+
+    def parse(value: Any) -> Any:
+        if value is None and None in values:
+            return None
+        if isinstance(value, str):
+            for v in values:
+                if v is not None and v.lower() == value.strip().lower():
+                    return v
+        raise option_error(name, expected, value)
+
+    return parse
+
+
+def _on_entities(fn: Callable[..., MatchResult]) -> Callable[..., MatchResult]:
+    def run(prep: Prepared, **options: Any) -> MatchResult:
+        return fn(prep.gold, prep.pred, **options)
+
+    return run
+
+
+def _same(alignment: Alignment) -> Alignment:
+    return alignment
+
+
+@dataclass(frozen=True)
+class Matcher:
+    """A matcher as one registry entry.
+
+    Attributes
+    ----------
+    name : str
+        The ``match=`` value.
+    summary : str
+        One line: the rule and the tool it reproduces.
+    options : tuple of Option
+        Its options, in the order they are documented.
+    run : callable
+        ``run(prepared, **options) -> MatchResult`` on both sides of a
+        prepared input (entity columns, plus the encoded tags of tag inputs).
+    aligns : bool
+        Whether it pairs entities (False for ``token``, whose
+        :class:`MatchResult` has no alignment).
+    needs : str
+        What it scores: ``"entities"`` (decoded tags or spans) or
+        ``"units"`` (tokens of tag inputs, characters or tokens of spans).
+    count : callable, optional
+        ``count(prepared, **options) -> Counts``: a faster path when only the
+        counts are needed; defaults to ``run(...).counts``.
+    analysis : callable
+        ``analysis(alignment) -> Alignment``: the pairing that the confusion
+        matrix and the error listing read (the matcher's own alignment unless
+        the matcher says otherwise).
+    report_extra : callable, optional
+        ``report_extra(counts, zero_division) -> dict``: matcher-specific
+        report entries rebuilt from (possibly summed) counts.
+    """
+
+    name: str
+    summary: str
+    run: Callable[..., MatchResult]
+    options: tuple[Option, ...] = ()
+    aligns: bool = True
+    needs: str = "entities"
+    count: Callable[..., Counts] | None = None
+    analysis: Callable[[Alignment], Alignment] = _same
+    report_extra: Callable[[Counts, Any], dict[str, Any]] | None = field(default=None)
+
+    @classmethod
+    def on_entities(cls, name: str, summary: str, fn: Callable[..., MatchResult],
+                    **kwargs: Any) -> Matcher:
+        """An entry whose ``run`` calls ``fn(gold, pred, **options)`` on entity columns."""
+        return cls(name, summary, _on_entities(fn), **kwargs)
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """Every option with its default."""
+        return {o.name: o.default for o in self.options}
+
+    def resolve(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate user options and fill in the defaults.
+
+        Raises
+        ------
+        OptionError
+            For an unknown option (listing the valid ones) or a bad value.
+
+        Examples
+        --------
+        >>> get_matcher("overlap").resolve({"s": 1})
+        {'s': 1.0, 'assignment': 'greedy', 'overlapping': 'error'}
+        >>> get_matcher("exact").resolve({"t": 0.5})
+        Traceback (most recent call last):
+        ...
+        nerscore.errors.OptionError: Unknown option 't' for match='exact'; its options are 'labeled'.
+        """
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            valid = ", ".join(repr(n) for n in known) or "none"
+            raise OptionError(
+                f"Unknown option {', '.join(map(repr, unknown))} for match={self.name!r}; "
+                f"its options are {valid}.",
+                option=unknown[0],
+            )
+        return {n: o.parse(options[n]) if n in options else o.default for n, o in known.items()}
+
+    def counts(self, prep: Prepared, options: Mapping[str, Any]) -> Counts:
+        """The counts of resolved ``options`` on ``prep`` (the fast path when there is one)."""
+        if self.count is not None:
+            return self.count(prep, **options)
+        return self.run(prep, **options).counts
+
+
+def matcher_names() -> tuple[str, ...]:
+    """Every registered matcher name."""
+    return tuple(MATCHERS)
+
+
+def get_matcher(name: object) -> Matcher:
+    """The registry entry of matcher ``name``.
+
+    Raises
+    ------
+    OptionError
+        For an unknown name, listing the valid ones.
+
+    Examples
+    --------
+    >>> get_matcher("threshold").defaults
+    {'t': 0.5, 'compat': None}
+    >>> get_matcher("fuzzy")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.OptionError: Expected `match` to be one of 'exact', 'semeval', 'overlap', 'threshold', 'token'; got 'fuzzy'.
+    """
+    module = MATCHERS.get(name) if isinstance(name, str) else None
+    if module is None:
+        valid = ", ".join(repr(n) for n in MATCHERS)
+        raise option_error("match", f"one of {valid}", name)
+    entry: Matcher = importlib.import_module(module).MATCHER
+    return entry
