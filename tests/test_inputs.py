@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerscore
-from nerscore.decoding import Decoding
 from nerscore._inputs import input_kind, prepare
+from nerscore.decoding import Decoding
 from nerscore.documents import Document
 from nerscore.errors import FormatError, InvalidSpanError, LengthMismatchError
 from nerscore.extraction import tags_to_entities
@@ -288,7 +288,7 @@ def test_span_inputs_score_like_the_tags_they_come_from(seed):
     assert r.accuracy is None
     # token scores over units equal token scores over tags (lenient decoding covers every
     # typed non-O token)
-    from nerscore._tags import encode_pair
+    from nerscore.tags import encode_pair
 
     tok = token_counts(*encode_pair(y_true, y_pred))
     units = nerscore.count_matches(_as_spans(y_true), _as_spans(y_pred), match="token")

@@ -1,8 +1,8 @@
 import pytest
 
 import nerscore
-from nerscore._tags import EncodedTags
 from nerscore.errors import InvalidTagError
+from nerscore.tags import EncodedTags
 from nerscore.validation import repair_tags, validate_tags
 
 

@@ -18,7 +18,7 @@ _EXPORTS: dict[str, str] = {
     "Span": "nerscore.types",
     "Entity": "nerscore.types",
     "EntityColumns": "nerscore.types",
-    "EncodedTags": "nerscore._tags",
+    "EncodedTags": "nerscore.tags",
     "Document": "nerscore.documents",
     # schemes, decoding, validation
     "Scheme": "nerscore.schemes",
@@ -34,9 +34,9 @@ _EXPORTS: dict[str, str] = {
     # counting and reduction
     "Counts": "nerscore.counts",
     "LabelCounts": "nerscore.counts",
-    "Average": "nerscore._reduce",
-    "Scores": "nerscore._reduce",
-    "reduce_counts": "nerscore._reduce",
+    "Average": "nerscore.reduction",
+    "Scores": "nerscore.reduction",
+    "reduce_counts": "nerscore.reduction",
     "count_matches": "nerscore.metrics",
     "match_entities": "nerscore.metrics",
     "precision_score": "nerscore.metrics",
@@ -93,7 +93,13 @@ _EXPORTS: dict[str, str] = {
     "InvalidSpanError": "nerscore.errors",
     "FormatError": "nerscore.errors",
     "UndefinedMetricWarning": "nerscore.errors",
-    "ConllevalMergeWarning": "nerscore._conlleval_rules",
+    "ConllevalMergeWarning": "nerscore.errors",
+    "OptionError": "nerscore.errors",
+    "Decoding": "nerscore.decoding",
+    "Matcher": "nerscore.matching",
+    "get_matcher": "nerscore.matching",
+    "confusion_from_report": "nerscore.confusion",
+    "errors_from_report": "nerscore.analysis",
 }
 
 __all__ = [
@@ -102,6 +108,7 @@ __all__ = [
     "ConfusionMatrix",
     "ConllevalMergeWarning",
     "Counts",
+    "Decoding",
     "Document",
     "EncodedTags",
     "Entity",
@@ -116,8 +123,10 @@ __all__ = [
     "LabelCounts",
     "LengthMismatchError",
     "MatchResult",
+    "Matcher",
     "Mode",
     "NerscoreError",
+    "OptionError",
     "RepairMethod",
     "Report",
     "Row",
@@ -134,12 +143,15 @@ __all__ = [
     "char_spans_to_tags",
     "char_spans_to_token_spans",
     "classification_report",
+    "confusion_from_report",
     "confusion_matrix",
     "count_matches",
     "entities_to_tags",
+    "errors_from_report",
     "evaluate",
     "f1_score",
     "fbeta_score",
+    "get_matcher",
     "get_scheme",
     "iter_conll",
     "list_errors",
@@ -187,11 +199,19 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from nerscore._conlleval_rules import ConllevalMergeWarning
-    from nerscore._reduce import Average, Scores, reduce_counts
-    from nerscore._tags import EncodedTags
-    from nerscore.analysis import ErrorCategory, ErrorRecord, list_errors, write_errors
-    from nerscore.confusion import ConfusionMatrix, confusion_matrix, render_confusion
+    from nerscore.analysis import (
+        ErrorCategory,
+        ErrorRecord,
+        errors_from_report,
+        list_errors,
+        write_errors,
+    )
+    from nerscore.confusion import (
+        ConfusionMatrix,
+        confusion_from_report,
+        confusion_matrix,
+        render_confusion,
+    )
     from nerscore.conversion import (
         align_tokens,
         char_spans_to_tags,
@@ -200,14 +220,17 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         token_spans_to_char_spans,
     )
     from nerscore.counts import Counts, LabelCounts
+    from nerscore.decoding import Decoding
     from nerscore.documents import Document
     from nerscore.errors import (
+        ConllevalMergeWarning,
         FormatError,
         InvalidSpanError,
         InvalidTagError,
         InvalidTransitionError,
         LengthMismatchError,
         NerscoreError,
+        OptionError,
         SchemeError,
         UndefinedMetricWarning,
     )
@@ -215,7 +238,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from nerscore.io.brat import read_brat, write_brat
     from nerscore.io.conll import iter_conll, read_conll, write_conll
     from nerscore.io.jsonl import read_jsonl, write_jsonl
-    from nerscore.matching import Alignment, MatchResult
+    from nerscore.matching import Alignment, Matcher, MatchResult, get_matcher
     from nerscore.matching.exact import match_exact
     from nerscore.matching.overlap import match_overlap
     from nerscore.matching.semeval import match_semeval, semeval_tables
@@ -231,11 +254,13 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         precision_score,
         recall_score,
     )
+    from nerscore.reduction import Average, Scores, reduce_counts
     from nerscore.report import Report, Row, render_html, render_markdown, render_text
     from nerscore.report.conlleval import render_conlleval
     from nerscore.report.seqeval import render_seqeval
     from nerscore.schemes import Mode, Scheme, get_scheme
     from nerscore.scorer import EntityScorer
+    from nerscore.tags import EncodedTags
     from nerscore.types import Entity, EntityColumns, Span
     from nerscore.validation import (
         RepairMethod,

@@ -36,10 +36,11 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore import schemes as sc
-from nerscore._decode import _pair_table, decode_per_start, event_masks, flatten_with_separators
-from nerscore._tags import EncodedTags
+from nerscore._decode import decode_per_start, event_masks, flatten_with_separators, pair_table
 from nerscore.counts import Counts
+from nerscore.errors import ConllevalMergeWarning
 from nerscore.schemes import EventRules
+from nerscore.tags import EncodedTags
 from nerscore.types import EntityColumns
 
 __all__ = [
@@ -87,11 +88,7 @@ _LENIENT_LETTER = {
     "B": sc.B, "I": sc.I, "M": sc.I, "E": sc.E, "L": sc.E, "S": sc.S, "U": sc.S,
 }
 
-_LENIENT_START = _pair_table(sc.LENIENT.start)
-
-
-class ConllevalMergeWarning(UserWarning):
-    """The conlleval rules merged adjacent same-type chunks that lenient mode keeps apart."""
+_LENIENT_START = pair_table(sc.LENIENT.start)
 
 
 def split_tag(tag: str, delimiter: str = "-") -> tuple[str, str]:

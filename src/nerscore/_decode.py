@@ -37,6 +37,7 @@ __all__ = [
     "decode_per_start",
     "event_masks",
     "flatten_with_separators",
+    "pair_table",
     "with_separators",
 ]
 
@@ -63,7 +64,7 @@ def flatten_with_separators(
     return out, offsets + np.arange(n_seq + 1, dtype=np.int64)
 
 
-def _pair_table(pairs: Iterable[tuple[int, int]]) -> BoolArray:
+def pair_table(pairs: Iterable[tuple[int, int]]) -> BoolArray:
     table = np.zeros(N_CLASSES * N_CLASSES, dtype=bool)
     for p, c in pairs:
         table[p * N_CLASSES + c] = True
@@ -106,8 +107,8 @@ def event_masks(
     """
     pair = pc.astype(np.intp) * N_CLASSES + c
     differ = pt != t
-    end_ev = _pair_table(rules.end)[pair] | (_class_table(rules.end_on_type_change)[pc] & differ)
-    start_ev = _pair_table(rules.start)[pair] | (
+    end_ev = pair_table(rules.end)[pair] | (_class_table(rules.end_on_type_change)[pc] & differ)
+    start_ev = pair_table(rules.start)[pair] | (
         _class_table(rules.start_on_type_change)[c] & differ
     )
     return end_ev, start_ev

@@ -41,11 +41,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from nerscore._tags import EncodedTags, encode_pair
 from nerscore.decoding import Decoding
 from nerscore.documents import Document, is_int, span_columns
 from nerscore.errors import FormatError, LengthMismatchError
 from nerscore.extraction import decode
+from nerscore.tags import EncodedTags, encode_pair
 from nerscore.types import Entity, EntityColumns
 
 __all__ = ["Prepared", "input_kind", "prepare", "prepare_spans"]

@@ -40,9 +40,9 @@ from nerscore._decode import (
     flatten_with_separators,
     with_separators,
 )
-from nerscore._tags import EncodedTags, ParsedVocab, check_vocab
 from nerscore.errors import UndefinedMetricWarning
 from nerscore.schemes import EventRules, SchemeTable
+from nerscore.tags import EncodedTags, ParsedVocab, check_vocab
 
 __all__ = [
     "DEFAULT_RULES",
@@ -91,7 +91,7 @@ _INITIAL = -1
 def parse_default(vocab: Sequence[str], *, suffix: bool = False) -> ParsedVocab:
     """Parse distinct tags as seqeval's default mode does.
 
-    Returns a :class:`~nerscore._tags.ParsedVocab` whose ``label`` holds type
+    Returns a :class:`~nerscore.tags.ParsedVocab` whose ``label`` holds type
     ids into ``labels`` (``labels[0]`` is ``"_"``); the empty tag, on which
     seqeval fails, is listed in ``invalid``.
 

@@ -38,12 +38,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore._tags import EncodedTags
 from nerscore.decoding import Decoding
 from nerscore.documents import Document, check_span, coerce_span, describe_doc
 from nerscore.errors import FormatError, InvalidSpanError, LengthMismatchError
 from nerscore.extraction import decode, write_tags
 from nerscore.schemes import Mode, Scheme
+from nerscore.tags import EncodedTags
 from nerscore.types import Entity, Span
 
 __all__ = [

@@ -23,8 +23,8 @@ from typing import Any, Union, cast
 import numpy as np
 import numpy.typing as npt
 
-from nerscore._tags import encode_strings
 from nerscore.errors import InvalidSpanError
+from nerscore.tags import encode_strings
 from nerscore.types import Entity, Span
 
 __all__ = ["Document", "SpanLike", "check_span", "coerce_span", "describe_doc", "is_int", "span_columns"]

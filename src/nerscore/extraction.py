@@ -13,10 +13,10 @@ import numpy as np
 
 from nerscore import schemes as sc
 from nerscore._decode import decode_chunks, decode_events_ids_seq, flatten_with_separators
-from nerscore._tags import EncodedTags, check_vocab, parse_vocab
 from nerscore.decoding import Decoding
 from nerscore.errors import InvalidSpanError
 from nerscore.schemes import Mode, Scheme
+from nerscore.tags import EncodedTags, check_vocab, parse_vocab
 from nerscore.types import Entity, EntityColumns
 
 __all__ = ["decode", "entities_to_tags", "nested", "tags_to_entities", "write_tags"]

@@ -12,7 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from nerscore._inputs import Prepared, prepare
-from nerscore._reduce import (
+from nerscore._version import __version__
+from nerscore.counts import Counts
+from nerscore.decoding import Decoding
+from nerscore.matching import Matcher, MatchResult, get_matcher
+from nerscore.reduction import (
     Average,
     Scores,
     check_beta,
@@ -21,10 +25,6 @@ from nerscore._reduce import (
     reduce_counts,
     safe_divide,
 )
-from nerscore._version import __version__
-from nerscore.counts import Counts
-from nerscore.decoding import Decoding
-from nerscore.matching import Matcher, MatchResult, get_matcher
 from nerscore.report.model import Report, Row
 from nerscore.schemes import Mode, Scheme
 
@@ -265,7 +265,7 @@ def accuracy_score(y_true: object, y_pred: object, *, zero_division: Any = "warn
     0.6666666666666666
     """
     from nerscore._inputs import input_kind
-    from nerscore._tags import encode_pair
+    from nerscore.tags import encode_pair
 
     zd = check_zero_division(zero_division)
     if input_kind(y_true, y_pred) == "spans":

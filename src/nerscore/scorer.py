@@ -6,11 +6,11 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from nerscore._reduce import check_beta, check_zero_division
 from nerscore.counts import Counts
 from nerscore.decoding import Decoding
 from nerscore.matching import get_matcher
 from nerscore.metrics import build_report, run_matcher
+from nerscore.reduction import check_beta, check_zero_division
 from nerscore.report.model import Report
 from nerscore.schemes import Mode, Scheme
 

@@ -16,12 +16,12 @@ import numpy as np
 from nerscore import schemes as sc
 from nerscore._decode import flatten_with_separators
 from nerscore._enum import OptionEnum
-from nerscore._tags import EncodedTags, parse_vocab
 from nerscore.decoding import Decoding
 from nerscore.errors import InvalidTagError, SchemeError
 from nerscore.extraction import decode, write_tags
 from nerscore.extraction import nested as nested_tags
 from nerscore.schemes import Mode, Scheme
+from nerscore.tags import EncodedTags, parse_vocab
 
 __all__ = [
     "RepairMethod", "TagIssue", "ValidationResult", "check_tags", "repair_tags", "validate_tags",

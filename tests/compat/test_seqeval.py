@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import nerscore.compat._seqeval_core as core
 import nerscore.compat.seqeval as ns
 from nerscore.counts import Counts
 from nerscore.errors import (
@@ -92,7 +93,7 @@ def plain_dict(d: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
 def has_entities(y_true: list[list[str]], y_pred: list[list[str]], **kw: Any) -> bool:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        counts = ns._count(y_true, y_pred, match="exact", **kw)
+        counts = core.count(y_true, y_pred, match="exact", **kw)
     return len(counts.labels) > 0
 
 
@@ -250,7 +251,7 @@ def test_strict_entities_match_seqeval(scheme):
     rng = np.random.default_rng(SCHEMES.index(scheme))
     letters = SCHEME_LETTERS[scheme] + "O"
     seq_scheme = getattr(ss, scheme)
-    table = ns._check_scheme(scheme)
+    table = core.check_scheme(scheme)
     n_errors = 0
     for k in range(1000):
         suffix = k % 4 == 3
@@ -265,13 +266,13 @@ def test_strict_entities_match_seqeval(scheme):
         if isinstance(ref, Exception):
             assert isinstance(ref, (KeyError, ValueError))  # seqeval raises: so do we
             with pytest.raises(InvalidTagError) as info:
-                ns._decode_both(y_true, y_pred, suffix=suffix, table=table)
+                core._decode_both(y_true, y_pred, suffix=suffix, table=table)
             # the reported tag is one seqeval rejects too
             bad = info.value.tag
             assert bad[-1 if suffix else 0] not in SCHEME_LETTERS[scheme] + "O"
             n_errors += 1
             continue
-        gold, pred = ns._columns(*ns._decode_both(y_true, y_pred, suffix=suffix, table=table))
+        gold, pred = core._columns(*core._decode_both(y_true, y_pred, suffix=suffix, table=table))
         assert [entity_set(gold), entity_set(pred)] == ref, (y_true, y_pred)
     assert 20 < n_errors < 300
 
@@ -285,7 +286,7 @@ def test_strict_mode_scores_and_reports_match_seqeval(scheme):
     for k in range(400):
         suffix = k % 4 == 3
         y_true, y_pred = make_pair(rng, lambda s=suffix: strict_tag(rng, letters, s))
-        table = ns._check_scheme(scheme)
+        table = core.check_scheme(scheme)
         any_entities = has_entities(y_true, y_pred, suffix=suffix, table=table)
         zd = ["warn", 0, 1][k % 3]
         our_scheme = [scheme, getattr(ns, scheme), seq_scheme][k % 3]
@@ -367,7 +368,7 @@ def test_scheme_tables_hold_seqeval_patterns(scheme):
                         out.add((canonical[p.name], canonical[c.name], cond.name.lower()))
         return out
 
-    table = ns._check_scheme(scheme)
+    table = core.check_scheme(scheme)
     for name in ("start", "inside", "end"):
         ours = {(p, c, cond) for p, c, cond in getattr(table, name)
                 if p in classes and c in classes}
@@ -450,14 +451,14 @@ SPEC_25 = [
 def gpc(y_true: Any, y_pred: Any, table: Any) -> tuple[int, int, int]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        c = ns._count(y_true, y_pred, suffix=False, table=table, match="exact")
+        c = core.count(y_true, y_pred, suffix=False, table=table, match="exact")
     return int(c.n_gold.sum()), int(c.n_pred.sum()), int(c.exact.sum())
 
 
 @pytest.mark.parametrize(("y_true", "y_pred", "default", "strict", "scheme"), SPEC_25)
 def test_spec25_decoding_examples(y_true, y_pred, default, strict, scheme):
     assert gpc(y_true, y_pred, None) == default
-    assert gpc(y_true, y_pred, ns._check_scheme(scheme)) == strict
+    assert gpc(y_true, y_pred, core.check_scheme(scheme)) == strict
 
 
 def test_default_mode_quirks():
@@ -605,8 +606,8 @@ def test_match_is_passed_to_the_matcher(monkeypatch):
         return Result()
 
     entry = Matcher.on_entities("fake", "a test double", fake)
-    real = ns.get_matcher
-    monkeypatch.setattr(ns, "get_matcher", lambda name: entry if name == "fake" else real(name))
+    real = core.get_matcher
+    monkeypatch.setattr(core, "get_matcher", lambda name: entry if name == "fake" else real(name))
     assert ns.f1_score(SEED_TRUE, SEED_PRED, match="fake") == 0.5
     assert entity_set(seen["gold"]) == {(0, "MISC", 3, 6), (1, "PER", 0, 2)}
     assert entity_set(seen["pred"]) == {(0, "MISC", 2, 6), (1, "PER", 0, 2)}

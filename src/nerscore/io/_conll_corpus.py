@@ -15,8 +15,8 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-from nerscore._tags import EncodedTags
 from nerscore.errors import LengthMismatchError
+from nerscore.tags import EncodedTags
 
 __all__ = ["ConllCorpus", "ConllText", "FieldView", "Sentence", "check_shape", "has_space"]
 

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore._tags import EncodedTags
 from nerscore.errors import FormatError
 from nerscore.io._bytes import intern_ranges
 from nerscore.io._conll_corpus import ConllCorpus, ConllText, FieldView, PosArray
+from nerscore.tags import EncodedTags
 
 __all__ = [
     "Block",

@@ -37,7 +37,6 @@ from typing import IO, Any, Literal
 
 import numpy as np
 
-from nerscore._tags import EncodedTags
 from nerscore.io._conll_align import check_aligned
 from nerscore.io._conll_corpus import ConllCorpus, Sentence, check_shape
 from nerscore.io._conll_scan import (
@@ -47,6 +46,7 @@ from nerscore.io._conll_scan import (
     parse_blocks,
     scan_block,
 )
+from nerscore.tags import EncodedTags
 
 __all__ = [
     "ConllCorpus",

@@ -55,7 +55,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore._reduce import ZeroDivision, check_zero_division, safe_divide
 from nerscore.counts import Counts
 from nerscore.errors import InvalidSpanError
 from nerscore.matching.alignment import Alignment, MatchResult
@@ -66,6 +65,7 @@ from nerscore.matching.candidates import (
     isolated,
 )
 from nerscore.matching.registry import Matcher, Option, choice
+from nerscore.reduction import ZeroDivision, check_zero_division, safe_divide
 from nerscore.types import EntityColumns, unify_labels
 
 __all__ = [

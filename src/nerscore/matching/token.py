@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from nerscore._tags import EncodedTags, check_vocab, parse_vocab
 from nerscore.counts import Counts
 from nerscore.decoding import Decoding
 from nerscore.matching.alignment import MatchResult
 from nerscore.matching.registry import Matcher
+from nerscore.tags import EncodedTags, check_vocab, parse_vocab
 
 if TYPE_CHECKING:
     from nerscore._inputs import Prepared
@@ -29,7 +29,7 @@ def token_counts(gold: EncodedTags, pred: EncodedTags, decoding: Decoding | None
 
     Examples
     --------
-    >>> from nerscore._tags import encode_pair
+    >>> from nerscore.tags import encode_pair
     >>> g, p = encode_pair([["B-PER", "I-PER", "O"]], [["B-PER", "B-PER", "B-LOC"]])
     >>> c = token_counts(g, p)
     >>> c.to_dict(), c.tokens_correct

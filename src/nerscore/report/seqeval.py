@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from nerscore._reduce import check_zero_division
 from nerscore._seqeval_rules import prf_support
 from nerscore.counts import Counts
 from nerscore.errors import option_error
+from nerscore.reduction import check_zero_division
 from nerscore.report.model import Report
 
 __all__ = [
