@@ -1,4 +1,4 @@
-"""Entity confusion matrix (SPEC §3.6)."""
+"""Entity confusion matrix (docs/matchers/confusion.md)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from nerscore.types import EntityColumns
 from tests.conftest import random_tag_corpus
 
 # ---------------------------------------------------------------------------
-# SPEC §3.6 worked example, as character spans and as tags
+# docs/matchers/confusion.md worked example, as character spans and as tags
 
 TEXT = (
     "John Smith lives in Frederick. Forrest met Fannie Thomas "
@@ -122,7 +122,7 @@ def test_worked_example_from_report(form):
 
 
 # ---------------------------------------------------------------------------
-# agreement with exact matching (SPEC §3.1)
+# agreement with exact matching (docs/matchers/exact.md)
 
 
 def check_agrees_with_exact(cm: ConfusionMatrix, counts) -> None:
@@ -343,7 +343,7 @@ def test_align_with_registered_matcher():
 
 
 def test_align_with_semeval_alignment():
-    """SPEC §3.2 worked example: SemEval pairs overlapping spans across labels."""
+    """docs/matchers/semeval.md worked example: SemEval pairs overlapping spans across labels."""
     labels = ("BRAND", "DRUG", "GROUP")
     gold = EntityColumns([0] * 5, [0, 6, 9, 12, 16], [1, 7, 10, 13, 17], [0, 1, 1, 1, 2], labels)
     pred = EntityColumns([0] * 5, [3, 5, 9, 12, 15], [4, 7, 10, 13, 17], [0, 1, 0, 1, 1], labels)

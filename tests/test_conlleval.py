@@ -390,13 +390,13 @@ def test_render_no_tokens_and_unprinted_types():
     assert "Y:" not in text
 
 
-# --- mode="conlleval" in the core API (SPEC §2.5) ---------------------------------------
+# --- mode="conlleval" in the core API (docs/schemes.md) ---------------------------------------
 
 def s(text):
     return text.split()
 
 
-SPEC_2_5 = [
+DECODING_EXAMPLES = [
     ([s("B-PER I-PER O")], [s("I-PER I-PER O")], (1, 1, 1), False),
     ([s("B-PER I-PER O")], [s("B-PER I-LOC O")], (1, 2, 0), False),
     ([s("B-PER B-LOC I-LOC")], [s("B-PER I-LOC I-LOC")], (2, 2, 2), False),
@@ -411,7 +411,7 @@ SPEC_2_5 = [
 ]
 
 
-@pytest.mark.parametrize(("gold", "pred", "expected", "merges"), SPEC_2_5)
+@pytest.mark.parametrize(("gold", "pred", "expected", "merges"), DECODING_EXAMPLES)
 def test_spec_2_5_conlleval_column(gold, pred, expected, merges):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -425,7 +425,7 @@ def test_spec_2_5_conlleval_column(gold, pred, expected, merges):
 
 def test_spec_2_5_rows_through_the_cli():
     # the same rows as one file each: the script's numbers agree with the API's
-    for gold, pred, (n_gold, n_pred, n_correct), _ in SPEC_2_5:
+    for gold, pred, (n_gold, n_pred, n_correct), _ in DECODING_EXAMPLES:
         lines = []
         for gs, ps in zip(gold, pred, strict=True):
             lines += [f"w {a} {b}" for a, b in zip(gs, ps, strict=True)] + [""]

@@ -16,8 +16,8 @@ def s(text):
     return text.split()
 
 
-# SPEC §2.5: (gold, pred, lenient G/P/C, strict G/P/C, strict scheme)
-SPEC_2_5 = [
+# docs/schemes.md: (gold, pred, lenient G/P/C, strict G/P/C, strict scheme)
+DECODING_EXAMPLES = [
     (s("B-PER I-PER O"), s("I-PER I-PER O"), (1, 1, 1), (1, 0, 0), "IOB2"),
     (s("B-PER I-PER O"), s("B-PER I-LOC O"), (1, 2, 0), (1, 1, 0), "IOB2"),
     (s("B-PER B-LOC I-LOC"), s("B-PER I-LOC I-LOC"), (2, 2, 2), (2, 1, 1), "IOB2"),
@@ -34,7 +34,7 @@ SPEC_2_5 = [
 ]
 
 
-@pytest.mark.parametrize(("gold", "pred", "lenient", "strict", "scheme"), SPEC_2_5)
+@pytest.mark.parametrize(("gold", "pred", "lenient", "strict", "scheme"), DECODING_EXAMPLES)
 def test_spec_2_5_lenient_and_strict(gold, pred, lenient, strict, scheme):
     assert gpc(gold, pred) == lenient
     assert gpc(gold, pred, scheme=scheme, mode="strict") == strict

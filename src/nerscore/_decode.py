@@ -1,4 +1,4 @@
-"""The generic, vectorised tag decoder (SPEC §2.3).
+"""The generic, vectorised tag decoder (docs/schemes.md).
 
 A sentence boundary is an ``O`` on both sides. Two table-driven algorithms
 read the scheme tables:

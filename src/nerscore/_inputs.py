@@ -15,7 +15,7 @@ Which kind an input is comes from its first span or tag: a list of lists of
 without a single tag or span (``[]``, ``[[], []]``) are read as tags unless
 the other side is spans; a mapping or documents are always spans.
 
-Pairing of span documents (SPEC §8, never a silent drop):
+Pairing of span documents (docs/differences.md, never a silent drop):
 
 - both sides have ids: joined by id, in gold order, then the predicted ids
   gold lacks. A gold document without a prediction counts as predicting no

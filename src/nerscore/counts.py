@@ -1,4 +1,4 @@
-"""Mergeable per-label counts — the only thing reductions ever see (SPEC §3, §4).
+"""Mergeable per-label counts — the only thing reductions ever see (docs/matchers, docs/reduction.md).
 
 :class:`Counts` holds, per label, the number of true positives, predicted
 entities and gold entities as exact integers, plus partial credit (from

@@ -1,6 +1,6 @@
 """Documents: labelled character (or token) spans, with a document id and optionally the text.
 
-Span inputs come in several shapes (SPEC §1): per document, a list of
+Span inputs come in several shapes (docs/index.md): per document, a list of
 ``(start, end, label)`` tuples, of ``{"start", "end", "label"}`` dicts or of
 :class:`~nerscore.Entity` objects; documents with an id and text
 (:class:`Document`, or ``{"id", "text", "spans"}`` dicts); and mappings

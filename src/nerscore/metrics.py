@@ -243,7 +243,7 @@ def f1_score(
     y_true: object, y_pred: object, *, average: str | Average | None = "micro",
     zero_division: Any = "warn", labels: Sequence[str] | None = None, **options: Any,
 ) -> float | dict[str, float]:
-    """Entity-level F1 (SPEC §4); see :func:`fbeta_score` for the parameters.
+    """Entity-level F1 (docs/reduction.md); see :func:`fbeta_score` for the parameters.
 
     Examples
     --------

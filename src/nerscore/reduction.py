@@ -1,4 +1,4 @@
-"""The one place where counts are divided into scores (SPEC §4)."""
+"""The one place where counts are divided into scores (docs/reduction.md)."""
 
 from __future__ import annotations
 

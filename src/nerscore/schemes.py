@@ -51,7 +51,7 @@ class Scheme(OptionEnum):
 
 
 class Mode(OptionEnum):
-    """How tag sequences are decoded into entities (SPEC §2.3)."""
+    """How tag sequences are decoded into entities (docs/schemes.md)."""
 
     LENIENT = "lenient"
     STRICT = "strict"
@@ -226,7 +226,7 @@ class EventRules:
     start_on_type_change: frozenset[int]
 
 
-#: SPEC §2.3 lenient mode (seqeval's default mode and conlleval for O/B/I/E).
+#: docs/schemes.md lenient mode (seqeval's default mode and conlleval for O/B/I/E).
 LENIENT = EventRules(
     end=frozenset(
         {(p, c) for p in (E, S) for c in ALL}

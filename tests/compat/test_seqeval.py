@@ -399,7 +399,7 @@ def test_conll2000_report_is_byte_identical():
     assert ns.f1_score(y_true, y_pred) == pytest.approx(0.7435, abs=5e-5)
 
 
-# ----------------------------------------------------------------------------- SPEC examples
+# ----------------------------------------------------------------------------- docs examples
 
 
 SEED_TRUE = [["O", "O", "O", "B-MISC", "I-MISC", "I-MISC", "O"], ["B-PER", "I-PER", "O"]]
@@ -428,9 +428,9 @@ def test_spec4_seqeval_parity_examples():
     assert [round(v, 4) for v in weighted[:3]] == [1.0, 0.6667, 0.7778]
 
 
-# SPEC §2.5: (gold, pred, lenient G/P/C, strict G/P/C, strict scheme). seqeval's default mode
+# docs/schemes.md: (gold, pred, lenient G/P/C, strict G/P/C, strict scheme). seqeval's default mode
 # equals lenient except for #8, whose U/L tags it does not know (U-PER U-PER is one entity).
-SPEC_25 = [
+DECODING_EXAMPLES = [
     ([["B-PER", "I-PER", "O"]], [["I-PER", "I-PER", "O"]], (1, 1, 1), (1, 0, 0), "IOB2"),
     ([["B-PER", "I-PER", "O"]], [["B-PER", "I-LOC", "O"]], (1, 2, 0), (1, 1, 0), "IOB2"),
     ([["B-PER", "B-LOC", "I-LOC"]], [["B-PER", "I-LOC", "I-LOC"]], (2, 2, 2), (2, 1, 1), "IOB2"),
@@ -455,7 +455,7 @@ def gpc(y_true: Any, y_pred: Any, table: Any) -> tuple[int, int, int]:
     return int(c.n_gold.sum()), int(c.n_pred.sum()), int(c.exact.sum())
 
 
-@pytest.mark.parametrize(("y_true", "y_pred", "default", "strict", "scheme"), SPEC_25)
+@pytest.mark.parametrize(("y_true", "y_pred", "default", "strict", "scheme"), DECODING_EXAMPLES)
 def test_spec25_decoding_examples(y_true, y_pred, default, strict, scheme):
     assert gpc(y_true, y_pred, None) == default
     assert gpc(y_true, y_pred, core.check_scheme(scheme)) == strict
@@ -617,7 +617,7 @@ def test_match_is_passed_to_the_matcher(monkeypatch):
 
 
 def test_match_uses_nerscore_matchers():
-    # SPEC 3.4: MISC gold [3, 6) and prediction [2, 6) overlap by 3/3 and 3/4 >= 0.5
+    # docs/matchers/threshold.md: MISC gold [3, 6) and prediction [2, 6) overlap by 3/3 and 3/4 >= 0.5
     assert ns.f1_score(SEED_TRUE, SEED_PRED, match="threshold") == 1.0
     assert ns.f1_score(SEED_TRUE, SEED_PRED, match="exact") == 0.5
 

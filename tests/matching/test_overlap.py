@@ -1,4 +1,4 @@
-"""Tests of the ``overlap`` matcher (SPEC §3.3, the "Loio" method)."""
+"""Tests of the ``overlap`` matcher (docs/matchers/overlap.md, the "Loio" method)."""
 
 from __future__ import annotations
 
@@ -134,7 +134,7 @@ span_st = st.tuples(
 side_st = st.lists(span_st, max_size=14).map(disjoint)
 
 
-# ---------------------------------------------------------------- SPEC §3.3 worked examples
+# ---------------------------------------------------------------- docs/matchers/overlap.md worked examples
 
 
 def test_article_contract_parties():

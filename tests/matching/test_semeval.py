@@ -1,4 +1,4 @@
-"""Tests of SemEval-2013 matching (SPEC §3.2): worked examples, nervaluate parity, properties."""
+"""Tests of SemEval-2013 matching (docs/matchers/semeval.md): worked examples, nervaluate parity, properties."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def random_docs(rng, n_docs, *, labels=("A", "B", "C"), max_n=6, length=20, max_
 
 
 def reference_default(gold_docs, pred_docs):
-    """A plain transcription of SPEC §3.2's default alignment: all pairs, sort, greedy."""
+    """A plain transcription of docs/matchers/semeval.md's default alignment: all pairs, sort, greedy."""
     key_of = {
         "strict": lambda sb, sl: not (sb and sl),
         "bounds": lambda sb, sl: not sb,
@@ -145,7 +145,7 @@ def assert_rows_match_reference(tab, ref):
 
 
 # ---------------------------------------------------------------------------
-# SPEC §3.2 worked examples
+# docs/matchers/semeval.md worked examples
 
 GOLD = [[(0, 1, "BRAND"), (6, 7, "DRUG"), (9, 10, "DRUG"), (12, 13, "DRUG"), (16, 17, "GROUP")]]
 PRED = [[(3, 4, "BRAND"), (5, 7, "DRUG"), (9, 10, "BRAND"), (12, 13, "DRUG"), (15, 17, "DRUG")]]

@@ -1,4 +1,4 @@
-"""Tests of the ``threshold`` matcher (SPEC §3.4) and its Feedback Prize compat mode."""
+"""Tests of the ``threshold`` matcher (docs/matchers/threshold.md) and its Feedback Prize compat mode."""
 
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ positive_st = st.lists(span_st.filter(lambda s: s[1] < s[2]), max_size=10)
 t_st = st.sampled_from([0.1, 0.25, 1 / 3, 0.5, 0.6, 0.75, 1.0])
 
 
-# ---------------------------------------------------------------- SPEC §3.4 examples
+# ---------------------------------------------------------------- docs/matchers/threshold.md examples
 
 
 @pytest.mark.parametrize(

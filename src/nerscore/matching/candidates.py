@@ -13,7 +13,7 @@ exactly one of two cases, each a range query on sorted starts:
 - ``p.start < g.start < p.end`` (the gold span starts strictly inside the prediction).
 
 Zero-length spans (``start == end``) overlap nothing; they pair only with
-an identical zero-length span of the other side (SPEC §3.2, §3.4).
+an identical zero-length span of the other side (docs/matchers/semeval.md, docs/matchers/threshold.md).
 
 The module also holds what those matchers share after the candidate search:
 :func:`greedy_matching` (one-to-one pairs, best first) and

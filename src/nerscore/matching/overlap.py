@@ -1,4 +1,4 @@
-"""``overlap`` matching (SPEC §3.3): partial-overlap credit with a stimulation factor.
+"""``overlap`` matching (docs/matchers/overlap.md): partial-overlap credit with a stimulation factor.
 
 **Definition.** The method of S. Sotnyk, "Yet another way of NER systems
 evaluation" (loio-metrics), for character spans. Every label is evaluated on
@@ -259,7 +259,7 @@ def match_overlap(
     assignment: str | Assignment = "greedy",
     overlapping: str | Overlapping = "error",
 ) -> MatchResult:
-    """Match character spans with partial-overlap credit (the "Loio" method, SPEC §3.3).
+    """Match character spans with partial-overlap credit (the "Loio" method, docs/matchers/overlap.md).
 
     Parameters
     ----------

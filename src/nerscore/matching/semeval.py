@@ -1,4 +1,4 @@
-"""``semeval`` matching (SPEC §3.2): SemEval-2013 Task 9.1's four schemas.
+"""``semeval`` matching (docs/matchers/semeval.md): SemEval-2013 Task 9.1's four schemas.
 
 Each gold/predicted pair is put in one of five categories — COR (correct),
 INC (incorrect), PAR (partial), MIS (missed gold), SPU (spurious
@@ -350,7 +350,7 @@ def semeval_alignments(
     gold, pred : EntityColumns
         Both sides (label vocabularies are unified and sorted).
     compat : {"nervaluate"} or None
-        ``None`` (default): the order-independent alignment of SPEC §3.2;
+        ``None`` (default): the order-independent alignment of docs/matchers/semeval.md;
         ``"nervaluate"``: nervaluate 1.2.1's input-order matching.
 
     Returns
@@ -394,7 +394,7 @@ def match_semeval(
     gold, pred : EntityColumns
         Both sides (label vocabularies are unified and sorted).
     compat : {"nervaluate"} or None
-        ``None`` (default): the order-independent alignment of SPEC §3.2, one
+        ``None`` (default): the order-independent alignment of docs/matchers/semeval.md, one
         per schema, with label rows that add up to the overall row.
         ``"nervaluate"``: reproduce nervaluate 1.2.1 exactly — its input-order
         matching (rows of a sequence are taken in their order), its 1% overlap
@@ -435,7 +435,7 @@ def match_semeval(
 
     Examples
     --------
-    SPEC §3.2's worked example (one sentence of tokens):
+    docs/matchers/semeval.md's worked example (one sentence of tokens):
 
     >>> from nerscore.types import Entity, EntityColumns, Span
     >>> def cols(rows):

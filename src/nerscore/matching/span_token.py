@@ -1,4 +1,4 @@
-"""``token`` scores of span inputs (SPEC §3.5): units (characters or tokens) per label.
+"""``token`` scores of span inputs (docs/matchers/token.md): units (characters or tokens) per label.
 
 Every span covers the units ``start .. end - 1`` of its document (characters
 for character offsets, tokens for token offsets). Per label, a unit is gold

@@ -1,4 +1,4 @@
-"""``threshold`` matching (SPEC §3.4): one-to-one pairs above an overlap threshold.
+"""``threshold`` matching (docs/matchers/threshold.md): one-to-one pairs above an overlap threshold.
 
 **Definition.** The Feedback Prize 2021 / ArgMiner rule. Within one
 (document, label), a gold span ``g`` and a predicted span ``p`` qualify iff
@@ -251,7 +251,7 @@ def match_threshold(
     t: float = 0.5,
     compat: str | None = None,
 ) -> MatchResult:
-    """Match spans one-to-one when both overlap ratios reach a threshold (SPEC §3.4).
+    """Match spans one-to-one when both overlap ratios reach a threshold (docs/matchers/threshold.md).
 
     Parameters
     ----------
