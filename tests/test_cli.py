@@ -417,3 +417,13 @@ def test_python_dash_m_nerscore_runs_the_readme_example():
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert "   micro avg       0.69       0.81       0.74        459        539" in proc.stdout
+
+
+def test_bad_tag_in_the_prediction_file_is_located(capsys, tmp_path):
+    gold, pred = tmp_path / "gold.conll", tmp_path / "pred.conll"
+    gold.write_text("a B-PER\nb O\n\n", encoding="utf-8")
+    pred.write_text("a B-PER\nb X-PER\n\n", encoding="utf-8")
+    status, out, err = run(capsys, "score", str(gold), str(pred))
+    assert (status, out) == (1, "")
+    assert "Invalid tag 'X-PER' at token 1 ('b') of sentence 0" in err
+    assert "pred.conll, line 2" in err

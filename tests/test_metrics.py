@@ -186,3 +186,18 @@ def test_semeval_text_report_shows_every_schema():
     partial = next(line for line in lines if line.strip().startswith("partial "))
     assert partial.split() == ["partial", "1", "0", "1", "0", "0", "2", "2", "0.75", "0.75",
                                "0.75"]
+
+
+@pytest.mark.parametrize("bad", ["X-PER", "B_PER", "b-per"])
+def test_bad_predicted_tag_is_a_located_error(bad):
+    """A tag only the prediction uses is reported like one of gold (it used to crash)."""
+    with pytest.raises(nerscore.InvalidTagError, match=rf"Invalid tag '{bad}' at token 1 of "
+                                                        "sentence 0"):
+        nerscore.f1_score([["B-PER", "O"]], [["B-PER", bad]])
+
+
+def test_report_prints_as_its_table():
+    report = nerscore.evaluate([["B-PER", "O"]], [["B-PER", "O"]])
+    assert str(report) == nerscore.render_text(report)
+    assert repr(report) == ("Report(match='exact', labels=1, precision=1.0000, recall=1.0000, "
+                            "f1=1.0000)")

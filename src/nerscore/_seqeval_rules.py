@@ -326,6 +326,7 @@ def prf_support(
     warn_for: Collection[str] = ("precision", "recall", "f-score"),
     beta: float = 1.0,
     zero_division: str | float = "warn",
+    empty_macro: str = "nan",
 ) -> PRFS:
     """Precision, recall, F-beta and support with seqeval 1.2.2's arithmetic.
 
@@ -355,8 +356,10 @@ def prf_support(
     arrays; macro and weighted are :func:`numpy.average` of the per-label
     arrays. With no gold entities the weighted average is the
     ``zero_division`` value (P and F only when nothing is predicted
-    either), as in seqeval; the macro average over no labels, where
-    seqeval returns ``nan``, is defined the same way.
+    either), as in seqeval. The macro average over no labels is ``nan``
+    with NumPy's ``RuntimeWarning``s, as seqeval returns it
+    (``empty_macro="nan"``), or the ``zero_division`` value
+    (``empty_macro="fill"``, for reports, where seqeval fails).
 
     Examples
     --------
@@ -389,7 +392,7 @@ def prf_support(
         nothing_predicted = pred_a.sum() == 0
         return (fill if nothing_predicted else 0.0, fill,
                 fill if nothing_predicted else 0.0, support)
-    if len(true_a) == 0:  # macro over no labels: seqeval gives nan (mean of nothing)
+    if len(true_a) == 0 and empty_macro == "fill":  # seqeval: nan, the mean of nothing
         if zero_division == "warn":
             named = [m for m in ("precision", "recall", "f-score") if m in warn_for]
             if named:

@@ -431,7 +431,10 @@ def check_vocab(parsed: ParsedVocab, enc: EncodedTags, *, what: str = "tag") -> 
         return
     bad = np.zeros(len(enc.vocab), dtype=bool)
     bad[list(parsed.invalid)] = True
-    pos = int(np.flatnonzero(bad[enc.ids])[0])
+    used = np.flatnonzero(bad[enc.ids])
+    if len(used) == 0:  # the bad tag belongs to the other side of a shared vocabulary
+        return
+    pos = int(used[0])
     tag_id = int(enc.ids[pos])
     tag = enc.vocab[tag_id]
     seq, idx = enc.locate(pos)

@@ -81,7 +81,8 @@ def seqeval_rows(counts: Counts, *, zero_division: Any = "warn") -> tuple[list[R
     ]
     average_rows: list[Row] = []
     for average in _AVERAGES:
-        ap, ar, af, asup = prf_support(tp, n_pred, n_gold, average=average, zero_division=zd)
+        ap, ar, af, asup = prf_support(tp, n_pred, n_gold, average=average, zero_division=zd,
+                                       empty_macro="fill")
         average_rows.append((f"{average} avg", float(ap), float(ar), float(af), int(asup)))
     return label_rows, average_rows
 
