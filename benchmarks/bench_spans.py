@@ -52,8 +52,7 @@ def available(match: str) -> bool:
 
     if match not in REGISTRY:
         return False
-    module = REGISTRY[match].split(":")[0]
-    return optional(module) is not None
+    return optional(REGISTRY[match]) is not None
 
 
 def check_nervaluate(sub: spans.SpanCorpus, nervaluate: object) -> str:
@@ -122,8 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     tasks["prepare"] = Task(prepare, lambda: (gold, pred), args.repeats)
     for match in MATCHERS:
         if available(match):
-            tasks[f"matcher.{match}"] = Task(get_matcher(match),
-                                             lambda: (prepared.gold, prepared.pred),
+            tasks[f"matcher.{match}"] = Task(get_matcher(match).run, lambda: (prepared,),
                                              args.repeats)
     print("timing (tasks run round-robin, so that all share any drift in machine load):")
     times = interleaved(tasks, log=lambda msg: print(msg, flush=True))

@@ -18,8 +18,6 @@ from nerscore._enum import OptionEnum
 from nerscore.schemes import Mode, Scheme
 
 __all__ = [
-    "COMPAT",
-    "COMPAT_OF",
     "FORMATS",
     "INPUT_FORMATS",
     "UsageError",
@@ -28,6 +26,7 @@ __all__ = [
     "add_match_options",
     "add_score_options",
     "add_tag_options",
+    "compat_of",
     "conll_kwargs",
     "match_kwargs",
     "matches",
@@ -38,10 +37,19 @@ __all__ = [
 FORMATS = ("text", "json", "markdown", "html", "seqeval", "conlleval")
 #: Input formats of gold and prediction files.
 INPUT_FORMATS = ("conll", "jsonl", "brat")
-#: Reference tools each matcher can reproduce (``--compat``).
-COMPAT_OF = {"semeval": ("nervaluate",), "threshold": ("kaggle",)}
-#: Values of ``--compat``.
-COMPAT = tuple(c for values in COMPAT_OF.values() for c in values)
+
+
+def compat_of() -> dict[str, tuple[str, ...]]:
+    """The reference tools each matcher can reproduce (its ``compat`` choices).
+
+    Returns
+    -------
+    dict of str to tuple of str
+    """
+    from nerscore.matching import get_matcher
+
+    return {name: option.choices for name in matches()
+            for option in get_matcher(name).options if option.name == "compat"}
 
 
 def matches() -> tuple[str, ...]:
@@ -274,7 +282,8 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
                             "error, or merged first (default: error)")
     group.add_argument("--t", type=_threshold, default=None, metavar="T",
                        help="threshold: minimum overlap ratio, in (0, 1] (default: 0.5)")
-    group.add_argument("--compat", choices=COMPAT, default=None,
+    compat = tuple(c for values in compat_of().values() for c in values)
+    group.add_argument("--compat", choices=compat, default=None,
                        help="reproduce a reference tool: nervaluate (semeval) or kaggle "
                             "(threshold)")
 
@@ -327,7 +336,7 @@ def match_kwargs(args: argparse.Namespace) -> dict[str, Any]:
             f"--match {args.match} (it takes {takes or 'no options'})"
         )
     compat = given.get("compat", (None, None))[1]
-    if compat is not None and compat not in COMPAT_OF.get(args.match, ()):
+    if compat is not None and compat not in compat_of().get(args.match, ()):
         raise UsageError(f"--compat {compat} does not apply to --match {args.match}")
     return {option: value for option, (_, value) in given.items()}
 

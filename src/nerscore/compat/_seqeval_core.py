@@ -21,7 +21,6 @@ from nerscore._seqeval_rules import (
 from nerscore.counts import Counts
 from nerscore.errors import SchemeError, option_error
 from nerscore.matching import Matcher, get_matcher
-from nerscore.matching.exact import exact_counts
 from nerscore.reduction import check_zero_division
 from nerscore.schemes import Scheme, SchemeTable, get_scheme
 from nerscore.tags import encode_pair
@@ -222,8 +221,6 @@ def count(
     y_true: Any, y_pred: Any, *, suffix: bool, table: SchemeTable | None, match: str
 ) -> Counts:
     gold, pred = _columns(*_decode_both(y_true, y_pred, suffix=suffix, table=table))
-    if match == "exact":
-        return exact_counts(gold, pred)
     matcher = get_matcher(match)
     return matcher.counts(Prepared(gold, pred, None, None, None), matcher.resolve({})).present()
 

@@ -49,12 +49,15 @@ class Option:
         plain strings); raises :class:`~nerscore.errors.OptionError`.
     help : str
         One line for ``--help`` and the docs.
+    choices : tuple of str
+        The valid values of an option with a fixed set (empty otherwise).
     """
 
     name: str
     default: Any
     parse: Callable[[Any], Any]
     help: str = ""
+    choices: tuple[str, ...] = ()
 
     @property
     def flag(self) -> str:

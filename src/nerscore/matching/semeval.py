@@ -582,7 +582,8 @@ MATCHER = Matcher.on_entities(
     "SemEval-2013 strict / exact / partial / type with COR, INC, PAR, MIS, SPU (nervaluate)",
     match_semeval,
     options=(
-        Option("compat", None, check_compat, "'nervaluate' reproduces nervaluate 1.2.1"),
+        Option("compat", None, check_compat, "'nervaluate' reproduces nervaluate 1.2.1",
+               COMPAT),
     ),
     report_extra=_report_extra,
 )

@@ -347,6 +347,6 @@ MATCHER = Matcher.on_entities(
     options=(
         Option("t", 0.5, check_t, "threshold in (0, 1] for both overlap ratios"),
         Option("compat", None, check_compat,
-               "'kaggle' reproduces the Feedback Prize reference notebook"),
+               "'kaggle' reproduces the Feedback Prize reference notebook", _COMPATS),
     ),
 )
