@@ -502,7 +502,8 @@ def test_macro_without_labels():
         assert "Mean of empty slice" in {str(w.message) for w in record}
     with pytest.warns(RuntimeWarning):
         p, r, f, s = ns.precision_recall_fscore_support([["O"]], [["O"]], average="macro")
-    assert all(math.isnan(x) for x in (p, r, f)) and s == 0
+    assert all(math.isnan(x) for x in (p, r, f))
+    assert s == 0
     with pytest.warns(RuntimeWarning):
         assert math.isnan(ns.precision_score([["O"]], [["O"]], average="macro"))
     # the native API keeps its documented zero_division value

@@ -1,0 +1,191 @@
+"""Lookup tables of a tag list, built once with NumPy and copied to each device.
+
+A tag list (label id -> tag string, as a model's ``id2label``) is parsed
+with the scheme and mode; everything the tensor decoders need is then two
+small tables indexed by tag ids:
+
+* ``label_of`` — the entity label of every tag id (an index into the sorted
+  entity labels; ``K = len(labels)`` for the outside tag and for the extra
+  *virtual outside* id ``V = len(tags)`` used as padding and as the implicit
+  token before and after every sentence);
+* ``pair`` — for every ``(previous id, current id)`` pair, bit flags of the
+  decoder: for ``lenient``, bit 1 = an entity ends between the two tokens and
+  bit 2 = one starts at the current token (the event rules of
+  :func:`nerscore._decode.event_masks`); for ``strict``, bit 1 = the pair
+  continues a chunk (an *inside* pattern), bit 2 = it may start one, bit 4 =
+  it closes one (seqeval 1.2.2's strict patterns of the scheme).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from nerscore import schemes as sc
+from nerscore._decode import event_masks
+from nerscore.decoding import Decoding
+from nerscore.errors import InvalidTagError
+from nerscore.schemes import Mode, Pattern
+from nerscore.tags import parse_vocab
+
+if TYPE_CHECKING:
+    import torch
+
+__all__ = ["INSIDE", "LENIENT_END", "LENIENT_START", "STRICT_CLOSE", "STRICT_START",
+           "TagTables", "tag_tables"]
+
+IntArray = npt.NDArray[np.int64]
+
+LENIENT_END, LENIENT_START = 1, 2
+INSIDE, STRICT_START, STRICT_CLOSE = 1, 2, 4
+
+
+@dataclass(frozen=True, eq=False)
+class TagTables:
+    """The decoder tables of one tag list (see the module docstring).
+
+    Attributes
+    ----------
+    tags : tuple of str
+        The tag list; tag id ``i`` is ``tags[i]``.
+    labels : tuple of str
+        Sorted entity labels.
+    mode : Mode
+        ``lenient`` or ``strict``.
+    scheme : str or None
+        The scheme's canonical name.
+    label_of : array of int, shape (V + 1,)
+        Label index of every tag id and of the virtual outside id ``V``.
+    pair : array of uint8, shape ((V + 1) * (V + 1),)
+        Decoder flags of the pair ``(prev, cur)`` at ``prev * (V + 1) + cur``.
+    """
+
+    tags: tuple[str, ...]
+    labels: tuple[str, ...]
+    mode: Mode
+    scheme: str | None
+    label_of: IntArray
+    pair: npt.NDArray[np.uint8]
+    _on: dict[str, tuple[torch.Tensor, torch.Tensor]] = field(default_factory=dict, repr=False)
+
+    @property
+    def n_tags(self) -> int:
+        """Number of tags ``V`` (the virtual outside id)."""
+        return len(self.tags)
+
+    @property
+    def n_labels(self) -> int:
+        """Number of entity labels ``K``."""
+        return len(self.labels)
+
+    def on(self, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(label_of, pair)`` as tensors on ``device`` (copied once per device)."""
+        import torch
+
+        key = str(device)
+        cached = self._on.get(key)
+        if cached is None:
+            cached = (
+                torch.as_tensor(self.label_of, dtype=torch.int64).to(device),
+                torch.as_tensor(self.pair.astype(np.int64), dtype=torch.int64).to(device),
+            )
+            self._on[key] = cached
+        return cached
+
+
+def _pattern_table(patterns: frozenset[Pattern], pc: IntArray, c: IntArray,
+                   same: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    out = np.zeros(len(pc), dtype=bool)
+    for p, cur, cond in patterns:
+        hit = (pc == p) & (c == cur)
+        if cond == "same":
+            hit &= same
+        elif cond == "diff":
+            hit &= ~same
+        out |= hit
+    return out
+
+
+@lru_cache(maxsize=64)
+def tag_tables(tags: tuple[str, ...], scheme: str | None, mode: str) -> TagTables:
+    """Parse a tag list and build its decoder tables (cached).
+
+    Parameters
+    ----------
+    tags : tuple of str
+        Tag id -> tag string.
+    scheme : str, optional
+        The tagging scheme (required by ``mode="strict"``; when given, tags
+        with prefixes the scheme does not use are an error).
+    mode : {"lenient", "strict"}
+        How tags are decoded.
+
+    Raises
+    ------
+    InvalidTagError
+        For a tag that cannot be parsed.
+    ValueError
+        For ``mode="conlleval"`` (not available on tensors) or an empty or
+        repeated tag list.
+
+    Examples
+    --------
+    >>> tt = tag_tables(("O", "B-PER", "I-PER", "B-LOC", "I-LOC"), None, "lenient")
+    >>> tt.labels, tt.label_of.tolist()
+    (('LOC', 'PER'), [2, 1, 1, 0, 0, 2])
+    """
+    decoding = Decoding(scheme, mode)
+    decoding.check_decodable()
+    if decoding.mode is Mode.CONLLEVAL:
+        raise ValueError(
+            "mode='conlleval' is not available on tensors; use mode='lenient' (the "
+            "conlleval/seqeval reading) or mode='strict', or score the tag strings with "
+            "nerscore.count_matches."
+        )
+    if not tags:
+        raise ValueError("Expected a non-empty tag list (label id -> tag string).")
+    if len(set(tags)) != len(tags):
+        dup = next(t for i, t in enumerate(tags) if t in tags[:i])
+        raise ValueError(f"Expected distinct tags in the tag list; {dup!r} appears twice.")
+    parsed = parse_vocab(tags, decoding)
+    if parsed.invalid:
+        i = min(parsed.invalid)
+        raise InvalidTagError(f"Invalid tag {tags[i]!r} (label id {i}) in the tag list: "
+                              f"{parsed.invalid[i]}.", tag=tags[i])
+    order = sorted(range(len(parsed.labels)), key=parsed.labels.__getitem__)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order), dtype=np.int64)
+    k = len(order)
+    v = len(tags)
+    label_of = np.full(v + 1, k, dtype=np.int64)
+    entity = parsed.label >= 0
+    label_of[:v][entity] = rank[parsed.label[entity]]
+    cls = np.append(parsed.cls.astype(np.int64), sc.O)
+    typ = np.append(parsed.label, -1)
+    w = v + 1
+    pc, c = np.repeat(cls, w), np.tile(cls, w)
+    pt, t = np.repeat(typ, w), np.tile(typ, w)
+    if decoding.mode is Mode.LENIENT:
+        end_ev, start_ev = event_masks(pc, pt, c, t, sc.LENIENT)
+        pair = end_ev * LENIENT_END + start_ev * LENIENT_START
+    else:
+        table = decoding.table
+        assert table is not None
+        same = pt == t
+        pair = (_pattern_table(table.inside, pc, c, same) * INSIDE
+                + _pattern_table(table.start, pc, c, same) * STRICT_START
+                + _pattern_table(table.end, pc, c, same) * STRICT_CLOSE)
+    return TagTables(tuple(tags), tuple(parsed.labels[i] for i in order), decoding.mode,
+                     decoding.scheme_name, label_of, pair.astype(np.uint8))
+
+
+def as_tag_tuple(labels: Sequence[str]) -> tuple[str, ...]:
+    """The tag list as a tuple of str (raising TypeError otherwise)."""
+    if isinstance(labels, str) or not all(isinstance(t, str) for t in labels):
+        raise TypeError("Expected `labels` to be a sequence of tag strings (label id -> tag).")
+    return tuple(labels)

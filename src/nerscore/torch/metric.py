@@ -1,0 +1,163 @@
+"""A ``torchmetrics`` metric for entity-level scores (extra ``torchmetrics``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+from torchmetrics import Metric
+
+from nerscore.counts import Counts
+from nerscore.report.model import Report
+from nerscore.torch._tables import as_tag_tuple, tag_tables
+from nerscore.torch.aggregation import STRATEGIES
+from nerscore.torch.functional import batch_counts, check_match, check_t, entity_scores
+
+__all__ = ["EntityMetric"]
+
+
+class EntityMetric(Metric):
+    """Entity-level precision, recall and F1, accumulated on the device.
+
+    The states are per-label count tensors (``tp``, ``n_pred``, ``n_gold``,
+    int64 of shape ``(K,)``) plus the token totals, all summed across
+    processes, so distributed evaluation gives exactly the single-process
+    counts. :meth:`update` runs fixed-shape tensor operations only (no
+    device-to-host synchronisation); the counts equal
+    :func:`nerscore.count_matches` on the tag strings with the
+    ``ignore_index`` positions removed.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        Tag of every label id (a model's ``id2label`` in id order); the
+        metric's labels are the entity types of these tags.
+    scheme : str, optional
+        Tagging scheme; required by ``mode="strict"``.
+    mode : {"lenient", "strict"}
+        How tags are decoded (see :func:`nerscore.tags_to_entities`).
+    match : {"exact", "threshold"}
+        Exact spans, or one-to-one pairs overlapping at least ``t`` of both
+        spans (in tokens).
+    ignore_index : int
+        Target value of positions to remove (they close up; they are not
+        read as ``O``).
+    t : float
+        Threshold of ``match="threshold"``, in ``[0.5, 1]``.
+    aggregation : str
+        Subword to word strategy used when :meth:`update` gets ``word_ids``.
+    **kwargs
+        Passed to :class:`torchmetrics.Metric` (``sync_on_compute``, ...).
+
+    Notes
+    -----
+    :meth:`update` takes ``(preds, target)`` in that order, as every
+    torchmetrics metric does (nerscore's own functions take
+    ``(y_true, y_pred)``). :meth:`compute` returns a dict of float64 tensors:
+    ``precision``, ``recall``, ``f1`` (micro), ``macro_*``, ``weighted_*``,
+    ``accuracy`` (tokens) and ``precision_<label>``, ``recall_<label>``,
+    ``f1_<label>``. A ratio with a zero denominator is 0 (macro means
+    average over the labels with a gold or predicted entity).
+
+    Examples
+    --------
+    >>> import torch
+    >>> metric = EntityMetric(["O", "B-PER", "I-PER", "B-LOC", "I-LOC"])
+    >>> metric.update(torch.tensor([[1, 2, 0, 3]]), torch.tensor([[1, 2, 0, 1]]))
+    >>> out = metric.compute()
+    >>> out["precision"].item(), out["recall"].item(), out["f1_PER"].item()
+    (0.5, 0.5, 0.6666666666666666)
+    >>> metric.to_counts().to_dict()["PER"]
+    {'tp': 1, 'n_pred': 1, 'n_gold': 2}
+    """
+
+    full_state_update = False
+    higher_is_better = True
+    is_differentiable = False
+
+    tp: torch.Tensor
+    n_pred: torch.Tensor
+    n_gold: torch.Tensor
+    tokens: torch.Tensor
+    tokens_correct: torch.Tensor
+
+    def __init__(
+        self,
+        labels: Sequence[str],
+        *,
+        scheme: str | None = None,
+        mode: str = "lenient",
+        match: str = "exact",
+        ignore_index: int = -100,
+        t: float = 0.5,
+        aggregation: str = "first",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.match = check_match(match)
+        self.t = check_t(t) if match == "threshold" else t
+        if aggregation not in STRATEGIES:
+            raise ValueError(f"Expected `aggregation` to be one of {', '.join(STRATEGIES)}; "
+                             f"got {aggregation!r}.")
+        self.aggregation = aggregation
+        self.ignore_index = ignore_index
+        self.tables = tag_tables(as_tag_tuple(labels), scheme, mode)
+        k = self.tables.n_labels
+        for name in ("tp", "n_pred", "n_gold"):
+            self.add_state(name, default=torch.zeros(k, dtype=torch.int64), dist_reduce_fx="sum")
+        for name in ("tokens", "tokens_correct"):
+            self.add_state(name, default=torch.zeros((), dtype=torch.int64),
+                           dist_reduce_fx="sum")
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The entity labels, sorted."""
+        return self.tables.labels
+
+    def update(self, preds: torch.Tensor, target: torch.Tensor,
+               word_ids: torch.Tensor | None = None) -> None:
+        """Add one batch: ``preds`` ids ``(B, L)`` or logits ``(B, L, C)``, ``target`` ids.
+
+        With ``word_ids`` ``(B, L)`` (negative: no word), predictions are
+        aggregated per word and each word's target is its first subword's.
+        """
+        counts, tokens = batch_counts(
+            preds, target, self.tables, match=self.match, t=self.t,
+            ignore_index=self.ignore_index, word_ids=word_ids, aggregation=self.aggregation,
+        )
+        self.tp += counts[0]
+        self.n_pred += counts[1]
+        self.n_gold += counts[2]
+        self.tokens += tokens[0]
+        self.tokens_correct += tokens[1]
+
+    def compute(self) -> dict[str, torch.Tensor]:
+        """Scores as float64 tensors (see the class Notes for the keys)."""
+        out = entity_scores(self.tp, self.n_pred, self.n_gold, self.tables.labels)
+        tokens = self.tokens.double()
+        out["accuracy"] = torch.where(tokens > 0, self.tokens_correct.double()
+                                      / tokens.clamp(min=1), torch.zeros_like(tokens))
+        return out
+
+    def to_counts(self) -> Counts:
+        """The accumulated counts as :class:`nerscore.Counts` (one copy to the host).
+
+        Under ``torch.distributed`` the states of all processes are summed
+        first, as in :meth:`compute`.
+        """
+        with self.sync_context():
+            host = torch.stack([self.tp, self.n_pred, self.n_gold]).cpu().numpy()
+            tokens, correct = int(self.tokens), int(self.tokens_correct)
+        return Counts(self.tables.labels, host[0], host[1], host[2], tokens=tokens,
+                      tokens_correct=correct)
+
+    def to_report(self, *, zero_division: Any = 0.0) -> Report:
+        """The accumulated counts as a :class:`nerscore.Report` (renderers, JSON)."""
+        from nerscore.metrics import build_report
+
+        counts = self.to_counts()
+        options: dict[str, Any] = {"t": self.t} if self.match == "threshold" else {}
+        return build_report(counts, match=self.match, options=options,
+                            scheme=self.tables.scheme, mode=self.tables.mode.value,
+                            beta=1.0, zero_division=zero_division, n_tokens=counts.tokens)
