@@ -158,7 +158,9 @@ def test_encoding_option(capsys):
     latin = str(DATA / "pred_latin1.conll")
     status, out, err = run(capsys, "score", latin, latin, "--encoding", "latin-1",
                            "--zero-division", "0")
-    assert (status, err) == (0, "")
+    # the same file on both sides now says so (and nothing else)
+    assert (status, err) == (0, f"nerscore score: note: gold and prediction are the same file "
+                                f"({latin}); the scores compare it with itself.\n")
     assert "accuracy: 1.00 (15 tokens, 3 sequences)" in out
     status, _, err = run(capsys, "score", GOLD, PRED, "--encoding", "klingon")
     assert status == 1
@@ -191,7 +193,7 @@ def test_invalid_tag_names_file_and_line(capsys, tmp_path):
          "'--t' does not apply to --match exact (it takes --unlabeled)"),
         (["score", GOLD, PRED, "--match", "overlap", "--t", "0.5", "--unlabeled"],
          "'--unlabeled' or '--t' do not apply to --match overlap (it takes --assignment, "
-         "--overlapping, --s)"),
+         "--compat, --overlapping, --s)"),
         (["score", GOLD, PRED, "--match", "semeval", "--compat", "kaggle"],
          "--compat kaggle does not apply to --match semeval"),
         (["score", GOLD, PRED, "--match", "threshold", "--t", "0"],
@@ -202,7 +204,8 @@ def test_invalid_tag_names_file_and_line(capsys, tmp_path):
          "--errors needs a .jsonl or .csv file name; got 'errors.txt'"),
         (["score", GOLD, PRED, "--match", "token", "--confusion"],
          "--errors and --confusion need an entity matcher"),
-        (["score", GOLD], "the following arguments are required: PRED"),
+        (["score", GOLD], "give PRED, or read gold and predicted labels from two columns of "
+                          "GOLD with --gold-column N --pred-column M"),
         (["validate", GOLD], "the following arguments are required: --scheme"),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
         (["score", GOLD, PRED, "--strict"], "unrecognized arguments: --strict"),
@@ -292,7 +295,8 @@ def test_span_files(capsys, tmp_path):
     (brat / "d1.ann").write_text("T1\tPER 0 4\tAnna\n", encoding="utf-8")
     (brat / "d2.txt").write_text("nothing", encoding="utf-8")
     status, out, err = run(capsys, "score", str(brat), str(brat), "--format", "json")
-    assert (status, err) == (0, "")
+    assert (status, err) == (0, f"nerscore score: note: gold and prediction are the same file "
+                                f"({brat}); the scores compare it with itself.\n")
     data = json.loads(out)
     assert data["overall"]["tp"] == 1
     assert any("d2" in n for n in data["notes"])
@@ -427,3 +431,116 @@ def test_bad_tag_in_the_prediction_file_is_located(capsys, tmp_path):
     assert (status, out) == (1, "")
     assert "Invalid tag 'X-PER' at token 1 ('b') of sentence 0" in err
     assert "pred.conll, line 2" in err
+
+
+# ----------------------------------------------------------- no traceback, no silent number
+
+
+def test_same_file_as_gold_and_prediction_is_noted(capsys, tmp_path):
+    copy = tmp_path / "copy.conll"
+    copy.write_bytes(Path(GOLD).read_bytes())
+    status, out, err = run(capsys, "score", GOLD, str(copy), "--format", "json")
+    assert status == 0
+    note = (f"gold and prediction are the same file: {GOLD} and {copy} have identical content, "
+            "so the scores compare it with itself.")
+    assert err == f"nerscore score: note: {note}\n"
+    assert note in json.loads(out)["notes"]
+    status, out, err = run(capsys, "score", GOLD, GOLD)
+    assert f"note: gold and prediction are the same file ({GOLD})" in out
+    assert "nerscore score: note: gold and prediction are the same file" in err
+    status, _, err = run(capsys, "score", GOLD, PRED)
+    assert "same file" not in err
+    # two label columns of one file are two different sides
+    status, _, err = run(capsys, "score", GOLD, GOLD, "--gold-column", "-1", "--pred-column", "1")
+    assert "same file" not in err
+
+
+def test_empty_files_show_accuracy_as_undefined(capsys, tmp_path):
+    gold, pred = tmp_path / "g.conll", tmp_path / "p.conll"
+    gold.write_text("")
+    pred.write_text("\n")
+    status, out, _ = run(capsys, "score", str(gold), str(pred), "--zero-division", "0")
+    assert status == 0
+    assert "accuracy: n/a (0 tokens, 0 sequences)" in out
+    assert "note: no tokens: accuracy is undefined." in out
+    assert "accuracy: 0.00" not in out
+    status, out, _ = run(capsys, "score", str(gold), str(pred), "--format", "json",
+                         "--zero-division", "0")
+    assert json.loads(out)["accuracy"] is None
+
+
+def test_errors_give_flags_not_python_keywords(capsys, tmp_path):
+    gold, pred = tmp_path / "g.jsonl", tmp_path / "p.jsonl"
+    gold.write_text('{"id": "a", "spans": [[0, 4, "A"], [2, 6, "A"]]}\n')
+    pred.write_text('{"id": "a", "spans": [[0, 4, "A"]]}\n')
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--match", "overlap")
+    assert status == 1
+    assert "--overlapping merge" in err
+    assert "overlapping='merge'" not in err
+    gold.write_text('{"id": "a", "spans": [[3, 3, "A"]]}\n')
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--match", "threshold",
+                         "--compat", "kaggle")
+    assert status == 1
+    assert err.startswith("nerscore score: error: --compat kaggle cannot score zero-length spans")
+    assert "(without --compat)" in err
+    assert "compat=" not in err
+
+
+def test_one_file_with_gold_and_predicted_columns(capsys, tmp_path):
+    both = tmp_path / "both.txt"
+    both.write_text("Anna NNP B-PER B-PER\nflew VBD O B-LOC\n\nBerlin NNP B-LOC B-LOC\n")
+    status, out, err = run(capsys, "score", str(both), "--gold-column", "-2",
+                           "--pred-column", "-1", "--format", "json", "--zero-division", "0")
+    assert (status, err) == (0, "")
+    data = json.loads(out)
+    assert (data["overall"]["tp"], data["overall"]["n_gold"], data["overall"]["n_pred"]) == (
+        2, 2, 3)
+    assert data["n_tokens"] == 3
+    # columns counted from the start work too
+    status, out2, _ = run(capsys, "score", str(both), "--gold-column", "2", "--pred-column", "3",
+                          "--format", "json", "--zero-division", "0")
+    assert json.loads(out2)["overall"] == data["overall"]
+    status, _, err = run(capsys, "score", str(both), "--gold-column", "2")
+    assert status == 2
+    assert "give PRED, or read gold and predicted labels from two columns of GOLD" in err
+    status, _, err = run(capsys, "score", str(both), "--gold-column", "5", "--pred-column", "3")
+    assert status == 1
+    assert "both.txt" in err
+
+
+def test_label_columns_and_encodings_per_side(capsys, tmp_path):
+    gold = tmp_path / "gold.conll"
+    gold.write_text("Zoë B-PER X\nlebt O X\n", encoding="utf-8")
+    pred = tmp_path / "pred.conll"
+    pred.write_bytes("Zoë B-PER\nlebt B-LOC\n".encode("latin-1"))
+    status, out, err = run(capsys, "score", str(gold), str(pred), "--gold-column", "1",
+                           "--pred-encoding", "latin-1", "--format", "json",
+                           "--zero-division", "0")
+    assert (status, err) == (0, "")
+    data = json.loads(out)
+    assert (data["overall"]["tp"], data["overall"]["n_pred"]) == (1, 2)
+    # --encoding is the default of both sides; --gold-encoding overrides it for GOLD
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--gold-column", "1",
+                         "--encoding", "latin-1", "--gold-encoding", "utf-8",
+                         "--zero-division", "0")
+    assert (status, err) == (0, "")
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--gold-column", "1")
+    assert status == 1
+    assert "pred.conll" in err
+    assert "Cannot decode byte 0xeb as utf-8" in err
+    # --pred-column on the PRED side, the default label column on GOLD
+    pred.write_bytes("Zoë B-PER 7\nlebt O 7\n".encode("latin-1"))
+    status, out, _ = run(capsys, "score", str(gold), str(pred), "--gold-column", "1",
+                         "--pred-column", "1", "--pred-encoding", "latin-1", "--format", "json")
+    assert json.loads(out)["overall"]["f1"] == 1.0
+
+
+def test_per_side_columns_do_not_apply_to_span_files(capsys, tmp_path):
+    gold = tmp_path / "g.jsonl"
+    gold.write_text('{"id": "a", "spans": []}\n')
+    status, _, err = run(capsys, "score", str(gold), str(gold), "--gold-column", "1")
+    assert status == 2
+    assert "--gold-column applies to CoNLL (tag) files only" in err
+    status, _, err = run(capsys, "score", str(gold), "--gold-column", "1", "--pred-column", "2")
+    assert status == 2
+    assert "read one CoNLL file" in err

@@ -252,3 +252,19 @@ def test_copy_of_data_folder_reads_the_same(tmp_path):
     assert len(docs) == 10
     assert all(d.id.startswith("esp/") for d in docs)
     assert stats.entities == sum(len(d.spans) for d in docs)
+
+
+def test_an_empty_folder_says_it_has_no_brat_files(tmp_path, capsys):
+    (tmp_path / "notes.md").write_text("nothing here")
+    with pytest.raises(FormatError, match=r"the folder has no \.ann/\.txt files") as info:
+        read_brat(tmp_path)
+    assert info.value.source == str(tmp_path)
+    from nerscore.cli import main
+
+    gold, pred = tmp_path / "gold", tmp_path / "pred"
+    gold.mkdir()
+    pred.mkdir()
+    assert main(["score", str(gold), str(pred)]) == 1
+    err = capsys.readouterr().err
+    assert f"{gold}: the folder has no .ann/.txt files" in err
+    assert "without ids" not in err

@@ -28,7 +28,7 @@ def test_read_spacy_and_prodigy_styles(tmp_path):
                     "spans": [{"start": 0, "end": 4, "label": "PER", "token_start": 0,
                                "token_end": 0}]}),
         json.dumps({"id": "d2", "text": "Paris", "entities": [[0, 5, "LOC"]]}),
-        json.dumps({"id": 3, "text": "x"}),
+        json.dumps({"id": 3, "text": "x", "spans": []}),
         "",
     ]))
     docs = read_jsonl(path)
@@ -67,7 +67,8 @@ def test_some_ids_missing_is_an_error(tmp_path):
 
 
 def test_duplicate_ids_name_both_lines(tmp_path):
-    path = write(tmp_path, "a.jsonl", '{"id": "a"}\n{"id": "b"}\n\n{"id": "a"}\n')
+    path = write(tmp_path, "a.jsonl",
+                 '{"id": "a", "spans": []}\n{"id": "b", "spans": []}\n\n{"id": "a"}\n')
     with pytest.raises(FormatError, match=r"line 4: document id 'a' was already used on line 1"):
         read_jsonl(path)
 
@@ -86,7 +87,7 @@ def test_duplicate_ids_name_both_lines(tmp_path):
     ],
 )
 def test_malformed_records(tmp_path, line, message):
-    path = write(tmp_path, "bad.jsonl", '{"id": "z"}\n' + line + "\n")
+    path = write(tmp_path, "bad.jsonl", '{"id": "z", "spans": []}\n' + line + "\n")
     with pytest.raises(FormatError, match=message):
         read_jsonl(path)
 
@@ -113,7 +114,8 @@ def test_invalid_spans_name_file_line_document_and_span(tmp_path, record, messag
 
 
 def test_encoding_errors_name_the_option(tmp_path):
-    path = write(tmp_path, "latin.jsonl", '{"id": "a", "text": "Zoë"}\n', encoding="latin-1")
+    path = write(tmp_path, "latin.jsonl", '{"id": "a", "text": "Zoë", "spans": []}\n',
+                 encoding="latin-1")
     with pytest.raises(FormatError, match=r"latin.jsonl, line 1: cannot decode byte 0xeb with "
                                           r"encoding 'utf-8'; pass the file's encoding"):
         read_jsonl(path)
@@ -155,3 +157,20 @@ def test_prediction_spans_are_checked_against_the_gold_text(tmp_path):
     pred = write(tmp_path, "pred.jsonl", json.dumps({"id": "a", "spans": [[0, 7, "PER"]]}))
     with pytest.raises(InvalidSpanError, match="of document 'a' of y_pred ends beyond the text"):
         nerscore.evaluate(read_jsonl(gold), read_jsonl(pred))
+
+
+def test_a_record_without_spans_is_a_located_error(tmp_path):
+    path = write(tmp_path, "cut.jsonl",
+                 '{"id": "a", "text": "Anna", "spans": []}\n{"id": "b", "text": "Bo"}\n')
+    with pytest.raises(FormatError, match=r"cut.jsonl, line 2: the record has no 'spans' \(or "
+                                          r"'entities'\); write \"spans\": \[\] for a document "
+                                          "without entities") as info:
+        read_jsonl(path)
+    assert (info.value.source, info.value.line) == (str(path), 2)
+    path = write(tmp_path, "null.jsonl", '{"id": "a", "entities": null}\n')
+    with pytest.raises(FormatError, match="line 1: expected 'entities' to be a list of spans; "
+                                          "got null"):
+        read_jsonl(path)
+    # an explicit empty list stays a document without entities
+    path = write(tmp_path, "empty.jsonl", '{"id": "a", "spans": []}\n{"id": "b", "entities": []}\n')
+    assert [d.spans for d in read_jsonl(path)] == [(), ()]

@@ -169,7 +169,8 @@ def test_report_states_effective_matcher_options_and_matcher_notes():
     g = {"d": [(0, 10, "A"), (2, 4, "B")]}
     p = {"d": [(0, 8, "A"), (1, 3, "A")]}
     r = nerscore.evaluate(g, p, match="overlap", overlapping="merge", zero_division=0.0)
-    assert r.options == {"overlapping": "merge", "s": 0.75, "assignment": "greedy"}
+    assert r.options == {"overlapping": "merge", "s": 0.75, "assignment": "greedy",
+                         "compat": None}
     assert r.notes == ("overlap: merged 1 overlapping predicted spans into their neighbours "
                        "(2 -> 1 predicted spans).",)
     d = r.to_dict()
@@ -201,3 +202,100 @@ def test_report_prints_as_its_table():
     assert str(report) == nerscore.render_text(report)
     assert repr(report) == ("Report(match='exact', labels=1, precision=1.0000, recall=1.0000, "
                             "f1=1.0000)")
+
+
+# ------------------------------------------------------------- no traceback, no silent number
+
+
+@pytest.mark.parametrize(("y_true", "y_pred"), [([], []), ([[]], [[]])])
+def test_accuracy_without_tokens_is_undefined_not_zero(y_true, y_pred):
+    r = nerscore.evaluate(y_true, y_pred, zero_division=0.0)
+    assert r.accuracy is None
+    assert r.n_tokens == 0
+    assert "no tokens: accuracy is undefined." in r.notes
+    assert r.to_dict()["accuracy"] is None
+    assert "accuracy: n/a (0 tokens," in nerscore.render_text(r)
+    assert "Accuracy: n/a" in nerscore.render_markdown(r)
+    assert "Token accuracy: <strong>n/a</strong>" in nerscore.render_html(r)
+    assert "note: no tokens: accuracy is undefined." in str(r)
+    # with tokens: a number, and no such note
+    r = nerscore.evaluate([["O"]], [["O"]], zero_division=0.0)
+    assert r.accuracy == 1.0
+    assert not any("no tokens" in n for n in r.notes)
+
+
+@pytest.mark.parametrize("fn", [nerscore.f1_score, nerscore.precision_score,
+                                nerscore.recall_score, nerscore.fbeta_score, nerscore.evaluate])
+@pytest.mark.parametrize("beta", [-1, 0, float("nan"), "2"])
+def test_a_bad_beta_says_beta_must_be_positive(fn, beta):
+    with pytest.raises(nerscore.OptionError, match="Expected `beta` to be a positive number") as e:
+        fn(SEED_TRUE, SEED_PRED, beta=beta)
+    assert "Unknown option" not in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def test_beta_is_routed_to_the_scores_not_the_matcher():
+    # precision and recall do not depend on beta: a valid one is accepted
+    assert nerscore.precision_score(SEED_TRUE, SEED_PRED, beta=2) == nerscore.precision_score(
+        SEED_TRUE, SEED_PRED)
+    assert nerscore.f1_score(SEED_TRUE, SEED_PRED, beta=1.0) == 0.5
+    with pytest.raises(nerscore.OptionError, match=r"f1_score is the F-score with beta=1; got "
+                                                   r"beta=2. Use fbeta_score\(..., beta=2\)"):
+        nerscore.f1_score(SEED_TRUE, SEED_PRED, beta=2)
+    with pytest.raises(nerscore.OptionError, match="count_matches does not take `beta`: it is a "
+                                                   "scoring parameter"):
+        nerscore.count_matches(SEED_TRUE, SEED_PRED, beta=2)
+    with pytest.raises(nerscore.OptionError, match="Expected `beta` to be a positive number"):
+        nerscore.count_matches(SEED_TRUE, SEED_PRED, beta=-1)
+    with pytest.raises(nerscore.OptionError, match="evaluate does not take `average`"):
+        nerscore.evaluate(SEED_TRUE, SEED_PRED, average="macro")
+
+
+def test_integer_label_ids_point_to_encoded_tags():
+    np = pytest.importorskip("numpy")
+    for ids in ([[1, 0]], [1, 0], np.array([[1, 0]])):
+        with pytest.raises(TypeError, match=r"`y_true` holds integers, not tag strings or spans"
+                                            r".*EncodedTags.from_padded\(ids, vocab=") as e:
+            nerscore.f1_score(ids, [[1, 1]])
+        assert isinstance(e.value, nerscore.NerscoreError)
+    with pytest.raises(TypeError, match="`y_pred` holds integers"):
+        nerscore.f1_score([["B-PER", "O"]], [[1, 1]])
+    enc = nerscore.EncodedTags.from_padded([[1, 0]], vocab=["O", "B-PER"], lengths=[2])
+    assert nerscore.f1_score(enc, enc) == 1.0
+
+
+def test_a_tag_that_is_not_a_string_names_side_and_place():
+    with pytest.raises(TypeError, match=r"Expected every tag of `y_pred` to be a str; token 1 of "
+                                        r"sentence 0 is NoneType None") as e:
+        nerscore.f1_score([["B-PER", "O"]], [["B-PER", None]])
+    assert isinstance(e.value, nerscore.NerscoreError)
+
+
+@pytest.mark.parametrize("fn", [nerscore.f1_score, nerscore.evaluate,
+                                nerscore.classification_report])
+def test_undefined_metric_warnings_point_at_the_callers_line(fn):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        fn([["O"]], [["O"]])
+    assert w
+    for warning in w:
+        assert issubclass(warning.category, UndefinedMetricWarning)
+        assert warning.filename == __file__
+
+
+def test_count_matches_warnings_point_at_the_callers_line():
+    gold = [nerscore.Document("a", [(0, 4, "PER")], text="Anna")]
+    pred = [nerscore.Document("a", [(0, 4, "PER")], text="Anne")]
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        nerscore.count_matches(gold, pred)
+    assert [x.filename for x in w] == [__file__]
+    assert "different texts" in str(w[0].message)
+
+
+def test_conlleval_merge_warnings_point_at_the_callers_line():
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        nerscore.f1_score([["S-PER", "S-PER"]], [["S-PER", "S-PER"]], mode="conlleval")
+    assert [x.category for x in w] == [nerscore.ConllevalMergeWarning] * 2
+    assert {x.filename for x in w} == {__file__}

@@ -92,6 +92,7 @@ _EXPORTS: dict[str, str] = {
     "LengthMismatchError": "nerscore.errors",
     "InvalidSpanError": "nerscore.errors",
     "FormatError": "nerscore.errors",
+    "InputTypeError": "nerscore.errors",
     "UndefinedMetricWarning": "nerscore.errors",
     "ConllevalMergeWarning": "nerscore.errors",
     "OptionError": "nerscore.errors",
@@ -117,6 +118,7 @@ __all__ = [
     "ErrorCategory",
     "ErrorRecord",
     "FormatError",
+    "InputTypeError",
     "InvalidSpanError",
     "InvalidTagError",
     "InvalidTransitionError",
@@ -225,6 +227,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from nerscore.errors import (
         ConllevalMergeWarning,
         FormatError,
+        InputTypeError,
         InvalidSpanError,
         InvalidTagError,
         InvalidTransitionError,

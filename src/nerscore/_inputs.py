@@ -43,7 +43,13 @@ import numpy as np
 
 from nerscore.decoding import Decoding
 from nerscore.documents import Document, is_int, span_columns
-from nerscore.errors import FormatError, LengthMismatchError
+from nerscore.errors import (
+    FormatError,
+    InputTypeError,
+    LengthMismatchError,
+    OptionError,
+    user_stacklevel,
+)
 from nerscore.extraction import decode
 from nerscore.tags import EncodedTags, encode_pair
 from nerscore.types import Entity, EntityColumns
@@ -115,7 +121,7 @@ def prepare(y_true: object, y_pred: object, decoding: Decoding | None = None) ->
 def _check_no_tag_options(decoding: Decoding, what: str) -> None:
     given = decoding.given()
     if given:
-        raise ValueError(
+        raise OptionError(
             f"{', '.join(given)} only appl{'y' if len(given) > 1 else 'ies'} to tag sequences, "
             f"but y_true and y_pred are {what}; leave them out."
         )
@@ -166,6 +172,27 @@ def _side_kind(y: object) -> Kind | None:
     return None
 
 
+def _is_id(x: object) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _integer_ids(y: object) -> bool:
+    """Whether ``y`` looks like integer label ids (an int array, or lists of ints only)."""
+    if isinstance(y, np.ndarray):
+        return y.dtype.kind in "iu"
+    if isinstance(y, (str, bytes, Mapping, EncodedTags)) or not isinstance(y, Sequence):
+        return False
+    for item in y:
+        if _is_id(item):
+            return all(map(_is_id, y))
+        if isinstance(item, (list, tuple, np.ndarray)):
+            if len(item) == 0:
+                continue
+            return all(map(_is_id, item))
+        return False
+    return False
+
+
 def input_kind(y_true: object, y_pred: object) -> Kind:
     """Whether the inputs are tag sequences or spans (see the module docstring).
 
@@ -181,9 +208,17 @@ def input_kind(y_true: object, y_pred: object) -> Kind:
     >>> input_kind([], [])
     'tags'
     """
+    for y, name in ((y_true, "y_true"), (y_pred, "y_pred")):
+        if _integer_ids(y):
+            raise InputTypeError(
+                f"`{name}` holds integers, not tag strings or spans. For label ids, wrap "
+                "them with their vocabulary: nerscore.EncodedTags.from_padded(ids, "
+                "vocab=[...], lengths=[...]) for a padded matrix, or nerscore.EncodedTags(ids, "
+                "offsets, vocab); for spans, give each its label: (start, end, label)."
+            )
     kt, kp = _side_kind(y_true), _side_kind(y_pred)
     if kt is not None and kp is not None and kt != kp:
-        raise TypeError(
+        raise InputTypeError(
             f"y_true looks like {_KIND_WORDS[kt]} but y_pred like {_KIND_WORDS[kp]}; "
             "give both sides in the same form."
         )
@@ -209,25 +244,25 @@ class _Side:
 
 def _doc_dict(d: Mapping[str, Any], k: int, name: str) -> tuple[Any, str | None, Sequence[Any]]:
     if not any(key in d for key in ("id", "text", "spans", "entities")):
-        raise TypeError(
+        raise InputTypeError(
             f"Item {k} of `{name}` is a dict with neither span keys ('start', 'end', 'label') "
             f"nor document keys ('id', 'text', 'spans' or 'entities'); got keys {sorted(d)}."
         )
     if "spans" in d and "entities" in d:
-        raise TypeError(
+        raise InputTypeError(
             f"Document {k} of {name} has both 'spans' and 'entities'; give one of them."
         )
     spans = d.get("spans", d.get("entities", ()))
     if spans is None:
         spans = ()
     if isinstance(spans, (str, bytes)) or not isinstance(spans, Sequence):
-        raise TypeError(
+        raise InputTypeError(
             f"Expected the spans of document {k} of {name} to be a list; "
             f"got {type(spans).__name__}."
         )
     text = d.get("text")
     if text is not None and not isinstance(text, str):
-        raise TypeError(
+        raise InputTypeError(
             f"Expected the text of document {k} of {name} to be a str; got {type(text).__name__}."
         )
     doc_id = d.get("id")
@@ -235,7 +270,7 @@ def _doc_dict(d: Mapping[str, Any], k: int, name: str) -> tuple[Any, str | None,
         if is_int(doc_id):
             doc_id = str(doc_id)
         elif not isinstance(doc_id, str):
-            raise TypeError(
+            raise InputTypeError(
                 f"Expected the id of document {k} of {name} to be a str or int; "
                 f"got {type(doc_id).__name__} {doc_id!r}."
             )
@@ -249,7 +284,7 @@ def _side(y: object, name: str) -> _Side:
         texts: list[str | None] = []
         for key, value in y.items():
             if not isinstance(key, str):
-                raise TypeError(
+                raise InputTypeError(
                     f"Expected the keys of {name} to be document ids (str); "
                     f"got {type(key).__name__} {key!r}."
                 )
@@ -258,7 +293,7 @@ def _side(y: object, name: str) -> _Side:
                 spans.append(value.spans)
                 texts.append(value.text)
             elif isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-                raise TypeError(
+                raise InputTypeError(
                     f"Expected {name}[{key!r}] to be a list of spans or a Document; "
                     f"got {type(value).__name__}."
                 )
@@ -268,7 +303,7 @@ def _side(y: object, name: str) -> _Side:
         return _Side(spans, ids, texts if any(t is not None for t in texts) else None,
                      mapping=True)
     if isinstance(y, (str, bytes)) or not isinstance(y, Sequence):
-        raise TypeError(
+        raise InputTypeError(
             f"Expected `{name}` to be spans per document (a list of lists of (start, end, label)), "
             f"documents or a mapping {{doc_id: spans}}; got {type(y).__name__}."
         )
@@ -284,7 +319,7 @@ def _side(y: object, name: str) -> _Side:
         return _Side(items, None, None)
     for k, item in enumerate(items):
         if isinstance(item, (str, bytes, Document, Mapping)) or not isinstance(item, Sequence):
-            raise TypeError(
+            raise InputTypeError(
                 f"Expected every item of `{name}` to be one document's list of spans; "
                 f"item {k} is {type(item).__name__} {item!r}."
             )
@@ -311,7 +346,7 @@ def _document_side(items: list[Any], name: str) -> _Side:
             spans.append(sp)
             where.append("")
         else:
-            raise TypeError(
+            raise InputTypeError(
                 f"Expected every item of `{name}` to be a document (Document or "
                 f"{{'id', 'text', 'spans'}} dict) like item 0; item {k} is "
                 f"{type(item).__name__} {item!r}."
@@ -319,7 +354,7 @@ def _document_side(items: list[Any], name: str) -> _Side:
     n_missing = sum(i is None for i in ids)
     if 0 < n_missing < len(ids):
         k = ids.index(None)
-        raise TypeError(
+        raise InputTypeError(
             f"Document {k} of `{name}` has no 'id' but others have; give every document an id "
             "(or none, to pair documents by position)."
         )
@@ -399,7 +434,7 @@ def _join(
         if (g.ids is None) != (p.ids is None):
             keyed, plain = ("y_true", "y_pred") if g.ids is not None else ("y_pred", "y_true")
             if g.mapping or p.mapping:
-                raise TypeError(
+                raise InputTypeError(
                     f"{keyed} is a mapping of document ids but {plain} is a plain list; give "
                     f"{plain} as {{doc_id: spans}} (or documents with ids) too."
                 )
@@ -434,7 +469,7 @@ def _join(
             f"{len(conflicts)} document(s) have different texts in gold and prediction; "
             f"{first_msg}. Offsets are read against the gold text."
         )
-        warnings.warn(msg, UserWarning, stacklevel=4)
+        warnings.warn(msg, UserWarning, stacklevel=user_stacklevel())
         notes.append(msg)
     has_text = any(t is not None for t in texts)
     return list(g_spans), list(p_spans), ids, texts if has_text else None, notes

@@ -23,7 +23,7 @@ import numpy.typing as npt
 from nerscore._enum import OptionEnum
 from nerscore.counts import Counts
 from nerscore.decoding import Decoding
-from nerscore.errors import option_error
+from nerscore.errors import OptionError, option_error
 from nerscore.matching.alignment import Alignment
 from nerscore.matching.registry import get_matcher
 from nerscore.metrics import run_matcher
@@ -394,11 +394,11 @@ def analysis_alignment(match: str, alignment: Alignment | None) -> Alignment:
 
     Raises
     ------
-    ValueError
+    OptionError
         When there is no alignment (``match="token"``).
     """
     if alignment is None:
-        raise ValueError(
+        raise OptionError(
             f"match={match!r} does not pair entities: it has no entity alignment, so no "
             "confusion matrix and no error listing; use an entity matcher such as "
             "match='exact'."

@@ -23,7 +23,7 @@ from typing import Any, Union, cast
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import InvalidSpanError
+from nerscore.errors import InputTypeError, InvalidSpanError
 from nerscore.tags import encode_strings
 from nerscore.types import Entity, Span
 
@@ -161,16 +161,16 @@ class Document:
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str):
-            raise TypeError(
+            raise InputTypeError(
                 f"Expected `id` to be a str; got {type(self.id).__name__} {self.id!r}."
             )
         if self.text is not None and not isinstance(self.text, str):
-            raise TypeError(
+            raise InputTypeError(
                 f"Expected `text` of document {self.id!r} to be a str or None; "
                 f"got {type(self.text).__name__}."
             )
         if isinstance(self.spans, (str, bytes)) or not isinstance(self.spans, Sequence):
-            raise TypeError(
+            raise InputTypeError(
                 f"Expected `spans` of document {self.id!r} to be a sequence of spans; "
                 f"got {type(self.spans).__name__}."
             )

@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "ConllevalMergeWarning",
     "FormatError",
+    "InputTypeError",
     "InvalidSpanError",
     "InvalidTagError",
     "InvalidTransitionError",
@@ -19,6 +20,7 @@ __all__ = [
     "SchemeError",
     "UndefinedMetricWarning",
     "option_error",
+    "user_stacklevel",
 ]
 
 
@@ -43,6 +45,28 @@ def _where(
         )
         text = f"{text} ({file_part})" if text else file_part
     return text
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` at which ``warnings.warn`` names the first caller outside nerscore.
+
+    Call it on the line that warns: ``warnings.warn(msg, Category,
+    stacklevel=user_stacklevel())``. However deep inside nerscore the warning
+    is raised, it then points at the user's line that called the public
+    function.
+    """
+    import os
+    import sys
+
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame = sys._getframe(1)  # the function that is about to warn: stacklevel 1
+    level = 1
+    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        package
+    ):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 class NerscoreError(Exception):
@@ -199,6 +223,15 @@ class FormatError(NerscoreError, ValueError):
         super().__init__(message)
         self.source = source
         self.line = line
+
+
+class InputTypeError(FormatError, TypeError):
+    """An input of a type or shape nerscore cannot read (``y_true``, ``y_pred``, a document).
+
+    A :class:`FormatError` that is also a ``TypeError``, so either ``except``
+    clause catches it. The message names the side (``y_true``/``y_pred``) and,
+    where there is one, the sentence, token or document.
+    """
 
 
 class UndefinedMetricWarning(UserWarning):

@@ -7,6 +7,7 @@ them go through :func:`count_matches` (counting) and
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ from nerscore._inputs import Prepared, prepare
 from nerscore._version import __version__
 from nerscore.counts import Counts
 from nerscore.decoding import Decoding
+from nerscore.errors import OptionError, user_stacklevel
 from nerscore.matching import Matcher, MatchResult, get_matcher
 from nerscore.reduction import (
     Average,
@@ -42,12 +44,44 @@ __all__ = [
     "run_matcher",
 ]
 
+#: Scoring parameters that are not matcher options, and where each one belongs.
+_SCORING = {
+    "beta": "fbeta_score(..., beta=...) or evaluate(..., beta=...)",
+    "average": "f1_score(..., average=...) or reduce_counts(counts, average=...)",
+    "zero_division": "reduce_counts(counts, zero_division=...) or the *_score functions",
+    "labels": "reduce_counts(counts, labels=...) or the *_score functions",
+}
+
+
+def _check_scoring_options(options: Mapping[str, Any], func: str) -> None:
+    """Refuse scoring parameters that ``func`` does not take, before the matcher sees them."""
+    for name, where in _SCORING.items():
+        if name in options:
+            if name == "beta":
+                check_beta(options[name])
+            raise OptionError(
+                f"{func} does not take `{name}`: it is a scoring parameter, not an option of "
+                f"the matcher; use {where}.",
+                option=name,
+            )
+
+
 def _with_tokens(counts: Counts, prep: Prepared) -> Counts:
     """Add the token totals of tag inputs (for accuracy) unless the matcher counted them."""
     if prep.tags is None or counts.tokens:
         return counts
     return Counts(counts.labels, counts.exact, counts.n_pred, counts.n_gold, counts.credit,
                   prep.n_tokens or 0, prep.tokens_correct(), counts.extra)
+
+
+def _prepare(y_true: object, y_pred: object, decoding: Decoding) -> Prepared:
+    """:func:`prepare`, with the decoders' warnings pointed at the user's line."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        prep = prepare(y_true, y_pred, decoding)
+    for w in caught:
+        warnings.warn(w.message, w.category, stacklevel=user_stacklevel())
+    return prep
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,7 +106,7 @@ def run_matcher(
     """
     matcher = get_matcher(match)
     resolved = matcher.resolve(options)
-    prep = prepare(y_true, y_pred, decoding)
+    prep = _prepare(y_true, y_pred, decoding)
     if align:
         res = matcher.run(prep, **resolved)
     else:
@@ -120,6 +154,7 @@ def count_matches(
     >>> c.to_dict()
     {'LOC': {'tp': 0, 'n_pred': 1, 'n_gold': 0}, 'PER': {'tp': 1, 'n_pred': 1, 'n_gold': 1}}
     """
+    _check_scoring_options(options, "count_matches")
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
     return run_matcher(y_true, y_pred, match, decoding, options, align=False).result.counts
 
@@ -144,10 +179,14 @@ def match_entities(
     >>> res.alignment.pairs_gold.tolist(), res.alignment.spurious.tolist()
     ([0], [1])
     """
+    _check_scoring_options(options, "match_entities")
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
     matcher = get_matcher(match)
     if not matcher.aligns:
-        raise ValueError(f"match={match!r} scores units and has no entity alignment.")
+        raise OptionError(
+            f"match={match!r} scores units and has no entity alignment; use an entity matcher "
+            "such as match='exact'.", option="match",
+        )
     return run_matcher(y_true, y_pred, match, decoding, options, align=True).result
 
 
@@ -166,6 +205,19 @@ def _score(
 
 
 
+def _fixed_beta(options: dict[str, Any], func: str) -> None:
+    """Check and remove ``beta`` from the options of a score whose beta is fixed."""
+    if "beta" not in options:
+        return
+    beta = check_beta(options.pop("beta"))
+    if func == "f1_score" and beta != 1.0:
+        raise OptionError(
+            f"f1_score is the F-score with beta=1; got beta={beta:g}. Use "
+            f"fbeta_score(..., beta={beta:g}) for another beta.",
+            option="beta",
+        )
+
+
 def precision_score(
     y_true: object, y_pred: object, *, average: str | Average | None = "micro",
     zero_division: Any = "warn", labels: Sequence[str] | None = None, **options: Any,
@@ -179,6 +231,7 @@ def precision_score(
     >>> precision_score([["B-PER", "O"]], [["B-PER", "B-LOC"]])
     0.5
     """
+    _fixed_beta(options, "precision_score")
     return _score(y_true, y_pred, beta=1.0, average=average, zero_division=zero_division,
                   labels=labels, kw=options).precision
 
@@ -196,6 +249,7 @@ def recall_score(
     >>> recall_score([["B-PER", "B-LOC"]], [["B-PER", "O"]])
     0.5
     """
+    _fixed_beta(options, "recall_score")
     return _score(y_true, y_pred, beta=1.0, average=average, zero_division=zero_division,
                   labels=labels, kw=options).recall
 
@@ -252,6 +306,7 @@ def f1_score(
     >>> f1_score(y_true, y_pred)
     0.5
     """
+    _fixed_beta(options, "f1_score")
     return _score(y_true, y_pred, beta=1.0, average=average, zero_division=zero_division,
                   labels=labels, kw=options).fbeta
 
@@ -329,6 +384,7 @@ def evaluate(
     """
     beta = check_beta(beta)
     zd = check_zero_division(zero_division)
+    _check_scoring_options(options, "evaluate")
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
     run = run_matcher(y_true, y_pred, match, decoding, options, align=get_matcher(match).aligns)
     prep, res = run.prep, run.result
@@ -371,8 +427,6 @@ def build_report(
                                      labels=labels)
     f1_label, f1_avg = (per_label, averages)
     if beta != 1.0:
-        import warnings
-
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             f1_label, f1_avg = reduce_all(counts, beta=1.0, zero_division=zero_division,
@@ -384,10 +438,10 @@ def build_report(
     if matcher.report_extra is not None:  # rebuilt from the (possibly merged) counts
         extra.update(matcher.report_extra(counts, zero_division))
     accuracy = None
-    if n_tokens is not None:
-        accuracy = float(safe_divide([counts.tokens_correct], [n_tokens],
-                                     zero_division=zero_division, metric="Accuracy",
-                                     names=["accuracy"], reason="no tokens")[0])
+    if n_tokens:
+        accuracy = float(counts.tokens_correct / n_tokens)
+    elif n_tokens is not None:
+        notes = (*notes, "no tokens: accuracy is undefined.")
     return Report(
         match=match,
         options=dict(options),

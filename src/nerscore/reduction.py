@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from nerscore._enum import OptionEnum
 from nerscore.counts import Counts
-from nerscore.errors import UndefinedMetricWarning
+from nerscore.errors import UndefinedMetricWarning, option_error, user_stacklevel
 
 __all__ = ["PRF", "Average", "check_zero_division", "reduce_all", "safe_divide"]
 
@@ -36,15 +36,13 @@ def check_zero_division(value: object) -> ZeroDivision:
         value in (0, 1) or math.isnan(value)
     ):
         return float(value)
-    raise ValueError(
-        f"Expected `zero_division` to be one of 'warn', 0.0, 1.0 or nan; got {value!r}."
-    )
+    raise option_error("zero_division", "one of 'warn', 0.0, 1.0 or nan", value)
 
 
 def check_beta(beta: object) -> float:
     """Validate ``beta`` (a positive number)."""
     if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta > 0:
-        raise ValueError(f"Expected `beta` to be a positive number; got {beta!r}.")
+        raise option_error("beta", "a positive number", beta)
     return float(beta)
 
 
@@ -73,7 +71,7 @@ def safe_divide(
                 "Pass `zero_division` (0.0, 1.0 or nan) to choose the value and silence "
                 "this warning.",
                 UndefinedMetricWarning,
-                stacklevel=4,
+                stacklevel=user_stacklevel(),
             )
     return out
 

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from nerscore import schemes as sc
 from nerscore.decoding import Decoding
-from nerscore.errors import InvalidTagError, LengthMismatchError
+from nerscore.errors import InputTypeError, InvalidTagError, LengthMismatchError, NerscoreError
 from nerscore.schemes import Scheme, SchemeTable
 
 __all__ = ["EncodedTags", "ParsedVocab", "encode_pair", "encode_strings", "parse_vocab"]
@@ -278,11 +278,8 @@ def encode_pair(
     y_true: object, y_pred: object
 ) -> tuple[EncodedTags, EncodedTags]:
     """Encode gold and predicted tags against one shared vocabulary, checking their shapes."""
-    t = y_true if isinstance(y_true, EncodedTags) else EncodedTags.from_lists(_as_lists(y_true, "y_true"))
-    if isinstance(y_pred, EncodedTags):
-        p = y_pred
-    else:
-        p = EncodedTags.from_lists(_as_lists(y_pred, "y_pred"), vocab=t.vocab)
+    t = y_true if isinstance(y_true, EncodedTags) else _encode_side(y_true, "y_true", None)
+    p = y_pred if isinstance(y_pred, EncodedTags) else _encode_side(y_pred, "y_pred", t.vocab)
     check_same_shape(t, p)
     if p.vocab != t.vocab:
         vocab = tuple(dict.fromkeys(t.vocab + p.vocab))
@@ -302,9 +299,27 @@ def _recode(enc: EncodedTags, vocab: tuple[str, ...]) -> EncodedTags:
     return EncodedTags(ids, enc.offsets, vocab, enc.source, enc.lines, enc.tokens)
 
 
+def _encode_side(y: object, name: str, vocab: Sequence[str] | None) -> EncodedTags:
+    """Encode one side, naming the side and the place of a tag that is not a string."""
+    sequences = _as_lists(y, name)
+    try:
+        return EncodedTags.from_lists(sequences, vocab=vocab)
+    except TypeError as exc:
+        if isinstance(exc, NerscoreError):
+            raise
+        for k, seq in enumerate(sequences):
+            for i, tag in enumerate(seq):
+                if not isinstance(tag, str):
+                    raise InputTypeError(
+                        f"Expected every tag of `{name}` to be a str; token {i} of sentence {k} "
+                        f"is {type(tag).__name__} {tag!r}."
+                    ) from None
+        raise
+
+
 def _as_lists(y: object, name: str) -> Sequence[Sequence[str]]:
     if isinstance(y, str) or not isinstance(y, Sequence):
-        raise TypeError(
+        raise InputTypeError(
             f"Expected `{name}` to be a list of tag sequences (list of lists of str) or "
             f"EncodedTags; got {type(y).__name__}."
         )
@@ -314,7 +329,7 @@ def _as_lists(y: object, name: str) -> Sequence[Sequence[str]]:
         return y
     for k, seq in enumerate(y):
         if isinstance(seq, str) or not isinstance(seq, Sequence):
-            raise TypeError(
+            raise InputTypeError(
                 f"Expected `{name}` to be a list of tag sequences; item {k} is "
                 f"{type(seq).__name__} {seq!r}."
             )

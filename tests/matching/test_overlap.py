@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.conftest import one_label, span_cols
 
-from nerscore.errors import InvalidSpanError
+import nerscore
+from nerscore.errors import InvalidSpanError, OptionError
 from nerscore.matching import get_matcher
 from nerscore.matching.exact import match_exact
 from nerscore.matching.overlap import match_overlap
@@ -126,6 +127,29 @@ def disjoint(spans):
         ):
             kept.append(sp)
     return kept
+
+
+def reference_loio(gold, pred, s):
+    """The loio-metrics pointer walk written out literally, one (doc, label) at a time."""
+    res = defaultdict(lambda: [0, 0.0])
+    keys = {(d, lab) for d, _, _, lab in gold} | {(d, lab) for d, _, _, lab in pred}
+    for key in keys:
+        lab = key[1]
+        E = Counter((s_, e) for d, s_, e, la in gold if (d, la) == key)
+        A = Counter((s_, e) for d, s_, e, la in pred if (d, la) == key)
+        both = E & A
+        E_rest = sorted((E - both).elements())  # by (start, end)
+        A_rest = sorted((A - both).elements())
+        lone = [a for a in A_rest if a[0] == a[1]]  # quirk: counted as exact
+        res[lab][0] += sum(both.values()) + len(lone)
+        i = 0
+        for a in (a for a in A_rest if a[0] < a[1]):
+            while i < len(E_rest) and E_rest[i][1] <= a[0]:
+                i += 1
+            if i < len(E_rest) and E_rest[i][0] < a[1]:
+                res[lab][1] += s * _factor(a, E_rest[i])
+                i += 1
+    return {lab: (v[0], v[1]) for lab, v in res.items()}
 
 
 span_st = st.tuples(
@@ -473,3 +497,262 @@ def test_through_count_matches():
     assert got["LOC"] == {"tp": 1.0, "n_pred": 1, "n_gold": 1}
     assert got["PER"]["tp"] == pytest.approx(2 / 3)
     assert got["ORG"]["tp"] == pytest.approx(1 / 2)
+
+
+# ---------------------------------------------------------------- compat="loio"
+
+
+def loio(gold, pred, s=1.0, **kw):
+    return match_overlap(cols(one(gold)), cols(one(pred)), s=s, compat="loio", **kw)
+
+
+def pairs_of(res):
+    al = res.alignment
+    return sorted(
+        zip(al.pairs_gold.tolist(), al.pairs_pred.tolist(), al.credit.tolist(), strict=True)
+    )
+
+
+def assert_alignment_consistent(res):
+    """Pairs carry the credit; unpaired rows are missed / spurious; lone zero-length exact apart."""
+    al, t = res.alignment, res.counts.total()
+    assert len(set(al.pairs_gold.tolist())) == len(al.pairs_gold)
+    assert len(set(al.pairs_pred.tolist())) == len(al.pairs_pred)
+    assert sorted([*al.pairs_gold.tolist(), *al.missed.tolist()]) == list(range(len(al.gold)))
+    assert sorted([*al.pairs_pred.tolist(), *al.spurious.tolist()]) == list(range(len(al.pred)))
+    lone = res.extra.get("loio_unmatched_exact", 0)
+    assert al.credit.sum() + lone == pytest.approx(t.tp, abs=1e-9)
+    assert int((al.credit == 1.0).sum()) + lone >= t.exact
+
+
+def test_loio_pointer_moves_by_one():
+    # (0,12) earns 8/12 against (0,8); (10,20) stays available and (14,20) earns 6/10
+    res = loio([(0, 8), (10, 20)], [(0, 12), (14, 20)])
+    tp, fp, fn = totals(res)
+    assert tp == pytest.approx(8 / 12 + 6 / 10)
+    assert (fp, fn) == pytest.approx((2 - tp, 2 - tp))
+    assert pairs_of(res) == [(0, 0, pytest.approx(8 / 12)), (1, 1, pytest.approx(6 / 10))]
+    assert res.extra["compat"] == "loio"
+    assert res.extra["loio_unmatched_exact"] == 0
+    assert "notes" not in res.extra
+    assert_alignment_consistent(res)
+    # the article's rule (default) consumes both gold spans with the first prediction
+    assert totals(match_overlap(cols(one([(0, 8), (10, 20)])), cols(one([(0, 12), (14, 20)])),
+                                s=1.0))[0] == pytest.approx(8 / 12)
+
+
+def test_loio_lone_zero_length_prediction_counts_as_exact():
+    res = loio([(2, 14), (23, 26)], [(12, 12), (23, 26)])
+    c = res.counts["A"]
+    assert (c.exact, c.credit, c.tp, c.fp, c.fn) == (2, 0.0, 2, 0, 0)
+    # (2,14) is found by nothing, yet FN = |E| - TP = 0; (12,12) is no pair
+    assert pairs_of(res) == [(1, 1, 1.0)]
+    assert res.alignment.missed.tolist() == [0]
+    assert res.alignment.spurious.tolist() == [0]
+    assert res.extra["loio_unmatched_exact"] == 1
+    assert "1 zero-length predicted span(s)" in res.extra["notes"][0]
+    assert_alignment_consistent(res)
+    # default: the zero-length prediction earns nothing
+    assert totals(match_overlap(cols(one([(2, 14), (23, 26)])),
+                                cols(one([(12, 12), (23, 26)])), s=1.0)) == (1, 1, 1)
+
+
+def test_loio_lone_zero_length_prediction_takes_no_part_in_the_walk():
+    # (12,12) does not move the pointer: (13,20) still earns 1/12 against (2,14)
+    res = loio([(2, 14)], [(12, 12), (13, 20)])
+    c = res.counts["A"]
+    assert c.exact == 1
+    assert c.credit == pytest.approx(1 / 12)
+    assert pairs_of(res) == [(0, 1, pytest.approx(1 / 12))]
+    assert_alignment_consistent(res)
+
+
+def test_loio_fn_can_be_negative():
+    res = loio([], [(5, 5)])
+    assert totals(res) == (1, 0, -1)
+    assert res.alignment.spurious.tolist() == [0]
+    assert_alignment_consistent(res)
+
+
+def test_loio_zero_length_gold_inside_prediction_is_its_partner():
+    res = loio([(37, 41), (36, 36)], [(34, 40)])
+    assert totals(res) == (0, 1, 2)
+    assert pairs_of(res) == [(1, 0, 0.0)]  # (36,36) is the partner, with credit 0
+    assert res.alignment.missed.tolist() == [0]
+    assert_alignment_consistent(res)
+    # default: the zero-length gold span gets no partial credit
+    assert totals(match_overlap(cols(one([(37, 41), (36, 36)])), cols(one([(34, 40)])),
+                                s=1.0))[0] == pytest.approx(3 / 6)
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "credit"),
+    [
+        ([(34, 34), (37, 41)], [(34, 40)], 3 / 6),  # at the start: skipped
+        ([(40, 40), (41, 45)], [(34, 40)], 0.0),  # at the end: not reached
+        # the first (36,36) is (34,40)'s partner; (40,44) skips the second
+        ([(36, 36), (36, 36), (37, 41)], [(34, 40), (40, 44)], 1 / 4),
+        # (1,3) takes (0,10); (4,6) takes (5,5), which lies inside (0,10), with credit 0
+        ([(0, 10), (5, 5)], [(1, 3), (4, 6)], 2 / 10),
+    ],
+)
+def test_loio_zero_length_gold_positions(gold, pred, credit):
+    res = loio(gold, pred)
+    assert len(res.alignment.pairs_pred) == len(pred) - (gold[0] == (40, 40))
+    assert res.counts["A"].credit == pytest.approx(credit)
+    want = reference_loio(one(gold), one(pred), 1.0)
+    assert_same_table(as_table(res), want)
+    assert_alignment_consistent(res)
+
+
+def test_loio_exact_matches_are_a_multiset():
+    res = loio([(3, 3), (3, 3), (0, 2)], [(3, 3), (0, 2)], s=0.5)
+    c = res.counts["A"]
+    assert (c.exact, c.credit, c.n_gold, c.n_pred) == (2, 0.0, 3, 2)
+    assert res.extra["loio_unmatched_exact"] == 0
+    res = loio([(3, 3)], [(3, 3), (3, 3)])  # the second copy has no identical gold left
+    assert (res.counts["A"].exact, res.extra["loio_unmatched_exact"]) == (2, 1)
+
+
+def test_loio_s_weights_the_credit():
+    res = loio([(0, 8), (10, 20)], [(0, 12), (14, 20)], s=0.75)
+    assert res.counts["A"].credit == pytest.approx(0.75 * (8 / 12 + 6 / 10))
+
+
+def test_loio_and_optimal_refused():
+    with pytest.raises(OptionError, match=r"compat='loio' .* assignment='optimal'") as exc:
+        loio([(0, 1)], [(0, 1)], assignment="optimal")
+    assert exc.value.option == "assignment"
+    with pytest.raises(OptionError):
+        nerscore.evaluate([[(0, 1, "A")]], [[(0, 1, "A")]], match="overlap", compat="loio",
+                          assignment="optimal")
+
+
+def test_bad_compat():
+    g = cols(one([(0, 1)]))
+    with pytest.raises(ValueError, match=r"Expected `compat` to be one of 'loio' or None"):
+        match_overlap(g, g, compat="loio-metrics")
+
+
+def test_loio_registry_option():
+    m = get_matcher("overlap")
+    assert m.resolve({"compat": "LOIO"})["compat"] == "loio"
+    assert m.defaults["compat"] is None
+    assert next(o for o in m.options if o.name == "compat").choices == ("loio",)
+
+
+def test_loio_overlapping_follows_the_policy():
+    with pytest.raises(InvalidSpanError, match="overlapping='merge'"):
+        loio([(0, 5), (3, 8)], [(0, 8)])
+    res = loio([(0, 5), (3, 8)], [(0, 8)], overlapping="merge")
+    assert totals(res) == (1, 0, 0)
+    assert res.extra["merged"] == {"gold": 1, "pred": 0}
+    assert res.extra["compat"] == "loio"
+
+
+def test_loio_through_evaluate():
+    report = nerscore.evaluate({"d": [(0, 8, "X"), (10, 20, "X")]},
+                               {"d": [(0, 12, "X"), (14, 20, "X")]},
+                               match="overlap", compat="loio", s=1.0)
+    assert report.counts["X"].tp == pytest.approx(8 / 12 + 6 / 10)
+    assert report.options["compat"] == "loio"
+
+
+@settings(max_examples=250, deadline=None)
+@given(side_st, side_st, st.sampled_from([0.0, 0.5, 0.75, 1.0]))
+def test_loio_equals_literal_walk(gold, pred, s):
+    labels = ("A", "B")
+    res = match_overlap(cols(gold, labels), cols(pred, labels), s=s, compat="loio")
+    assert_same_table(as_table(res), reference_loio(gold, pred, s))
+    assert_alignment_consistent(res)
+
+
+def _one_to_one(gold, pred):
+    """Drop gold overlapping two predictions, then predictions overlapping two gold."""
+    def n_ov(x, others):
+        return sum(1 for o in others if o[0] == x[0] and o[3] == x[3] and _ov(x[1:3], o[1:3]))
+
+    gold = [g for g in gold if n_ov(g, pred) <= 1]
+    pred = [p for p in pred if n_ov(p, gold) <= 1]
+    return gold, pred
+
+
+positive_side_st = st.lists(
+    st.tuples(st.integers(0, 2), st.integers(0, 30), st.integers(1, 8), st.sampled_from("AB"))
+    .map(lambda t: (t[0], t[1], t[1] + t[2], t[3])),
+    max_size=14,
+).map(disjoint)
+
+
+@settings(max_examples=250, deadline=None)
+@given(positive_side_st, positive_side_st, st.sampled_from([0.5, 0.75, 1.0]))
+def test_loio_agrees_with_default_on_one_to_one_overlaps(gold, pred, s):
+    gold, pred = _one_to_one(gold, pred)
+    labels = ("A", "B")
+    g, p = cols(gold, labels), cols(pred, labels)
+    a = match_overlap(g, p, s=s, compat="loio")
+    b = match_overlap(g, p, s=s)
+    assert a.counts == b.counts
+    assert pairs_of(a) == pairs_of(b)
+
+
+@settings(max_examples=100, deadline=None)
+@given(side_st, side_st, st.randoms())
+def test_loio_order_of_spans_and_documents_is_irrelevant(gold, pred, rnd):
+    labels = ("A", "B")
+    base = match_overlap(cols(gold, labels), cols(pred, labels), s=1.0, compat="loio")
+    docs = [0, 1, 2]
+    rnd.shuffle(docs)
+    g2 = [(docs[d], s, e, lab) for d, s, e, lab in gold]
+    p2 = [(docs[d], s, e, lab) for d, s, e, lab in pred]
+    rnd.shuffle(g2)
+    rnd.shuffle(p2)
+    other = match_overlap(cols(g2, labels), cols(p2, labels), s=1.0, compat="loio")
+    assert other.counts == base.counts
+
+
+def test_loio_random_corpus_against_literal_walk():
+    rng = np.random.default_rng(11)
+    gold, pred = [], []
+    for d in range(300):
+        for lab in "AB":
+            for side in (gold, pred):
+                pos = 0
+                for _ in range(int(rng.integers(0, 7))):
+                    pos += int(rng.integers(0, 6))
+                    n = int(rng.integers(0, 12))
+                    side.append((d, pos, pos + n, lab))
+                    pos += n
+    labels = ("A", "B")
+    for s in (0.75, 1.0):
+        res = match_overlap(cols(gold, labels), cols(pred, labels), s=s, compat="loio")
+        assert_same_table(as_table(res), reference_loio(gold, pred, s))
+        assert_alignment_consistent(res)
+
+
+def test_loio_long_chain():
+    # every prediction overlaps two gold spans: the walk pairs each with its first
+    n = 2000
+    gold = [(0, 10 * i, 10 * i + 10, "A") for i in range(n)]
+    pred = [(0, 10 * i + 5, 10 * i + 15, "A") for i in range(n)]
+    res = match_overlap(cols(gold), cols(pred), s=1.0, compat="loio")
+    assert res.counts["A"].credit == pytest.approx(n * 0.5)
+    assert_same_table(as_table(res), reference_loio(gold, pred, 1.0))
+
+
+# ---------------------------------------------------------------- messages name documents
+
+
+def test_overlap_error_names_the_document_id():
+    with pytest.raises(InvalidSpanError, match="document 'doc-a'") as exc:
+        nerscore.evaluate({"doc-a": [(0, 5, "X"), (3, 8, "X")]}, {"doc-a": []}, match="overlap")
+    assert exc.value.document == "doc-a"
+    with pytest.raises(InvalidSpanError, match=r"predicted spans .* document 'z'"):
+        nerscore.evaluate({"y": [], "z": []}, {"y": [], "z": [(0, 5, "X"), (3, 8, "X")]},
+                          match="overlap", compat="loio")
+
+
+def test_overlap_error_without_ids_names_the_index():
+    with pytest.raises(InvalidSpanError, match="document 1:") as exc:
+        nerscore.evaluate([[], [(0, 5, "X"), (3, 8, "X")]], [[], []], match="overlap")
+    assert exc.value.document == 1

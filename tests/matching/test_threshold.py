@@ -412,3 +412,24 @@ def test_through_count_matches():
     y_pred = [["B-PER", "I-PER", "O", "O", "B-LOC"], ["O", "O", "B-ORG"]]
     got = count_matches(y_true, y_pred, match="threshold", t=0.5).to_dict()
     assert {lab: row["tp"] for lab, row in got.items()} == {"LOC": 1, "ORG": 0, "PER": 1}
+
+
+def test_kaggle_says_what_the_outer_join_added():
+    import nerscore
+
+    gold = {"a": [(0, 5, "Claim"), (10, 15, "Lead")], "b": [(0, 5, "Claim")]}
+    pred = {"a": [(0, 5, "Claim")], "b": [(0, 5, "Lead")]}
+    plain = nerscore.evaluate(gold, pred, match="threshold", zero_division=0.0)
+    kaggle = nerscore.evaluate(gold, pred, match="threshold", compat="kaggle", zero_division=0.0)
+    # the totals change: one extra FP for Claim and Lead, one extra FN for Lead
+    assert (plain.micro.n_gold, plain.micro.n_pred) == (3, 2)
+    assert (kaggle.micro.n_gold, kaggle.micro.n_pred) == (4, 4)
+    assert not any("outer join" in n for n in plain.notes)
+    (note,) = [n for n in kaggle.notes if "outer join" in n]
+    assert "2 false positives (Claim, Lead: some document has gold of it but no prediction)" in note
+    assert "1 false negative (Lead: some document has predictions of it but no gold)" in note
+    assert note in kaggle.to_dict()["notes"]
+    assert f"note: {note}" in str(kaggle)
+    # nothing added: no note
+    same = nerscore.evaluate(gold, gold, match="threshold", compat="kaggle")
+    assert not any("outer join" in n for n in same.notes)

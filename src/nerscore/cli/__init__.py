@@ -125,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # cost of a thread pool (set before NumPy is first imported, never overriding).
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")
-    from nerscore.cli._options import UsageError
+    from nerscore.cli._options import UsageError, keywords_to_flags
     from nerscore.errors import NerscoreError
 
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -150,7 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _silence_stdout()
             status = 0
         except (NerscoreError, OSError, ValueError) as exc:
-            print(f"nerscore {command}: error: {_one_line(exc)}", file=sys.stderr)
+            print(f"nerscore {command}: error: {keywords_to_flags(_one_line(exc))}",
+                  file=sys.stderr)
             status = 1
         except KeyboardInterrupt:
             status = 130

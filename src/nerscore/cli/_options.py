@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -25,11 +26,15 @@ __all__ = [
     "add_input_format_options",
     "add_match_options",
     "add_score_options",
+    "add_side_options",
     "add_tag_options",
     "compat_of",
     "conll_kwargs",
+    "keywords_to_flags",
     "match_kwargs",
     "matches",
+    "side_conll_kwargs",
+    "side_encoding",
     "tag_kwargs",
 ]
 
@@ -243,6 +248,65 @@ def conll_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def add_side_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--gold-column``, ``--pred-column``, ``--gold-encoding`` and ``--pred-encoding``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The ``score`` parser.
+    """
+    group = parser.add_argument_group("per side (GOLD, PRED)")
+    for side, name in (("gold", "GOLD"), ("pred", "PRED")):
+        group.add_argument(
+            f"--{side}-column", type=_int, default=None, metavar="N",
+            help=f"CoNLL: label column of {name} (default: --label-column); without PRED, "
+                 f"the column of GOLD that holds the {'gold' if side == 'gold' else 'predicted'}"
+                 " labels",
+        )
+    for side, name in (("gold", "GOLD"), ("pred", "PRED")):
+        group.add_argument(f"--{side}-encoding", default=None, metavar="ENCODING",
+                           help=f"encoding of {name} (default: --encoding)")
+
+
+def side_encoding(args: argparse.Namespace, side: str) -> str:
+    """The encoding of one side: ``--gold-encoding``/``--pred-encoding``, else ``--encoding``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+    side : {"gold", "pred"}
+
+    Returns
+    -------
+    str
+    """
+    value = getattr(args, f"{side}_encoding", None)
+    return str(args.encoding if value is None else value)
+
+
+def side_conll_kwargs(args: argparse.Namespace, side: str) -> dict[str, Any]:
+    """:func:`conll_kwargs` with the label column and encoding of one side.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+    side : {"gold", "pred"}
+
+    Returns
+    -------
+    dict
+    """
+    kwargs = conll_kwargs(args)
+    column = getattr(args, f"{side}_column", None)
+    if column is not None:
+        kwargs["label_column"] = column
+    kwargs["encoding"] = side_encoding(args, side)
+    return kwargs
+
+
 def add_input_format_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--gold-format`` and ``--pred-format``.
 
@@ -284,8 +348,8 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
                        help="threshold: minimum overlap ratio, in (0, 1] (default: 0.5)")
     compat = tuple(c for values in compat_of().values() for c in values)
     group.add_argument("--compat", choices=compat, default=None,
-                       help="reproduce a reference tool: nervaluate (semeval) or kaggle "
-                            "(threshold)")
+                       help="reproduce a reference tool: "
+                            + ", ".join(f"{c} ({m})" for m, cs in compat_of().items() for c in cs))
 
 
 #: CLI flag -> (library option, value) for each matcher option given.
@@ -297,6 +361,48 @@ _MATCH_FLAGS = {
     "t": ("--t", "t"),
     "compat": ("--compat", "compat"),
 }
+
+
+#: Library keyword -> CLI flag, for advice written for Python callers.
+_KEYWORD_FLAGS = {
+    **{option: flag for flag, option in _MATCH_FLAGS.values() if option != "labeled"},
+    "scheme": "--scheme", "mode": "--mode", "match": "--match", "beta": "--beta",
+    "zero_division": "--zero-division", "suffix": "--suffix", "delimiter": "--tag-delimiter",
+    "outside": "--outside", "column_delimiter": "--delimiter-columns",
+    "encoding": "--encoding", "token_column": "--token-column",
+    "label_column": "--label-column", "comments": "--comments",
+}
+_KEYWORD = re.compile(
+    r"(?<![\w.`])(labeled|" + "|".join(_KEYWORD_FLAGS) + r")="
+    r"(?:'([^']*)'|\"([^\"]*)\"|(True|False|None|-?[\w.]+))"
+)
+
+
+def keywords_to_flags(message: str) -> str:
+    """Rewrite advice written as Python keywords (``compat='kaggle'``) as flags (``--compat kaggle``).
+
+    Examples
+    --------
+    >>> keywords_to_flags("fix them, or pass overlapping='merge' to glue them")
+    'fix them, or pass --overlapping merge to glue them'
+    >>> keywords_to_flags("use labeled=False, or the default (compat=None)")
+    'use --unlabeled, or the default (without --compat)'
+    """
+
+    def flag(m: re.Match[str]) -> str:
+        name = m.group(1)
+        quoted = m.group(2) if m.group(2) is not None else m.group(3)
+        value = quoted if quoted is not None else m.group(4)
+        if name == "labeled":
+            return "--unlabeled" if value == "False" else "without --unlabeled"
+        option = _KEYWORD_FLAGS[name]
+        if quoted is None and value in ("None", "False"):
+            return f"without {option}"
+        if quoted is None and value == "True":
+            return option
+        return f"{option} {value}"
+
+    return _KEYWORD.sub(flag, message)
 
 
 def match_kwargs(args: argparse.Namespace) -> dict[str, Any]:

@@ -34,6 +34,10 @@ CoNLL files need one token per line, the same sentences in the same order
 a token whose text differs between the files is reported (--strict-tokens
 makes it an error). -DOCSTART- lines are document boundaries, not tokens.
 JSON Lines and BRAT files are joined by document id.
+
+One CoNLL file holding tokens, gold and predicted labels (the conlleval
+layout) is scored with its two label columns:
+  nerscore score FILE --gold-column -2 --pred-column -1
 """
 
 VALIDATE_DESCRIPTION = """\
@@ -69,7 +73,9 @@ def register(subparsers: Subparsers) -> None:
     score = _parser(subparsers, "score", help="score a prediction against gold",
                     description=SCORE_DESCRIPTION)
     score.add_argument("gold", metavar="GOLD", help="gold (reference) file")
-    score.add_argument("pred", metavar="PRED", help="predicted file")
+    score.add_argument("pred", metavar="PRED", nargs="?", default=None,
+                       help="predicted file; leave it out to read gold and predicted labels "
+                            "from two columns of GOLD (--gold-column, --pred-column)")
     score.add_argument("--format", choices=opt.FORMATS, default="text",
                        help="output: text table, json, markdown, a self-contained html page, "
                             "seqeval's report or the "
@@ -85,6 +91,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_score_options(score)
     opt.add_tag_options(score)
     opt.add_conll_options(score)
+    opt.add_side_options(score)
     score.set_defaults(func=run_score)
 
     validate = _parser(subparsers, "validate", help="list invalid tags and transitions",
@@ -136,14 +143,16 @@ def _input_format(path: str, given: str | None) -> str:
     return "conll"
 
 
-def _read_spans(path: str, fmt: str, args: argparse.Namespace) -> tuple[Any, tuple[str, ...]]:
+def _read_spans(
+    path: str, fmt: str, encoding: str
+) -> tuple[Any, tuple[str, ...]]:
     if fmt == "jsonl":
         from nerscore.io.jsonl import read_jsonl
 
-        return read_jsonl(path, encoding=args.encoding), ()
+        return read_jsonl(path, encoding=encoding), ()
     from nerscore.io.brat import read_brat
 
-    data = read_brat(path, encoding=args.encoding)
+    data = read_brat(path, encoding=encoding)
     where = f"{path}: "
     return data.documents, tuple(where + n for n in data.stats.notes())
 
@@ -157,6 +166,7 @@ def _check_span_options(args: argparse.Namespace) -> None:
         ("--label-column", args.label_column, -1),
         ("--delimiter-columns", args.delimiter_columns, "auto"),
         ("--comments", args.comments, False), ("--strict-tokens", args.strict_tokens, False),
+        ("--gold-column", args.gold_column, None), ("--pred-column", args.pred_column, None),
     ) if value != default]
     if given:
         raise opt.UsageError(
@@ -180,8 +190,24 @@ def run_score(args: argparse.Namespace) -> int:
     """
     import nerscore
 
+    one_file = args.pred is None
+    if one_file:
+        if args.gold_column is None or args.pred_column is None:
+            raise opt.UsageError(
+                "give PRED, or read gold and predicted labels from two columns of GOLD with "
+                "--gold-column N --pred-column M (e.g. --gold-column -2 --pred-column -1)"
+            )
+        args.pred = args.gold
+        if args.pred_format is not None and args.pred_format != args.gold_format:
+            raise opt.UsageError("--pred-format needs PRED: one file is read once, as GOLD")
+        args.pred_format = args.gold_format
     gold_fmt = _input_format(args.gold, args.gold_format)
     pred_fmt = _input_format(args.pred, args.pred_format)
+    if one_file and gold_fmt != "conll":
+        raise opt.UsageError(
+            f"--gold-column and --pred-column without PRED read one CoNLL file; {args.gold!r} "
+            f"is read as {gold_fmt} (set --gold-format conll if that was guessed wrongly)"
+        )
     if (gold_fmt == "conll") != (pred_fmt == "conll"):
         raise opt.UsageError(
             f"cannot score {pred_fmt} predictions against {gold_fmt} gold: give both as CoNLL "
@@ -199,12 +225,13 @@ def run_score(args: argparse.Namespace) -> int:
     if gold_fmt == "conll":
         from nerscore.io.conll import check_aligned, read_conll
 
-        gold_corpus = read_conll(args.gold, **opt.conll_kwargs(args))
-        pred_corpus = read_conll(args.pred, **opt.conll_kwargs(args))
+        gold_corpus = read_conll(args.gold, **opt.side_conll_kwargs(args, "gold"))
+        pred_corpus = read_conll(args.pred, **opt.side_conll_kwargs(args, "pred"))
         aligned = check_aligned(gold_corpus, pred_corpus, strict_tokens=args.strict_tokens)
         for n in aligned:
             note("score", f"{n} Pass --strict-tokens to make this an error.", kind="warning")
-        notes = gold_corpus.notes() + pred_corpus.notes() + aligned
+        file_notes = gold_corpus.notes() + (() if one_file else pred_corpus.notes())
+        notes = file_notes + aligned
         y_true: Any = gold_corpus.tags
         y_pred: Any = pred_corpus.tags
         if args.mode == "strict" and args.scheme is None:
@@ -212,9 +239,15 @@ def run_score(args: argparse.Namespace) -> int:
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
     else:
         _check_span_options(args)
-        y_true, gold_notes = _read_spans(args.gold, gold_fmt, args)
-        y_pred, pred_notes = _read_spans(args.pred, pred_fmt, args)
+        y_true, gold_notes = _read_spans(args.gold, gold_fmt, opt.side_encoding(args, "gold"))
+        y_pred, pred_notes = _read_spans(args.pred, pred_fmt, opt.side_encoding(args, "pred"))
         notes = gold_notes + pred_notes
+    columns = [args.label_column if c is None else c for c in (args.gold_column, args.pred_column)]
+    if not one_file and columns[0] == columns[1]:  # two columns of one file are two sides
+        same = _same_file(args.gold, args.pred)
+        if same:
+            note("score", same)
+            notes = (same, *notes)
     report = nerscore.evaluate(
         y_true, y_pred, match=args.match, beta=args.beta, zero_division=args.zero_division,
         **tag_kw, **options,
@@ -231,6 +264,24 @@ def run_score(args: argparse.Namespace) -> int:
     if args.errors is not None:
         _write_errors(report, args.errors, gold_corpus)
     return 0
+
+
+def _same_file(gold: str, pred: str) -> str | None:
+    """A note when GOLD and PRED are one file, or two files with the same bytes."""
+    try:
+        if os.path.samefile(gold, pred):
+            return (f"gold and prediction are the same file ({gold}); the scores compare it "
+                    "with itself.")
+        if os.path.isfile(gold) and os.path.isfile(pred) and (
+            os.path.getsize(gold) == os.path.getsize(pred)
+        ):
+            with open(gold, "rb") as a, open(pred, "rb") as b:
+                if a.read() == b.read():
+                    return (f"gold and prediction are the same file: {gold} and {pred} have "
+                            "identical content, so the scores compare it with itself.")
+    except OSError:
+        return None
+    return None
 
 
 def _render(report: Report, args: argparse.Namespace) -> str:

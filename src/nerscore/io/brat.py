@@ -226,8 +226,9 @@ def read_brat(
     Raises
     ------
     FormatError
-        For a malformed line, a quoted text that differs from the text,
-        duplicate ids, an ``.ann`` without ``.txt``, undecodable bytes, or a
+        For a folder without any ``.txt``/``.ann`` file, a malformed line, a quoted text
+        that differs from the text, duplicate ids, an ``.ann`` without ``.txt``,
+        undecodable bytes, or a
         discontinuous entity with ``discontinuous="error"``.
     InvalidSpanError
         For offsets out of the text or reversed, naming file and line.
@@ -267,6 +268,12 @@ def read_brat(
         orphans = sorted(
             p for p in root.rglob("*.ann") if not p.with_suffix(".txt").is_file()
         )
+        if not txts and not orphans:
+            raise FormatError(
+                f"{os.fspath(root)}: the folder has no .ann/.txt files; BRAT documents are "
+                "NAME.txt files (with their NAME.ann beside them) in the folder or its "
+                "subfolders.", source=os.fspath(root),
+            )
         if orphans:
             raise FormatError(
                 f"{os.fspath(orphans[0])}: no text file {orphans[0].with_suffix('.txt').name!r} "

@@ -5,7 +5,9 @@ Each non-blank line holds one JSON object::
     {"id": "doc1", "text": "Anna flew to Berlin",
      "spans": [{"start": 0, "end": 4, "label": "PER"}, {"start": 13, "end": 19, "label": "LOC"}]}
 
-- ``"spans"`` may be called ``"entities"`` (not both); each span is a
+- ``"spans"`` may be called ``"entities"`` (not both) and is required: a
+  record without it is an error, ``"spans": []`` a document without
+  entities. Each span is a
   ``{"start", "end", "label"}`` object (other keys, such as Prodigy's
   ``"token_start"``, are ignored) or a ``[start, end, label]`` triple.
   Offsets are half-open Python ``str`` indices into ``"text"``.
@@ -45,14 +47,17 @@ def _fail(source: str, line: int, message: str) -> FormatError:
 def _spans_of(obj: dict[str, Any], source: str, n: int) -> list[Any]:
     if "spans" in obj and "entities" in obj:
         raise _fail(source, n, "the record has both 'spans' and 'entities'; keep one of them.")
-    spans = obj.get("spans", obj.get("entities"))
-    if spans is None:
-        return []
-    if not isinstance(spans, list):
+    if "spans" not in obj and "entities" not in obj:
         raise _fail(
             source, n,
-            f"expected 'spans' to be a list of spans; got {type(spans).__name__}.",
+            "the record has no 'spans' (or 'entities'); write \"spans\": [] for a document "
+            "without entities, so that a record cut short is not read as predicting nothing.",
         )
+    key = "spans" if "spans" in obj else "entities"
+    spans = obj[key]
+    if not isinstance(spans, list):
+        got = "null" if spans is None else type(spans).__name__
+        raise _fail(source, n, f"expected {key!r} to be a list of spans; got {got}.")
     return spans
 
 
@@ -83,8 +88,8 @@ def read_jsonl(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> list
     Raises
     ------
     FormatError
-        For a malformed line, a record that is not an object, bad field types,
-        missing or duplicate ids, or undecodable bytes, naming file and line.
+        For a malformed line, a record that is not an object, a record
+        without ``"spans"``, bad field types, missing or duplicate ids, or undecodable bytes, naming file and line.
     InvalidSpanError
         For a malformed, reversed, negative or out-of-text span, naming file,
         line, document and span.

@@ -19,6 +19,10 @@ stimulation factor ``s`` in ``[0, 1]``:
 [351, 473)`` → one exact match; ``[190, 325)`` earns ``135/156``; TP
 1.649038, P 0.412260, R 0.824519, F1 0.549679.
 
+**Compat.** ``compat="loio"`` reproduces the loio-metrics library's
+``calc_counters_with_partial`` (a pointer walk that consumes one gold span
+per prediction), quirks included (see :func:`match_overlap`).
+
 **Limitations.** Within one label and one side, spans must not overlap
 (touching is fine); the greedy walk favours the earliest prediction, which
 ``assignment="optimal"`` replaces by a one-to-one matching maximising the
@@ -27,27 +31,33 @@ sum of factors.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from nerscore._enum import OptionEnum
 from nerscore.counts import Counts
-from nerscore.errors import InvalidSpanError, option_error
+from nerscore.errors import InvalidSpanError, OptionError, option_error
+from nerscore.matching._loio import pointer_walk
 from nerscore.matching.alignment import MatchResult
 from nerscore.matching.candidates import alignment_from_pairs, group_keys
 from nerscore.matching.exact import multiset_pairs
-from nerscore.matching.registry import Matcher, Option
+from nerscore.matching.registry import Matcher, Option, choice
 from nerscore.types import EntityColumns, unify_labels
 
-__all__ = ["MATCHER", "Assignment", "Overlapping", "check_s", "match_overlap"]
+if TYPE_CHECKING:
+    from nerscore._inputs import Prepared
+
+__all__ = ["MATCHER", "Assignment", "Overlapping", "check_compat", "check_s", "match_overlap"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
 _MAX_LISTED = 8  # offending spans shown in an error message
+_COMPATS = ("loio",)
 
 
 class Assignment(OptionEnum):
@@ -71,6 +81,9 @@ def check_s(s: object) -> float:
         if 0.0 <= value <= 1.0:  # NaN fails too
             return value
     raise option_error("s", "a number in [0, 1]", s)
+
+
+check_compat = choice("compat", (*_COMPATS, None))
 
 
 # --------------------------------------------------------------------------- keys
@@ -99,9 +112,14 @@ def _overlaps_earlier(order: IntArray, ks: IntArray, ke: IntArray) -> BoolArray:
 
 
 def _describe_conflicts(
-    side: EntityColumns, name: str, order: IntArray, conflict: BoolArray
+    side: EntityColumns, name: str, order: IntArray, conflict: BoolArray,
+    doc_ids: Sequence[str] | None,
 ) -> InvalidSpanError:
-    """The error for overlapping spans: the first document's spans, plus totals."""
+    """The error for overlapping spans: the first document's spans, plus totals.
+
+    The document is named by its id when ``doc_ids`` are known (documents
+    given as a mapping), else by its 0-based index.
+    """
     cluster = np.cumsum(~conflict) - 1
     size = np.bincount(cluster)
     rows = order[size[cluster] > 1]
@@ -118,12 +136,17 @@ def _describe_conflicts(
     total = ""
     if len(docs) > 1:
         total = f" In all, {len(rows)} {name} spans in {len(docs)} documents overlap."
+    document: str | int = doc
+    named = str(doc)
+    if doc_ids is not None and doc < len(doc_ids):
+        document = doc_ids[doc]
+        named = repr(document)
     return InvalidSpanError(
-        f"Overlapping {name} spans of the same label in document {doc}: {shown}. "
+        f"Overlapping {name} spans of the same label in document {named}: {shown}. "
         f"The overlap matcher needs the {name} spans of one label to be disjoint "
         "(touching is fine); fix or remove them, or pass overlapping='merge' to glue "
         f"overlapping spans into one.{total}",
-        document=doc,
+        document=document,
         spans=spans,
     )
 
@@ -248,6 +271,30 @@ def _optimal(
     return g_rows[ee[chosen]], p_rows[ea[chosen]]
 
 
+# --------------------------------------------------------------------------- compat="loio"
+
+
+def _loio_pairs(
+    gs: IntArray, ge: IntArray, ps: IntArray, pe: IntArray,
+    exact_g: IntArray, exact_p: IntArray, p_rest: IntArray,
+) -> tuple[IntArray, IntArray, IntArray]:
+    """The loio-metrics walk after the exact matches: pairs, plus the lone zero-length predictions.
+
+    Every gold span left (zero-length ones included) takes part, sorted by
+    (start, end); of the predictions only those of positive length
+    (``p_rest``, sorted by start). Zero-length predictions left over are
+    returned apart: the library counts them as exact matches.
+    """
+    g_left = np.ones(len(gs), dtype=bool)
+    g_left[exact_g] = False
+    g_rows = np.flatnonzero(g_left)
+    g_rows = g_rows[np.lexsort((ge[g_rows], gs[g_rows]))]
+    wg, wp = pointer_walk(gs[g_rows], ge[g_rows], ps[p_rest], pe[p_rest])
+    p_left = ps == pe
+    p_left[exact_p] = False
+    return g_rows[wg], p_rest[wp], np.flatnonzero(p_left).astype(np.int64)
+
+
 # --------------------------------------------------------------------------- matcher
 
 
@@ -258,6 +305,7 @@ def match_overlap(
     s: float = 0.75,
     assignment: str | Assignment = "greedy",
     overlapping: str | Overlapping = "error",
+    compat: str | None = None,
 ) -> MatchResult:
     """Match character spans with partial-overlap credit (the "Loio" method, docs/matchers/overlap.md).
 
@@ -277,6 +325,10 @@ def match_overlap(
         Overlapping spans of one label on one side raise an error (default),
         or are glued into one span first (``"merge"``; the number of merged
         spans is reported in ``extra["merged"]`` and ``extra["notes"]``).
+    compat : {None, "loio"}
+        ``"loio"`` reproduces the loio-metrics library's
+        ``calc_counters_with_partial`` instead of the article's rule, quirks
+        included (see Notes). It needs ``assignment="greedy"``.
 
     Returns
     -------
@@ -287,6 +339,9 @@ def match_overlap(
         their ``s · factor`` (0.0 when ``s=0``); gold spans consumed without
         credit are missed, uncredited predictions are spurious. With
         ``overlapping="merge"`` the alignment refers to the merged spans.
+        With ``compat="loio"``, ``extra["compat"]`` is ``"loio"`` and
+        ``extra["loio_unmatched_exact"]`` the number of zero-length
+        predictions counted as exact without a partner (see Notes).
 
     Raises
     ------
@@ -294,8 +349,9 @@ def match_overlap(
         When spans of one label overlap on one side and
         ``overlapping="error"``; the message lists the spans of the first
         such document.
-    ValueError
-        For ``s`` outside ``[0, 1]`` or an unknown option value.
+    OptionError
+        For ``s`` outside ``[0, 1]``, an unknown option value, or
+        ``compat="loio"`` with ``assignment="optimal"`` (a ``ValueError``).
 
     Notes
     -----
@@ -312,6 +368,40 @@ def match_overlap(
     first prediction overlapping it, and a prediction is credited iff it is
     the first to overlap some gold span (against the earliest of those).
 
+    ``compat="loio"`` (per document and label, after the same validation or
+    merging of overlapping spans):
+
+    1. exact matches are the spans with equal start and end on both sides,
+       as multisets, and are removed;
+    2. the remaining predictions of positive length, by start, are walked
+       once with a pointer into the remaining gold spans sorted by (start,
+       end), zero-length gold included: gold spans that end at or before the
+       prediction's start are skipped; if the gold span under the pointer
+       starts before the prediction ends, the prediction earns
+       ``|a ∩ e| / max(|a|, |e|)`` against it and the pointer moves on by
+       *one*: other gold spans the prediction overlapped stay available;
+    3. ``TP = exact + s · Σ factor``, ``FP = |A| − TP``, ``FN = |E| − TP``.
+
+    Two quirks of the library are reproduced. (a) A zero-length prediction
+    with no identical gold span takes no part in the walk and still counts
+    as an exact match: ``exact`` grows by one although no gold span is
+    found, so ``FN = |E| − TP`` is one lower than the gold spans actually
+    missed, and can be negative (one such prediction and no gold: TP 1,
+    FN −1). Such a prediction has no partner, so in the alignment it is
+    spurious; ``extra["loio_unmatched_exact"]`` counts them (and a note says
+    so), and the credits of the alignment add up to ``TP`` minus that
+    count. (b) A zero-length gold span strictly inside a prediction can be
+    the gold span under the pointer; it is then that prediction's partner
+    with factor 0 (a pair with credit 0.0 in the alignment), and the
+    prediction earns nothing. A zero-length gold span at a prediction's
+    start is skipped, one at its end is not reached.
+
+    The walk runs in closed form for the predictions whose only candidate
+    gold span has no other candidate (always a pair); the rest, few on real
+    data, go through one Python loop over all documents at once. Without
+    zero-length spans, on spans where every prediction overlaps at most one
+    gold span and vice versa, ``compat="loio"`` equals the default.
+
     Source: S. Sotnyk, "Yet another way of NER systems evaluation"
     (loio-metrics). ``assignment="optimal"`` goes beyond the article.
 
@@ -326,12 +416,41 @@ def match_overlap(
     (1, 1.649038, 2.350962, 0.350962)
     >>> round(match_overlap(g, p, s=1.0).counts["PARTY"].credit, 6)
     0.865385
+
+    The loio-metrics library credits ``(14,20)`` against ``(10,20)``, which
+    the article's rule lets ``(0,12)`` consume:
+
+    >>> g = EntityColumns([0, 0], [0, 10], [8, 20], [0, 0], ("X",))
+    >>> p = EntityColumns([0, 0], [0, 14], [12, 20], [0, 0], ("X",))
+    >>> round(match_overlap(g, p, s=1.0).counts["X"].tp, 6)
+    0.666667
+    >>> round(match_overlap(g, p, s=1.0, compat="loio").counts["X"].tp, 6)
+    1.266667
     """
+    return _match(gold, pred, s=s, assignment=assignment, overlapping=overlapping,
+                  compat=compat)
+
+
+def _match(
+    gold: EntityColumns, pred: EntityColumns, *, s: float = 0.75,
+    assignment: str | Assignment = "greedy", overlapping: str | Overlapping = "error",
+    compat: str | None = None, doc_ids: Sequence[str] | None = None,
+) -> MatchResult:
+    """:func:`match_overlap`, naming documents by ``doc_ids`` in errors when given."""
     s = check_s(s)
     how = Assignment.parse(assignment, name="assignment")
     policy = Overlapping.parse(overlapping, name="overlapping")
+    mode = check_compat(compat)
+    if mode == "loio" and how is Assignment.OPTIMAL:
+        raise OptionError(
+            "compat='loio' reproduces the loio-metrics library's walk and cannot be combined "
+            "with assignment='optimal'; use assignment='greedy' (the default) with it, or "
+            "compat=None for the optimal assignment.",
+            option="assignment",
+        )
     gold, pred = unify_labels(gold, pred)
     extra: dict[str, Any] = {}
+    notes: list[str] = []
 
     gs, ge, ps, pe = group_keys(gold, pred, same_label=True)
     g_order, p_order = _sorted_positive(gs, ge), _sorted_positive(ps, pe)
@@ -341,9 +460,8 @@ def match_overlap(
     if merged["gold"] or merged["pred"]:
         if policy is Overlapping.ERROR:
             if merged["gold"]:
-                raise _describe_conflicts(gold, "gold", g_order, g_conf)
-            raise _describe_conflicts(pred, "predicted", p_order, p_conf)
-        notes = []
+                raise _describe_conflicts(gold, "gold", g_order, g_conf, doc_ids)
+            raise _describe_conflicts(pred, "predicted", p_order, p_conf, doc_ids)
         if merged["gold"]:
             n_before = len(gold)
             gold = _merge(gold, g_order, g_conf)
@@ -355,7 +473,6 @@ def match_overlap(
             notes.append(f"overlap: merged {merged['pred']} overlapping predicted spans into "
                          f"their neighbours ({n_before} -> {len(pred)} predicted spans).")
         extra["merged"] = merged
-        extra["notes"] = notes
         gs, ge, ps, pe = group_keys(gold, pred, same_label=True)
         g_order, p_order = _sorted_positive(gs, ge), _sorted_positive(ps, pe)
 
@@ -377,19 +494,34 @@ def match_overlap(
     exact_g = np.concatenate([xg, gz[zg]])
     exact_p = np.concatenate([xp, pz[zp]])
 
-    # 2.-3. the remaining positive-length spans
+    # 2.-3. the remaining spans
     g_rows, p_rows = g_order[~g_hit], p_order[~hit]
-    args = (g_rows, gs[g_rows], ge[g_rows], p_rows, ps[p_rows], pe[p_rows])
-    if how is Assignment.GREEDY:
+    lone = np.zeros(0, dtype=np.int64)  # compat="loio": zero-length predictions taken as exact
+    if mode == "loio":
+        part_g, part_p, lone = _loio_pairs(gs, ge, ps, pe, exact_g, exact_p, p_rows)
+        extra["compat"] = "loio"
+        extra["loio_unmatched_exact"] = len(lone)
+        if len(lone):
+            notes.append(
+                f"overlap (compat='loio'): {len(lone)} zero-length predicted span(s) with no "
+                "identical gold span were counted as exact matches, as loio-metrics does; "
+                "they have no partner and are listed as spurious in the alignment."
+            )
+    elif how is Assignment.GREEDY:
+        args = (g_rows, gs[g_rows], ge[g_rows], p_rows, ps[p_rows], pe[p_rows])
         part_g, part_p = _greedy(*args)
     else:
+        args = (g_rows, gs[g_rows], ge[g_rows], p_rows, ps[p_rows], pe[p_rows])
         part_g, part_p = _optimal(gold, pred, *args)
     part_credit = s * _factor(gold, pred, part_g, part_p)
+    if notes:
+        extra["notes"] = notes
 
     n_lab = len(gold.labels)
     counts = Counts(
         gold.labels,
-        np.bincount(gold.label[exact_g], minlength=n_lab),
+        np.bincount(gold.label[exact_g], minlength=n_lab)
+        + np.bincount(pred.label[lone], minlength=n_lab),
         np.bincount(pred.label, minlength=n_lab),
         np.bincount(gold.label, minlength=n_lab),
         np.bincount(gold.label[part_g], weights=part_credit, minlength=n_lab).astype(
@@ -405,10 +537,15 @@ def match_overlap(
     return MatchResult(counts, alignment, extra)
 
 
-MATCHER = Matcher.on_entities(
+def _run(prep: Prepared, **options: Any) -> MatchResult:
+    """The registry's ``run``: :func:`match_overlap`, naming documents by their ids."""
+    return _match(prep.gold, prep.pred, doc_ids=prep.doc_ids, **options)
+
+
+MATCHER = Matcher(
     "overlap",
     "partial-overlap credit with a stimulation factor s (the Loio method)",
-    match_overlap,
+    _run,
     options=(
         Option("s", 0.75, check_s, "stimulation factor in [0, 1]: the weight of partial credit"),
         Option("assignment", Assignment.GREEDY.value,
@@ -417,5 +554,8 @@ MATCHER = Matcher.on_entities(
         Option("overlapping", Overlapping.ERROR.value,
                lambda v: Overlapping.parse(v, name="overlapping").value,
                "overlapping spans of one label on one side: 'error' or 'merge'"),
+        Option("compat", None, check_compat,
+               "'loio' reproduces the loio-metrics library (calc_counters_with_partial)",
+               _COMPATS),
     ),
 )

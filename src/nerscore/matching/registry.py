@@ -164,7 +164,7 @@ class Matcher:
         Examples
         --------
         >>> get_matcher("overlap").resolve({"s": 1})
-        {'s': 1.0, 'assignment': 'greedy', 'overlapping': 'error'}
+        {'s': 1.0, 'assignment': 'greedy', 'overlapping': 'error', 'compat': None}
         >>> get_matcher("exact").resolve({"t": 0.5})
         Traceback (most recent call last):
         ...

@@ -240,8 +240,30 @@ def _kaggle(gold: EntityColumns, pred: EntityColumns, t: float) -> MatchResult:
     score = sum(f1s) / len(f1s) if f1s else float("nan")
     counts = Counts(gold.labels, tp, tp + fp, np.where(scored, tp + fn, 0))
     alignment = alignment_from_pairs(gold, pred, sel_g, sel_p, rep.astype(np.float64))
-    extra = {"t": t, "compat": "kaggle", "kaggle": {"score": score, "labels": table}}
+    extra: dict[str, Any] = {"t": t, "compat": "kaggle",
+                             "kaggle": {"score": score, "labels": table}}
+    note = _join_note(gold.labels, extra_fp & scored, extra_fn & scored)
+    if note:
+        extra["notes"] = [note]
     return MatchResult(counts, alignment, extra)
+
+
+def _join_note(labels: tuple[str, ...], added_fp: npt.NDArray[np.bool_],
+               added_fn: npt.NDArray[np.bool_]) -> str | None:
+    """Say how many FP/FN the reference's outer join added, and for which labels."""
+    parts = []
+    for added, what, why in ((added_fp, "false positive", "gold of it but no prediction"),
+                             (added_fn, "false negative", "predictions of it but no gold")):
+        names = [labels[i] for i in np.flatnonzero(added).tolist()]
+        if names:
+            plural = "s" if len(names) != 1 else ""
+            parts.append(f"{len(names)} {what}{plural} ({', '.join(names)}: some document "
+                         f"has {why})")
+    if not parts:
+        return None
+    return ("compat='kaggle' adds what the reference's outer join adds, one per label: "
+            + " and ".join(parts) + "; n_pred and n_gold include them, so the totals exceed "
+            "the number of spans.")
 
 
 def match_threshold(

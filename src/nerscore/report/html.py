@@ -86,8 +86,9 @@ def render_html(report: Report, *, digits: int = 2, title: str = "nerscore repor
         f'<p class="meta">nerscore {escape(report.version)} — {escape(_header(report))}</p>',
         f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>",
     ]
-    if report.accuracy is not None:
-        parts.append(f"<p>Token accuracy: <strong>{_num(report.accuracy, digits)}</strong> "
+    if report.accuracy is not None or report.n_tokens is not None:
+        acc = "n/a" if report.accuracy is None else _num(report.accuracy, digits)
+        parts.append(f"<p>Token accuracy: <strong>{acc}</strong> "
                      f"({_num(report.n_tokens, digits)} tokens, "
                      f"{_num(report.n_sequences, digits)} sequences)</p>")
     schemas = report.extra.get("schemas")

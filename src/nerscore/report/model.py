@@ -76,7 +76,8 @@ class Report:
     counts : Counts
         The mergeable counts every number above was reduced from.
     accuracy : float or None
-        Token accuracy (tag inputs).
+        Token accuracy (tag inputs); None for span inputs, and when there are no tokens
+        (undefined; ``n_tokens`` is then 0 and the notes say so).
     n_sequences, n_tokens : int or None
         Input sizes.
     notes : tuple of str

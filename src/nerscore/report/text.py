@@ -76,13 +76,18 @@ def render_text(report: Report, *, digits: int = 2) -> str:
     lines.append("")
     lines += [line("micro avg", report.micro), line("macro avg", report.macro),
               line("weighted avg", report.weighted)]
-    if report.accuracy is not None:
-        lines += ["", f"accuracy: {_fmt(report.accuracy, digits)} ({report.n_tokens} tokens, "
+    if report.accuracy is not None or report.n_tokens is not None:
+        lines += ["", f"accuracy: {_accuracy(report, digits)} ({report.n_tokens} tokens, "
                       f"{report.n_sequences} sequences)"]
     lines += _schema_lines(report, digits)
     if report.notes:
         lines += [""] + [f"note: {n}" for n in report.notes]
     return "\n".join(lines)
+
+
+def _accuracy(report: Report, digits: int) -> str:
+    """The token accuracy, or ``n/a`` when it is undefined (no tokens)."""
+    return "n/a" if report.accuracy is None else _fmt(report.accuracy, digits)
 
 
 _SCHEMA_COLS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
@@ -135,8 +140,8 @@ def render_markdown(report: Report, *, digits: int = 2) -> str:
             f"| {label} | {_fmt(row.precision, digits)} | {_fmt(row.recall, digits)} | "
             f"{_fmt(row.fbeta, digits)} | {row.n_gold} | {row.n_pred} |"
         )
-    if report.accuracy is not None:
-        out += ["", f"Accuracy: {_fmt(report.accuracy, digits)}"]
+    if report.accuracy is not None or report.n_tokens is not None:
+        out += ["", f"Accuracy: {_accuracy(report, digits)}"]
     return "\n".join(out)
 
 
