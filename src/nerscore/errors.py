@@ -19,12 +19,13 @@ __all__ = [
     "OptionError",
     "SchemeError",
     "UndefinedMetricWarning",
+    "describe_location",
     "option_error",
     "user_stacklevel",
 ]
 
 
-def _where(
+def describe_location(
     *,
     sentence: int | None = None,
     index: int | None = None,

@@ -160,12 +160,12 @@ class EncodedTags:
 
     def describe(self, position: int) -> str:
         """Where a flat position is, for messages: token, sentence, file and line."""
-        from nerscore.errors import _where
+        from nerscore.errors import describe_location
 
         seq, idx = self.locate(position)
         token = self.tokens[position] if self.tokens is not None else None
         line = int(self.lines[position]) if self.lines is not None else None
-        return _where(sentence=seq, index=idx, token=token, source=self.source, line=line)
+        return describe_location(sentence=seq, index=idx, token=token, source=self.source, line=line)
 
 
 # ids are written as code points and read back as UTF-16 units: stay below the surrogates

@@ -10,7 +10,7 @@ from html import escape
 from typing import Any
 
 from nerscore.report.model import Report, Row
-from nerscore.report.text import _header
+from nerscore.report.text import report_header
 
 __all__ = ["render_html"]
 
@@ -83,7 +83,7 @@ def render_html(report: Report, *, digits: int = 2, title: str = "nerscore repor
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         f"<title>{escape(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
         f"<h1>{escape(title)}</h1>",
-        f'<p class="meta">nerscore {escape(report.version)} — {escape(_header(report))}</p>',
+        f'<p class="meta">nerscore {escape(report.version)} — {escape(report_header(report))}</p>',
         f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>",
     ]
     if report.accuracy is not None or report.n_tokens is not None:

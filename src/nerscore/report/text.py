@@ -6,14 +6,15 @@ from typing import Any
 
 from nerscore.report.model import Report, Row
 
-__all__ = ["render_markdown", "render_text"]
+__all__ = ["render_markdown", "render_rich", "render_text", "report_header"]
 
 
 def _fmt(x: float, digits: int) -> str:
     return "nan" if x != x else f"{x:.{digits}f}"
 
 
-def _header(report: Report) -> str:
+def report_header(report: Report) -> str:
+    """The one-line summary of a report: matcher, options, scheme and mode."""
     bits = [f"match={report.match}"]
     bits += [f"{k}={v}" for k, v in report.options.items() if v is not None]
     if report.scheme is not None or report.mode is not None:
@@ -62,7 +63,7 @@ def render_text(report: Report, *, digits: int = 2) -> str:
     f_name = "f1-score" if report.beta == 1.0 else f"f{report.beta:g}-score"
     cols = ("precision", "recall", f_name, "support", "predicted")
     colw = max(len(c) for c in cols[:3])
-    lines = [f"nerscore {report.version} -- {_header(report)}", ""]
+    lines = [f"nerscore {report.version} -- {report_header(report)}", ""]
     head = f"{'':>{width}}  " + "  ".join(f"{c:>{colw if i < 3 else 9}}" for i, c in
                                           enumerate(cols))
     lines += [head.rstrip(), ""]
@@ -130,7 +131,7 @@ def render_markdown(report: Report, *, digits: int = 2) -> str:
     | PER | 1.00 | 1.00 | 1.00 | 1 | 1 |
     """
     f_name = "F1" if report.beta == 1.0 else f"F{report.beta:g}"
-    out = [f"**nerscore {report.version}** — {_header(report)}", "",
+    out = [f"**nerscore {report.version}** — {report_header(report)}", "",
            f"| label | precision | recall | {f_name} | support | predicted |",
            "|---|---:|---:|---:|---:|---:|"]
     rows = [*_rows(report), ("**micro avg**", report.micro), ("**macro avg**", report.macro), ("**weighted avg**", report.weighted)]
@@ -150,7 +151,7 @@ def render_rich(report: Report) -> Any:
     from nerscore._optional import require
 
     table_mod = require("rich.table", extra="rich")
-    table = table_mod.Table(title=f"nerscore — {_header(report)}")
+    table = table_mod.Table(title=f"nerscore — {report_header(report)}")
     for c in ("label", "precision", "recall", "F", "support", "predicted"):
         table.add_column(c, justify="left" if c == "label" else "right")
     for name, row in [*_rows(report), ("micro avg", report.micro), ("macro avg", report.macro), ("weighted avg", report.weighted)]:
