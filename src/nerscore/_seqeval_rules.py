@@ -277,12 +277,38 @@ def _fill(zero_division: str | float) -> float:
     return float(zero_division)
 
 
+_COMPAT_WARNING: list[type[UserWarning]] = []
+
+
+def compat_warning() -> type[UserWarning]:
+    """The class of seqeval-compatible warnings about undefined ratios.
+
+    :class:`nerscore.UndefinedMetricWarning`, and also scikit-learn's
+    ``UndefinedMetricWarning`` (the class seqeval issues) when scikit-learn
+    is installed, so that filters written for either class match. Built on
+    first use: scikit-learn is never imported before a warning is due.
+    """
+    if not _COMPAT_WARNING:
+        bases: tuple[type[UserWarning], ...] = (UndefinedMetricWarning,)
+        try:
+            from sklearn.exceptions import UndefinedMetricWarning as SklearnWarning  # type: ignore[import-untyped,unused-ignore]
+        except ImportError:
+            pass
+        else:
+            bases = (UndefinedMetricWarning, SklearnWarning)
+        _COMPAT_WARNING.append(type("UndefinedMetricWarning", bases, {
+            "__module__": "nerscore.compat.seqeval",
+            "__doc__": "An undefined ratio, reported as seqeval reports it.",
+        }))
+    return _COMPAT_WARNING[0]
+
+
 def _warn(average: str | None, modifier: str, msg_start: str, size: int) -> None:
     where = "due to" if size == 1 else "in labels with"
     warnings.warn(
         f"{msg_start} ill-defined and being set to 0.0 {where} no {modifier} samples. "
         "Use `zero_division` parameter to control this behavior.",
-        UndefinedMetricWarning,
+        compat_warning(),
         stacklevel=4,
     )
 

@@ -32,16 +32,19 @@ Extensions
 
 Differences from seqeval 1.2.2 (each deliberate)
 ------------------------------------------------
-1. Warnings about undefined ratios are :class:`nerscore.UndefinedMetricWarning`
-   (nerscore does not depend on scikit-learn); texts are seqeval's.
+1. Warnings about undefined ratios are :class:`nerscore.UndefinedMetricWarning`,
+   texts as seqeval's; when scikit-learn is installed (seqeval needs it) the
+   warning is also an instance of ``sklearn.exceptions.UndefinedMetricWarning``,
+   so code that filters or expects scikit-learn's class keeps working.
 2. "... seems not to be NE tag." warnings (``UserWarning``, seqeval's text)
    are issued once per distinct tag per call, not once per token occurrence.
 3. No entity at all: the text ``classification_report`` (where seqeval
    raises ``ValueError: max() arg is an empty sequence``) is the report
-   without label rows; the dict has the three averages, as seqeval's.
-4. Macro average over no labels (seqeval returns ``nan`` with NumPy
-   ``RuntimeWarning``s, also in the report dict): the ``zero_division``
-   value, with an ``UndefinedMetricWarning`` when it is ``"warn"``.
+   without label rows, its macro row the ``zero_division`` value; the dict
+   is seqeval's (macro ``nan``).
+4. (Not a difference.) The macro average over no labels is ``nan`` with
+   NumPy's ``RuntimeWarning``s, as seqeval returns it; the native API gives
+   the ``zero_division`` value instead.
 5. ``mode="strict"`` without ``scheme`` raises
    :class:`~nerscore.SchemeError` (seqeval silently uses the default mode in
    the ``*_score`` functions and guesses the scheme from ``y_true`` in

@@ -39,7 +39,9 @@ def check_digits(digits: object) -> int:
     return int(digits)
 
 
-def seqeval_rows(counts: Counts, *, zero_division: Any = "warn") -> tuple[list[Row], list[Row]]:
+def seqeval_rows(
+    counts: Counts, *, zero_division: Any = "warn", empty_macro: str = "fill"
+) -> tuple[list[Row], list[Row]]:
     """The label rows and the three average rows of seqeval's report.
 
     Labels are those with a gold or predicted entity, sorted. Warnings are
@@ -82,7 +84,7 @@ def seqeval_rows(counts: Counts, *, zero_division: Any = "warn") -> tuple[list[R
     average_rows: list[Row] = []
     for average in _AVERAGES:
         ap, ar, af, asup = prf_support(tp, n_pred, n_gold, average=average, zero_division=zd,
-                                       empty_macro="fill")
+                                       empty_macro=empty_macro)
         average_rows.append((f"{average} avg", float(ap), float(ar), float(af), int(asup)))
     return label_rows, average_rows
 
@@ -181,8 +183,12 @@ def seqeval_report_dict(
     >>> c = Counts.from_dict({"PER": (1, 2, 1)})
     >>> seqeval_report_dict(c)["PER"]
     {'precision': 0.5, 'recall': 1.0, 'f1-score': 0.6666666666666666, 'support': 1}
+
+    Without any entity the macro average is ``nan`` (with NumPy's
+    ``RuntimeWarning``), as seqeval returns it.
     """
-    label_rows, average_rows = seqeval_rows(counts, zero_division=zero_division)
+    label_rows, average_rows = seqeval_rows(counts, zero_division=zero_division,
+                                            empty_macro="nan")
     return {
         name: {"precision": p, "recall": r, "f1-score": f, "support": s}
         for name, p, r, f, s in label_rows + average_rows
