@@ -38,8 +38,10 @@ def test_readme_example_prints_a_clean_report(capsys):
     assert err == ""
     lines = out.splitlines()
     assert lines[0] == "nerscore 0.1.0 -- match=exact, labeled=True, scheme=auto, mode=lenient"
-    assert "   micro avg       0.69       0.81       0.74        459        539" in lines
-    assert "          NP       0.65       0.79       0.71        262        317" in lines
+    assert ("   micro avg       0.69       0.81       0.74        459        539    371    168"
+            "     88") in lines
+    assert ("          NP       0.65       0.79       0.71        262        317    206    111"
+            "     56") in lines
     assert lines[-1] == "accuracy: 0.84 (961 tokens, 40 sequences)"
 
 
@@ -81,7 +83,8 @@ def test_markdown_format_and_notes_on_stderr(capsys):
     status, out, err = run(capsys, "score", GOLD, PRED, "--format", "markdown",
                            "--zero-division", "1")
     assert status == 0
-    assert out.splitlines()[2] == "| label | precision | recall | F1 | support | predicted |"
+    assert out.splitlines()[2] == ("| label | precision | recall | F1 | support | predicted | TP | FP "
+                                   "| FN |")
     assert "| **micro avg** | 0.75 | 0.75 | 0.75 | 4 | 4 |" in out
     assert err == (f"nerscore score: note: {GOLD}: 1 -DOCSTART- line read as document "
                    "boundary\n")

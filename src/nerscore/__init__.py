@@ -63,6 +63,15 @@ _EXPORTS: dict[str, str] = {
     "ErrorRecord": "nerscore.analysis",
     "list_errors": "nerscore.analysis",
     "write_errors": "nerscore.analysis",
+    "Breakdown": "nerscore.breakdowns",
+    "Bucket": "nerscore.breakdowns",
+    "breakdown": "nerscore.breakdowns",
+    "breakdown_from_report": "nerscore.breakdowns",
+    "render_breakdown": "nerscore.breakdowns",
+    "Diagnostics": "nerscore.diagnostics",
+    "Finding": "nerscore.diagnostics",
+    "diagnose": "nerscore.diagnostics",
+    "render_diagnostics": "nerscore.diagnostics",
     # reports
     "Report": "nerscore.report",
     "Row": "nerscore.report",
@@ -74,6 +83,7 @@ _EXPORTS: dict[str, str] = {
     # files and conversions
     "read_conll": "nerscore.io.conll",
     "iter_conll": "nerscore.io.conll",
+    "score_files": "nerscore.streaming",
     "write_conll": "nerscore.io.conll",
     "read_jsonl": "nerscore.io.jsonl",
     "write_jsonl": "nerscore.io.jsonl",
@@ -101,15 +111,26 @@ _EXPORTS: dict[str, str] = {
     "get_matcher": "nerscore.matching",
     "confusion_from_report": "nerscore.confusion",
     "errors_from_report": "nerscore.analysis",
+    # comparing systems
+    "compare": "nerscore.significance",
+    "confidence_intervals": "nerscore.significance",
+    "render_comparison": "nerscore.significance",
+    "sequence_counts": "nerscore.significance",
+    "Comparison": "nerscore.significance",
+    "SequenceCounts": "nerscore.significance",
 }
 
 __all__ = [
     "Alignment",
     "Average",
+    "Breakdown",
+    "Bucket",
+    "Comparison",
     "ConfusionMatrix",
     "ConllevalMergeWarning",
     "Counts",
     "Decoding",
+    "Diagnostics",
     "Document",
     "EncodedTags",
     "Entity",
@@ -117,6 +138,7 @@ __all__ = [
     "EntityScorer",
     "ErrorCategory",
     "ErrorRecord",
+    "Finding",
     "FormatError",
     "InputTypeError",
     "InvalidSpanError",
@@ -135,6 +157,7 @@ __all__ = [
     "Scheme",
     "SchemeError",
     "Scores",
+    "SequenceCounts",
     "Span",
     "TagIssue",
     "UndefinedMetricWarning",
@@ -142,12 +165,17 @@ __all__ = [
     "__version__",
     "accuracy_score",
     "align_tokens",
+    "breakdown",
+    "breakdown_from_report",
     "char_spans_to_tags",
     "char_spans_to_token_spans",
     "classification_report",
+    "compare",
+    "confidence_intervals",
     "confusion_from_report",
     "confusion_matrix",
     "count_matches",
+    "diagnose",
     "entities_to_tags",
     "errors_from_report",
     "evaluate",
@@ -168,14 +196,19 @@ __all__ = [
     "read_jsonl",
     "recall_score",
     "reduce_counts",
+    "render_breakdown",
+    "render_comparison",
     "render_confusion",
     "render_conlleval",
+    "render_diagnostics",
     "render_html",
     "render_markdown",
     "render_seqeval",
     "render_text",
     "repair_tags",
+    "score_files",
     "semeval_tables",
+    "sequence_counts",
     "tags_to_char_spans",
     "tags_to_entities",
     "token_spans_to_char_spans",
@@ -208,6 +241,13 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         list_errors,
         write_errors,
     )
+    from nerscore.breakdowns import (
+        Breakdown,
+        Bucket,
+        breakdown,
+        breakdown_from_report,
+        render_breakdown,
+    )
     from nerscore.confusion import (
         ConfusionMatrix,
         confusion_from_report,
@@ -223,6 +263,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     )
     from nerscore.counts import Counts, LabelCounts
     from nerscore.decoding import Decoding
+    from nerscore.diagnostics import Diagnostics, Finding, diagnose, render_diagnostics
     from nerscore.documents import Document
     from nerscore.errors import (
         ConllevalMergeWarning,
@@ -263,6 +304,15 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from nerscore.report.seqeval import render_seqeval
     from nerscore.schemes import Mode, Scheme, get_scheme
     from nerscore.scorer import EntityScorer
+    from nerscore.significance import (
+        Comparison,
+        SequenceCounts,
+        compare,
+        confidence_intervals,
+        render_comparison,
+        sequence_counts,
+    )
+    from nerscore.streaming import score_files
     from nerscore.tags import EncodedTags
     from nerscore.types import Entity, EntityColumns, Span
     from nerscore.validation import (

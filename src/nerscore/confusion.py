@@ -42,6 +42,7 @@ __all__ = [
     "confusion_from_report",
     "confusion_matrix",
     "render_confusion",
+    "render_confusion_markdown",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -115,6 +116,34 @@ class ConfusionMatrix:
             object.__setattr__(
                 self, "normalized_by", Normalize.parse(self.normalized_by).value
             )
+
+    def __add__(self, other: object) -> ConfusionMatrix:
+        """Sum of two raw matrices over the union of their labels (sorted).
+
+        Examples
+        --------
+        >>> a = ConfusionMatrix(("PER",), [[1, 0], [0, 0]])
+        >>> b = ConfusionMatrix(("LOC",), [[0, 1], [2, 0]])
+        >>> (a + b).labels, (a + b).matrix.tolist()
+        (('LOC', 'PER'), [[0, 0, 1], [0, 1, 0], [2, 0, 0]])
+        """
+        if isinstance(other, int) and other == 0:
+            return self
+        if not isinstance(other, ConfusionMatrix):
+            return NotImplemented
+        if self.normalized_by is not None or other.normalized_by is not None:
+            raise ValueError("Only raw confusion matrices add up; add before normalising.")
+        if self.labels == other.labels:
+            return ConfusionMatrix(self.labels, self.matrix + other.matrix)
+        labels = tuple(sorted(set(self.labels) | set(other.labels)))
+        n = len(labels)
+        out = np.zeros((n + 1, n + 1), dtype=np.int64)
+        for cm in (self, other):
+            pos = np.array([labels.index(lab) for lab in cm.labels] + [n], dtype=np.int64)
+            out[np.ix_(pos, pos)] += cm.matrix
+        return ConfusionMatrix(labels, out)
+
+    __radd__ = __add__
 
     def _index(self, label: str | None) -> int:
         if label is None:
@@ -291,12 +320,7 @@ def render_confusion(cm: ConfusionMatrix, *, digits: int = 2) -> str:
     PER        0.33  0.67  0.00
     none       0.00  1.00  0.00
     """
-    none = NONE if NONE not in cm.labels else f"({NONE})"
-    names = [*cm.labels, none]
-    if cm.normalized_by is None:
-        cells = [[str(int(v)) for v in row] for row in cm.matrix.tolist()]
-    else:
-        cells = [[f"{v:.{digits}f}" for v in row] for row in cm.matrix.tolist()]
+    names, cells = _cell_texts(cm, digits)
     corner = "gold/pred"
     first = max(len(corner), *(len(n) for n in names))
     widths = [max(len(names[j]), *(len(r[j]) for r in cells)) for j in range(len(names))]
@@ -308,6 +332,52 @@ def render_confusion(cm: ConfusionMatrix, *, digits: int = 2) -> str:
     lines = [line(corner, names)]
     lines += [line(name, row) for name, row in zip(names, cells, strict=True)]
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _cell_texts(cm: ConfusionMatrix, digits: int) -> tuple[list[str], list[list[str]]]:
+    """Row/column names (``none`` last) and the formatted cells."""
+    none = NONE if NONE not in cm.labels else f"({NONE})"
+    names = [*cm.labels, none]
+    if cm.normalized_by is None:
+        cells = [[str(int(v)) for v in row] for row in cm.matrix.tolist()]
+    else:
+        cells = [[f"{v:.{digits}f}" for v in row] for row in cm.matrix.tolist()]
+    return names, cells
+
+
+def render_confusion_markdown(cm: ConfusionMatrix, *, digits: int = 2) -> str:
+    r"""The matrix as a Markdown table: gold labels down, predictions across.
+
+    Parameters
+    ----------
+    cm : ConfusionMatrix
+        Raw or normalised.
+    digits : int
+        Decimals of normalised cells.
+
+    Returns
+    -------
+    str
+        A header row, an alignment row and one row per gold label plus
+        ``none``; ``|`` in labels is escaped. No final newline.
+
+    Examples
+    --------
+    >>> cm = ConfusionMatrix(("LOC", "PER"), [[1, 0, 1], [1, 2, 0], [0, 1, 0]])
+    >>> print(render_confusion_markdown(cm))
+    | gold \ pred | LOC | PER | none |
+    |---|---:|---:|---:|
+    | **LOC** | 1 | 0 | 1 |
+    | **PER** | 1 | 2 | 0 |
+    | **none** | 0 | 1 | 0 |
+    """
+    names, cells = _cell_texts(cm, digits)
+    esc = [" ".join(n.split()).replace("|", "\\|") for n in names]
+    lines = ["| gold \\ pred | " + " | ".join(esc) + " |",
+             "|---|" + "---:|" * len(names)]
+    lines += [f"| **{name}** | " + " | ".join(row) + " |"
+              for name, row in zip(esc, cells, strict=True)]
+    return "\n".join(lines)
 
 
 def confusion_from_alignment(alignment: Alignment) -> ConfusionMatrix:

@@ -22,6 +22,9 @@ SUBCOMMANDS = {
     "validate": "nerscore.cli.commands",
     "repair": "nerscore.cli.commands",
     "conlleval": "nerscore.cli.conlleval",
+    "report": "nerscore.cli.report",
+    "compare": "nerscore.cli.compare",
+    "diagnose": "nerscore.cli.diagnose",
 }
 
 

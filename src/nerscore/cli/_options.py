@@ -25,6 +25,7 @@ __all__ = [
     "add_conll_options",
     "add_input_format_options",
     "add_match_options",
+    "add_resampling_options",
     "add_score_options",
     "add_side_options",
     "add_tag_options",
@@ -33,6 +34,7 @@ __all__ = [
     "keywords_to_flags",
     "match_kwargs",
     "matches",
+    "resampling_kwargs",
     "side_conll_kwargs",
     "side_encoding",
     "tag_kwargs",
@@ -41,7 +43,7 @@ __all__ = [
 #: Output formats of ``nerscore score``.
 FORMATS = ("text", "json", "markdown", "html", "seqeval", "conlleval")
 #: Input formats of gold and prediction files.
-INPUT_FORMATS = ("conll", "jsonl", "brat")
+INPUT_FORMATS = ("conll", "jsonl", "brat", "parquet")
 
 
 def compat_of() -> dict[str, tuple[str, ...]]:
@@ -468,3 +470,69 @@ def add_score_options(parser: argparse.ArgumentParser) -> None:
                             "(default: warn)")
     group.add_argument("--digits", type=_non_negative_int, default=2, metavar="N",
                        help="decimals in text reports (default: 2)")
+
+
+_level = _float_type(lambda x: 0 < x < 1, "a number between 0 and 1 (exclusive)")
+
+
+def _positive_int(value: str) -> int:
+    try:
+        x = int(value)
+    except ValueError:
+        x = 0
+    if x < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1; got {value!r}")
+    return x
+
+
+def add_resampling_options(parser: argparse.ArgumentParser, *, ci: bool = False) -> None:
+    """Add ``--resamples``, ``--level`` and ``--seed`` (and ``--ci`` when ``ci``).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
+    ci : bool
+        Add ``--ci``, which turns the bootstrap intervals on.
+    """
+    group = parser.add_argument_group("bootstrap (docs/significance.md)")
+    if ci:
+        group.add_argument("--ci", action="store_true",
+                           help="also give percentile bootstrap confidence intervals of the "
+                                "micro and macro scores, resampling documents (sentences when "
+                                "the files have no -DOCSTART- lines)")
+    group.add_argument("--resamples", type=_positive_int, default=None, metavar="N",
+                       help="bootstrap resamples (default: 1000)")
+    group.add_argument("--level", type=_level, default=None, metavar="L",
+                       help="confidence level of the intervals (default: 0.95)")
+    group.add_argument("--seed", type=_non_negative_int, default=None, metavar="S",
+                       help="random seed of the resamples (default: 0)")
+
+
+def resampling_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """``n_resamples``, ``level`` and ``seed`` for :func:`nerscore.compare`, defaults filled in.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    UsageError
+        When ``--resamples``, ``--level`` or ``--seed`` is given to a parser
+        with ``--ci`` but ``--ci`` is not.
+    """
+    given = [flag for flag, dest in (("--resamples", "resamples"), ("--level", "level"),
+                                     ("--seed", "seed")) if getattr(args, dest) is not None]
+    if given and getattr(args, "ci", True) is False:
+        raise UsageError(f"{_quote(given)} need{'s' if len(given) == 1 else ''} --ci")
+    return {
+        "n_resamples": 1000 if args.resamples is None else args.resamples,
+        "level": 0.95 if args.level is None else args.level,
+        "seed": 0 if args.seed is None else args.seed,
+    }

@@ -16,8 +16,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _options as opt
+from nerscore.cli._score_input import add_stream_options, score_streaming, wants_streaming
 
 if TYPE_CHECKING:
+    from nerscore.confusion import ConfusionMatrix
     from nerscore.io.conll import ConllCorpus
     from nerscore.report import Report
 
@@ -92,6 +94,8 @@ def register(subparsers: Subparsers) -> None:
     opt.add_tag_options(score)
     opt.add_conll_options(score)
     opt.add_side_options(score)
+    add_stream_options(score)
+    opt.add_resampling_options(score, ci=True)
     score.set_defaults(func=run_score)
 
     validate = _parser(subparsers, "validate", help="list invalid tags and transitions",
@@ -138,6 +142,8 @@ def _input_format(path: str, given: str | None) -> str:
     lower = path.lower()
     if lower.endswith((".jsonl", ".json", ".ndjson")):
         return "jsonl"
+    if lower.endswith((".parquet", ".pq")):
+        return "parquet"
     if lower.endswith(".ann") or os.path.isdir(path):
         return "brat"
     return "conll"
@@ -219,6 +225,11 @@ def run_score(args: argparse.Namespace) -> int:
     if (args.errors is not None or args.confusion) and args.match == "token":
         raise opt.UsageError("--errors and --confusion need an entity matcher, not --match token")
     options = opt.match_kwargs(args)
+    opt.resampling_kwargs(args)  # checks that --resamples, --level and --seed come with --ci
+    if wants_streaming(args, gold_fmt):  # chunk by chunk when that gives the same output
+        status = _score_streamed(args, gold_fmt, pred_fmt, one_file, options)
+        if status is not None:
+            return status
     notes: tuple[str, ...] = ()
     gold_corpus: ConllCorpus | None = None
     tag_kw: dict[str, Any] = {}
@@ -257,12 +268,46 @@ def run_score(args: argparse.Namespace) -> int:
     out = _render(report, args)
     if args.confusion:
         out = _with_confusion(report, out, args)
+    from nerscore.cli.compare import add_intervals
+
+    out = add_intervals(out, args, y_true, y_pred, {**tag_kw, **options}, gold_corpus)
     sys.stdout.write(out if out.endswith("\n") else out + "\n")
     if args.format not in ("text", "json"):  # these formats do not show the notes
         for n in report.notes:
             note("score", n)
     if args.errors is not None:
         _write_errors(report, args.errors, gold_corpus)
+    return 0
+
+
+def _score_streamed(args: argparse.Namespace, gold_fmt: str, pred_fmt: str, one_file: bool,
+                    options: dict[str, Any]) -> int | None:
+    """``run_score`` on the streaming path (docs/scale.md); None to score in memory."""
+    if gold_fmt not in ("conll", "parquet"):
+        _check_span_options(args)
+    columns = [args.label_column if c is None else c for c in (args.gold_column, args.pred_column)]
+    same = None
+    if not one_file and columns[0] == columns[1] and not (args.workers or args.scheduler):
+        same = _same_file(args.gold, args.pred)
+    res = score_streaming(args, gold_fmt, pred_fmt, one_file, options,
+                          notes=(same,) if same else ())
+    if res is None:
+        return None
+    for n in res.token_notes:
+        note("score", f"{n} Pass --strict-tokens to make this an error.", kind="warning")
+    if same:
+        note("score", same)
+    report = res.report
+    out = _render(report, args)
+    if args.confusion:
+        out = _with_confusion(report, out, args, res.confusion)
+    sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    if args.format not in ("text", "json"):  # these formats do not show the notes
+        for n in report.notes:
+            note("score", n)
+    if args.errors is not None:
+        k = res.n_errors or 0
+        note("score", f"wrote {k} entity error{'s' if k != 1 else ''} to {args.errors}")
     return 0
 
 
@@ -276,12 +321,22 @@ def _same_file(gold: str, pred: str) -> str | None:
             os.path.getsize(gold) == os.path.getsize(pred)
         ):
             with open(gold, "rb") as a, open(pred, "rb") as b:
-                if a.read() == b.read():
+                if _same_bytes(a, b):
                     return (f"gold and prediction are the same file: {gold} and {pred} have "
                             "identical content, so the scores compare it with itself.")
     except OSError:
         return None
     return None
+
+
+def _same_bytes(a: Any, b: Any, block: int = 1 << 20) -> bool:
+    """Whether two open binary files hold the same bytes (read a block at a time)."""
+    while True:
+        x, y = a.read(block), b.read(block)
+        if x != y:
+            return False
+        if not x:
+            return True
 
 
 def _render(report: Report, args: argparse.Namespace) -> str:
@@ -304,16 +359,27 @@ def _render(report: Report, args: argparse.Namespace) -> str:
     return render_conlleval(report)
 
 
-def _with_confusion(report: Report, out: str, args: argparse.Namespace) -> str:
+def _with_confusion(report: Report, out: str, args: argparse.Namespace,
+                    cm: ConfusionMatrix | None = None) -> str:
     from nerscore.confusion import confusion_from_report, render_confusion
 
-    cm = confusion_from_report(report)
+    cm = confusion_from_report(report) if cm is None else cm  # summed over chunks if given
     if args.format == "json":
         import json
 
         data = json.loads(out)
         data["confusion"] = cm.to_dict()
         return json.dumps(data, indent=2, ensure_ascii=False)
+    if args.format == "html":  # the page again, with this matrix as its heat map
+        from nerscore.report.html import render_html
+
+        return render_html(report, digits=args.digits, confusion=cm)
+    if args.format == "markdown":
+        from nerscore.confusion import render_confusion_markdown
+
+        table = render_confusion_markdown(cm, digits=args.digits)
+        return (f"{out.rstrip()}\n\n**Confusion matrix** (rows: gold, columns: predicted)\n\n"
+                f"{table}\n")
     table = render_confusion(cm, digits=args.digits)
     sep = "\n" if out.endswith("\n") else "\n\n"
     return f"{out}{sep}confusion matrix (rows: gold, columns: predicted)\n{table}\n"

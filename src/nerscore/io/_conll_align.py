@@ -9,7 +9,7 @@ from nerscore.errors import FormatError, LengthMismatchError
 from nerscore.io._bytes import word_view, words_at
 from nerscore.io._conll_corpus import ConllCorpus, ConllText
 
-__all__ = ["check_aligned"]
+__all__ = ["TokenDiff", "check_aligned"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -82,29 +82,75 @@ def check_aligned(
             "predicted tag per gold token.",
             expected=int(lg[k]), actual=int(lp[k]), sentence=k,
         )
-    if gold._text is None or pred._text is None:
-        return ()
-    differ = _differing_fields(gold._text, pred._text)
-    if not len(differ):
-        return ()
-    pos = int(differ[0])
-    seq, idx = g.locate(pos)
-    gl, pl = int(gold.lines[pos]), int(pred.lines[pos])
-    gt, pt = gold.tokens[pos], pred.tokens[pos]
-    what = (f"token {idx} of sentence {seq}: {gt!r} ({gname}, line {gl}) vs {pt!r} "
-            f"({pname}, line {pl})")
-    if strict_tokens:
-        raise FormatError(
-            f"Token {idx} of sentence {seq} differs between the files: {gt!r} ({gname}, line "
-            f"{gl}) vs {pt!r} ({pname}, line {pl}); {len(differ)} of {len(g)} tokens differ. "
-            "Check that both files hold the same text, or allow differing tokens "
-            "(strict_tokens=False, without --strict-tokens).",
-            source=pred.source, line=pl,
+    tokens = TokenDiff(gold.source, pred.source, strict_tokens=strict_tokens)
+    tokens.add(gold, pred)
+    return tokens.notes()
+
+
+class TokenDiff:
+    """Differing token strings of two aligned files, counted chunk by chunk.
+
+    :func:`check_aligned` adds a whole file at once; a streaming reader adds
+    aligned chunks (same sentences, same lengths) in order and reads
+    :meth:`notes` at the end, which are then the notes of the whole files.
+
+    Parameters
+    ----------
+    gold_source, pred_source : str or None
+        The files, for messages.
+    strict_tokens : bool
+        Raise :class:`~nerscore.errors.FormatError` at the first differing
+        token (its message counts the differences of the chunk only).
+    """
+
+    def __init__(self, gold_source: str | None, pred_source: str | None, *,
+                 strict_tokens: bool = False) -> None:
+        self.gname = gold_source or "gold"
+        self.pname = pred_source or "prediction"
+        self.strict_tokens = strict_tokens
+        self.n_tokens = 0
+        self.n_differ = 0
+        self.n_sentences = 0
+        self.first: str | None = None
+
+    def add(self, gold: ConllCorpus, pred: ConllCorpus) -> None:
+        """Count the differing tokens of one aligned chunk (same shape on both sides)."""
+        n_tokens, offset = len(gold.tags), self.n_sentences
+        self.n_tokens += n_tokens
+        self.n_sentences += len(gold)
+        if gold._text is None or pred._text is None:
+            return
+        differ = _differing_fields(gold._text, pred._text)
+        if not len(differ):
+            return
+        self.n_differ += len(differ)
+        if self.first is not None:
+            return
+        pos = int(differ[0])
+        seq, idx = gold.tags.locate(pos)
+        seq += offset
+        gl, pl = int(gold.lines[pos]), int(pred.lines[pos])
+        gt, pt = gold.tokens[pos], pred.tokens[pos]
+        gname, pname = self.gname, self.pname
+        self.first = (f"token {idx} of sentence {seq}: {gt!r} ({gname}, line {gl}) vs {pt!r} "
+                      f"({pname}, line {pl})")
+        if self.strict_tokens:
+            raise FormatError(
+                f"Token {idx} of sentence {seq} differs between the files: {gt!r} ({gname}, "
+                f"line {gl}) vs {pt!r} ({pname}, line {pl}); {len(differ)} of {n_tokens} "
+                "tokens differ. Check that both files hold the same text, or allow differing "
+                "tokens (strict_tokens=False, without --strict-tokens).",
+                source=pred.source, line=pl,
+            )
+
+    def notes(self) -> tuple[str, ...]:
+        """How many tokens differ and where the first one is (empty when none does)."""
+        if self.first is None:
+            return ()
+        return (
+            f"{self.n_differ} of {self.n_tokens} tokens differ between {self.gname} and "
+            f"{self.pname}; the first is {self.first}; tags are compared by position.",
         )
-    return (
-        f"{len(differ)} of {len(g)} tokens differ between {gname} and {pname}; the first is "
-        f"{what}; tags are compared by position.",
-    )
 
 
 def _differing_fields(a: ConllText, b: ConllText) -> IntArray:

@@ -18,7 +18,15 @@ import numpy.typing as npt
 from nerscore.errors import LengthMismatchError
 from nerscore.tags import EncodedTags
 
-__all__ = ["ConllCorpus", "ConllText", "FieldView", "Sentence", "check_shape", "has_space"]
+__all__ = [
+    "ConllCorpus",
+    "ConllText",
+    "FieldView",
+    "Sentence",
+    "check_shape",
+    "has_space",
+    "reader_notes",
+]
 
 IntArray = npt.NDArray[np.int64]
 #: Byte positions in a file (int32 below 2 GiB, else int64).
@@ -218,17 +226,45 @@ class ConllCorpus:
         >>> read_conll(io.StringIO(text), comments=True).notes()
         ('1 -DOCSTART- line read as document boundary', '1 comment line skipped')
         """
-        where = f"{self.source}: " if self.source else ""
-        out = []
-        n_doc = len(self.documents)
-        if n_doc:
-            s = "s" if n_doc != 1 else ""
-            out.append(f"{where}{n_doc} -DOCSTART- line{s} read as document boundar"
-                       f"{'ies' if n_doc != 1 else 'y'}")
-        if self.n_comments:
-            s = "s" if self.n_comments != 1 else ""
-            out.append(f"{where}{self.n_comments} comment line{s} skipped")
-        return tuple(out)
+        return reader_notes(self.source, len(self.documents), self.n_comments)
+
+    def slice(self, start: int, stop: int) -> ConllCorpus:
+        r"""Sentences ``start`` to ``stop`` (exclusive) as a corpus over the same bytes.
+
+        ``documents`` keeps the ``-DOCSTART-`` lines before sentences of the
+        slice, renumbered from its first sentence; lines and token strings
+        are kept.
+
+        Examples
+        --------
+        >>> import io
+        >>> from nerscore.io.conll import read_conll
+        >>> corpus = read_conll(io.StringIO("a O\n\n-DOCSTART- O\n\nb B-X\nc I-X\n"))
+        >>> part = corpus.slice(1, 2)
+        >>> part.to_lists(), list(part.tokens), part.lines.tolist(), part.documents.tolist()
+        ([['B-X', 'I-X']], ['b', 'c'], [5, 6], [0])
+        """
+        n = len(self)
+        if not 0 <= start <= stop <= n:
+            raise IndexError(f"Sentences {start}:{stop} out of range for {n} sentences.")
+        tags = self.tags
+        o0, o1 = int(tags.offsets[start]), int(tags.offsets[stop])
+        docs = self.documents
+        last = stop == n  # -DOCSTART- lines after the last sentence stay with it
+        keep = (docs >= start) & ((docs < stop) | last)
+        text = self._text
+        tokens: Sequence[str] | None = None
+        if text is not None:
+            text = ConllText(text.data, text.token_start[o0:o1], text.token_end[o0:o1],
+                             text.label_start[o0:o1], text.label_end[o0:o1])
+            tokens = FieldView(text.data, text.token_start, text.token_end)
+        elif tags.tokens is not None:
+            tokens = tags.tokens[o0:o1]
+        sliced = EncodedTags(tags.ids[o0:o1], tags.offsets[start : stop + 1] - o0, tags.vocab,
+                             tags.source, None if tags.lines is None else tags.lines[o0:o1],
+                             tokens)
+        return ConllCorpus(sliced, self.column_delimiter, docs[keep] - start,
+                           self.n_comments if start == 0 else 0, text)
 
     def replace_labels(self, labels: Sequence[Sequence[str]] | EncodedTags) -> tuple[str, int]:
         r"""The file's text with the label column rewritten, everything else untouched.
@@ -305,6 +341,26 @@ def check_shape(a: EncodedTags, b: EncodedTags, a_name: str, b_name: str) -> Non
             f"Sentence {k} has {int(la[k])} tokens in {a_name} but {int(lb[k])} in {b_name}.",
             expected=int(la[k]), actual=int(lb[k]), sentence=k,
         )
+
+
+def reader_notes(source: str | None, n_documents: int, n_comments: int) -> tuple[str, ...]:
+    """The notes of :meth:`ConllCorpus.notes` for a file with these counts.
+
+    Examples
+    --------
+    >>> reader_notes("g.conll", 2, 0)
+    ('g.conll: 2 -DOCSTART- lines read as document boundaries',)
+    """
+    where = f"{source}: " if source else ""
+    out = []
+    if n_documents:
+        s = "s" if n_documents != 1 else ""
+        out.append(f"{where}{n_documents} -DOCSTART- line{s} read as document boundar"
+                   f"{'ies' if n_documents != 1 else 'y'}")
+    if n_comments:
+        s = "s" if n_comments != 1 else ""
+        out.append(f"{where}{n_comments} comment line{s} skipped")
+    return tuple(out)
 
 
 def has_space(s: str) -> bool:

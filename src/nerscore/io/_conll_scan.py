@@ -25,6 +25,7 @@ from nerscore.tags import EncodedTags
 
 __all__ = [
     "Block",
+    "DelimiterVote",
     "Scan",
     "ScanOptions",
     "assemble",
@@ -108,6 +109,42 @@ class Scan:
     counts: dict[str, tuple[int, int]]
 
 
+class DelimiterVote:
+    """The ``column_delimiter="auto"`` decision over the blocks added so far.
+
+    Keeps only the column-count spreads, so a streaming reader can add its
+    blocks one by one and see whether a later block changes the decision.
+    """
+
+    def __init__(self) -> None:
+        self.n_with_tokens = 0
+        self.all_tab = True
+        self.space = (0, 0)
+        self.tab = (0, 0)
+
+    def add(self, scan: Scan) -> None:
+        """Count one block (blocks without tokens do not vote)."""
+        if not scan.n_tokens:
+            return
+        if "tab" not in scan.columns:
+            self.all_tab = False
+        for kind in ("space", "tab"):
+            lo, hi = scan.counts.get(kind, (0, 0))
+            old = getattr(self, kind)
+            setattr(self, kind, (lo, hi) if not self.n_with_tokens else
+                    (min(old[0], lo), max(old[1], hi)))
+        self.n_with_tokens += 1
+
+    def decision(self) -> str:
+        """``"tab"`` or ``"space"`` (see :func:`decide`)."""
+        if not self.n_with_tokens or not self.all_tab:
+            return "space"
+        ws_lo, ws_hi = self.space
+        tab_lo, tab_hi = self.tab
+        same = ws_lo == ws_hi == tab_lo
+        return "tab" if tab_lo == tab_hi and not same else "space"
+
+
 def decide(scans: Sequence[Scan]) -> str:
     """The delimiter of ``column_delimiter="auto"`` for a whole file.
 
@@ -117,18 +154,10 @@ def decide(scans: Sequence[Scan]) -> str:
     otherwise runs of whitespace are, which also reads files mixing tabs and
     spaces.
     """
-    with_tokens = [s for s in scans if s.n_tokens]
-    if not with_tokens or any("tab" not in s.columns for s in with_tokens):
-        return "space"
-
-    def spread(kind: str) -> tuple[int, int]:
-        return (min(s.counts[kind][0] for s in with_tokens),
-                max(s.counts[kind][1] for s in with_tokens))
-
-    ws_lo, ws_hi = spread("space")
-    tab_lo, tab_hi = spread("tab")
-    same = ws_lo == ws_hi == tab_lo
-    return "tab" if tab_lo == tab_hi and not same else "space"
+    vote = DelimiterVote()
+    for scan in scans:
+        vote.add(scan)
+    return vote.decision()
 
 
 def parse_blocks(scans: Sequence[Scan], column_delimiter: str) -> tuple[list[Block], str]:

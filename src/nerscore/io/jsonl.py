@@ -27,9 +27,10 @@ its spans as false positives, and both are listed in the report's notes.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ from nerscore.documents import Document
 from nerscore.errors import FormatError, InvalidSpanError
 from nerscore.io._textfile import read_text
 
-__all__ = ["read_jsonl", "write_jsonl"]
+__all__ = ["iter_jsonl", "read_jsonl", "write_jsonl"]
 
 
 def _fail(source: str, line: int, message: str) -> FormatError:
@@ -107,54 +108,152 @@ def read_jsonl(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> list
     content = read_text(path, encoding=encoding)
     records: list[tuple[int, dict[str, Any]]] = []
     for n, raw in enumerate(content.split("\n"), 1):
-        line = raw[:-1] if raw.endswith("\r") else raw
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise _fail(
-                source, n,
-                f"malformed JSON ({exc.msg} at column {exc.colno}); each line must hold one "
-                "JSON object.",
-            ) from None
-        if not isinstance(obj, dict):
-            raise _fail(
-                source, n,
-                f"expected a JSON object with 'id', 'text' and 'spans'; got {type(obj).__name__}.",
-            )
-        records.append((n, obj))
+        obj = _parse_line(raw, source, n)
+        if obj is not None:
+            records.append((n, obj))
     ids = [_id_of(obj, source, n) for n, obj in records]
     with_ids = [i is not None for i in ids]
     if any(with_ids) and not all(with_ids):
         n = records[with_ids.index(False)][0]
+        raise _mixed_ids(source, n)
+    seen: dict[str, int] = {}
+    return [_document(obj, doc_id if doc_id is not None else str(k + 1), source, n, seen)
+            for k, ((n, obj), doc_id) in enumerate(zip(records, ids, strict=True))]
+
+
+def _parse_line(raw: str, source: str, n: int) -> dict[str, Any] | None:
+    """The JSON object of one line, or None for a blank line."""
+    line = raw[:-1] if raw.endswith("\r") else raw
+    if not line.strip():
+        return None
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
         raise _fail(
             source, n,
-            "the record has no 'id' but others have; give every record an id (or none, to "
-            "number them 1, 2, ... in order).",
+            f"malformed JSON ({exc.msg} at column {exc.colno}); each line must hold one "
+            "JSON object.",
+        ) from None
+    if not isinstance(obj, dict):
+        raise _fail(
+            source, n,
+            f"expected a JSON object with 'id', 'text' and 'spans'; got {type(obj).__name__}.",
         )
+    return obj
+
+
+def _mixed_ids(source: str, n: int) -> FormatError:
+    return _fail(
+        source, n,
+        "the record has no 'id' but others have; give every record an id (or none, to "
+        "number them 1, 2, ... in order).",
+    )
+
+
+def _document(obj: dict[str, Any], name: str, source: str, n: int,
+              seen: dict[str, int]) -> Document:
+    if name in seen:
+        raise _fail(
+            source, n,
+            f"document id {name!r} was already used on line {seen[name]}; ids must be "
+            "unique.",
+        )
+    seen[name] = n
+    text = obj.get("text")
+    if text is not None and not isinstance(text, str):
+        raise _fail(source, n, f"expected 'text' to be a string; got {type(text).__name__}.")
+    spans = _spans_of(obj, source, n)
+    try:
+        return Document(name, spans, text, source=source, line=n)  # type: ignore[arg-type]
+    except InvalidSpanError as exc:
+        raise InvalidSpanError(
+            f"{source}, line {n}: {exc}", document=exc.document, spans=exc.spans
+        ) from None
+
+
+def _lines(path: str | os.PathLike[str], encoding: str, block_size: int) -> Iterator[str]:
+    r"""The lines of a file split at ``\\n`` only, decoded block by block (BOM removed)."""
+    source = os.fspath(path)
+    try:
+        decoder = codecs.getincrementaldecoder(encoding)()
+    except LookupError:
+        raise ValueError(f"Unknown encoding {encoding!r}; pass e.g. encoding='utf-8'.") from None
+    pending = ""
+    first = True
+    n_lines = 0
+    with open(path, "rb") as fh:
+        while True:
+            chunk = fh.read(block_size)
+            try:
+                text = decoder.decode(chunk, final=not chunk)
+            except UnicodeDecodeError:
+                line = n_lines + pending.count("\n") + 1
+                raise FormatError(
+                    f"{source}, line {line}: cannot decode the file with encoding "
+                    f"{encoding!r}; pass the file's encoding, e.g. encoding='latin-1'.",
+                    source=source, line=line,
+                ) from None
+            if first and text:
+                text = text.removeprefix("\ufeff")
+                first = False
+            pending += text
+            if not chunk:
+                yield pending
+                return
+            *done, pending = pending.split("\n")
+            n_lines += len(done)
+            yield from done
+
+
+def iter_jsonl(
+    path: str | os.PathLike[str], *, chunk_size: int = 10_000, encoding: str = "utf-8",
+    block_size: int = 1 << 20,
+) -> Iterator[list[Document]]:
+    r"""Read a JSON Lines file of documents in chunks of at most ``chunk_size`` documents.
+
+    Every document is read as :func:`read_jsonl` reads it (ids, numbering
+    of files without ids, the same checks); memory holds one chunk and the
+    ids seen so far (to refuse duplicates). A file mixing records with and
+    without ids raises at the first record that breaks the rule of the first
+    record, which may be later than the record :func:`read_jsonl` names.
+
+    Yields
+    ------
+    list of Document
+        Consecutive documents in file order.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> tmp = pathlib.Path(tempfile.mkdtemp()) / "gold.jsonl"
+    >>> _ = tmp.write_text('{"spans": []}\n\n{"spans": [[0, 1, "X"]]}\n{"spans": []}\n')
+    >>> [[d.id for d in docs] for docs in iter_jsonl(tmp, chunk_size=2)]
+    [['1', '2'], ['3']]
+    """
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise ValueError(f"Expected `chunk_size` to be a positive integer; got {chunk_size!r}.")
+    source = os.fspath(path)
     seen: dict[str, int] = {}
-    docs: list[Document] = []
-    for k, ((n, obj), doc_id) in enumerate(zip(records, ids, strict=True)):
-        name = doc_id if doc_id is not None else str(k + 1)
-        if name in seen:
-            raise _fail(
-                source, n,
-                f"document id {name!r} was already used on line {seen[name]}; ids must be "
-                "unique.",
-            )
-        seen[name] = n
-        text = obj.get("text")
-        if text is not None and not isinstance(text, str):
-            raise _fail(source, n, f"expected 'text' to be a string; got {type(text).__name__}.")
-        spans = _spans_of(obj, source, n)
-        try:
-            docs.append(Document(name, spans, text, source=source, line=n))  # type: ignore[arg-type]
-        except InvalidSpanError as exc:
-            raise InvalidSpanError(
-                f"{source}, line {n}: {exc}", document=exc.document, spans=exc.spans
-            ) from None
-    return docs
+    has_ids: bool | None = None
+    chunk: list[Document] = []
+    k = 0
+    for n, raw in enumerate(_lines(path, encoding, block_size), 1):
+        obj = _parse_line(raw, source, n)
+        if obj is None:
+            continue
+        doc_id = _id_of(obj, source, n)
+        if has_ids is None:
+            has_ids = doc_id is not None
+        elif has_ids != (doc_id is not None):
+            raise _mixed_ids(source, n)
+        chunk.append(_document(obj, doc_id if doc_id is not None else str(k + 1), source, n,
+                               seen))
+        k += 1
+        if len(chunk) == chunk_size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def write_jsonl(

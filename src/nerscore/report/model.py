@@ -28,7 +28,17 @@ def _clean(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Row:
-    """Scores of one label or one average, with the counts behind them."""
+    """Scores of one label or one average, with the counts behind them.
+
+    ``tp`` is fractional where partial credit is given (``match="overlap"``);
+    :attr:`fp` and :attr:`fn` are derived from it, so they are too.
+
+    Examples
+    --------
+    >>> row = Row(0.5, 1.0, 2 / 3, 2 / 3, tp=1, n_pred=2, n_gold=1)
+    >>> row.tp, row.fp, row.fn
+    (1, 1, 0)
+    """
 
     precision: float
     recall: float
@@ -38,10 +48,21 @@ class Row:
     n_pred: int
     n_gold: int
 
+    @property
+    def fp(self) -> float:
+        """False positives: predictions minus true positives (``n_pred - tp``)."""
+        return self.n_pred - self.tp
+
+    @property
+    def fn(self) -> float:
+        """False negatives: gold entities minus true positives (``n_gold - tp``)."""
+        return self.n_gold - self.tp
+
     def to_dict(self) -> dict[str, float | int]:
-        """Plain JSON-safe numbers."""
+        """Plain JSON-safe numbers: the counts, then the scores (``docs/json.md``)."""
         return {
-            "tp": self.tp, "n_pred": self.n_pred, "n_gold": self.n_gold,
+            "tp": self.tp, "fp": self.fp, "fn": self.fn,
+            "n_pred": self.n_pred, "n_gold": self.n_gold,
             "precision": self.precision, "recall": self.recall, "f1": self.f1,
             "fbeta": self.fbeta,
         }

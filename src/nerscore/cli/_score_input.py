@@ -1,0 +1,148 @@
+"""The streaming path of ``nerscore score``: files scored chunk by chunk, or on a Dask cluster.
+
+:func:`score_streaming` is tried first; it returns None where the command's
+in-memory path must run instead (``--ci``, BRAT folders, inputs whose chunks
+cannot give the in-memory result; see :mod:`nerscore.streaming`), so that the
+output is the same either way.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from nerscore.cli import _options as opt
+
+__all__ = ["add_stream_options", "score_streaming", "wants_streaming"]
+
+
+def _positive_or_zero(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number; got {value!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more; got {value!r}")
+    return n
+
+
+def add_stream_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--chunk-sentences`` (hidden), ``--workers`` and ``--scheduler``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The ``score`` parser.
+    """
+    # sentences (documents) per chunk; 0 reads the files whole (default: CHUNK_SIZE)
+    parser.add_argument("--chunk-sentences", type=_positive_or_zero, default=None,
+                        metavar="N", help=argparse.SUPPRESS)
+    group = parser.add_argument_group("scale (docs/scale.md)")
+    group.add_argument("--workers", type=_positive_or_zero, default=0, metavar="N",
+                       help="score on a local Dask cluster of N worker processes (needs "
+                            "nerscore[dask]); GOLD and PRED may then be folders or glob "
+                            "patterns of shards")
+    group.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="score on the Dask cluster at ADDRESS (e.g. tcp://host:8786)")
+
+
+def _stream_kwargs(args: argparse.Namespace, gold_fmt: str,
+                   options: dict[str, Any]) -> dict[str, Any] | None:
+    """Scoring options of :func:`nerscore.streaming.stream_score`, or None to score in memory."""
+    kw: dict[str, Any] = {"match": args.match, "beta": args.beta,
+                          "zero_division": args.zero_division, **options}
+    if gold_fmt in ("conll", "parquet"):
+        if args.mode == "strict" and args.scheme is None:
+            return None  # the in-memory path says so, after reading the files as it does
+        kw.update(scheme=args.scheme, mode=args.mode, **opt.tag_kwargs(args))
+    return kw
+
+
+def _side_options(args: argparse.Namespace, fmt: str, side: str) -> dict[str, Any]:
+    if fmt == "conll":
+        return opt.side_conll_kwargs(args, side)
+    if fmt == "jsonl":
+        return {"encoding": opt.side_encoding(args, side)}
+    return {}
+
+
+def wants_streaming(args: argparse.Namespace, gold_fmt: str) -> bool:
+    """Whether ``score`` should take the streaming path.
+
+    Not with ``--ci`` (the bootstrap resamples the whole corpus), ``--format
+    html`` (the page lists every error) or ``--chunk-sentences 0``, except for
+    Parquet, which only this path reads (in memory then).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments of ``score``.
+    gold_fmt : str
+        The format of GOLD.
+
+    Returns
+    -------
+    bool
+    """
+    if gold_fmt == "parquet":
+        if getattr(args, "ci", False):
+            raise opt.UsageError("--ci does not read Parquet files yet; convert them to CoNLL "
+                                 "or JSON Lines")
+        return True
+    distributed = bool(args.workers) or args.scheduler is not None
+    return not getattr(args, "ci", False) and not _whole_report(args) and (
+        args.chunk_sentences != 0 or distributed)
+
+
+def _whole_report(args: argparse.Namespace) -> bool:
+    """The html page lists every error of the report: it needs the whole alignment."""
+    return bool(args.format == "html")
+
+
+def score_streaming(args: argparse.Namespace, gold_fmt: str, pred_fmt: str, one_file: bool,
+                    options: dict[str, Any], notes: tuple[str, ...] = ()) -> Any:
+    """Score chunk by chunk (or on Dask) as ``run_score`` would; None when it must run in memory.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed (and already checked) arguments of ``score``.
+    gold_fmt, pred_fmt : str
+        The input formats.
+    one_file : bool
+        Both sides are label columns of GOLD.
+    options : dict
+        The matcher options given.
+    notes : tuple of str
+        Notes for the report, before the readers' notes.
+
+    Returns
+    -------
+    StreamResult or None
+        None when nothing was written and the in-memory path must run.
+    """
+    kw = _stream_kwargs(args, gold_fmt, options)
+    if kw is None:
+        return None
+    common = dict(
+        gold_format=gold_fmt, pred_format=pred_fmt, errors=args.errors,
+        confusion=args.confusion, strict_tokens=args.strict_tokens,
+        gold_options=_side_options(args, gold_fmt, "gold"),
+        pred_options=_side_options(args, pred_fmt, "pred"), notes=notes, **kw,
+    )
+    pred = None if one_file else args.pred
+    if args.workers or args.scheduler is not None:
+        from nerscore.integrations.dask import score_cli
+
+        return score_cli(args.gold, pred, workers=args.workers, scheduler=args.scheduler,
+                         **common)
+    from nerscore.streaming import CHUNK_SIZE, NotStreamable, score_files, stream_score
+
+    chunk = CHUNK_SIZE if args.chunk_sentences is None else args.chunk_sentences
+    if "parquet" in (gold_fmt, pred_fmt):  # the library's own in-memory path reads Parquet
+        return score_files(args.gold, pred, chunk_size=max(chunk, 1),
+                           stream=chunk > 0 and not _whole_report(args), **common)
+    try:
+        return stream_score(args.gold, pred, chunk_size=chunk, **common)
+    except NotStreamable:
+        return None

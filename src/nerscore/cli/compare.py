@@ -1,0 +1,238 @@
+"""The ``compare`` subcommand, and the confidence intervals of ``score --ci``.
+
+``nerscore compare GOLD PRED1 PRED2 ...`` scores every prediction against one
+gold file and prints each system's scores with bootstrap confidence
+intervals, then, for every pair of systems, the difference in the chosen
+score with its interval and p-values (docs/significance.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from nerscore.cli import _options as opt
+
+if TYPE_CHECKING:
+    from nerscore.io.conll import ConllCorpus
+
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+__all__ = ["add_intervals", "register", "run_compare"]
+
+COMPARE_DESCRIPTION = """\
+Compare systems on one gold file: every system's micro and macro precision,
+recall and F1 with percentile bootstrap confidence intervals, and for every
+pair of systems the difference in one score (--metric, --average) with its
+interval and p-values from the paired bootstrap and/or approximate
+randomization (--method). Documents are resampled (-DOCSTART- lines of CoNLL
+files; without them, or with --unit sentence, sentences). Every prediction is
+matched once; resampling reuses its per-document counts.
+
+Example:
+  nerscore compare gold.conll model_a.conll model_b.conll --names A B \\
+      --method both --resamples 2000 --format markdown --output comparison.md
+"""
+
+METRICS = ("f1", "precision", "recall")
+AVERAGES = ("micro", "macro")
+METHODS = ("bootstrap", "randomization", "both")
+UNITS = ("document", "sentence")
+FORMATS = ("text", "json", "markdown")
+
+
+def register(subparsers: Subparsers) -> None:
+    """Add the ``compare`` subcommand.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        From ``ArgumentParser.add_subparsers()``.
+    """
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "compare", help="compare systems: bootstrap intervals and significance tests",
+        description=COMPARE_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+    )
+    p.add_argument("gold", metavar="GOLD", help="gold (reference) file")
+    p.add_argument("preds", metavar="PRED", nargs="+", help="predicted files, one per system")
+    p.add_argument("--names", metavar="NAME", nargs="+", default=None,
+                   help="one name per PRED (default: the file names)")
+    p.add_argument("--metric", choices=METRICS, default="f1",
+                   help="the score the pairs compare (default: f1)")
+    p.add_argument("--average", choices=AVERAGES, default="micro",
+                   help="its average (default: micro)")
+    p.add_argument("--method", choices=METHODS, default="bootstrap",
+                   help="which p-values: paired bootstrap, approximate randomization or both "
+                        "(default: bootstrap)")
+    p.add_argument("--unit", choices=UNITS, default="document",
+                   help="what is resampled (default: document)")
+    p.add_argument("--format", choices=FORMATS, default="text",
+                   help="output format (default: text)")
+    p.add_argument("--output", metavar="FILE", default=None,
+                   help="write the result to FILE (default: standard output)")
+    p.add_argument("--strict-tokens", action="store_true",
+                   help="CoNLL: a token that differs between the files is an error")
+    opt.add_resampling_options(p)
+    opt.add_input_format_options(p)
+    opt.add_match_options(p)
+    opt.add_score_options(p)
+    opt.add_tag_options(p)
+    opt.add_conll_options(p)
+    opt.add_side_options(p)
+    p.set_defaults(func=run_compare)
+
+
+def _note(message: str) -> None:
+    from nerscore.cli.commands import note
+
+    note("compare", message)
+
+
+def _read(args: argparse.Namespace) -> tuple[Any, list[Any], dict[str, Any], Any]:
+    """Gold, the predictions, the tag options and the document starts (CoNLL) of the files."""
+    from nerscore.cli.commands import _check_span_options, _input_format, _read_spans
+
+    gold_fmt = _input_format(args.gold, args.gold_format)
+    pred_fmts = [_input_format(p, args.pred_format) for p in args.preds]
+    if any((gold_fmt == "conll") != (f == "conll") for f in pred_fmts):
+        raise opt.UsageError(
+            "give GOLD and every PRED as CoNLL tag files, or all as span files (jsonl or brat); "
+            "set --gold-format/--pred-format if a format was guessed wrongly from the file name"
+        )
+    if gold_fmt != "conll":
+        _check_span_options(args)
+        gold, notes = _read_spans(args.gold, gold_fmt, opt.side_encoding(args, "gold"))
+        preds = []
+        for path, fmt in zip(args.preds, pred_fmts, strict=True):
+            pred, more = _read_spans(path, fmt, opt.side_encoding(args, "pred"))
+            preds.append(pred)
+            notes += more
+        for n in notes:
+            _note(n)
+        return gold, preds, {}, None
+    from nerscore.io.conll import check_aligned, read_conll
+
+    if args.mode == "strict" and args.scheme is None:
+        raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
+    gold_corpus = read_conll(args.gold, **opt.side_conll_kwargs(args, "gold"))
+    preds = []
+    for path in args.preds:
+        corpus = read_conll(path, **opt.side_conll_kwargs(args, "pred"))
+        for n in check_aligned(gold_corpus, corpus, strict_tokens=args.strict_tokens):
+            _note(f"{n} Pass --strict-tokens to make this an error.")
+        preds.append(corpus.tags)
+    tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
+    return gold_corpus.tags, preds, tag_kw, _documents(gold_corpus, args.unit)
+
+
+def _documents(corpus: ConllCorpus, unit: str) -> list[int] | None:
+    if unit != "document" or len(corpus.documents) == 0:
+        return None
+    return [int(d) for d in corpus.documents.tolist()]
+
+
+def _render(result: Any, fmt: str, digits: int) -> str:
+    from nerscore.significance import render_comparison
+
+    if fmt == "json":
+        return str(result.to_json()) + "\n"
+    return str(render_comparison(result, format=fmt, digits=digits))
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Run ``nerscore compare``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    import nerscore
+
+    names = args.names if args.names is not None else list(args.preds)
+    if len(names) != len(args.preds):
+        raise opt.UsageError(f"--names gives {len(names)} name(s) for {len(args.preds)} PRED "
+                             "file(s); give one name per PRED")
+    if len(set(names)) != len(names):
+        raise opt.UsageError("--names (or the PRED file names) must be distinct")
+    if args.beta != 1.0:
+        raise opt.UsageError("--beta does not apply to compare: it scores precision, recall "
+                             "and F1")
+    options = opt.match_kwargs(args)
+    gold, preds, tag_kw, documents = _read(args)
+    result = nerscore.compare(
+        gold, dict(zip(names, preds, strict=True)), match=args.match, metric=args.metric,
+        average=args.average, method=args.method, unit=args.unit, documents=documents,
+        zero_division=args.zero_division, **opt.resampling_kwargs(args), **tag_kw, **options,
+    )
+    if args.format != "text":
+        for n in result.notes:
+            _note(n)
+    out = _render(result, args.format, args.digits)
+    if args.output is None:
+        sys.stdout.write(out)
+    else:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(out)
+        _note(f"wrote {args.output}")
+    return 0
+
+
+def add_intervals(
+    out: str, args: argparse.Namespace, y_true: Any, y_pred: Any, kwargs: dict[str, Any],
+    corpus: ConllCorpus | None,
+) -> str:
+    """``score --ci``: the report ``out`` with the bootstrap intervals of the same scores added.
+
+    Parameters
+    ----------
+    out : str
+        The rendered report.
+    args : argparse.Namespace
+        Parsed arguments of ``score``.
+    y_true, y_pred : object
+        What was scored.
+    kwargs : dict
+        The tag and matcher options it was scored with.
+    corpus : ConllCorpus, optional
+        The gold CoNLL file (its -DOCSTART- lines give the documents).
+
+    Returns
+    -------
+    str
+        ``out`` unchanged without ``--ci``; with it, the intervals after the
+        text or Markdown report, or under ``"confidence_intervals"`` of JSON.
+
+    Raises
+    ------
+    UsageError
+        For ``--ci`` with another format, or resampling options without ``--ci``.
+    """
+    import nerscore
+
+    resampling = opt.resampling_kwargs(args)
+    if not args.ci:
+        return out
+    if args.format not in FORMATS:
+        raise opt.UsageError(f"--ci works with --format text, json or markdown, not "
+                             f"{args.format}")
+    documents = None if corpus is None else _documents(corpus, "document")
+    result = nerscore.confidence_intervals(
+        y_true, y_pred, match=args.match, documents=documents,
+        zero_division=args.zero_division, **resampling, **kwargs,
+    )
+    if args.format == "json":
+        data = json.loads(out)
+        data["confidence_intervals"] = result.to_dict()
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    sep = "\n" if out.endswith("\n") else "\n\n"
+    title = "confidence intervals" if args.format == "text" else "## Confidence intervals"
+    return f"{out}{sep}{title}\n\n{_render(result, args.format, args.digits)}"

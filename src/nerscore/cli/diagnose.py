@@ -1,0 +1,219 @@
+"""``nerscore diagnose``: dataset diagnostics of a train/test split, optionally with a prediction.
+
+Files are read as ``nerscore score`` reads them (CoNLL tag files, or JSON
+Lines / BRAT span files, the format guessed from the name); the work is one
+call of :func:`nerscore.diagnose`, rendered as text, Markdown or JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from nerscore.cli import _options as opt
+
+if TYPE_CHECKING:
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+__all__ = ["register", "run"]
+
+DESCRIPTION = """\
+Check a train/test split for what makes NER scores misleading: labels with
+few training instances, labels missing from one side, labels whose share
+changes between train and test, invalid tag transitions (with --scheme),
+test entities already seen in training (needs tokens or document texts) and,
+with a prediction of the test data, label pairs the model confuses and the
+score gap between seen and unseen entities. Each finding has a severity
+(error, warning, info), its numbers and advice; docs/diagnostics.md lists
+the rules.
+
+example:
+  nerscore diagnose --train train.conll --test test.conll --pred pred.conll --scheme IOB2
+"""
+
+EPILOG = """\
+exit status: 0 when the diagnostics were written (whatever they found); 1 for
+a file that cannot be read or bad data; 2 for a usage error.
+"""
+
+FORMATS = ("text", "json", "markdown")
+
+
+def _ratio(low: float, high: float | None, what: str) -> Any:
+    def parse(value: str) -> float:
+        try:
+            x = float(value)
+        except ValueError:
+            x = float("nan")
+        if not (x >= low and (high is None or x <= high)):
+            raise argparse.ArgumentTypeError(f"expected {what}; got {value!r}")
+        return x
+
+    return parse
+
+
+def _count(value: str) -> int:
+    try:
+        x = int(value)
+    except ValueError:
+        x = -1
+    if x < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0; got {value!r}")
+    return x
+
+
+def register(subparsers: Subparsers) -> None:
+    """Add the ``diagnose`` subcommand.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        From ``ArgumentParser.add_subparsers()``.
+    """
+    from nerscore.schemes import Mode
+
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "diagnose", help="dataset diagnostics of a train/test split",
+        description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
+    )
+    files = parser.add_argument_group("files")
+    files.add_argument("--train", metavar="TRAIN", required=True, help="training data (gold)")
+    files.add_argument("--test", metavar="TEST", required=True, help="test data (gold)")
+    files.add_argument("--pred", metavar="PRED", default=None,
+                       help="a prediction of TEST (enables confused labels and seen/unseen "
+                            "scores)")
+    files.add_argument("--input-format", choices=opt.INPUT_FORMATS, default=None,
+                       help="format of the files (default: from each name: .jsonl/.json is "
+                            "jsonl, a folder or .ann file is brat, anything else conll)")
+    out = parser.add_argument_group("output")
+    out.add_argument("--format", choices=FORMATS, default="text",
+                     help="text, json or markdown (default: text)")
+    out.add_argument("-o", "--output", metavar="FILE", default=None,
+                     help="write to FILE (default: standard output)")
+    out.add_argument("--digits", type=_count, default=2, metavar="N",
+                     help="decimals of scores (default: 2)")
+    rules = parser.add_argument_group("thresholds")
+    rules.add_argument("--min-instances", type=_count, default=15, metavar="N",
+                       help="fewest training entities per label (default: 15)")
+    rules.add_argument("--shift-threshold", type=_ratio(1.0, None, "a number > 1"),
+                       default=2.0, metavar="K",
+                       help="factor by which a label's share may change between train and "
+                            "test (default: 2)")
+    rules.add_argument("--confusion-threshold", type=_ratio(0.0, 1.0, "a number from 0 to 1"),
+                       default=0.1, metavar="X",
+                       help="share of a label's entities predicted as another label "
+                            "(default: 0.1)")
+    rules.add_argument("--seen-threshold", type=_ratio(0.0, 1.0, "a number from 0 to 1"),
+                       default=0.5, metavar="X",
+                       help="share of test entities seen in training (default: 0.5)")
+    rules.add_argument("--gap-threshold", type=_ratio(0.0, 1.0, "a number from 0 to 1"),
+                       default=0.1, metavar="X",
+                       help="F1 gap between seen and unseen entities (default: 0.1)")
+    parser.add_argument("--mode", type=opt.enum_type(Mode, "mode"), default="lenient",
+                        metavar="MODE",
+                        help="decoding of tags: " + ", ".join(m.value for m in Mode)
+                             + " (default: lenient)")
+    opt.add_match_options(parser)
+    opt.add_tag_options(parser)
+    opt.add_conll_options(parser)
+    parser.set_defaults(func=run)
+
+
+def _check_span_options(args: argparse.Namespace) -> None:
+    given = [flag for flag, value, default in (
+        ("--scheme", args.scheme, None), ("--mode", args.mode, "lenient"),
+        ("--suffix", args.suffix, False), ("--tag-delimiter", args.tag_delimiter, "-"),
+        ("--outside", args.outside, "O"), ("--token-column", args.token_column, 0),
+        ("--label-column", args.label_column, -1),
+        ("--delimiter-columns", args.delimiter_columns, "auto"),
+        ("--comments", args.comments, False),
+    ) if value != default]
+    if given:
+        raise opt.UsageError(
+            f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to CoNLL (tag) files "
+            "only; the inputs are span files (jsonl/brat)"
+        )
+
+
+def _read(args: argparse.Namespace) -> tuple[Any, Any, Any, tuple[str, ...]]:
+    from nerscore.cli.commands import _input_format, _read_spans, note
+
+    paths = {"train": args.train, "test": args.test, "pred": args.pred}
+    fmts = {k: _input_format(p, args.input_format) for k, p in paths.items() if p is not None}
+    tag_files = {k for k, f in fmts.items() if f == "conll"}
+    if tag_files and len(tag_files) != len(fmts):
+        shown = ", ".join(f"{k.upper()} is {f}" for k, f in fmts.items())
+        raise opt.UsageError(f"give all files as CoNLL tag files or all as span files (jsonl "
+                             f"or brat); {shown} (set --input-format if a format was guessed "
+                             "wrongly)")
+    if tag_files:
+        from nerscore.io.conll import check_aligned, read_conll
+
+        corpora = {k: read_conll(p, **opt.conll_kwargs(args)) for k, p in paths.items()
+                   if p is not None}
+        notes: tuple[str, ...] = ()
+        if "pred" in corpora:
+            notes = check_aligned(corpora["test"], corpora["pred"])
+            for n in notes:
+                note("diagnose", n, kind="warning")
+        pred = corpora["pred"].tags if "pred" in corpora else None
+        return corpora["train"].tags, corpora["test"].tags, pred, notes
+    _check_span_options(args)
+    data = {k: _read_spans(p, fmts[k], args.encoding) for k, p in paths.items()
+            if p is not None}
+    notes = tuple(n for _, ns in data.values() for n in ns)
+    pred = data["pred"][0] if "pred" in data else None
+    return data["train"][0], data["test"][0], pred, notes
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``nerscore diagnose``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    import nerscore
+
+    if args.shift_threshold <= 1.0:
+        raise opt.UsageError("--shift-threshold must be greater than 1")
+    if args.mode == "strict" and args.scheme is None:
+        raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
+    options = opt.match_kwargs(args)
+    if args.match == "token":
+        raise opt.UsageError("diagnose needs an entity matcher, not --match token")
+    if options and args.pred is None:
+        raise opt.UsageError("matcher options need --pred")
+    train, test, pred, notes = _read(args)
+    tag_kw: dict[str, Any] = {}
+    if isinstance(train, nerscore.EncodedTags):
+        tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
+    result = nerscore.diagnose(
+        train, test, pred=pred, match=args.match, min_instances=args.min_instances,
+        shift_threshold=args.shift_threshold, confusion_threshold=args.confusion_threshold,
+        seen_threshold=args.seen_threshold, gap_threshold=args.gap_threshold,
+        **tag_kw, **options,
+    )
+    if notes:
+        import dataclasses
+
+        result = dataclasses.replace(result, notes=tuple(result.notes) + tuple(notes))
+    if args.format == "json":
+        text = result.to_json()
+    else:
+        text = nerscore.render_diagnostics(result, format=args.format, digits=args.digits)
+    text = text if text.endswith("\n") else text + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return 0

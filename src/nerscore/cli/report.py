@@ -1,0 +1,169 @@
+"""The ``report`` subcommand: one self-contained HTML page for one or several systems.
+
+``nerscore report GOLD PRED [PRED2 ...] [-o report.html]`` scores every
+prediction file against GOLD with the options of ``nerscore score`` and
+writes :func:`nerscore.render_html`'s page: summary, per-label table,
+confusion matrices and the error browser, one column per system.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from nerscore.cli import _options as opt
+
+if TYPE_CHECKING:
+    from nerscore.report import Report
+
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+__all__ = ["register", "run_report"]
+
+DESCRIPTION = """\
+Write a self-contained HTML report (one file, no network needed to view it):
+how the systems were scored, micro/macro/weighted averages, a sortable
+per-label table with TP/FP/FN, the confusion matrix as a heat map, and an
+error browser filterable by category, label and document.
+
+Several prediction files are scored against the same GOLD and shown side by
+side, one column per system:
+  nerscore report gold.conll model_a.conll model_b.conll --names A B -o report.html
+"""
+
+
+def register(subparsers: Subparsers) -> None:
+    """Add the ``report`` subcommand.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        From ``ArgumentParser.add_subparsers()``.
+    """
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "report", help="write a self-contained HTML report", description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
+    )
+    parser.add_argument("gold", metavar="GOLD", help="gold (reference) file")
+    parser.add_argument("preds", metavar="PRED", nargs="+", help="predicted file(s)")
+    parser.add_argument("-o", "--output", metavar="FILE", default="report.html",
+                        help="where to write the page; '-' for standard output "
+                             "(default: report.html)")
+    parser.add_argument("--names", metavar="NAME", nargs="+", default=None,
+                        help="one name per PRED (default: the file names)")
+    parser.add_argument("--title", default="nerscore report", help="title of the page")
+    parser.add_argument("--no-errors", action="store_true",
+                        help="leave out the error browser (a smaller page)")
+    parser.add_argument("--strict-tokens", action="store_true",
+                        help="CoNLL: a token that differs between the files is an error")
+    opt.add_input_format_options(parser)
+    opt.add_match_options(parser)
+    opt.add_score_options(parser)
+    opt.add_tag_options(parser)
+    opt.add_conll_options(parser)
+    parser.set_defaults(func=run_report)
+
+
+def _names(args: argparse.Namespace) -> list[str]:
+    if args.names is not None:
+        if len(args.names) != len(args.preds):
+            raise opt.UsageError(f"--names needs one name per PRED ({len(args.preds)}); "
+                                 f"got {len(args.names)}")
+        if len(set(args.names)) != len(args.names):
+            raise opt.UsageError("--names must be distinct")
+        return list(args.names)
+    out: list[str] = []
+    for path in args.preds:
+        base = os.path.basename(os.path.normpath(path))
+        stem = os.path.splitext(base)[0] or base
+        name, k = stem, 2
+        while name in out:
+            name, k = f"{stem} ({k})", k + 1
+        out.append(name)
+    return out
+
+
+def _tokens(corpus: Any) -> list[Any]:
+    tokens = list(corpus.tokens)
+    offsets = corpus.tags.offsets.tolist()
+    return [tokens[a:b] for a, b in itertools.pairwise(offsets)]
+
+
+def _score_all(args: argparse.Namespace) -> tuple[list[Report], list[Any] | None]:
+    """Every PRED scored against GOLD; the token lists of CoNLL gold for the browser."""
+    import dataclasses
+
+    import nerscore
+    from nerscore.cli.commands import _input_format, _read_spans, note
+
+    gold_fmt = _input_format(args.gold, args.gold_format)
+    pred_fmts = [_input_format(p, args.pred_format) for p in args.preds]
+    for path, fmt in [(args.gold, gold_fmt), *zip(args.preds, pred_fmts, strict=True)]:
+        if fmt not in ("conll", "jsonl", "brat"):
+            raise opt.UsageError(f"report reads conll, jsonl or brat files; {path!r} is {fmt}")
+        if (fmt == "conll") != (gold_fmt == "conll"):
+            raise opt.UsageError(
+                f"cannot score {fmt} predictions ({path}) against {gold_fmt} gold: give all "
+                "files as CoNLL tag files, or all as span files (jsonl or brat)")
+    options = opt.match_kwargs(args)
+    score_kw: dict[str, Any] = {"match": args.match, "beta": args.beta,
+                                "zero_division": args.zero_division, **options}
+    reports = []
+    if gold_fmt == "conll":
+        from nerscore.io.conll import check_aligned, read_conll
+
+        if args.mode == "strict" and args.scheme is None:
+            raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
+        gold = read_conll(args.gold, **opt.conll_kwargs(args))
+        for path in args.preds:
+            pred = read_conll(path, **opt.conll_kwargs(args))
+            aligned = check_aligned(gold, pred, strict_tokens=args.strict_tokens)
+            for n in aligned:
+                note("report", f"{path}: {n} Pass --strict-tokens to make this an error.",
+                     kind="warning")
+            report = nerscore.evaluate(gold.tags, pred.tags, scheme=args.scheme,
+                                       mode=args.mode, **opt.tag_kwargs(args), **score_kw)
+            notes = (*report.notes, *gold.notes(), *pred.notes(), *aligned)
+            reports.append(dataclasses.replace(report, notes=tuple(dict.fromkeys(notes))))
+        return reports, _tokens(gold)
+    y_true, gold_notes = _read_spans(args.gold, gold_fmt, args.encoding)
+    for path, fmt in zip(args.preds, pred_fmts, strict=True):
+        y_pred, pred_notes = _read_spans(path, fmt, args.encoding)
+        report = nerscore.evaluate(y_true, y_pred, **score_kw)
+        notes = (*report.notes, *gold_notes, *pred_notes)
+        reports.append(dataclasses.replace(report, notes=notes))
+    return reports, None
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Run ``nerscore report``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    from nerscore.cli.commands import note
+    from nerscore.report.html import render_html
+
+    names = _names(args)
+    reports, texts = _score_all(args)
+    systems = dict(zip(names, reports, strict=True)) if len(reports) > 1 else None
+    page = render_html(reports[0], systems=systems, name=names[0], texts=texts,
+                       errors=not args.no_errors, digits=args.digits, title=args.title)
+    if args.output == "-":
+        sys.stdout.write(page)
+        return 0
+    with open(args.output, "w", encoding="utf-8") as fh:
+        fh.write(page)
+    what = f"{len(reports)} systems" if len(reports) > 1 else names[0]
+    note("report", f"wrote {args.output} ({what}, {len(page) / 1e6:.1f} MB)")
+    return 0

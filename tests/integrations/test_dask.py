@@ -1,0 +1,83 @@
+"""Dask: map-then-sum over shards equals the single-process result."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from dask.distributed import Client, LocalCluster  # noqa: E402
+
+from nerscore.cli import main  # noqa: E402
+from nerscore.decoding import Decoding  # noqa: E402
+from nerscore.integrations.dask import score_bag, score_files  # noqa: E402
+from nerscore.io.conll import read_conll, write_conll  # noqa: E402
+from nerscore.streaming import ChunkScorer  # noqa: E402
+
+GOLD = "examples/conll2000/gold.conll"
+PRED = "examples/conll2000/pred.conll"
+
+
+@pytest.fixture(scope="module")
+def client():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, host="127.0.0.1",
+                      protocol="tcp", dashboard_address=None) as cluster, \
+            Client(cluster, timeout=20) as c:
+        yield c
+
+
+@pytest.fixture
+def shards(tmp_path):
+    g, p = read_conll(GOLD), read_conll(PRED)
+    toks = [list(s.tokens) for s in g]
+    gl, pl = g.to_lists(), p.to_lists()
+    cuts = [0, 9, 20, 21, len(gl)]
+    gs, ps = [], []
+    for i, (a, b) in enumerate(itertools.pairwise(cuts)):
+        write_conll(tmp_path / f"g{i}.conll", toks[a:b], gl[a:b])
+        write_conll(tmp_path / f"p{i}.conll", toks[a:b], pl[a:b])
+        gs.append(tmp_path / f"g{i}.conll")
+        ps.append(tmp_path / f"p{i}.conll")
+    write_conll(tmp_path / "g.conll", toks, gl)
+    write_conll(tmp_path / "p.conll", toks, pl)
+    return tmp_path, gs, ps
+
+
+@pytest.mark.parametrize("match", ["exact", "semeval", "overlap"])
+def test_score_files_equals_single_process(client, shards, match):
+    from nerscore.streaming import score_files as single
+
+    tmp, gs, ps = shards
+    d = score_files(gs, ps, client=client, chunk_size=4, match=match, zero_division=0,
+                    confusion=True, errors=tmp / "d.jsonl")
+    s = single(tmp / "g.conll", tmp / "p.conll", match=match, zero_division=0, confusion=True,
+               errors=tmp / "s.jsonl")
+    assert d.report.to_dict()["labels"] == s.report.to_dict()["labels"]
+    assert d.report.n_sequences == s.report.n_sequences
+    assert np.array_equal(d.confusion.matrix, s.confusion.matrix)
+    assert (tmp / "d.jsonl").read_bytes() == (tmp / "s.jsonl").read_bytes()
+
+
+def test_score_bag(client):
+    import dask.bag as db
+
+    g, p = read_conll(GOLD).to_lists(), read_conll(PRED).to_lists()
+    batches = [(g[a:a + 6], p[a:a + 6]) for a in range(0, len(g), 6)]
+    res = score_bag(db.from_sequence(batches, npartitions=3), match="semeval",
+                    zero_division=0)
+    one = ChunkScorer("semeval", Decoding(), {}, zero_division=0)
+    one.add(g, p)
+    assert res.report.to_json() == one.report().to_json()
+
+
+def test_cli_workers_and_scheduler(client, shards, capsys):
+    tmp, _, _ = shards
+    assert main(["score", str(tmp / "g.conll"), str(tmp / "p.conll"), "--format", "json",
+                 "--scheduler", client.scheduler.address]) == 0
+    on_cluster = json.loads(capsys.readouterr().out)
+    assert main(["score", str(tmp / "g.conll"), str(tmp / "p.conll"), "--format", "json"]) == 0
+    assert on_cluster == json.loads(capsys.readouterr().out)
