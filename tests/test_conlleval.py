@@ -211,6 +211,12 @@ def test_fast_and_slow_readers_agree(data, block):
         _fast_equals_slow(data)
 
 
+def _fast_or_public(fast_reader, data):
+    """The fast reader's rows, or the public reader's when the fast one declines."""
+    rows = fast_reader.read(reader._FieldCheck(b" "))
+    return rows if rows is not None else reader.read_conlleval(data, delimiter=" ")
+
+
 def _fast_equals_slow(data):
     data = data if data.endswith(b"\n") or not data else data + b"\n"
     try:
@@ -221,14 +227,15 @@ def _fast_equals_slow(data):
         stopped = None
     if len(data) < 64:
         return
+    fast_reader = reader._FastReader(data, 32)
     if stopped is not None:
-        with pytest.raises(reader.ScriptExit) as fast_exc:
-            reader._FastReader(data, 32).read(reader._FieldCheck(b" "))
-        assert (fast_exc.value.stderr, fast_exc.value.status) == stopped
+        # the fast reader stops as the script does, or declines (a hash slot shared by two
+        # tails) and the public reader's slow path stops the same way
+        with pytest.raises(reader.ScriptExit) as exc:
+            _fast_or_public(fast_reader, data)
+        assert (exc.value.stderr, exc.value.status) == stopped
         return
-    fast = reader._FastReader(data, 32).read(reader._FieldCheck(b" "))
-    assert fast is not None
-    assert _rows(fast) == _rows(slow)
+    assert _rows(_fast_or_public(fast_reader, data)) == _rows(slow)
 
 
 @contextlib.contextmanager

@@ -398,3 +398,19 @@ def test_renderings_and_json():
     assert data["systems"][1]["micro"]["f1"]["value"] == res.system("poor").micro.f1.value
     with pytest.raises(ValueError, match="format"):
         render_comparison(res, format="html")
+
+
+def test_compare_reports_progress_of_the_resamples():
+    import nerscore
+
+    gold = [["B-PER", "O"], ["B-LOC", "O"], ["O", "B-ORG"]] * 5
+    pred = [["B-PER", "O"], ["O", "O"], ["O", "B-ORG"]] * 5
+    calls: list[tuple[int, int]] = []
+    nerscore.compare(gold, {"a": pred, "b": gold}, n_resamples=30, method="both",
+                     unit="sentence", progress=lambda d, t: calls.append((d, t)))
+    assert calls[-1] == (60, 60)
+    assert all(t == 60 for _, t in calls)
+    calls.clear()
+    nerscore.confidence_intervals(gold, pred, n_resamples=25, unit="sentence",
+                                  progress=lambda d, t: calls.append((d, t)))
+    assert calls[-1] == (25, 25)

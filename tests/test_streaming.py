@@ -336,3 +336,18 @@ def test_cli_same_file_note_and_errors(capsys, tmp_path, conll_files):
     w = _run(capsys, "score", gold, bad, "--comments", "--chunk-sentences", "0")
     assert s == w
     assert s[0] == 1
+
+
+def test_stream_score_reports_bytes_read_of_a_conll_gold_file():
+    from pathlib import Path
+
+    from nerscore.streaming import stream_score
+
+    example = Path(__file__).parent.parent / "examples" / "conll2000"
+    calls: list[tuple[int, int]] = []
+    stream_score(example / "gold.conll", example / "pred.conll", chunk_size=5,
+                 progress=lambda d, t: calls.append((d, t)))
+    size = (example / "gold.conll").stat().st_size
+    assert calls[-1] == (size, size)
+    assert all(t == size and 0 < d <= size for d, t in calls)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)

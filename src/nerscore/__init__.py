@@ -25,6 +25,8 @@ _EXPORTS: dict[str, str] = {
     "Mode": "nerscore.schemes",
     "get_scheme": "nerscore.schemes",
     "tags_to_entities": "nerscore.extraction",
+    "convert_file": "nerscore.convert",
+    "ConversionResult": "nerscore.convert",
     "entities_to_tags": "nerscore.extraction",
     "validate_tags": "nerscore.validation",
     "repair_tags": "nerscore.validation",
@@ -128,6 +130,7 @@ __all__ = [
     "Comparison",
     "ConfusionMatrix",
     "ConllevalMergeWarning",
+    "ConversionResult",
     "Counts",
     "Decoding",
     "Diagnostics",
@@ -174,6 +177,7 @@ __all__ = [
     "confidence_intervals",
     "confusion_from_report",
     "confusion_matrix",
+    "convert_file",
     "count_matches",
     "diagnose",
     "entities_to_tags",
@@ -261,6 +265,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         tags_to_char_spans,
         token_spans_to_char_spans,
     )
+    from nerscore.convert import ConversionResult, convert_file
     from nerscore.counts import Counts, LabelCounts
     from nerscore.decoding import Decoding
     from nerscore.diagnostics import Diagnostics, Finding, diagnose, render_diagnostics

@@ -325,11 +325,14 @@ def score_shard(
     confusion: bool = False, errors: bool | Callable[[list[ErrorRecord]], None] = False,
     match: str = "exact", decoding: Decoding | None = None, options: Mapping[str, Any] | None = None,
     beta: float = 1.0, zero_division: Any = "warn", labels: Sequence[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ShardResult:
     """Score one pair of files chunk by chunk (the work of one task on a cluster).
 
     ``errors=True`` collects the error records (numbered within the pair);
-    a callable receives them chunk by chunk instead.
+    a callable receives them chunk by chunk instead. ``progress(done, total)``
+    is called after each chunk with the bytes of a CoNLL gold file read so far
+    and its size.
 
     Raises
     ------
@@ -354,6 +357,9 @@ def score_shard(
                      dict(pred_options or {}), strict_tokens)
     for y_true, y_pred, texts in inputs.pairs:
         scorer.add(y_true, y_pred, texts=texts)
+        done, total = inputs.position()
+        if progress is not None and total:
+            progress(done, total)
     scorer.on_errors = None
     return ShardResult(scorer, inputs.notes(), inputs.token_notes(), collected)
 
@@ -380,6 +386,7 @@ def stream_score(
     suffix: bool = False,
     delimiter: str = "-",
     outside: str = "O",
+    progress: Callable[[int, int], None] | None = None,
     **options: Any,
 ) -> StreamResult:
     """:func:`score_files`, chunk by chunk only: raises :class:`NotStreamable` instead of reading whole.
@@ -398,6 +405,7 @@ def stream_score(
             pred_options=pred_options, confusion=confusion,
             errors=False if sink is None else sink.write, match=match, decoding=decoding,
             options=options, beta=beta, zero_division=zero_division, labels=labels,
+            progress=progress,
         )
         scorer, file_notes, token_notes = shard.scorer, shard.notes, shard.token_notes
         if scorer.n_chunks == 0:

@@ -191,6 +191,31 @@ def test_several_systems_metric_picker_and_system_switch(page, tmp_path):
     assert page.locator("#err-list li").count() == 0
 
 
+def test_report_command_shows_significance_and_diagnostics(page, tmp_path):
+    from nerscore.cli import main
+
+    gold, pred = EXAMPLE / "gold.conll", EXAMPLE / "pred.conll"
+    discard = EXAMPLE / "pred_discard.conll"
+    train = ROOT / "tests" / "data" / "conll" / "gold.conll"
+    path = tmp_path / "cli.html"
+    assert main(["report", str(gold), str(pred), str(discard), "--names", "pred", "discard",
+                 "--train", str(train), "--resamples", "200", "-o", str(path), "-q"]) == 0
+    _open(page, path)
+    significance = page.locator("section#significance")
+    assert significance.is_visible()
+    text = significance.inner_text()
+    assert "pred" in text
+    assert "discard" in text
+    assert significance.locator("table").count() >= 1
+    findings = page.locator("section#diagnostics table.findings > tbody > tr")
+    expected = nerscore.diagnose(nerscore.read_conll(train).tags, nerscore.read_conll(gold).tags,
+                                 pred=nerscore.read_conll(pred).tags)
+    assert findings.count() == len(expected.findings) > 0
+    kinds = page.eval_on_selector_all("section#diagnostics table.findings > tbody > tr",
+                                      "rows => rows.map(r => r.cells[1].textContent)")
+    assert sorted(kinds) == sorted(f.kind for f in expected.findings)
+
+
 def test_readme_screenshot(page, tmp_path, artifacts):
     gold = nerscore.read_conll(EXAMPLE / "gold.conll")
     pred = nerscore.read_conll(EXAMPLE / "pred.conll")

@@ -19,8 +19,9 @@ __all__ = ["build_parser", "main"]
 #: Modules whose ``register(subparsers)`` adds subcommands, in help order.
 SUBCOMMANDS = {
     "score": "nerscore.cli.commands",
-    "validate": "nerscore.cli.commands",
-    "repair": "nerscore.cli.commands",
+    "validate": "nerscore.cli.tagfiles",
+    "repair": "nerscore.cli.tagfiles",
+    "convert": "nerscore.cli.convert",
     "conlleval": "nerscore.cli.conlleval",
     "report": "nerscore.cli.report",
     "compare": "nerscore.cli.compare",
@@ -141,6 +142,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     command = args.command
+    from nerscore.cli._output import set_quiet
+
+    set_quiet(getattr(args, "quiet", False))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -158,5 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = 1
         except KeyboardInterrupt:
             status = 130
-    _report_warnings(command, caught)
+    if not getattr(args, "quiet", False):
+        _report_warnings(command, caught)
+    set_quiet(False)
     return status

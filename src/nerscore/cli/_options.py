@@ -373,6 +373,7 @@ _KEYWORD_FLAGS = {
     "outside": "--outside", "column_delimiter": "--delimiter-columns",
     "encoding": "--encoding", "token_column": "--token-column",
     "label_column": "--label-column", "comments": "--comments",
+    "from_scheme": "--from-scheme", "to_scheme": "--to-scheme",
 }
 _KEYWORD = re.compile(
     r"(?<![\w.`])(labeled|" + "|".join(_KEYWORD_FLAGS) + r")="

@@ -70,8 +70,9 @@ def wants_streaming(args: argparse.Namespace, gold_fmt: str) -> bool:
     """Whether ``score`` should take the streaming path.
 
     Not with ``--ci`` (the bootstrap resamples the whole corpus), ``--format
-    html`` (the page lists every error) or ``--chunk-sentences 0``, except for
-    Parquet, which only this path reads (in memory then).
+    html`` (the page lists every error), ``--breakdown`` (it buckets every
+    entity) or ``--chunk-sentences 0``, except for Parquet, which only this
+    path reads (in memory then).
 
     Parameters
     ----------
@@ -95,8 +96,8 @@ def wants_streaming(args: argparse.Namespace, gold_fmt: str) -> bool:
 
 
 def _whole_report(args: argparse.Namespace) -> bool:
-    """The html page lists every error of the report: it needs the whole alignment."""
-    return bool(args.format == "html")
+    """The html page lists every error, a breakdown buckets them: both need the whole alignment."""
+    return bool(args.format == "html" or getattr(args, "breakdown", None) is not None)
 
 
 def score_streaming(args: argparse.Namespace, gold_fmt: str, pred_fmt: str, one_file: bool,
@@ -142,7 +143,12 @@ def score_streaming(args: argparse.Namespace, gold_fmt: str, pred_fmt: str, one_
     if "parquet" in (gold_fmt, pred_fmt):  # the library's own in-memory path reads Parquet
         return score_files(args.gold, pred, chunk_size=max(chunk, 1),
                            stream=chunk > 0 and not _whole_report(args), **common)
+    from nerscore.cli._output import ProgressBar
+
+    bar = ProgressBar(f"reading {args.gold}", unit="bytes")
     try:
-        return stream_score(args.gold, pred, chunk_size=chunk, **common)
+        return stream_score(args.gold, pred, chunk_size=chunk, progress=bar, **common)
     except NotStreamable:
         return None
+    finally:
+        bar.close()

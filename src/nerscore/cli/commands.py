@@ -1,8 +1,8 @@
-"""The ``score``, ``validate`` and ``repair`` subcommands.
+"""The ``score`` subcommand, and the helpers the other subcommands share (:func:`note`).
 
 Each subcommand parses its options, calls one public function of the
-library and renders the result: results go to standard output, notes and
-warnings to standard error. Heavy modules are imported inside the ``run_*``
+library and renders the result: results go to standard output (or
+``--output``), notes and warnings to standard error (none with ``--quiet``). Heavy modules are imported inside the ``run_*``
 functions so that ``nerscore --help`` and ``nerscore conlleval`` start fast.
 """
 
@@ -16,6 +16,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _options as opt
+from nerscore.cli._output import add_output_option, add_quiet_option, is_quiet, write_result
 from nerscore.cli._score_input import add_stream_options, score_streaming, wants_streaming
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
-__all__ = ["register", "run_repair", "run_score", "run_validate"]
+__all__ = ["note", "register", "run_score"]
 
 SCORE_DESCRIPTION = """\
 Score a prediction file against a gold file and print per-label precision,
@@ -42,19 +43,14 @@ layout) is scored with its two label columns:
   nerscore score FILE --gold-column -2 --pred-column -1
 """
 
-VALIDATE_DESCRIPTION = """\
-List every invalid tag and invalid transition of a CoNLL file under a tagging
-scheme, one per line with its sentence, token and file line. Exit status 1
-when there is any.
+SCORE_EXAMPLES = """\
+examples:
+  nerscore score gold.conll pred.conll
+  nerscore score gold.conll pred.conll --scheme IOB2 --mode strict --format json -o scores.json
+  nerscore score gold.jsonl pred.jsonl --match overlap --breakdown length --ci
 """
 
-REPAIR_DESCRIPTION = """\
-Rewrite the label column of a CoNLL file so that every sentence is valid under
-the scheme; all other columns, comments and blank lines are kept as they are.
-'begin' turns an I-X that may not start a chunk into B-X (the conlleval and
-lenient reading); 'discard' turns a malformed chunk into O (the strict reading).
-"""
-
+BREAKDOWNS = ("length", "document")
 
 def _parser(subparsers: Subparsers, name: str, **kwargs: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
@@ -65,7 +61,7 @@ def _parser(subparsers: Subparsers, name: str, **kwargs: Any) -> argparse.Argume
 
 
 def register(subparsers: Subparsers) -> None:
-    """Add the ``score``, ``validate`` and ``repair`` subcommands.
+    """Add the ``score`` subcommand.
 
     Parameters
     ----------
@@ -73,7 +69,7 @@ def register(subparsers: Subparsers) -> None:
         From ``ArgumentParser.add_subparsers()``.
     """
     score = _parser(subparsers, "score", help="score a prediction against gold",
-                    description=SCORE_DESCRIPTION)
+                    description=SCORE_DESCRIPTION, epilog=SCORE_EXAMPLES)
     score.add_argument("gold", metavar="GOLD", help="gold (reference) file")
     score.add_argument("pred", metavar="PRED", nargs="?", default=None,
                        help="predicted file; leave it out to read gold and predicted labels "
@@ -88,6 +84,11 @@ def register(subparsers: Subparsers) -> None:
                        help="also write every entity error to FILE (.jsonl or .csv)")
     score.add_argument("--confusion", action="store_true",
                        help="also print the confusion matrix of entity labels")
+    score.add_argument("--breakdown", choices=BREAKDOWNS, default=None,
+                       help="also print the scores per entity length or per document "
+                            "(text, markdown; json: under \"breakdown\")")
+    add_output_option(score)
+    add_quiet_option(score)
     opt.add_input_format_options(score)
     opt.add_match_options(score)
     opt.add_score_options(score)
@@ -97,24 +98,6 @@ def register(subparsers: Subparsers) -> None:
     add_stream_options(score)
     opt.add_resampling_options(score, ci=True)
     score.set_defaults(func=run_score)
-
-    validate = _parser(subparsers, "validate", help="list invalid tags and transitions",
-                       description=VALIDATE_DESCRIPTION)
-    validate.add_argument("files", metavar="FILE", nargs="+", help="CoNLL file(s)")
-    opt.add_tag_options(validate, scheme_required=True)
-    opt.add_conll_options(validate)
-    validate.set_defaults(func=run_validate)
-
-    repair = _parser(subparsers, "repair", help="rewrite invalid tags into valid ones",
-                     description=REPAIR_DESCRIPTION)
-    repair.add_argument("file", metavar="FILE", help="CoNLL file")
-    repair.add_argument("--method", choices=("begin", "discard"), default="begin",
-                        help="how an invalid chunk is mended (default: begin)")
-    repair.add_argument("-o", "--output", metavar="OUT", default=None,
-                        help="write the repaired file here (default: standard output)")
-    opt.add_tag_options(repair, scheme_required=True)
-    opt.add_conll_options(repair)
-    repair.set_defaults(func=run_repair)
 
 
 def note(command: str, message: str, *, kind: str = "note") -> None:
@@ -129,6 +112,8 @@ def note(command: str, message: str, *, kind: str = "note") -> None:
     kind : str
         ``"note"``, ``"warning"`` or ``"error"``.
     """
+    if kind != "error" and is_quiet():
+        return
     text = " ".join(message.split())
     print(f"nerscore {command}: {kind}: {text}", file=sys.stderr)
 
@@ -224,6 +209,11 @@ def run_score(args: argparse.Namespace) -> int:
         raise opt.UsageError(f"--errors needs a .jsonl or .csv file name; got {args.errors!r}")
     if (args.errors is not None or args.confusion) and args.match == "token":
         raise opt.UsageError("--errors and --confusion need an entity matcher, not --match token")
+    if args.breakdown is not None and args.match == "token":
+        raise opt.UsageError("--breakdown needs an entity matcher, not --match token")
+    if args.breakdown is not None and args.format not in ("text", "markdown", "json"):
+        raise opt.UsageError(f"--breakdown works with --format text, markdown or json, not "
+                             f"{args.format}")
     options = opt.match_kwargs(args)
     opt.resampling_kwargs(args)  # checks that --resamples, --level and --seed come with --ci
     if wants_streaming(args, gold_fmt):  # chunk by chunk when that gives the same output
@@ -270,8 +260,9 @@ def run_score(args: argparse.Namespace) -> int:
         out = _with_confusion(report, out, args)
     from nerscore.cli.compare import add_intervals
 
+    out = _with_breakdown(report, out, args)
     out = add_intervals(out, args, y_true, y_pred, {**tag_kw, **options}, gold_corpus)
-    sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    write_result(out, args.output)
     if args.format not in ("text", "json"):  # these formats do not show the notes
         for n in report.notes:
             note("score", n)
@@ -301,7 +292,8 @@ def _score_streamed(args: argparse.Namespace, gold_fmt: str, pred_fmt: str, one_
     out = _render(report, args)
     if args.confusion:
         out = _with_confusion(report, out, args, res.confusion)
-    sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    out = _with_breakdown(report, out, args)
+    write_result(out, args.output)
     if args.format not in ("text", "json"):  # these formats do not show the notes
         for n in report.notes:
             note("score", n)
@@ -385,6 +377,26 @@ def _with_confusion(report: Report, out: str, args: argparse.Namespace,
     return f"{out}{sep}confusion matrix (rows: gold, columns: predicted)\n{table}\n"
 
 
+def _with_breakdown(report: Report, out: str, args: argparse.Namespace) -> str:
+    """``--breakdown``: the scores per entity length or document after the report."""
+    if args.breakdown is None:
+        return out
+    from nerscore.breakdowns import breakdown_from_report, render_breakdown
+
+    result = breakdown_from_report(report, by=args.breakdown)
+    if args.format == "json":
+        import json
+
+        data = json.loads(out)
+        data["breakdown"] = result.to_dict()
+        return json.dumps(data, indent=2, ensure_ascii=False)
+    table = render_breakdown(result, format=args.format, digits=args.digits)
+    sep = "\n" if out.endswith("\n") else "\n\n"
+    title = (f"scores by {args.breakdown}" if args.format == "text"
+             else f"## Scores by {args.breakdown}")
+    return f"{out}{sep}{title}\n\n{table.rstrip()}\n"
+
+
 def _write_errors(report: Report, path: str, corpus: ConllCorpus | None) -> None:
     from nerscore.analysis import errors_from_report, write_errors
 
@@ -397,120 +409,3 @@ def _write_errors(report: Report, path: str, corpus: ConllCorpus | None) -> None
     fmt = "csv" if path.lower().endswith(".csv") else "jsonl"
     n = write_errors(records, path, format=fmt)
     note("score", f"wrote {n} entity error{'s' if n != 1 else ''} to {path}")
-
-
-# ------------------------------------------------------------------------------ validate
-
-
-def _short(message: str) -> str:
-    """An issue's message without the hint aimed at Python callers."""
-    head, sep, _ = message.partition(" Pass mode=")
-    return head.rstrip(",.") + "." if sep else message
-
-
-def _same_options(args: argparse.Namespace) -> str:
-    """The reading options given, as flags to repeat in a suggested command."""
-    flags = []
-    for flag, value, default in (
-        ("--token-column", args.token_column, 0), ("--label-column", args.label_column, -1),
-        ("--delimiter-columns", args.delimiter_columns, "auto"),
-        ("--encoding", args.encoding, "utf-8"), ("--tag-delimiter", args.tag_delimiter, "-"),
-        ("--outside", args.outside, "O"),
-    ):
-        if value != default:
-            flags.append(f"{flag} {value}")
-    flags += [flag for flag, on in (("--comments", args.comments), ("--suffix", args.suffix))
-              if on]
-    return "".join(" " + f for f in flags)
-
-
-def run_validate(args: argparse.Namespace) -> int:
-    """Run ``nerscore validate``.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed arguments.
-
-    Returns
-    -------
-    int
-        1 when any file has an issue, else 0.
-    """
-    from nerscore.io.conll import read_conll
-    from nerscore.validation import validate_tags
-
-    n_bad_files = 0
-    for path in args.files:
-        corpus = read_conll(path, **opt.conll_kwargs(args))
-        result = validate_tags(corpus.tags, scheme=args.scheme, **opt.tag_kwargs(args))
-        for issue in result.issues:
-            print(_short(issue.message))
-        size = (f"{corpus.n_tokens} tokens in {corpus.n_sentences} sentence"
-                f"{'s' if corpus.n_sentences != 1 else ''}")
-        if result.is_valid:
-            note("validate", f"{path}: valid {result.scheme} ({size})")
-            continue
-        n_bad_files += 1
-        kinds = []
-        for kind, word in (("invalid_tag", "invalid tag"),
-                           ("invalid_transition", "invalid transition")):
-            k = result.count(kind)
-            if k:
-                kinds.append(f"{k} {word}{'s' if k != 1 else ''}")
-        hint = ""
-        if not result.count("invalid_tag"):
-            hint = (f"; `nerscore repair {path} --scheme {result.scheme}{_same_options(args)}` "
-                    "fixes them")
-        note("validate", f"{path}: {' and '.join(kinds)} under {result.scheme} ({size}){hint}")
-    return 1 if n_bad_files else 0
-
-
-# -------------------------------------------------------------------------------- repair
-
-
-def run_repair(args: argparse.Namespace) -> int:
-    """Run ``nerscore repair``.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed arguments.
-
-    Returns
-    -------
-    int
-        The exit status (0).
-    """
-    from nerscore.errors import InvalidTagError
-    from nerscore.io.conll import read_conll
-    from nerscore.validation import repair_tags, validate_tags
-
-    corpus = read_conll(args.file, **opt.conll_kwargs(args))
-    tag_kw = opt.tag_kwargs(args)
-    result = validate_tags(corpus.tags, scheme=args.scheme, **tag_kw)
-    bad = [i for i in result.issues if i.kind == "invalid_tag"]
-    if bad:
-        first = bad[0]
-        raise InvalidTagError(
-            f"{first.message} Repair cannot guess what it means; fix the tag by hand "
-            f"({len(bad)} invalid tag{'s' if len(bad) != 1 else ''} in all).",
-            tag=first.tag or "", sentence=first.sentence, index=first.index,
-            source=first.source, line=first.line,
-        )
-    original = corpus.to_lists()
-    repaired = repair_tags(original, scheme=args.scheme, method=args.method, **tag_kw)
-    text, n_changed = corpus.replace_labels(repaired)
-    n_sent = sum(a != b for a, b in zip(original, repaired, strict=True))
-    if args.output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        where = "standard output"
-    else:
-        with open(args.output, "w", encoding=args.encoding, newline="") as fh:
-            fh.write(text)
-        where = args.output
-    note("repair", f"changed {n_changed} of {corpus.n_tokens} tags in {n_sent} sentence"
-                   f"{'s' if n_sent != 1 else ''} of {args.file} (method {args.method}, scheme "
-                   f"{result.scheme}); wrote {where}")
-    return 0

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _options as opt
+from nerscore.cli._output import ProgressBar, add_quiet_option, write_result
 
 if TYPE_CHECKING:
     from nerscore.io.conll import ConllCorpus
@@ -30,10 +30,14 @@ interval and p-values from the paired bootstrap and/or approximate
 randomization (--method). Documents are resampled (-DOCSTART- lines of CoNLL
 files; without them, or with --unit sentence, sentences). Every prediction is
 matched once; resampling reuses its per-document counts.
+"""
 
-Example:
+COMPARE_EXAMPLES = """\
+examples:
+  nerscore compare gold.conll model_a.conll model_b.conll --names A B
   nerscore compare gold.conll model_a.conll model_b.conll --names A B \\
       --method both --resamples 2000 --format markdown --output comparison.md
+  nerscore compare gold.jsonl a.jsonl b.jsonl --match overlap --metric recall
 """
 
 METRICS = ("f1", "precision", "recall")
@@ -53,7 +57,8 @@ def register(subparsers: Subparsers) -> None:
     """
     p: argparse.ArgumentParser = subparsers.add_parser(
         "compare", help="compare systems: bootstrap intervals and significance tests",
-        description=COMPARE_DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=COMPARE_DESCRIPTION, epilog=COMPARE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         allow_abbrev=False,
     )
     p.add_argument("gold", metavar="GOLD", help="gold (reference) file")
@@ -75,6 +80,7 @@ def register(subparsers: Subparsers) -> None:
                    help="write the result to FILE (default: standard output)")
     p.add_argument("--strict-tokens", action="store_true",
                    help="CoNLL: a token that differs between the files is an error")
+    add_quiet_option(p)
     opt.add_resampling_options(p)
     opt.add_input_format_options(p)
     opt.add_match_options(p)
@@ -168,20 +174,21 @@ def run_compare(args: argparse.Namespace) -> int:
                              "and F1")
     options = opt.match_kwargs(args)
     gold, preds, tag_kw, documents = _read(args)
-    result = nerscore.compare(
-        gold, dict(zip(names, preds, strict=True)), match=args.match, metric=args.metric,
-        average=args.average, method=args.method, unit=args.unit, documents=documents,
-        zero_division=args.zero_division, **opt.resampling_kwargs(args), **tag_kw, **options,
-    )
+    bar = ProgressBar("bootstrap", unit="resamples")
+    try:
+        result = nerscore.compare(
+            gold, dict(zip(names, preds, strict=True)), match=args.match, metric=args.metric,
+            average=args.average, method=args.method, unit=args.unit, documents=documents,
+            zero_division=args.zero_division, progress=bar, **opt.resampling_kwargs(args),
+            **tag_kw, **options,
+        )
+    finally:
+        bar.close()
     if args.format != "text":
         for n in result.notes:
             _note(n)
-    out = _render(result, args.format, args.digits)
-    if args.output is None:
-        sys.stdout.write(out)
-    else:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(out)
+    write_result(_render(result, args.format, args.digits), args.output)
+    if args.output is not None:
         _note(f"wrote {args.output}")
     return 0
 
@@ -225,10 +232,14 @@ def add_intervals(
         raise opt.UsageError(f"--ci works with --format text, json or markdown, not "
                              f"{args.format}")
     documents = None if corpus is None else _documents(corpus, "document")
-    result = nerscore.confidence_intervals(
-        y_true, y_pred, match=args.match, documents=documents,
-        zero_division=args.zero_division, **resampling, **kwargs,
-    )
+    bar = ProgressBar("bootstrap", unit="resamples")
+    try:
+        result = nerscore.confidence_intervals(
+            y_true, y_pred, match=args.match, documents=documents,
+            zero_division=args.zero_division, progress=bar, **resampling, **kwargs,
+        )
+    finally:
+        bar.close()
     if args.format == "json":
         data = json.loads(out)
         data["confidence_intervals"] = result.to_dict()

@@ -33,6 +33,11 @@ Perl's own interpreter warnings are not printed.
 """
 
 EPILOG = """\
+examples:
+  nerscore conlleval < merged.txt
+  nerscore conlleval -d '\\t' -l merged.tsv --output report.tex
+  nerscore conlleval -r -o OTHER raw.txt
+
 exit status: 0 on success; as the script, 1 when a line has a different number
 of fields than the first non-empty line ('unexpected number of features: N (M)')
 and 255 when the lines have a single field; 1 for a file that cannot be read;
@@ -88,6 +93,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="do not print the note on standard error that the script's rules merged "
              "adjacent chunks that mode 'lenient' keeps apart (the report is unchanged)",
     )
+    parser.add_argument("--output", metavar="OUT", default=None,
+                        help="write the report to OUT (default: standard output)")
     parser.add_argument("file", metavar="FILE", nargs="?", default=None,
                         help="input file (default: standard input)")
 
@@ -98,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     Parameters
     ----------
     args : argparse.Namespace
-        With ``delimiter``, ``otag``, ``raw``, ``latex``, ``quiet`` and ``file``.
+        With ``delimiter``, ``otag``, ``raw``, ``latex``, ``quiet``, ``output`` and ``file``.
 
     Returns
     -------
@@ -132,8 +139,14 @@ def run(args: argparse.Namespace) -> int:
     from nerscore.report.conlleval import format_conlleval
 
     result, note = score_conlleval(rows.blocks, rows.pairs, raw=args.raw, otag=args.otag)
-    stdout.write(format_conlleval(result.counts, latex=args.latex).encode("utf-8", "surrogateescape"))
-    stdout.flush()
+    report = format_conlleval(result.counts, latex=args.latex).encode("utf-8", "surrogateescape")
+    output = getattr(args, "output", None)
+    if output is None or output == "-":
+        stdout.write(report)
+        stdout.flush()
+    else:
+        with open(output, "wb") as fh:
+            fh.write(report)
     if note and not getattr(args, "quiet", False):
         stderr.write(f"nerscore conlleval: note: {note}\n".encode("utf-8", "surrogateescape"))
         stderr.flush()

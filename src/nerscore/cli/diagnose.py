@@ -8,10 +8,10 @@ call of :func:`nerscore.diagnose`, rendered as text, Markdown or JSON.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _options as opt
+from nerscore.cli._output import write_result
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -27,12 +27,14 @@ with a prediction of the test data, label pairs the model confuses and the
 score gap between seen and unseen entities. Each finding has a severity
 (error, warning, info), its numbers and advice; docs/diagnostics.md lists
 the rules.
-
-example:
-  nerscore diagnose --train train.conll --test test.conll --pred pred.conll --scheme IOB2
 """
 
 EPILOG = """\
+examples:
+  nerscore diagnose --train train.conll --test test.conll --scheme IOB2
+  nerscore diagnose --train train.conll --test test.conll --pred pred.conll --scheme IOB2
+  nerscore diagnose --train train.jsonl --test test.jsonl --format markdown -o findings.md
+
 exit status: 0 when the diagnostics were written (whatever they found); 1 for
 a file that cannot be read or bad data; 2 for a usage error.
 """
@@ -94,6 +96,8 @@ def register(subparsers: Subparsers) -> None:
                      help="write to FILE (default: standard output)")
     out.add_argument("--digits", type=_count, default=2, metavar="N",
                      help="decimals of scores (default: 2)")
+    out.add_argument("-q", "--quiet", action="store_true",
+                     help="print no notes or warnings on standard error (errors still are)")
     rules = parser.add_argument_group("thresholds")
     rules.add_argument("--min-instances", type=_count, default=15, metavar="N",
                        help="fewest training entities per label (default: 15)")
@@ -210,10 +214,5 @@ def run(args: argparse.Namespace) -> int:
         text = result.to_json()
     else:
         text = nerscore.render_diagnostics(result, format=args.format, digits=args.digits)
-    text = text if text.endswith("\n") else text + "\n"
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(text)
+    write_result(text, args.output)
     return 0

@@ -12,9 +12,10 @@ import argparse
 import itertools
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.cli import _options as opt
+from nerscore.cli._output import ProgressBar, add_quiet_option
 
 if TYPE_CHECKING:
     from nerscore.report import Report
@@ -30,8 +31,18 @@ per-label table with TP/FP/FN, the confusion matrix as a heat map, and an
 error browser filterable by category, label and document.
 
 Several prediction files are scored against the same GOLD and shown side by
-side, one column per system:
+side, one column per system, with a significance section: bootstrap
+confidence intervals and paired tests of every pair of systems
+(--resamples, --level, --seed; as 'nerscore compare'). With --train, a
+diagnostics section lists what the train/test split makes misleading (as
+'nerscore diagnose', for the first PRED).
+"""
+
+EXAMPLES = """\
+examples:
+  nerscore report gold.conll pred.conll -o report.html
   nerscore report gold.conll model_a.conll model_b.conll --names A B -o report.html
+  nerscore report test.conll pred.conll --train train.conll --scheme IOB2 -o report.html
 """
 
 
@@ -45,7 +56,7 @@ def register(subparsers: Subparsers) -> None:
     """
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "report", help="write a self-contained HTML report", description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
     )
     parser.add_argument("gold", metavar="GOLD", help="gold (reference) file")
     parser.add_argument("preds", metavar="PRED", nargs="+", help="predicted file(s)")
@@ -59,6 +70,11 @@ def register(subparsers: Subparsers) -> None:
                         help="leave out the error browser (a smaller page)")
     parser.add_argument("--strict-tokens", action="store_true",
                         help="CoNLL: a token that differs between the files is an error")
+    parser.add_argument("--train", metavar="TRAIN", default=None,
+                        help="training data (same format as GOLD): add the dataset "
+                             "diagnostics of the TRAIN/GOLD split")
+    add_quiet_option(parser)
+    opt.add_resampling_options(parser)
     opt.add_input_format_options(parser)
     opt.add_match_options(parser)
     opt.add_score_options(parser)
@@ -92,7 +108,18 @@ def _tokens(corpus: Any) -> list[Any]:
     return [tokens[a:b] for a, b in itertools.pairwise(offsets)]
 
 
-def _score_all(args: argparse.Namespace) -> tuple[list[Report], list[Any] | None]:
+class _Scored(NamedTuple):
+    """What ``report`` scored: reports, token lists, and the inputs for compare/diagnose."""
+
+    reports: list[Report]
+    texts: list[Any] | None
+    gold: Any
+    preds: list[Any]
+    tag_kw: dict[str, Any]
+    documents: list[int] | None
+
+
+def _score_all(args: argparse.Namespace) -> _Scored:
     """Every PRED scored against GOLD; the token lists of CoNLL gold for the browser."""
     import dataclasses
 
@@ -118,24 +145,63 @@ def _score_all(args: argparse.Namespace) -> tuple[list[Report], list[Any] | None
         if args.mode == "strict" and args.scheme is None:
             raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
         gold = read_conll(args.gold, **opt.conll_kwargs(args))
+        tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
+        preds = []
         for path in args.preds:
             pred = read_conll(path, **opt.conll_kwargs(args))
             aligned = check_aligned(gold, pred, strict_tokens=args.strict_tokens)
             for n in aligned:
                 note("report", f"{path}: {n} Pass --strict-tokens to make this an error.",
                      kind="warning")
-            report = nerscore.evaluate(gold.tags, pred.tags, scheme=args.scheme,
-                                       mode=args.mode, **opt.tag_kwargs(args), **score_kw)
+            report = nerscore.evaluate(gold.tags, pred.tags, **tag_kw, **score_kw)
             notes = (*report.notes, *gold.notes(), *pred.notes(), *aligned)
             reports.append(dataclasses.replace(report, notes=tuple(dict.fromkeys(notes))))
-        return reports, _tokens(gold)
+            preds.append(pred.tags)
+        documents = [int(d) for d in gold.documents.tolist()] or None
+        return _Scored(reports, _tokens(gold), gold.tags, preds, tag_kw, documents)
     y_true, gold_notes = _read_spans(args.gold, gold_fmt, args.encoding)
+    span_preds = []
     for path, fmt in zip(args.preds, pred_fmts, strict=True):
         y_pred, pred_notes = _read_spans(path, fmt, args.encoding)
         report = nerscore.evaluate(y_true, y_pred, **score_kw)
         notes = (*report.notes, *gold_notes, *pred_notes)
         reports.append(dataclasses.replace(report, notes=notes))
-    return reports, None
+        span_preds.append(y_pred)
+    return _Scored(reports, None, y_true, span_preds, {}, None)
+
+
+def _comparison(args: argparse.Namespace, scored: _Scored, names: list[str]) -> Any:
+    """``nerscore compare`` of the systems (two or more), for the significance section."""
+    import nerscore
+
+    bar = ProgressBar("bootstrap", unit="resamples")
+    try:
+        return nerscore.compare(
+            scored.gold, dict(zip(names, scored.preds, strict=True)), match=args.match,
+            documents=scored.documents, zero_division=args.zero_division, progress=bar,
+            **opt.resampling_kwargs(args), **scored.tag_kw, **opt.match_kwargs(args),
+        )
+    finally:
+        bar.close()
+
+
+def _diagnostics(args: argparse.Namespace, scored: _Scored) -> Any:
+    """``nerscore diagnose`` of TRAIN and GOLD with the first prediction."""
+    import nerscore
+    from nerscore.cli.commands import _input_format, _read_spans
+
+    gold_fmt = _input_format(args.gold, args.gold_format)
+    if _input_format(args.train, args.gold_format) != gold_fmt:
+        raise opt.UsageError(f"--train must be a {gold_fmt} file like GOLD (set --gold-format "
+                             "if a format was guessed wrongly)")
+    if gold_fmt == "conll":
+        from nerscore.io.conll import read_conll
+
+        train: Any = read_conll(args.train, **opt.conll_kwargs(args)).tags
+    else:
+        train = _read_spans(args.train, gold_fmt, args.encoding)[0]
+    return nerscore.diagnose(train, scored.gold, pred=scored.preds[0], match=args.match,
+                             **scored.tag_kw, **opt.match_kwargs(args))
 
 
 def run_report(args: argparse.Namespace) -> int:
@@ -155,10 +221,17 @@ def run_report(args: argparse.Namespace) -> int:
     from nerscore.report.html import render_html
 
     names = _names(args)
-    reports, texts = _score_all(args)
+    if len(args.preds) < 2 and any(v is not None for v in (args.resamples, args.level,
+                                                            args.seed)):
+        raise opt.UsageError("--resamples, --level and --seed need two or more PRED files")
+    scored = _score_all(args)
+    reports = scored.reports
     systems = dict(zip(names, reports, strict=True)) if len(reports) > 1 else None
-    page = render_html(reports[0], systems=systems, name=names[0], texts=texts,
-                       errors=not args.no_errors, digits=args.digits, title=args.title)
+    comparison = _comparison(args, scored, names) if len(reports) > 1 else None
+    diagnostics = _diagnostics(args, scored) if args.train is not None else None
+    page = render_html(reports[0], systems=systems, name=names[0], texts=scored.texts,
+                       errors=not args.no_errors, digits=args.digits, title=args.title,
+                       comparison=comparison, diagnostics=diagnostics)
     if args.output == "-":
         sys.stdout.write(page)
         return 0

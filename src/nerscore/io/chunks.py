@@ -162,6 +162,8 @@ class ChunkPairs:
     pairs: Iterator[tuple[Any, Any, Sequence[Any] | None]]
     notes: Callable[[], tuple[str, ...]]
     token_notes: Callable[[], tuple[str, ...]] = tuple
+    #: ``(bytes of gold read so far, size of gold)``; ``(0, 0)`` where unknown.
+    position: Callable[[], tuple[int, int]] = lambda: (0, 0)
 
 
 def _conll_inputs(gold: str, pred: str, one_file: bool, chunk_size: int,
@@ -189,7 +191,12 @@ def _conll_inputs(gold: str, pred: str, one_file: bool, chunk_size: int,
     def notes() -> tuple[str, ...]:
         return g.notes() + (() if one_file else p.notes()) + diff.notes()
 
-    return ChunkPairs(pairs(), notes, diff.notes)
+    size = os.path.getsize(gold) if os.path.isfile(gold) else 0
+
+    def position() -> tuple[int, int]:
+        return min(g.bytes_read, size), size
+
+    return ChunkPairs(pairs(), notes, diff.notes, position)
 
 
 def _span_chunks(path: str, fmt: str, chunk_size: int,

@@ -361,6 +361,8 @@ class ConllChunks:
         self.n_tokens = 0
         self.n_documents = 0
         self.n_comments = 0
+        #: UTF-8 bytes of the input read so far (its size in bytes for UTF-8 files).
+        self.bytes_read = 0
 
     def notes(self) -> tuple[str, ...]:
         """What the reader counted and did not turn into tokens (see :meth:`ConllCorpus.notes`)."""
@@ -373,6 +375,7 @@ class ConllChunks:
         used: str | None = None
         for data, first_line in _stream_blocks(self.source, self._codec, self.name,
                                                self.encoding, self.block_size):
+            self.bytes_read += len(data)
             scan = scan_block(data, 0, len(data), first_line, self._options, given, False)
             decided = given
             if given == "auto":

@@ -280,6 +280,6 @@ def write_jsonl(
     >>> read_jsonl(tmp) == [Document("a", [(0, 4, "PER")], "Anna")]
     True
     """
-    lines = [json.dumps(doc.to_dict(), ensure_ascii=False) + "\n" for doc in documents]
     with Path(path).open("w", encoding=encoding, newline="\n") as fh:
-        fh.writelines(lines)
+        for doc in documents:  # one line at a time: an iterable of any length is written
+            fh.write(json.dumps(doc.to_dict(), ensure_ascii=False) + "\n")

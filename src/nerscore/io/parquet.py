@@ -33,9 +33,13 @@ from nerscore.tags import EncodedTags
 
 __all__ = [
     "VOCAB_KEY",
+    "ParquetTagWriter",
+    "iter_parquet_columns",
     "iter_parquet_documents",
     "iter_parquet_tags",
     "parquet_kind",
+    "parquet_metadata",
+    "parquet_shape",
     "read_parquet",
     "write_parquet_documents",
     "write_parquet_tags",
@@ -257,50 +261,145 @@ def write_parquet_tags(
     row_group_size : int
         Rows per row group.
     """
-    pa = _pa()
-    pq = _pq()
-    if labels_as not in ("int", "string"):
-        raise ValueError(f"Expected `labels_as` to be 'int' or 'string'; got {labels_as!r}.")
     if isinstance(tags, EncodedTags):
         chunks: Iterable[EncodedTags] = [tags]
     elif isinstance(tags, Sequence):
         chunks = [EncodedTags.from_lists(tags)]
     else:
         chunks = tags
-    index: dict[str, int] = {}
-    writer = None
-    label_type = pa.int32() if labels_as == "int" else pa.string()
-    try:
+    with ParquetTagWriter(path, column=column, labels_as=labels_as,
+                          row_group_size=row_group_size) as writer:
         for chunk in chunks:
-            if labels_as == "int":
-                remap = np.array([index.setdefault(t, len(index)) for t in chunk.vocab],
-                                 dtype=np.int32)
-                values = pa.array(remap[chunk.ids] if len(chunk.ids) else
-                                  np.zeros(0, np.int32), type=label_type)
-            else:
-                values = pa.array(np.asarray(chunk.vocab, dtype=object)[chunk.ids].tolist()
-                                  if len(chunk.ids) else [], type=label_type)
-            arrays = {column: pa.ListArray.from_arrays(
-                pa.array(chunk.offsets.astype(np.int32)), values)}
-            toks = tokens
-            if toks is None and chunk.tokens is not None:
-                o = chunk.offsets.tolist()
-                flat = list(chunk.tokens)
-                toks = [flat[a:b] for a, b in itertools.pairwise(o)]
-            if toks is not None:
-                arrays["tokens"] = pa.array([list(t) for t in toks], type=pa.list_(pa.string()))
-            table = pa.table(arrays)
-            if writer is None:
-                writer = pq.ParquetWriter(os.fspath(path), table.schema)
-            writer.write_table(table, row_group_size=row_group_size)
-        if writer is None:  # nothing at all
-            writer = pq.ParquetWriter(os.fspath(path),
-                                      pa.schema([(column, pa.list_(label_type))]))
-        if labels_as == "int":  # known only at the end: file metadata, written last
-            writer.add_key_value_metadata({VOCAB_KEY + column: json.dumps(list(index))})
-    finally:
-        if writer is not None:
-            writer.close()
+            writer.write(chunk, tokens=tokens)
+
+
+class ParquetTagWriter:
+    """Write a Parquet tag file chunk by chunk (what :func:`write_parquet_tags` uses).
+
+    Every :meth:`write` adds rows (one per sentence): the label column, the
+    tokens, further ``list<string>`` columns and a boolean ``document``
+    column, as given; the first chunk fixes the columns. Integer labels index
+    one vocabulary that grows with the chunks; it is stored in the file
+    metadata on :meth:`close`, with ``metadata``.
+
+    Parameters
+    ----------
+    path : path
+        The file (overwritten).
+    column : str
+        Name of the label column.
+    labels_as : {"int", "string"}
+        ``list<int32>`` with the vocabulary in the metadata, or ``list<string>``.
+    row_group_size : int
+        Rows per row group.
+    metadata : mapping of str to str, optional
+        More key-value metadata of the file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> tmp = pathlib.Path(tempfile.mkdtemp()) / "tags.parquet"
+    >>> with ParquetTagWriter(tmp) as w:
+    ...     w.write(EncodedTags.from_lists([["B-PER", "O"]]), tokens=[["Anna", "left"]])
+    >>> [(t.to_lists(), list(t.tokens)) for t in iter_parquet_tags(tmp)]
+    [([['B-PER', 'O']], ['Anna', 'left'])]
+    """
+
+    def __init__(self, path: _Path, *, column: str = "labels", labels_as: str = "int",
+                 row_group_size: int = 100_000, metadata: dict[str, str] | None = None) -> None:
+        if labels_as not in ("int", "string"):
+            raise ValueError(f"Expected `labels_as` to be 'int' or 'string'; got {labels_as!r}.")
+        self.path = os.fspath(path)
+        self.column = column
+        self.labels_as = labels_as
+        self.row_group_size = row_group_size
+        self.metadata = dict(metadata or {})
+        self._index: dict[str, int] = {}
+        self._writer: Any = None
+        self._pa = _pa()
+        self._label_type = self._pa.int32() if labels_as == "int" else self._pa.string()
+
+    def __enter__(self) -> ParquetTagWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def write(self, tags: EncodedTags, *, tokens: Sequence[Sequence[str]] | None = None,
+              columns: dict[str, Sequence[Sequence[str]]] | None = None,
+              documents: Sequence[bool] | None = None) -> None:
+        """Add the sentences of ``tags`` (tokens default to ``tags.tokens``)."""
+        pa = self._pa
+        if self.labels_as == "int":
+            remap = np.array([self._index.setdefault(t, len(self._index)) for t in tags.vocab],
+                             dtype=np.int32)
+            values = pa.array(remap[tags.ids] if len(tags.ids) else np.zeros(0, np.int32),
+                              type=self._label_type)
+        else:
+            values = pa.array(np.asarray(tags.vocab, dtype=object)[tags.ids].tolist()
+                              if len(tags.ids) else [], type=self._label_type)
+        arrays = {self.column: pa.ListArray.from_arrays(
+            pa.array(tags.offsets.astype(np.int32)), values)}
+        toks = tokens
+        if toks is None and tags.tokens is not None:
+            o = tags.offsets.tolist()
+            flat = list(tags.tokens)
+            toks = [flat[a:b] for a, b in itertools.pairwise(o)]
+        strings = pa.list_(pa.string())
+        if toks is not None:
+            arrays["tokens"] = pa.array([list(t) for t in toks], type=strings)
+        for name, values_ in (columns or {}).items():
+            arrays[name] = pa.array([list(v) for v in values_], type=strings)
+        if documents is not None:
+            arrays["document"] = pa.array(list(documents), type=pa.bool_())
+        table = pa.table(arrays)
+        if self._writer is None:
+            self._writer = _pq().ParquetWriter(self.path, table.schema)
+        self._writer.write_table(table, row_group_size=self.row_group_size)
+
+    def close(self) -> None:
+        """Write the metadata (and an empty file when nothing was written) and close."""
+        if self._writer is None:
+            self._writer = _pq().ParquetWriter(
+                self.path, self._pa.schema([(self.column, self._pa.list_(self._label_type))]))
+        meta = dict(self.metadata)
+        if self.labels_as == "int":  # known only at the end: file metadata, written last
+            meta[VOCAB_KEY + self.column] = json.dumps(list(self._index))
+        if meta:
+            self._writer.add_key_value_metadata(meta)
+        self._writer.close()
+
+
+def parquet_metadata(path: _Path) -> dict[str, str]:
+    """The key-value metadata of a Parquet file (schema and file metadata), as strings."""
+    pf = _open(path)
+    meta = {**(pf.schema_arrow.metadata or {}), **(pf.metadata.metadata or {})}
+    return {k.decode("utf-8"): v.decode("utf-8") for k, v in meta.items()}
+
+
+def parquet_shape(path: _Path) -> tuple[list[str], int]:
+    """The column names and the number of rows of a Parquet file."""
+    pf = _open(path)
+    return list(pf.schema_arrow.names), int(pf.metadata.num_rows)
+
+
+def iter_parquet_columns(
+    path: _Path, columns: Sequence[str], *, chunk_size: int = 10_000,
+) -> Iterator[dict[str, list[Any]]]:
+    """Stream some columns of a Parquet file as Python lists, one batch of rows at a time.
+
+    Batches are cut as :func:`iter_parquet_tags` cuts them for the same
+    ``chunk_size``, so the two can be read side by side.
+    """
+    pf = _open(path)
+    missing = [c for c in columns if c not in pf.schema_arrow.names]
+    if missing:
+        raise FormatError(f"{os.fspath(path)}: no column {missing[0]!r}.",
+                          source=os.fspath(path))
+    if not columns:
+        return
+    for batch in pf.iter_batches(batch_size=chunk_size, columns=list(columns)):
+        yield batch.to_pydict()
 
 
 def write_parquet_documents(

@@ -22,7 +22,7 @@ resample is a weighting of the per-unit counts (:mod:`.resampling`).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -275,8 +275,10 @@ def _p_value(extreme: npt.NDArray[np.bool_]) -> float:
 def _run(
     parts: list[SequenceCounts], *, n_resamples: int, seed: int | None, fill: float,
     metric: int, average: int, randomization: bool,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[FloatArray, FloatArray, dict[tuple[int, int], FloatArray]]:
     """Point scores ``(k, 2, 3)``, bootstrap scores ``(k, 2, 3, R)``, randomization diffs."""
+    total = n_resamples * (2 if randomization and len(parts) > 1 else 1)
     k = len(parts)
     n, n_lab = parts[0].n_sequences, len(parts[0].labels)
     n_gold = parts[0].n_gold.astype(np.float64)
@@ -301,6 +303,8 @@ def _run(
         for s in range(k):
             boot[s, :, :, rows] = prf_scores(*split(m, s), fill=fill)
         done += len(m)
+        if progress is not None:
+            progress(done, total)
     perm: dict[tuple[int, int], FloatArray] = {}
     if randomization and k > 1:
         pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
@@ -324,6 +328,8 @@ def _run(
                 sb = prf_scores(tb - d[:, :n_lab], pb - d[:, n_lab:], gold_tot, fill=fill)
                 perm[(a, b)][rows] = sa[average, metric] - sb[average, metric]
             done += len(shift)
+            if progress is not None:
+                progress(n_resamples + done, total)
     return point, boot, perm
 
 
@@ -335,10 +341,12 @@ def _estimates(point: FloatArray, boot: FloatArray, level: float) -> PRFEstimate
 def _compare_counts(
     parts: list[SequenceCounts], names: list[str], *, metric: str, average: str, method: str,
     n_resamples: int, level: float, seed: int | None, fill: float,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[tuple[SystemScores, ...], tuple[PairResult, ...]]:
     mi, ai = METRICS.index(metric), AVERAGES.index(average)
     point, boot, perm = _run(parts, n_resamples=n_resamples, seed=seed, fill=fill, metric=mi,
-                             average=ai, randomization=method in ("randomization", "both"))
+                             average=ai, randomization=method in ("randomization", "both"),
+                             progress=progress)
     systems = tuple(
         SystemScores(name, _estimates(point[s, 0], boot[s, 0], level),
                      _estimates(point[s, 1], boot[s, 1], level))
@@ -381,6 +389,7 @@ def compare(
     suffix: bool = False,
     delimiter: str = "-",
     outside: str = "O",
+    progress: Callable[[int, int], None] | None = None,
     **options: Any,
 ) -> Comparison:
     """Compare systems on one gold set: bootstrap intervals and paired significance tests.
@@ -427,6 +436,9 @@ def compare(
     zero_division : 0.0, 1.0, nan or "warn"
         Value of undefined ratios in every resample (``"warn"`` is 0.0,
         without a warning per resample).
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each block of resamples
+        (bootstrap, then randomization); for progress bars.
     **options
         The matcher's options.
 
@@ -500,7 +512,7 @@ def compare(
     systems_out, pairs = _compare_counts(
         parts, names, metric=metric, average=average, method=method,
         n_resamples=int(n_resamples), level=float(level), seed=None if seed is None else int(seed),
-        fill=fill,
+        fill=fill, progress=progress,
     )
     return Comparison(
         systems_out, pairs, metric, average, method, int(n_resamples), float(level),
@@ -522,6 +534,7 @@ def confidence_intervals(
     unit: str = "document",
     documents: Sequence[int] | None = None,
     zero_division: Any = 0.0,
+    progress: Callable[[int, int], None] | None = None,
     **options: Any,
 ) -> Comparison:
     """Percentile bootstrap intervals of one system's micro and macro precision, recall and F1.
@@ -537,7 +550,7 @@ def confidence_intervals(
         The matcher.
     scheme, mode : optional
         How tags are decoded.
-    n_resamples, level, seed, unit, documents, zero_division : optional
+    n_resamples, level, seed, unit, documents, zero_division, progress : optional
         As for :func:`compare`.
     **options
         The matcher's options, and ``suffix``, ``delimiter``, ``outside``.
@@ -556,4 +569,5 @@ def confidence_intervals(
     """
     return compare(y_true, {"system": y_pred}, match=match, scheme=scheme, mode=mode,
                    n_resamples=n_resamples, level=level, seed=seed, unit=unit,
-                   documents=documents, zero_division=zero_division, **options)
+                   documents=documents, zero_division=zero_division, progress=progress,
+                   **options)

@@ -1,0 +1,139 @@
+"""``nerscore convert IN OUT``: annotated files between formats and tag schemes.
+
+The work is one call of :func:`nerscore.convert_file`; what it had to
+repair, drop or leave out is printed on standard error, one note per kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from nerscore.cli import _options as opt
+from nerscore.cli._output import ProgressBar, add_quiet_option
+
+if TYPE_CHECKING:
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+__all__ = ["register", "run"]
+
+DESCRIPTION = """\
+Convert an annotated file between CoNLL, JSON Lines, BRAT and Parquet (the
+formats guessed from the names as 'nerscore score' guesses them; a folder or
+a name ending in '/' is BRAT), and between tag schemes. Files are read and
+written chunk by chunk where the format allows (BRAT folders are read whole).
+
+Tags to spans: each sentence becomes a document whose text is its tokens
+joined by single spaces; the tags are decoded with nerscore's decoder
+(--from-scheme, --mode). Spans to tags: each document becomes a sentence of
+the whitespace-separated words of its text; spans not on word boundaries are
+an error, or moved (--misaligned). Tags to tags: the labels are copied, or,
+with --from-scheme/--to-scheme, decoded and written again in the target
+scheme. Every malformed chunk repaired or dropped, every span moved or
+dropped is counted on standard error.
+
+A Parquet file written from CoNLL keeps the other columns, the -DOCSTART-
+lines and the layout, so that converting it back gives the same file.
+"""
+
+EXAMPLES = """\
+examples:
+  nerscore convert train.conll train.parquet --labels-as int
+  nerscore convert gold.conll gold.jsonl --from-scheme IOB2
+  nerscore convert gold.conll gold_bilou.conll --from-scheme IOB2 --to-scheme BILOU
+  nerscore convert brat_folder/ gold.conll --misaligned expand --to-scheme IOB2
+"""
+
+
+def register(subparsers: Subparsers) -> None:
+    """Add the ``convert`` subcommand.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        From ``ArgumentParser.add_subparsers()``.
+    """
+    from nerscore.schemes import Mode, Scheme
+
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "convert", help="convert between file formats and tag schemes",
+        description=DESCRIPTION, epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
+    )
+    parser.add_argument("source", metavar="IN", help="the input file (a folder for BRAT)")
+    parser.add_argument("target", metavar="OUT", help="the output file (a folder for BRAT)")
+    parser.add_argument("--from-format", choices=opt.INPUT_FORMATS, default=None,
+                        help="format of IN (default: from the name)")
+    parser.add_argument("--to-format", choices=opt.INPUT_FORMATS, default=None,
+                        help="format of OUT (default: from the name)")
+    schemes = ", ".join(s.value for s in Scheme)
+    tags = parser.add_argument_group("tags")
+    tags.add_argument("--from-scheme", type=opt.enum_type(Scheme, "scheme"), default=None,
+                      metavar="SCHEME",
+                      help=f"scheme of the tags of IN ({schemes}); needed to decode them")
+    tags.add_argument("--to-scheme", type=opt.enum_type(Scheme, "scheme"), default=None,
+                      metavar="SCHEME",
+                      help="scheme of the tags of OUT (default: --from-scheme; IOB2 for span "
+                           "input; without either, labels are copied as they are)")
+    tags.add_argument("--mode", type=opt.enum_type(Mode, "mode"), default="lenient",
+                      metavar="MODE",
+                      help="how malformed chunks of IN are read: lenient (repaired), strict "
+                           "(dropped) or conlleval (default: lenient)")
+    tags.add_argument("--misaligned", choices=("error", "expand", "contract"), default="error",
+                      help="spans to tags: a span not on word boundaries is an error, or "
+                           "grows or shrinks to whole words (default: error)")
+    tags.add_argument("--suffix", action="store_true",
+                      help="tags are written TYPE-PREFIX (PER-B) instead of PREFIX-TYPE")
+    tags.add_argument("--tag-delimiter", default="-", metavar="CHAR",
+                      help="between prefix and type (default: '-')")
+    tags.add_argument("--outside", default="O", metavar="TAG",
+                      help="the outside tag (default: 'O')")
+    out = parser.add_argument_group("output")
+    out.add_argument("--labels-as", choices=("int", "string"), default="int",
+                     help="Parquet tags: integer ids with a vocabulary, or strings "
+                          "(default: int)")
+    out.add_argument("--parquet-kind", choices=("tags", "spans"), default=None,
+                     help="what a Parquet OUT holds (default: what IN holds)")
+    out.add_argument("--chunk-size", type=opt._positive_int, default=10_000, metavar="N",
+                     help="sentences or documents per chunk (default: 10000)")
+    add_quiet_option(out)
+    opt.add_conll_options(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``nerscore convert``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    from nerscore.cli.commands import note
+    from nerscore.convert import convert_file, guess_format
+
+    conll = {k: v for k, v in opt.conll_kwargs(args).items() if k != "encoding"}
+    fmt = guess_format(args.source, args.from_format)
+    bar = ProgressBar(f"converting {args.source}", unit="bytes" if fmt == "conll" else "rows")
+    try:
+        result = convert_file(
+            args.source, args.target, from_format=args.from_format, to_format=args.to_format,
+            from_scheme=args.from_scheme, to_scheme=args.to_scheme, mode=args.mode,
+            misaligned=args.misaligned, labels_as=args.labels_as,
+            parquet_kind=args.parquet_kind, chunk_size=args.chunk_size,
+            encoding=args.encoding, conll_options=conll, suffix=args.suffix,
+            delimiter=args.tag_delimiter, outside=args.outside, progress=bar,
+        )
+    finally:
+        bar.close()
+    for n in result.notes():
+        note("convert", n, kind="warning")
+    unit = "sentence" if result.to_kind == "tags" else "document"
+    note("convert", f"wrote {result.n_sequences} {unit}{'s' if result.n_sequences != 1 else ''}"
+                    f" ({result.from_format} to {result.to_format}) to {args.target}")
+    return 0
