@@ -547,3 +547,15 @@ def test_per_side_columns_do_not_apply_to_span_files(capsys, tmp_path):
     status, _, err = run(capsys, "score", str(gold), "--gold-column", "1", "--pred-column", "2")
     assert status == 2
     assert "read one CoNLL file" in err
+
+
+def test_a_missing_optional_dependency_is_one_line(capsys, monkeypatch, tmp_path):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    status, _, err = run(capsys, "convert", str(EXAMPLE / "gold.conll"),
+                           str(tmp_path / "x.parquet"))
+    assert status == 1
+    assert err.startswith("nerscore convert: error: This feature of nerscore requires pyarrow; "
+                          "install with: pip install 'nerscore[parquet]'")
+    assert "Traceback" not in err

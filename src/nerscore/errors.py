@@ -15,6 +15,7 @@ __all__ = [
     "InvalidTagError",
     "InvalidTransitionError",
     "LengthMismatchError",
+    "MissingDependencyError",
     "NerscoreError",
     "OptionError",
     "SchemeError",
@@ -100,6 +101,13 @@ def option_error(name: str, expected: str, value: object) -> OptionError:
     Expected `average` to be one of 'micro', 'macro', 'weighted' or None; got 'mirco'.
     """
     return OptionError(f"Expected `{name}` to be {expected}; got {value!r}.", option=name)
+
+
+class MissingDependencyError(NerscoreError, ImportError):
+    """An optional dependency (torch, pyarrow, dask, ...) is not installed.
+
+    The message names the extra that installs it.
+    """
 
 
 class SchemeError(NerscoreError, ValueError):
