@@ -16,10 +16,28 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Counts", "LabelCounts"]
+__all__ = ["Counts", "LabelCounts", "reindex_labels"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
+
+
+def reindex_labels(
+    arr: npt.NDArray[Any], labels: Sequence[str], new_labels: Sequence[str]
+) -> npt.NDArray[Any]:
+    """Per-label values (last axis) for ``new_labels`` in that order; unknown labels get zero.
+
+    Examples
+    --------
+    >>> reindex_labels(np.array([[1, 2], [3, 4]]), ("A", "B"), ("B", "C")).tolist()
+    [[2, 0], [4, 0]]
+    """
+    index = {lab: i for i, lab in enumerate(labels)}
+    pos = np.array([index.get(lab, -1) for lab in new_labels], dtype=np.int64)
+    ok = pos >= 0
+    out = np.zeros((*arr.shape[:-1], len(pos)), dtype=arr.dtype)
+    out[..., ok] = arr[..., pos[ok]]
+    return out
 
 
 def _zeros() -> IntArray:
@@ -150,14 +168,9 @@ class Counts:
         labels = tuple(labels)
         if labels == self.labels:
             return self
-        index = {lab: i for i, lab in enumerate(self.labels)}
-        pos = np.array([index.get(lab, -1) for lab in labels], dtype=np.int64)
-        ok = pos >= 0
 
         def pick(arr: npt.NDArray[Any]) -> npt.NDArray[Any]:
-            out = np.zeros(len(labels), dtype=arr.dtype)
-            out[ok] = arr[pos[ok]]
-            return out
+            return reindex_labels(arr, self.labels, labels)
 
         return Counts(
             labels,

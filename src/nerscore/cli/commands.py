@@ -121,20 +121,7 @@ def note(command: str, message: str, *, kind: str = "note") -> None:
 # --------------------------------------------------------------------------------- score
 
 
-def _input_format(path: str, given: str | None) -> str:
-    if given is not None:
-        return given
-    lower = path.lower()
-    if lower.endswith((".jsonl", ".json", ".ndjson")):
-        return "jsonl"
-    if lower.endswith((".parquet", ".pq")):
-        return "parquet"
-    if lower.endswith(".ann") or os.path.isdir(path):
-        return "brat"
-    return "conll"
-
-
-def _read_spans(
+def read_span_file(
     path: str, fmt: str, encoding: str
 ) -> tuple[Any, tuple[str, ...]]:
     if fmt == "jsonl":
@@ -148,7 +135,7 @@ def _read_spans(
     return data.documents, tuple(where + n for n in data.stats.notes())
 
 
-def _check_span_options(args: argparse.Namespace) -> None:
+def check_span_options(args: argparse.Namespace) -> None:
     """Tag and column options mean nothing for span files: refuse them."""
     given = [flag for flag, value, default in (
         ("--scheme", args.scheme, None), ("--mode", args.mode, "lenient"),
@@ -192,8 +179,10 @@ def run_score(args: argparse.Namespace) -> int:
         if args.pred_format is not None and args.pred_format != args.gold_format:
             raise opt.UsageError("--pred-format needs PRED: one file is read once, as GOLD")
         args.pred_format = args.gold_format
-    gold_fmt = _input_format(args.gold, args.gold_format)
-    pred_fmt = _input_format(args.pred, args.pred_format)
+    from nerscore.io.chunks import guess_format
+
+    gold_fmt = guess_format(args.gold, args.gold_format)
+    pred_fmt = guess_format(args.pred, args.pred_format)
     if one_file and gold_fmt != "conll":
         raise opt.UsageError(
             f"--gold-column and --pred-column without PRED read one CoNLL file; {args.gold!r} "
@@ -239,9 +228,9 @@ def run_score(args: argparse.Namespace) -> int:
             raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
     else:
-        _check_span_options(args)
-        y_true, gold_notes = _read_spans(args.gold, gold_fmt, opt.side_encoding(args, "gold"))
-        y_pred, pred_notes = _read_spans(args.pred, pred_fmt, opt.side_encoding(args, "pred"))
+        check_span_options(args)
+        y_true, gold_notes = read_span_file(args.gold, gold_fmt, opt.side_encoding(args, "gold"))
+        y_pred, pred_notes = read_span_file(args.pred, pred_fmt, opt.side_encoding(args, "pred"))
         notes = gold_notes + pred_notes
     columns = [args.label_column if c is None else c for c in (args.gold_column, args.pred_column)]
     if not one_file and columns[0] == columns[1]:  # two columns of one file are two sides
@@ -275,7 +264,7 @@ def _score_streamed(args: argparse.Namespace, gold_fmt: str, pred_fmt: str, one_
                     options: dict[str, Any]) -> int | None:
     """``run_score`` on the streaming path (docs/scale.md); None to score in memory."""
     if gold_fmt not in ("conll", "parquet"):
-        _check_span_options(args)
+        check_span_options(args)
     columns = [args.label_column if c is None else c for c in (args.gold_column, args.pred_column)]
     same = None
     if not one_file and columns[0] == columns[1] and not (args.workers or args.scheduler):

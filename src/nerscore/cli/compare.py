@@ -99,21 +99,22 @@ def _note(message: str) -> None:
 
 def _read(args: argparse.Namespace) -> tuple[Any, list[Any], dict[str, Any], Any]:
     """Gold, the predictions, the tag options and the document starts (CoNLL) of the files."""
-    from nerscore.cli.commands import _check_span_options, _input_format, _read_spans
+    from nerscore.cli.commands import check_span_options, read_span_file
+    from nerscore.io.chunks import guess_format
 
-    gold_fmt = _input_format(args.gold, args.gold_format)
-    pred_fmts = [_input_format(p, args.pred_format) for p in args.preds]
+    gold_fmt = guess_format(args.gold, args.gold_format)
+    pred_fmts = [guess_format(p, args.pred_format) for p in args.preds]
     if any((gold_fmt == "conll") != (f == "conll") for f in pred_fmts):
         raise opt.UsageError(
             "give GOLD and every PRED as CoNLL tag files, or all as span files (jsonl or brat); "
             "set --gold-format/--pred-format if a format was guessed wrongly from the file name"
         )
     if gold_fmt != "conll":
-        _check_span_options(args)
-        gold, notes = _read_spans(args.gold, gold_fmt, opt.side_encoding(args, "gold"))
+        check_span_options(args)
+        gold, notes = read_span_file(args.gold, gold_fmt, opt.side_encoding(args, "gold"))
         preds = []
         for path, fmt in zip(args.preds, pred_fmts, strict=True):
-            pred, more = _read_spans(path, fmt, opt.side_encoding(args, "pred"))
+            pred, more = read_span_file(path, fmt, opt.side_encoding(args, "pred"))
             preds.append(pred)
             notes += more
         for n in notes:

@@ -125,7 +125,7 @@ def register(subparsers: Subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def _check_span_options(args: argparse.Namespace) -> None:
+def check_span_options(args: argparse.Namespace) -> None:
     given = [flag for flag, value, default in (
         ("--scheme", args.scheme, None), ("--mode", args.mode, "lenient"),
         ("--suffix", args.suffix, False), ("--tag-delimiter", args.tag_delimiter, "-"),
@@ -142,10 +142,11 @@ def _check_span_options(args: argparse.Namespace) -> None:
 
 
 def _read(args: argparse.Namespace) -> tuple[Any, Any, Any, tuple[str, ...]]:
-    from nerscore.cli.commands import _input_format, _read_spans, note
+    from nerscore.cli.commands import note, read_span_file
+    from nerscore.io.chunks import guess_format
 
     paths = {"train": args.train, "test": args.test, "pred": args.pred}
-    fmts = {k: _input_format(p, args.input_format) for k, p in paths.items() if p is not None}
+    fmts = {k: guess_format(p, args.input_format) for k, p in paths.items() if p is not None}
     tag_files = {k for k, f in fmts.items() if f == "conll"}
     if tag_files and len(tag_files) != len(fmts):
         shown = ", ".join(f"{k.upper()} is {f}" for k, f in fmts.items())
@@ -164,8 +165,8 @@ def _read(args: argparse.Namespace) -> tuple[Any, Any, Any, tuple[str, ...]]:
                 note("diagnose", n, kind="warning")
         pred = corpora["pred"].tags if "pred" in corpora else None
         return corpora["train"].tags, corpora["test"].tags, pred, notes
-    _check_span_options(args)
-    data = {k: _read_spans(p, fmts[k], args.encoding) for k, p in paths.items()
+    check_span_options(args)
+    data = {k: read_span_file(p, fmts[k], args.encoding) for k, p in paths.items()
             if p is not None}
     notes = tuple(n for _, ns in data.values() for n in ns)
     pred = data["pred"][0] if "pred" in data else None

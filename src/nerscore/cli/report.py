@@ -124,10 +124,11 @@ def _score_all(args: argparse.Namespace) -> _Scored:
     import dataclasses
 
     import nerscore
-    from nerscore.cli.commands import _input_format, _read_spans, note
+    from nerscore.cli.commands import note, read_span_file
+    from nerscore.io.chunks import guess_format
 
-    gold_fmt = _input_format(args.gold, args.gold_format)
-    pred_fmts = [_input_format(p, args.pred_format) for p in args.preds]
+    gold_fmt = guess_format(args.gold, args.gold_format)
+    pred_fmts = [guess_format(p, args.pred_format) for p in args.preds]
     for path, fmt in [(args.gold, gold_fmt), *zip(args.preds, pred_fmts, strict=True)]:
         if fmt not in ("conll", "jsonl", "brat"):
             raise opt.UsageError(f"report reads conll, jsonl or brat files; {path!r} is {fmt}")
@@ -159,10 +160,10 @@ def _score_all(args: argparse.Namespace) -> _Scored:
             preds.append(pred.tags)
         documents = [int(d) for d in gold.documents.tolist()] or None
         return _Scored(reports, _tokens(gold), gold.tags, preds, tag_kw, documents)
-    y_true, gold_notes = _read_spans(args.gold, gold_fmt, args.encoding)
+    y_true, gold_notes = read_span_file(args.gold, gold_fmt, args.encoding)
     span_preds = []
     for path, fmt in zip(args.preds, pred_fmts, strict=True):
-        y_pred, pred_notes = _read_spans(path, fmt, args.encoding)
+        y_pred, pred_notes = read_span_file(path, fmt, args.encoding)
         report = nerscore.evaluate(y_true, y_pred, **score_kw)
         notes = (*report.notes, *gold_notes, *pred_notes)
         reports.append(dataclasses.replace(report, notes=notes))
@@ -188,10 +189,11 @@ def _comparison(args: argparse.Namespace, scored: _Scored, names: list[str]) -> 
 def _diagnostics(args: argparse.Namespace, scored: _Scored) -> Any:
     """``nerscore diagnose`` of TRAIN and GOLD with the first prediction."""
     import nerscore
-    from nerscore.cli.commands import _input_format, _read_spans
+    from nerscore.cli.commands import read_span_file
+    from nerscore.io.chunks import guess_format
 
-    gold_fmt = _input_format(args.gold, args.gold_format)
-    if _input_format(args.train, args.gold_format) != gold_fmt:
+    gold_fmt = guess_format(args.gold, args.gold_format)
+    if guess_format(args.train, args.gold_format) != gold_fmt:
         raise opt.UsageError(f"--train must be a {gold_fmt} file like GOLD (set --gold-format "
                              "if a format was guessed wrongly)")
     if gold_fmt == "conll":
@@ -199,7 +201,7 @@ def _diagnostics(args: argparse.Namespace, scored: _Scored) -> Any:
 
         train: Any = read_conll(args.train, **opt.conll_kwargs(args)).tags
     else:
-        train = _read_spans(args.train, gold_fmt, args.encoding)[0]
+        train = read_span_file(args.train, gold_fmt, args.encoding)[0]
     return nerscore.diagnose(train, scored.gold, pred=scored.preds[0], match=args.match,
                              **scored.tag_kw, **opt.match_kwargs(args))
 

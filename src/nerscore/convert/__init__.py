@@ -46,37 +46,12 @@ from nerscore.convert._parts import (
 )
 from nerscore.convert._write import retag, to_documents, to_tags, write_spans, write_tags
 from nerscore.documents import Document
+from nerscore.io.chunks import FORMATS, guess_format
 
 __all__ = ["FORMATS", "ConversionResult", "convert_file", "guess_format"]
 
 #: File formats :func:`convert_file` reads and writes.
-FORMATS = ("conll", "jsonl", "brat", "parquet")
 Progress = Callable[[int, int], None]
-
-
-def guess_format(path: str | os.PathLike[str], given: str | None = None) -> str:
-    """The format of ``path`` from its name, as ``nerscore score`` guesses it.
-
-    ``.jsonl``/``.json``/``.ndjson`` is JSON Lines, ``.parquet``/``.pq``
-    Parquet, a folder or ``.ann`` file BRAT, anything else CoNLL.
-
-    Examples
-    --------
-    >>> guess_format("gold.jsonl"), guess_format("x.pq"), guess_format("a.conll", "brat")
-    ('jsonl', 'parquet', 'brat')
-    """
-    if given is not None:
-        if given not in FORMATS:
-            raise ValueError(f"Expected a format in {FORMATS}; got {given!r}.")
-        return given
-    lower = os.fspath(path).lower()
-    if lower.endswith((".jsonl", ".json", ".ndjson")):
-        return "jsonl"
-    if lower.endswith((".parquet", ".pq")):
-        return "parquet"
-    if lower.endswith(".ann") or os.path.isdir(path) or lower.endswith(("/", os.sep)):
-        return "brat"
-    return "conll"
 
 
 def _conll_to_conll(source: str, target: str, chunk_options: dict[str, Any], opt: Options,
@@ -121,7 +96,7 @@ def convert_file(
     source, target : path
         The input, and the output (a file; a folder for BRAT).
     from_format, to_format : {"conll", "jsonl", "brat", "parquet"}, optional
-        Formats (default: from the names, as :func:`guess_format` does).
+        Formats (default: from the names, as :func:`nerscore.io.chunks.guess_format` does).
     from_scheme : str, optional
         Scheme of the input tags; needed to decode them (tags to spans, or
         to another scheme) and to count malformed chunks.

@@ -46,12 +46,18 @@ class NotStreamable(Exception):
 
 
 def guess_format(path: str | os.PathLike[str], given: str | None = None) -> str:
-    """The input format of ``path``: ``given``, else from the name.
+    """The format of ``path``: ``given``, else from the name.
+
+    ``.jsonl``/``.json``/``.ndjson`` is JSON Lines, ``.parquet``/``.pq``
+    Parquet, a folder or ``.ann`` file BRAT, anything else CoNLL. Every
+    command and :func:`nerscore.convert_file` guess this way.
 
     Examples
     --------
     >>> guess_format("gold.jsonl"), guess_format("pred.parquet"), guess_format("x.conll")
     ('jsonl', 'parquet', 'conll')
+    >>> guess_format("a.conll", "brat")
+    'brat'
     """
     if given is not None:
         if given not in FORMATS:
@@ -63,7 +69,7 @@ def guess_format(path: str | os.PathLike[str], given: str | None = None) -> str:
         return "jsonl"
     if lower.endswith((".parquet", ".pq")):
         return "parquet"
-    if lower.endswith(".ann") or os.path.isdir(p):
+    if lower.endswith(".ann") or os.path.isdir(p) or lower.endswith(("/", os.sep)):
         return "brat"
     return "conll"
 

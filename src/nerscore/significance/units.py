@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.counts import Counts
+from nerscore.counts import Counts, reindex_labels
 from nerscore.decoding import Decoding
 from nerscore.errors import NerscoreError
 from nerscore.matching.alignment import Alignment
@@ -138,14 +138,9 @@ class SequenceCounts:
         labels = tuple(labels)
         if labels == self.labels:
             return self
-        index = {lab: i for i, lab in enumerate(self.labels)}
-        pos = np.array([index.get(lab, -1) for lab in labels], dtype=np.int64)
-        ok = pos >= 0
 
         def pick(arr: npt.NDArray[Any]) -> npt.NDArray[Any]:
-            out = np.zeros((arr.shape[0], len(labels)), dtype=arr.dtype)
-            out[:, ok] = arr[:, pos[ok]]
-            return out
+            return reindex_labels(arr, self.labels, labels)
 
         return SequenceCounts(labels, pick(self.tp), pick(self.n_pred), pick(self.n_gold),
                               self.ids)
