@@ -147,17 +147,17 @@ def test_streams_chunk_by_chunk_with_progress(tmp_path):
     assert len(read_jsonl(tmp_path / "p.jsonl")) == 40
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["x.conll", "y.jsonl"], "--from-scheme IOB2"),
-    (["x.conll", "y.conll", "--to-scheme", "BILOU"], "--from-scheme IOB2"),
-    (["x.conll", "x.conll"], "would be overwritten"),
+@pytest.mark.parametrize(("argv", "message", "code"), [
+    (["x.conll", "y.jsonl"], "--from-scheme IOB2", 1),
+    (["x.conll", "y.conll", "--to-scheme", "BILOU"], "--from-scheme IOB2", 1),
+    (["x.conll", "x.conll"], "is the input", 2),
 ])
-def test_convert_refuses_what_it_cannot_do(capsys, tmp_path, argv, message):
+def test_convert_refuses_what_it_cannot_do(capsys, tmp_path, argv, message, code):
     src = tmp_path / "x.conll"
     src.write_text("a B-X\n", encoding="utf-8")
     argv = [str(tmp_path / a) if a.startswith(("x.", "y.")) else a for a in argv]
     status, _, err = run(capsys, "convert", *argv)
-    assert status == 1
+    assert status == code
     assert message in err
 
 

@@ -41,6 +41,7 @@ from nerscore._enum import OptionEnum
 from nerscore.confusion import analysis_alignment
 from nerscore.decoding import Decoding
 from nerscore.errors import InvalidSpanError, LengthMismatchError
+from nerscore.io.atomic import atomic_open
 from nerscore.matching.alignment import Alignment
 from nerscore.matching.candidates import candidate_pairs, greedy_matching
 from nerscore.metrics import run_matcher
@@ -451,7 +452,7 @@ def write_errors(
     if format not in ("jsonl", "csv"):
         raise ValueError(f"Expected `format` to be one of 'jsonl', 'csv'; got {format!r}.")
     if isinstance(path_or_file, (str, os.PathLike)):
-        with open(path_or_file, "w", encoding="utf-8", newline="") as fh:
+        with atomic_open(path_or_file, "w", encoding="utf-8", newline="") as fh:
             return _write(records, fh, format)
     return _write(records, path_or_file, format)
 

@@ -142,12 +142,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     command = args.command
-    from nerscore.cli._output import set_quiet
+    from nerscore.cli._output import check_outputs, set_quiet
 
     set_quiet(getattr(args, "quiet", False))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
+            check_outputs(args)  # never write over an input
             status = int(args.func(args))
         except UsageError as exc:
             print(f"nerscore {command}: error: {exc}. See 'nerscore {command} --help'.",

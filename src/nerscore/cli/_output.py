@@ -18,6 +18,8 @@ __all__ = [
     "ProgressBar",
     "add_output_option",
     "add_quiet_option",
+    "check_outputs",
+    "declare_files",
     "is_quiet",
     "render_progress",
     "set_quiet",
@@ -66,10 +68,82 @@ def add_output_option(parser: argparse.ArgumentParser, *, short: bool = True) ->
                              "notes still go to standard error")
 
 
+def declare_files(parser: argparse.ArgumentParser, *, inputs: tuple[str, ...],
+                  outputs: dict[str, str]) -> None:
+    """Say which of a subcommand's arguments are files it reads and which it writes.
+
+    :func:`nerscore.cli.main` calls :func:`check_outputs` on every parsed
+    command line before the command runs, so that no command writes over one
+    of its own inputs (or writes two results to one file).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        A subcommand's parser.
+    inputs : tuple of str
+        Destinations (``args.<dest>``) of the files read: a path, a list of
+        paths, or None.
+    outputs : dict of str to str
+        Destination of each file written, mapped to the flag that names it in
+        messages (``{"output": "--output"}``).
+    """
+    parser.set_defaults(input_files=tuple(inputs), output_files=dict(outputs))
+
+
+def _paths(value: object) -> list[str]:
+    if value is None:
+        return []
+    values = value if isinstance(value, (list, tuple)) else [value]
+    return [str(v) for v in values if v is not None and str(v) != "-"]
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse a command line that would write over one of its inputs.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A parsed command line; subcommands declare their files with
+        :func:`declare_files`.
+
+    Raises
+    ------
+    nerscore.cli._options.UsageError
+        When an output is one of the inputs (the same file by any spelling:
+        ``./``, a symbolic or hard link) or two outputs are one file.
+
+    Examples
+    --------
+    >>> ns = argparse.Namespace(gold="g.conll", pred="p.conll", output="./g.conll",
+    ...                         input_files=("gold", "pred"), output_files={"output": "--output"})
+    >>> check_outputs(ns)
+    Traceback (most recent call last):
+    ...
+    nerscore.cli._options.UsageError: --output ./g.conll is the input g.conll: writing there would destroy it; give another file name
+    """
+    from nerscore.cli._options import UsageError
+    from nerscore.io.atomic import same_file
+
+    inputs = [p for dest in getattr(args, "input_files", ()) for p in _paths(getattr(args, dest))]
+    seen: list[tuple[str, str]] = []
+    for dest, flag in getattr(args, "output_files", {}).items():
+        for out in _paths(getattr(args, dest, None)):
+            for src in inputs:
+                if same_file(out, src):
+                    raise UsageError(f"{flag} {out} is the input {src}: writing there would "
+                                     "destroy it; give another file name")
+            for other_flag, other in seen:
+                if same_file(out, other):
+                    raise UsageError(f"{flag} {out} and {other_flag} {other} are the same file; "
+                                     "give them different names")
+            seen.append((flag, out))
+
+
 def write_result(text: str, path: str | None, *, encoding: str = "utf-8") -> None:
     """Write a command's result to ``path``, or to standard output when it is None or '-'.
 
-    A final line break is added when ``text`` has none.
+    A final line break is added when ``text`` has none. A file is replaced
+    atomically: an interrupted run leaves the old file, never part of the new one.
 
     Parameters
     ----------
@@ -86,7 +160,9 @@ def write_result(text: str, path: str | None, *, encoding: str = "utf-8") -> Non
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    with open(path, "w", encoding=encoding, newline="") as fh:
+    from nerscore.io.atomic import atomic_open
+
+    with atomic_open(path, "w", encoding=encoding, newline="") as fh:
         fh.write(text)
 
 

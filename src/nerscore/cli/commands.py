@@ -16,7 +16,13 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _options as opt
-from nerscore.cli._output import add_output_option, add_quiet_option, is_quiet, write_result
+from nerscore.cli._output import (
+    add_output_option,
+    add_quiet_option,
+    declare_files,
+    is_quiet,
+    write_result,
+)
 from nerscore.cli._score_input import add_stream_options, score_streaming, wants_streaming
 
 if TYPE_CHECKING:
@@ -97,6 +103,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_side_options(score)
     add_stream_options(score)
     opt.add_resampling_options(score, ci=True)
+    declare_files(score, inputs=("gold", "pred"), outputs={"output": "--output", "errors": "--errors"})
     score.set_defaults(func=run_score)
 
 

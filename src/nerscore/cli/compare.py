@@ -13,7 +13,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _options as opt
-from nerscore.cli._output import ProgressBar, add_quiet_option, write_result
+from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files, write_result
 
 if TYPE_CHECKING:
     from nerscore.io.conll import ConllCorpus
@@ -88,6 +88,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_tag_options(p)
     opt.add_conll_options(p)
     opt.add_side_options(p)
+    declare_files(p, inputs=("gold", "preds"), outputs={"output": "--output"})
     p.set_defaults(func=run_compare)
 
 

@@ -14,6 +14,8 @@ import argparse
 import sys
 from typing import BinaryIO
 
+from nerscore.cli._output import declare_files
+
 __all__ = ["register", "run"]
 
 DESCRIPTION = """\
@@ -62,6 +64,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         allow_abbrev=False,
     )
     add_arguments(parser)
+    declare_files(parser, inputs=("file",), outputs={"output": "--output"})
     parser.set_defaults(func=run)
 
 
@@ -145,7 +148,9 @@ def run(args: argparse.Namespace) -> int:
         stdout.write(report)
         stdout.flush()
     else:
-        with open(output, "wb") as fh:
+        from nerscore.io.atomic import atomic_open
+
+        with atomic_open(output, "wb") as fh:
             fh.write(report)
     if note and not getattr(args, "quiet", False):
         stderr.write(f"nerscore conlleval: note: {note}\n".encode("utf-8", "surrogateescape"))

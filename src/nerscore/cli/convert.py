@@ -10,7 +10,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from nerscore.cli import _options as opt
-from nerscore.cli._output import ProgressBar, add_quiet_option
+from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -98,6 +98,7 @@ def register(subparsers: Subparsers) -> None:
                      help="sentences or documents per chunk (default: 10000)")
     add_quiet_option(out)
     opt.add_conll_options(parser)
+    declare_files(parser, inputs=("source",), outputs={"target": "OUT"})
     parser.set_defaults(func=run)
 
 

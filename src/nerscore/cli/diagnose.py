@@ -11,7 +11,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _options as opt
-from nerscore.cli._output import write_result
+from nerscore.cli._output import declare_files, write_result
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -122,6 +122,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_match_options(parser)
     opt.add_tag_options(parser)
     opt.add_conll_options(parser)
+    declare_files(parser, inputs=("train", "test", "pred"), outputs={"output": "--output"})
     parser.set_defaults(func=run)
 
 

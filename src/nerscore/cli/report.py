@@ -15,7 +15,7 @@ import sys
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.cli import _options as opt
-from nerscore.cli._output import ProgressBar, add_quiet_option
+from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
 
 if TYPE_CHECKING:
     from nerscore.report import Report
@@ -80,6 +80,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_score_options(parser)
     opt.add_tag_options(parser)
     opt.add_conll_options(parser)
+    declare_files(parser, inputs=("gold", "preds", "train"), outputs={"output": "--output"})
     parser.set_defaults(func=run_report)
 
 
@@ -237,7 +238,9 @@ def run_report(args: argparse.Namespace) -> int:
     if args.output == "-":
         sys.stdout.write(page)
         return 0
-    with open(args.output, "w", encoding="utf-8") as fh:
+    from nerscore.io.atomic import atomic_open
+
+    with atomic_open(args.output, "w", encoding="utf-8") as fh:
         fh.write(page)
     what = f"{len(reports)} systems" if len(reports) > 1 else names[0]
     note("report", f"wrote {args.output} ({what}, {len(page) / 1e6:.1f} MB)")

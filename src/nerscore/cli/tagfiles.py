@@ -12,8 +12,14 @@ import sys
 from typing import TYPE_CHECKING
 
 from nerscore.cli import _options as opt
-from nerscore.cli._output import add_output_option, add_quiet_option, write_result
+from nerscore.cli._output import (
+    add_output_option,
+    add_quiet_option,
+    declare_files,
+    write_result,
+)
 from nerscore.cli.commands import note
+from nerscore.io.atomic import atomic_open
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -65,6 +71,7 @@ def register(subparsers: Subparsers) -> None:
     add_quiet_option(validate)
     opt.add_tag_options(validate, scheme_required=True)
     opt.add_conll_options(validate)
+    declare_files(validate, inputs=("files",), outputs={"output": "--output"})
     validate.set_defaults(func=run_validate)
 
     repair: argparse.ArgumentParser = subparsers.add_parser(
@@ -80,6 +87,7 @@ def register(subparsers: Subparsers) -> None:
     add_quiet_option(repair)
     opt.add_tag_options(repair, scheme_required=True)
     opt.add_conll_options(repair)
+    declare_files(repair, inputs=("file",), outputs={"output": "--output"})
     repair.set_defaults(func=run_repair)
 
 
@@ -193,7 +201,7 @@ def run_repair(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         where = "standard output"
     else:
-        with open(args.output, "w", encoding=args.encoding, newline="") as fh:
+        with atomic_open(args.output, "w", encoding=args.encoding, newline="") as fh:
             fh.write(text)
         where = args.output
     note("repair", f"changed {n_changed} of {corpus.n_tokens} tags in {n_sent} sentence"

@@ -46,6 +46,7 @@ from nerscore.convert._parts import (
 )
 from nerscore.convert._write import retag, to_documents, to_tags, write_spans, write_tags
 from nerscore.documents import Document
+from nerscore.io.atomic import atomic_path, same_file
 from nerscore.io.chunks import FORMATS, guess_format
 
 __all__ = ["FORMATS", "ConversionResult", "convert_file", "guess_format"]
@@ -145,7 +146,7 @@ def convert_file(
         raise ValueError(f"Expected `chunk_size` to be a positive integer; got {chunk_size!r}.")
     if parquet_kind not in (None, "tags", "spans"):
         raise ValueError(f"Expected `parquet_kind` 'tags' or 'spans'; got {parquet_kind!r}.")
-    if os.path.abspath(src) == os.path.abspath(dst):
+    if same_file(src, dst):
         raise ValueError(f"{src} would be overwritten: give another output.")
     result = ConversionResult(fin, fout)
     syntax = {"suffix": suffix, "delimiter": delimiter, "outside": outside}
@@ -169,9 +170,24 @@ def convert_file(
         raise ValueError("Writing tags in another scheme decodes them: pass the scheme of the "
                          "input tags, e.g. from_scheme='IOB2' (nerscore never guesses it).")
     copts = {"encoding": encoding, **(conll_options or {})}
+    if fout == "brat":  # a folder: each of its files is replaced atomically
+        _write(src, dst, (fin, fout, in_tags, out_tags), copts, opt, chunk_size, labels_as,
+               encoding, outside, progress)
+        return result
+    with atomic_path(dst) as tmp:  # an interrupted conversion leaves no half-written file
+        _write(src, tmp, (fin, fout, in_tags, out_tags), copts, opt, chunk_size, labels_as,
+               encoding, outside, progress)
+    return result
+
+
+def _write(src: str, dst: str, kinds: tuple[str, str, bool, bool], copts: dict[str, Any],
+           opt: Options, chunk_size: int, labels_as: str, encoding: str, outside: str,
+           progress: Progress | None) -> None:
+    fin, fout, in_tags, out_tags = kinds
+    result = opt.result
     if fin == "conll" and fout == "conll":
         _conll_to_conll(src, dst, copts, opt, encoding, progress)
-        return result
+        return
     layout = Layout()
     if in_tags:
         tag_chunks = (read_conll_chunks(src, chunk_size, copts, layout, progress) if fin == "conll"
@@ -181,14 +197,13 @@ def convert_file(
                         encoding, outside, result)
         else:
             write_spans(_lost_documents(tag_chunks, opt, fout), dst, fout, encoding, result)
-        return result
+        return
     span_chunks = read_span_chunks(src, fin, chunk_size, encoding, result)
     if out_tags:
         write_tags((to_tags(c, opt) for c in span_chunks), dst, fout, layout, labels_as,
                     encoding, outside, result)
     else:
         write_spans(_counted_spans(span_chunks, result), dst, fout, encoding, result)
-    return result
 
 
 def _lost_documents(chunks: Iterable[TagChunk], opt: Options,

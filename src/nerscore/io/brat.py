@@ -36,6 +36,7 @@ from typing import NamedTuple
 from nerscore.documents import Document
 from nerscore.errors import FormatError, InvalidSpanError
 from nerscore.io._textfile import read_text
+from nerscore.io.atomic import atomic_open
 from nerscore.types import Entity, Span
 
 __all__ = ["BratData", "BratStats", "read_brat", "write_brat"]
@@ -382,7 +383,7 @@ def write_brat(
                         f"{os.fspath(p)} exists; pass overwrite=True to replace it."
                     )
         txt.parent.mkdir(parents=True, exist_ok=True)
-        with txt.open("w", encoding=encoding, newline="") as fh:
+        with atomic_open(txt, "w", encoding=encoding, newline="") as fh:
             fh.write(doc.text)
-        with ann.open("w", encoding=encoding, newline="\n") as fh:
+        with atomic_open(ann, "w", encoding=encoding, newline="\n") as fh:
             fh.writelines(lines)

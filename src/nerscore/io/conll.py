@@ -48,6 +48,7 @@ from nerscore.io._conll_scan import (
     parse_blocks,
     scan_block,
 )
+from nerscore.io.atomic import atomic_open
 from nerscore.tags import EncodedTags
 
 __all__ = [
@@ -560,7 +561,7 @@ def write_conll(
         parts.append("".join(delim.join(r) + "\n" for r in zip(*rows, strict=True)) + "\n")
     text = "".join(parts)
     if isinstance(target, (str, os.PathLike)):
-        with open(target, "w", encoding=encoding, newline="\n") as fh:
+        with atomic_open(target, "w", encoding=encoding, newline="\n") as fh:
             fh.write(text)
     else:
         target.write(text)

@@ -31,12 +31,12 @@ import codecs
 import json
 import os
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import Any
 
 from nerscore.documents import Document
 from nerscore.errors import FormatError, InvalidSpanError
 from nerscore.io._textfile import read_text
+from nerscore.io.atomic import atomic_open
 
 __all__ = ["iter_jsonl", "read_jsonl", "write_jsonl"]
 
@@ -280,6 +280,6 @@ def write_jsonl(
     >>> read_jsonl(tmp) == [Document("a", [(0, 4, "PER")], "Anna")]
     True
     """
-    with Path(path).open("w", encoding=encoding, newline="\n") as fh:
+    with atomic_open(path, "w", encoding=encoding, newline="\n") as fh:
         for doc in documents:  # one line at a time: an iterable of any length is written
             fh.write(json.dumps(doc.to_dict(), ensure_ascii=False) + "\n")

@@ -1,0 +1,155 @@
+"""Writing files so that nothing the user has is lost: atomic replacement and same-file checks.
+
+Every file nerscore writes goes through :func:`atomic_path` (or
+:func:`atomic_open`): the content is written to a temporary file in the
+target's folder and renamed over the target only once it is complete, so an
+interrupted run leaves the old file (or none), never half a file. Targets that
+are not regular files (``/dev/null``, a named pipe, a terminal) are written in
+place, since renaming over them would replace the device itself.
+
+:func:`same_file` tells whether two paths name one file, through symbolic
+links, ``./`` spellings and hard links; the command line uses it to refuse an
+output that is one of the command's inputs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from typing import IO, Any
+
+__all__ = ["atomic_open", "atomic_path", "same_file"]
+
+_Path = str | os.PathLike[str]
+
+
+def same_file(a: _Path, b: _Path) -> bool:
+    """Whether two paths name the same file.
+
+    Parameters
+    ----------
+    a, b : str or path-like
+        Paths; either may not exist.
+
+    Returns
+    -------
+    bool
+        True when both exist and are one file (symbolic and hard links
+        followed), or when neither exists and both resolve to the same path.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (tmp / "gold.conll").write_text("a O")
+    >>> (tmp / "link.conll").symlink_to(tmp / "gold.conll")
+    >>> same_file(tmp / "gold.conll", tmp / "." / "link.conll")
+    True
+    >>> same_file(tmp / "gold.conll", tmp / "report.txt")
+    False
+    """
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _is_special(path: str) -> bool:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+@contextlib.contextmanager
+def atomic_path(path: _Path) -> Iterator[str]:
+    """A temporary path to write in, renamed over ``path`` when the block ends without error.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file to (re)place. An existing file keeps its permission bits;
+        a new one gets the usual ones (``0o666`` less the umask).
+
+    Yields
+    ------
+    str
+        Where to write: a hidden file beside ``path`` (or ``path`` itself when
+        it is a device or a pipe). On an exception it is removed and ``path``
+        is left as it was.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
+    >>> _ = target.write_text("old")
+    >>> try:
+    ...     with atomic_path(target) as tmp:
+    ...         _ = pathlib.Path(tmp).write_text("half")
+    ...         raise KeyboardInterrupt
+    ... except KeyboardInterrupt:
+    ...     pass
+    >>> target.read_text(), sorted(p.name for p in target.parent.iterdir())
+    ('old', ['out.txt'])
+    >>> with atomic_path(target) as tmp:
+    ...     _ = pathlib.Path(tmp).write_text("new")
+    >>> target.read_text()
+    'new'
+    """
+    target = os.fspath(path)
+    if _is_special(target):
+        yield target
+        return
+    folder, name = os.path.split(os.path.abspath(target))
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    os.close(fd)
+    try:
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        yield tmp
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_open(path: _Path, mode: str = "w", **kwargs: Any) -> Iterator[IO[Any]]:
+    """``open(path, mode, **kwargs)`` on a temporary file that replaces ``path`` at the end.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file to write.
+    mode : str
+        ``"w"`` or ``"wb"``.
+    **kwargs
+        Passed to :func:`open` (``encoding``, ``newline``).
+
+    Yields
+    ------
+    file object
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
+    >>> with atomic_open(target, encoding="utf-8") as fh:
+    ...     _ = fh.write("done")
+    >>> target.read_text()
+    'done'
+    """
+    if mode not in ("w", "wb"):
+        raise ValueError(f"atomic_open writes whole files: mode 'w' or 'wb', not {mode!r}.")
+    with atomic_path(path) as tmp, open(tmp, mode, **kwargs) as fh:
+        yield fh
