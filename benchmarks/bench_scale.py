@@ -99,7 +99,7 @@ def main() -> None:
                     "llrrr"))
 
         import nerscore
-        from nerscore.streaming import score_files
+        from nerscore.accumulate.files import score_files
 
         rows = []
         times = []

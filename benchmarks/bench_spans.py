@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                 lambda a, b, fn=fn, m=match: fn(a, b, match=m), lambda: (gold, pred),
                 args.repeats)
     # where the time goes: converting the Python lists, and each matcher on columns
-    from nerscore._inputs import prepare
+    from nerscore.decode.inputs import prepare
     from nerscore.matching import get_matcher
 
     prepared = prepare(gold, pred)

@@ -34,7 +34,7 @@ def random_tag_corpus(
 
 def span_cols(spans, labels=None):
     """EntityColumns from (doc, start, end, label) tuples, rows in the order given."""
-    from nerscore.types import EntityColumns
+    from nerscore.values.spans import EntityColumns
 
     labels = labels or tuple(sorted({lab for *_, lab in spans}))
     index = {lab: i for i, lab in enumerate(labels)}

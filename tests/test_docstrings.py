@@ -45,10 +45,25 @@ def test_namespace_is_complete_and_lazy():
         assert getattr(nerscore, name) is not None
     code = "import sys, nerscore; print(sorted(m for m in sys.modules if m.startswith('nerscore')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "['nerscore', 'nerscore._version']"
+    assert out.stdout.strip() == "['nerscore', 'nerscore._moved', 'nerscore._version']"
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         nerscore.nope  # noqa: B018
 
 
 def test_all_lists_exactly_the_exports():
     assert set(nerscore.__all__) == {*nerscore._EXPORTS, "__version__"}
+
+
+def test_the_stub_is_the_one_list_of_public_names():
+    """The run-time reader of ``__init__.pyi`` agrees with Python's own parser of it."""
+    import ast
+    from pathlib import Path
+
+    stub = Path(nerscore.__file__).with_suffix(".pyi")
+    tree = ast.parse(stub.read_text(encoding="utf-8"))
+    expected = {a.asname or a.name: node.module for node in tree.body
+                if isinstance(node, ast.ImportFrom) for a in node.names}
+    assert expected == nerscore._EXPORTS
+    assert all(a.asname == a.name for node in tree.body if isinstance(node, ast.ImportFrom)
+               for a in node.names)  # `X as X`: re-exported for type checkers
+    assert nerscore.__all__ == sorted(expected)

@@ -19,8 +19,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import nerscore
 from nerscore.cli import main

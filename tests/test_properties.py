@@ -3,12 +3,11 @@
 import itertools
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import nerscore
 from nerscore import Counts, Entity, Span, entities_to_tags, tags_to_entities
-from nerscore.validation import repair_tags
+from nerscore.decode.validation import repair_tags
 
 SCHEMES = ["IO", "IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU", "BMES"]
 LABELS = ["PER", "LOC", "ARG-1", ""]

@@ -1,4 +1,4 @@
-"""Exceptions and warnings raised by nerscore.
+"""Exceptions and warnings raised by nerscore, and the import of optional dependencies.
 
 Every data error carries structured attributes saying *where* the problem is
 (``sentence``, ``index``, ``tag``, ``source``, ``line``) and a message that
@@ -6,6 +6,9 @@ says what went wrong and how to fix it.
 """
 
 from __future__ import annotations
+
+import importlib
+from types import ModuleType
 
 __all__ = [
     "ConllevalMergeWarning",
@@ -22,6 +25,7 @@ __all__ = [
     "UndefinedMetricWarning",
     "describe_location",
     "option_error",
+    "require",
     "user_stacklevel",
 ]
 
@@ -249,3 +253,22 @@ class UndefinedMetricWarning(UserWarning):
 
 class ConllevalMergeWarning(UserWarning):
     """The conlleval rules merged adjacent same-type chunks that lenient mode keeps apart."""
+
+def require(module: str, *, extra: str) -> ModuleType:
+    """Import ``module`` or raise :class:`MissingDependencyError` naming the extra that installs it.
+
+    Examples
+    --------
+    >>> require("not_a_module_nerscore_knows", extra="torch")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.MissingDependencyError: This feature of nerscore requires not_a_module_nerscore_knows; install with: pip install 'nerscore[torch]'
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        top = module.split(".")[0]
+        raise MissingDependencyError(
+            f"This feature of nerscore requires {top}; install with: "
+            f"pip install 'nerscore[{extra}]'"
+        ) from exc

@@ -26,10 +26,10 @@ from typing import Any
 
 import numpy as np
 
-from nerscore.counts import Counts
-from nerscore.metrics import count_matches
-from nerscore.reduction import reduce_counts
-from nerscore.tags import EncodedTags
+from nerscore.scoring.metrics import count_matches
+from nerscore.scoring.reduction import reduce_counts
+from nerscore.values.counts import Counts
+from nerscore.values.tags import EncodedTags
 
 __all__ = ["TokenClassificationMetrics", "compute_metrics", "preprocess_logits_for_metrics"]
 

@@ -14,7 +14,6 @@ import pytest
 import nerscore
 import nerscore.compat._seqeval_core as core
 import nerscore.compat.seqeval as ns
-from nerscore.counts import Counts
 from nerscore.errors import (
     InvalidTagError,
     LengthMismatchError,
@@ -22,15 +21,16 @@ from nerscore.errors import (
     UndefinedMetricWarning,
 )
 from nerscore.matching import Matcher
-from nerscore.report.seqeval import format_seqeval, seqeval_report_dict, seqeval_rows
-from nerscore.types import EntityColumns
+from nerscore.render.seqeval import format_seqeval, seqeval_report_dict, seqeval_rows
+from nerscore.values.counts import Counts
+from nerscore.values.spans import EntityColumns
 
 try:
     import seqeval.metrics as sm
     import seqeval.metrics.v1 as sv1
     import seqeval.scheme as ss
-    from seqeval.metrics.sequence_labeling import get_entities as s_get_entities
     from seqeval.metrics.sequence_labeling import (
+        get_entities as s_get_entities,
         precision_recall_fscore_support as s_prfs,
     )
 except ImportError:  # pragma: no cover - reference not installed
@@ -355,7 +355,7 @@ def test_signatures_mirror_seqeval():
 @needs_seqeval
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_scheme_tables_hold_seqeval_patterns(scheme):
-    from nerscore import schemes as sc
+    from nerscore.values import schemes as sc
 
     seq_scheme = getattr(ss, scheme)
     canonical = {"I": sc.I, "O": sc.O, "B": sc.B, "E": sc.E, "S": sc.S, "U": sc.S, "L": sc.E}

@@ -12,11 +12,11 @@ distributed = pytest.importorskip("distributed")
 
 from dask.distributed import Client, LocalCluster  # noqa: E402
 
+from nerscore.accumulate.files import ChunkScorer  # noqa: E402
 from nerscore.cli import main  # noqa: E402
-from nerscore.decoding import Decoding  # noqa: E402
 from nerscore.integrations.dask import score_bag, score_files  # noqa: E402
 from nerscore.io.conll import read_conll, write_conll  # noqa: E402
-from nerscore.streaming import ChunkScorer  # noqa: E402
+from nerscore.values.decoding import Decoding  # noqa: E402
 
 GOLD = "examples/conll2000/gold.conll"
 PRED = "examples/conll2000/pred.conll"
@@ -49,7 +49,7 @@ def shards(tmp_path):
 
 @pytest.mark.parametrize("match", ["exact", "semeval", "overlap"])
 def test_score_files_equals_single_process(client, shards, match):
-    from nerscore.streaming import score_files as single
+    from nerscore.accumulate.files import score_files as single
 
     tmp, gs, ps = shards
     d = score_files(gs, ps, client=client, chunk_size=4, match=match, zero_division=0,

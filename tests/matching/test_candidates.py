@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from nerscore.matching.candidates import candidate_pairs
-from nerscore.types import EntityColumns
+from nerscore.values.spans import EntityColumns
 
 
 def brute_force(gold: EntityColumns, pred: EntityColumns, *, same_label: bool = False):

@@ -7,8 +7,7 @@ from collections import Counter, defaultdict
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from tests.conftest import one_label, span_cols
 
 import nerscore
@@ -16,7 +15,7 @@ from nerscore.errors import InvalidSpanError, OptionError
 from nerscore.matching import get_matcher
 from nerscore.matching.exact import match_exact
 from nerscore.matching.overlap import match_overlap
-from nerscore.types import EntityColumns
+from nerscore.values.spans import EntityColumns
 
 # ---------------------------------------------------------------- helpers
 
@@ -489,7 +488,7 @@ def test_reference_helpers():
 
 
 def test_through_count_matches():
-    from nerscore.metrics import count_matches
+    from nerscore.scoring.metrics import count_matches
 
     y_true = [["B-PER", "I-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "I-ORG"]]
     y_pred = [["B-PER", "I-PER", "O", "O", "B-LOC"], ["O", "B-ORG"]]

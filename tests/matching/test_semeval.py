@@ -8,11 +8,9 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import nerscore
-from nerscore.counts import Counts
 from nerscore.errors import InvalidSpanError
 from nerscore.matching import semeval as semeval_module
 from nerscore.matching.semeval import (
@@ -22,7 +20,8 @@ from nerscore.matching.semeval import (
     semeval_alignments,
     semeval_tables,
 )
-from nerscore.types import EntityColumns
+from nerscore.values.counts import Counts
+from nerscore.values.spans import EntityColumns
 
 try:  # the pinned reference needs Python >= 3.11; only the differential tests need it
     import nervaluate

@@ -8,15 +8,14 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from tests.conftest import one_label, span_cols
 
 from nerscore.errors import InvalidSpanError
 from nerscore.matching import get_matcher
 from nerscore.matching.exact import match_exact
 from nerscore.matching.threshold import match_threshold
-from nerscore.types import EntityColumns
+from nerscore.values.spans import EntityColumns
 
 # ---------------------------------------------------------------- helpers
 
@@ -406,7 +405,7 @@ def test_many_conflicts_against_sequential_greedy():
 
 
 def test_through_count_matches():
-    from nerscore.metrics import count_matches
+    from nerscore.scoring.metrics import count_matches
 
     y_true = [["B-PER", "I-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "I-ORG", "I-ORG"]]
     y_pred = [["B-PER", "I-PER", "O", "O", "B-LOC"], ["O", "O", "B-ORG"]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import nerscore
-from nerscore.schemes import get_scheme
+from nerscore.values.schemes import get_scheme
 
 TYPES = ("LOC", "PER")
 

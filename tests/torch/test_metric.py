@@ -18,7 +18,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("torchmetrics")
 
 import nerscore  # noqa: E402
-from nerscore.metrics import build_report  # noqa: E402
+from nerscore.scoring.metrics import build_report  # noqa: E402
 from nerscore.torch import EntityMetric, count_entities, entity_scores  # noqa: E402
 from tests.torch._random import random_pair, reference_counts, tag_list  # noqa: E402
 

@@ -15,8 +15,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from nerscore._enum import OptionEnum
-from nerscore.schemes import Mode, Scheme
+from nerscore.values.options import OptionEnum
+from nerscore.values.schemes import Mode, Scheme
 
 __all__ = [
     "FORMATS",

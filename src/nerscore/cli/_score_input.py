@@ -2,7 +2,7 @@
 
 :func:`score_streaming` is tried first; it returns None where the command's
 in-memory path must run instead (``--ci``, BRAT folders, inputs whose chunks
-cannot give the in-memory result; see :mod:`nerscore.streaming`), so that the
+cannot give the in-memory result; see :mod:`nerscore.accumulate.files`), so that the
 output is the same either way.
 """
 
@@ -48,7 +48,7 @@ def add_stream_options(parser: argparse.ArgumentParser) -> None:
 
 def _stream_kwargs(args: argparse.Namespace, gold_fmt: str,
                    options: dict[str, Any]) -> dict[str, Any] | None:
-    """Scoring options of :func:`nerscore.streaming.stream_score`, or None to score in memory."""
+    """Scoring options of :func:`nerscore.accumulate.files.stream_score`, or None to score in memory."""
     kw: dict[str, Any] = {"match": args.match, "beta": args.beta,
                           "zero_division": args.zero_division, **options}
     if gold_fmt in ("conll", "parquet"):
@@ -137,7 +137,7 @@ def score_streaming(args: argparse.Namespace, gold_fmt: str, pred_fmt: str, one_
 
         return score_cli(args.gold, pred, workers=args.workers, scheduler=args.scheduler,
                          **common)
-    from nerscore.streaming import CHUNK_SIZE, NotStreamable, score_files, stream_score
+    from nerscore.accumulate.files import CHUNK_SIZE, NotStreamable, score_files, stream_score
 
     chunk = CHUNK_SIZE if args.chunk_sentences is None else args.chunk_sentences
     if "parquet" in (gold_fmt, pred_fmt):  # the library's own in-memory path reads Parquet

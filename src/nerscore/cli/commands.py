@@ -26,9 +26,9 @@ from nerscore.cli._output import (
 from nerscore.cli._score_input import add_stream_options, score_streaming, wants_streaming
 
 if TYPE_CHECKING:
-    from nerscore.confusion import ConfusionMatrix
+    from nerscore.analysis.confusion import ConfusionMatrix
     from nerscore.io.conll import ConllCorpus
-    from nerscore.report import Report
+    from nerscore.render import Report
 
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
@@ -339,17 +339,17 @@ def _render(report: Report, args: argparse.Namespace) -> str:
     if args.format == "json":
         return report.to_json()
     if args.format == "seqeval":
-        from nerscore.report.seqeval import render_seqeval
+        from nerscore.render.seqeval import render_seqeval
 
         return render_seqeval(report, digits=args.digits)
-    from nerscore.report.conlleval import render_conlleval
+    from nerscore.render.conlleval import render_conlleval
 
     return render_conlleval(report)
 
 
 def _with_confusion(report: Report, out: str, args: argparse.Namespace,
                     cm: ConfusionMatrix | None = None) -> str:
-    from nerscore.confusion import confusion_from_report, render_confusion
+    from nerscore.analysis.confusion import confusion_from_report, render_confusion
 
     cm = confusion_from_report(report) if cm is None else cm  # summed over chunks if given
     if args.format == "json":
@@ -359,11 +359,11 @@ def _with_confusion(report: Report, out: str, args: argparse.Namespace,
         data["confusion"] = cm.to_dict()
         return json.dumps(data, indent=2, ensure_ascii=False)
     if args.format == "html":  # the page again, with this matrix as its heat map
-        from nerscore.report.html import render_html
+        from nerscore.render.html import render_html
 
         return render_html(report, digits=args.digits, confusion=cm)
     if args.format == "markdown":
-        from nerscore.confusion import render_confusion_markdown
+        from nerscore.analysis.confusion import render_confusion_markdown
 
         table = render_confusion_markdown(cm, digits=args.digits)
         return (f"{out.rstrip()}\n\n**Confusion matrix** (rows: gold, columns: predicted)\n\n"
@@ -377,7 +377,7 @@ def _with_breakdown(report: Report, out: str, args: argparse.Namespace) -> str:
     """``--breakdown``: the scores per entity length or document after the report."""
     if args.breakdown is None:
         return out
-    from nerscore.breakdowns import breakdown_from_report, render_breakdown
+    from nerscore.analysis.breakdowns import breakdown_from_report, render_breakdown
 
     result = breakdown_from_report(report, by=args.breakdown)
     if args.format == "json":
@@ -394,7 +394,7 @@ def _with_breakdown(report: Report, out: str, args: argparse.Namespace) -> str:
 
 
 def _write_errors(report: Report, path: str, corpus: ConllCorpus | None) -> None:
-    from nerscore.analysis import errors_from_report, write_errors
+    from nerscore.analysis.errors import errors_from_report, write_errors
 
     texts = None
     if corpus is not None:

@@ -143,7 +143,7 @@ def _documents(corpus: ConllCorpus, unit: str) -> list[int] | None:
 
 
 def _render(result: Any, fmt: str, digits: int) -> str:
-    from nerscore.significance import render_comparison
+    from nerscore.render.significance import render_comparison
 
     if fmt == "json":
         return str(result.to_json()) + "\n"

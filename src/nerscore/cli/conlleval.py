@@ -2,8 +2,8 @@
 
 This module parses the arguments and prints; the input is split into rows
 by :func:`nerscore.io.conlleval.read_conlleval`, scored by
-:func:`nerscore._conlleval_rules.score_conlleval` and rendered by
-:func:`nerscore.report.conlleval.format_conlleval`. Those modules (and
+:func:`nerscore.decode.conlleval_rules.score_conlleval` and rendered by
+:func:`nerscore.render.conlleval.format_conlleval`. Those modules (and
 NumPy) are imported only when the command runs, so that ``--help`` and
 argument errors are answered at once.
 """
@@ -138,8 +138,8 @@ def run(args: argparse.Namespace) -> int:
         stderr.write(exc.stderr)
         stderr.flush()
         return exc.status
-    from nerscore._conlleval_rules import score_conlleval
-    from nerscore.report.conlleval import format_conlleval
+    from nerscore.decode.conlleval_rules import score_conlleval
+    from nerscore.render.conlleval import format_conlleval
 
     result, note = score_conlleval(rows.blocks, rows.pairs, raw=args.raw, otag=args.otag)
     report = format_conlleval(result.counts, latex=args.latex).encode("utf-8", "surrogateescape")

@@ -53,7 +53,7 @@ def register(subparsers: Subparsers) -> None:
     subparsers : argparse._SubParsersAction
         From ``ArgumentParser.add_subparsers()``.
     """
-    from nerscore.schemes import Mode, Scheme
+    from nerscore.values.schemes import Mode, Scheme
 
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "convert", help="convert between file formats and tag schemes",
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         The exit status (0).
     """
     from nerscore.cli.commands import note
-    from nerscore.convert import convert_file, guess_format
+    from nerscore.io.convert import convert_file, guess_format
 
     conll = {k: v for k, v in opt.conll_kwargs(args).items() if k != "encoding"}
     fmt = guess_format(args.source, args.from_format)

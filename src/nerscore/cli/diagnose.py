@@ -73,7 +73,7 @@ def register(subparsers: Subparsers) -> None:
     subparsers : argparse._SubParsersAction
         From ``ArgumentParser.add_subparsers()``.
     """
-    from nerscore.schemes import Mode
+    from nerscore.values.schemes import Mode
 
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "diagnose", help="dataset diagnostics of a train/test split",

@@ -18,7 +18,7 @@ from nerscore.cli import _options as opt
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
 
 if TYPE_CHECKING:
-    from nerscore.report import Report
+    from nerscore.render import Report
 
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
@@ -221,7 +221,7 @@ def run_report(args: argparse.Namespace) -> int:
         The exit status (0).
     """
     from nerscore.cli.commands import note
-    from nerscore.report.html import render_html
+    from nerscore.render.html import render_html
 
     names = _names(args)
     if len(args.preds) < 2 and any(v is not None for v in (args.resamples, args.level,

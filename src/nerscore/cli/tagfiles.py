@@ -126,8 +126,8 @@ def run_validate(args: argparse.Namespace) -> int:
     int
         1 when any file has an issue, else 0.
     """
+    from nerscore.decode.validation import validate_tags
     from nerscore.io.conll import read_conll
-    from nerscore.validation import validate_tags
 
     n_bad_files = 0
     lines: list[str] = []
@@ -176,9 +176,9 @@ def run_repair(args: argparse.Namespace) -> int:
     int
         The exit status (0).
     """
+    from nerscore.decode.validation import repair_tags, validate_tags
     from nerscore.errors import InvalidTagError
     from nerscore.io.conll import read_conll
-    from nerscore.validation import repair_tags, validate_tags
 
     corpus = read_conll(args.file, **opt.conll_kwargs(args))
     tag_kw = opt.tag_kwargs(args)

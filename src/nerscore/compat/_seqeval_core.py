@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from nerscore._inputs import Prepared
-from nerscore._seqeval_rules import (
+from nerscore.decode.inputs import Prepared
+from nerscore.decode.seqeval_rules import (
     Decoded,
     decode_default,
     decode_strict,
@@ -18,13 +18,13 @@ from nerscore._seqeval_rules import (
     parse_strict,
     prf_support,
 )
-from nerscore.counts import Counts
 from nerscore.errors import SchemeError, option_error
 from nerscore.matching import Matcher, get_matcher
-from nerscore.reduction import check_zero_division
-from nerscore.schemes import Scheme, SchemeTable, get_scheme
-from nerscore.tags import encode_pair
-from nerscore.types import EntityColumns
+from nerscore.values.counts import Counts
+from nerscore.values.ratios import check_zero_division
+from nerscore.values.schemes import Scheme, SchemeTable, get_scheme
+from nerscore.values.spans import EntityColumns
+from nerscore.values.tags import encode_pair
 
 __all__ = [
     "BILOU",

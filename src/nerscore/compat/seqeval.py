@@ -88,17 +88,17 @@ from typing import Any
 
 import numpy as np
 
-from nerscore import metrics as _metrics
-from nerscore._seqeval_rules import (
+from nerscore.compat import _seqeval_core as _core
+from nerscore.compat._seqeval_core import BILOU, IOB1, IOB2, IOBES, IOE1, IOE2, Token
+from nerscore.decode.seqeval_rules import (
     decode_default,
     odd_tags,
     parse_default,
 )
-from nerscore.compat import _seqeval_core as _core
-from nerscore.compat._seqeval_core import BILOU, IOB1, IOB2, IOBES, IOE1, IOE2, Token
-from nerscore.reduction import check_zero_division
-from nerscore.report.seqeval import format_seqeval, seqeval_report_dict
-from nerscore.tags import EncodedTags, encode_pair
+from nerscore.render.seqeval import format_seqeval, seqeval_report_dict
+from nerscore.scoring import metrics as _metrics
+from nerscore.values.ratios import check_zero_division
+from nerscore.values.tags import EncodedTags, encode_pair
 
 __all__ = [
     "BILOU",
@@ -397,7 +397,7 @@ def classification_report(
     -------
     str or dict
         The text is byte-identical to seqeval's (see
-        :func:`nerscore.report.seqeval.format_seqeval`).
+        :func:`nerscore.render.seqeval.format_seqeval`).
 
     Raises
     ------
@@ -425,7 +425,7 @@ def classification_report(
     _core.check_sample_weight(sample_weight)
     table = _core.resolve(mode, scheme)
     if not output_dict:
-        from nerscore.report.seqeval import check_digits
+        from nerscore.render.seqeval import check_digits
 
         check_digits(digits)
     counts = _core.count(y_true, y_pred, suffix=suffix, table=table, match=_core.check_match(match).name)

@@ -2,15 +2,15 @@
 
 Counts are mergeable, so a sharded corpus is scored as map-then-sum: every
 shard (a pair of gold and prediction files, or a partition of a bag) is
-scored by one task, chunk by chunk (:func:`nerscore.streaming.score_shard`),
+scored by one task, chunk by chunk (:func:`nerscore.accumulate.files.score_shard`),
 and the client adds up the counts, confusion matrices and error records in
 shard order; nothing is shuffled. The result equals scoring the shards one
 after another in one process: counts, sequence numbers of error records
 (numbered across shards, in shard order) and the notes of every shard, in
 shard order.
 
-Shards must each be streamable (see :mod:`nerscore.streaming`); otherwise
-:class:`~nerscore.streaming.NotStreamable` is raised with the reason.
+Shards must each be streamable (see :mod:`nerscore.accumulate.files`); otherwise
+:class:`~nerscore.accumulate.files.NotStreamable` is raised with the reason.
 """
 
 from __future__ import annotations
@@ -21,10 +21,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from nerscore._optional import require
-from nerscore.analysis import ErrorRecord, write_errors
-from nerscore.decoding import Decoding
-from nerscore.streaming import (
+from nerscore.accumulate.files import (
     CHUNK_SIZE,
     ChunkScorer,
     NotStreamable,
@@ -32,6 +29,9 @@ from nerscore.streaming import (
     StreamResult,
     score_shard,
 )
+from nerscore.analysis.errors import ErrorRecord, write_errors
+from nerscore.errors import require
+from nerscore.values.decoding import Decoding
 
 __all__ = ["expand_shards", "score_bag", "score_cli", "score_files"]
 
@@ -208,7 +208,7 @@ def score_bag(
 
     Each element is one batch as any scorer takes it (tag sequences,
     :class:`~nerscore.EncodedTags`, span documents). The result equals
-    :class:`nerscore.streaming.ChunkScorer` fed the batches in order.
+    :class:`nerscore.accumulate.files.ChunkScorer` fed the batches in order.
 
     Parameters
     ----------

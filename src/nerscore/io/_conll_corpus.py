@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.errors import LengthMismatchError
-from nerscore.tags import EncodedTags
+from nerscore.values.tags import EncodedTags
 
 __all__ = [
     "ConllCorpus",

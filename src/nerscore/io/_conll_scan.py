@@ -21,7 +21,7 @@ import numpy.typing as npt
 from nerscore.errors import FormatError
 from nerscore.io._bytes import intern_ranges
 from nerscore.io._conll_corpus import ConllCorpus, ConllText, FieldView, PosArray
-from nerscore.tags import EncodedTags
+from nerscore.values.tags import EncodedTags
 
 __all__ = [
     "Block",

@@ -33,11 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
-from nerscore.documents import Document
 from nerscore.errors import FormatError, InvalidSpanError
 from nerscore.io._textfile import read_text
 from nerscore.io.atomic import atomic_open
-from nerscore.types import Entity, Span
+from nerscore.values.documents import Document
+from nerscore.values.spans import Entity, Span
 
 __all__ = ["BratData", "BratStats", "read_brat", "write_brat"]
 

@@ -1,4 +1,4 @@
-"""Both sides of a scoring run as aligned chunks: the readers behind :mod:`nerscore.streaming`.
+"""Both sides of a scoring run as aligned chunks: the readers behind :mod:`nerscore.accumulate.files`.
 
 Files are read chunk by chunk (:class:`~nerscore.io.conll.ConllChunks`,
 :func:`~nerscore.io.jsonl.iter_jsonl`, :mod:`nerscore.io.parquet`) and the
@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from nerscore.errors import LengthMismatchError
-from nerscore.tags import EncodedTags
+from nerscore.values.tags import EncodedTags
 
 __all__ = [
     "CHUNK_SIZE",

@@ -49,7 +49,7 @@ from nerscore.io._conll_scan import (
     scan_block,
 )
 from nerscore.io.atomic import atomic_open
-from nerscore.tags import EncodedTags
+from nerscore.values.tags import EncodedTags
 
 __all__ = [
     "ConllChunks",

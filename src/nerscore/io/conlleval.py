@@ -14,7 +14,7 @@ Python work per line for a one-byte field delimiter (any other delimiter
 takes a per-line path with the same results). Distinct pairs of tags are
 hashed from 8-byte words of the buffer (:func:`~nerscore.io._bytes.word_view`)
 and split once each. How the rows are scored is
-:func:`nerscore._conlleval_rules.score_conlleval`.
+:func:`nerscore.decode.conlleval_rules.score_conlleval`.
 
 Unlike :func:`~nerscore.io.conll.read_conll`, which reads columns at runs of
 whitespace and reads ``-DOCSTART-`` lines as document boundaries, this

@@ -33,10 +33,10 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from nerscore.documents import Document
 from nerscore.errors import FormatError, InvalidSpanError
 from nerscore.io._textfile import read_text
 from nerscore.io.atomic import atomic_open
+from nerscore.values.documents import Document
 
 __all__ = ["iter_jsonl", "read_jsonl", "write_jsonl"]
 

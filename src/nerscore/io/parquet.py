@@ -26,10 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from nerscore._optional import require
-from nerscore.documents import Document
-from nerscore.errors import FormatError
-from nerscore.tags import EncodedTags
+from nerscore.errors import FormatError, require
+from nerscore.values.documents import Document
+from nerscore.values.tags import EncodedTags
 
 __all__ = [
     "VOCAB_KEY",

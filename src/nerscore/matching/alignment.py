@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.counts import Counts
-from nerscore.types import EntityColumns
+from nerscore.values.counts import Counts
+from nerscore.values.spans import EntityColumns
 
 __all__ = ["Alignment", "MatchResult"]
 

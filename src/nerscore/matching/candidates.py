@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.matching.alignment import Alignment
-from nerscore.types import EntityColumns, unify_labels
+from nerscore.values.spans import EntityColumns, unify_labels
 
 __all__ = ["alignment_from_pairs", "candidate_pairs", "greedy_matching", "group_keys", "isolated"]
 
@@ -124,7 +124,7 @@ def candidate_pairs(
 
     Examples
     --------
-    >>> from nerscore.types import EntityColumns
+    >>> from nerscore.values.spans import EntityColumns
     >>> g = EntityColumns([0, 0, 1], [0, 5, 2], [4, 9, 2], [0, 0, 0], ("A",))
     >>> p = EntityColumns([0, 0, 1, 1], [2, 9, 2, 0], [6, 12, 2, 5], [0, 0, 0, 0], ("A",))
     >>> gi, pi, ov = candidate_pairs(g, p)

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.counts import Counts
 from nerscore.errors import option_error
 from nerscore.matching.alignment import Alignment, MatchResult
 from nerscore.matching.registry import Matcher, Option
-from nerscore.types import EntityColumns, unify_labels
+from nerscore.values.counts import Counts
+from nerscore.values.spans import EntityColumns, unify_labels
 
 if TYPE_CHECKING:
-    from nerscore._inputs import Prepared
+    from nerscore.decode.inputs import Prepared
 
 __all__ = ["boundary_alignment", "exact_counts", "match_exact", "multiset_pairs", "row_keys"]
 
@@ -114,7 +114,7 @@ def match_exact(
 
     Examples
     --------
-    >>> from nerscore.types import EntityColumns
+    >>> from nerscore.values.spans import EntityColumns
     >>> g = EntityColumns([0, 0], [0, 3], [2, 4], [0, 1], ("LOC", "PER"))
     >>> p = EntityColumns([0, 0], [0, 3], [2, 4], [0, 0], ("LOC", "PER"))
     >>> match_exact(g, p).counts.to_dict()
@@ -178,7 +178,7 @@ def boundary_alignment(gold: EntityColumns, pred: EntityColumns) -> Alignment:
 
     Examples
     --------
-    >>> from nerscore.types import EntityColumns
+    >>> from nerscore.values.spans import EntityColumns
     >>> g = EntityColumns([0, 0], [0, 0], [2, 2], [0, 1], ("A", "B"))
     >>> p = EntityColumns([0, 0], [0, 3], [2, 4], [1, 0], ("A", "B"))
     >>> a = boundary_alignment(g, p)

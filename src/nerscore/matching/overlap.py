@@ -37,18 +37,18 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore._enum import OptionEnum
-from nerscore.counts import Counts
 from nerscore.errors import InvalidSpanError, OptionError, option_error
 from nerscore.matching._loio import pointer_walk
 from nerscore.matching.alignment import MatchResult
 from nerscore.matching.candidates import alignment_from_pairs, group_keys
 from nerscore.matching.exact import multiset_pairs
 from nerscore.matching.registry import Matcher, Option, choice
-from nerscore.types import EntityColumns, unify_labels
+from nerscore.values.counts import Counts
+from nerscore.values.options import OptionEnum
+from nerscore.values.spans import EntityColumns, unify_labels
 
 if TYPE_CHECKING:
-    from nerscore._inputs import Prepared
+    from nerscore.decode.inputs import Prepared
 
 __all__ = ["MATCHER", "Assignment", "Overlapping", "check_compat", "check_s", "match_overlap"]
 
@@ -407,7 +407,7 @@ def match_overlap(
 
     Examples
     --------
-    >>> from nerscore.types import EntityColumns
+    >>> from nerscore.values.spans import EntityColumns
     >>> g = EntityColumns([0, 0], [190, 351], [346, 473], [0, 0], ("PARTY",))
     >>> p = EntityColumns([0] * 4, [0, 190, 330, 351], [86, 325, 346, 473], [0] * 4,
     ...                   ("PARTY",))

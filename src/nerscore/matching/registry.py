@@ -18,8 +18,8 @@ from nerscore.errors import OptionError, option_error
 from nerscore.matching.alignment import Alignment, MatchResult
 
 if TYPE_CHECKING:
-    from nerscore._inputs import Prepared
-    from nerscore.counts import Counts
+    from nerscore.decode.inputs import Prepared
+    from nerscore.values.counts import Counts
 
 __all__ = ["MATCHERS", "Matcher", "Option", "get_matcher", "matcher_names"]
 

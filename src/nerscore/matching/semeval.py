@@ -55,7 +55,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.counts import Counts
 from nerscore.errors import InvalidSpanError
 from nerscore.matching.alignment import Alignment, MatchResult
 from nerscore.matching.candidates import (
@@ -65,8 +64,9 @@ from nerscore.matching.candidates import (
     isolated,
 )
 from nerscore.matching.registry import Matcher, Option, choice
-from nerscore.reduction import ZeroDivision, check_zero_division, safe_divide
-from nerscore.types import EntityColumns, unify_labels
+from nerscore.values.counts import Counts
+from nerscore.values.ratios import ZeroDivision, check_zero_division, safe_divide
+from nerscore.values.spans import EntityColumns, unify_labels
 
 __all__ = [
     "CATEGORIES",
@@ -369,7 +369,7 @@ def semeval_alignments(
 
     Examples
     --------
-    >>> from nerscore.types import EntityColumns
+    >>> from nerscore.values.spans import EntityColumns
     >>> g = EntityColumns([0], [0], [10], [0], ("A",))
     >>> p = EntityColumns([0, 0], [0, 0], [4, 10], [0, 0], ("A",))
     >>> semeval_alignments(g, p)["strict"].pairs_pred.tolist()
@@ -437,7 +437,7 @@ def match_semeval(
     --------
     docs/matchers/semeval.md's worked example (one sentence of tokens):
 
-    >>> from nerscore.types import Entity, EntityColumns, Span
+    >>> from nerscore.values.spans import Entity, EntityColumns, Span
     >>> def cols(rows):
     ...     return EntityColumns.from_entities([Entity(Span(s, e), lab) for s, e, lab in rows])
     >>> gold = cols([(0, 1, "BRAND"), (6, 7, "DRUG"), (9, 10, "DRUG"), (12, 13, "DRUG"),
@@ -533,7 +533,7 @@ def semeval_tables(
 
     Examples
     --------
-    >>> from nerscore.types import EntityColumns
+    >>> from nerscore.values.spans import EntityColumns
     >>> g = EntityColumns([0], [0], [10], [0], ("A",))
     >>> p = EntityColumns([0], [0], [5], [0], ("A",))
     >>> c = match_semeval(g, p).counts + match_semeval(g, g).counts

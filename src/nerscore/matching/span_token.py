@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.counts import Counts
-from nerscore.types import EntityColumns, unify_labels
+from nerscore.values.counts import Counts
+from nerscore.values.spans import EntityColumns, unify_labels
 
 __all__ = ["span_token_counts"]
 
@@ -79,7 +79,7 @@ def span_token_counts(gold: EntityColumns, pred: EntityColumns) -> Counts:
 
     Examples
     --------
-    >>> from nerscore.types import EntityColumns
+    >>> from nerscore.values.spans import EntityColumns
     >>> g = EntityColumns([0, 0], [0, 10], [4, 16], [0, 1], ("LOC", "PER"))
     >>> p = EntityColumns([0, 0, 1], [0, 12, 0], [6, 16, 3], [0, 1, 1], ("LOC", "PER"))
     >>> span_token_counts(g, p).to_dict()

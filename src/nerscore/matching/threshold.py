@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.counts import Counts
 from nerscore.errors import InvalidSpanError, option_error
 from nerscore.matching.alignment import MatchResult
 from nerscore.matching.candidates import (
@@ -39,7 +38,8 @@ from nerscore.matching.candidates import (
 )
 from nerscore.matching.exact import multiset_pairs, row_keys
 from nerscore.matching.registry import Matcher, Option, choice
-from nerscore.types import EntityColumns, unify_labels
+from nerscore.values.counts import Counts
+from nerscore.values.spans import EntityColumns, unify_labels
 
 __all__ = ["MATCHER", "check_t", "match_threshold"]
 
@@ -337,7 +337,7 @@ def match_threshold(
 
     Examples
     --------
-    >>> from nerscore.types import EntityColumns
+    >>> from nerscore.values.spans import EntityColumns
     >>> g = EntityColumns([0, 0], [0, 5], [5, 10], [0, 0], ("Claim",))
     >>> p = EntityColumns([0], [0], [10], [0], ("Claim",))
     >>> match_threshold(g, p).counts.to_dict()

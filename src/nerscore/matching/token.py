@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from nerscore.counts import Counts
-from nerscore.decoding import Decoding
 from nerscore.matching.alignment import MatchResult
 from nerscore.matching.registry import Matcher
-from nerscore.tags import EncodedTags, check_vocab, parse_vocab
+from nerscore.values.counts import Counts
+from nerscore.values.decoding import Decoding
+from nerscore.values.tags import EncodedTags, check_vocab, parse_vocab
 
 if TYPE_CHECKING:
-    from nerscore._inputs import Prepared
+    from nerscore.decode.inputs import Prepared
 
 __all__ = ["MATCHER", "token_counts"]
 
@@ -29,7 +29,7 @@ def token_counts(gold: EncodedTags, pred: EncodedTags, decoding: Decoding | None
 
     Examples
     --------
-    >>> from nerscore.tags import encode_pair
+    >>> from nerscore.values.tags import encode_pair
     >>> g, p = encode_pair([["B-PER", "I-PER", "O"]], [["B-PER", "B-PER", "B-LOC"]])
     >>> c = token_counts(g, p)
     >>> c.to_dict(), c.tokens_correct

@@ -29,7 +29,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from nerscore._optional import require
+from nerscore.errors import require
 
 require("torch", extra="torch")
 

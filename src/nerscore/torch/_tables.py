@@ -11,7 +11,7 @@ small tables indexed by tag ids:
 * ``pair`` — for every ``(previous id, current id)`` pair, bit flags of the
   decoder: for ``lenient``, bit 1 = an entity ends between the two tokens and
   bit 2 = one starts at the current token (the event rules of
-  :func:`nerscore._decode.event_masks`); for ``strict``, bit 1 = the pair
+  :func:`nerscore.decode.decoder.event_masks`); for ``strict``, bit 1 = the pair
   continues a chunk (an *inside* pattern), bit 2 = it may start one, bit 4 =
   it closes one (seqeval 1.2.2's strict patterns of the scheme).
 """
@@ -26,12 +26,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from nerscore import schemes as sc
-from nerscore._decode import event_masks
-from nerscore.decoding import Decoding
+from nerscore.decode.decoder import event_masks
 from nerscore.errors import InvalidTagError
-from nerscore.schemes import Mode, Pattern
-from nerscore.tags import parse_vocab
+from nerscore.values import schemes as sc
+from nerscore.values.decoding import Decoding
+from nerscore.values.schemes import Mode, Pattern
+from nerscore.values.tags import parse_vocab
 
 if TYPE_CHECKING:
     import torch

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 import torch
 
-from nerscore.counts import Counts
 from nerscore.torch._match import count_labels, exact_hits, threshold_hits
 from nerscore.torch._spans import compact, decode_spans
 from nerscore.torch._tables import TagTables, as_tag_tuple, tag_tables
 from nerscore.torch.aggregation import aggregate_subwords, word_targets
+from nerscore.values.counts import Counts
 
 __all__ = ["MATCHES", "TensorCounts", "count_entities", "entity_scores"]
 

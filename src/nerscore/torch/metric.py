@@ -8,11 +8,11 @@ from typing import Any
 import torch
 from torchmetrics import Metric
 
-from nerscore.counts import Counts
-from nerscore.report.model import Report
+from nerscore.scoring.report import Report
 from nerscore.torch._tables import as_tag_tuple, tag_tables
 from nerscore.torch.aggregation import STRATEGIES
 from nerscore.torch.functional import batch_counts, check_match, check_t, entity_scores
+from nerscore.values.counts import Counts
 
 __all__ = ["EntityMetric"]
 
@@ -154,7 +154,7 @@ class EntityMetric(Metric):
 
     def to_report(self, *, zero_division: Any = 0.0) -> Report:
         """The accumulated counts as a :class:`nerscore.Report` (renderers, JSON)."""
-        from nerscore.metrics import build_report
+        from nerscore.scoring.metrics import build_report
 
         counts = self.to_counts()
         options: dict[str, Any] = {"t": self.t} if self.match == "threshold" else {}

@@ -1,0 +1,173 @@
+"""The public namespace of nerscore: the one list of its names.
+
+Type checkers read this file; at run time ``nerscore/__init__.py`` reads the same
+imports to load each name on first use.
+"""
+
+from nerscore._version import __version__ as __version__
+from nerscore.accumulate.files import (
+    score_files as score_files,
+)
+from nerscore.accumulate.scorer import (
+    EntityScorer as EntityScorer,
+)
+from nerscore.analysis.breakdowns import (
+    Breakdown as Breakdown,
+    Bucket as Bucket,
+    breakdown as breakdown,
+    breakdown_from_report as breakdown_from_report,
+    render_breakdown as render_breakdown,
+)
+from nerscore.analysis.confusion import (
+    ConfusionMatrix as ConfusionMatrix,
+    confusion_from_report as confusion_from_report,
+    confusion_matrix as confusion_matrix,
+    render_confusion as render_confusion,
+)
+from nerscore.analysis.diagnostics import (
+    Diagnostics as Diagnostics,
+    Finding as Finding,
+    diagnose as diagnose,
+    render_diagnostics as render_diagnostics,
+)
+from nerscore.analysis.errors import (
+    ErrorCategory as ErrorCategory,
+    ErrorRecord as ErrorRecord,
+    errors_from_report as errors_from_report,
+    list_errors as list_errors,
+    write_errors as write_errors,
+)
+from nerscore.analysis.significance import (
+    Comparison as Comparison,
+    SequenceCounts as SequenceCounts,
+    compare as compare,
+    confidence_intervals as confidence_intervals,
+    sequence_counts as sequence_counts,
+)
+from nerscore.decode.entities import (
+    entities_to_tags as entities_to_tags,
+    tags_to_entities as tags_to_entities,
+)
+from nerscore.decode.offsets import (
+    align_tokens as align_tokens,
+    char_spans_to_tags as char_spans_to_tags,
+    char_spans_to_token_spans as char_spans_to_token_spans,
+    tags_to_char_spans as tags_to_char_spans,
+    token_spans_to_char_spans as token_spans_to_char_spans,
+)
+from nerscore.decode.validation import (
+    RepairMethod as RepairMethod,
+    TagIssue as TagIssue,
+    ValidationResult as ValidationResult,
+    repair_tags as repair_tags,
+    validate_tags as validate_tags,
+)
+from nerscore.errors import (
+    ConllevalMergeWarning as ConllevalMergeWarning,
+    FormatError as FormatError,
+    InputTypeError as InputTypeError,
+    InvalidSpanError as InvalidSpanError,
+    InvalidTagError as InvalidTagError,
+    InvalidTransitionError as InvalidTransitionError,
+    LengthMismatchError as LengthMismatchError,
+    MissingDependencyError as MissingDependencyError,
+    NerscoreError as NerscoreError,
+    OptionError as OptionError,
+    SchemeError as SchemeError,
+    UndefinedMetricWarning as UndefinedMetricWarning,
+)
+from nerscore.io.brat import (
+    read_brat as read_brat,
+    write_brat as write_brat,
+)
+from nerscore.io.conll import (
+    iter_conll as iter_conll,
+    read_conll as read_conll,
+    write_conll as write_conll,
+)
+from nerscore.io.convert import (
+    ConversionResult as ConversionResult,
+    convert_file as convert_file,
+)
+from nerscore.io.jsonl import (
+    read_jsonl as read_jsonl,
+    write_jsonl as write_jsonl,
+)
+from nerscore.matching import (
+    Alignment as Alignment,
+    Matcher as Matcher,
+    MatchResult as MatchResult,
+    get_matcher as get_matcher,
+)
+from nerscore.matching.exact import (
+    match_exact as match_exact,
+)
+from nerscore.matching.overlap import (
+    match_overlap as match_overlap,
+)
+from nerscore.matching.semeval import (
+    match_semeval as match_semeval,
+    semeval_tables as semeval_tables,
+)
+from nerscore.matching.threshold import (
+    match_threshold as match_threshold,
+)
+from nerscore.render.conlleval import (
+    render_conlleval as render_conlleval,
+)
+from nerscore.render.html import (
+    render_html as render_html,
+)
+from nerscore.render.seqeval import (
+    render_seqeval as render_seqeval,
+)
+from nerscore.render.significance import (
+    render_comparison as render_comparison,
+)
+from nerscore.render.text import (
+    render_markdown as render_markdown,
+    render_text as render_text,
+)
+from nerscore.scoring.metrics import (
+    accuracy_score as accuracy_score,
+    classification_report as classification_report,
+    count_matches as count_matches,
+    evaluate as evaluate,
+    f1_score as f1_score,
+    fbeta_score as fbeta_score,
+    match_entities as match_entities,
+    precision_score as precision_score,
+    recall_score as recall_score,
+)
+from nerscore.scoring.reduction import (
+    Average as Average,
+    Scores as Scores,
+    reduce_counts as reduce_counts,
+)
+from nerscore.scoring.report import (
+    Report as Report,
+    Row as Row,
+)
+from nerscore.values.counts import (
+    Counts as Counts,
+    LabelCounts as LabelCounts,
+)
+from nerscore.values.decoding import (
+    Decoding as Decoding,
+)
+from nerscore.values.documents import (
+    Document as Document,
+)
+from nerscore.values.schemes import (
+    Mode as Mode,
+    Scheme as Scheme,
+    get_scheme as get_scheme,
+)
+from nerscore.values.spans import (
+    Entity as Entity,
+    EntityColumns as EntityColumns,
+    Span as Span,
+)
+from nerscore.values.tags import (
+    EncodedTags as EncodedTags,
+)

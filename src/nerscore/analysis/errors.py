@@ -1,0 +1,499 @@
+"""Error listing: every entity that is not an exact match, as one record each.
+
+Gold and predicted entities are first paired by the matcher (``match=``;
+for ``"exact"``: identical bounds, same-label pairs first). Entities it left
+unpaired are then paired one-to-one among spans of the same sequence that
+overlap, in this order of preference: any overlap with the same label, then
+any overlap; inside a class, larger overlap first, then earlier gold start,
+then earlier predicted start (the priorities of the SemEval ``strict``
+alignment, ``docs/matchers/semeval.md``). Each pair that is not an exact
+match, and each entity left alone, becomes an :class:`ErrorRecord`:
+
+============================  ===============================================
+category                      meaning
+============================  ===============================================
+``missed``                    gold entity, no overlapping prediction (FN)
+``spurious``                  prediction, no overlapping gold entity (FP)
+``wrong_label``               same bounds, different label (FP + FN)
+``wrong_boundary``            same label, overlapping but different bounds
+``wrong_label_and_boundary``  overlapping, different label and bounds
+============================  ===============================================
+
+Every record but ``spurious`` is one false negative of its gold label, and
+every record but ``missed`` one false positive of its predicted label, in
+the sense of exact matching — whichever matcher paired them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import IO, TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from nerscore.analysis.confusion import analysis_alignment
+from nerscore.errors import InvalidSpanError, LengthMismatchError
+from nerscore.io.atomic import atomic_open
+from nerscore.matching.alignment import Alignment
+from nerscore.matching.candidates import candidate_pairs, greedy_matching
+from nerscore.scoring.metrics import run_matcher
+from nerscore.values.decoding import Decoding
+from nerscore.values.options import OptionEnum
+from nerscore.values.schemes import Mode, Scheme
+from nerscore.values.spans import EntityColumns
+
+if TYPE_CHECKING:
+    from nerscore.scoring.report import Report
+
+__all__ = [
+    "FIELDS",
+    "ErrorCategory",
+    "ErrorRecord",
+    "errors_from_report",
+    "errors_to_string",
+    "list_errors",
+    "write_errors",
+]
+
+IntArray = npt.NDArray[np.int64]
+
+
+class ErrorCategory(OptionEnum):
+    """The kinds of entity error."""
+
+    MISSED = "missed"
+    SPURIOUS = "spurious"
+    WRONG_LABEL = "wrong_label"
+    WRONG_BOUNDARY = "wrong_boundary"
+    WRONG_LABEL_AND_BOUNDARY = "wrong_label_and_boundary"
+
+
+_CATEGORIES = tuple(ErrorCategory)
+_MISSED, _SPURIOUS, _LABEL, _BOUNDARY, _BOTH = range(5)
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorRecord:
+    """One error: a gold entity, a prediction, or a mismatched pair of both.
+
+    Offsets are half-open, in the units of the input: tokens for tag
+    sequences, characters for character spans.
+
+    Attributes
+    ----------
+    category : ErrorCategory
+        What went wrong (see the module documentation).
+    sequence : int
+        Index of the sentence or document.
+    doc_id : str or None
+        Document id, when the input had ids.
+    gold_start, gold_end, gold_label : int, int, str, or None
+        The gold entity (None for ``spurious``).
+    pred_start, pred_end, pred_label : int, int, str, or None
+        The prediction (None for ``missed``).
+    gold_text, pred_text : str or None
+        The covered text (tokens joined by spaces for token input), when
+        text or tokens are known.
+
+    Examples
+    --------
+    >>> r = ErrorRecord(ErrorCategory.MISSED, 0, None, 3, 5, "PER", None, None, None)
+    >>> r.to_dict()["category"], r.to_dict()["gold_label"]
+    ('missed', 'PER')
+    """
+
+    category: ErrorCategory
+    sequence: int
+    doc_id: str | None
+    gold_start: int | None
+    gold_end: int | None
+    gold_label: str | None
+    pred_start: int | None
+    pred_end: int | None
+    pred_label: str | None
+    gold_text: str | None = None
+    pred_text: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as a JSON-safe dictionary (field order kept).
+
+        Returns
+        -------
+        dict
+        """
+        out = asdict(self)
+        out["category"] = self.category.value
+        return out
+
+
+#: Column order of :func:`write_errors`.
+FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ErrorRecord))
+
+
+def _error_pairs(
+    base: Alignment,
+) -> tuple[IntArray, IntArray, IntArray, IntArray, EntityColumns, EntityColumns]:
+    """Extend an alignment with overlapping leftovers; returns pairs, unpaired rows, both sides."""
+    gold, pred = base.gold, base.pred
+    g_rest, p_rest = base.missed, base.spurious
+    gi, pi, ov = candidate_pairs(gold.take(g_rest), pred.take(p_rest))
+    gi, pi = g_rest[gi], p_rest[pi]
+    keep = ov > 0  # identical zero-length spans were paired by bounds already
+    gi, pi, ov = gi[keep], pi[keep], ov[keep]
+    order = np.lexsort((
+        pi, gi, pred.label[pi], gold.label[gi], pred.end[pi], gold.end[gi],
+        pred.start[pi], gold.start[gi], -ov, gold.label[gi] != pred.label[pi],
+    ))
+    gi, pi = gi[order], pi[order]
+    taken = greedy_matching(gi, pi, len(gold), len(pred))
+    og, op = gi[taken], pi[taken]
+    pairs_gold = np.concatenate([base.pairs_gold, og])
+    pairs_pred = np.concatenate([base.pairs_pred, op])
+    g_paired = np.zeros(len(gold), dtype=bool)
+    g_paired[og] = True
+    p_paired = np.zeros(len(pred), dtype=bool)
+    p_paired[op] = True
+    missed = g_rest[~g_paired[g_rest]]
+    spurious = p_rest[~p_paired[p_rest]]
+    return pairs_gold, pairs_pred, missed, spurious, gold, pred
+
+
+def _texts_for(
+    texts: Sequence[Any] | None, n_sequences: int
+) -> Sequence[Any] | None:
+    if texts is None:
+        return None
+    if isinstance(texts, str):
+        raise TypeError(
+            "Expected `texts` to be a sequence with one text (str) or token list per "
+            "sequence; got a single str. Wrap it in a list."
+        )
+    texts = list(texts)
+    if len(texts) != n_sequences:
+        raise LengthMismatchError(
+            f"Expected `texts` to hold one item per sequence ({n_sequences}); "
+            f"got {len(texts)}.",
+            expected=n_sequences, actual=len(texts),
+        )
+    return texts
+
+
+def _cover(item: Any, start: int, end: int, seq: int, doc: str | None) -> str | None:
+    """The text an entity covers: a character slice, or its tokens joined by spaces."""
+    if item is None:
+        return None
+    where = f"document {doc!r}" if doc is not None else f"sequence {seq}"
+    if end > len(item):
+        unit = "characters" if isinstance(item, str) else "tokens"
+        raise InvalidSpanError(
+            f"Span [{start}, {end}) is out of range of the text of {where} "
+            f"({len(item)} {unit}). Pass the texts (or tokens) the offsets refer to.",
+            document=doc if doc is not None else seq,
+        )
+    if isinstance(item, str):
+        return item[start:end]
+    return " ".join(str(t) for t in item[start:end])
+
+
+def _records(
+    base: Alignment,
+    *,
+    doc_ids: Sequence[Any] | None,
+    texts: Sequence[Any] | None,
+) -> list[ErrorRecord]:
+    pg, pp, missed, spurious, gold, pred = _error_pairs(base)
+    same_bounds = (gold.start[pg] == pred.start[pp]) & (gold.end[pg] == pred.end[pp])
+    same_label = gold.label[pg] == pred.label[pp]
+    wrong = ~(same_bounds & same_label)
+    pg, pp = pg[wrong], pp[wrong]
+    same_bounds, same_label = same_bounds[wrong], same_label[wrong]
+    cat_pair = np.where(same_bounds, _LABEL, np.where(same_label, _BOUNDARY, _BOTH))
+    n_m, n_s = len(missed), len(spurious)
+    none = np.full(n_m + n_s + len(pg), -1, dtype=np.int64)
+    g_row = none.copy()
+    g_row[: n_m] = missed
+    g_row[n_m + n_s:] = pg
+    p_row = none.copy()
+    p_row[n_m: n_m + n_s] = spurious
+    p_row[n_m + n_s:] = pp
+    cat = np.concatenate([
+        np.full(n_m, _MISSED), np.full(n_s, _SPURIOUS), cat_pair
+    ]).astype(np.int64)
+    has_g, has_p = g_row >= 0, p_row >= 0
+    gr, pr = np.where(has_g, g_row, 0), np.where(has_p, p_row, 0)
+
+    def col(values: IntArray, rows: IntArray, mask: npt.NDArray[np.bool_]) -> IntArray:
+        return np.where(mask, values[rows], -1) if len(values) else none.copy()
+
+    seq = np.where(has_g, col(gold.seq, gr, has_g), col(pred.seq, pr, has_p))
+    gs, ge, gl = col(gold.start, gr, has_g), col(gold.end, gr, has_g), col(gold.label, gr, has_g)
+    ps, pe, pl = col(pred.start, pr, has_p), col(pred.end, pr, has_p), col(pred.label, pr, has_p)
+    start = np.where(has_g, gs, ps)
+    end = np.where(has_g, ge, pe)
+    order = np.lexsort((pl, ps, gl, cat, end, start, seq))
+    labels: list[str | None] = [*gold.labels, None]  # label -1 (absent side) -> None
+    ids = None if doc_ids is None else [None if d is None else str(d) for d in doc_ids]
+    columns = zip(*(a[order].tolist() for a in (cat, seq, gs, ge, gl, ps, pe, pl)), strict=True)
+    out = []
+    for c, q, g0, g1, g_lab, p0, p1, p_lab in columns:
+        doc = None if ids is None else ids[q]
+        item = None if texts is None else texts[q]
+        g, p = g_lab >= 0, p_lab >= 0
+        out.append(ErrorRecord(
+            category=_CATEGORIES[c], sequence=q, doc_id=doc,
+            gold_start=g0 if g else None, gold_end=g1 if g else None,
+            gold_label=labels[g_lab],
+            pred_start=p0 if p else None, pred_end=p1 if p else None,
+            pred_label=labels[p_lab],
+            gold_text=_cover(item, g0, g1, q, doc) if g and item is not None else None,
+            pred_text=_cover(item, p0, p1, q, doc) if p and item is not None else None,
+        ))
+    return out
+
+
+def _tokens_per_sequence(tags: Any) -> list[Sequence[str]] | None:
+    """Per-sentence token lists of encoded tags that carry their tokens (from a file)."""
+    tokens = getattr(tags, "tokens", None)
+    if tokens is None:
+        return None
+    o = tags.offsets.tolist()
+    return [tokens[o[k]: o[k + 1]] for k in range(len(o) - 1)]
+
+
+def list_errors(
+    y_true: object,
+    y_pred: object,
+    *,
+    match: str = "exact",
+    scheme: str | Scheme | None = None,
+    mode: str | Mode = "lenient",
+    suffix: bool = False,
+    delimiter: str = "-",
+    outside: str = "O",
+    texts: Sequence[Any] | None = None,
+    doc_ids: Sequence[Any] | None = None,
+    **options: Any,
+) -> list[ErrorRecord]:
+    """Every entity error between gold and prediction, one record each.
+
+    Parameters
+    ----------
+    y_true, y_pred : tag sequences, span documents, or EntityColumns
+        Gold and prediction, as for :func:`nerscore.evaluate`, or both sides
+        as entity columns.
+    match : str
+        The matcher whose pairing is listed: ``"exact"`` (default) pairs
+        identical bounds first (same label first); any other entity matcher
+        (``"semeval"``, ``"overlap"``, ``"threshold"``) contributes its own
+        alignment. Either way, entities it left unpaired are then paired
+        one-to-one with overlapping ones (see the module docstring).
+    scheme, mode, suffix, delimiter, outside
+        How tags are decoded; see :func:`nerscore.tags_to_entities`.
+    texts : sequence, optional
+        One item per sequence, to fill ``gold_text``/``pred_text``: a str
+        (offsets are characters) or a list of tokens (offsets are tokens;
+        the covered tokens are joined by single spaces). Defaults to the
+        texts of the input, or its tokens when tags were read from a file.
+    doc_ids : sequence, optional
+        One id per sequence, copied to ``doc_id``.
+    **options
+        Options of the matcher.
+
+    Returns
+    -------
+    list of ErrorRecord
+        Sorted by sequence, then start, then end (gold bounds where there is
+        a gold entity).
+
+    Raises
+    ------
+    LengthMismatchError
+        When ``texts`` or ``doc_ids`` do not have one item per sequence.
+    InvalidSpanError
+        When an entity reaches past the end of its text.
+
+    See Also
+    --------
+    errors_from_report : The same list from a :class:`~nerscore.Report`.
+    write_errors : Write records as JSON Lines or CSV.
+
+    Examples
+    --------
+    >>> tokens = [["Ann", "Lee", "met", "Bob", "in", "New", "York"]]
+    >>> y_true = [["B-PER", "I-PER", "O", "B-PER", "O", "B-LOC", "I-LOC"]]
+    >>> y_pred = [["B-PER", "O", "O", "B-LOC", "O", "O", "B-ORG"]]
+    >>> for r in list_errors(y_true, y_pred, texts=tokens):
+    ...     print(r.category, r.gold_text, r.gold_label, "->", r.pred_text, r.pred_label)
+    wrong_boundary Ann Lee PER -> Ann PER
+    wrong_label Bob PER -> Bob LOC
+    wrong_label_and_boundary New York LOC -> York ORG
+    """
+    decoding = Decoding(scheme, mode, suffix, delimiter, outside)
+    run = run_matcher(y_true, y_pred, match, decoding, options, align=True)
+    prep, res = run.prep, run.result
+    n_seq = prep.n_sequences
+    if prep.tags is None and prep.doc_ids is None and prep.texts is None:
+        # columns may not know about entity-free documents at the end
+        extra = [len(x) for x in (texts, doc_ids) if x is not None and not isinstance(x, str)]
+        n_seq = max([n_seq, *extra])
+    prep_texts: Sequence[Any] | None = prep.texts
+    if prep_texts is None and prep.tags is not None:
+        prep_texts = _tokens_per_sequence(prep.tags[0])
+    return _from_alignment(
+        analysis_alignment(match, res.alignment), n_seq,
+        doc_ids=doc_ids if doc_ids is not None else prep.doc_ids,
+        texts=texts if texts is not None else prep_texts,
+    )
+
+
+def _from_alignment(
+    base: Alignment, n_seq: int, *,
+    doc_ids: Sequence[Any] | None, texts: Sequence[Any] | None,
+) -> list[ErrorRecord]:
+    ids = None
+    if doc_ids is not None:
+        ids = list(doc_ids)
+        if len(ids) != n_seq:
+            raise LengthMismatchError(
+                f"Expected `doc_ids` to hold one id per sequence ({n_seq}); got {len(ids)}.",
+                expected=n_seq, actual=len(ids),
+            )
+    return _records(base, doc_ids=ids, texts=_texts_for(texts, n_seq))
+
+
+def errors_from_report(
+    report: Report, *, texts: Sequence[Any] | None = None
+) -> list[ErrorRecord]:
+    """Every entity error of a report, from the entities it stored (no rescoring).
+
+    Equals :func:`list_errors` on the same inputs with the report's matcher.
+
+    Parameters
+    ----------
+    report : Report
+        From :func:`nerscore.evaluate` with an entity matcher.
+    texts : sequence, optional
+        One text (str) or token list per sequence; defaults to
+        ``report.texts``.
+
+    Returns
+    -------
+    list of ErrorRecord
+
+    Raises
+    ------
+    ValueError
+        When the report has no alignment (``match="token"``).
+
+    Examples
+    --------
+    >>> import nerscore
+    >>> r = nerscore.evaluate([["B-PER", "O"]], [["B-PER", "B-LOC"]], zero_division=0.0)
+    >>> [(e.category.value, e.pred_start, e.pred_label) for e in errors_from_report(r)]
+    [('spurious', 1, 'LOC')]
+    """
+    base = analysis_alignment(report.match, report.alignment)
+    n_seq = max(base.gold.n_sequences, base.pred.n_sequences, report.n_sequences or 0)
+    return _from_alignment(
+        base, n_seq, doc_ids=report.doc_ids,
+        texts=texts if texts is not None else report.texts,
+    )
+
+
+def _csv_value(value: Any) -> Any:
+    return "" if value is None else value
+
+
+def write_errors(
+    records: Iterable[ErrorRecord],
+    path_or_file: str | os.PathLike[str] | IO[str],
+    *,
+    format: str = "jsonl",  # noqa: A002 - the public name of the option
+) -> int:
+    """Write error records as JSON Lines or CSV (UTF-8).
+
+    Parameters
+    ----------
+    records : iterable of ErrorRecord
+        From :func:`list_errors` or :func:`errors_from_report`.
+    path_or_file : str, path or text file
+        Where to write; a path is created or overwritten.
+    format : {"jsonl", "csv"}
+        JSON Lines: one object per record, keys in :data:`FIELDS` order,
+        ``null`` for absent values. CSV: a header row of :data:`FIELDS`,
+        then one row per record, empty cells for absent values.
+
+    Returns
+    -------
+    int
+        The number of records written.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``format``.
+
+    Examples
+    --------
+    >>> import io
+    >>> recs = list_errors([["B-PER", "O"]], [["O", "B-LOC"]])
+    >>> buf = io.StringIO()
+    >>> write_errors(recs, buf, format="csv")
+    2
+    >>> print(buf.getvalue().splitlines()[1])
+    missed,0,,0,1,PER,,,,,
+    """
+    if format not in ("jsonl", "csv"):
+        raise ValueError(f"Expected `format` to be one of 'jsonl', 'csv'; got {format!r}.")
+    if isinstance(path_or_file, (str, os.PathLike)):
+        with atomic_open(path_or_file, "w", encoding="utf-8", newline="") as fh:
+            return _write(records, fh, format)
+    return _write(records, path_or_file, format)
+
+
+def _write(records: Iterable[ErrorRecord], fh: IO[str], format: str) -> int:  # noqa: A002
+    n = 0
+    if format == "jsonl":
+        for rec in records:
+            fh.write(json.dumps(rec.to_dict(), ensure_ascii=False) + "\n")
+            n += 1
+        return n
+    writer = csv.writer(fh, lineterminator="\n")
+    writer.writerow(FIELDS)
+    for rec in records:
+        d = rec.to_dict()
+        writer.writerow([_csv_value(d[f]) for f in FIELDS])
+        n += 1
+    return n
+
+
+def errors_to_string(records: Iterable[ErrorRecord], *, format: str = "jsonl") -> str:  # noqa: A002
+    """The output of :func:`write_errors` as a string.
+
+    Parameters
+    ----------
+    records : iterable of ErrorRecord
+        The records.
+    format : {"jsonl", "csv"}
+        Output format.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(errors_to_string(list_errors([["B-PER"]], [["O"]])), end="")
+    {"category": "missed", "sequence": 0, "doc_id": null, "gold_start": 0, "gold_end": 1, \
+"gold_label": "PER", "pred_start": null, "pred_end": null, "pred_label": null, \
+"gold_text": null, "pred_text": null}
+    """
+    buf = io.StringIO()
+    write_errors(records, buf, format=format)
+    return buf.getvalue()

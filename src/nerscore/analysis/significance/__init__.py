@@ -1,0 +1,41 @@
+"""Comparing systems: per-unit counts, bootstrap intervals and significance tests.
+
+- :func:`sequence_counts` splits one evaluation into per-sentence or
+  per-document count arrays whose sums are the report's counts;
+- :func:`compare` gives every system's scores with percentile bootstrap
+  intervals and, for every pair, the difference with its interval and
+  p-values from the paired bootstrap and from approximate randomization;
+- :func:`confidence_intervals` is :func:`compare` for one system;
+
+Definitions and formulas: docs/significance.md.
+"""
+
+from __future__ import annotations
+
+from nerscore.analysis.significance.comparison import (
+    Comparison,
+    Estimate,
+    PairResult,
+    PRFEstimates,
+    SystemScores,
+    compare,
+    confidence_intervals,
+)
+from nerscore.analysis.significance.units import (
+    SequenceCounts,
+    UnsplittableCountsError,
+    sequence_counts,
+)
+
+__all__ = [
+    "Comparison",
+    "Estimate",
+    "PRFEstimates",
+    "PairResult",
+    "SequenceCounts",
+    "SystemScores",
+    "UnsplittableCountsError",
+    "compare",
+    "confidence_intervals",
+    "sequence_counts",
+]

@@ -1,0 +1,254 @@
+"""Tag sequences to entities and back (definitions: ``docs/schemes.md``).
+
+:func:`tags_to_entities` decodes in three modes (``lenient``, ``strict``,
+``conlleval``) with one vectorised decoder over the whole corpus;
+:func:`entities_to_tags` writes entities in any scheme.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from nerscore.decode.decoder import decode_chunks, decode_events_ids_seq, flatten_with_separators
+from nerscore.errors import InvalidSpanError
+from nerscore.values import schemes as sc
+from nerscore.values.decoding import Decoding
+from nerscore.values.schemes import Mode, Scheme
+from nerscore.values.spans import Entity, EntityColumns
+from nerscore.values.tags import EncodedTags, check_vocab, parse_vocab
+
+__all__ = ["decode", "entities_to_tags", "nested", "tags_to_entities", "write_tags"]
+
+
+def decode(enc: EncodedTags, decoding: Decoding) -> EntityColumns:
+    """Decode an encoded corpus into entity columns (the hot path behind every scorer)."""
+    decoding.check_decodable()
+    table, m = decoding.table, decoding.mode
+    if m is Mode.CONLLEVAL:
+        from nerscore.decode.conlleval_rules import decode_conlleval
+
+        return decode_conlleval(enc, delimiter=decoding.delimiter)
+    parsed = parse_vocab(enc.vocab, decoding)
+    check_vocab(parsed, enc)
+    order = sorted(range(len(parsed.labels)), key=parsed.labels.__getitem__)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    labels = tuple(parsed.labels[i] for i in order)
+    if m is Mode.STRICT:
+        assert table is not None
+        cls, ext_offsets = flatten_with_separators(parsed.cls[enc.ids], enc.offsets, sc.O)
+        typ, _ = flatten_with_separators(parsed.label[enc.ids], enc.offsets, -1)
+        begin, end, lab = decode_chunks(
+            cls.astype(np.int8, copy=False), typ.astype(np.int64, copy=False),
+            table.start, table.inside, table.end,
+        )
+        seq = np.searchsorted(ext_offsets, begin, side="right") - 1
+        start = begin - ext_offsets[seq]
+        lab = rank[lab] if len(lab) else lab
+        return EntityColumns(seq, start, start + (end - begin), lab, labels, enc.n_sequences)
+    # lenient: the event rules, one table lookup per token, no separators
+    begin, end, seq = decode_events_ids_seq(enc.ids, enc.offsets, parsed.cls, parsed.label,
+                                            sc.LENIENT)
+    start = begin - enc.offsets[seq]
+    tag_rank = np.where(parsed.label >= 0, rank[np.maximum(parsed.label, 0)], -1) \
+        if len(rank) else parsed.label
+    lab = tag_rank[enc.ids[end - 1]]
+    return EntityColumns(seq, start, start + (end - begin), lab, labels, enc.n_sequences)
+
+
+def tags_to_entities(
+    tags: Sequence[str] | Sequence[Sequence[str]] | EncodedTags,
+    *,
+    scheme: str | Scheme | None = None,
+    mode: str | Mode = "lenient",
+    suffix: bool = False,
+    delimiter: str = "-",
+    outside: str = "O",
+) -> list[Entity]:
+    """Decode tag sequences into entities.
+
+    Parameters
+    ----------
+    tags : list of str, list of list of str, or EncodedTags
+        One sequence, or one sequence per sentence.
+    scheme : str or Scheme, optional
+        ``IO``, ``IOB1``, ``IOB2``/``BIO``, ``IOE1``, ``IOE2``, ``IOBES``/``BIOES``,
+        ``BILOU`` or ``BMES``. Required by ``mode="strict"``; when given, tags
+        with prefixes the scheme does not use are an error.
+    mode : {"lenient", "strict", "conlleval"}
+        ``lenient`` reads malformed chunks as the conlleval script and seqeval
+        do (an ``I-X`` after ``O`` begins an entity); ``strict`` keeps only
+        well-formed chunks of ``scheme`` (seqeval's strict mode);
+        ``conlleval`` is the Perl script's own chunking, quirks included.
+    suffix : bool
+        Tags are written ``TYPE-PREFIX``.
+    delimiter : str
+        Between prefix and type.
+    outside : str
+        The outside tag.
+
+    Returns
+    -------
+    list of Entity
+        Sorted by sentence and position; ``sentence`` is the sequence index.
+
+    Raises
+    ------
+    InvalidTagError
+        For a tag that cannot be parsed, naming it and where it is.
+    SchemeError
+        For an unknown scheme, or ``strict`` without one.
+
+    Notes
+    -----
+    Lenient rules (``docs/schemes.md``): an entity ends between tokens p and c when p
+    is E or S, when p is B/I and c is B, S or O, or when p is not O and the
+    types differ; it starts at c when c is B or S, when c is E/I and p is E,
+    S or O, or when c is not O and the types differ. ``U``, ``L`` and ``M``
+    are read as ``S``, ``E`` and ``I``.
+
+    Examples
+    --------
+    >>> tags_to_entities(["B-PER", "I-PER", "O", "I-LOC"])
+    [Entity(span=Span(start=0, end=2), label='PER', sentence=0), Entity(span=Span(start=3, end=4), label='LOC', sentence=0)]
+    >>> len(tags_to_entities(["I-PER", "I-PER"], scheme="IOB2", mode="strict"))
+    0
+    """
+    decoding = Decoding(scheme, mode, suffix, delimiter, outside)
+    enc = tags if isinstance(tags, EncodedTags) else EncodedTags.from_lists(nested(tags))
+    return decode(enc, decoding).sorted().to_entities()
+
+
+def nested(tags: Sequence[str] | Sequence[Sequence[str]]) -> Sequence[Sequence[str]]:
+    """One sequence of tags as a list of one sentence; several sentences as they are."""
+    if isinstance(tags, str):
+        raise TypeError("Expected a sequence of tags, got a single string.")
+    if len(tags) == 0 or isinstance(tags[0], str):
+        return [tags]  # type: ignore[list-item]
+    return tags
+
+
+_WRITE_LETTERS = {
+    Scheme.IO: {sc.B: "I", sc.I: "I", sc.E: "I", sc.S: "I"},
+    Scheme.IOB1: {sc.B: "B", sc.I: "I"},
+    Scheme.IOB2: {sc.B: "B", sc.I: "I"},
+    Scheme.IOE1: {sc.E: "E", sc.I: "I"},
+    Scheme.IOE2: {sc.E: "E", sc.I: "I"},
+    Scheme.IOBES: {sc.B: "B", sc.I: "I", sc.E: "E", sc.S: "S"},
+    Scheme.BILOU: {sc.B: "B", sc.I: "I", sc.E: "L", sc.S: "U"},
+    Scheme.BMES: {sc.B: "B", sc.I: "M", sc.E: "E", sc.S: "S"},
+}
+
+
+def entities_to_tags(
+    entities: Iterable[Entity] | EntityColumns,
+    lengths: int | Sequence[int],
+    *,
+    scheme: str | Scheme = "IOB2",
+    suffix: bool = False,
+    delimiter: str = "-",
+    outside: str = "O",
+) -> list[list[str]]:
+    """Write entities as tag sequences in ``scheme``.
+
+    Parameters
+    ----------
+    entities : iterable of Entity, or EntityColumns
+        Non-overlapping within each sentence.
+    lengths : int or sequence of int
+        Number of tokens of each sentence (an int for a single sentence).
+    scheme : str or Scheme
+        Target scheme. IOB1 writes ``B`` only where an entity directly follows
+        one of the same label, IOE1 writes ``E`` only where one directly
+        precedes one of the same label. The IO scheme cannot separate
+        adjacent entities of one label: they come back merged.
+    suffix, delimiter, outside : optional
+        Tag syntax, as for :func:`tags_to_entities`.
+
+    Returns
+    -------
+    list of list of str
+        One list of tags per sentence.
+
+    Raises
+    ------
+    InvalidSpanError
+        For entities outside their sentence or overlapping each other.
+
+    Examples
+    --------
+    >>> ents = tags_to_entities(["B-PER", "I-PER", "B-PER", "O"])
+    >>> entities_to_tags(ents, 4, scheme="BILOU")
+    [['B-PER', 'L-PER', 'U-PER', 'O']]
+    >>> entities_to_tags(ents, 4, scheme="IOB1")
+    [['I-PER', 'I-PER', 'B-PER', 'O']]
+    """
+    return write_tags(entities, lengths,
+                      Decoding(scheme, suffix=suffix, delimiter=delimiter, outside=outside))
+
+
+def write_tags(
+    entities: Iterable[Entity] | EntityColumns, lengths: int | Sequence[int], decoding: Decoding
+) -> list[list[str]]:
+    """:func:`entities_to_tags` with the scheme and tag syntax of ``decoding`` (mode unused)."""
+    kind = decoding.scheme if decoding.scheme is not None else Scheme.IOB2
+    suffix, delimiter, outside = decoding.suffix, decoding.delimiter, decoding.outside
+    letters = _WRITE_LETTERS[kind]
+    lens = [lengths] if isinstance(lengths, int) else list(lengths)
+    ents = entities.to_entities() if isinstance(entities, EntityColumns) else list(entities)
+    ents.sort()
+    out = [[outside] * n for n in lens]
+    owner: list[list[Entity | None]] = [[None] * n for n in lens]
+    for ent in ents:
+        k, s, e = ent.sentence, ent.span.start, ent.span.end
+        if not 0 <= k < len(lens) or e > lens[k] or s >= e:
+            raise InvalidSpanError(
+                f"Entity {ent.label!r} at [{s}, {e}) of sentence {k} is outside the sentence "
+                f"or empty (sentence lengths: {len(lens)} sentences).",
+                document=k, spans=[(s, e, ent.label)],
+            )
+        for i in range(s, e):
+            if owner[k][i] is not None:
+                other = owner[k][i]
+                assert other is not None
+                raise InvalidSpanError(
+                    f"Entities {other.label!r} [{other.start}, {other.end}) and {ent.label!r} "
+                    f"[{s}, {e}) of sentence {k} overlap; tags cannot encode overlapping "
+                    "entities.",
+                    document=k, spans=[(other.start, other.end, other.label), (s, e, ent.label)],
+                )
+            owner[k][i] = ent
+    for ent in ents:
+        k, s, e = ent.sentence, ent.span.start, ent.span.end
+        classes = _chunk_classes(kind, e - s)
+        if kind is Scheme.IOB1:
+            prev = owner[k][s - 1] if s > 0 else None
+            if prev is not None and prev.label == ent.label:
+                classes[0] = sc.B
+        if kind is Scheme.IOE1:
+            nxt = owner[k][e] if e < lens[k] else None
+            if nxt is not None and nxt.label == ent.label:
+                classes[-1] = sc.E
+        for i, cls in zip(range(s, e), classes, strict=False):
+            out[k][i] = _format_tag(letters[cls], ent.label, suffix, delimiter)
+    return out
+
+
+def _chunk_classes(kind: Scheme, n: int) -> list[int]:
+    if kind in (Scheme.IO, Scheme.IOB1, Scheme.IOE1):
+        return [sc.I] * n
+    if kind is Scheme.IOB2:
+        return [sc.B] + [sc.I] * (n - 1)
+    if kind is Scheme.IOE2:
+        return [sc.I] * (n - 1) + [sc.E]
+    if n == 1:
+        return [sc.S]
+    return [sc.B] + [sc.I] * (n - 2) + [sc.E]
+
+
+def _format_tag(letter: str, label: str, suffix: bool, delimiter: str) -> str:
+    if not label:
+        return letter
+    return f"{label}{delimiter}{letter}" if suffix else f"{letter}{delimiter}{label}"

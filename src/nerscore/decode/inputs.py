@@ -1,0 +1,516 @@
+"""Turning what users pass (tag sequences, encoded tags, spans, documents) into entity columns.
+
+Two kinds of input reach every scorer through :func:`prepare`:
+
+- **Tags**: a list of tag sequences (a list of lists of ``str``) or
+  :class:`~nerscore.EncodedTags`; decoded with ``scheme``/``mode``.
+- **Spans**: per document, a list of ``(start, end, label)`` tuples,
+  ``{"start", "end", "label"}`` dicts or :class:`~nerscore.Entity` objects;
+  or documents with ids (a list of :class:`~nerscore.Document`, a list of
+  ``{"id", "text", "spans"}`` dicts — ``"entities"`` is accepted for
+  ``"spans"`` — or a mapping ``{doc_id: spans}``).
+
+Which kind an input is comes from its first span or tag: a list of lists of
+``str`` is tags, a list of lists of tuples/dicts/entities is spans. Inputs
+without a single tag or span (``[]``, ``[[], []]``) are read as tags unless
+the other side is spans; a mapping or documents are always spans.
+
+Pairing of span documents (docs/differences.md, never a silent drop):
+
+- both sides have ids: joined by id, in gold order, then the predicted ids
+  gold lacks. A gold document without a prediction counts as predicting no
+  entities; a predicted document that gold lacks counts all its spans as
+  false positives. Both are reported in ``Prepared.notes``. Duplicate ids on
+  one side are an error; so is a join where no id matches at all;
+- one side has ids and the other is a plain list (positional): paired by
+  position (same number of documents), ids taken from the side that has them;
+  a mapping cannot be paired with a plain list;
+- neither side has ids: paired by position.
+
+When both sides carry the text of a document and the texts differ, a
+``UserWarning`` names the first difference and a note is added; gold's text
+is used.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+
+from nerscore.decode.entities import decode
+from nerscore.errors import (
+    FormatError,
+    InputTypeError,
+    LengthMismatchError,
+    OptionError,
+    user_stacklevel,
+)
+from nerscore.values.decoding import Decoding
+from nerscore.values.documents import Document, is_int, span_columns
+from nerscore.values.spans import Entity, EntityColumns
+from nerscore.values.tags import EncodedTags, encode_pair
+
+__all__ = ["Prepared", "input_kind", "prepare", "prepare_spans"]
+
+_SHOW = 5  # ids listed in notes and messages
+
+
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """Both sides as entity columns, with the encoded tags when the input was tags."""
+
+    gold: EntityColumns
+    pred: EntityColumns
+    tags: tuple[EncodedTags, EncodedTags] | None
+    scheme: str | None
+    mode: str | None
+    doc_ids: list[str] | None = None
+    texts: list[str | None] | None = None
+    notes: tuple[str, ...] = ()
+    decoding: Decoding | None = None
+
+    @property
+    def n_sequences(self) -> int:
+        """Number of sentences or documents."""
+        return max(self.gold.n_sequences, self.pred.n_sequences)
+
+    @property
+    def n_tokens(self) -> int | None:
+        """Number of tokens (tag input only)."""
+        return len(self.tags[0]) if self.tags is not None else None
+
+    def tokens_correct(self) -> int:
+        """Tokens whose gold and predicted tag strings are equal."""
+        if self.tags is None:
+            return 0
+        return int(np.count_nonzero(self.tags[0].ids == self.tags[1].ids))
+
+
+def prepare(y_true: object, y_pred: object, decoding: Decoding | None = None) -> Prepared:
+    """Turn both sides (tag sequences, spans or entity columns) into entity columns.
+
+    Tags are decoded with ``decoding``; span inputs are checked and joined
+    (see the module docstring) and must not be given decoding options.
+
+    Examples
+    --------
+    >>> p = prepare([[(0, 4, "PER")], []], [[(0, 4, "PER")], [(2, 3, "LOC")]])
+    >>> p.gold.n_sequences, p.pred.labels, p.scheme, p.mode
+    (2, ('LOC', 'PER'), None, None)
+    >>> prepare([["B-PER", "O"]], [["B-PER", "B-LOC"]]).pred.labels
+    ('LOC', 'PER')
+    """
+    decoding = Decoding() if decoding is None else decoding
+    if isinstance(y_true, EntityColumns) and isinstance(y_pred, EntityColumns):
+        _check_no_tag_options(decoding, "entity columns")
+        return Prepared(y_true, y_pred, None, None, None)
+    if input_kind(y_true, y_pred) == "spans":
+        _check_no_tag_options(decoding, "spans")
+        return prepare_spans(y_true, y_pred)
+    t, p = encode_pair(y_true, y_pred)
+    gold = decode(t, decoding)
+    pred = decode(p, decoding)
+    return Prepared(gold, pred, (t, p), decoding.scheme_name, decoding.mode.value,
+                    decoding=decoding)
+
+
+def _check_no_tag_options(decoding: Decoding, what: str) -> None:
+    given = decoding.given()
+    if given:
+        raise OptionError(
+            f"{', '.join(given)} only appl{'y' if len(given) > 1 else 'ies'} to tag sequences, "
+            f"but y_true and y_pred are {what}; leave them out."
+        )
+
+
+# --------------------------------------------------------------------------- kind detection
+
+Kind = Literal["tags", "spans"]
+
+
+def _looks_like_span(x: object) -> bool:
+    """A span item: Entity, mapping, or a tuple/list starting with a number (checked later)."""
+    if isinstance(x, (Entity, Mapping)):
+        return True
+    return isinstance(x, (tuple, list)) and len(x) > 0 and isinstance(x[0], (int, float, np.number))
+
+
+def _item_kind(x: object) -> Kind | None:
+    """Kind of one item of an inner list (a tag or a span), None if unknown."""
+    if isinstance(x, str):
+        return "tags"
+    return "spans" if _looks_like_span(x) else None
+
+
+def _side_kind(y: object) -> Kind | None:
+    """``"tags"``, ``"spans"`` or None (nothing to tell: no tag and no span)."""
+    if isinstance(y, EncodedTags):
+        return "tags"
+    if isinstance(y, Mapping):
+        return "spans"
+    if isinstance(y, (str, bytes)) or not isinstance(y, Sequence):
+        return None  # encode_pair raises its own error
+    for item in y:
+        if isinstance(item, (Document, Mapping, Entity)):
+            return "spans"
+        if isinstance(item, str):
+            return "tags"
+        if _looks_like_span(item):
+            return "spans"  # one document given as a flat list of spans
+        if isinstance(item, Sequence) and not isinstance(item, (str, bytes)):
+            for x in item:
+                kind = _item_kind(x)
+                if kind is not None:
+                    return kind
+                break
+            continue
+        return None
+    return None
+
+
+def _is_id(x: object) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _integer_ids(y: object) -> bool:
+    """Whether ``y`` looks like integer label ids (an int array, or lists of ints only)."""
+    if isinstance(y, np.ndarray):
+        return y.dtype.kind in "iu"
+    if isinstance(y, (str, bytes, Mapping, EncodedTags)) or not isinstance(y, Sequence):
+        return False
+    for item in y:
+        if _is_id(item):
+            return all(map(_is_id, y))
+        if isinstance(item, (list, tuple, np.ndarray)):
+            if len(item) == 0:
+                continue
+            return all(map(_is_id, item))
+        return False
+    return False
+
+
+def input_kind(y_true: object, y_pred: object) -> Kind:
+    """Whether the inputs are tag sequences or spans (see the module docstring).
+
+    Raises
+    ------
+    TypeError
+        When one side is tags and the other spans.
+
+    Examples
+    --------
+    >>> input_kind([["B-PER"]], [["O"]]), input_kind([[(0, 1, "X")]], [[]])
+    ('tags', 'spans')
+    >>> input_kind([], [])
+    'tags'
+    """
+    for y, name in ((y_true, "y_true"), (y_pred, "y_pred")):
+        if _integer_ids(y):
+            raise InputTypeError(
+                f"`{name}` holds integers, not tag strings or spans. For label ids, wrap "
+                "them with their vocabulary: nerscore.EncodedTags.from_padded(ids, "
+                "vocab=[...], lengths=[...]) for a padded matrix, or nerscore.EncodedTags(ids, "
+                "offsets, vocab); for spans, give each its label: (start, end, label)."
+            )
+    kt, kp = _side_kind(y_true), _side_kind(y_pred)
+    if kt is not None and kp is not None and kt != kp:
+        raise InputTypeError(
+            f"y_true looks like {_KIND_WORDS[kt]} but y_pred like {_KIND_WORDS[kp]}; "
+            "give both sides in the same form."
+        )
+    return kt or kp or "tags"
+
+
+_KIND_WORDS = {"tags": "tag sequences", "spans": "spans"}
+
+
+# --------------------------------------------------------------------------- span sides
+
+
+@dataclass
+class _Side:
+    """One side of a span input, normalised: per-document spans, ids, texts."""
+
+    spans: list[Sequence[Any]]
+    ids: list[str] | None
+    texts: list[str | None] | None
+    mapping: bool = False
+    where: list[str] | None = None  # per document: "file, line n" when known
+
+
+def _doc_dict(d: Mapping[str, Any], k: int, name: str) -> tuple[Any, str | None, Sequence[Any]]:
+    if not any(key in d for key in ("id", "text", "spans", "entities")):
+        raise InputTypeError(
+            f"Item {k} of `{name}` is a dict with neither span keys ('start', 'end', 'label') "
+            f"nor document keys ('id', 'text', 'spans' or 'entities'); got keys {sorted(d)}."
+        )
+    if "spans" in d and "entities" in d:
+        raise InputTypeError(
+            f"Document {k} of {name} has both 'spans' and 'entities'; give one of them."
+        )
+    spans = d.get("spans", d.get("entities", ()))
+    if spans is None:
+        spans = ()
+    if isinstance(spans, (str, bytes)) or not isinstance(spans, Sequence):
+        raise InputTypeError(
+            f"Expected the spans of document {k} of {name} to be a list; "
+            f"got {type(spans).__name__}."
+        )
+    text = d.get("text")
+    if text is not None and not isinstance(text, str):
+        raise InputTypeError(
+            f"Expected the text of document {k} of {name} to be a str; got {type(text).__name__}."
+        )
+    doc_id = d.get("id")
+    if doc_id is not None:
+        if is_int(doc_id):
+            doc_id = str(doc_id)
+        elif not isinstance(doc_id, str):
+            raise InputTypeError(
+                f"Expected the id of document {k} of {name} to be a str or int; "
+                f"got {type(doc_id).__name__} {doc_id!r}."
+            )
+    return doc_id, text, spans
+
+
+def _side(y: object, name: str) -> _Side:
+    if isinstance(y, Mapping):
+        ids: list[str] = []
+        spans: list[Sequence[Any]] = []
+        texts: list[str | None] = []
+        for key, value in y.items():
+            if not isinstance(key, str):
+                raise InputTypeError(
+                    f"Expected the keys of {name} to be document ids (str); "
+                    f"got {type(key).__name__} {key!r}."
+                )
+            ids.append(key)
+            if isinstance(value, Document):
+                spans.append(value.spans)
+                texts.append(value.text)
+            elif isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+                raise InputTypeError(
+                    f"Expected {name}[{key!r}] to be a list of spans or a Document; "
+                    f"got {type(value).__name__}."
+                )
+            else:
+                spans.append(value)
+                texts.append(None)
+        return _Side(spans, ids, texts if any(t is not None for t in texts) else None,
+                     mapping=True)
+    if isinstance(y, (str, bytes)) or not isinstance(y, Sequence):
+        raise InputTypeError(
+            f"Expected `{name}` to be spans per document (a list of lists of (start, end, label)), "
+            f"documents or a mapping {{doc_id: spans}}; got {type(y).__name__}."
+        )
+    items = list(y)
+    if not items:
+        return _Side([], None, None)
+    first = items[0]
+    if isinstance(first, Document) or (isinstance(first, Mapping) and "start" not in first):
+        return _document_side(items, name)
+    if _item_kind(first) == "spans":  # a single document as a flat list of spans
+        return _Side([items], None, None)
+    if set(map(type, items)) <= {list, tuple}:
+        return _Side(items, None, None)
+    for k, item in enumerate(items):
+        if isinstance(item, (str, bytes, Document, Mapping)) or not isinstance(item, Sequence):
+            raise InputTypeError(
+                f"Expected every item of `{name}` to be one document's list of spans; "
+                f"item {k} is {type(item).__name__} {item!r}."
+            )
+    return _Side(items, None, None)
+
+
+def _document_side(items: list[Any], name: str) -> _Side:
+    ids: list[Any] = []
+    texts: list[str | None] = []
+    spans: list[Sequence[Any]] = []
+    where: list[str] = []
+    for k, item in enumerate(items):
+        if isinstance(item, Document):
+            ids.append(item.id)
+            texts.append(item.text)
+            spans.append(item.spans)
+            loc = ", ".join(x for x in (item.source, None if item.line is None
+                                        else f"line {item.line}") if x)
+            where.append(loc)
+        elif isinstance(item, Mapping) and "start" not in item:
+            doc_id, text, sp = _doc_dict(item, k, name)
+            ids.append(doc_id)
+            texts.append(text)
+            spans.append(sp)
+            where.append("")
+        else:
+            raise InputTypeError(
+                f"Expected every item of `{name}` to be a document (Document or "
+                f"{{'id', 'text', 'spans'}} dict) like item 0; item {k} is "
+                f"{type(item).__name__} {item!r}."
+            )
+    n_missing = sum(i is None for i in ids)
+    if 0 < n_missing < len(ids):
+        k = ids.index(None)
+        raise InputTypeError(
+            f"Document {k} of `{name}` has no 'id' but others have; give every document an id "
+            "(or none, to pair documents by position)."
+        )
+    return _Side(spans, None if n_missing else ids,
+                 texts if any(t is not None for t in texts) else None,
+                 where=where)
+
+
+def _check_unique(side: _Side, name: str) -> dict[str, int]:
+    assert side.ids is not None
+    index: dict[str, int] = {}
+    for k, doc_id in enumerate(side.ids):
+        j = index.setdefault(doc_id, k)
+        if j != k:
+            locs = ""
+            if side.where and side.where[j] and side.where[k]:
+                locs = f" ({side.where[j]} and {side.where[k]})"
+            raise FormatError(
+                f"Document id {doc_id!r} appears twice in {name}: documents {j} and {k}{locs}; "
+                "ids must be unique."
+            )
+    return index
+
+
+def _show(ids: Sequence[str]) -> str:
+    shown = ", ".join(repr(i) for i in ids[:_SHOW])
+    return shown + (f", ... ({len(ids) - _SHOW} more)" if len(ids) > _SHOW else "")
+
+
+def _first_difference(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    diff = np.flatnonzero(
+        np.frombuffer(a[:n].encode("utf-32-le"), dtype=np.uint32)
+        != np.frombuffer(b[:n].encode("utf-32-le"), dtype=np.uint32)
+    )
+    return int(diff[0]) if len(diff) else n
+
+
+def _join(
+    g: _Side, p: _Side
+) -> tuple[list[Sequence[Any]], list[Sequence[Any]], list[str] | None, list[str | None] | None,
+           list[str]]:
+    notes: list[str] = []
+    if g.ids is not None and p.ids is not None:
+        gi = _check_unique(g, "y_true")
+        pi = _check_unique(p, "y_pred")
+        if gi and pi and not (gi.keys() & pi.keys()):
+            raise FormatError(
+                f"None of the {len(pi)} predicted document ids appear among the {len(gi)} gold "
+                f"ids (gold: {_show(g.ids)}; predicted: {_show(p.ids)}); check that both "
+                "sides use the same ids."
+            )
+        missing = [d for d in g.ids if d not in pi]
+        extra = [d for d in p.ids if d not in gi]
+        joined = g.ids + extra
+        ids: list[str] | None = joined
+        empty: Sequence[Any] = ()
+        g_spans = g.spans + [empty] * len(extra)
+        p_rows = [pi.get(d) for d in joined]
+        p_spans = [empty if r is None else p.spans[r] for r in p_rows]
+        gt = g.texts or [None] * len(g.ids)
+        pt = p.texts or [None] * len(p.ids)
+        g_texts = gt + [None] * len(extra)
+        p_texts = [None if r is None else pt[r] for r in p_rows]
+        if missing:
+            notes.append(
+                f"{len(missing)} gold document(s) have no prediction and count as predicting no "
+                f"entities: {_show(missing)}."
+            )
+        if extra:
+            n_spans = sum(len(p.spans[pi[d]]) for d in extra)
+            notes.append(
+                f"{len(extra)} predicted document(s) are not in the gold data; their {n_spans} "
+                f"span(s) count as false positives: {_show(extra)}."
+            )
+    else:
+        if (g.ids is None) != (p.ids is None):
+            keyed, plain = ("y_true", "y_pred") if g.ids is not None else ("y_pred", "y_true")
+            if g.mapping or p.mapping:
+                raise InputTypeError(
+                    f"{keyed} is a mapping of document ids but {plain} is a plain list; give "
+                    f"{plain} as {{doc_id: spans}} (or documents with ids) too."
+                )
+        if len(g.spans) != len(p.spans):
+            raise LengthMismatchError(
+                f"Gold has {len(g.spans)} documents but the prediction has {len(p.spans)}; "
+                "documents without ids are paired by position, so both sides must list the "
+                "same documents in the same order (or give documents ids to join them by id).",
+                expected=len(g.spans), actual=len(p.spans),
+            )
+        ids = g.ids if g.ids is not None else p.ids
+        g_spans, p_spans = g.spans, p.spans
+        g_texts = g.texts or [None] * len(g.spans)
+        p_texts = p.texts or [None] * len(p.spans)
+    if g.texts is None and p.texts is None:  # no text on either side: nothing to compare
+        return list(g_spans), list(p_spans), ids, None, notes
+    texts: list[str | None] = []
+    conflicts: list[str] = []
+    for k, (a, b) in enumerate(zip(g_texts, p_texts, strict=True)):
+        if a is not None and b is not None and a != b:
+            conflicts.append(ids[k] if ids is not None else str(k))
+            if len(conflicts) == 1:
+                pos = _first_difference(a, b)
+                first_msg = (
+                    f"document {conflicts[0]!r} has different texts in y_true and y_pred "
+                    f"(first difference at character {pos}: {a[pos:pos + 20]!r} vs "
+                    f"{b[pos:pos + 20]!r})"
+                )
+        texts.append(a if a is not None else b)
+    if conflicts:
+        msg = (
+            f"{len(conflicts)} document(s) have different texts in gold and prediction; "
+            f"{first_msg}. Offsets are read against the gold text."
+        )
+        warnings.warn(msg, UserWarning, stacklevel=user_stacklevel())
+        notes.append(msg)
+    has_text = any(t is not None for t in texts)
+    return list(g_spans), list(p_spans), ids, texts if has_text else None, notes
+
+
+def _columns(
+    span_lists: list[Sequence[Any]], names: Sequence[str | int],
+    texts: list[str | None] | None, side: str,
+) -> EntityColumns:
+    lengths = None if texts is None else [None if t is None else len(t) for t in texts]
+    seq, start, end, lab, vocab = span_columns(span_lists, names=names, text_lengths=lengths,
+                                               side=side)
+    return EntityColumns(seq, start, end, lab, vocab, len(span_lists))
+
+
+def prepare_spans(y_true: object, y_pred: object) -> Prepared:
+    """Check, join and convert span inputs (see the module docstring).
+
+    Raises
+    ------
+    InvalidSpanError
+        For a malformed, negative, reversed or out-of-text span, naming the
+        side, the document and the span.
+    FormatError
+        For duplicate ids, or ids that do not match at all.
+    LengthMismatchError
+        For positional inputs with different numbers of documents.
+
+    Examples
+    --------
+    >>> gold = [Document("a", [(0, 4, "PER")], text="Anna Berlin"), Document("b", [])]
+    >>> p = prepare_spans(gold, {"a": [(5, 11, "LOC")], "c": [(0, 1, "X")]})
+    >>> p.doc_ids, p.pred.seq.tolist(), p.pred.labels
+    (['a', 'b', 'c'], [0, 2], ('LOC', 'X'))
+    >>> p.notes[0]
+    "1 gold document(s) have no prediction and count as predicting no entities: 'b'."
+    """
+    g = _side(y_true, "y_true")
+    p = _side(y_pred, "y_pred")
+    g_spans, p_spans, ids, texts, notes = _join(g, p)
+    names: Sequence[str | int] = ids if ids is not None else range(len(g_spans))
+    gold = _columns(g_spans, names, texts, "y_true")
+    pred = _columns(p_spans, names, texts, "y_pred")
+    return Prepared(gold, pred, None, None, None, doc_ids=ids, texts=texts, notes=tuple(notes))

@@ -1,0 +1,270 @@
+"""The pieces of :func:`nerscore.convert_file`: chunks, layouts, readers and the result.
+
+A tag input is read as :class:`TagChunk` objects (labels, tokens, the other
+CoNLL columns, ``-DOCSTART-`` positions), a span input as lists of
+:class:`~nerscore.Document`; :class:`Layout` is how CoNLL lines are laid out.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from nerscore.values.documents import Document
+from nerscore.values.tags import EncodedTags
+
+__all__ = [
+    "CONLL_KEY",
+    "ConversionResult",
+    "Layout",
+    "Options",
+    "TagChunk",
+    "read_conll_chunks",
+    "read_parquet_tag_chunks",
+    "read_span_chunks",
+]
+
+#: Parquet metadata key of the CoNLL line layout.
+CONLL_KEY = "nerscore.conll"
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class ConversionResult:
+    """What :func:`convert_file` wrote, and what it had to change.
+
+    Attributes
+    ----------
+    from_format, to_format : str
+        The formats read and written.
+    to_kind : {"tags", "spans"}
+        What the output holds.
+    n_sequences : int
+        Sentences (tag output) or documents (span output) written.
+    n_entities : int
+        Entities read (decoded from tags, or spans of the input).
+    repaired : int
+        Malformed chunks read the lenient way and written well-formed.
+    dropped_malformed : int
+        Malformed chunks dropped (``mode="strict"``).
+    merged : int
+        Entities lost by the target scheme (IO cannot separate adjacent
+        entities of one label).
+    adjusted, dropped_spans : int
+        Spans moved to token boundaries, and spans that kept no token.
+    skipped_empty : int
+        Documents without tokens, which a CoNLL file cannot hold.
+    dropped_ids : int
+        Document ids that a tag file cannot keep (documents become sentences).
+    spaced_tokens : int
+        Tokens containing white space, which do not split back into the same
+        tokens once joined into a document text.
+    reader_notes : list of str
+        What the readers counted (merged discontinuous BRAT entities, ...)
+        and what the output format cannot keep.
+    """
+
+    from_format: str
+    to_format: str
+    to_kind: str = "tags"
+    n_sequences: int = 0
+    n_entities: int = 0
+    repaired: int = 0
+    dropped_malformed: int = 0
+    merged: int = 0
+    adjusted: int = 0
+    dropped_spans: int = 0
+    skipped_empty: int = 0
+    dropped_ids: int = 0
+    spaced_tokens: int = 0
+    reader_notes: list[str] = field(default_factory=list)
+
+    def notes(self) -> tuple[str, ...]:
+        """Everything repaired, dropped or not kept, as sentences (empty when nothing was).
+
+        Examples
+        --------
+        >>> ConversionResult("conll", "jsonl", repaired=2).notes()
+        ('2 malformed chunks read the lenient way and written well-formed.',)
+        """
+        counts = (
+            (self.repaired, "malformed chunk read the lenient way and written well-formed",
+             "malformed chunks read the lenient way and written well-formed"),
+            (self.dropped_malformed, "malformed chunk dropped (strict mode)",
+             "malformed chunks dropped (strict mode)"),
+            (self.merged, "entity merged into a neighbour of the same label by the target "
+             "scheme", "entities merged into a neighbour of the same label by the target "
+             "scheme"),
+            (self.adjusted, "span not on word boundaries moved to word boundaries",
+             "spans not on word boundaries moved to word boundaries"),
+            (self.dropped_spans, "span covering no whole word dropped",
+             "spans covering no whole word dropped"),
+            (self.skipped_empty, "document without tokens left out (CoNLL cannot hold it)",
+             "documents without tokens left out (CoNLL cannot hold them)"),
+            (self.dropped_ids, "document id not kept (each document becomes one sentence)",
+             "document ids not kept (each document becomes one sentence)"),
+            (self.spaced_tokens, "token containing white space joined into the text (it will "
+             "not split back into the same token)", "tokens containing white space joined "
+             "into the text (they will not split back into the same tokens)"),
+        )
+        out = [f"{n} {one if n == 1 else many}." for n, one, many in counts if n]
+        return (*out, *self.reader_notes)
+
+
+
+@dataclass
+class TagChunk:
+    """A chunk of tag sequences with what a CoNLL line may carry besides the label."""
+
+    labels: EncodedTags
+    tokens: list[list[str]] | None
+    extra: dict[int, list[list[str]]] = field(default_factory=dict)
+    documents: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Layout:
+    """How CoNLL lines are laid out: columns, delimiter, blank line at the end."""
+
+    n_columns: int = 2
+    token_column: int = 0
+    label_column: int = 1
+    delimiter: str = "space"
+    blank_at_end: bool = True
+
+    def to_json(self) -> str:
+        """The layout as the JSON kept in the Parquet metadata."""
+        return json.dumps(self.__dict__)
+
+    def update(self, **values: Any) -> None:
+        """Set the given fields of the layout, as the reader finds them."""
+        for k, v in values.items():
+            setattr(self, k, v)
+
+
+@dataclass
+class Options:
+    """What a conversion was asked to do, and where it counts what it changed."""
+
+    from_scheme: str | None
+    to_scheme: str | None
+    mode: str
+    misaligned: str
+    syntax: dict[str, Any]
+    result: ConversionResult
+    n_docs: int = 0
+
+
+# ------------------------------------------------------------------------------ reading
+
+
+def _split_line(line: str, delimiter: str) -> list[str]:
+    return line.strip().split("\t") if delimiter == "tab" else line.split()
+
+
+def _first_fields(path: str, line_no: int, encoding: str, delimiter: str) -> list[str]:
+    with open(path, encoding=encoding, newline="") as fh:
+        for k, line in enumerate(fh, 1):
+            if k == line_no:
+                return _split_line(line.lstrip("\ufeff"), delimiter)
+    return []
+
+
+def _blank_at_end(path: str) -> bool:
+    with open(path, "rb") as fh:
+        fh.seek(max(0, os.path.getsize(path) - 8))
+        tail = fh.read()
+    return tail.endswith((b"\n\n", b"\n\r\n"))
+
+
+def split_rows(tags: EncodedTags, values: Sequence[str]) -> list[list[str]]:
+    flat = list(values)
+    return [flat[a:b] for a, b in itertools.pairwise(tags.offsets.tolist())]
+
+
+def read_conll_chunks(path: str, chunk_size: int, options: dict[str, Any], layout: Layout,
+                progress: Progress | None) -> Iterator[TagChunk]:
+    """A CoNLL file as tag chunks of ``chunk_size`` sentences, noting its layout."""
+    from nerscore.io.conll import ConllChunks
+
+    main = ConllChunks(path, chunk_size=chunk_size, **options)
+    total = os.path.getsize(path)
+    readers: list[tuple[int, Iterator[Any]]] = []
+    for k, chunk in enumerate(main):
+        if k == 0 and chunk.n_tokens:
+            fields = _first_fields(path, int(chunk.lines[0]), options.get("encoding", "utf-8"),
+                                   chunk.column_delimiter)
+            n = len(fields)
+            tok, lab = (c % n for c in (options.get("token_column", 0),
+                                        options.get("label_column", -1)))
+            layout.update(n_columns=n, token_column=tok, label_column=lab,
+                          delimiter=chunk.column_delimiter, blank_at_end=_blank_at_end(path))
+            same = {**options, "column_delimiter": chunk.column_delimiter}
+            readers = [(c, iter(ConllChunks(path, chunk_size=chunk_size,
+                                            **{**same, "label_column": c})))
+                       for c in range(n) if c not in (tok, lab)]
+        extra = {c: next(r).to_lists() for c, r in readers}
+        if len(chunk.documents) and int(chunk.documents[-1]) == len(chunk):
+            layout.blank_at_end = True  # a -DOCSTART- line after the last sentence
+        yield TagChunk(chunk.tags, split_rows(chunk.tags, chunk.tokens), extra,
+                    [int(d) for d in chunk.documents.tolist()])
+        if progress is not None:
+            progress(min(main.bytes_read, total), total)
+
+
+def read_parquet_tag_chunks(path: str, chunk_size: int, layout: Layout,
+                       progress: Progress | None) -> Iterator[TagChunk]:
+    """A Parquet tag file as tag chunks, restoring the CoNLL layout kept in its metadata."""
+    from nerscore.io.parquet import (
+        iter_parquet_columns,
+        iter_parquet_tags,
+        parquet_metadata,
+        parquet_shape,
+    )
+
+    meta = parquet_metadata(path).get(CONLL_KEY)
+    if meta is not None:
+        layout.update(**json.loads(meta))
+    names, total = parquet_shape(path)
+    extra_names = [c for c in names if re.fullmatch(r"column_\d+", c)]
+    wanted = extra_names + (["document"] if "document" in names else [])
+    side = iter_parquet_columns(path, wanted, chunk_size=chunk_size)
+    done = 0
+    for tags in iter_parquet_tags(path, chunk_size=chunk_size):
+        cols = next(side) if wanted else {}
+        tokens = split_rows(tags, tags.tokens) if tags.tokens is not None else None
+        extra = {int(c.split("_")[1]): cols[c] for c in extra_names}
+        docs = [i for i, d in enumerate(cols.get("document", ())) if d]
+        yield TagChunk(EncodedTags(tags.ids, tags.offsets, tags.vocab, tags.source), tokens,
+                    extra, docs)
+        done += tags.n_sequences
+        if progress is not None:
+            progress(done, total)
+
+
+def read_span_chunks(path: str, fmt: str, chunk_size: int, encoding: str,
+                result: ConversionResult) -> Iterator[list[Document]]:
+    """A span file (JSONL, BRAT, Parquet) as lists of documents."""
+    if fmt == "jsonl":
+        from nerscore.io.jsonl import iter_jsonl
+
+        yield from iter_jsonl(path, chunk_size=chunk_size, encoding=encoding)
+    elif fmt == "brat":
+        from nerscore.io.brat import read_brat
+
+        data = read_brat(path, encoding=encoding)
+        result.reader_notes.extend(f"{path}: {n}" for n in data.stats.notes())
+        for a in range(0, len(data.documents), chunk_size):
+            yield data.documents[a:a + chunk_size]
+    else:
+        from nerscore.io.parquet import iter_parquet_documents
+
+        yield from iter_parquet_documents(path, chunk_size=chunk_size)
+
+

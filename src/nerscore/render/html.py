@@ -1,0 +1,231 @@
+"""A self-contained HTML page of one or several :class:`Report` objects.
+
+One file with inline CSS, inline JavaScript and no external resource, so it
+opens offline, from ``file://``, years later. The tables (summary, averages,
+per label, confusion matrix) are written as HTML and readable without the
+script; the script sorts them, switches the confusion matrix between counts
+and shares, and renders the error browser from the errors embedded as
+compact JSON, a page at a time. Every piece of user text is escaped with
+:func:`html.escape` (in the JSON block, ``<``, ``>`` and ``&`` are escaped
+too). Rendering never recomputes scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_report
+from nerscore.errors import OptionError
+from nerscore.render.html_assets import CSS, SCRIPT
+from nerscore.render.html_errors import browser_markup, error_payload, script_json
+from nerscore.render.html_sections import (
+    averages_table,
+    confusion_section,
+    findings_section,
+    generic,
+    labels_table,
+    notes_section,
+    num,
+    schemas_section,
+    summary_facts,
+)
+from nerscore.render.text import report_header
+from nerscore.scoring.report import Report
+
+__all__ = ["render_html"]
+
+
+def _systems(
+    report: Report, systems: Mapping[str, Report] | None, name: str
+) -> dict[str, Report]:
+    if not systems:
+        return {name: report}
+    out = dict(systems)
+    if any(r is report for r in out.values()):
+        return out
+    if name in out:
+        raise ValueError(f"Expected `name` ({name!r}) to differ from the names in `systems`; "
+                         "rename one, or pass `report` as one of `systems`.")
+    return {name: report, **out}
+
+
+def _as_dict(obj: Any, what: str) -> dict[str, Any]:
+    if isinstance(obj, Mapping):
+        return dict(obj)
+    to_dict = getattr(obj, "to_dict", None)
+    if to_dict is None:
+        raise TypeError(f"Expected `{what}` to have a to_dict() method (or be a mapping); "
+                        f"got {type(obj).__name__}.")
+    data = to_dict()
+    if not isinstance(data, Mapping):
+        raise TypeError(f"Expected `{what}.to_dict()` to return a mapping; "
+                        f"got {type(data).__name__}.")
+    return dict(data)
+
+
+def _section(ident: str, title: str, body: str) -> str:
+    return f'<section id="{ident}"><h2>{escape(title)}</h2>{body}</section>'
+
+
+def render_html(
+    report: Report,
+    *,
+    systems: Mapping[str, Report] | None = None,
+    comparison: Any = None,
+    diagnostics: Any = None,
+    errors: bool = True,
+    confusion: bool | ConfusionMatrix = True,
+    texts: Sequence[Any] | None = None,
+    digits: int = 2,
+    title: str = "nerscore report",
+    name: str = "system",
+    page_size: int = 50,
+) -> str:
+    """A self-contained HTML page: summary, per-label table, confusion matrix, error browser.
+
+    Parameters
+    ----------
+    report : Report
+        The evaluation to show.
+    systems : mapping of str to Report, optional
+        Several systems scored against the same gold, shown side by side in
+        this order (one column per system in the summary and per-label
+        tables; a confusion matrix each; a system picker in the error
+        browser). ``report`` is shown first under ``name`` unless it is one
+        of the values.
+    comparison : object with ``to_dict()``, optional
+        Significance results (e.g. from ``nerscore.compare``); its dict is
+        shown as tables.
+    diagnostics : object with ``to_dict()``, optional
+        Diagnostic findings: ``to_dict()["findings"]`` is a list of
+        ``{kind, severity, label or labels, numbers, advice}``.
+    errors : bool
+        Include the error browser (errors embedded as compact JSON).
+    confusion : bool or ConfusionMatrix
+        Include the confusion matrix heat map: True for each system's own
+        (:func:`nerscore.confusion_from_report`), or the matrix to show for
+        ``report`` (e.g. one summed over chunks).
+    texts : sequence, optional
+        One text (str; character offsets) or token list (token offsets) per
+        sequence, shown in the error browser; defaults to ``report.texts``.
+    digits : int
+        Decimals shown.
+    title : str
+        Page title (escaped).
+    name : str
+        The name of ``report`` among ``systems``.
+    page_size : int
+        Errors per page of the error browser.
+
+    Returns
+    -------
+    str
+        A complete ``<!DOCTYPE html>`` document.
+
+    Raises
+    ------
+    TypeError
+        When ``comparison`` or ``diagnostics`` has no ``to_dict()``.
+    ValueError
+        When ``texts`` does not hold one item per sequence.
+
+    Notes
+    -----
+    Reports of ``match="token"`` pair no entities: their page has no
+    confusion matrix and no error browser, and says so.
+
+    Examples
+    --------
+    >>> import nerscore
+    >>> page = render_html(nerscore.evaluate([["B-<b>", "O"]], [["B-<b>", "O"]]))
+    >>> page.startswith("<!DOCTYPE html>"), "&lt;b&gt;" in page, "<b>" in page
+    (True, True, False)
+    """
+    shown = _systems(report, systems, name)
+    first = next(iter(shown.values()))
+    several = len(shown) > 1
+    nav = [("summary", "Summary"), ("labels", "Per label")]
+    body = []
+
+    summary = ['<div class="cols"><div><h3>Scoring</h3>' + summary_facts(shown, digits)
+               + "</div><div><h3>Averages</h3>" + averages_table(shown, digits)]
+    if not several and (first.accuracy is not None or first.n_tokens is not None):
+        acc = "n/a" if first.accuracy is None else num(first.accuracy, digits)
+        summary.append(f"<p>Token accuracy: <strong>{acc}</strong> "
+                       f"({num(first.n_tokens, digits)} tokens, "
+                       f"{num(first.n_sequences, digits)} sequences)</p>")
+    summary.append("</div></div>")
+    for sys_name, r in shown.items():
+        schemas = schemas_section(r, digits)
+        if schemas:
+            who = f" ({escape(sys_name)})" if several else ""
+            summary.append(f"<h3>SemEval-2013 schemas{who}</h3>{schemas}")
+    notes = notes_section(shown)
+    if notes:
+        summary.append(f"<h3>Notes</h3>{notes}")
+    body.append(_section("summary", "Summary", "".join(summary)))
+    body.append(_section("labels", "Per label", labels_table(shown, digits)))
+
+    if comparison is not None:
+        nav.append(("significance", "Significance"))
+        body.append(_section("significance", "Significance",
+                             generic(_as_dict(comparison, "comparison"))))
+    if diagnostics is not None:
+        nav.append(("diagnostics", "Diagnostics"))
+        body.append(_section("diagnostics", "Diagnostics",
+                             findings_section(_as_dict(diagnostics, "diagnostics"))))
+    if confusion is not False:
+        given = {} if confusion is True else {id(report): confusion}
+        nav.append(("confusion", "Confusion matrix"))
+        body.append(_section("confusion", "Confusion matrix",
+                             _confusion(shown, digits, given)))
+    data = None
+    if errors:
+        nav.append(("errors", "Errors"))
+        data, why = error_payload(shown, texts)
+        inner = (browser_markup([s["name"] for s in data["systems"]], page_size) if data
+                 else f"<p>No error listing: {escape(why)}.</p>")
+        body.append(_section("errors", "Errors", inner))
+
+    links = "".join(f'<a href="#{i}">{escape(t)}</a>' for i, t in nav)
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{escape(title)}</title>", f"<style>{CSS}</style>", "</head>", "<body>",
+        f"<h1>{escape(title)}</h1>",
+        f'<p class="meta">nerscore {escape(first.version)} — '
+        f"{escape(report_header(first))}</p>",
+        f"<nav>{links}</nav>",
+        *body,
+    ]
+    if data is not None:
+        parts.append(f'<script type="application/json" id="nerscore-data">'
+                     f"{script_json(data)}</script>")
+    parts += [f"<script>{SCRIPT}</script>", "</body>", "</html>", ""]
+    return "\n".join(parts)
+
+
+def _confusion(
+    systems: Mapping[str, Report], digits: int, given: Mapping[int, ConfusionMatrix]
+) -> str:
+    views = ('<div class="cm-view" role="group" aria-label="view">'
+             '<button type="button" data-view="raw" aria-pressed="true">counts</button>'
+             '<button type="button" data-view="row" aria-pressed="false">share of gold '
+             "(rows sum to 1)</button>"
+             '<button type="button" data-view="col" aria-pressed="false">share of predicted '
+             "(columns sum to 1)</button></div>")
+    tables = []
+    for name, r in systems.items():
+        head = f"<h3>{escape(name)}</h3>" if len(systems) > 1 else ""
+        try:
+            cm = given[id(r)] if id(r) in given else confusion_from_report(r)
+        except OptionError:
+            tables.append(f"{head}<p>No confusion matrix: the report of match="
+                          f"{escape(repr(r.match))} holds no pairing of entities.</p>")
+            continue
+        tables.append(head + confusion_section(cm, digits, name))
+    return (views + "<p>Rows: gold labels; columns: predicted labels; <em>none</em>: no "
+            "partner (missed gold entities in the last column, spurious predictions in the "
+            "last row).</p>" + "".join(tables))

@@ -1,0 +1,105 @@
+"""Text and Markdown renderings of a :class:`~nerscore.analysis.significance.Comparison`."""
+
+from __future__ import annotations
+
+import math
+
+from nerscore.analysis.significance.comparison import Comparison, Estimate
+from nerscore.errors import option_error
+
+__all__ = ["render_comparison"]
+
+_NAMES = {"precision": "P", "recall": "R", "f1": "F1"}
+
+
+def _num(x: float | None, digits: int) -> str:
+    if x is None or math.isnan(x):
+        return "nan"
+    return f"{x:.{digits}f}"
+
+
+def _est(e: Estimate, digits: int) -> str:
+    return f"{_num(e.value, digits)} [{_num(e.low, digits)}, {_num(e.high, digits)}]"
+
+
+def _signed(e: Estimate, digits: int) -> str:
+    def s(x: float) -> str:
+        return "nan" if math.isnan(x) else f"{x:+.{digits}f}"
+
+    return f"{s(e.value)} [{s(e.low)}, {s(e.high)}]"
+
+
+def _p(p: float | None, digits: int) -> str:
+    if p is None:
+        return "-"
+    return _num(p, max(digits, 3))
+
+
+def _table(header: list[str], rows: list[list[str]], markdown: bool) -> list[str]:
+    if markdown:
+        out = ["| " + " | ".join(header) + " |",
+               "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
+        return out + ["| " + " | ".join(r) + " |" for r in rows]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+
+    return [line(header), *(line(r) for r in rows)]
+
+
+def render_comparison(
+    result: Comparison, *, format: str = "text", digits: int = 4,  # noqa: A002 - the public name
+) -> str:
+    """The scores with intervals, then the pairwise tests, as text or Markdown.
+
+    Parameters
+    ----------
+    result : Comparison
+        From :func:`nerscore.compare` or :func:`nerscore.confidence_intervals`.
+    format : {"text", "markdown"}
+        Plain aligned columns, or Markdown tables.
+    digits : int
+        Decimals of scores (p-values get at least 3).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import nerscore
+    >>> gold = [["B-PER", "O"], ["B-LOC", "O"]] * 5
+    >>> pred = [["B-PER", "O"], ["O", "O"]] * 5
+    >>> res = nerscore.compare(gold, {"A": gold, "B": pred}, n_resamples=50, unit="sentence")
+    >>> for line in render_comparison(res, digits=2).splitlines()[2:4]:
+    ...     print(line)
+    system            micro P            micro R           micro F1           macro F1
+    A       1.00 [1.00, 1.00]  1.00 [1.00, 1.00]  1.00 [1.00, 1.00]  1.00 [1.00, 1.00]
+    """
+    if format not in ("text", "markdown"):
+        raise option_error("format", "one of 'text', 'markdown'", format)
+    if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
+        raise option_error("digits", "a whole number >= 0", digits)
+    md = format == "markdown"
+    r = result
+    pct = f"{r.level * 100:g}%"
+    seed = "no seed" if r.seed is None else f"seed {r.seed}"
+    head = (f"{r.match} matching, {r.n_units} {r.unit}s resampled; {pct} percentile bootstrap "
+            f"intervals ({r.n_resamples} resamples, {seed})")
+    lines = [f"**{head}**" if md else head, ""]
+    header = ["system", "micro P", "micro R", "micro F1", "macro F1"]
+    rows = [[s.name, _est(s.micro.precision, digits), _est(s.micro.recall, digits),
+             _est(s.micro.f1, digits), _est(s.macro.f1, digits)] for s in r.systems]
+    lines += _table(header, rows, md)
+    if r.pairs:
+        score = f"{r.average} {_NAMES[r.metric]}"
+        header = ["a vs b", f"Δ {score} [{pct} CI]", "p (paired bootstrap)",
+                  "p (randomization)"]
+        rows = [[f"{p.a} vs {p.b}", _signed(p.difference, digits), _p(p.p_bootstrap, digits),
+                 _p(p.p_randomization, digits)] for p in r.pairs]
+        lines += ["", *_table(header, rows, md)]
+    for n in r.notes:
+        lines += ["", f"note: {n}"]
+    return "\n".join(lines) + "\n"

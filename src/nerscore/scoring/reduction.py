@@ -1,0 +1,195 @@
+"""The one place where counts are divided into scores (docs/reduction.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from nerscore.values.counts import Counts
+from nerscore.values.options import OptionEnum
+from nerscore.values.ratios import ZeroDivision, check_beta, check_zero_division, safe_divide
+
+__all__ = ["PRF", "Average", "reduce_all"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+class Average(OptionEnum):
+    """How per-label scores are combined (``None`` keeps them per label)."""
+
+    MICRO = "micro"
+    MACRO = "macro"
+    WEIGHTED = "weighted"
+
+
+@dataclass(frozen=True)
+class PRF:
+    """Precision, recall and F-beta with the counts behind them (plain Python numbers)."""
+
+    precision: float
+    recall: float
+    fbeta: float
+    tp: float
+    n_pred: int
+    n_gold: int
+
+
+def _prf(
+    tp: FloatArray, n_pred: FloatArray, n_gold: FloatArray, names: Sequence[str], beta: float,
+    zero_division: ZeroDivision,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    p = safe_divide(tp, n_pred, zero_division=zero_division, metric="Precision", names=names,
+                    reason="no predicted entities")
+    r = safe_divide(tp, n_gold, zero_division=zero_division, metric="Recall", names=names,
+                    reason="no gold entities")
+    b2 = beta * beta
+    f = safe_divide((1 + b2) * tp, b2 * n_gold + n_pred, zero_division=zero_division,
+                    metric="F-score", names=names, reason="no gold and no predicted entities")
+    return p, r, f
+
+
+def _mean(values: FloatArray, weights: FloatArray | None = None) -> float:
+    keep = ~np.isnan(values)
+    if not keep.any():
+        return float("nan")
+    if weights is None:
+        return float(values[keep].mean())
+    return float(np.average(values[keep], weights=weights[keep]))
+
+
+def reduce_all(
+    counts: Counts,
+    *,
+    beta: float = 1.0,
+    zero_division: ZeroDivision = "warn",
+    labels: Sequence[str] | None = None,
+) -> tuple[dict[str, PRF], dict[str, PRF]]:
+    """Per-label scores and the three averages, warning once per undefined ratio.
+
+    Returns ``(per_label, averages)`` where ``averages`` has the keys
+    ``"micro"``, ``"macro"`` and ``"weighted"``. Labels default to those with
+    a gold or predicted entity; macro and weighted means skip ``nan`` values.
+    """
+    sel = counts.present() if labels is None else counts.select(labels)
+    names = list(sel.labels)
+    tp = np.asarray(sel.tp, dtype=np.float64)
+    n_pred = sel.n_pred.astype(np.float64)
+    n_gold = sel.n_gold.astype(np.float64)
+    p, r, f = _prf(tp, n_pred, n_gold, names, beta, zero_division)
+    per_label = {
+        lab: PRF(float(p[i]), float(r[i]), float(f[i]), _num(tp[i]), int(n_pred[i]),
+                 int(n_gold[i]))
+        for i, lab in enumerate(names)
+    }
+    tot = (np.array([tp.sum()]), np.array([n_pred.sum()]), np.array([n_gold.sum()]))
+    mp, mr, mf = _prf(*tot, ["micro average"], beta, zero_division)
+    totals = (_num(tot[0][0]), int(tot[1][0]), int(tot[2][0]))
+    averages = {"micro": PRF(float(mp[0]), float(mr[0]), float(mf[0]), *totals)}
+    if names:
+        averages["macro"] = PRF(_mean(p), _mean(r), _mean(f), *totals)
+    else:
+        fill = _empty_fill(zero_division, "macro average")
+        averages["macro"] = PRF(fill, fill, fill, *totals)
+    if n_gold.sum() > 0:
+        averages["weighted"] = PRF(
+            _mean(p, n_gold), _mean(r, n_gold), _mean(f, n_gold), *totals
+        )
+    else:
+        fill = _empty_fill(zero_division, "weighted average")
+        averages["weighted"] = PRF(fill, fill, fill, *totals)
+    return per_label, averages
+
+
+def _empty_fill(zero_division: ZeroDivision, name: str) -> float:
+    return float(safe_divide([0.0], [0.0], zero_division=zero_division, metric="The score",
+                             names=[name], reason="no gold entities to weight or average")[0])
+
+
+def _num(x: float) -> float:
+    """A count as an int when it is whole (exact counts stay integers)."""
+    v = float(x)
+    return int(v) if v.is_integer() else v
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Precision, recall, F-beta and support, averaged or per label.
+
+    With ``average=None`` every field is a ``{label: value}`` dict; otherwise
+    a plain number (``support`` is the number of gold entities).
+    """
+
+    precision: float | dict[str, float]
+    recall: float | dict[str, float]
+    fbeta: float | dict[str, float]
+    support: int | dict[str, int]
+
+
+def reduce_counts(
+    counts: Counts,
+    *,
+    beta: float = 1.0,
+    average: str | Average | None = "micro",
+    zero_division: ZeroDivision = "warn",
+    labels: Sequence[str] | None = None,
+) -> Scores:
+    """Turn counts into scores: the one reduction every scorer uses.
+
+    Parameters
+    ----------
+    counts : Counts
+        From :func:`nerscore.count_matches` (or summed over batches).
+    beta : float
+        Weight of recall in F-beta.
+    average : {"micro", "macro", "weighted"} or None
+        ``micro`` sums counts over labels; ``macro`` is the unweighted mean
+        over labels with a gold or predicted entity; ``weighted`` weights by
+        gold support; ``None`` returns per-label dicts.
+    zero_division : "warn", 0.0, 1.0 or nan
+        Value of a ratio with a zero denominator; ``"warn"`` gives 0.0 and an
+        :class:`~nerscore.UndefinedMetricWarning` naming the label.
+    labels : list of str, optional
+        Labels to report and average over, in this order.
+
+    Returns
+    -------
+    Scores
+
+    Notes
+    -----
+    ``P = tp / n_pred``, ``R = tp / n_gold``,
+    ``F_beta = (1 + beta^2) tp / (beta^2 n_gold + n_pred)``.
+
+    Examples
+    --------
+    >>> c = Counts.from_dict({"A": (1, 2, 2), "B": (1, 1, 1), "C": (0, 1, 0)})
+    >>> s = reduce_counts(c, average="macro", zero_division=0.0)
+    >>> round(s.precision, 4), round(s.recall, 4), round(s.fbeta, 4)
+    (0.5, 0.5, 0.5)
+    """
+    beta = check_beta(beta)
+    zero_division = check_zero_division(zero_division)
+    avg = None if average is None else Average.parse(average, name="average")
+    sel = counts.present() if labels is None else counts.select(labels)
+    names = list(sel.labels)
+    tp = np.asarray(sel.tp, dtype=np.float64)
+    n_pred = sel.n_pred.astype(np.float64)
+    n_gold = sel.n_gold.astype(np.float64)
+    if avg is Average.MICRO:
+        p, r, f = _prf(np.array([tp.sum()]), np.array([n_pred.sum()]), np.array([n_gold.sum()]),
+                       ["micro average"], beta, zero_division)
+        return Scores(float(p[0]), float(r[0]), float(f[0]), int(n_gold.sum()))
+    if avg is not None and (not names or (avg is Average.WEIGHTED and n_gold.sum() == 0)):
+        fill = _empty_fill(zero_division, f"{avg.value} average")
+        return Scores(fill, fill, fill, int(n_gold.sum()))
+    p, r, f = _prf(tp, n_pred, n_gold, names, beta, zero_division)
+    if avg is None:
+        return Scores(
+            dict(zip(names, p.tolist(), strict=False)), dict(zip(names, r.tolist(), strict=False)),
+            dict(zip(names, f.tolist(), strict=False)), dict(zip(names, n_gold.astype(int).tolist(), strict=False)),
+        )
+    w = n_gold if avg is Average.WEIGHTED else None
+    return Scores(_mean(p, w), _mean(r, w), _mean(f, w), int(n_gold.sum()))

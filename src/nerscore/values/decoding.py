@@ -1,0 +1,129 @@
+"""How tag sequences are read: one value for the scheme, the mode and the tag syntax.
+
+Public functions keep flat keyword-only options (``scheme=``, ``mode=``,
+``suffix=``, ``delimiter=``, ``outside=``); they build one :class:`Decoding`
+at the boundary, which validates everything once, and pass that value down.
+The definitions are in ``docs/schemes.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from nerscore.errors import SchemeError, option_error
+from nerscore.values.schemes import Mode, Scheme, SchemeTable, get_scheme
+
+__all__ = ["Decoding"]
+
+_SCHEME_NAMES = "'IOB2' (or 'IOB1', 'IOE1', 'IOE2', 'IOBES', 'BILOU', 'BMES', 'IO')"
+
+
+def _non_empty_str(name: str, value: object) -> str:
+    if isinstance(value, str) and value:
+        return value
+    raise option_error(name, "a non-empty str", value)
+
+
+@dataclass(frozen=True)
+class Decoding:
+    """The five decoding options as one validated value.
+
+    Parameters
+    ----------
+    scheme : str or Scheme, optional
+        ``IO``, ``IOB1``, ``IOB2``/``BIO``, ``IOE1``, ``IOE2``,
+        ``IOBES``/``BIOES``, ``BILOU`` or ``BMES``. Required by
+        ``mode="strict"``; when given, tags with prefixes the scheme does not
+        use are an error.
+    mode : {"lenient", "strict", "conlleval"}
+        How malformed chunks are read (see ``docs/schemes.md``).
+    suffix : bool
+        Tags are written ``TYPE-PREFIX``.
+    delimiter : str
+        Between prefix and type.
+    outside : str
+        The outside tag.
+
+    Raises
+    ------
+    SchemeError
+        For an unknown scheme.
+    ValueError
+        For an unknown mode or a malformed option, naming it and what it
+        expects.
+
+    Examples
+    --------
+    >>> Decoding(scheme="BIO", mode="strict")
+    Decoding(scheme=<Scheme.IOB2: 'IOB2'>, mode=<Mode.STRICT: 'strict'>, suffix=False, delimiter='-', outside='O')
+    >>> Decoding(mode="lenient").given()
+    []
+    >>> Decoding(suffix=True, outside="NONE").given()
+    ['suffix=True', "outside='NONE'"]
+    """
+
+    scheme: Scheme | None = None
+    mode: Mode = Mode.LENIENT
+    suffix: bool = False
+    delimiter: str = "-"
+    outside: str = "O"
+
+    def __init__(
+        self,
+        scheme: str | Scheme | None = None,
+        mode: str | Mode = Mode.LENIENT,
+        suffix: bool = False,
+        delimiter: str = "-",
+        outside: str = "O",
+    ) -> None:
+        if scheme is not None:
+            try:
+                scheme = Scheme.parse(scheme, name="scheme")
+            except ValueError as exc:
+                raise SchemeError(str(exc)) from None
+        if not isinstance(suffix, bool):
+            raise option_error("suffix", "a bool", suffix)
+        object.__setattr__(self, "scheme", scheme)
+        object.__setattr__(self, "mode", Mode.parse(mode, name="mode"))
+        object.__setattr__(self, "suffix", suffix)
+        object.__setattr__(self, "delimiter", _non_empty_str("delimiter", delimiter))
+        object.__setattr__(self, "outside", _non_empty_str("outside", outside))
+
+    @property
+    def table(self) -> SchemeTable | None:
+        """The scheme's table, or None when no scheme was given."""
+        return None if self.scheme is None else get_scheme(self.scheme)
+
+    @property
+    def scheme_name(self) -> str | None:
+        """The scheme's canonical name (for reports)."""
+        return None if self.scheme is None else self.scheme.value
+
+    def check_decodable(self) -> None:
+        """Raise when the mode cannot run with these options (``strict`` needs a scheme).
+
+        Raises
+        ------
+        SchemeError
+            For ``mode="strict"`` without a scheme.
+        """
+        if self.mode is Mode.STRICT and self.scheme is None:
+            raise SchemeError(
+                f"mode='strict' needs an explicit scheme: pass scheme={_SCHEME_NAMES}; "
+                "nerscore never guesses it."
+            )
+
+    def given(self) -> list[str]:
+        """The options that differ from the defaults, as ``name=value`` strings."""
+        default = _DEFAULT
+        out = []
+        for f in fields(self):
+            value: Any = getattr(self, f.name)
+            if value != getattr(default, f.name):
+                shown = value.value if hasattr(value, "value") else value
+                out.append(f"{f.name}={shown!r}")
+        return out
+
+
+_DEFAULT = Decoding()

@@ -1,0 +1,416 @@
+"""Per-unit counts, bootstrap intervals and significance tests (nerscore.analysis.significance)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import nerscore
+from nerscore.analysis.significance import (
+    UnsplittableCountsError,
+    compare,
+    confidence_intervals,
+    sequence_counts,
+)
+from nerscore.analysis.significance.resampling import (
+    AVERAGES,
+    METRICS,
+    bootstrap_blocks,
+    rngs,
+    swap_blocks,
+)
+from nerscore.render.significance import render_comparison
+
+LABELS = ("A", "B", "C")
+
+
+# --------------------------------------------------------------------------- data
+
+
+def _gold_docs(rng: np.random.Generator, n_docs: int) -> list[list[tuple[int, int, str]]]:
+    """Documents of disjoint spans (zero-length ones included)."""
+    docs = []
+    for _ in range(n_docs):
+        spans, pos = [], 0
+        for _ in range(int(rng.integers(0, 6))):
+            s = pos + int(rng.integers(0, 4))
+            e = s + int(rng.integers(0, 7))
+            pos = e
+            spans.append((s, e, str(rng.choice(LABELS))))
+        docs.append(spans)
+    return docs
+
+
+def _noisy(rng: np.random.Generator, gold: list, rate: float = 0.3) -> list:
+    """A prediction: gold with dropped spans, moved ends, swapped labels and extras."""
+    out = []
+    for spans in gold:
+        new = []
+        for s, e, lab in spans:
+            u = rng.random()
+            if u < rate / 3:
+                continue
+            if u < 2 * rate / 3:
+                e = max(s, e - int(rng.integers(1, 3)))
+            elif u < rate:
+                lab = str(rng.choice(LABELS))
+            new.append((s, e, lab))
+        if rng.random() < rate / 2:
+            end = max((e for _, e, _ in new), default=0)
+            new.append((end + 1, end + 3, str(rng.choice(LABELS))))
+        out.append(new)
+    return out
+
+
+def _tags(rng: np.random.Generator, n: int) -> list[list[str]]:
+    vocab = ["O", "O", "O", "B-A", "I-A", "B-B", "I-B", "B-C"]
+    return [[str(t) for t in rng.choice(vocab, size=int(rng.integers(1, 9)))] for _ in range(n)]
+
+
+def _retag(rng: np.random.Generator, gold: list[list[str]], rate: float) -> list[list[str]]:
+    vocab = ["O", "B-A", "I-A", "B-B", "I-B", "B-C"]
+    return [[str(rng.choice(vocab)) if rng.random() < rate else t for t in s] for s in gold]
+
+
+MATCHERS = [
+    ("exact", {}),
+    ("exact", {"labeled": False}),
+    ("semeval", {}),
+    ("semeval", {"compat": "nervaluate"}),
+    ("overlap", {}),
+    ("overlap", {"assignment": "optimal"}),
+    ("overlap", {"overlapping": "merge", "s": 0.5}),
+    ("threshold", {}),
+    ("threshold", {"t": 0.4}),
+    ("token", {}),
+]
+
+
+def _ids(case: tuple[str, dict]) -> str:
+    match, opts = case
+    return match + "".join(f"-{k}={v}" for k, v in opts.items())
+
+
+def _totals_equal(got: dict, ref: dict) -> None:
+    assert got.keys() == ref.keys()
+    for lab in ref:
+        assert got[lab]["n_pred"] == ref[lab]["n_pred"], lab
+        assert got[lab]["n_gold"] == ref[lab]["n_gold"], lab
+        assert math.isclose(got[lab]["tp"], ref[lab]["tp"], rel_tol=1e-12, abs_tol=1e-12), lab
+
+
+# --------------------------------------------------------------------------- per-unit counts
+
+
+@pytest.mark.parametrize("case", MATCHERS, ids=_ids)
+def test_sequence_counts_sum_to_the_report_on_random_spans(case):
+    match, opts = case
+    rng = np.random.default_rng(7)
+    for _ in range(8):
+        gold = _gold_docs(rng, 15)
+        pred = _noisy(rng, gold)
+        if opts.get("compat") == "nervaluate":  # nervaluate refuses zero-length spans
+            gold = [[x for x in d if x[1] > x[0]] for d in gold]
+            pred = [[x for x in d if x[1] > x[0]] for d in pred]
+        report = nerscore.evaluate(gold, pred, match=match, zero_division=0.0, **opts)
+        sc = sequence_counts(gold, pred, match=match, **opts)
+        assert sc.tp.shape == sc.n_pred.shape == sc.n_gold.shape == (15, len(sc.labels))
+        _totals_equal(sc.totals(), report.counts.present().to_dict())
+
+
+@pytest.mark.parametrize("match", ["exact", "semeval", "token", "threshold"])
+@pytest.mark.parametrize("mode", ["lenient", "strict"])
+def test_sequence_counts_sum_to_the_report_on_random_tags(match, mode):
+    rng = np.random.default_rng(3)
+    gold = _tags(rng, 40)
+    pred = _retag(rng, gold, 0.2)
+    kw = {"scheme": "IOB2"} if mode == "strict" else {}
+    report = nerscore.evaluate(gold, pred, match=match, mode=mode, zero_division=0.0, **kw)
+    sc = sequence_counts(gold, pred, match=match, mode=mode, **kw)
+    assert sc.n_sequences == 40
+    _totals_equal(sc.totals(), report.counts.present().to_dict())
+
+
+def test_semeval_tp_is_the_strict_correct_count():
+    gold = [[(0, 4, "A"), (6, 9, "B")], [(0, 2, "C")]]
+    pred = [[(0, 4, "A"), (6, 8, "B")], [(0, 2, "A")]]
+    sc = sequence_counts(gold, pred, match="semeval")
+    strict = nerscore.evaluate(gold, pred, match="semeval").extra["schemas"]["strict"]
+    assert sc.tp.sum() == strict["overall"]["correct"] == 1
+    assert sc.n_pred.sum() == strict["overall"]["actual"]
+
+
+def test_quirks_that_cannot_be_split_are_errors():
+    # loio: a zero-length prediction without an identical gold span counts as an exact match
+    gold, pred = [[(0, 4, "A")]], [[(0, 4, "A"), (6, 6, "A")]]
+    with pytest.raises(UnsplittableCountsError, match="cannot be split by sequence"):
+        sequence_counts(gold, pred, match="overlap", compat="loio")
+    with pytest.raises(UnsplittableCountsError):
+        compare(gold, {"x": pred}, match="overlap", compat="loio")
+    assert sequence_counts(gold, [[(0, 4, "A")]], match="overlap", compat="loio").totals() == {
+        "A": {"tp": 1, "n_pred": 1, "n_gold": 1}}
+    # kaggle: the reference's outer join adds one false positive per label, not per document
+    gold, pred = [[(0, 4, "A")], [(0, 4, "A")]], [[(0, 4, "A")], []]
+    with pytest.raises(UnsplittableCountsError, match="threshold"):
+        sequence_counts(gold, pred, match="threshold", compat="kaggle")
+
+
+def test_group_into_documents():
+    gold = [["B-A"], ["O"], ["B-B", "O"], ["B-A"]]
+    pred = [["B-A"], ["B-A"], ["O", "O"], ["B-A"]]
+    sc = sequence_counts(gold, pred)
+    docs = sc.group([1, 3])
+    assert docs.n_sequences == 3
+    assert docs.n_gold.tolist() == [[1, 0], [0, 1], [1, 0]]
+    assert docs.n_pred.tolist() == [[1, 0], [1, 0], [1, 0]]
+    assert docs.totals() == sc.totals()
+
+
+# --------------------------------------------------------------------------- brute force
+
+
+def _bootstrap_rows(seed: int, n: int, r: int) -> np.ndarray:
+    boot, _ = rngs(seed)
+    return np.concatenate(list(bootstrap_blocks(boot, n, r)))
+
+
+def _swap_rows(seed: int, n: int, r: int) -> np.ndarray:
+    _, swap = rngs(seed)
+    return np.concatenate(list(swap_blocks(swap, n, r)))
+
+
+def _scores(report: nerscore.Report) -> np.ndarray:
+    """``[average, metric]`` of one report."""
+    return np.array([[getattr(getattr(report, a), m) for m in METRICS] for a in AVERAGES])
+
+
+def _eval(gold: list, pred: list, match: str, opts: dict) -> np.ndarray:
+    return _scores(nerscore.evaluate(gold, pred, match=match, zero_division=0.0, **opts))
+
+
+def _check(got: float, ref: float, exact: bool) -> None:
+    if exact:
+        assert got == ref
+    else:
+        assert math.isclose(got, ref, rel_tol=1e-12, abs_tol=1e-12)
+
+
+@pytest.mark.parametrize("case", [("exact", {}), ("semeval", {}), ("overlap", {}),
+                                  ("threshold", {}), ("token", {})], ids=_ids)
+def test_agrees_with_brute_force_rescoring(case):
+    match, opts = case
+    exact = match != "overlap"  # fractional credit is summed in another order
+    rng = np.random.default_rng(11)
+    gold = _gold_docs(rng, 24)
+    systems = {"a": _noisy(rng, gold, 0.2), "b": _noisy(rng, gold, 0.5)}
+    n_res, seed, level = 40, 5, 0.9
+    res = compare(gold, systems, match=match, method="both", n_resamples=n_res, seed=seed,
+                  level=level, **opts)
+    q = [(1 - level) / 2, (1 + level) / 2]
+    boot = {}
+    for name, pred in systems.items():
+        point = _eval(gold, pred, match, opts)
+        rows = [_eval([gold[i] for i in idx], [pred[i] for i in idx], match, opts)
+                for idx in _bootstrap_rows(seed, len(gold), n_res)]
+        boot[name] = np.stack(rows, axis=-1)
+        sys_ = res.system(name)
+        for ai, avg in enumerate(AVERAGES):
+            for mi, metric in enumerate(METRICS):
+                est = sys_.get(metric, avg)
+                _check(est.value, point[ai, mi], exact)
+                lo, hi = np.quantile(boot[name][ai, mi], q)
+                _check(est.low, lo, exact)
+                _check(est.high, hi, exact)
+    pair = res.pairs[0]
+    d = res.system("a").micro.f1.value - res.system("b").micro.f1.value
+    d_boot = boot["a"][0, 2] - boot["b"][0, 2]
+    lo, hi = np.quantile(d_boot, q)
+    _check(pair.difference.low, lo, exact)
+    _check(pair.difference.high, hi, exact)
+    p_boot = (1 + np.sum(np.abs(d_boot - d) >= abs(d) - 1e-12)) / (1 + n_res)
+    assert pair.p_bootstrap == p_boot
+    perm = []
+    for swap in _swap_rows(seed, len(gold), n_res):
+        a = [systems["b"][i] if s else systems["a"][i] for i, s in enumerate(swap)]
+        b = [systems["a"][i] if s else systems["b"][i] for i, s in enumerate(swap)]
+        perm.append(_eval(gold, a, match, opts)[0, 2] - _eval(gold, b, match, opts)[0, 2])
+    p_perm = (1 + np.sum(np.abs(np.array(perm)) >= abs(d) - 1e-12)) / (1 + n_res)
+    assert pair.p_randomization == p_perm
+
+
+def test_macro_metric_agrees_with_brute_force_on_tags():
+    rng = np.random.default_rng(2)
+    gold = _tags(rng, 30)
+    a, b = _retag(rng, gold, 0.1), _retag(rng, gold, 0.3)
+    res = compare(gold, {"a": a, "b": b}, metric="recall", average="macro", method="both",
+                  n_resamples=30, seed=9, unit="sentence")
+    ref = []
+    for idx in _bootstrap_rows(9, len(gold), 30):
+        g = [gold[i] for i in idx]
+        ref.append(_eval(g, [a[i] for i in idx], "exact", {})[1, 1]
+                   - _eval(g, [b[i] for i in idx], "exact", {})[1, 1])
+    d = res.pairs[0].difference.value
+    assert res.pairs[0].difference.low == np.quantile(ref, 0.025)
+    p = (1 + np.sum(np.abs(np.array(ref) - d) >= abs(d) - 1e-12)) / 31
+    assert res.pairs[0].p_bootstrap == p
+
+
+# --------------------------------------------------------------------------- properties
+
+
+def _pair_data(seed: int = 0, n: int = 200) -> tuple[list, list, list]:
+    rng = np.random.default_rng(seed)
+    gold = _gold_docs(rng, n)
+    return gold, _noisy(rng, gold, 0.1), _noisy(rng, gold, 0.6)
+
+
+def test_seeded_results_are_reproducible():
+    gold, good, poor = _pair_data()
+    kw = {"method": "both", "n_resamples": 200}
+    one = compare(gold, {"good": good, "poor": poor}, seed=3, **kw)
+    assert one == compare(gold, {"good": good, "poor": poor}, seed=3, **kw)
+    assert one.to_dict() != compare(gold, {"good": good, "poor": poor}, seed=4, **kw).to_dict()
+    # the bootstrap does not depend on whether the randomization test runs
+    boot_only = compare(gold, {"good": good, "poor": poor}, seed=3, n_resamples=200)
+    assert boot_only.systems == one.systems
+    assert boot_only.pairs[0].p_bootstrap == one.pairs[0].p_bootstrap
+
+
+def test_intervals_contain_the_point_estimate():
+    gold, good, poor = _pair_data(1)
+    res = compare(gold, {"good": good, "poor": poor}, n_resamples=500, match="overlap")
+    for s in res.systems:
+        for avg in AVERAGES:
+            for metric in METRICS:
+                e = s.get(metric, avg)
+                assert e.low <= e.value <= e.high, (s.name, avg, metric)
+    d = res.pairs[0].difference
+    assert d.low <= d.value <= d.high
+
+
+def test_identical_systems_have_p_one():
+    gold, good, _ = _pair_data(2)
+    res = compare(gold, {"a": good, "b": [list(d) for d in good]}, method="both",
+                  n_resamples=300)
+    pair = res.pairs[0]
+    assert pair.difference.value == pair.difference.low == pair.difference.high == 0.0
+    assert pair.p_bootstrap == 1.0
+    assert pair.p_randomization == 1.0
+
+
+@pytest.mark.parametrize("metric", ["f1", "precision", "recall"])
+@pytest.mark.parametrize("average", ["micro", "macro"])
+def test_a_clearly_better_system_is_significant(metric, average):
+    gold, good, poor = _pair_data(3, 300)
+    res = compare(gold, {"good": good, "poor": poor}, metric=metric, average=average,
+                  method="both", n_resamples=500)
+    pair = res.pairs[0]
+    assert pair.difference.value > 0
+    assert pair.p_bootstrap < 0.01
+    assert pair.p_randomization < 0.01
+    assert pair.difference.low > 0
+
+
+def test_confidence_intervals_of_one_system_match_compare():
+    gold, good, poor = _pair_data(4, 60)
+    ci = confidence_intervals(gold, good, n_resamples=100, seed=1)
+    res = compare(gold, {"system": good, "poor": poor}, n_resamples=100, seed=1)
+    assert ci.pairs == ()
+    assert ci.systems[0] == res.system("system")
+
+
+def test_three_systems_give_three_pairs_and_sequence_names():
+    gold, good, poor = _pair_data(5, 40)
+    res = compare(gold, [good, poor, good], n_resamples=50, method="randomization")
+    assert [s.name for s in res.systems] == ["system 1", "system 2", "system 3"]
+    assert [(p.a, p.b) for p in res.pairs] == [("system 1", "system 2"),
+                                                ("system 1", "system 3"),
+                                                ("system 2", "system 3")]
+    assert all(p.p_bootstrap is None for p in res.pairs)
+    assert res.pairs[1].p_randomization == 1.0
+
+
+def test_documents_with_ids_are_joined_across_systems():
+    gold = {"d1": [(0, 4, "A")], "d2": [(0, 3, "B")], "d3": [(2, 5, "A")]}
+    a = {"d3": [(2, 5, "A")], "d1": [(0, 4, "A")], "d2": [(0, 3, "B")]}
+    b = {"d1": [(0, 4, "A")], "d2": [(0, 3, "A")], "x": [(0, 1, "A")]}
+    res = compare(gold, {"a": a, "b": b}, n_resamples=50)
+    assert res.n_units == 4  # d1, d2, d3 and b's unknown document x
+    ref = nerscore.evaluate(gold, b, zero_division=0.0)
+    assert res.system("b").micro.f1.value == ref.micro.f1
+    assert res.system("a").micro.f1.value == 1.0
+
+
+def test_units_of_tag_inputs():
+    rng = np.random.default_rng(8)
+    gold = _tags(rng, 20)
+    pred = _retag(rng, gold, 0.2)
+    by_sentence = compare(gold, {"p": pred}, n_resamples=20)
+    assert by_sentence.unit == "sentence"
+    assert by_sentence.n_units == 20
+    assert "no document boundaries" in by_sentence.notes[0]
+    by_doc = compare(gold, {"p": pred}, n_resamples=20, documents=[0, 5, 12])
+    assert by_doc.unit == "document"
+    assert by_doc.n_units == 3
+    assert by_doc.systems[0].micro.f1.value == by_sentence.systems[0].micro.f1.value
+
+
+def test_zero_division_nan_and_no_warnings():
+    gold = [[(0, 2, "A")], [(0, 2, "B")]] * 3
+    pred = [[(0, 2, "A")], []] * 3
+    res = compare(gold, {"p": pred}, n_resamples=50, zero_division=float("nan"))
+    assert res.system("p").macro.precision.value == 1.0  # B's precision is nan, skipped
+    assert json.loads(res.to_json())["zero_division"] is None
+
+
+@pytest.mark.parametrize(("kw", "message"), [
+    ({"metric": "accuracy"}, "metric"),
+    ({"average": "weighted"}, "average"),
+    ({"method": "permutation"}, "method"),
+    ({"n_resamples": 0}, "n_resamples"),
+    ({"level": 1.0}, "level"),
+    ({"seed": -1}, "seed"),
+    ({"unit": "sentence"}, "unit='sentence' needs tag sequences"),
+    ({"documents": [0]}, "documents"),
+    ({"zero_division": 2}, "zero_division"),
+])
+def test_invalid_options(kw, message):
+    gold = [[(0, 2, "A")]]
+    with pytest.raises(nerscore.OptionError, match=message):
+        compare(gold, {"p": gold}, **kw)
+
+
+def test_renderings_and_json():
+    gold, good, poor = _pair_data(6, 50)
+    res = compare(gold, {"good": good, "poor": poor}, method="both", n_resamples=100)
+    text = render_comparison(res)
+    assert "good vs poor" in text
+    assert "p (randomization)" in text
+    md = render_comparison(res, format="markdown", digits=2)
+    assert md.count("|---|") == 2
+    assert "| good |" in md
+    data = json.loads(res.to_json())
+    assert data["pairs"][0]["a"] == "good"
+    assert data["n_resamples"] == 100
+    assert data["systems"][1]["micro"]["f1"]["value"] == res.system("poor").micro.f1.value
+    with pytest.raises(ValueError, match="format"):
+        render_comparison(res, format="html")
+
+
+def test_compare_reports_progress_of_the_resamples():
+    import nerscore
+
+    gold = [["B-PER", "O"], ["B-LOC", "O"], ["O", "B-ORG"]] * 5
+    pred = [["B-PER", "O"], ["O", "O"], ["O", "B-ORG"]] * 5
+    calls: list[tuple[int, int]] = []
+    nerscore.compare(gold, {"a": pred, "b": gold}, n_resamples=30, method="both",
+                     unit="sentence", progress=lambda d, t: calls.append((d, t)))
+    assert calls[-1] == (60, 60)
+    assert all(t == 60 for _, t in calls)
+    calls.clear()
+    nerscore.confidence_intervals(gold, pred, n_resamples=25, unit="sentence",
+                                  progress=lambda d, t: calls.append((d, t)))
+    assert calls[-1] == (25, 25)

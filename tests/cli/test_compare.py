@@ -1,0 +1,146 @@
+"""``nerscore compare`` and ``nerscore score --ci``, run in-process through ``main(argv)``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nerscore
+from nerscore.cli import main
+from tests.paths import ROOT
+
+EXAMPLE = ROOT / "examples" / "conll2000"
+GOLD = str(EXAMPLE / "gold.conll")
+PRED = str(EXAMPLE / "pred.conll")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, out, err
+
+
+def _conll(path: Path, docs: list[list[list[str]]]) -> str:
+    lines = []
+    for doc in docs:
+        lines += ["-DOCSTART- O", ""]
+        for sentence in doc:
+            lines += [f"w{i} {tag}" for i, tag in enumerate(sentence)] + [""]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[str, str, str, list, list, list]:
+    rng = np.random.default_rng(0)
+    vocab = ["O", "O", "B-PER", "I-PER", "B-LOC"]
+    gold = [[[str(t) for t in rng.choice(vocab, 6)] for _ in range(3)] for _ in range(30)]
+    good = [[[t if rng.random() > 0.05 else "O" for t in s] for s in d] for d in gold]
+    poor = [[[t if rng.random() > 0.4 else "O" for t in s] for s in d] for d in gold]
+    return (_conll(tmp_path / "gold.conll", gold), _conll(tmp_path / "good.conll", good),
+            _conll(tmp_path / "poor.conll", poor), gold, good, poor)
+
+
+def test_compare_text_resamples_documents(capsys, files):
+    g, a, b, *_ = files
+    status, out, err = run(capsys, "compare", g, a, b, "--names", "good", "poor",
+                           "--method", "both", "--resamples", "300")
+    assert status == 0, err
+    assert "30 documents resampled" in out
+    assert "good vs poor" in out
+    row = next(line for line in out.splitlines() if line.startswith("good vs poor"))
+    p_boot, p_perm = (float(x) for x in row.split()[-2:])
+    assert p_boot < 0.01
+    assert p_perm < 0.01
+
+
+def test_compare_json_to_a_file_equals_the_api(capsys, files, tmp_path):
+    g, a, b, gold, good, poor = files
+    target = tmp_path / "out.json"
+    status, out, err = run(capsys, "compare", g, a, b, "--names", "A", "B", "--format", "json",
+                           "--output", str(target), "--resamples", "100", "--seed", "4",
+                           "--unit", "sentence", "--metric", "recall", "--average", "macro")
+    assert status == 0, err
+    assert out == ""
+    assert f"wrote {target}" in err
+    data = json.loads(target.read_text(encoding="utf-8"))
+    flat = [[s for d in docs for s in d] for docs in (gold, good, poor)]
+    ref = nerscore.compare(flat[0], {"A": flat[1], "B": flat[2]}, n_resamples=100, seed=4,
+                           unit="sentence", metric="recall", average="macro")
+    assert data == json.loads(ref.to_json())
+
+
+def test_compare_markdown_and_span_files(capsys, tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    pred = tmp_path / "pred.jsonl"
+    gold.write_text('{"id": "a", "text": "Jonas Smith", "spans": [[0, 5, "PER"]]}\n'
+                    '{"id": "b", "text": "in Paris", "spans": [[3, 8, "LOC"]]}\n',
+                    encoding="utf-8")
+    pred.write_text('{"id": "a", "text": "Jonas Smith", "spans": [[0, 11, "PER"]]}\n'
+                    '{"id": "b", "text": "in Paris", "spans": [[3, 8, "LOC"]]}\n',
+                    encoding="utf-8")
+    status, out, err = run(capsys, "compare", str(gold), str(pred), str(gold), "--format",
+                           "markdown", "--match", "overlap", "--resamples", "50")
+    assert status == 0, err
+    assert "| system | micro P |" in out
+    assert "overlap matching, 2 documents resampled" in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--names", "only-one"], "one name per PRED"),
+    (["--names", "x", "x"], "distinct"),
+    (["--beta", "2"], "--beta does not apply"),
+    (["--s", "0.5"], "does not apply to --match exact"),
+    (["--resamples", "0"], "expected a whole number >= 1"),
+    (["--level", "1.5"], "between 0 and 1"),
+])
+def test_compare_usage_errors_exit_2(capsys, files, argv, message):
+    g, a, b, *_ = files
+    status, _, err = run(capsys, "compare", g, a, b, *argv)
+    assert status == 2
+    assert message in err
+
+
+def test_compare_data_error_exits_1(capsys, files, tmp_path):
+    g, a, *_ = files
+    status, _, err = run(capsys, "compare", g, a, str(tmp_path / "missing.conll"))
+    assert status == 1
+    assert "cannot open" in err
+
+
+def test_compare_help_has_an_example(capsys):
+    status, out, _ = run(capsys, "compare", "--help")
+    assert status == 0
+    assert "nerscore compare gold.conll model_a.conll model_b.conll" in out
+
+
+def test_score_ci_text_and_json(capsys):
+    status, out, err = run(capsys, "score", GOLD, PRED, "--ci", "--resamples", "200")
+    assert status == 0, err
+    report, _, intervals = out.partition("confidence intervals")
+    assert report.startswith("nerscore ")
+    assert "40 sentences resampled" in intervals
+    status, out, err = run(capsys, "score", GOLD, PRED, "--ci", "--format", "json",
+                           "--resamples", "200", "--level", "0.9", "--seed", "1")
+    assert status == 0, err
+    data = json.loads(out)
+    ci = data["confidence_intervals"]
+    assert ci["level"] == 0.9
+    assert ci["seed"] == 1
+    f1 = ci["systems"][0]["micro"]["f1"]
+    assert f1["value"] == data["overall"]["f1"]
+    assert f1["low"] <= f1["value"] <= f1["high"]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--resamples", "10"], "'--resamples' needs --ci"),
+    (["--ci", "--format", "html"], "--ci works with --format text, json or markdown"),
+])
+def test_score_ci_usage_errors(capsys, argv, message):
+    status, _, err = run(capsys, "score", GOLD, PRED, *argv)
+    assert status == 2
+    assert message in err

@@ -1,0 +1,209 @@
+"""Flags every subcommand shares: ``--output``, ``--quiet``, examples in ``--help``, progress bars."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+
+import pytest
+
+from nerscore.cli import SUBCOMMANDS, main
+from nerscore.cli._output import ProgressBar, render_progress
+from tests.paths import ROOT, TESTS
+
+ROOT = ROOT
+DATA = TESTS / "data" / "conll"
+EXAMPLE = ROOT / "examples" / "conll2000"
+GOLD, PRED = str(EXAMPLE / "gold.conll"), str(EXAMPLE / "pred.conll")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, out, err
+
+
+@pytest.mark.parametrize("command", sorted(SUBCOMMANDS))
+def test_every_subcommand_help_shows_examples(capsys, command):
+    status, out, _ = run(capsys, command, "--help")
+    assert status == 0
+    assert "examples:" in out
+    examples = out.split("examples:", 1)[1].splitlines()
+    assert sum(line.strip().startswith(f"nerscore {command} ") for line in examples) >= 2
+
+
+@pytest.mark.parametrize("command", sorted(SUBCOMMANDS))
+def test_every_subcommand_takes_quiet(capsys, command):
+    _status, out, _ = run(capsys, command, "--help")
+    assert "--quiet" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["score", GOLD, PRED],
+    ["score", GOLD, PRED, "--format", "json"],
+    ["validate", str(DATA / "invalid_iob2.conll"), "--scheme", "IOB2"],
+    ["compare", GOLD, PRED, PRED.replace("pred", "pred_discard"), "--resamples", "50"],
+    ["conlleval", str(EXAMPLE / "merged.txt")],
+])
+def test_output_writes_the_result_to_a_file(capsys, tmp_path, argv):
+    status, out, _ = run(capsys, *argv)
+    target = tmp_path / "result.txt"
+    status2, out2, _ = run(capsys, *argv, "--output", str(target))
+    assert status2 == status
+    assert out2 == ""
+    assert target.read_text(encoding="utf-8") == out
+
+
+def test_quiet_silences_notes_and_warnings_but_not_errors(capsys):
+    argv = ["score", GOLD, PRED, "--format", "markdown", "--breakdown", "length"]
+    status, out, err = run(capsys, *argv)
+    assert status == 0
+    assert "note:" in err
+    status, out_q, err_q = run(capsys, *argv, "--quiet")
+    assert (status, out_q, err_q) == (0, out, "")
+    status, _, err = run(capsys, "validate", str(DATA / "invalid_iob2.conll"), "--scheme",
+                         "IOB2", "-q")
+    assert status == 1
+    assert err == ""
+    status, _, err = run(capsys, "score", GOLD, "missing.conll", "--quiet")
+    assert status == 1
+    assert "error: cannot open" in err
+
+
+def _nothing() -> contextlib.AbstractContextManager[None]:
+    return contextlib.nullcontext()
+
+
+def test_score_breakdown_text_markdown_json(capsys):
+    import nerscore
+    from nerscore.analysis.breakdowns import breakdown_from_report, render_breakdown
+
+    report = nerscore.evaluate(nerscore.read_conll(GOLD).tags, nerscore.read_conll(PRED).tags)
+    for by in ("length", "document"):
+        with pytest.warns(nerscore.UndefinedMetricWarning) if by == "length" else _nothing():
+            expected = breakdown_from_report(report, by=by)
+        status, out, _ = run(capsys, "score", GOLD, PRED, "--breakdown", by)
+        assert status == 0
+        assert out.rstrip().endswith(render_breakdown(expected).rstrip())
+        assert f"scores by {by}" in out
+        status, out, _ = run(capsys, "score", GOLD, PRED, "--breakdown", by, "--format",
+                             "markdown")
+        assert render_breakdown(expected, format="markdown").rstrip() in out
+        status, out, _ = run(capsys, "score", GOLD, PRED, "--breakdown", by, "--format", "json")
+        assert json.loads(out)["breakdown"] == json.loads(json.dumps(expected.to_dict()))
+
+
+def test_score_breakdown_refuses_other_formats(capsys):
+    status, _, err = run(capsys, "score", GOLD, PRED, "--breakdown", "length", "--format",
+                         "conlleval")
+    assert status == 2
+    assert "--breakdown works with" in err
+
+
+def test_render_progress():
+    assert render_progress(0, 0, label="x", width=4) == "x [....]   0% 0 / 0"
+    assert render_progress(3, 4, unit="resamples", width=4) == "[###.]  75% 3 / 4 resamples"
+    assert render_progress(5_000_000, 10_000_000, unit="bytes", width=2) == (
+        "[#.]  50% 5.0 MB / 10.0 MB")
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_draws_only_on_a_terminal():
+    tty = _Tty()
+    bar = ProgressBar("reading", unit="bytes", stream=tty, delay=0, interval=0)
+    bar(50, 100)
+    bar(100, 100)
+    bar.close()
+    text = tty.getvalue()
+    assert text.startswith("\rreading [")
+    assert "100%" in text
+    assert text.endswith("\r")
+    pipe = io.StringIO()
+    bar = ProgressBar("reading", stream=pipe, delay=0, interval=0)
+    assert not bar.enabled
+    bar(50, 100)
+    bar.close()
+    assert pipe.getvalue() == ""
+
+
+def test_progress_bar_waits_about_a_second():
+    tty = _Tty()
+    bar = ProgressBar("reading", stream=tty)  # default delay: short work shows nothing
+    bar(1, 2)
+    bar.close()
+    assert tty.getvalue() == ""
+
+
+def test_commands_print_no_progress_when_stderr_is_not_a_terminal(capsys, tmp_path):
+    status, _, err = run(capsys, "score", GOLD, PRED, "--chunk-sentences", "5", "--ci",
+                         "--resamples", "20")
+    assert status == 0
+    assert "\r" not in err
+    status, _, err = run(capsys, "compare", GOLD, PRED, PRED, "--names", "a", "b",
+                         "--resamples", "20")
+    assert status == 0
+    assert "\r" not in err
+
+
+def test_report_with_two_systems_has_the_comparison(capsys, tmp_path):
+    import nerscore
+
+    page = tmp_path / "r.html"
+    discard = PRED.replace("pred", "pred_discard")
+    status, _, err = run(capsys, "report", GOLD, PRED, discard, "--names", "pred", "discard",
+                         "--resamples", "100", "--seed", "3", "-o", str(page))
+    assert status == 0, err
+    html = page.read_text(encoding="utf-8")
+    assert '<section id="significance">' in html
+    gold, pred, disc = (nerscore.read_conll(p).tags for p in (GOLD, PRED, discard))
+    expected = nerscore.compare(gold, {"pred": pred, "discard": disc}, n_resamples=100, seed=3,
+                                zero_division="warn")
+    p_value = expected.pairs[0].to_dict()["p_bootstrap"]
+    assert f"{p_value:g}"[:4] in html.split('<section id="significance">')[1]
+    one = tmp_path / "one.html"
+    assert run(capsys, "report", GOLD, PRED, "-o", str(one))[0] == 0
+    assert 'id="significance"' not in one.read_text(encoding="utf-8")
+    status, _, err = run(capsys, "report", GOLD, PRED, "--resamples", "10", "-o", str(one))
+    assert status == 2
+    assert "two or more PRED" in err
+
+
+def test_report_with_train_has_the_diagnostics(capsys, tmp_path):
+    page = tmp_path / "r.html"
+    status, _, err = run(capsys, "report", GOLD, PRED, "--train", str(DATA / "gold.conll"),
+                         "-o", str(page))
+    assert status == 0, err
+    html = page.read_text(encoding="utf-8")
+    section = html.split('<section id="diagnostics">')[1]
+    assert '<table class="findings">' in section
+    import nerscore
+
+    train, gold, pred = (nerscore.read_conll(p).tags for p in (DATA / "gold.conll", GOLD, PRED))
+    expected = nerscore.diagnose(train, gold, pred=pred)
+    assert expected.findings
+    for finding in expected.to_dict()["findings"]:
+        assert f"<td>{finding['kind']}</td>" in section
+
+
+def test_readme_compare_example_is_the_real_output(capsys, monkeypatch):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = ("nerscore compare examples/conll2000/gold.conll examples/conll2000/pred.conll "
+               "examples/conll2000/pred_discard.conll --names pred discard")
+    block = readme.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(ROOT)
+    status, out, _ = run(capsys, *command.split()[1:])
+    assert status == 0
+    assert out == block
+
+
+def test_pred_discard_is_the_repaired_prediction(capsys, tmp_path):
+    target = tmp_path / "d.conll"
+    assert run(capsys, "repair", PRED, "--scheme", "IOB2", "--method", "discard", "-o",
+               str(target))[0] == 0
+    assert target.read_bytes() == (EXAMPLE / "pred_discard.conll").read_bytes()

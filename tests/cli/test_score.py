@@ -1,0 +1,562 @@
+"""The ``nerscore`` command line, run in-process through ``main(argv)``."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from nerscore.cli import main
+from nerscore.io.conll import read_conll
+from tests.paths import ROOT, TESTS
+
+ROOT = ROOT
+DATA = TESTS / "data" / "conll"
+EXAMPLE = ROOT / "examples" / "conll2000"
+GOLD = str(DATA / "gold.conll")
+PRED = str(DATA / "pred.conll")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, out, err
+
+
+# ---------------------------------------------------------------------------------- score
+
+
+def test_readme_example_prints_a_clean_report(capsys):
+    status, out, err = run(capsys, "score", str(EXAMPLE / "gold.conll"),
+                           str(EXAMPLE / "pred.conll"))
+    assert status == 0
+    assert err == ""
+    lines = out.splitlines()
+    assert lines[0] == "nerscore 0.1.0 -- match=exact, labeled=True, scheme=auto, mode=lenient"
+    assert ("   micro avg       0.69       0.81       0.74        459        539    371    168"
+            "     88") in lines
+    assert ("          NP       0.65       0.79       0.71        262        317    206    111"
+            "     56") in lines
+    assert lines[-1] == "accuracy: 0.84 (961 tokens, 40 sequences)"
+
+
+def test_conlleval_format_matches_the_perl_script(capsys):
+    status, out, err = run(capsys, "score", str(EXAMPLE / "gold.conll"),
+                           str(EXAMPLE / "pred.conll"), "--format", "conlleval")
+    assert (status, err) == (0, "")
+    assert out == (DATA / "conll2000-conlleval.txt").read_text(encoding="utf-8")
+
+
+def test_seqeval_format_matches_seqeval(capsys):
+    seqeval_metrics = pytest.importorskip("seqeval.metrics")
+    gold = read_conll(EXAMPLE / "gold.conll").to_lists()
+    pred = read_conll(EXAMPLE / "pred.conll").to_lists()
+    for digits in ("2", "4"):
+        status, out, err = run(capsys, "score", str(EXAMPLE / "gold.conll"),
+                               str(EXAMPLE / "pred.conll"), "--format", "seqeval",
+                               "--digits", digits)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = seqeval_metrics.classification_report(gold, pred, digits=int(digits))
+        assert (status, err) == (0, "")
+        assert out == expected
+
+
+def test_json_format_has_counts_and_notes(capsys):
+    status, out, _ = run(capsys, "score", GOLD, PRED, "--format", "json",
+                         "--zero-division", "0")
+    data = json.loads(out)
+    assert status == 0
+    assert (data["overall"]["tp"], data["overall"]["n_pred"], data["overall"]["n_gold"]) == (
+        3, 4, 4)
+    assert data["labels"]["MISC"]["n_gold"] == 0
+    assert data["notes"] == [f"{GOLD}: 1 -DOCSTART- line read as document boundary"]
+    assert (data["n_sequences"], data["n_tokens"]) == (3, 15)
+
+
+def test_markdown_format_and_notes_on_stderr(capsys):
+    status, out, err = run(capsys, "score", GOLD, PRED, "--format", "markdown",
+                           "--zero-division", "1")
+    assert status == 0
+    assert out.splitlines()[2] == ("| label | precision | recall | F1 | support | predicted | TP | FP "
+                                   "| FN |")
+    assert "| **micro avg** | 0.75 | 0.75 | 0.75 | 4 | 4 |" in out
+    assert err == (f"nerscore score: note: {GOLD}: 1 -DOCSTART- line read as document "
+                   "boundary\n")
+
+
+def test_messy_prediction_file_is_scored_with_one_warning_and_one_note(capsys):
+    """CRLF, BOM, mixed tab/space, rewritten tokens, I- after O, a type gold never uses."""
+    status, out, err = run(capsys, "score", GOLD, str(DATA / "pred_messy.conll"))
+    assert status == 0
+    assert "   micro avg       0.75       0.75       0.75          4          4" in out
+    warning, undefined = err.splitlines()
+    assert warning.startswith("nerscore score: warning: 2 of 15 tokens differ between ")
+    assert "'Müller' (" in warning
+    assert "gold.conll, line 4) vs 'Muller' (" in warning
+    assert "pred_messy.conll, line 2)" in warning
+    assert warning.endswith("Pass --strict-tokens to make this an error.")
+    assert undefined == (
+        "nerscore score: note: Precision is ill-defined and set to 0.0 for 'ORG' (no "
+        "predicted entities); Recall is ill-defined and set to 0.0 for 'MISC' (no gold "
+        "entities). Pass --zero-division 0, 1 or nan to choose the value of undefined scores.")
+    assert "note: 2 of 15 tokens differ" in out  # also kept in the report
+
+
+def test_zero_division_value_silences_the_note(capsys):
+    status, out, err = run(capsys, "score", GOLD, PRED, "--zero-division", "nan",
+                           "--digits", "3")
+    assert (status, err) == (0, "")
+    assert "        MISC      0.000        nan      0.000          0          1" in out
+    assert "         ORG        nan      0.000      0.000          1          0" in out
+
+
+def test_strict_mode_and_strict_tokens(capsys):
+    status, out, _ = run(capsys, "score", GOLD, str(DATA / "pred_messy.conll"), "--mode",
+                         "strict", "--scheme", "BIO", "--zero-division", "0")
+    assert status == 0
+    assert "scheme=IOB2, mode=strict" in out
+    assert "   micro avg       0.67       0.50       0.57          4          3" in out
+    status, out, err = run(capsys, "score", GOLD, str(DATA / "pred_messy.conll"),
+                           "--strict-tokens")
+    assert (status, out) == (1, "")
+    assert err.startswith("nerscore score: error: Token 1 of sentence 0 differs between the "
+                          f"files: 'Müller' ({GOLD}, line 4) vs 'Muller' (")
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("pred", "message"),
+    [
+        ("pred_short_sentence.conll",
+         f"Sentence 1 has 6 tokens in {GOLD} (lines 11-16) but 5 in {DATA}/"
+         "pred_short_sentence.conll (lines 9-13); every sentence needs one predicted tag per "
+         "gold token."),
+        ("pred_missing_sentence.conll",
+         f"{GOLD} has 3 sentences but {DATA}/pred_missing_sentence.conll has 2; both files "
+         "must list the same sentences in the same order"),
+        ("pred_one_column.conll",
+         f"line 4 of {DATA}/pred_one_column.conll has 1 column ('in', split at whitespace)"),
+        ("pred_latin1.conll",
+         f"Cannot decode byte 0xfc as utf-8 ({DATA}/pred_latin1.conll, line 2): the file is in "
+         "another encoding. Pass its encoding with the `encoding` option (--encoding"),
+        ("no-such-file.conll",
+         f"cannot open '{DATA}/no-such-file.conll': No such file or directory."),
+    ],
+)
+def test_bad_input_is_one_line_naming_what_and_where(capsys, pred, message):
+    status, out, err = run(capsys, "score", GOLD, str(DATA / pred))
+    assert (status, out) == (1, "")
+    assert err.startswith("nerscore score: error: ")
+    assert message in err
+    assert len(err.splitlines()) == 1
+
+
+def test_encoding_option(capsys):
+    latin = str(DATA / "pred_latin1.conll")
+    status, out, err = run(capsys, "score", latin, latin, "--encoding", "latin-1",
+                           "--zero-division", "0")
+    # the same file on both sides now says so (and nothing else)
+    assert (status, err) == (0, f"nerscore score: note: gold and prediction are the same file "
+                                f"({latin}); the scores compare it with itself.\n")
+    assert "accuracy: 1.00 (15 tokens, 3 sequences)" in out
+    status, _, err = run(capsys, "score", GOLD, PRED, "--encoding", "klingon")
+    assert status == 1
+    assert "Expected `encoding` to be a codec name Python knows" in err
+
+
+def test_invalid_tag_names_file_and_line(capsys, tmp_path):
+    bad = tmp_path / "bad.conll"
+    bad.write_text("Jonas B-PER\nMüller X-PER\nlives O\n", encoding="utf-8")
+    status, _, err = run(capsys, "score", str(bad), str(bad))
+    assert status == 1
+    assert (f"Invalid tag 'X-PER' at token 1 ('Müller') of sentence 0 ({bad}, line 2)"
+            in err)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["score", GOLD, PRED, "--scheme", "XYZ"],
+         "argument --scheme: expected one of 'IO', 'IOB1', 'IOB2', 'IOE1', 'IOE2', 'IOBES', "
+         "'BILOU' or 'BMES'; got 'XYZ'"),
+        (["score", GOLD, PRED, "--mode", "fuzzy"],
+         "argument --mode: expected one of 'lenient', 'strict' or 'conlleval'; got 'fuzzy'"),
+        (["score", GOLD, PRED, "--zero-division", "2"],
+         "argument --zero-division: expected one of 'warn', '0', '1' or 'nan'; got '2'"),
+        (["score", GOLD, PRED, "--digits", "-1"], "argument --digits: expected a whole number"),
+        (["score", GOLD, PRED, "--beta", "0"], "argument --beta: expected a positive number"),
+        (["score", GOLD, PRED, "--match", "fuzzy"], "argument --match: invalid choice: 'fuzzy'"),
+        (["score", GOLD, PRED, "--t", "0.5"],
+         "'--t' does not apply to --match exact (it takes --unlabeled)"),
+        (["score", GOLD, PRED, "--match", "overlap", "--t", "0.5", "--unlabeled"],
+         "'--unlabeled' or '--t' do not apply to --match overlap (it takes --assignment, "
+         "--compat, --overlapping, --s)"),
+        (["score", GOLD, PRED, "--match", "semeval", "--compat", "kaggle"],
+         "--compat kaggle does not apply to --match semeval"),
+        (["score", GOLD, PRED, "--match", "threshold", "--t", "0"],
+         "argument --t: expected a number in (0, 1]; got '0'"),
+        (["score", GOLD, PRED, "--mode", "strict"], "--mode strict needs --scheme"),
+        (["score", GOLD, "pred.jsonl"], "cannot score jsonl predictions against conll gold"),
+        (["score", GOLD, PRED, "--errors", "errors.txt"],
+         "--errors needs a .jsonl or .csv file name; got 'errors.txt'"),
+        (["score", GOLD, PRED, "--match", "token", "--confusion"],
+         "--errors and --confusion need an entity matcher"),
+        (["score", GOLD], "give PRED, or read gold and predicted labels from two columns of "
+                          "GOLD with --gold-column N --pred-column M"),
+        (["validate", GOLD], "the following arguments are required: --scheme"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (["score", GOLD, PRED, "--strict"], "unrecognized arguments: --strict"),
+    ],
+)
+def test_usage_errors_exit_2(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert message in err
+
+
+def test_no_command_prints_help_and_exits_2(capsys):
+    status, out, err = run(capsys)
+    assert (status, out) == (2, "")
+    assert "score" in err
+    assert "validate" in err
+    assert "repair" in err
+    assert "conlleval" in err
+
+
+def test_help_and_version_exit_0(capsys):
+    status, out, _ = run(capsys, "score", "--help")
+    assert status == 0
+    assert "--strict-tokens" in out
+    assert "--delimiter-columns" in out
+    status, out, _ = run(capsys, "--version")
+    assert status == 0
+    assert out.startswith("nerscore ")
+
+
+@pytest.mark.parametrize(
+    ("options", "header"),
+    [
+        (["--match", "token"], "match=token, scheme=auto, mode=lenient"),
+        (["--match", "exact", "--unlabeled"], "match=exact, labeled=False"),
+        (["--match", "semeval"], "match=semeval, scheme=auto"),
+        (["--match", "overlap", "--s", "0.5", "--assignment", "optimal"],
+         "match=overlap, s=0.5, assignment=optimal"),
+        (["--match", "threshold", "--t", "0.6"], "match=threshold, t=0.6"),
+        (["--match", "semeval", "--compat", "nervaluate"], "match=semeval, compat=nervaluate"),
+        (["--match", "threshold", "--compat", "kaggle"], "match=threshold, compat=kaggle"),
+        (["--beta", "2"], "beta=2"),
+    ],
+)
+def test_matchers_and_their_options(capsys, options, header):
+    status, out, err = run(capsys, "score", str(EXAMPLE / "gold.conll"),
+                           str(EXAMPLE / "pred.conll"), "--zero-division", "0", *options)
+    assert (status, err) == (0, "")
+    assert header in out.splitlines()[0]
+
+
+def test_errors_file_and_confusion_matrix(capsys, tmp_path):
+    jsonl = tmp_path / "errors.jsonl"
+    status, out, err = run(capsys, "score", GOLD, PRED, "--zero-division", "0", "--errors",
+                           str(jsonl), "--confusion")
+    assert status == 0
+    assert err == f"nerscore score: note: wrote 1 entity error to {jsonl}\n"
+    (record,) = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
+    assert (record["sequence"], record["gold_label"], record["pred_label"]) == (1, "ORG", "MISC")
+    assert record["gold_text"] == "Acme Corp"
+    assert "confusion matrix (rows: gold, columns: predicted)" in out
+    assert "ORG          0     1    0    0     0" in out
+    table = tmp_path / "errors.csv"
+    run(capsys, "score", GOLD, PRED, "--zero-division", "0", "--errors", str(table))
+    with table.open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [r["gold_label"] for r in rows] == ["ORG"]
+    status, out, _ = run(capsys, "score", GOLD, PRED, "--zero-division", "0", "--format",
+                         "json", "--confusion")
+    assert json.loads(out)["confusion"]["labels"] == ["LOC", "MISC", "ORG", "PER", "none"]
+
+
+def test_span_files(capsys, tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    pred = tmp_path / "pred.jsonl"
+    gold.write_text('{"id": "a", "text": "Anna flew to Berlin", "spans": [[0, 4, "PER"], '
+                    '[13, 19, "LOC"]]}\n', encoding="utf-8")
+    pred.write_text('{"id": "a", "text": "Anna flew to Berlin", "spans": [[0, 4, "PER"], '
+                    '[10, 19, "LOC"]]}\n', encoding="utf-8")
+    status, out, err = run(capsys, "score", str(gold), str(pred), "--match", "overlap",
+                           "--s", "1", "--format", "json")
+    assert (status, err) == (0, "")
+    assert json.loads(out)["overall"]["tp"] == pytest.approx(1 + 6 / 9)
+    brat = tmp_path / "brat"
+    brat.mkdir()
+    (brat / "d1.txt").write_text("Anna flew to Berlin", encoding="utf-8")
+    (brat / "d1.ann").write_text("T1\tPER 0 4\tAnna\n", encoding="utf-8")
+    (brat / "d2.txt").write_text("nothing", encoding="utf-8")
+    status, out, err = run(capsys, "score", str(brat), str(brat), "--format", "json")
+    assert (status, err) == (0, f"nerscore score: note: gold and prediction are the same file "
+                                f"({brat}); the scores compare it with itself.\n")
+    data = json.loads(out)
+    assert data["overall"]["tp"] == 1
+    assert any("d2" in n for n in data["notes"])
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--scheme", "BIO")
+    assert status == 2
+    assert "--scheme applies to CoNLL (tag) files only" in err
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--gold-format", "conll",
+                         "--pred-format", "conll")
+    assert status == 1  # read as CoNLL: a JSON line has one column
+    assert "has 1 column" not in err or "line 1" in err
+
+
+# ------------------------------------------------------------------------------- validate
+
+
+def test_validate_lists_every_issue_with_its_line(capsys):
+    path = str(DATA / "invalid_iob2.conll")
+    status, out, err = run(capsys, "validate", path, "--scheme", "IOB2", "--comments")
+    assert status == 1
+    assert out.splitlines() == [
+        f"Invalid transition start of sentence -> 'I-PER' at token 0 ('Jonas') of sentence 0 "
+        f"({path}, line 2): the IOB2 scheme does not allow it.",
+        f"Invalid transition 'O' -> 'I-ORG' at token 1 ('works') of sentence 1 ({path}, "
+        "line 7): the IOB2 scheme does not allow it.",
+        f"Invalid transition 'B-ORG' -> 'I-LOC' at token 4 ('Corp') of sentence 1 ({path}, "
+        "line 10): the IOB2 scheme does not allow it.",
+    ]
+    assert err == (f"nerscore validate: note: {path}: 3 invalid transitions under IOB2 (8 "
+                   f"tokens in 2 sentences); `nerscore repair {path} --scheme IOB2 --comments` "
+                   "fixes them\n")
+
+
+def test_validate_invalid_tags_and_valid_files(capsys):
+    path = str(DATA / "invalid_iob2.conll")
+    status, out, err = run(capsys, "validate", path, "--scheme", "IOB2")
+    assert status == 1
+    assert out.startswith(f"Invalid tag 'line' at token 0 ('#') of sentence 0 ({path}, "
+                          "line 1)")
+    assert "1 invalid tag and 2 invalid transitions under IOB2" in err
+    assert "repair" not in err
+    status, out, err = run(capsys, "validate", GOLD, PRED, "--scheme", "BIO")
+    assert (status, out) == (0, "")
+    assert err.splitlines() == [
+        f"nerscore validate: note: {GOLD}: valid IOB2 (15 tokens in 3 sentences)",
+        f"nerscore validate: note: {PRED}: valid IOB2 (15 tokens in 3 sentences)",
+    ]
+
+
+# --------------------------------------------------------------------------------- repair
+
+
+def test_repair_rewrites_only_the_label_column(capsys, tmp_path):
+    src = DATA / "invalid_iob2.conll"
+    out_path = tmp_path / "fixed.conll"
+    status, out, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--comments", "-o",
+                           str(out_path))
+    assert (status, out) == (0, "")
+    assert err == (f"nerscore repair: note: changed 3 of 8 tags in 2 sentences of {src} "
+                   f"(method begin, scheme IOB2); wrote {out_path}\n")
+    expected = src.read_text(encoding="utf-8")
+    for old, new in (("Jonas\tNNP\tI-PER", "Jonas\tNNP\tB-PER"),
+                     ("works\tVBZ\tI-ORG", "works\tVBZ\tB-ORG"),
+                     ("Corp\tNNP\tI-LOC", "Corp\tNNP\tB-LOC")):
+        expected = expected.replace(old, new)
+    assert out_path.read_text(encoding="utf-8") == expected
+    status, _, _ = run(capsys, "validate", str(out_path), "--scheme", "IOB2", "--comments")
+    assert status == 0
+
+
+def test_repair_discard_to_stdout_keeps_crlf(capsys, tmp_path):
+    src = tmp_path / "crlf.conll"
+    src.write_bytes(b"a\tO\r\nb\tI-X\r\nc\tI-X\r\n\r\nd\tB-Y\r\n")
+    status, out, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--method",
+                           "discard")
+    assert status == 0
+    assert out == "a\tO\r\nb\tO\r\nc\tO\r\n\r\nd\tB-Y\r\n"
+    assert "changed 2 of 4 tags in 1 sentence of" in err
+
+
+def test_repair_refuses_tags_the_scheme_does_not_know(capsys):
+    status, out, err = run(capsys, "repair", PRED, "--scheme", "IOE2")
+    assert (status, out) == (1, "")
+    assert err.startswith(f"nerscore repair: error: Invalid tag 'B-PER' at token 0 ('Jonas') "
+                          f"of sentence 0 ({PRED}, line 1): prefix 'B' is not used by the IOE2 "
+                          "scheme")
+    assert "Repair cannot guess what it means; fix the tag by hand (4 invalid tags in all)." in err
+
+
+# ------------------------------------------------------------------------------ conlleval
+
+
+def test_conlleval_subcommand_is_registered(capsys):
+    status, out, _ = run(capsys, "conlleval", str(EXAMPLE / "merged.txt"))
+    assert status == 0
+    assert out == (DATA / "conll2000-conlleval.txt").read_text(encoding="utf-8")
+
+
+def test_entry_point_stays_the_function_after_a_run(capsys):
+    import nerscore.cli
+
+    run(capsys, "--version")
+    assert callable(nerscore.cli.main)
+    assert nerscore.cli.main is main
+
+
+# ------------------------------------------------------------------------ installed command
+
+
+def test_installed_script_calls_the_entry_point():
+    script = Path(sys.executable).with_name("nerscore")
+    if not script.exists():
+        pytest.skip("nerscore is not installed next to this Python")
+    assert "from nerscore.cli import main" in script.read_text(encoding="utf-8")
+
+
+def test_python_dash_m_nerscore_runs_the_readme_example():
+    proc = subprocess.run(
+        [sys.executable, "-m", "nerscore", "score", str(EXAMPLE / "gold.conll"),
+         str(EXAMPLE / "pred.conll")],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert "   micro avg       0.69       0.81       0.74        459        539" in proc.stdout
+
+
+def test_bad_tag_in_the_prediction_file_is_located(capsys, tmp_path):
+    gold, pred = tmp_path / "gold.conll", tmp_path / "pred.conll"
+    gold.write_text("a B-PER\nb O\n\n", encoding="utf-8")
+    pred.write_text("a B-PER\nb X-PER\n\n", encoding="utf-8")
+    status, out, err = run(capsys, "score", str(gold), str(pred))
+    assert (status, out) == (1, "")
+    assert "Invalid tag 'X-PER' at token 1 ('b') of sentence 0" in err
+    assert "pred.conll, line 2" in err
+
+
+# ----------------------------------------------------------- no traceback, no silent number
+
+
+def test_same_file_as_gold_and_prediction_is_noted(capsys, tmp_path):
+    copy = tmp_path / "copy.conll"
+    copy.write_bytes(Path(GOLD).read_bytes())
+    status, out, err = run(capsys, "score", GOLD, str(copy), "--format", "json")
+    assert status == 0
+    note = (f"gold and prediction are the same file: {GOLD} and {copy} have identical content, "
+            "so the scores compare it with itself.")
+    assert err == f"nerscore score: note: {note}\n"
+    assert note in json.loads(out)["notes"]
+    status, out, err = run(capsys, "score", GOLD, GOLD)
+    assert f"note: gold and prediction are the same file ({GOLD})" in out
+    assert "nerscore score: note: gold and prediction are the same file" in err
+    status, _, err = run(capsys, "score", GOLD, PRED)
+    assert "same file" not in err
+    # two label columns of one file are two different sides
+    status, _, err = run(capsys, "score", GOLD, GOLD, "--gold-column", "-1", "--pred-column", "1")
+    assert "same file" not in err
+
+
+def test_empty_files_show_accuracy_as_undefined(capsys, tmp_path):
+    gold, pred = tmp_path / "g.conll", tmp_path / "p.conll"
+    gold.write_text("")
+    pred.write_text("\n")
+    status, out, _ = run(capsys, "score", str(gold), str(pred), "--zero-division", "0")
+    assert status == 0
+    assert "accuracy: n/a (0 tokens, 0 sequences)" in out
+    assert "note: no tokens: accuracy is undefined." in out
+    assert "accuracy: 0.00" not in out
+    status, out, _ = run(capsys, "score", str(gold), str(pred), "--format", "json",
+                         "--zero-division", "0")
+    assert json.loads(out)["accuracy"] is None
+
+
+def test_errors_give_flags_not_python_keywords(capsys, tmp_path):
+    gold, pred = tmp_path / "g.jsonl", tmp_path / "p.jsonl"
+    gold.write_text('{"id": "a", "spans": [[0, 4, "A"], [2, 6, "A"]]}\n')
+    pred.write_text('{"id": "a", "spans": [[0, 4, "A"]]}\n')
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--match", "overlap")
+    assert status == 1
+    assert "--overlapping merge" in err
+    assert "overlapping='merge'" not in err
+    gold.write_text('{"id": "a", "spans": [[3, 3, "A"]]}\n')
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--match", "threshold",
+                         "--compat", "kaggle")
+    assert status == 1
+    assert err.startswith("nerscore score: error: --compat kaggle cannot score zero-length spans")
+    assert "(without --compat)" in err
+    assert "compat=" not in err
+
+
+def test_one_file_with_gold_and_predicted_columns(capsys, tmp_path):
+    both = tmp_path / "both.txt"
+    both.write_text("Anna NNP B-PER B-PER\nflew VBD O B-LOC\n\nBerlin NNP B-LOC B-LOC\n")
+    status, out, err = run(capsys, "score", str(both), "--gold-column", "-2",
+                           "--pred-column", "-1", "--format", "json", "--zero-division", "0")
+    assert (status, err) == (0, "")
+    data = json.loads(out)
+    assert (data["overall"]["tp"], data["overall"]["n_gold"], data["overall"]["n_pred"]) == (
+        2, 2, 3)
+    assert data["n_tokens"] == 3
+    # columns counted from the start work too
+    status, out2, _ = run(capsys, "score", str(both), "--gold-column", "2", "--pred-column", "3",
+                          "--format", "json", "--zero-division", "0")
+    assert json.loads(out2)["overall"] == data["overall"]
+    status, _, err = run(capsys, "score", str(both), "--gold-column", "2")
+    assert status == 2
+    assert "give PRED, or read gold and predicted labels from two columns of GOLD" in err
+    status, _, err = run(capsys, "score", str(both), "--gold-column", "5", "--pred-column", "3")
+    assert status == 1
+    assert "both.txt" in err
+
+
+def test_label_columns_and_encodings_per_side(capsys, tmp_path):
+    gold = tmp_path / "gold.conll"
+    gold.write_text("Zoë B-PER X\nlebt O X\n", encoding="utf-8")
+    pred = tmp_path / "pred.conll"
+    pred.write_bytes("Zoë B-PER\nlebt B-LOC\n".encode("latin-1"))
+    status, out, err = run(capsys, "score", str(gold), str(pred), "--gold-column", "1",
+                           "--pred-encoding", "latin-1", "--format", "json",
+                           "--zero-division", "0")
+    assert (status, err) == (0, "")
+    data = json.loads(out)
+    assert (data["overall"]["tp"], data["overall"]["n_pred"]) == (1, 2)
+    # --encoding is the default of both sides; --gold-encoding overrides it for GOLD
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--gold-column", "1",
+                         "--encoding", "latin-1", "--gold-encoding", "utf-8",
+                         "--zero-division", "0")
+    assert (status, err) == (0, "")
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--gold-column", "1")
+    assert status == 1
+    assert "pred.conll" in err
+    assert "Cannot decode byte 0xeb as utf-8" in err
+    # --pred-column on the PRED side, the default label column on GOLD
+    pred.write_bytes("Zoë B-PER 7\nlebt O 7\n".encode("latin-1"))
+    status, out, _ = run(capsys, "score", str(gold), str(pred), "--gold-column", "1",
+                         "--pred-column", "1", "--pred-encoding", "latin-1", "--format", "json")
+    assert json.loads(out)["overall"]["f1"] == 1.0
+
+
+def test_per_side_columns_do_not_apply_to_span_files(capsys, tmp_path):
+    gold = tmp_path / "g.jsonl"
+    gold.write_text('{"id": "a", "spans": []}\n')
+    status, _, err = run(capsys, "score", str(gold), str(gold), "--gold-column", "1")
+    assert status == 2
+    assert "--gold-column applies to CoNLL (tag) files only" in err
+    status, _, err = run(capsys, "score", str(gold), "--gold-column", "1", "--pred-column", "2")
+    assert status == 2
+    assert "read one CoNLL file" in err
+
+
+def test_a_missing_optional_dependency_is_one_line(capsys, monkeypatch, tmp_path):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    status, _, err = run(capsys, "convert", str(EXAMPLE / "gold.conll"),
+                           str(tmp_path / "x.parquet"))
+    assert status == 1
+    assert err.startswith("nerscore convert: error: This feature of nerscore requires pyarrow; "
+                          "install with: pip install 'nerscore[parquet]'")
+    assert "Traceback" not in err

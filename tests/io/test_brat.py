@@ -1,0 +1,270 @@
+"""BRAT standoff files (nerscore.io.brat) on the CoNLL-2002 sample and crafted cases."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import nerscore
+from nerscore.errors import FormatError, InvalidSpanError
+from nerscore.io.brat import BratStats, read_brat, write_brat
+from nerscore.values.documents import Document
+from tests.paths import TESTS
+
+DATA = TESTS / "data" / "brat" / "conll2002"
+
+
+def spans(doc):
+    return [(e.start, e.end, e.label) for e in doc.spans]
+
+
+def make(tmp_path, text, ann, name="doc", *, raw=False):
+    (tmp_path / f"{name}.txt").write_bytes(text if raw else text.encode("utf-8"))
+    (tmp_path / f"{name}.ann").write_bytes(ann if raw else ann.encode("utf-8"))
+    return tmp_path
+
+
+# ----------------------------------------------------------------------------- real data
+
+
+def test_reads_the_conll2002_sample():
+    docs, stats = read_brat(DATA)
+    assert len(docs) == 20
+    assert stats.documents == 20
+    assert stats.entities == 816
+    assert dict(stats.labels) == {"LOC": 165, "MISC": 118, "ORG": 246, "PER": 287}
+    assert Counter(e.label for d in docs for e in d.spans) == stats.labels
+    assert docs[0].id == "esp/esp.train-doc-100"
+    assert [d.id for d in docs] == sorted(d.id for d in docs)
+    assert spans(docs[0])[:2] == [(4, 17, "PER"), (18, 24, "LOC")]
+    assert docs[0].span_texts()[:2] == ["Viruca Atanes", "Madrid"]
+    assert stats.notes() == ()
+    assert stats.ignored == {}
+    assert stats.discontinuous == 0
+
+
+def test_round_trip_is_identical(tmp_path):
+    docs, stats = read_brat(DATA)
+    write_brat(docs, tmp_path)
+    again, stats2 = read_brat(tmp_path)
+    assert again == docs
+    assert stats2 == stats
+    for doc in docs:  # the files themselves come back byte for byte
+        for suffix in (".txt", ".ann"):
+            assert (tmp_path / (doc.id + suffix)).read_bytes() == \
+                (DATA / (doc.id + suffix)).read_bytes()
+
+
+def test_reading_one_file_of_a_pair():
+    docs, _stats = read_brat(DATA / "ned" / "ned.train-doc-118.ann")
+    assert [d.id for d in docs] == ["ned.train-doc-118"]
+    assert spans(docs[0])[0] == (65, 83, "PER")
+    assert read_brat(DATA / "ned" / "ned.train-doc-118.txt").documents == docs
+
+
+def _perturb(docs, rng):
+    """Predictions from gold: drop, relabel, shift, add; plus the naive exact-match count."""
+    pred = []
+    for doc in docs:
+        out = []
+        for e in doc.spans:
+            r = rng.random()
+            if r < 0.1:
+                continue  # dropped
+            if r < 0.2:
+                out.append((e.start, e.end, "MISC" if e.label != "MISC" else "PER"))
+            elif r < 0.3:
+                out.append((e.start, max(e.start + 1, e.end - 1), e.label))
+            else:
+                out.append((e.start, e.end, e.label))
+        if rng.random() < 0.5:
+            out.append((0, 3, "ORG"))
+        pred.append(Document(doc.id, out))
+    return pred
+
+
+def test_evaluate_on_brat_against_a_naive_count():
+    docs, _ = read_brat(DATA)
+    pred = _perturb(docs, np.random.default_rng(7))
+    r = nerscore.evaluate(docs, pred, zero_division=0.0)
+    for label in ("LOC", "MISC", "ORG", "PER"):
+        g = Counter((d.id, e.start, e.end) for d in docs for e in d.spans if e.label == label)
+        p = Counter((d.id, e.start, e.end) for d in pred for e in d.spans if e.label == label)
+        assert r.labels[label].tp == sum((g & p).values())
+        assert r.labels[label].n_gold == sum(g.values())
+        assert r.labels[label].n_pred == sum(p.values())
+    assert r.micro.n_gold == 816
+    assert r.texts == [d.text for d in docs]
+    assert r.notes == ()
+    shuffled = {d.id: [(e.start, e.end, e.label) for e in d.spans] for d in reversed(pred)}
+    assert nerscore.evaluate(docs, shuffled, zero_division=0.0).micro == r.micro
+
+
+# ----------------------------------------------------------------------------- crafted cases
+
+
+def test_discontinuous_entities_are_merged_and_counted(tmp_path):
+    make(tmp_path, "New and old York", "T1\tLOC 0 3;12 16\tNew York\nT2\tX 4 7\tand\n")
+    docs, stats = read_brat(tmp_path)
+    assert spans(docs[0]) == [(0, 16, "LOC"), (4, 7, "X")]
+    assert stats.discontinuous == 1
+    assert stats.notes() == (
+        "1 discontinuous entity read as its extent (first start to last end).",)
+    with pytest.raises(FormatError, match=r"doc.ann, line 1: T1 \(LOC\) is discontinuous "
+                                          r"\(0 3;12 16\); pass discontinuous='merge'"):
+        read_brat(tmp_path, discontinuous="error")
+
+
+def test_other_annotations_are_counted_and_ignored(tmp_path):
+    ann = "\n".join([
+        "T1\tPER 0 4\tAnna", "T2\tLOC 11 17\tBerlin", "A1\tNegated T1", "M2\tConfidence T1 High",
+        "R1\tLives Arg1:T1 Arg2:T2", "E1\tMove:T1 Dest:T2", "N1\tReference T2 GeoNames:2950159",
+        "#1\tAnnotatorNotes T1\tcheck this", "*\tEquiv T1 T2", "",
+    ])
+    make(tmp_path, "Anna lives Berlin", ann)
+    docs, stats = read_brat(tmp_path)
+    assert spans(docs[0]) == [(0, 4, "PER"), (11, 17, "LOC")]
+    assert dict(stats.ignored) == {"attribute": 2, "equivalence": 1, "event": 1, "normalization": 1,
+                                   "note": 1, "relation": 1}
+    assert "Ignored 2 attribute line(s)." in stats.notes()
+
+
+def test_text_mismatch_names_file_line_and_both_strings(tmp_path):
+    make(tmp_path, "Anna lives in Berlin", "T1\tPER 0 4\tAnna\nT2\tLOC 14 20\tBerlim\n")
+    with pytest.raises(FormatError, match=r"doc.ann, line 2: the text of T2 is 'Berlim' but the "
+                                          r"\.txt file has 'Berlin' at 14 20") as info:
+        read_brat(tmp_path)
+    assert info.value.line == 2
+
+
+@pytest.mark.parametrize(
+    ("ann", "message"),
+    [
+        ("T1\tPER 0 99\tAnna", r"doc.ann, line 1: span \(0, 99, 'PER'\) of T1 in document 'doc' "
+                               "ends beyond the text, which has 10 characters"),
+        ("T1\tPER 4 0\tAnna", r"line 1: span \(4, 0, 'PER'\) of T1 .* has start > end"),
+    ],
+)
+def test_offsets_out_of_range_or_reversed(tmp_path, ann, message):
+    make(tmp_path, "Anna lives", ann)
+    with pytest.raises(InvalidSpanError, match=message) as info:
+        read_brat(tmp_path)
+    assert info.value.document == "doc"
+
+
+@pytest.mark.parametrize(
+    ("ann", "message"),
+    [
+        ("X1\tfoo", r"line 1: unknown annotation 'X1'"),
+        ("T1\tPER 0 four\tAnna", r"line 1: cannot read the offsets '0 four' of T1"),
+        ("T1", r"line 1: expected 'ID<TAB>LABEL START END<TAB>TEXT'"),
+        ("T1\tPER 0 4\tAnna\nT1\tPER 5 10\tlives", "line 2: annotation id 'T1' was already used "
+                                                  "on line 1"),
+    ],
+)
+def test_malformed_ann_lines(tmp_path, ann, message):
+    make(tmp_path, "Anna lives", ann)
+    with pytest.raises(FormatError, match=message):
+        read_brat(tmp_path)
+
+
+def test_crlf_and_bom_in_ann_files(tmp_path):
+    make(tmp_path, b"Anna lives", b"\xef\xbb\xbfT1\tPER 0 4\tAnna\r\n\r\nT2\tV 5 10\tlives\r\n",
+         raw=True)
+    docs, _ = read_brat(tmp_path)
+    assert spans(docs[0]) == [(0, 4, "PER"), (5, 10, "V")]
+
+
+def test_crlf_in_the_text_counts_two_characters(tmp_path):
+    make(tmp_path, b"Anna\r\nlives", b"T1\tV 6 11\tlives\n", raw=True)
+    docs, _ = read_brat(tmp_path)
+    assert docs[0].span_texts() == ["lives"]
+    make(tmp_path, b"Anna\r\nlives", b"T1\tV 5 10\tlives\n", raw=True)
+    with pytest.raises(FormatError, match="CRLF line endings, counted as two characters"):
+        read_brat(tmp_path)
+
+
+def test_newline_inside_an_entity_matches_a_space(tmp_path):
+    make(tmp_path, "New\nYork", "T1\tLOC 0 8\tNew York\n")
+    docs, _ = read_brat(tmp_path)
+    assert spans(docs[0]) == [(0, 8, "LOC")]
+    out = tmp_path / "out"
+    write_brat(docs, out)
+    assert read_brat(out).documents == docs
+
+
+def test_missing_files(tmp_path):
+    (tmp_path / "a.txt").write_text("Anna")
+    docs, stats = read_brat(tmp_path)
+    assert docs == [Document("a", (), "Anna")]
+    assert stats.without_ann == ("a",)
+    assert stats.notes() == ("1 document(s) have no .ann file and were read as having no "
+                             "entities: 'a'.",)
+    (tmp_path / "b.ann").write_text("T1\tX 0 1\tA\n")
+    with pytest.raises(FormatError, match=r"b.ann: no text file 'b.txt' beside it"):
+        read_brat(tmp_path)
+    with pytest.raises(FileNotFoundError):
+        read_brat(tmp_path / "nothing")
+
+
+def test_encoding_errors_name_the_option(tmp_path):
+    make(tmp_path, "Zoë".encode("latin-1"), b"T1\tPER 0 3\tZo\xeb\n", raw=True)
+    with pytest.raises(FormatError, match="cannot decode byte 0xeb with encoding 'utf-8'"):
+        read_brat(tmp_path)
+    assert read_brat(tmp_path, encoding="latin-1").documents[0].span_texts() == ["Zoë"]
+
+
+def test_unknown_discontinuous_option(tmp_path):
+    with pytest.raises(ValueError, match=r"Expected `discontinuous` to be one of 'merge', 'error'; "
+                                         r"got 'join'\."):
+        read_brat(tmp_path, discontinuous="join")
+
+
+def test_write_brat_refuses_what_brat_cannot_hold(tmp_path):
+    with pytest.raises(ValueError, match="Document 'a' has no text"):
+        write_brat([Document("a", [(0, 1, "X")])], tmp_path)
+    with pytest.raises(ValueError, match=r"Document id '\.\./a' cannot be used"):
+        write_brat([Document("../a", [], "x")], tmp_path)
+    with pytest.raises(ValueError, match="Label 'A B' of document 'a' cannot be written"):
+        write_brat([Document("a", [(0, 1, "A B")], "x")], tmp_path)
+    write_brat([Document("sub/a", [(0, 1, "X")], "x")], tmp_path)
+    with pytest.raises(FileExistsError, match="pass overwrite=True"):
+        write_brat([Document("sub/a", [], "y")], tmp_path)
+    write_brat([Document("sub/a", [], "y")], tmp_path, overwrite=True)
+    assert read_brat(tmp_path).documents == [Document("sub/a", [], "y")]
+
+
+def test_stats_notes_plural_and_many_missing():
+    stats = BratStats(discontinuous=2, without_ann=tuple("abcdefg"))
+    assert stats.notes() == (
+        "2 discontinuous entities read as their extent (first start to last end).",
+        "7 document(s) have no .ann file and were read as having no entities: 'a', 'b', 'c', "
+        "'d', 'e', ... (2 more).",
+    )
+
+
+def test_copy_of_data_folder_reads_the_same(tmp_path):
+    shutil.copytree(DATA / "esp", tmp_path / "esp")
+    docs, stats = read_brat(tmp_path)
+    assert len(docs) == 10
+    assert all(d.id.startswith("esp/") for d in docs)
+    assert stats.entities == sum(len(d.spans) for d in docs)
+
+
+def test_an_empty_folder_says_it_has_no_brat_files(tmp_path, capsys):
+    (tmp_path / "notes.md").write_text("nothing here")
+    with pytest.raises(FormatError, match=r"the folder has no \.ann/\.txt files") as info:
+        read_brat(tmp_path)
+    assert info.value.source == str(tmp_path)
+    from nerscore.cli import main
+
+    gold, pred = tmp_path / "gold", tmp_path / "pred"
+    gold.mkdir()
+    pred.mkdir()
+    assert main(["score", str(gold), str(pred)]) == 1
+    err = capsys.readouterr().err
+    assert f"{gold}: the folder has no .ann/.txt files" in err
+    assert "without ids" not in err

@@ -1,0 +1,170 @@
+"""``nerscore.convert_file`` and ``nerscore convert``: formats, schemes, counts of what changed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import nerscore
+from nerscore.cli import main
+from nerscore.io.conll import read_conll
+from nerscore.io.jsonl import read_jsonl
+from nerscore.io.parquet import read_parquet
+from tests.paths import ROOT, TESTS
+
+ROOT = ROOT
+GOLD = TESTS / "data" / "conll" / "gold.conll"
+EXAMPLE = ROOT / "examples" / "conll2000"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, out, err
+
+
+def test_conll_parquet_conll_is_byte_identical(capsys, tmp_path):
+    pytest.importorskip("pyarrow")
+    pq, back = tmp_path / "g.parquet", tmp_path / "g.conll"
+    assert run(capsys, "convert", str(GOLD), str(pq))[0] == 0
+    status, out, err = run(capsys, "convert", str(pq), str(back))
+    assert (status, out) == (0, "")
+    assert "wrote 3 sentences (parquet to conll)" in err
+    assert back.read_bytes() == GOLD.read_bytes()
+
+
+def test_parquet_labels_as_string_round_trip(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "g.parquet"
+    nerscore.convert_file(GOLD, path, labels_as="string")
+    table = pq.read_table(path)
+    assert str(table.schema.field("labels").type.value_type) == "string"
+    assert table.column("column_1").to_pylist()[0][:2] == ["NNP", "NNP"]
+    assert table.column("document").to_pylist() == [True, False, False]
+    nerscore.convert_file(path, tmp_path / "back.conll")
+    assert (tmp_path / "back.conll").read_bytes() == GOLD.read_bytes()
+
+
+def test_conll_jsonl_conll_keeps_tokens_and_labels(capsys, tmp_path):
+    jsonl, back = tmp_path / "g.jsonl", tmp_path / "g.conll"
+    status, _, err = run(capsys, "convert", str(GOLD), str(jsonl), "--from-scheme", "IOB2")
+    assert status == 0
+    assert "1 -DOCSTART- line not kept: jsonl documents are the sentences" in err
+    docs = read_jsonl(jsonl)
+    assert docs[0].text == "Jonas Müller lives in New York ."
+    assert [(e.start, e.end, e.label) for e in docs[0].spans] == [(0, 12, "PER"), (22, 30, "LOC")]
+    assert run(capsys, "convert", str(jsonl), str(back))[0] == 0
+    a, b = read_conll(GOLD), read_conll(back)
+    assert b.to_lists() == a.to_lists()
+    assert list(b.tokens) == list(a.tokens)
+
+
+def test_iob2_bilou_iob2_round_trip(capsys, tmp_path):
+    bilou, back = tmp_path / "bilou.conll", tmp_path / "iob2.conll"
+    assert run(capsys, "convert", str(GOLD), str(bilou), "--from-scheme", "IOB2",
+               "--to-scheme", "BILOU")[0] == 0
+    labels = read_conll(bilou).to_lists()
+    assert labels[2] == ["U-LOC", "O"]
+    assert labels[0][:2] == ["B-PER", "L-PER"]
+    assert run(capsys, "convert", str(bilou), str(back), "--from-scheme", "BILOU",
+               "--to-scheme", "IOB2")[0] == 0
+    assert back.read_bytes() == GOLD.read_bytes()
+
+
+def test_malformed_chunks_are_counted_repaired_or_dropped(capsys, tmp_path):
+    pred = EXAMPLE / "pred.conll"
+    status, _, err = run(capsys, "convert", str(pred), str(tmp_path / "a.conll"),
+                         "--from-scheme", "IOB2")
+    assert status == 0
+    assert "84 malformed chunks read the lenient way and written well-formed" in err
+    status, _, err = run(capsys, "convert", str(pred), str(tmp_path / "b.conll"),
+                         "--from-scheme", "IOB2", "--mode", "strict")
+    assert "84 malformed chunks dropped (strict mode)" in err
+    strict = nerscore.tags_to_entities(read_conll(pred).tags, scheme="IOB2", mode="strict")
+    assert nerscore.tags_to_entities(read_conll(tmp_path / "b.conll").tags,
+                                     scheme="IOB2", mode="strict") == strict
+    # --quiet: the counts are not printed, the file is still written
+    status, out, err = run(capsys, "convert", str(pred), str(tmp_path / "c.conll"),
+                           "--from-scheme", "IOB2", "--quiet")
+    assert (status, out, err) == (0, "", "")
+    assert (tmp_path / "c.conll").read_bytes() == (tmp_path / "a.conll").read_bytes()
+
+
+def test_io_merges_adjacent_entities_and_says_so(tmp_path):
+    src = tmp_path / "a.conll"
+    src.write_text("a B-X\nb B-X\nc O\n", encoding="utf-8")
+    res = nerscore.convert_file(src, tmp_path / "b.conll", from_scheme="IOB2", to_scheme="IO")
+    assert res.merged == 1
+    assert any("merged" in n for n in res.notes())
+    assert read_conll(tmp_path / "b.conll").to_lists() == [["I-X", "I-X", "O"]]
+
+
+def test_spans_to_tags_misaligned(capsys, tmp_path):
+    src = tmp_path / "d.jsonl"
+    src.write_text(json.dumps({"id": "d1", "text": "New York-based Acme",
+                               "spans": [[0, 8, "LOC"], [15, 19, "ORG"]]}) + "\n",
+                   encoding="utf-8")
+    status, _, err = run(capsys, "convert", str(src), str(tmp_path / "x.conll"))
+    assert status == 1
+    assert "error" in err
+    for how, first in (("expand", ["B-LOC", "I-LOC", "B-ORG"]), ("contract", ["B-LOC", "O",
+                                                                             "B-ORG"])):
+        out = tmp_path / f"{how}.conll"
+        status, _, err = run(capsys, "convert", str(src), str(out), "--misaligned", how,
+                             "--to-scheme", "IOB2")
+        assert status == 0
+        assert "1 span not on word boundaries moved to word boundaries" in err
+        corpus = read_conll(out)
+        assert list(corpus.tokens) == ["New", "York-based", "Acme"]
+        assert corpus.to_lists() == [first]
+
+
+def test_brat_and_parquet_spans(tmp_path):
+    pytest.importorskip("pyarrow")
+    folder = tmp_path / "brat"
+    res = nerscore.convert_file(GOLD, folder, to_format="brat", from_scheme="IOB2")
+    assert res.to_kind == "spans"
+    assert res.n_sequences == 3
+    assert (folder / "1.ann").read_text(encoding="utf-8").startswith("T1\tPER 0 12\tJonas Müller")
+    nerscore.convert_file(folder, tmp_path / "s.parquet")
+    docs = read_parquet(tmp_path / "s.parquet")
+    assert [d.id for d in docs] == ["1", "2", "3"]
+    nerscore.convert_file(tmp_path / "s.parquet", tmp_path / "t.conll")
+    assert read_conll(tmp_path / "t.conll").to_lists() == read_conll(GOLD).to_lists()
+
+
+def test_streams_chunk_by_chunk_with_progress(tmp_path):
+    calls: list[tuple[int, int]] = []
+    res = nerscore.convert_file(EXAMPLE / "pred.conll", tmp_path / "p.jsonl",
+                                from_scheme="IOB2", chunk_size=7,
+                                progress=lambda d, t: calls.append((d, t)))
+    size = (EXAMPLE / "pred.conll").stat().st_size
+    assert res.n_sequences == 40
+    assert calls
+    assert calls[-1] == (size, size)
+    assert len(read_jsonl(tmp_path / "p.jsonl")) == 40
+
+
+@pytest.mark.parametrize(("argv", "message", "code"), [
+    (["x.conll", "y.jsonl"], "--from-scheme IOB2", 1),
+    (["x.conll", "y.conll", "--to-scheme", "BILOU"], "--from-scheme IOB2", 1),
+    (["x.conll", "x.conll"], "is the input", 2),
+])
+def test_convert_refuses_what_it_cannot_do(capsys, tmp_path, argv, message, code):
+    src = tmp_path / "x.conll"
+    src.write_text("a B-X\n", encoding="utf-8")
+    argv = [str(tmp_path / a) if a.startswith(("x.", "y.")) else a for a in argv]
+    status, _, err = run(capsys, "convert", *argv)
+    assert status == code
+    assert message in err
+
+
+def test_what_a_format_cannot_keep_is_counted(tmp_path):
+    src = tmp_path / "tab.conll"
+    src.write_text("New York\tB-LOC\nis\tO\n\nAnn\tB-PER\n", encoding="utf-8")
+    res = nerscore.convert_file(src, tmp_path / "s.jsonl", from_scheme="IOB2")
+    assert "1 token containing white space joined into the text" in " ".join(res.notes())
+    back = nerscore.convert_file(tmp_path / "s.jsonl", tmp_path / "b.conll")
+    assert "2 document ids not kept (each document becomes one sentence)." in back.notes()

@@ -1,0 +1,176 @@
+"""JSON Lines span files (nerscore.io.jsonl)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import nerscore
+from nerscore.errors import FormatError, InvalidSpanError
+from nerscore.io.jsonl import read_jsonl, write_jsonl
+from nerscore.values.documents import Document
+
+
+def write(tmp_path, name, content, encoding="utf-8"):
+    path = tmp_path / name
+    path.write_bytes(content.encode(encoding) if isinstance(content, str) else content)
+    return path
+
+
+def spans(doc):
+    return [(e.start, e.end, e.label) for e in doc.spans]
+
+
+def test_read_spacy_and_prodigy_styles(tmp_path):
+    path = write(tmp_path, "a.jsonl", "\n".join([
+        json.dumps({"id": "d1", "text": "Anna flew to Berlin",
+                    "spans": [{"start": 0, "end": 4, "label": "PER", "token_start": 0,
+                               "token_end": 0}]}),
+        json.dumps({"id": "d2", "text": "Paris", "entities": [[0, 5, "LOC"]]}),
+        json.dumps({"id": 3, "text": "x", "spans": []}),
+        "",
+    ]))
+    docs = read_jsonl(path)
+    assert [d.id for d in docs] == ["d1", "d2", "3"]
+    assert spans(docs[0]) == [(0, 4, "PER")]
+    assert spans(docs[1]) == [(0, 5, "LOC")]
+    assert docs[2].spans == ()
+    assert docs[2].text == "x"
+    assert (docs[1].source, docs[1].line) == (str(path), 2)
+
+
+def test_crlf_bom_blank_lines_and_unicode_separators(tmp_path):
+    text = "Zoë\u2028Berlin"
+    line1 = json.dumps({"id": "a", "text": text, "spans": [[4, 10, "LOC"]]}, ensure_ascii=False)
+    line2 = json.dumps({"id": "b", "spans": []})
+    path = write(tmp_path, "a.jsonl", "\ufeff" + line1 + "\r\n\r\n  \r\n" + line2 + "\r\n")
+    docs = read_jsonl(path)
+    assert [d.id for d in docs] == ["a", "b"]
+    assert docs[0].text == text
+    assert docs[0].span_texts() == ["Berlin"]
+    assert docs[1].line == 4
+
+
+def test_records_without_ids_are_numbered(tmp_path):
+    path = write(tmp_path, "a.jsonl", '{"spans": []}\n\n{"spans": [[0, 1, "X"]]}\n')
+    assert [d.id for d in read_jsonl(path)] == ["1", "2"]
+
+
+def test_some_ids_missing_is_an_error(tmp_path):
+    path = write(tmp_path, "a.jsonl", '{"id": "a"}\n{"spans": []}\n')
+    with pytest.raises(FormatError, match=r"a.jsonl, line 2: the record has no 'id' but others "
+                                          "have") as info:
+        read_jsonl(path)
+    assert info.value.line == 2
+    assert info.value.source == str(path)
+
+
+def test_duplicate_ids_name_both_lines(tmp_path):
+    path = write(tmp_path, "a.jsonl",
+                 '{"id": "a", "spans": []}\n{"id": "b", "spans": []}\n\n{"id": "a"}\n')
+    with pytest.raises(FormatError, match=r"line 4: document id 'a' was already used on line 1"):
+        read_jsonl(path)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"id": "a", "spans": [}', r"line 2: malformed JSON \(Expecting value at column 23\)"),
+        ("[1, 2]", r"line 2: expected a JSON object with 'id', 'text' and 'spans'; got list"),
+        ('{"id": "a", "spans": {"start": 0}}', "line 2: expected 'spans' to be a list"),
+        ('{"id": "a", "spans": [], "entities": []}', "line 2: the record has both 'spans' and "
+                                                     "'entities'"),
+        ('{"id": [1], "spans": []}', r"line 2: expected 'id' to be a string or an integer; "
+                                     r"got \[1\]"),
+        ('{"id": "a", "text": 5}', "line 2: expected 'text' to be a string; got int"),
+    ],
+)
+def test_malformed_records(tmp_path, line, message):
+    path = write(tmp_path, "bad.jsonl", '{"id": "z", "spans": []}\n' + line + "\n")
+    with pytest.raises(FormatError, match=message):
+        read_jsonl(path)
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"id": "a", "text": "Anna", "spans": [[0, 4, "PER"], [2, 9, "X"]]},
+         r"bad.jsonl, line 1: Span 1 \(2, 9, 'X'\) of document 'a' ends beyond the text, which "
+         "has 4 characters"),
+        ({"id": "a", "spans": [{"start": 5, "end": 2, "label": "X"}]},
+         r"line 1: Span 0 \(5, 2, 'X'\) of document 'a' has start > end"),
+        ({"id": "a", "spans": [[-3, 2, "X"]]}, "line 1: .* has a negative start"),
+        ({"id": "a", "spans": [[0, 2]]}, r"line 1: Item 0 \[0, 2\] of document 'a' is not a span"),
+        ({"id": "a", "spans": [{"start": 0, "end": 1}]}, r"lacks the key\(s\) 'label'"),
+        ({"id": "a", "spans": [["0", 1, "X"]]}, "needs integer offsets"),
+    ],
+)
+def test_invalid_spans_name_file_line_document_and_span(tmp_path, record, message):
+    path = write(tmp_path, "bad.jsonl", json.dumps(record) + "\n")
+    with pytest.raises(InvalidSpanError, match=message) as info:
+        read_jsonl(path)
+    assert info.value.document == "a"
+
+
+def test_encoding_errors_name_the_option(tmp_path):
+    path = write(tmp_path, "latin.jsonl", '{"id": "a", "text": "Zoë", "spans": []}\n',
+                 encoding="latin-1")
+    with pytest.raises(FormatError, match=r"latin.jsonl, line 1: cannot decode byte 0xeb with "
+                                          r"encoding 'utf-8'; pass the file's encoding"):
+        read_jsonl(path)
+    assert read_jsonl(path, encoding="latin-1")[0].text == "Zoë"
+
+
+def test_write_read_round_trip(tmp_path):
+    docs = [Document("a", [(0, 4, "PER"), (5, 5, "BLANK")], "Anna: é\u2028"),
+            Document("b", [(3, 9, "X")])]
+    path = tmp_path / "out.jsonl"
+    write_jsonl(docs, path)
+    assert read_jsonl(path) == docs
+    assert "é" in path.read_text(encoding="utf-8")
+
+
+def test_gold_and_prediction_files_join_by_id(tmp_path):
+    gold = write(tmp_path, "gold.jsonl", "\n".join(json.dumps(r) for r in [
+        {"id": "a", "text": "Anna flew to Berlin", "spans": [[0, 4, "PER"], [13, 19, "LOC"]]},
+        {"id": "b", "text": "Paris", "spans": [[0, 5, "LOC"]]},
+        {"id": "c", "text": "Rome", "spans": [[0, 4, "LOC"]]},
+    ]))
+    pred = write(tmp_path, "pred.jsonl", "\n".join(json.dumps(r) for r in [
+        {"id": "b", "spans": [[0, 5, "LOC"]]},
+        {"id": "a", "spans": [[0, 4, "PER"], [13, 18, "LOC"]]},
+        {"id": "z", "spans": [[0, 1, "PER"]]},
+    ]))
+    r = nerscore.evaluate(read_jsonl(gold), read_jsonl(pred), zero_division=0.0)
+    assert (r.micro.tp, r.micro.n_pred, r.micro.n_gold) == (2, 4, 4)
+    assert r.doc_ids == ["a", "b", "c", "z"]
+    assert r.notes == (
+        "1 gold document(s) have no prediction and count as predicting no entities: 'c'.",
+        "1 predicted document(s) are not in the gold data; their 1 span(s) count as false "
+        "positives: 'z'.",
+    )
+
+
+def test_prediction_spans_are_checked_against_the_gold_text(tmp_path):
+    gold = write(tmp_path, "gold.jsonl", json.dumps({"id": "a", "text": "Anna", "spans": []}))
+    pred = write(tmp_path, "pred.jsonl", json.dumps({"id": "a", "spans": [[0, 7, "PER"]]}))
+    with pytest.raises(InvalidSpanError, match="of document 'a' of y_pred ends beyond the text"):
+        nerscore.evaluate(read_jsonl(gold), read_jsonl(pred))
+
+
+def test_a_record_without_spans_is_a_located_error(tmp_path):
+    path = write(tmp_path, "cut.jsonl",
+                 '{"id": "a", "text": "Anna", "spans": []}\n{"id": "b", "text": "Bo"}\n')
+    with pytest.raises(FormatError, match=r"cut.jsonl, line 2: the record has no 'spans' \(or "
+                                          r"'entities'\); write \"spans\": \[\] for a document "
+                                          "without entities") as info:
+        read_jsonl(path)
+    assert (info.value.source, info.value.line) == (str(path), 2)
+    path = write(tmp_path, "null.jsonl", '{"id": "a", "entities": null}\n')
+    with pytest.raises(FormatError, match="line 1: expected 'entities' to be a list of spans; "
+                                          "got null"):
+        read_jsonl(path)
+    # an explicit empty list stays a document without entities
+    path = write(tmp_path, "empty.jsonl", '{"id": "a", "spans": []}\n{"id": "b", "entities": []}\n')
+    assert [d.spans for d in read_jsonl(path)] == [(), ()]

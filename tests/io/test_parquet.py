@@ -1,0 +1,109 @@
+"""Parquet tag and span files: round trips, streaming, and scores equal to CoNLL/JSONL."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import nerscore
+from nerscore.accumulate.files import score_files
+from nerscore.cli import main
+from nerscore.errors import FormatError
+from nerscore.io.conll import read_conll
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+from nerscore.io.parquet import (  # noqa: E402
+    iter_parquet_documents,
+    iter_parquet_tags,
+    read_parquet,
+    write_parquet_documents,
+    write_parquet_tags,
+)
+
+GOLD = "examples/conll2000/gold.conll"
+PRED = "examples/conll2000/pred.conll"
+
+
+@pytest.mark.parametrize("labels_as", ["int", "string"])
+def test_tags_round_trip(tmp_path, labels_as):
+    corpus = read_conll(GOLD)
+    path = tmp_path / "g.parquet"
+    write_parquet_tags(path, corpus.tags, labels_as=labels_as, row_group_size=7)
+    back = read_parquet(path)
+    assert back.to_lists() == corpus.to_lists()
+    assert list(back.tokens) == list(corpus.tokens)
+    chunks = list(iter_parquet_tags(path, chunk_size=5))
+    assert sum(c.n_sequences for c in chunks) == corpus.n_sentences
+    assert all(c.n_sequences <= 5 for c in chunks)
+    field = pq.ParquetFile(path).schema_arrow.field("labels").type.value_type
+    assert pa.types.is_integer(field) == (labels_as == "int")
+
+
+def test_int_labels_go_straight_to_ids(tmp_path):
+    path = tmp_path / "t.parquet"
+    table = pa.table({"labels": pa.array([[0, 1, 2], [2]], type=pa.list_(pa.int8()))})
+    table = table.replace_schema_metadata({"nerscore.vocab.labels": json.dumps(["B-X", "I-X", "O"])})
+    pq.write_table(table, path)
+    (enc,) = iter_parquet_tags(path)
+    assert enc.ids.tolist() == [0, 1, 2, 2]
+    assert enc.vocab == ("B-X", "I-X", "O")
+    assert enc.tokens is None
+
+
+def test_dictionary_labels(tmp_path):
+    path = tmp_path / "t.parquet"
+    values = pa.array(["B-X", "O", "O"]).dictionary_encode()
+    arr = pa.ListArray.from_arrays(pa.array([0, 2, 3], pa.int32()), values)
+    pq.write_table(pa.table({"labels": arr}), path)
+    assert read_parquet(path).to_lists() == [["B-X", "O"], ["O"]]
+
+
+def test_int_labels_without_vocabulary_are_an_error(tmp_path):
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"labels": pa.array([[0, 1]], type=pa.list_(pa.int32()))}), path)
+    with pytest.raises(FormatError, match="no vocabulary"):
+        read_parquet(path)
+
+
+def test_spans_round_trip_and_streaming(tmp_path):
+    docs = [nerscore.Document(f"d{k}", [(0, 4, "PER"), (5, 7, "LOC")][: k % 3], "Anna in NY")
+            for k in range(25)]
+    path = tmp_path / "d.parquet"
+    write_parquet_documents(path, docs, row_group_size=4)
+    assert read_parquet(path) == docs
+    assert [len(c) for c in iter_parquet_documents(path, chunk_size=10)] == [10, 10, 5]
+
+
+@pytest.mark.parametrize("match", ["exact", "semeval", "token"])
+def test_parquet_scores_equal_conll(tmp_path, match):
+    write_parquet_tags(tmp_path / "g.parquet", read_conll(GOLD).tags, row_group_size=9)
+    write_parquet_tags(tmp_path / "p.parquet", read_conll(PRED).tags, labels_as="string")
+    aligns = match != "token"
+    a = score_files(tmp_path / "g.parquet", tmp_path / "p.parquet", chunk_size=4, match=match,
+                    zero_division=0, confusion=aligns,
+                    errors=tmp_path / "a.jsonl" if aligns else None)
+    b = score_files(GOLD, PRED, stream=False, match=match, zero_division=0, confusion=aligns,
+                    errors=tmp_path / "b.jsonl" if aligns else None)
+    assert a.streamed
+    assert a.n_chunks > 5
+    assert a.report.to_dict()["labels"] == b.report.to_dict()["labels"]
+    assert a.report.n_tokens == b.report.n_tokens
+    if aligns:
+        assert np.array_equal(a.confusion.matrix, b.confusion.matrix)
+        assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+
+
+def test_cli_scores_parquet(tmp_path, capsys):
+    write_parquet_tags(tmp_path / "g.parquet", read_conll(GOLD).tags)
+    write_parquet_tags(tmp_path / "p.parquet", read_conll(PRED).tags)
+    assert main(["score", str(tmp_path / "g.parquet"), str(tmp_path / "p.parquet"),
+                 "--format", "json"]) == 0
+    streamed = json.loads(capsys.readouterr().out)
+    assert main(["score", GOLD, PRED, "--format", "json"]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert streamed["overall"] == whole["overall"]
+    assert streamed["labels"] == whole["labels"]
