@@ -16,19 +16,16 @@ from nerscore.analysis.breakdowns import (
     Bucket as Bucket,
     breakdown as breakdown,
     breakdown_from_report as breakdown_from_report,
-    render_breakdown as render_breakdown,
 )
 from nerscore.analysis.confusion import (
     ConfusionMatrix as ConfusionMatrix,
     confusion_from_report as confusion_from_report,
     confusion_matrix as confusion_matrix,
-    render_confusion as render_confusion,
 )
 from nerscore.analysis.diagnostics import (
     Diagnostics as Diagnostics,
     Finding as Finding,
     diagnose as diagnose,
-    render_diagnostics as render_diagnostics,
 )
 from nerscore.analysis.errors import (
     ErrorCategory as ErrorCategory,
@@ -112,11 +109,27 @@ from nerscore.matching.semeval import (
 from nerscore.matching.threshold import (
     match_threshold as match_threshold,
 )
+from nerscore.render.breakdown import (
+    render_breakdown as render_breakdown,
+)
+from nerscore.render.confusion import (
+    render_confusion as render_confusion,
+)
 from nerscore.render.conlleval import (
     render_conlleval as render_conlleval,
 )
+from nerscore.render.diagnostics import (
+    render_diagnostics as render_diagnostics,
+)
 from nerscore.render.html import (
     render_html as render_html,
+)
+from nerscore.render.registry import (
+    Renderer as Renderer,
+    ScoreOutput as ScoreOutput,
+    register_renderer as register_renderer,
+    render_result as render_result,
+    renderer_names as renderer_names,
 )
 from nerscore.render.seqeval import (
     render_seqeval as render_seqeval,

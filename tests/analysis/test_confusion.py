@@ -14,10 +14,10 @@ from nerscore.analysis.confusion import (
     confusion_from_alignment,
     confusion_from_report,
     confusion_matrix,
-    render_confusion,
 )
 from nerscore.matching.alignment import Alignment
 from nerscore.matching.exact import boundary_alignment, match_exact
+from nerscore.render.confusion import render_confusion
 from nerscore.values.spans import EntityColumns
 from tests.conftest import random_tag_corpus
 

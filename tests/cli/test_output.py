@@ -78,7 +78,8 @@ def _nothing() -> contextlib.AbstractContextManager[None]:
 
 def test_score_breakdown_text_markdown_json(capsys):
     import nerscore
-    from nerscore.analysis.breakdowns import breakdown_from_report, render_breakdown
+    from nerscore.analysis.breakdowns import breakdown_from_report
+    from nerscore.render.breakdown import render_breakdown
 
     report = nerscore.evaluate(nerscore.read_conll(GOLD).tags, nerscore.read_conll(PRED).tags)
     for by in ("length", "document"):

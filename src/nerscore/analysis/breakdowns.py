@@ -51,7 +51,6 @@ __all__ = [
     "check_consistent",
     "known_pairs",
     "prepare_one",
-    "render_breakdown",
     "seen_flags",
     "surfaces",
     "tally",
@@ -524,64 +523,3 @@ def breakdown_from_report(
 
 
 # ------------------------------------------------------------------------------ rendering
-
-
-def _cells(b: Bucket, digits: int) -> list[str]:
-    def f(x: float) -> str:
-        return "nan" if math.isnan(x) else f"{x:.{digits}f}"
-
-    def c(x: float) -> str:
-        return str(x) if isinstance(x, int) else f"{x:.{digits}f}"
-
-    return [b.name, f(b.precision), f(b.recall), f(b.f1), c(b.tp), c(b.tp_pred),
-            str(b.n_pred), str(b.n_gold)]
-
-
-_HEAD = ["", "precision", "recall", "f1", "tp", "tp_pred", "n_pred", "n_gold"]
-
-
-def render_breakdown(result: Breakdown, *, format: str = "text", digits: int = 2) -> str:  # noqa: A002
-    """A breakdown as a text or Markdown table, the overall row last.
-
-    Parameters
-    ----------
-    result : Breakdown
-        From :func:`breakdown` or :func:`breakdown_from_report`.
-    format : {"text", "markdown"}
-        Fixed-width text, or a Markdown table.
-    digits : int
-        Decimals of scores.
-
-    Returns
-    -------
-    str
-        No trailing spaces, no final newline.
-
-    Examples
-    --------
-    >>> b = breakdown([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "O", "O"]],
-    ...               zero_division=0.0)
-    >>> print(render_breakdown(b))
-    entity length (tokens)  precision  recall    f1  tp  tp_pred  n_pred  n_gold
-    1                            0.00    0.00  0.00   0        0       0       1
-    2                            1.00    1.00  1.00   1        1       1       1
-    overall                      1.00    0.50  0.67   1        1       1       2
-    """
-    if format not in ("text", "markdown"):
-        raise option_error("format", "'text' or 'markdown'", format)
-    title = {"length": f"entity length ({result.unit})", "document": "document",
-             "seen": "in training"}[result.by]
-    rows = [_cells(b, digits) for b in (*result.buckets, result.overall)]
-    head = [title, *_HEAD[1:]]
-    if format == "markdown":
-        lines = ["| " + " | ".join(head) + " |", "|" + "|".join(
-            ["---"] + ["---:"] * (len(head) - 1)) + "|"]
-        lines += ["| " + " | ".join(r) + " |" for r in rows]
-        return "\n".join(lines)
-    widths = [max(len(head[j]), *(len(r[j]) for r in rows)) for j in range(len(head))]
-    out = []
-    for r in (head, *rows):
-        first = f"{r[0]:<{widths[0]}}"
-        rest = "  ".join(f"{v:>{w}}" for v, w in zip(r[1:], widths[1:], strict=True))
-        out.append(f"{first}  {rest}".rstrip())
-    return "\n".join(out)

@@ -41,8 +41,6 @@ __all__ = [
     "confusion_from_alignment",
     "confusion_from_report",
     "confusion_matrix",
-    "render_confusion",
-    "render_confusion_markdown",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -291,95 +289,6 @@ class ConfusionMatrix:
         return out
 
 
-def render_confusion(cm: ConfusionMatrix, *, digits: int = 2) -> str:
-    """The matrix as a fixed-width text table: gold labels down, predictions across.
-
-    Parameters
-    ----------
-    cm : ConfusionMatrix
-        Raw or normalised.
-    digits : int
-        Decimals of normalised cells.
-
-    Returns
-    -------
-    str
-        Lines without trailing spaces, no final newline.
-
-    Examples
-    --------
-    >>> cm = ConfusionMatrix(("LOC", "PER"), [[1, 0, 1], [1, 2, 0], [0, 1, 0]])
-    >>> print(render_confusion(cm))
-    gold/pred  LOC  PER  none
-    LOC          1    0     1
-    PER          1    2     0
-    none         0    1     0
-    >>> print(render_confusion(cm.normalize("true")))
-    gold/pred   LOC   PER  none
-    LOC        0.50  0.00  0.50
-    PER        0.33  0.67  0.00
-    none       0.00  1.00  0.00
-    """
-    names, cells = _cell_texts(cm, digits)
-    corner = "gold/pred"
-    first = max(len(corner), *(len(n) for n in names))
-    widths = [max(len(names[j]), *(len(r[j]) for r in cells)) for j in range(len(names))]
-
-    def line(name: str, values: list[str]) -> str:
-        body = "  ".join(f"{v:>{w}}" for v, w in zip(values, widths, strict=True))
-        return f"{name:<{first}}  {body}"
-
-    lines = [line(corner, names)]
-    lines += [line(name, row) for name, row in zip(names, cells, strict=True)]
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def _cell_texts(cm: ConfusionMatrix, digits: int) -> tuple[list[str], list[list[str]]]:
-    """Row/column names (``none`` last) and the formatted cells."""
-    none = NONE if NONE not in cm.labels else f"({NONE})"
-    names = [*cm.labels, none]
-    if cm.normalized_by is None:
-        cells = [[str(int(v)) for v in row] for row in cm.matrix.tolist()]
-    else:
-        cells = [[f"{v:.{digits}f}" for v in row] for row in cm.matrix.tolist()]
-    return names, cells
-
-
-def render_confusion_markdown(cm: ConfusionMatrix, *, digits: int = 2) -> str:
-    r"""The matrix as a Markdown table: gold labels down, predictions across.
-
-    Parameters
-    ----------
-    cm : ConfusionMatrix
-        Raw or normalised.
-    digits : int
-        Decimals of normalised cells.
-
-    Returns
-    -------
-    str
-        A header row, an alignment row and one row per gold label plus
-        ``none``; ``|`` in labels is escaped. No final newline.
-
-    Examples
-    --------
-    >>> cm = ConfusionMatrix(("LOC", "PER"), [[1, 0, 1], [1, 2, 0], [0, 1, 0]])
-    >>> print(render_confusion_markdown(cm))
-    | gold \ pred | LOC | PER | none |
-    |---|---:|---:|---:|
-    | **LOC** | 1 | 0 | 1 |
-    | **PER** | 1 | 2 | 0 |
-    | **none** | 0 | 1 | 0 |
-    """
-    names, cells = _cell_texts(cm, digits)
-    esc = [" ".join(n.split()).replace("|", "\\|") for n in names]
-    lines = ["| gold \\ pred | " + " | ".join(esc) + " |",
-             "|---|" + "---:|" * len(names)]
-    lines += [f"| **{name}** | " + " | ".join(row) + " |"
-              for name, row in zip(esc, cells, strict=True)]
-    return "\n".join(lines)
-
-
 def confusion_from_alignment(alignment: Alignment) -> ConfusionMatrix:
     """Tally an alignment into a confusion matrix (no matching, no scores).
 
@@ -509,7 +418,7 @@ def confusion_matrix(
     -------
     ConfusionMatrix
         Raw counts; see :meth:`ConfusionMatrix.normalize` and
-        :func:`render_confusion`.
+        :func:`nerscore.render_confusion`.
 
     Raises
     ------
@@ -534,6 +443,7 @@ def confusion_matrix(
     >>> y_true = [["B-PER", "I-PER", "O", "B-LOC"]]
     >>> y_pred = [["B-PER", "I-PER", "O", "B-PER"]]
     >>> cm = confusion_matrix(y_true, y_pred)
+    >>> from nerscore import render_confusion
     >>> print(render_confusion(cm))
     gold/pred  LOC  PER  none
     LOC          0    1     0

@@ -19,7 +19,6 @@ from nerscore.values.options import OptionEnum
 from nerscore.values.schemes import Mode, Scheme
 
 __all__ = [
-    "FORMATS",
     "INPUT_FORMATS",
     "UsageError",
     "add_conll_options",
@@ -40,8 +39,6 @@ __all__ = [
     "tag_kwargs",
 ]
 
-#: Output formats of ``nerscore score``.
-FORMATS = ("text", "json", "markdown", "html", "seqeval", "conlleval")
 #: Input formats of gold and prediction files.
 INPUT_FORMATS = ("conll", "jsonl", "brat", "parquet")
 
@@ -125,8 +122,6 @@ def _float_type(valid: Callable[[float], bool], expected: str) -> Callable[[str]
 
 
 _positive_float = _float_type(lambda x: x > 0 and not math.isinf(x), "a positive number")
-_unit_float = _float_type(lambda x: 0 <= x <= 1, "a number from 0 to 1")
-_threshold = _float_type(lambda x: 0 < x <= 1, "a number in (0, 1]")
 
 
 def _non_negative_int(value: str) -> int:
@@ -326,8 +321,51 @@ def add_input_format_options(parser: argparse.ArgumentParser) -> None:
         )
 
 
+def matcher_options() -> dict[str, list[tuple[str, Any]]]:
+    """Every matcher option by keyword, with the matchers that take it (registry order).
+
+    Returns
+    -------
+    dict of str to list of (matcher name, Option)
+    """
+    from nerscore.matching import get_matcher
+
+    out: dict[str, list[tuple[str, Any]]] = {}
+    for name in matches():
+        for option in get_matcher(name).options:
+            out.setdefault(option.name, []).append((name, option))
+    return out
+
+
+def _literal(text: str) -> Any:
+    """A flag's text as the value a Python caller would pass (numbers as numbers)."""
+    try:
+        return float(text) if any(c in text for c in ".eE") else int(text)
+    except ValueError:
+        return text
+
+
+def _option_type(option: Any) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        from nerscore.errors import OptionError
+
+        try:
+            return option.parse(_literal(text))
+        except OptionError as exc:
+            m = re.match(r"Expected `\w+` to be (.*?); got ", str(exc))
+            message = f"expected {m.group(1)}; got {text!r}" if m else str(exc)
+            raise argparse.ArgumentTypeError(keywords_to_flags(message)) from None
+
+    parse.__name__ = option.name  # argparse names the type in its messages
+    return parse
+
+
 def add_match_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--match`` and the matchers' options.
+    """Add ``--match`` and one flag per matcher option, from the matcher registry.
+
+    Each :class:`~nerscore.matching.Option` becomes ``Option.flag``: a
+    switch for a boolean option, a choice for an option with ``choices``,
+    else a value checked by the option's own parser.
 
     Parameters
     ----------
@@ -337,37 +375,26 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("matching")
     group.add_argument("--match", choices=matches(), default="exact",
                        help="how entities are matched (default: exact)")
-    group.add_argument("--unlabeled", action="store_true",
-                       help="exact: compare boundaries only (labeled=False)")
-    group.add_argument("--s", type=_unit_float, default=None, metavar="S",
-                       help="overlap: credit factor of partial matches, 0 to 1 (default: 0.75)")
-    group.add_argument("--assignment", choices=("greedy", "optimal"), default=None,
-                       help="overlap: how partial matches are assigned (default: greedy)")
-    group.add_argument("--overlapping", choices=("error", "merge"), default=None,
-                       help="overlap: overlapping spans of one label on one side are an "
-                            "error, or merged first (default: error)")
-    group.add_argument("--t", type=_threshold, default=None, metavar="T",
-                       help="threshold: minimum overlap ratio, in (0, 1] (default: 0.5)")
-    compat = tuple(c for values in compat_of().values() for c in values)
-    group.add_argument("--compat", choices=compat, default=None,
-                       help="reproduce a reference tool: "
-                            + ", ".join(f"{c} ({m})" for m, cs in compat_of().items() for c in cs))
-
-
-#: CLI flag -> (library option, value) for each matcher option given.
-_MATCH_FLAGS = {
-    "unlabeled": ("--unlabeled", "labeled"),
-    "s": ("--s", "s"),
-    "assignment": ("--assignment", "assignment"),
-    "overlapping": ("--overlapping", "overlapping"),
-    "t": ("--t", "t"),
-    "compat": ("--compat", "compat"),
-}
+    for name, uses in matcher_options().items():
+        first = uses[0][1]
+        helps = "; ".join(f"{m}: {keywords_to_flags(o.help)}" + ("" if isinstance(o.default, bool) or o.default
+                                              is None else f" (default: {o.default})")
+                          for m, o in uses)
+        dest = name.replace("-", "_")
+        if isinstance(first.default, bool):
+            group.add_argument(first.flag, dest=dest, action="store_const",
+                               const=not first.default, default=None, help=helps)
+        elif any(o.choices for _, o in uses):
+            choices = list(dict.fromkeys(c for _, o in uses for c in o.choices if c is not None))
+            group.add_argument(first.flag, dest=dest, choices=choices, default=None,
+                               help=helps)
+        else:
+            group.add_argument(first.flag, dest=dest, type=_option_type(first), default=None,
+                               metavar=name.upper(), help=helps)
 
 
 #: Library keyword -> CLI flag, for advice written for Python callers.
 _KEYWORD_FLAGS = {
-    **{option: flag for flag, option in _MATCH_FLAGS.values() if option != "labeled"},
     "scheme": "--scheme", "mode": "--mode", "match": "--match", "beta": "--beta",
     "zero_division": "--zero-division", "suffix": "--suffix", "delimiter": "--tag-delimiter",
     "outside": "--outside", "column_delimiter": "--delimiter-columns",
@@ -375,10 +402,23 @@ _KEYWORD_FLAGS = {
     "label_column": "--label-column", "comments": "--comments",
     "from_scheme": "--from-scheme", "to_scheme": "--to-scheme",
 }
-_KEYWORD = re.compile(
-    r"(?<![\w.`])(labeled|" + "|".join(_KEYWORD_FLAGS) + r")="
-    r"(?:'([^']*)'|\"([^\"]*)\"|(True|False|None|-?[\w.]+))"
-)
+_KEYWORD: list[re.Pattern[str]] = []  # compiled on first use: it needs the matcher registry
+
+
+def _keyword_flags() -> tuple[re.Pattern[str], dict[str, str], dict[str, bool]]:
+    """The keyword pattern, keyword -> flag, and the defaults of the boolean matcher options."""
+    flags = dict(_KEYWORD_FLAGS)
+    switches: dict[str, bool] = {}
+    for name, uses in matcher_options().items():
+        option = uses[0][1]
+        flags[name] = option.flag
+        if isinstance(option.default, bool):
+            switches[name] = option.default
+    if not _KEYWORD:
+        _KEYWORD.append(re.compile(
+            r"(?<![\w.`])(" + "|".join(sorted(flags, key=len, reverse=True)) + r")="
+            r"(?:'([^']*)'|\"([^\"]*)\"|(True|False|None|-?[\w.]+))"))
+    return _KEYWORD[0], flags, switches
 
 
 def keywords_to_flags(message: str) -> str:
@@ -391,21 +431,24 @@ def keywords_to_flags(message: str) -> str:
     >>> keywords_to_flags("use labeled=False, or the default (compat=None)")
     'use --unlabeled, or the default (without --compat)'
     """
+    if "=" not in message:
+        return message
+    pattern, flags, switches = _keyword_flags()
 
     def flag(m: re.Match[str]) -> str:
         name = m.group(1)
         quoted = m.group(2) if m.group(2) is not None else m.group(3)
         value = quoted if quoted is not None else m.group(4)
-        if name == "labeled":
-            return "--unlabeled" if value == "False" else "without --unlabeled"
-        option = _KEYWORD_FLAGS[name]
+        option = flags[name]
+        if name in switches:  # a switch turns the option away from its default
+            return option if value == str(not switches[name]) else f"without {option}"
         if quoted is None and value in ("None", "False"):
             return f"without {option}"
         if quoted is None and value == "True":
             return option
         return f"{option} {value}"
 
-    return _KEYWORD.sub(flag, message)
+    return pattern.sub(flag, message)
 
 
 def match_kwargs(args: argparse.Namespace) -> dict[str, Any]:
@@ -428,18 +471,18 @@ def match_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     """
     from nerscore.matching import get_matcher
 
+    options = matcher_options()
     given: dict[str, Any] = {}
-    for dest, (flag, option) in _MATCH_FLAGS.items():
-        value = getattr(args, dest, None)
-        if value is None or value is False:
-            continue
-        given[option] = (flag, False if dest == "unlabeled" else value)
+    for name, uses in options.items():
+        value = getattr(args, name.replace("-", "_"), None)
+        if value is not None:
+            given[name] = (uses[0][1].flag, value)
     if not given:
         return {}
     accepted = set(get_matcher(args.match).defaults)
     wrong = [flag for option, (flag, _) in given.items() if option not in accepted]
     if wrong:
-        takes = ", ".join(sorted(f for f, o in _MATCH_FLAGS.values() if o in accepted))
+        takes = ", ".join(sorted(options[o][0][1].flag for o in accepted if o in options))
         raise UsageError(
             f"{_quote(wrong)} do{'es' if len(wrong) == 1 else ''} not apply to "
             f"--match {args.match} (it takes {takes or 'no options'})"

@@ -12,21 +12,28 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import TextIO
+from collections.abc import Sequence
+from typing import Any, TextIO
 
 __all__ = [
+    "EXTRA_FLAGS",
     "ProgressBar",
+    "add_format_option",
     "add_output_option",
     "add_quiet_option",
     "check_outputs",
     "declare_files",
     "is_quiet",
+    "output_renderer",
     "render_progress",
     "set_quiet",
     "write_result",
 ]
 
 _STATE = {"quiet": False}
+
+#: The flag that asks for each extra of a score output.
+EXTRA_FLAGS = {"confusion": "--confusion", "breakdown": "--breakdown", "intervals": "--ci"}
 
 
 def set_quiet(quiet: bool) -> None:
@@ -273,3 +280,66 @@ class ProgressBar:
             self.stream.write("\r" + " " * self._width + "\r")
             self.stream.flush()
             self._width = 0
+
+
+def add_format_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
+                      kind: str) -> None:
+    """Add ``--format``: any output format of the renderer registry that renders ``kind``.
+
+    The value is checked when the command runs (:func:`output_renderer`), so
+    that formats from other packages are loaded only when asked for.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser or argument group
+        A subcommand's parser.
+    kind : {"scores", "comparison", "diagnostics"}
+        What the command renders.
+    """
+    from nerscore.render.registry import BUILTIN
+
+    names = list(BUILTIN) if kind == "scores" else ["text", "json", "markdown"]
+    parser.add_argument("--format", default="text", metavar="FORMAT",
+                        help=f"output format: {', '.join(names)}, or one a plugin registers "
+                             "(default: text)")
+
+
+def _or(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
+def output_renderer(args: argparse.Namespace, kind: str, extras: Sequence[str] = ()) -> Any:
+    """The renderer of ``--format``, checked to show what the command line asks for.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        With ``format``.
+    kind : str
+        What is rendered (see :data:`nerscore.render.registry.KINDS`).
+    extras : sequence of str
+        Extras of a score output asked for (keys of :data:`EXTRA_FLAGS`).
+
+    Returns
+    -------
+    nerscore.render.registry.Renderer
+
+    Raises
+    ------
+    UsageError
+        For an unknown format, or one that cannot show an extra asked for.
+    """
+    from nerscore.cli._options import UsageError
+    from nerscore.errors import OptionError
+    from nerscore.render.registry import get_renderer, renderer_names
+
+    try:
+        renderer = get_renderer(args.format, kind=kind)
+    except OptionError as exc:
+        raise UsageError(f"--format: {str(exc).rstrip('.')}") from None
+    for extra in extras:
+        if extra not in renderer.extras:
+            able = [n for n in renderer_names(kind) if extra in get_renderer(n).extras]
+            raise UsageError(f"{EXTRA_FLAGS[extra]} works with --format {_or(able)}, not "
+                             f"{args.format}")
+    return renderer

@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _options as opt
 from nerscore.cli._output import (
+    add_format_option,
     add_output_option,
     add_quiet_option,
     declare_files,
     is_quiet,
+    output_renderer,
     write_result,
 )
 from nerscore.cli._score_input import add_stream_options, score_streaming, wants_streaming
@@ -80,10 +82,7 @@ def register(subparsers: Subparsers) -> None:
     score.add_argument("pred", metavar="PRED", nargs="?", default=None,
                        help="predicted file; leave it out to read gold and predicted labels "
                             "from two columns of GOLD (--gold-column, --pred-column)")
-    score.add_argument("--format", choices=opt.FORMATS, default="text",
-                       help="output: text table, json, markdown, a self-contained html page, "
-                            "seqeval's report or the "
-                            "conlleval script's report (default: text)")
+    add_format_option(score, kind="scores")
     score.add_argument("--strict-tokens", action="store_true",
                        help="CoNLL: a token that differs between the files is an error")
     score.add_argument("--errors", metavar="FILE", default=None,
@@ -203,13 +202,17 @@ def run_score(args: argparse.Namespace) -> int:
         )
     if args.errors is not None and not args.errors.lower().endswith((".jsonl", ".csv")):
         raise opt.UsageError(f"--errors needs a .jsonl or .csv file name; got {args.errors!r}")
-    if (args.errors is not None or args.confusion) and args.match == "token":
-        raise opt.UsageError("--errors and --confusion need an entity matcher, not --match token")
-    if args.breakdown is not None and args.match == "token":
-        raise opt.UsageError("--breakdown needs an entity matcher, not --match token")
-    if args.breakdown is not None and args.format not in ("text", "markdown", "json"):
-        raise opt.UsageError(f"--breakdown works with --format text, markdown or json, not "
-                             f"{args.format}")
+    from nerscore.matching import get_matcher
+
+    aligns = get_matcher(args.match).aligns
+    if (args.errors is not None or args.confusion) and not aligns:
+        raise opt.UsageError(f"--errors and --confusion need an entity matcher, not --match "
+                             f"{args.match}")
+    if args.breakdown is not None and not aligns:
+        raise opt.UsageError(f"--breakdown needs an entity matcher, not --match {args.match}")
+    asked = [e for e, on in (("confusion", args.confusion), ("breakdown", args.breakdown),
+                             ("intervals", args.ci)) if on]
+    renderer = output_renderer(args, "scores", asked)
     options = opt.match_kwargs(args)
     opt.resampling_kwargs(args)  # checks that --resamples, --level and --seed come with --ci
     if wants_streaming(args, gold_fmt):  # chunk by chunk when that gives the same output
@@ -251,15 +254,12 @@ def run_score(args: argparse.Namespace) -> int:
     )
     if notes:
         report = dataclasses.replace(report, notes=tuple(report.notes) + tuple(notes))
-    out = _render(report, args)
-    if args.confusion:
-        out = _with_confusion(report, out, args)
-    from nerscore.cli.compare import add_intervals
+    from nerscore.cli._intervals import intervals
 
-    out = _with_breakdown(report, out, args)
-    out = add_intervals(out, args, y_true, y_pred, {**tag_kw, **options}, gold_corpus)
-    write_result(out, args.output)
-    if args.format not in ("text", "json"):  # these formats do not show the notes
+    output = _output(report, args, None,
+                     intervals(args, y_true, y_pred, {**tag_kw, **options}, gold_corpus))
+    write_result(renderer.functions["scores"](output, args.digits), args.output)
+    if not renderer.shows_notes:
         for n in report.notes:
             note("score", n)
     if args.errors is not None:
@@ -285,12 +285,10 @@ def _score_streamed(args: argparse.Namespace, gold_fmt: str, pred_fmt: str, one_
     if same:
         note("score", same)
     report = res.report
-    out = _render(report, args)
-    if args.confusion:
-        out = _with_confusion(report, out, args, res.confusion)
-    out = _with_breakdown(report, out, args)
-    write_result(out, args.output)
-    if args.format not in ("text", "json"):  # these formats do not show the notes
+    renderer = output_renderer(args, "scores")
+    write_result(renderer.functions["scores"](_output(report, args, res.confusion), args.digits),
+                 args.output)
+    if not renderer.shows_notes:
         for n in report.notes:
             note("score", n)
     if args.errors is not None:
@@ -327,70 +325,21 @@ def _same_bytes(a: Any, b: Any, block: int = 1 << 20) -> bool:
             return True
 
 
-def _render(report: Report, args: argparse.Namespace) -> str:
-    import nerscore
+def _output(report: Report, args: argparse.Namespace, cm: ConfusionMatrix | None,
+            ci: Any = None) -> Any:
+    """The report with the extras the command line asks for (``cm``: one summed over chunks)."""
+    from nerscore.render.registry import ScoreOutput
 
-    if args.format == "text":
-        return nerscore.render_text(report, digits=args.digits)
-    if args.format == "markdown":
-        return nerscore.render_markdown(report, digits=args.digits)
-    if args.format == "html":
-        return nerscore.render_html(report, digits=args.digits)
-    if args.format == "json":
-        return report.to_json()
-    if args.format == "seqeval":
-        from nerscore.render.seqeval import render_seqeval
+    if args.confusion and cm is None:
+        from nerscore.analysis.confusion import confusion_from_report
 
-        return render_seqeval(report, digits=args.digits)
-    from nerscore.render.conlleval import render_conlleval
+        cm = confusion_from_report(report)
+    breakdown = None
+    if args.breakdown is not None:
+        from nerscore.analysis.breakdowns import breakdown_from_report
 
-    return render_conlleval(report)
-
-
-def _with_confusion(report: Report, out: str, args: argparse.Namespace,
-                    cm: ConfusionMatrix | None = None) -> str:
-    from nerscore.analysis.confusion import confusion_from_report, render_confusion
-
-    cm = confusion_from_report(report) if cm is None else cm  # summed over chunks if given
-    if args.format == "json":
-        import json
-
-        data = json.loads(out)
-        data["confusion"] = cm.to_dict()
-        return json.dumps(data, indent=2, ensure_ascii=False)
-    if args.format == "html":  # the page again, with this matrix as its heat map
-        from nerscore.render.html import render_html
-
-        return render_html(report, digits=args.digits, confusion=cm)
-    if args.format == "markdown":
-        from nerscore.analysis.confusion import render_confusion_markdown
-
-        table = render_confusion_markdown(cm, digits=args.digits)
-        return (f"{out.rstrip()}\n\n**Confusion matrix** (rows: gold, columns: predicted)\n\n"
-                f"{table}\n")
-    table = render_confusion(cm, digits=args.digits)
-    sep = "\n" if out.endswith("\n") else "\n\n"
-    return f"{out}{sep}confusion matrix (rows: gold, columns: predicted)\n{table}\n"
-
-
-def _with_breakdown(report: Report, out: str, args: argparse.Namespace) -> str:
-    """``--breakdown``: the scores per entity length or document after the report."""
-    if args.breakdown is None:
-        return out
-    from nerscore.analysis.breakdowns import breakdown_from_report, render_breakdown
-
-    result = breakdown_from_report(report, by=args.breakdown)
-    if args.format == "json":
-        import json
-
-        data = json.loads(out)
-        data["breakdown"] = result.to_dict()
-        return json.dumps(data, indent=2, ensure_ascii=False)
-    table = render_breakdown(result, format=args.format, digits=args.digits)
-    sep = "\n" if out.endswith("\n") else "\n\n"
-    title = (f"scores by {args.breakdown}" if args.format == "text"
-             else f"## Scores by {args.breakdown}")
-    return f"{out}{sep}{title}\n\n{table.rstrip()}\n"
+        breakdown = breakdown_from_report(report, by=args.breakdown)
+    return ScoreOutput(report, cm if args.confusion else None, breakdown, ci)
 
 
 def _write_errors(report: Report, path: str, corpus: ConllCorpus | None) -> None:

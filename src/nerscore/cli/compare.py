@@ -9,18 +9,24 @@ score with its interval and p-values (docs/significance.md).
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _options as opt
-from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files, write_result
+from nerscore.cli._intervals import documents_of
+from nerscore.cli._output import (
+    ProgressBar,
+    add_format_option,
+    add_quiet_option,
+    declare_files,
+    output_renderer,
+    write_result,
+)
 
 if TYPE_CHECKING:
-    from nerscore.io.conll import ConllCorpus
 
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
-__all__ = ["add_intervals", "register", "run_compare"]
+__all__ = ["register", "run_compare"]
 
 COMPARE_DESCRIPTION = """\
 Compare systems on one gold file: every system's micro and macro precision,
@@ -44,7 +50,6 @@ METRICS = ("f1", "precision", "recall")
 AVERAGES = ("micro", "macro")
 METHODS = ("bootstrap", "randomization", "both")
 UNITS = ("document", "sentence")
-FORMATS = ("text", "json", "markdown")
 
 
 def register(subparsers: Subparsers) -> None:
@@ -74,8 +79,7 @@ def register(subparsers: Subparsers) -> None:
                         "(default: bootstrap)")
     p.add_argument("--unit", choices=UNITS, default="document",
                    help="what is resampled (default: document)")
-    p.add_argument("--format", choices=FORMATS, default="text",
-                   help="output format (default: text)")
+    add_format_option(p, kind="comparison")
     p.add_argument("--output", metavar="FILE", default=None,
                    help="write the result to FILE (default: standard output)")
     p.add_argument("--strict-tokens", action="store_true",
@@ -133,21 +137,7 @@ def _read(args: argparse.Namespace) -> tuple[Any, list[Any], dict[str, Any], Any
             _note(f"{n} Pass --strict-tokens to make this an error.")
         preds.append(corpus.tags)
     tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
-    return gold_corpus.tags, preds, tag_kw, _documents(gold_corpus, args.unit)
-
-
-def _documents(corpus: ConllCorpus, unit: str) -> list[int] | None:
-    if unit != "document" or len(corpus.documents) == 0:
-        return None
-    return [int(d) for d in corpus.documents.tolist()]
-
-
-def _render(result: Any, fmt: str, digits: int) -> str:
-    from nerscore.render.significance import render_comparison
-
-    if fmt == "json":
-        return str(result.to_json()) + "\n"
-    return str(render_comparison(result, format=fmt, digits=digits))
+    return gold_corpus.tags, preds, tag_kw, documents_of(gold_corpus, args.unit)
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -175,6 +165,7 @@ def run_compare(args: argparse.Namespace) -> int:
         raise opt.UsageError("--beta does not apply to compare: it scores precision, recall "
                              "and F1")
     options = opt.match_kwargs(args)
+    renderer = output_renderer(args, "comparison")
     gold, preds, tag_kw, documents = _read(args)
     bar = ProgressBar("bootstrap", unit="resamples")
     try:
@@ -189,63 +180,7 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.format != "text":
         for n in result.notes:
             _note(n)
-    write_result(_render(result, args.format, args.digits), args.output)
+    write_result(renderer.functions["comparison"](result, args.digits), args.output)
     if args.output is not None:
         _note(f"wrote {args.output}")
     return 0
-
-
-def add_intervals(
-    out: str, args: argparse.Namespace, y_true: Any, y_pred: Any, kwargs: dict[str, Any],
-    corpus: ConllCorpus | None,
-) -> str:
-    """``score --ci``: the report ``out`` with the bootstrap intervals of the same scores added.
-
-    Parameters
-    ----------
-    out : str
-        The rendered report.
-    args : argparse.Namespace
-        Parsed arguments of ``score``.
-    y_true, y_pred : object
-        What was scored.
-    kwargs : dict
-        The tag and matcher options it was scored with.
-    corpus : ConllCorpus, optional
-        The gold CoNLL file (its -DOCSTART- lines give the documents).
-
-    Returns
-    -------
-    str
-        ``out`` unchanged without ``--ci``; with it, the intervals after the
-        text or Markdown report, or under ``"confidence_intervals"`` of JSON.
-
-    Raises
-    ------
-    UsageError
-        For ``--ci`` with another format, or resampling options without ``--ci``.
-    """
-    import nerscore
-
-    resampling = opt.resampling_kwargs(args)
-    if not args.ci:
-        return out
-    if args.format not in FORMATS:
-        raise opt.UsageError(f"--ci works with --format text, json or markdown, not "
-                             f"{args.format}")
-    documents = None if corpus is None else _documents(corpus, "document")
-    bar = ProgressBar("bootstrap", unit="resamples")
-    try:
-        result = nerscore.confidence_intervals(
-            y_true, y_pred, match=args.match, documents=documents,
-            zero_division=args.zero_division, progress=bar, **resampling, **kwargs,
-        )
-    finally:
-        bar.close()
-    if args.format == "json":
-        data = json.loads(out)
-        data["confidence_intervals"] = result.to_dict()
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    sep = "\n" if out.endswith("\n") else "\n\n"
-    title = "confidence intervals" if args.format == "text" else "## Confidence intervals"
-    return f"{out}{sep}{title}\n\n{_render(result, args.format, args.digits)}"

@@ -11,7 +11,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _options as opt
-from nerscore.cli._output import declare_files, write_result
+from nerscore.cli._output import add_format_option, declare_files, output_renderer, write_result
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -39,7 +39,6 @@ exit status: 0 when the diagnostics were written (whatever they found); 1 for
 a file that cannot be read or bad data; 2 for a usage error.
 """
 
-FORMATS = ("text", "json", "markdown")
 
 
 def _ratio(low: float, high: float | None, what: str) -> Any:
@@ -90,8 +89,7 @@ def register(subparsers: Subparsers) -> None:
                        help="format of the files (default: from each name: .jsonl/.json is "
                             "jsonl, a folder or .ann file is brat, anything else conll)")
     out = parser.add_argument_group("output")
-    out.add_argument("--format", choices=FORMATS, default="text",
-                     help="text, json or markdown (default: text)")
+    add_format_option(out, kind="diagnostics")
     out.add_argument("-o", "--output", metavar="FILE", default=None,
                      help="write to FILE (default: standard output)")
     out.add_argument("--digits", type=_count, default=2, metavar="N",
@@ -194,8 +192,11 @@ def run(args: argparse.Namespace) -> int:
     if args.mode == "strict" and args.scheme is None:
         raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
     options = opt.match_kwargs(args)
-    if args.match == "token":
-        raise opt.UsageError("diagnose needs an entity matcher, not --match token")
+    renderer = output_renderer(args, "diagnostics")
+    from nerscore.matching import get_matcher
+
+    if not get_matcher(args.match).aligns:
+        raise opt.UsageError(f"diagnose needs an entity matcher, not --match {args.match}")
     if options and args.pred is None:
         raise opt.UsageError("matcher options need --pred")
     train, test, pred, notes = _read(args)
@@ -212,9 +213,5 @@ def run(args: argparse.Namespace) -> int:
         import dataclasses
 
         result = dataclasses.replace(result, notes=tuple(result.notes) + tuple(notes))
-    if args.format == "json":
-        text = result.to_json()
-    else:
-        text = nerscore.render_diagnostics(result, format=args.format, digits=args.digits)
-    write_result(text, args.output)
+    write_result(renderer.functions["diagnostics"](result, args.digits), args.output)
     return 0

@@ -223,7 +223,8 @@ MATCHER = Matcher.on_entities(
     "same sequence, start, end and label (conlleval, seqeval, spaCy)",
     match_exact,
     options=(Option("labeled", True, _parse_labeled,
-                    "compare labels too; False compares boundaries only"),),
+                    "labeled=False compares boundaries only, not labels",
+                    flag_name="unlabeled"),),
     count=_count,
     analysis=_analysis,
 )

@@ -51,6 +51,10 @@ class Option:
         One line for ``--help`` and the docs.
     choices : tuple of str
         The valid values of an option with a fixed set (empty otherwise).
+    flag_name : str
+        The command line's name for it when that is not the keyword (a
+        boolean option's flag turns it from its default to the other value:
+        ``labeled`` is ``--unlabeled``).
     """
 
     name: str
@@ -58,11 +62,12 @@ class Option:
     parse: Callable[[Any], Any]
     help: str = ""
     choices: tuple[str, ...] = ()
+    flag_name: str = ""
 
     @property
     def flag(self) -> str:
         """The command-line flag of this option."""
-        return "--" + self.name.replace("_", "-")
+        return "--" + (self.flag_name or self.name).replace("_", "-")
 
 
 def choice(name: str, values: tuple[str | None, ...]) -> Callable[[Any], Any]:

@@ -17,7 +17,9 @@ from nerscore.values.counts import Counts
 if TYPE_CHECKING:
     from nerscore.scoring.report import Report
 
-__all__ = ["format_conlleval", "render_conlleval"]
+from nerscore.render.registry import Renderer, ScoreOutput, register_renderer
+
+__all__ = ["CONLLEVAL", "format_conlleval", "render_conlleval"]
 
 _ENC = ("utf-8", "surrogateescape")
 
@@ -131,3 +133,16 @@ def format_conlleval(counts: Counts, *, latex: bool = False) -> str:
         for lab, p, r, f, n in rows
     )
     return "".join(out)
+
+
+def _scores(output: ScoreOutput, digits: int) -> str:
+    out = render_conlleval(output.report)
+    if output.confusion is not None:
+        from nerscore.render.confusion import confusion_section
+
+        out = confusion_section(out, output.confusion, digits=digits)
+    return out
+
+
+CONLLEVAL = register_renderer(Renderer("conlleval", "the conlleval script's report",
+                                       {"scores": _scores}, frozenset({"confusion"})))

@@ -31,10 +31,11 @@ from nerscore.render.html_sections import (
     schemas_section,
     summary_facts,
 )
+from nerscore.render.registry import Renderer, ScoreOutput, register_renderer
 from nerscore.render.text import report_header
 from nerscore.scoring.report import Report
 
-__all__ = ["render_html"]
+__all__ = ["HTML", "render_html"]
 
 
 def _systems(
@@ -229,3 +230,12 @@ def _confusion(
     return (views + "<p>Rows: gold labels; columns: predicted labels; <em>none</em>: no "
             "partner (missed gold entities in the last column, spurious predictions in the "
             "last row).</p>" + "".join(tables))
+
+
+def _scores(output: ScoreOutput, digits: int) -> str:
+    confusion: bool | ConfusionMatrix = True if output.confusion is None else output.confusion
+    return render_html(output.report, digits=digits, confusion=confusion)
+
+
+HTML = register_renderer(Renderer("html", "a self-contained HTML page", {"scores": _scores},
+                                  frozenset({"confusion"})))

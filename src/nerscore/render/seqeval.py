@@ -18,11 +18,13 @@ import numpy as np
 
 from nerscore.decode.seqeval_rules import prf_support
 from nerscore.errors import option_error
+from nerscore.render.registry import Renderer, ScoreOutput, register_renderer
 from nerscore.scoring.report import Report
 from nerscore.values.counts import Counts
 from nerscore.values.ratios import check_zero_division
 
 __all__ = [
+    "SEQEVAL",
     "check_digits", "format_seqeval", "render_seqeval", "seqeval_report_dict", "seqeval_rows",
 ]
 
@@ -193,3 +195,16 @@ def seqeval_report_dict(
         name: {"precision": p, "recall": r, "f1-score": f, "support": s}
         for name, p, r, f, s in label_rows + average_rows
     }
+
+
+def _scores(output: ScoreOutput, digits: int) -> str:
+    out = render_seqeval(output.report, digits=digits)
+    if output.confusion is not None:
+        from nerscore.render.confusion import confusion_section
+
+        out = confusion_section(out, output.confusion, digits=digits)
+    return out
+
+
+SEQEVAL = register_renderer(Renderer("seqeval", "seqeval's classification report",
+                                     {"scores": _scores}, frozenset({"confusion"})))

@@ -7,7 +7,7 @@ import math
 from nerscore.analysis.significance.comparison import Comparison, Estimate
 from nerscore.errors import option_error
 
-__all__ = ["render_comparison"]
+__all__ = ["intervals_section", "render_comparison"]
 
 _NAMES = {"precision": "P", "recall": "R", "f1": "F1"}
 
@@ -103,3 +103,28 @@ def render_comparison(
     for n in r.notes:
         lines += ["", f"note: {n}"]
     return "\n".join(lines) + "\n"
+
+
+def intervals_section(out: str, result: Comparison, *, markdown: bool = False,
+                      digits: int = 2) -> str:
+    """``out`` followed by confidence intervals under their title (``nerscore score --ci``).
+
+    Parameters
+    ----------
+    out : str
+        What comes before (a rendered report).
+    result : Comparison
+        From :func:`nerscore.confidence_intervals`.
+    markdown : bool
+        Markdown (a ``##`` title and a table), else text.
+    digits : int
+        Decimals of the scores.
+
+    Returns
+    -------
+    str
+    """
+    sep = "\n" if out.endswith("\n") else "\n\n"
+    title = "## Confidence intervals" if markdown else "confidence intervals"
+    table = render_comparison(result, format="markdown" if markdown else "text", digits=digits)
+    return f"{out}{sep}{title}\n\n{table}"

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from nerscore.render.registry import Renderer, ScoreOutput, register_renderer
 from nerscore.scoring.report import Report, Row
 
 __all__ = [
-    "format_count", "markdown_cell", "render_markdown", "render_rich", "render_text",
-    "report_header",
+    "MARKDOWN", "TEXT", "format_count", "markdown_cell", "render_markdown", "render_rich",
+    "render_text", "report_header",
 ]
 
 #: Decimals of a fractional count (partial credit).
@@ -216,3 +217,47 @@ def render_rich(report: Report) -> Any:
                       str(row.n_gold), str(row.n_pred), format_count(row.tp),
                       format_count(row.fp), format_count(row.fn))
     return table
+
+
+def _scores(output: ScoreOutput, digits: int, markdown: bool) -> str:
+    """The report, then each extra under its title (the sections are imported only when present)."""
+    out = (render_markdown if markdown else render_text)(output.report, digits=digits)
+    if output.confusion is not None:
+        from nerscore.render.confusion import confusion_section
+
+        out = confusion_section(out, output.confusion, markdown=markdown, digits=digits)
+    if output.breakdown is not None:
+        from nerscore.render.breakdown import breakdown_section
+
+        out = breakdown_section(out, output.breakdown, markdown=markdown, digits=digits)
+    if output.intervals is not None:
+        from nerscore.render.significance import intervals_section
+
+        out = intervals_section(out, output.intervals, markdown=markdown, digits=digits)
+    return out
+
+
+def _comparison(result: Any, digits: int, markdown: bool) -> str:
+    from nerscore.render.significance import render_comparison
+
+    return render_comparison(result, format="markdown" if markdown else "text", digits=digits)
+
+
+def _diagnostics(result: Any, digits: int, markdown: bool) -> str:
+    from nerscore.render.diagnostics import render_diagnostics
+
+    return render_diagnostics(result, format="markdown" if markdown else "text", digits=digits)
+
+
+def _functions(markdown: bool) -> dict[str, Any]:
+    return {"scores": lambda o, d: _scores(o, d, markdown),
+            "comparison": lambda r, d: _comparison(r, d, markdown),
+            "diagnostics": lambda r, d: _diagnostics(r, d, markdown)}
+
+
+_ALL_EXTRAS = frozenset({"confusion", "breakdown", "intervals"})
+
+TEXT = register_renderer(Renderer("text", "aligned plain-text tables", _functions(False),
+                                  _ALL_EXTRAS, shows_notes=True))
+MARKDOWN = register_renderer(Renderer("markdown", "Markdown tables", _functions(True),
+                                      _ALL_EXTRAS))

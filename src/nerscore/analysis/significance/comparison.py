@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -155,6 +155,9 @@ class Comparison:
     notes : tuple of str
         Anything the reader should know (e.g. units that fell back to sentences).
     """
+
+    #: what :func:`nerscore.render` renders it as
+    render_kind: ClassVar[str] = "comparison"
 
     systems: tuple[SystemScores, ...]
     pairs: tuple[PairResult, ...]

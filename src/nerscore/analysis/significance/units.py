@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.errors import NerscoreError
+from nerscore.matching import get_matcher
 from nerscore.matching.alignment import Alignment
 from nerscore.scoring.metrics import MatcherRun, run_matcher
 from nerscore.values.counts import Counts, reindex_labels
@@ -274,7 +275,7 @@ def counts_of_run(run: MatcherRun, match: str) -> SequenceCounts:
     res = run.result
     if res.alignment is not None:
         sc = _from_alignment(res.alignment, run.prep.n_sequences, what)
-    elif match == "token":
+    elif get_matcher(match).needs == "units":  # per-token counts split by sequence
         sc = _token_tags(run) if run.prep.tags is not None else _token_spans(run)
     else:
         raise UnsplittableCountsError(
@@ -332,7 +333,5 @@ def sequence_counts(
     [[0.0, 0.6000000000000001], [1.0, 0.0]]
     """
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
-    from nerscore.matching import get_matcher
-
     run = run_matcher(y_true, y_pred, match, decoding, options, align=get_matcher(match).aligns)
     return counts_of_run(run, match)
