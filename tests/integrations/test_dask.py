@@ -12,11 +12,10 @@ distributed = pytest.importorskip("distributed")
 
 from dask.distributed import Client, LocalCluster  # noqa: E402
 
-from nerscore.accumulate.files import ChunkScorer  # noqa: E402
+from nerscore import EntityScorer  # noqa: E402
 from nerscore.cli import main  # noqa: E402
 from nerscore.integrations.dask import score_bag, score_files  # noqa: E402
 from nerscore.io.conll import read_conll, write_conll  # noqa: E402
-from nerscore.values.decoding import Decoding  # noqa: E402
 
 GOLD = "examples/conll2000/gold.conll"
 PRED = "examples/conll2000/pred.conll"
@@ -69,9 +68,9 @@ def test_score_bag(client):
     batches = [(g[a:a + 6], p[a:a + 6]) for a in range(0, len(g), 6)]
     res = score_bag(db.from_sequence(batches, npartitions=3), match="semeval",
                     zero_division=0)
-    one = ChunkScorer("semeval", Decoding(), {}, zero_division=0)
-    one.add(g, p)
-    assert res.report.to_json() == one.report().to_json()
+    one = EntityScorer(match="semeval", zero_division=0, whole_input=True)
+    one.update(g, p)
+    assert res.report.to_json() == one.compute().to_json()
 
 
 def test_cli_workers_and_scheduler(client, shards, capsys):

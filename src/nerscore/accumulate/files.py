@@ -34,13 +34,11 @@ import dataclasses
 import itertools
 import os
 import tempfile
-import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO, Any
 
-import numpy as np
-
+from nerscore.accumulate.scorer import EntityScorer
 from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_report
 from nerscore.analysis.errors import ErrorRecord, errors_from_report, errors_to_string, write_errors
 from nerscore.errors import NerscoreError
@@ -53,17 +51,13 @@ from nerscore.io.chunks import (
     read_whole,
     slice_tags,
 )
-from nerscore.matching import get_matcher
-from nerscore.scoring.metrics import build_report, evaluate, run_matcher
+from nerscore.scoring.metrics import evaluate
 from nerscore.scoring.report import Report
-from nerscore.values.counts import Counts
 from nerscore.values.decoding import Decoding
-from nerscore.values.ratios import check_beta, check_zero_division
 from nerscore.values.schemes import Mode, Scheme
 
 __all__ = [
     "CHUNK_SIZE",
-    "ChunkScorer",
     "NotStreamable",
     "ShardResult",
     "StreamResult",
@@ -149,168 +143,10 @@ class _ErrorSink:
 
 
 @dataclass
-class ChunkScorer:
-    """Scores aligned chunks one by one and sums everything :func:`~nerscore.evaluate` reports.
-
-    Parameters
-    ----------
-    match, decoding, options, beta, zero_division, labels
-        As for :func:`nerscore.evaluate` (``options``: the matcher options
-        given, in the order given).
-    confusion : bool
-        Also sum the confusion matrix of every chunk.
-    on_errors : callable, optional
-        Called with the error records of every chunk (sequence numbers and
-        order as in the listing of the whole input).
-
-    Raises
-    ------
-    NotStreamable
-        From :meth:`add`, when a chunk warns or notes something, or reports
-        matcher details that differ from earlier chunks.
-
-    Examples
-    --------
-    >>> from nerscore.values.decoding import Decoding
-    >>> scorer = ChunkScorer("exact", Decoding(), {}, zero_division=0.0)
-    >>> scorer.add([["B-PER", "O"]], [["B-PER", "O"]])
-    >>> scorer.add([["B-LOC"]], [["O"]])
-    >>> scorer.report().micro.recall, scorer.report().n_sequences
-    (0.5, 2)
-    """
-
-    match: str
-    decoding: Decoding
-    options: Mapping[str, Any]
-    beta: float = 1.0
-    zero_division: Any = "warn"
-    labels: Sequence[str] | None = None
-    confusion: bool = False
-    on_errors: Callable[[list[ErrorRecord]], None] | None = None
-    counts: Counts = field(default_factory=Counts)
-    n_sequences: int = 0
-    n_tokens: int | None = None
-    n_chunks: int = 0
-    matrix: ConfusionMatrix | None = None
-    _scheme: str | None = None
-    _mode: str | None = None
-    _extra: dict[str, Any] | None = None
-    _resolved: dict[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.beta = check_beta(self.beta)
-        self.zero_division = check_zero_division(self.zero_division)
-        matcher = get_matcher(self.match)
-        self._resolved = matcher.resolve(self.options)
-        if self._resolved.get("compat") == "kaggle":
-            raise NotStreamable(
-                "compat='kaggle' scores labels over the whole corpus, not as a sum of chunks")
-        if (self.confusion or self.on_errors is not None) and not matcher.aligns:
-            raise NotStreamable(f"match={self.match!r} has no alignment")
-
-    def add(self, y_true: object, y_pred: object, *, texts: Sequence[Any] | None = None) -> None:
-        """Score one chunk (both sides cover the same sentences or documents)."""
-        matcher = get_matcher(self.match)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            run = run_matcher(y_true, y_pred, self.match, self.decoding, self._resolved,
-                              align=matcher.aligns)
-        if caught:
-            raise NotStreamable(f"a chunk warned: {caught[0].message}")
-        prep, res = run.prep, run.result
-        extra = dict(res.extra)
-        if prep.notes or extra.pop("notes", None):
-            raise NotStreamable("a chunk has notes of its own")
-        if matcher.report_extra is not None:  # rebuilt from the summed counts at the end
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                for key in matcher.report_extra(res.counts, self.zero_division):
-                    extra.pop(key, None)
-        if self.n_chunks == 0:
-            self._scheme, self._mode, self._extra = prep.scheme, prep.mode, extra
-        elif (prep.scheme, prep.mode) != (self._scheme, self._mode) or not _same(
-                extra, self._extra or {}):
-            raise NotStreamable("chunks report different matcher details")
-        self.counts = self.counts + res.counts
-        self.n_sequences += prep.n_sequences
-        if prep.n_tokens is not None:
-            self.n_tokens = (self.n_tokens or 0) + prep.n_tokens
-        if self.confusion or self.on_errors is not None:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                part = build_report(
-                    res.counts, match=self.match, options=dict(self._resolved),
-                    scheme=prep.scheme, mode=prep.mode, beta=self.beta,
-                    zero_division=self.zero_division, n_sequences=prep.n_sequences,
-                    n_tokens=prep.n_tokens, alignment=res.alignment, doc_ids=prep.doc_ids,
-                    texts=prep.texts,
-                )
-            if self.confusion:
-                cm = confusion_from_report(part)
-                self.matrix = cm if self.matrix is None else self.matrix + cm
-            if self.on_errors is not None:
-                records = errors_from_report(part, texts=texts)
-                offset = self.n_sequences - prep.n_sequences
-                if offset:
-                    records = [dataclasses.replace(r, sequence=r.sequence + offset)
-                               for r in records]
-                self.on_errors(records)
-        self.n_chunks += 1
-
-    def merge(self, other: ChunkScorer) -> None:
-        """Add what ``other`` (same options, later inputs) has counted; its chunks come after ours.
-
-        Raises
-        ------
-        NotStreamable
-            When the two report different matcher details.
-        """
-        if other.n_chunks == 0:
-            return
-        if self.n_chunks and ((other._scheme, other._mode) != (self._scheme, self._mode)
-                              or not _same(other._extra or {}, self._extra or {})):
-            raise NotStreamable("shards report different matcher details")
-        if self.n_chunks == 0:
-            self._scheme, self._mode, self._extra = other._scheme, other._mode, other._extra
-        self.counts = self.counts + other.counts
-        self.n_sequences += other.n_sequences
-        if other.n_tokens is not None:
-            self.n_tokens = (self.n_tokens or 0) + other.n_tokens
-        if other.matrix is not None:
-            self.matrix = other.matrix if self.matrix is None else self.matrix + other.matrix
-        self.n_chunks += other.n_chunks
-
-    def report(self, notes: Sequence[str] = ()) -> Report:
-        """The report of every chunk added, with ``notes`` after the scorer's own."""
-        if self.n_chunks == 0:
-            raise NotStreamable("no chunk to score")
-        return build_report(
-            self.counts, match=self.match,
-            options={k: self._resolved[k] for k in self.options}, scheme=self._scheme,
-            mode=self._mode, beta=self.beta, zero_division=self.zero_division,
-            labels=self.labels, n_sequences=self.n_sequences, n_tokens=self.n_tokens,
-            extra=dict(self._extra or {}), notes=tuple(notes),
-        )
-
-
-def _same(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    if a.keys() != b.keys():
-        return False
-    for k in a:
-        x, y = a[k], b[k]
-        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
-            if not np.array_equal(x, y):
-                return False
-        elif x != y:
-            return False
-    return True
-
-
-@dataclass
 class ShardResult:
     """What :func:`score_shard` counted in one pair of files."""
 
-    scorer: ChunkScorer
+    scorer: EntityScorer
     notes: tuple[str, ...]
     token_notes: tuple[str, ...]
     errors: list[ErrorRecord] | None = None
@@ -351,12 +187,14 @@ def score_shard(
     elif errors:
         collected = []
         sink = collected.extend
-    scorer = ChunkScorer(match, decoding or Decoding(), dict(options or {}), beta,
-                         zero_division, labels, confusion, sink)
+    scorer = EntityScorer.with_decoding(
+        decoding or Decoding(), match=match, options=options, beta=beta,
+        zero_division=zero_division, labels=labels, confusion=confusion, on_errors=sink,
+        whole_input=True)
     inputs = chunk_pairs(g_path, p_path, fmts, one_file, chunk_size, dict(gold_options or {}),
                      dict(pred_options or {}), strict_tokens)
     for y_true, y_pred, texts in inputs.pairs:
-        scorer.add(y_true, y_pred, texts=texts)
+        scorer.update(y_true, y_pred, texts=texts)
         done, total = inputs.position()
         if progress is not None and total:
             progress(done, total)
@@ -408,7 +246,7 @@ def stream_score(
             progress=progress,
         )
         scorer, file_notes, token_notes = shard.scorer, shard.notes, shard.token_notes
-        if scorer.n_chunks == 0:
+        if scorer.n_batches == 0:
             raise NotStreamable("the inputs are empty")
     except NerscoreError as exc:
         if sink is not None:
@@ -418,11 +256,11 @@ def stream_score(
         if sink is not None:
             sink.discard()
         raise
-    report = scorer.report()
+    report = scorer.compute()
     if notes or file_notes:
         report = dataclasses.replace(report, notes=(*report.notes, *notes, *file_notes))
     n_errors = sink.commit() if sink is not None else None
-    return StreamResult(report, scorer.matrix, n_errors, True, None, scorer.n_chunks,
+    return StreamResult(report, scorer.confusion, n_errors, True, None, scorer.n_batches,
                         token_notes)
 
 

@@ -1,11 +1,25 @@
-"""A stateful scorer: feed batches with ``update``, read scores with ``compute``."""
+"""The one accumulator: feed batches with ``update``, merge scorers, read the report with ``compute``.
+
+Training loops, streamed files (:mod:`nerscore.accumulate.files`) and Dask
+partitions (:mod:`nerscore.integrations.dask`) all count through
+:class:`EntityScorer`: counts are mergeable (``Counts + Counts``), and so are
+confusion matrices and error listings (records of later batches renumbered
+after earlier ones).
+"""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+import dataclasses
+import warnings
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
+from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_report
+from nerscore.analysis.errors import ErrorRecord, errors_from_report
+from nerscore.io.chunks import NotStreamable
 from nerscore.matching import get_matcher
 from nerscore.scoring.metrics import build_report, run_matcher
 from nerscore.scoring.report import Report
@@ -18,7 +32,7 @@ __all__ = ["EntityScorer"]
 
 
 class EntityScorer:
-    """Accumulates :class:`~nerscore.Counts` batch by batch; equals one call on all data.
+    """Accumulates counts batch by batch; :meth:`compute` equals one call on all the data.
 
     Parameters
     ----------
@@ -26,6 +40,26 @@ class EntityScorer:
         As for :func:`nerscore.count_matches`.
     beta, zero_division, labels
         As for :func:`nerscore.evaluate`, used by :meth:`compute`.
+    confusion : bool
+        Also sum the entity confusion matrix of every batch (:attr:`confusion`).
+    on_errors : callable, optional
+        Called with the error records of every batch, numbered as in the
+        listing of all batches together.
+    whole_input : bool
+        The report must be, note for note, the one of :func:`nerscore.evaluate`
+        on all batches at once: a batch that warns or notes something (its
+        message would speak of that batch only), or whose matcher details
+        differ from earlier batches, raises
+        :class:`~nerscore.io.chunks.NotStreamable` instead (what the file
+        scorers use to fall back to reading whole files).
+
+    Attributes
+    ----------
+    counts : Counts
+    n_sequences : int
+    n_batches : int
+    confusion : ConfusionMatrix or None
+        The summed matrix (``confusion=True``, after a batch).
 
     Examples
     --------
@@ -34,6 +68,10 @@ class EntityScorer:
     >>> scorer.update([["B-LOC"]], [["O"]])
     >>> scorer.compute().micro.recall
     0.5
+    >>> other = EntityScorer(zero_division=0.0)
+    >>> other.update([["B-LOC"]], [["B-LOC"]])
+    >>> (scorer + other).compute().micro.recall, (scorer + other).compute().n_sequences
+    (0.6666666666666666, 3)
     """
 
     def __init__(
@@ -48,41 +86,198 @@ class EntityScorer:
         suffix: bool = False,
         delimiter: str = "-",
         outside: str = "O",
+        confusion: bool = False,
+        on_errors: Callable[[list[ErrorRecord]], None] | None = None,
+        whole_input: bool = False,
         **options: Any,
     ) -> None:
-        self._decoding = Decoding(scheme, mode, suffix, delimiter, outside)
+        self._setup(Decoding(scheme, mode, suffix, delimiter, outside), match, options, beta,
+                    zero_division, labels, confusion, on_errors, whole_input)
+
+    @classmethod
+    def with_decoding(
+        cls, decoding: Decoding, *, match: str = "exact",
+        options: Mapping[str, Any] | None = None, beta: float = 1.0,
+        zero_division: Any = "warn", labels: Sequence[str] | None = None,
+        confusion: bool = False, on_errors: Callable[[list[ErrorRecord]], None] | None = None,
+        whole_input: bool = False,
+    ) -> EntityScorer:
+        """A scorer from a :class:`~nerscore.Decoding` and the matcher options as one mapping.
+
+        Examples
+        --------
+        >>> from nerscore import Decoding
+        >>> s = EntityScorer.with_decoding(Decoding(scheme="BIO"), match="threshold",
+        ...                                options={"t": 1})
+        >>> s.update([["B-PER", "I-PER"]], [["B-PER", "O"]])
+        >>> s.compute().options
+        {'t': 1.0, 'compat': None}
+        """
+        scorer = cls.__new__(cls)
+        scorer._setup(decoding, match, options or {}, beta, zero_division, labels, confusion,
+                      on_errors, whole_input)
+        return scorer
+
+    def _setup(self, decoding: Decoding, match: str, options: Mapping[str, Any], beta: float,
+               zero_division: Any, labels: Sequence[str] | None, confusion: bool,
+               on_errors: Callable[[list[ErrorRecord]], None] | None,
+               whole_input: bool) -> None:
+        matcher = get_matcher(match)
+        self._decoding = decoding
         self._match = match
-        self._options = get_matcher(match).resolve(options)
+        self._given = tuple(options)
+        self._options = matcher.resolve(options)
         self._beta = check_beta(beta)
         self._zero_division = check_zero_division(zero_division)
         self._labels = labels
-        self.counts = Counts()
-        self.n_sequences = 0
-
-    def update(self, y_true: object, y_pred: object) -> None:
-        """Add one batch's counts."""
-        run = run_matcher(y_true, y_pred, self._match, self._decoding, self._options,
-                          align=False)
-        self.counts = self.counts + run.result.counts
-        self.n_sequences += run.prep.n_sequences
-
-    def compute(self) -> Report:
-        """The report of everything seen so far."""
-        return build_report(
-            self.counts, match=self._match, options=self._options,
-            scheme=self._decoding.scheme_name, mode=self._decoding.mode.value,
-            beta=self._beta, zero_division=self._zero_division,
-            labels=self._labels, n_sequences=self.n_sequences,
-            n_tokens=self.counts.tokens if self.counts.tokens else None,
-        )
+        self._want_confusion = bool(confusion)
+        self.on_errors = on_errors
+        self._whole_input = bool(whole_input)
+        if whole_input and self._options.get("compat") == "kaggle":
+            raise NotStreamable(
+                "compat='kaggle' scores labels over the whole corpus, not as a sum of batches")
+        if (confusion or on_errors is not None) and not matcher.aligns:
+            raise NotStreamable(f"match={match!r} has no alignment")
+        self.reset()
 
     def reset(self) -> None:
         """Forget everything seen."""
         self.counts = Counts()
         self.n_sequences = 0
+        self.n_tokens: int | None = None
+        self.n_batches = 0
+        self.confusion: ConfusionMatrix | None = None
+        self._details: tuple[str | None, str | None, dict[str, Any]] | None = None
+
+    def _aligned(self) -> bool:
+        wants = self._want_confusion or self.on_errors is not None or self._whole_input
+        return wants and get_matcher(self._match).aligns
+
+    def update(self, y_true: object, y_pred: object, *,
+               texts: Sequence[Any] | None = None) -> None:
+        """Add one batch (both sides cover the same sentences or documents).
+
+        Parameters
+        ----------
+        y_true, y_pred : object
+            Any input the scorers take.
+        texts : sequence, optional
+            The tokens (or text) of each sequence, for the context of error records.
+        """
+        matcher = get_matcher(self._match)
+        if self._whole_input:  # a warning would speak of this batch only
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                run = run_matcher(y_true, y_pred, self._match, self._decoding, self._options,
+                                  align=self._aligned())
+            if caught:
+                raise NotStreamable(f"a chunk warned: {caught[0].message}")
+        else:
+            run = run_matcher(y_true, y_pred, self._match, self._decoding, self._options,
+                              align=self._aligned())
+        prep, res = run.prep, run.result
+        extra = dict(res.extra)
+        if self._whole_input and (prep.notes or extra.get("notes")):
+            raise NotStreamable("a chunk has notes of its own")
+        extra.pop("notes", None)
+        if matcher.report_extra is not None:  # rebuilt from the summed counts by compute()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for key in matcher.report_extra(res.counts, self._zero_division):
+                    extra.pop(key, None)
+        self._add_details((prep.scheme, prep.mode, extra))
+        self.counts = self.counts + res.counts
+        self.n_sequences += prep.n_sequences
+        if prep.n_tokens is not None:
+            self.n_tokens = (self.n_tokens or 0) + prep.n_tokens
+        if self._want_confusion or self.on_errors is not None:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                part = build_report(
+                    res.counts, match=self._match, options=dict(self._options),
+                    scheme=prep.scheme, mode=prep.mode, beta=self._beta,
+                    zero_division=self._zero_division, n_sequences=prep.n_sequences,
+                    n_tokens=prep.n_tokens, alignment=res.alignment, doc_ids=prep.doc_ids,
+                    texts=prep.texts,
+                )
+            if self._want_confusion:
+                cm = confusion_from_report(part)
+                self.confusion = cm if self.confusion is None else self.confusion + cm
+            if self.on_errors is not None:
+                records = errors_from_report(part, texts=texts)
+                offset = self.n_sequences - prep.n_sequences
+                if offset:
+                    records = [dataclasses.replace(r, sequence=r.sequence + offset)
+                               for r in records]
+                self.on_errors(records)
+        self.n_batches += 1
+
+    def _add_details(self, details: tuple[str | None, str | None, dict[str, Any]]) -> None:
+        """Keep the scheme, mode and matcher details of the first batch; later ones must agree."""
+        if self._details is None:
+            self._details = details
+        elif self._whole_input and not _same_details(details, self._details):
+            raise NotStreamable("chunks report different matcher details")
+
+    def merge(self, other: EntityScorer) -> None:
+        """Add what ``other`` (same options, later inputs) has counted, in place.
+
+        Raises
+        ------
+        NotStreamable
+            With ``whole_input``, when the two report different matcher details.
+        """
+        if other.n_batches == 0:
+            return
+        if other._details is not None:
+            self._add_details(other._details)
+        self.counts = self.counts + other.counts
+        self.n_sequences += other.n_sequences
+        if other.n_tokens is not None:
+            self.n_tokens = (self.n_tokens or 0) + other.n_tokens
+        if other.confusion is not None:
+            self.confusion = (other.confusion if self.confusion is None
+                              else self.confusion + other.confusion)
+        self.n_batches += other.n_batches
 
     def __add__(self, other: EntityScorer) -> EntityScorer:
         out = copy.copy(self)
-        out.counts = self.counts + other.counts
-        out.n_sequences = self.n_sequences + other.n_sequences
+        out.reset()
+        out.merge(self)
+        out.merge(other)
         return out
+
+    def compute(self, notes: Sequence[str] = ()) -> Report:
+        """The report of everything seen so far, with ``notes`` after the scorer's own.
+
+        Raises
+        ------
+        NotStreamable
+            With ``whole_input``, before any batch.
+        """
+        details = self._details
+        if details is None:
+            if self._whole_input:
+                raise NotStreamable("no chunk to score")
+            details = (self._decoding.scheme_name, self._decoding.mode.value, {})
+        scheme, mode, extra = details
+        return build_report(
+            self.counts, match=self._match, options={k: self._options[k] for k in self._given},
+            scheme=scheme, mode=mode, beta=self._beta, zero_division=self._zero_division,
+            labels=self._labels, n_sequences=self.n_sequences, n_tokens=self.n_tokens,
+            extra=dict(extra), notes=tuple(notes),
+        )
+
+
+def _same_details(a: tuple[Any, Any, Mapping[str, Any]],
+                  b: tuple[Any, Any, Mapping[str, Any]]) -> bool:
+    if a[:2] != b[:2] or a[2].keys() != b[2].keys():
+        return False
+    for k in a[2]:
+        x, y = a[2][k], b[2][k]
+        if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+            if not np.array_equal(x, y):
+                return False
+        elif x != y:
+            return False
+    return True

@@ -23,12 +23,12 @@ from typing import Any
 
 from nerscore.accumulate.files import (
     CHUNK_SIZE,
-    ChunkScorer,
     NotStreamable,
     ShardResult,
     StreamResult,
     score_shard,
 )
+from nerscore.accumulate.scorer import EntityScorer
 from nerscore.analysis.errors import ErrorRecord, write_errors
 from nerscore.errors import require
 from nerscore.values.decoding import Decoding
@@ -84,7 +84,8 @@ def _client(client: Any, workers: int, scheduler: str | None) -> tuple[Any, Any]
 def _combine(results: Sequence[ShardResult], match: str, decoding: Decoding,
              options: Mapping[str, Any], scoring: Mapping[str, Any], confusion: bool,
              errors: str | os.PathLike[str] | None, notes: Sequence[str]) -> StreamResult:
-    total = ChunkScorer(match, decoding, options, confusion=confusion, **scoring)
+    total = EntityScorer.with_decoding(decoding, match=match, options=options,
+                                       confusion=confusion, whole_input=True, **scoring)
     records: list[ErrorRecord] = []
     for shard in results:
         offset = total.n_sequences
@@ -94,13 +95,13 @@ def _combine(results: Sequence[ShardResult], match: str, decoding: Decoding,
         total.merge(shard.scorer)
     file_notes = tuple(n for shard in results for n in shard.notes)
     token_notes = tuple(n for shard in results for n in shard.token_notes)
-    report = total.report()
+    report = total.compute()
     report = dataclasses.replace(report, notes=(*report.notes, *notes, *file_notes))
     n_errors = None
     if errors is not None:
         fmt = "csv" if os.fspath(errors).lower().endswith(".csv") else "jsonl"
         n_errors = write_errors(records, errors, format=fmt)
-    return StreamResult(report, total.matrix, n_errors, True, None, total.n_chunks,
+    return StreamResult(report, total.confusion, n_errors, True, None, total.n_batches,
                         token_notes)
 
 
@@ -158,7 +159,8 @@ def score_files(
 
         client = get_client()
     match, decoding, scoring, rest = _split(options)
-    ChunkScorer(match, decoding, rest, confusion=confusion, **scoring)  # check options here
+    EntityScorer.with_decoding(decoding, match=match, options=rest, confusion=confusion,
+                               whole_input=True, **scoring)  # check options here
     futures = [
         client.submit(score_shard, gs, ps, gold_format=gold_format, pred_format=pred_format,
                       chunk_size=chunk_size, strict_tokens=strict_tokens,
@@ -192,10 +194,11 @@ def _score_partition(pairs: Iterable[tuple[Any, Any]], match: str, decoding: Dec
                      options: Mapping[str, Any], scoring: Mapping[str, Any],
                      confusion: bool, errors: bool) -> list[ShardResult]:
     records: list[Any] | None = [] if errors else None
-    scorer = ChunkScorer(match, decoding, options, confusion=confusion,
-                         on_errors=None if records is None else records.extend, **scoring)
+    scorer = EntityScorer.with_decoding(
+        decoding, match=match, options=options, confusion=confusion,
+        on_errors=None if records is None else records.extend, whole_input=True, **scoring)
     for y_true, y_pred in pairs:
-        scorer.add(y_true, y_pred)
+        scorer.update(y_true, y_pred)
     scorer.on_errors = None
     return [ShardResult(scorer, (), (), records)]
 
@@ -208,7 +211,7 @@ def score_bag(
 
     Each element is one batch as any scorer takes it (tag sequences,
     :class:`~nerscore.EncodedTags`, span documents). The result equals
-    :class:`nerscore.accumulate.files.ChunkScorer` fed the batches in order.
+    :class:`nerscore.EntityScorer` (``whole_input=True``) fed the batches in order.
 
     Parameters
     ----------
@@ -227,7 +230,8 @@ def score_bag(
         When a batch warns or notes something of its own.
     """
     match, decoding, scoring, rest = _split(options)
-    ChunkScorer(match, decoding, rest, confusion=confusion, **scoring)  # check options here
+    EntityScorer.with_decoding(decoding, match=match, options=rest, confusion=confusion,
+                               whole_input=True, **scoring)  # check options here
     parts = bag.map_partitions(_score_partition, match, decoding, rest, scoring, confusion,
                                errors is not None).compute()
     if not parts:
