@@ -66,9 +66,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _one_line(exc: BaseException) -> str:
+def _one_line(exc: BaseException, args: argparse.Namespace | None = None) -> str:
     if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
-        return f"cannot open {exc.filename!r}: {exc.strerror}."
+        from nerscore.cli._output import role_of
+
+        role = None if args is None else role_of(args, exc.filename)
+        if role is None:
+            return f"cannot open {exc.filename!r}: {exc.strerror}."
+        verb, name = role
+        return f"cannot {verb} {name} {exc.filename!r}: {exc.strerror}."
     text = " ".join(str(exc).split())
     return text or type(exc).__name__
 
@@ -158,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _silence_stdout()
             status = 0
         except (NerscoreError, OSError, ValueError) as exc:
-            print(f"nerscore {command}: error: {keywords_to_flags(_one_line(exc))}",
+            print(f"nerscore {command}: error: {keywords_to_flags(_one_line(exc, args))}",
                   file=sys.stderr)
             status = 1
         except KeyboardInterrupt:

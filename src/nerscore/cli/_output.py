@@ -26,6 +26,7 @@ __all__ = [
     "is_quiet",
     "output_renderer",
     "render_progress",
+    "role_of",
     "set_quiet",
     "write_result",
 ]
@@ -144,6 +145,40 @@ def check_outputs(args: argparse.Namespace) -> None:
                     raise UsageError(f"{flag} {out} and {other_flag} {other} are the same file; "
                                      "give them different names")
             seen.append((flag, out))
+
+
+def role_of(args: argparse.Namespace, path: str) -> tuple[str, str] | None:
+    """Which of a command's declared files ``path`` is: ``("read", "PRED")``, ``("write", "--output")``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A parsed command line (files declared with :func:`declare_files`).
+    path : str
+        The file an error is about.
+
+    Returns
+    -------
+    tuple of str, or None
+        None when it is none of them.
+
+    Examples
+    --------
+    >>> ns = argparse.Namespace(gold="g.conll", preds=["a.conll", "b.conll"], output="o.txt",
+    ...                         input_files=("gold", "preds"), output_files={"output": "--output"})
+    >>> role_of(ns, "b.conll"), role_of(ns, "o.txt"), role_of(ns, "x")
+    (('read', 'PRED'), ('write', '--output'), None)
+    """
+    from nerscore.io.atomic import same_file
+
+    names = {"preds": "PRED", "files": "FILE", "source": "IN"}
+    for dest in getattr(args, "input_files", ()):
+        if any(same_file(path, p) for p in _paths(getattr(args, dest, None))):
+            return "read", names.get(dest, dest.upper())
+    for dest, flag in getattr(args, "output_files", {}).items():
+        if any(same_file(path, p) for p in _paths(getattr(args, dest, None))):
+            return "write", flag
+    return None
 
 
 def write_result(text: str, path: str | None, *, encoding: str = "utf-8") -> None:

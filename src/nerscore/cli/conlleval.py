@@ -16,7 +16,7 @@ from typing import BinaryIO
 
 from nerscore.cli._output import declare_files
 
-__all__ = ["register", "run"]
+__all__ = ["printable", "register", "run"]
 
 DESCRIPTION = """\
 Score a CoNLL file the way the Perl conlleval script (version 2004-01-26) does,
@@ -135,7 +135,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         rows = read_conlleval(data, delimiter=args.delimiter)
     except ScriptExit as exc:
-        stderr.write(exc.stderr)
+        stderr.write(printable(exc.stderr))
+        if b"\t" in data and args.delimiter == " ":
+            stderr.write(b"nerscore conlleval: hint: the file has tabs; if its fields are "
+                         b"tab-separated, pass -d '\\t'\n")
         stderr.flush()
         return exc.status
     from nerscore.decode.conlleval_rules import score_conlleval
@@ -170,3 +173,22 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def printable(message: bytes) -> bytes:
+    r"""The script's message with bytes a terminal would act on escaped (``\x00``, ``\x1b``).
+
+    The script echoes the offending input line; from a binary file that line
+    would write control codes to the terminal. Printable text, tabs and line
+    breaks stay as they are, so text input gives the script's own bytes.
+
+    Examples
+    --------
+    >>> printable(b"line \x1b[2Jabc\xff\n")
+    b'line \\x1b[2Jabc\\xff\n'
+    >>> printable("naïve\tB-X\n".encode())
+    b'na\xc3\xafve\tB-X\n'
+    """
+    text = message.decode("utf-8", "backslashreplace")
+    out = "".join(c if c.isprintable() or c in "\t\n" else repr(c)[1:-1] for c in text)
+    return out.encode("utf-8")

@@ -1,13 +1,40 @@
-"""Reading whole text files with clear decoding errors (shared by the span readers)."""
+"""Reading files: clear decoding errors, and OS errors that name the file (shared by the readers)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from nerscore.errors import FormatError
 
-__all__ = ["read_text"]
+__all__ = ["naming", "read_text"]
+
+
+@contextlib.contextmanager
+def naming(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Give an :class:`OSError` raised while reading ``path`` the file name it lacks.
+
+    Some errors come from a read on an open file (``[Errno 5] Input/output
+    error`` from ``/proc/self/mem``, a disk error) and carry no name; the
+    command line then says which of its files it was.
+
+    Examples
+    --------
+    >>> try:
+    ...     with naming("/data/gold.conll"):
+    ...         raise OSError(5, "Input/output error")
+    ... except OSError as exc:
+    ...     print(exc.filename)
+    /data/gold.conll
+    """
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is None:
+            exc.filename = os.fspath(path)
+        raise
 
 
 def read_text(
@@ -24,7 +51,8 @@ def read_text(
         When the bytes are not valid in ``encoding``, naming the file, the
         line, the byte and the ``encoding`` option.
     """
-    data = Path(path).read_bytes()
+    with naming(path):
+        data = Path(path).read_bytes()
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:

@@ -105,7 +105,12 @@ def atomic_path(path: _Path) -> Iterator[str]:
         yield target
         return
     folder, name = os.path.split(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:  # name the file asked for, not the temporary one
+        why = exc.strerror if os.path.isdir(folder) else "No such folder"
+        raise OSError(exc.errno, f"{why} (the new content is written to a temporary file in "
+                                 f"{folder} first, then renamed)", target) from None
     os.close(fd)
     try:
         try:

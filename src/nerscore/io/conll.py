@@ -48,6 +48,7 @@ from nerscore.io._conll_scan import (
     parse_blocks,
     scan_block,
 )
+from nerscore.io._textfile import naming
 from nerscore.io.atomic import atomic_open
 from nerscore.values.tags import EncodedTags
 
@@ -108,7 +109,7 @@ def _name_of(source: Source) -> str | None:
 
 def _read_bytes(source: Source) -> bytes | str:
     if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as fh:
+        with naming(source), open(source, "rb") as fh:
             return fh.read()
     data = source.read()
     if not isinstance(data, (bytes, str)):
@@ -451,7 +452,8 @@ def _stream_blocks(
         line = 1
         first = True
         while True:
-            chunk = fh.read(block_size)
+            with naming(name or "<input>"):
+                chunk = fh.read(block_size)
             final = not chunk
             if isinstance(chunk, str):
                 text = chunk

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from nerscore.errors import FormatError, InvalidSpanError
-from nerscore.io._textfile import read_text
+from nerscore.io._textfile import naming, read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.values.documents import Document
 
@@ -181,7 +181,7 @@ def _lines(path: str | os.PathLike[str], encoding: str, block_size: int) -> Iter
     pending = ""
     first = True
     n_lines = 0
-    with open(path, "rb") as fh:
+    with naming(path), open(path, "rb") as fh:
         while True:
             chunk = fh.read(block_size)
             try:
