@@ -109,7 +109,7 @@ def test_compare_data_error_exits_1(capsys, files, tmp_path):
     g, a, *_ = files
     status, _, err = run(capsys, "compare", g, a, str(tmp_path / "missing.conll"))
     assert status == 1
-    assert "cannot open" in err
+    assert "cannot read PRED" in err
 
 
 def test_compare_help_has_an_example(capsys):

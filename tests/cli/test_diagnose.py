@@ -96,7 +96,7 @@ def test_usage_errors_exit_2(capsys):
 def test_data_errors_exit_1(capsys, tmp_path):
     status, _, err = run(capsys, "--train", str(tmp_path / "nope.conll"), "--test", TEST)
     assert status == 1
-    assert "cannot open" in err
+    assert "cannot read TRAIN" in err
     short = tmp_path / "short.conll"
     short.write_text("Anna B-PER\n", encoding="utf-8")
     status, _, err = run(capsys, "--train", TRAIN, "--test", TEST, "--pred", str(short))

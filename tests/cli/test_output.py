@@ -69,7 +69,7 @@ def test_quiet_silences_notes_and_warnings_but_not_errors(capsys):
     assert err == ""
     status, _, err = run(capsys, "score", GOLD, "missing.conll", "--quiet")
     assert status == 1
-    assert "error: cannot open" in err
+    assert "error: cannot read PRED" in err
 
 
 def _nothing() -> contextlib.AbstractContextManager[None]:

@@ -147,7 +147,7 @@ def test_strict_mode_and_strict_tokens(capsys):
          f"Cannot decode byte 0xfc as utf-8 ({DATA}/pred_latin1.conll, line 2): the file is in "
          "another encoding. Pass its encoding with the `encoding` option (--encoding"),
         ("no-such-file.conll",
-         f"cannot open '{DATA}/no-such-file.conll': No such file or directory."),
+         f"cannot read PRED '{DATA}/no-such-file.conll': No such file or directory."),
     ],
 )
 def test_bad_input_is_one_line_naming_what_and_where(capsys, pred, message):

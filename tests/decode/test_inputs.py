@@ -374,3 +374,25 @@ def test_large_input_is_columnar():
     assert p.gold.labels == ("LOC", "ORG", "PER")
     assert nerscore.count_matches(docs, docs).to_dict()["PER"]["tp"] == sum(
         s % 3 == 0 for row in starts for s in row)
+
+
+def test_what_a_reader_returns_is_scored_as_it_is(tmp_path):
+    import nerscore
+    from tests.paths import DATA, EXAMPLES
+
+    gold = nerscore.read_conll(EXAMPLES / "conll2000" / "gold.conll")
+    pred = nerscore.read_conll(EXAMPLES / "conll2000" / "pred.conll")
+    report = nerscore.evaluate(gold, pred)
+    assert report.to_dict() == nerscore.evaluate(gold.tags, pred.tags).to_dict()
+    assert nerscore.f1_score(gold, pred) == nerscore.f1_score(gold.to_lists(), pred.to_lists())
+    # the tokens come along: error listings and the HTML page show the sentences
+    assert list(report.texts[0]) == list(gold[0].tokens)
+    record = next(r for r in nerscore.errors_from_report(report) if r.gold_text is not None)
+    tokens = gold[record.sequence].tokens
+    assert record.gold_text == " ".join(tokens[record.gold_start:record.gold_end])
+    page = nerscore.render_html(report)
+    assert all(f'"{t}"' in page for t in tokens)  # the sentence's tokens are embedded
+    bare = nerscore.render_html(nerscore.evaluate(gold.to_lists(), pred.to_lists()))
+    assert not any(f'"{t}"' in bare for t in tokens if t.isalpha() and len(t) > 3)
+    brat = nerscore.read_brat(DATA / "brat" / "conll2002")
+    assert nerscore.evaluate(brat, brat).micro.f1 == 1.0

@@ -184,16 +184,7 @@ def texts_of(prep: Prepared) -> list[Any] | None:
 
     Spans give their documents' texts; tags read from a file give their tokens.
     """
-    if prep.texts is not None:
-        return list(prep.texts)
-    if prep.tags is not None:
-        enc = prep.tags[0]
-        if enc.tokens is None:
-            enc = prep.tags[1]
-        if enc.tokens is not None:
-            toks, o = enc.tokens, enc.offsets.tolist()
-            return [toks[o[k]: o[k + 1]] for k in range(len(o) - 1)]
-    return None
+    return None if prep.texts is None else list(prep.texts)
 
 
 def surfaces(cols: EntityColumns, texts: Sequence[Any] | None) -> list[str] | None:

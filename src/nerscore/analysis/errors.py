@@ -257,15 +257,6 @@ def _records(
     return out
 
 
-def _tokens_per_sequence(tags: Any) -> list[Sequence[str]] | None:
-    """Per-sentence token lists of encoded tags that carry their tokens (from a file)."""
-    tokens = getattr(tags, "tokens", None)
-    if tokens is None:
-        return None
-    o = tags.offsets.tolist()
-    return [tokens[o[k]: o[k + 1]] for k in range(len(o) - 1)]
-
-
 def list_errors(
     y_true: object,
     y_pred: object,
@@ -343,8 +334,6 @@ def list_errors(
         extra = [len(x) for x in (texts, doc_ids) if x is not None and not isinstance(x, str)]
         n_seq = max([n_seq, *extra])
     prep_texts: Sequence[Any] | None = prep.texts
-    if prep_texts is None and prep.tags is not None:
-        prep_texts = _tokens_per_sequence(prep.tags[0])
     return _from_alignment(
         analysis_alignment(match, res.alignment), n_seq,
         doc_ids=doc_ids if doc_ids is not None else prep.doc_ids,

@@ -54,7 +54,7 @@ from nerscore.values.documents import Document, is_int, span_columns
 from nerscore.values.spans import Entity, EntityColumns
 from nerscore.values.tags import EncodedTags, encode_pair
 
-__all__ = ["Prepared", "input_kind", "prepare", "prepare_spans"]
+__all__ = ["Prepared", "input_kind", "prepare", "prepare_spans", "unwrap"]
 
 _SHOW = 5  # ids listed in notes and messages
 
@@ -69,7 +69,7 @@ class Prepared:
     scheme: str | None
     mode: str | None
     doc_ids: list[str] | None = None
-    texts: list[str | None] | None = None
+    texts: Sequence[Any] | None = None
     notes: tuple[str, ...] = ()
     decoding: Decoding | None = None
 
@@ -105,6 +105,7 @@ def prepare(y_true: object, y_pred: object, decoding: Decoding | None = None) ->
     ('LOC', 'PER')
     """
     decoding = Decoding() if decoding is None else decoding
+    y_true, y_pred = unwrap(y_true), unwrap(y_pred)
     if isinstance(y_true, EntityColumns) and isinstance(y_pred, EntityColumns):
         _check_no_tag_options(decoding, "entity columns")
         return Prepared(y_true, y_pred, None, None, None)
@@ -114,8 +115,36 @@ def prepare(y_true: object, y_pred: object, decoding: Decoding | None = None) ->
     t, p = encode_pair(y_true, y_pred)
     gold = decode(t, decoding)
     pred = decode(p, decoding)
+    tokens = t.sentence_tokens() or p.sentence_tokens()  # tags read from a file
     return Prepared(gold, pred, (t, p), decoding.scheme_name, decoding.mode.value,
-                    decoding=decoding)
+                    texts=tokens, decoding=decoding)
+
+
+def unwrap(y: object) -> object:
+    """What a reader returned, as a scorer takes it: a corpus's tags or a folder's documents.
+
+    A file reader's result (:class:`~nerscore.io.conll.ConllCorpus`, the
+    documents of :func:`~nerscore.read_brat`) can be passed as it is: an
+    object with ``tags`` (:class:`EncodedTags`) is its tags (their tokens
+    give the context of error listings), one with a list ``documents`` is
+    those documents.
+
+    Examples
+    --------
+    >>> class Corpus:
+    ...     tags = EncodedTags.from_lists([["B-X", "O"]])
+    >>> unwrap(Corpus()).to_lists()
+    [['B-X', 'O']]
+    """
+    if isinstance(y, (EncodedTags, EntityColumns, str, bytes, Mapping, list)):
+        return y
+    tags = getattr(y, "tags", None)
+    if isinstance(tags, EncodedTags):
+        return tags
+    documents = getattr(y, "documents", None)
+    if isinstance(documents, list) and all(isinstance(d, Document) for d in documents):
+        return documents
+    return y
 
 
 def _check_no_tag_options(decoding: Decoding, what: str) -> None:

@@ -20,7 +20,9 @@ from nerscore.values import schemes as sc
 from nerscore.values.decoding import Decoding
 from nerscore.values.schemes import Scheme, SchemeTable
 
-__all__ = ["EncodedTags", "ParsedVocab", "encode_pair", "encode_strings", "parse_vocab"]
+__all__ = [
+    "EncodedTags", "ParsedVocab", "Slices", "encode_pair", "encode_strings", "parse_vocab",
+]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -153,6 +155,18 @@ class EncodedTags:
         o = self.offsets.tolist()
         return [flat[o[k] : o[k + 1]] for k in range(self.n_sequences)]
 
+    def sentence_tokens(self) -> Slices | None:
+        """The tokens of each sequence (tags read from a file carry them), else None.
+
+        Examples
+        --------
+        >>> enc = EncodedTags(np.array([0, 1, 0]), np.array([0, 2, 3]), ("O", "B-X"),
+        ...                   tokens=["a", "b", "c"])
+        >>> list(enc.sentence_tokens())
+        [['a', 'b'], ['c']]
+        """
+        return None if self.tokens is None else Slices(self.tokens, self.offsets)
+
     def locate(self, position: int) -> tuple[int, int]:
         """(sequence, token index) of a flat position."""
         seq = int(np.searchsorted(self.offsets, position, side="right")) - 1
@@ -166,6 +180,37 @@ class EncodedTags:
         token = self.tokens[position] if self.tokens is not None else None
         line = int(self.lines[position]) if self.lines is not None else None
         return describe_location(sentence=seq, index=idx, token=token, source=self.source, line=line)
+
+
+class Slices(Sequence[list[str]]):
+    """Per-sequence slices of a flat sequence, cut on demand (no copy until read).
+
+    The one way nerscore splits flat token arrays into sentences: the tokens
+    of sentence ``k`` are ``flat[offsets[k]:offsets[k + 1]]``.
+
+    Examples
+    --------
+    >>> s = Slices(["a", "b", "c"], np.array([0, 2, 3]))
+    >>> len(s), s[1], s[-1], list(s)
+    (2, ['c'], ['c'], [['a', 'b'], ['c']])
+    """
+
+    def __init__(self, flat: Sequence[str], offsets: IntArray) -> None:
+        self.flat = flat
+        self.offsets = offsets
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, k: int) -> list[str]:  # type: ignore[override]
+        if isinstance(k, slice):
+            raise TypeError("Slices are read one sequence at a time.")
+        n = len(self)
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError(f"sequence {k} of {n}")
+        return list(self.flat[int(self.offsets[k]) : int(self.offsets[k + 1])])
 
 
 # ids are written as code points and read back as UTF-16 units: stay below the surrogates
