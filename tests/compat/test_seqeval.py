@@ -476,6 +476,37 @@ def test_default_mode_quirks():
     assert ns.get_entities([[], ["B-X"]]) == [("X", 1, 1)]
 
 
+@needs_seqeval
+@pytest.mark.parametrize("suffix", [False, True])
+def test_an_empty_type_is_read_as_seqeval_reads_it(suffix):
+    """The native API refuses ``B-``; the drop-in reads it as seqeval does, as type ``_``."""
+    def tags(text):
+        return [t[::-1] if suffix else t for t in text.split()]
+
+    y_true = [tags("B- I- O B-PER B-"), tags("I- I-PER O")]
+    y_pred = [tags("B- O O B-PER B-"), tags("B- I- O")]
+    for seq in (y_true, y_pred, y_true[0]):
+        assert call(ns.get_entities, seq, suffix)[0] == call(s_get_entities, seq, suffix)[0]
+    assert ns.get_entities(tags("B- I- O"), suffix) == [("_", 0, 1)]
+    for output_dict in (False, True):
+        kw = {"suffix": suffix, "output_dict": output_dict}
+        ref, ref_w, _ = call(sm.classification_report, y_true, y_pred, **kw)
+        ours, our_w, _ = call(ns.classification_report, y_true, y_pred, **kw)
+        assert ours == (plain_dict(ref) if output_dict else ref)
+        assert_same_warnings(our_w, ref_w)
+    for scheme, gold, pred in (("IOB2", "B- I- O B-PER", "B- O O B-PER"),
+                               ("IOBES", "B- E- O S-PER", "S- O O S-PER")):
+        kw = {"suffix": suffix, "mode": "strict", "output_dict": True}
+        strict_true, strict_pred = [tags(gold)], [tags(pred)]
+        ref, ref_w, _ = call(sm.classification_report, strict_true, strict_pred,
+                             scheme=getattr(ss, scheme), **kw)
+        ours, our_w, _ = call(ns.classification_report, strict_true, strict_pred,
+                              scheme=scheme, **kw)
+        assert ours == plain_dict(ref)
+        assert_same_warnings(our_w, ref_w)
+        assert "_" in ours
+
+
 # ----------------------------------------------------------------------------- defined results
 
 

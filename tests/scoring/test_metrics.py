@@ -299,3 +299,15 @@ def test_conlleval_merge_warnings_point_at_the_callers_line():
         nerscore.f1_score([["S-PER", "S-PER"]], [["S-PER", "S-PER"]], mode="conlleval")
     assert [x.category for x in w] == [nerscore.ConllevalMergeWarning] * 2
     assert {x.filename for x in w} == {__file__}
+
+
+@pytest.mark.parametrize("match", ["exact", "semeval", "overlap", "threshold", "token"])
+@pytest.mark.parametrize("mode", ["lenient", "strict"])
+def test_a_prefix_with_an_empty_type_is_an_invalid_tag_when_scoring(match, mode):
+    gold = [["B-PER", "O"], ["B-LOC"]]
+    pred = [["B-", "O"], ["B-LOC"]]
+    with pytest.raises(nerscore.InvalidTagError, match="its type is empty") as e:
+        nerscore.evaluate(gold, pred, match=match, mode=mode, scheme="IOB2")
+    assert (e.value.tag, e.value.sentence, e.value.index) == ("B-", 0, 0)
+    with pytest.raises(nerscore.InvalidTagError, match="Invalid tag 'B-' at token 0 of sent"):
+        nerscore.f1_score(pred, gold, match=match, mode=mode, scheme="IOB2")
