@@ -72,6 +72,7 @@ from nerscore.errors import (
     OptionError as OptionError,
     SchemeError as SchemeError,
     UndefinedMetricWarning as UndefinedMetricWarning,
+    UnknownLabelWarning as UnknownLabelWarning,
 )
 from nerscore.io.brat import (
     read_brat as read_brat,

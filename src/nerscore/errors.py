@@ -8,7 +8,7 @@ says what went wrong and how to fix it.
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
+from types import FrameType, ModuleType
 
 __all__ = [
     "ConllevalMergeWarning",
@@ -23,9 +23,11 @@ __all__ = [
     "OptionError",
     "SchemeError",
     "UndefinedMetricWarning",
+    "UnknownLabelWarning",
     "describe_location",
     "option_error",
     "require",
+    "user_keywords",
     "user_stacklevel",
 ]
 
@@ -53,6 +55,31 @@ def describe_location(
     return text
 
 
+def _outermost_frame() -> tuple[FrameType | None, int]:
+    """The outermost nerscore frame above the function that asks, and a stack level.
+
+    The frame is the public function the user called, however deep inside
+    nerscore the question is asked (None when the asking function is not
+    in nerscore). The level counts from the asking function (1) to the
+    first frame outside nerscore: the ``stacklevel`` that names the user's
+    line.
+    """
+    import os
+    import sys
+
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame = sys._getframe(2)  # the function that asks: level 1
+    level = 1
+    outermost = None
+    while os.path.abspath(frame.f_code.co_filename).startswith(package):
+        outermost = frame
+        if frame.f_back is None:
+            break
+        frame = frame.f_back
+        level += 1
+    return outermost, level
+
+
 def user_stacklevel() -> int:
     """The ``stacklevel`` at which ``warnings.warn`` names the first caller outside nerscore.
 
@@ -61,18 +88,22 @@ def user_stacklevel() -> int:
     is raised, it then points at the user's line that called the public
     function.
     """
-    import os
-    import sys
+    return _outermost_frame()[1]
 
-    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
-    frame = sys._getframe(1)  # the function that is about to warn: stacklevel 1
-    level = 1
-    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(
-        package
-    ):
-        frame = frame.f_back
-        level += 1
-    return level
+
+def user_keywords() -> tuple[str, ...]:
+    """The keyword-only parameters of the public nerscore function the user called.
+
+    That function is the outermost nerscore frame on the stack of the
+    caller (for example ``evaluate`` or ``EntityScorer.__init__``, whatever
+    helper asks); an unknown keyword there is checked against them for a
+    close match. Empty when the caller is not inside nerscore.
+    """
+    frame, _ = _outermost_frame()
+    if frame is None:
+        return ()
+    code = frame.f_code
+    return code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
 
 
 class NerscoreError(Exception):
@@ -249,6 +280,15 @@ class InputTypeError(FormatError, TypeError):
 
 class UndefinedMetricWarning(UserWarning):
     """A ratio had a zero denominator and was set by ``zero_division``."""
+
+
+class UnknownLabelWarning(UserWarning):
+    """A label asked for with ``labels=`` that has no gold and no predicted entity.
+
+    Its scores are undefined and set by ``zero_division``; the message names
+    it and lists the labels that do have entities (a misspelt label name is
+    the usual cause).
+    """
 
 
 class ConllevalMergeWarning(UserWarning):

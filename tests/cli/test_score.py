@@ -180,6 +180,20 @@ def test_invalid_tag_names_file_and_line(capsys, tmp_path):
             in err)
 
 
+def test_a_prefix_with_an_empty_type_is_an_invalid_tag(capsys, tmp_path):
+    gold, pred = tmp_path / "gold.conll", tmp_path / "pred.conll"
+    gold.write_text("a\tB-PER\nb\tO\n\nc\tB-LOC\n", encoding="utf-8")
+    pred.write_text("a\tB-\nb\tO\n\nc\tB-LOC\n", encoding="utf-8")
+    where = f"at token 0 ('a') of sentence 0 ({pred}, line 1): its type is empty"
+    status, out, err = run(capsys, "score", str(gold), str(pred))
+    assert (status, out) == (1, "")
+    assert f"Invalid tag 'B-' {where}" in err
+    status, out, err = run(capsys, "validate", str(pred), "--scheme", "IOB2")
+    assert status == 1
+    assert out.startswith(f"Invalid tag 'B-' {where}")
+    assert "1 invalid tag under IOB2" in err
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

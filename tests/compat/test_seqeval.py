@@ -207,7 +207,7 @@ def test_default_mode_scores_reports_and_warnings_match_seqeval():
             ours, our_w, our_t = call(ns.precision_recall_fscore_support, y_true, y_pred, **kw)
             assert our_t == ref_t
             if average == "macro" and not any_entities:
-                continue  # seqeval: nan with RuntimeWarning; see test_macro_without_labels
+                continue  # seqeval: nan with RuntimeWarning; see test_macro_without_labels_...
             assert_same_scores(ours, ref)
             assert_same_warnings(our_w, ref_w)
         name = ("precision_score", "recall_score", "f1_score")[k % 3]
@@ -231,10 +231,11 @@ def test_default_mode_scores_reports_and_warnings_match_seqeval():
         if not any_entities:  # the macro row is nan in both (the mean of nothing)
             assert math.isnan(ref.pop("macro avg")["precision"])
             assert math.isnan(ours.pop("macro avg")["precision"])
-            assert [w for w in our_w if w[0] is RuntimeWarning] == \
-                [w for w in ref_w if w[0] is RuntimeWarning]
+            # NumPy's RuntimeWarnings there are one UndefinedMetricWarning of ours
+            assert any(w[0] is RuntimeWarning for w in ref_w)
+            assert our_w[-1][1] == MACRO_OVER_NOTHING
             ref_w = [w for w in ref_w if w[0] is not RuntimeWarning]
-            our_w = [w for w in our_w if w[0] is not RuntimeWarning]
+            our_w = our_w[:-1]
         if output_dict:
             assert ours == plain_dict(ref)
             assert all(type(v) in (float, int) for row in ours.values() for v in row.values())
@@ -476,43 +477,100 @@ def test_default_mode_quirks():
     assert ns.get_entities([[], ["B-X"]]) == [("X", 1, 1)]
 
 
+@needs_seqeval
+@pytest.mark.parametrize("suffix", [False, True])
+def test_an_empty_type_is_read_as_seqeval_reads_it(suffix):
+    """The native API refuses ``B-``; the drop-in reads it as seqeval does, as type ``_``."""
+    def tags(text):
+        return [t[::-1] if suffix else t for t in text.split()]
+
+    y_true = [tags("B- I- O B-PER B-"), tags("I- I-PER O")]
+    y_pred = [tags("B- O O B-PER B-"), tags("B- I- O")]
+    for seq in (y_true, y_pred, y_true[0]):
+        assert call(ns.get_entities, seq, suffix)[0] == call(s_get_entities, seq, suffix)[0]
+    assert ns.get_entities(tags("B- I- O"), suffix) == [("_", 0, 1)]
+    for output_dict in (False, True):
+        kw = {"suffix": suffix, "output_dict": output_dict}
+        ref, ref_w, _ = call(sm.classification_report, y_true, y_pred, **kw)
+        ours, our_w, _ = call(ns.classification_report, y_true, y_pred, **kw)
+        assert ours == (plain_dict(ref) if output_dict else ref)
+        assert_same_warnings(our_w, ref_w)
+    for scheme, gold, pred in (("IOB2", "B- I- O B-PER", "B- O O B-PER"),
+                               ("IOBES", "B- E- O S-PER", "S- O O S-PER")):
+        kw = {"suffix": suffix, "mode": "strict", "output_dict": True}
+        strict_true, strict_pred = [tags(gold)], [tags(pred)]
+        ref, ref_w, _ = call(sm.classification_report, strict_true, strict_pred,
+                             scheme=getattr(ss, scheme), **kw)
+        ours, our_w, _ = call(ns.classification_report, strict_true, strict_pred,
+                              scheme=scheme, **kw)
+        assert ours == plain_dict(ref)
+        assert_same_warnings(our_w, ref_w)
+        assert "_" in ours
+
+
 # ----------------------------------------------------------------------------- defined results
 
 
-def test_report_without_entities_is_defined():
-    with pytest.warns(UndefinedMetricWarning):
-        text = ns.classification_report([["O", "O"]], [["O", "O"]])
+MACRO_OVER_NOTHING = ("The macro average over no labels is undefined (neither y_true nor y_pred "
+                      "has an entity) and set to nan, as seqeval 1.2.2 sets it; `zero_division` "
+                      "does not apply to it.")
+
+
+@needs_seqeval
+@pytest.mark.parametrize("zero_division", ["warn", 0, 1])
+def test_report_without_entities_is_seqevals_dict_and_the_text_shows_it(zero_division):
+    ref, ref_w = call(sm.classification_report, [["O"]], [["O"]], output_dict=True,
+                      zero_division=zero_division)[:2]
+    ours, our_w = call(ns.classification_report, [["O"]], [["O"]], output_dict=True,
+                       zero_division=zero_division)[:2]
+    assert all(math.isnan(ref["macro avg"][k]) and math.isnan(ours["macro avg"][k])
+               for k in ("precision", "recall", "f1-score"))
+    assert str(ours) == str(plain_dict(ref))  # nan != nan: compare the printed dicts
+    assert all(type(v) in (float, int) for row in ours.values() for v in row.values())
+    # NumPy's RuntimeWarnings of the mean of nothing become one warning of our own
+    assert any(c is RuntimeWarning for c, _ in ref_w)
+    assert not any(issubclass(c, RuntimeWarning) for c, _ in our_w)
+    assert_same_warnings(our_w, [w for w in ref_w if w[0] is not RuntimeWarning] + [
+        (UndefinedMetricWarning, MACRO_OVER_NOTHING)])
+    # the text (seqeval fails there) shows the dict's values, with the same warnings
+    assert isinstance(call(sm.classification_report, [["O"]], [["O"]])[0], ValueError)
+    text, text_w = call(ns.classification_report, [["O", "O"]], [["O", "O"]],
+                        zero_division=zero_division)[:2]
+    value = {"warn": "0.00", 0: "0.00", 1: "1.00"}[zero_division]
     assert text == (
         "              precision    recall  f1-score   support\n"
         "\n"
         "\n"
-        "   micro avg       0.00      0.00      0.00         0\n"
-        "   macro avg       0.00      0.00      0.00         0\n"
-        "weighted avg       0.00      0.00      0.00         0\n"
+        f"   micro avg       {value}      {value}      {value}         0\n"
+        "   macro avg        nan       nan       nan         0\n"
+        f"weighted avg       {value}      {value}      {value}         0\n"
     )
-    with pytest.warns(RuntimeWarning):  # seqeval's dict: macro is nan, the mean of nothing
-        d = ns.classification_report([["O"]], [["O"]], output_dict=True, zero_division=1)
-    assert {k: d[k] for k in ("micro avg", "weighted avg")} == {
-        name: {"precision": 1.0, "recall": 1.0, "f1-score": 1.0, "support": 0}
-        for name in ("micro avg", "weighted avg")}
-    assert all(math.isnan(d["macro avg"][k]) for k in ("precision", "recall", "f1-score"))
+    assert text_w == our_w
 
 
-def test_macro_without_labels():
-    """seqeval returns nan with NumPy's RuntimeWarnings (its own tests assert both)."""
-    for zero_division in ("warn", 0, 1, math.nan):
-        with pytest.warns(RuntimeWarning) as record:
-            assert math.isnan(ns.f1_score([["O"]], [["O"]], average="macro",
-                                          zero_division=zero_division))
-        assert "Mean of empty slice" in {str(w.message) for w in record}
-    with pytest.warns(RuntimeWarning):
-        p, r, f, s = ns.precision_recall_fscore_support([["O"]], [["O"]], average="macro")
+@needs_seqeval
+@pytest.mark.parametrize("zero_division", ["warn", 0, 1, math.nan])
+def test_macro_without_labels_is_seqevals_nan_without_numpy_warnings(zero_division):
+    y = [["O"]]
+    for name in ("precision_score", "recall_score", "f1_score"):
+        ref, ref_w, _ = call(getattr(sm, name), y, y, average="macro",
+                             zero_division=zero_division)
+        ours, our_w, _ = call(getattr(ns, name), y, y, average="macro",
+                              zero_division=zero_division)
+        assert math.isnan(ours)
+        assert math.isnan(ref)
+        assert "Mean of empty slice" in {m for _, m in ref_w}
+        assert [m for _, m in our_w] == [MACRO_OVER_NOTHING]
+        assert issubclass(our_w[0][0], UndefinedMetricWarning)
+    p, r, f, s = call(ns.precision_recall_fscore_support, y, y, average="macro")[0]
     assert all(math.isnan(x) for x in (p, r, f))
     assert s == 0
-    with pytest.warns(RuntimeWarning):
-        assert math.isnan(ns.precision_score([["O"]], [["O"]], average="macro"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning either when this one is ignored
+        warnings.filterwarnings("ignore", category=UndefinedMetricWarning)
+        assert math.isnan(ns.f1_score(y, y, average="macro", zero_division=zero_division))
     # the native API keeps its documented zero_division value
-    assert nerscore.f1_score([["O"]], [["O"]], average="macro", zero_division=0.0) == 0.0
+    assert nerscore.f1_score(y, y, average="macro", zero_division=0.0) == 0.0
 
 
 def test_empty_corpus_and_zero_tokens():

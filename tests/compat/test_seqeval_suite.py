@@ -141,7 +141,7 @@ def test_report_output_string():
 def test_report_dict_without_entities_has_nan_macro():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SklearnUndefinedMetricWarning)
-        with pytest.warns(RuntimeWarning):
+        with pytest.warns(nerscore.UndefinedMetricWarning, match="macro average over no labels"):
             report = ns.classification_report([["O"]], [["O"]], output_dict=True)
     assert all(math.isnan(report["macro avg"][k]) for k in ("precision", "recall", "f1-score"))
     assert report["micro avg"]["f1-score"] == 0.0

@@ -497,3 +497,22 @@ def test_bio_correct_count_equals_span_intersection(data):
     out = run_cli([], "\n".join(lines).encode())[0].decode()
     assert out.split("\n")[0].endswith(f"correct: {n_correct}.")
     assert nerscore.count_matches(gold, pred, mode="conlleval").total().exact == n_correct
+
+
+def test_an_empty_type_is_read_as_the_script_reads_it():
+    """``B-`` is prefix B with the empty type there, not an invalid tag as in the native API."""
+    data = (b"a x B-PER B-\nb x O O\n\nc x B- B-LOC\nd x I- I-\ne x B-0 B-\n\n"
+            b"f x B-LOC B-LOC\ng x I-LOC I-\n")
+    # gold: PER, "" (c-d), "" (e; type "0" counts as empty), LOC; prediction: "" (a), LOC,
+    # "" (d), "" (e), LOC, ""; only the chunk at e is correct
+    expected = _oracle(data, [])
+    assert expected[0].startswith(
+        b"processed 7 tokens with 4 phrases; found: 6 phrases; correct: 1.\n")
+    assert b"\n                 : precision:  25.00%; recall:  50.00%;" in expected[0]
+    assert run_cli([], data) == expected
+    sentences = [[line.split() for line in block.splitlines()]
+                 for block in data.decode().split("\n\n")]
+    gold = [[w[2] for w in sent] for sent in sentences]
+    pred = [[w[3] for w in sent] for sent in sentences]
+    total = nerscore.count_matches(gold, pred, mode="conlleval").total()
+    assert (total.n_gold, total.n_pred, total.exact) == (4, 6, 1)

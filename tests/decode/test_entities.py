@@ -182,3 +182,43 @@ def test_pair_table_and_per_token_events_agree(monkeypatch, n_types):
         for k in [int(np.searchsorted(flat_starts, b, side="right")) - 1]
     )
     assert per_token == expected
+
+
+# --- a prefix with an empty type ---------------------------------------------------------
+
+EMPTY_TYPE_CASES = [
+    ({}, "B-"), ({}, "I-"), ({}, "E-"), ({}, "S-"), ({}, "U-"), ({}, "L-"), ({}, "M-"),
+    ({"suffix": True}, "-B"),
+    ({"delimiter": "_"}, "B_"),
+    *[({"scheme": sc}, f"{letter}-") for sc in nerscore.Scheme
+      for letter in nerscore.get_scheme(sc).letters],
+    *[({"scheme": sc, "mode": "strict"}, f"{letter}-") for sc in nerscore.Scheme
+      for letter in nerscore.get_scheme(sc).letters],
+]
+
+
+@pytest.mark.parametrize(("kw", "tag"), EMPTY_TYPE_CASES)
+def test_a_prefix_with_an_empty_type_is_an_invalid_tag_in_every_mode(kw, tag):
+    with pytest.raises(InvalidTagError, match="its type is empty") as e:
+        tags_to_entities([["O"], ["O", tag, "O"]], **kw)
+    assert (e.value.tag, e.value.sentence, e.value.index) == (tag, 1, 1)
+    assert str(e.value).startswith(f"Invalid tag {tag!r} at token 1 of sentence 1: ")
+
+
+def test_a_prefix_with_an_empty_type_in_a_file_names_file_and_line(tmp_path):
+    from nerscore.io.conll import read_conll
+
+    path = tmp_path / "pred.conll"
+    path.write_text("a\tB-PER\nb\tO\n\nc\tO\nd\tB-\n", encoding="utf-8")
+    tags = read_conll(path).tags
+    with pytest.raises(InvalidTagError) as e:
+        tags_to_entities(tags)
+    assert (e.value.source, e.value.line, e.value.sentence, e.value.index) == (
+        str(path), 5, 1, 1)
+    assert f"token 1 ('d') of sentence 1 ({path}, line 5)" in str(e.value)
+
+
+def test_conlleval_mode_keeps_the_scripts_reading_of_an_empty_type():
+    # the Perl script reads "B-" as prefix B with the empty type, as it reads a bare "B"
+    ents = tags_to_entities(["B-", "I-", "O", "B"], mode="conlleval")
+    assert [(e.start, e.end, e.label) for e in ents] == [(0, 2, ""), (3, 4, "")]

@@ -88,3 +88,22 @@ def test_lenient_equals_strict_on_valid_iob2(rng):
     assert validate_tags(corpus, scheme="IOB2").is_valid
     assert nerscore.tags_to_entities(corpus) == nerscore.tags_to_entities(
         corpus, scheme="IOB2", mode="strict")
+
+
+@pytest.mark.parametrize("scheme", ["IOB1", "IOB2", "IOE2", "IOBES", "BILOU", "BMES"])
+def test_a_prefix_with_an_empty_type_is_an_invalid_tag(scheme):
+    letter = sorted(nerscore.get_scheme(scheme).letters)[0]
+    tag = f"{letter}-"
+    enc = EncodedTags.from_lists([["O"], ["O", tag]])
+    enc = EncodedTags(enc.ids, enc.offsets, enc.vocab, source="pred.conll", lines=[1, 3, 4],
+                      tokens=["x", "a", "b"])
+    result = validate_tags(enc, scheme=scheme)
+    assert not result.is_valid
+    (issue,) = result.issues
+    assert (issue.kind, issue.tag, issue.sentence, issue.index, issue.line) == (
+        "invalid_tag", tag, 1, 1, 4)
+    assert issue.message.startswith(
+        f"Invalid tag {tag!r} at token 1 ('b') of sentence 1 (pred.conll, line 4): "
+        "its type is empty")
+    with pytest.raises(InvalidTagError, match="its type is empty"):
+        repair_tags([["O"], ["O", tag]], scheme=scheme)

@@ -86,8 +86,9 @@ def test_argument_errors(kwargs, message):
 
 
 def test_unknown_matcher_option():
-    with pytest.raises(TypeError, match="Unknown option 'colour' for match='exact'; its options "
-                                        "are 'labeled'"):
+    with pytest.raises(TypeError, match=r"Unknown keyword 'colour'\. The keywords are 'average', "
+                                        r"'zero_division', 'labels', 'beta', 'match', .* and the "
+                                        r"options of match='exact': 'labeled'\."):
         nerscore.f1_score(ABC_TRUE, ABC_PRED, colour="red")
 
 
@@ -99,8 +100,9 @@ def test_length_mismatch_names_sentence_and_lengths():
 
 
 def test_labels_restrict_and_order():
-    f = nerscore.f1_score(ABC_TRUE, ABC_PRED, average=None, labels=["B", "A", "Z"],
-                          zero_division=0.0)
+    with pytest.warns(nerscore.UnknownLabelWarning, match="`labels` names 'Z'"):
+        f = nerscore.f1_score(ABC_TRUE, ABC_PRED, average=None, labels=["B", "A", "Z"],
+                              zero_division=0.0)
     assert list(f) == ["B", "A", "Z"]
     assert f["Z"] == 0.0
 
@@ -299,3 +301,15 @@ def test_conlleval_merge_warnings_point_at_the_callers_line():
         nerscore.f1_score([["S-PER", "S-PER"]], [["S-PER", "S-PER"]], mode="conlleval")
     assert [x.category for x in w] == [nerscore.ConllevalMergeWarning] * 2
     assert {x.filename for x in w} == {__file__}
+
+
+@pytest.mark.parametrize("match", ["exact", "semeval", "overlap", "threshold", "token"])
+@pytest.mark.parametrize("mode", ["lenient", "strict"])
+def test_a_prefix_with_an_empty_type_is_an_invalid_tag_when_scoring(match, mode):
+    gold = [["B-PER", "O"], ["B-LOC"]]
+    pred = [["B-", "O"], ["B-LOC"]]
+    with pytest.raises(nerscore.InvalidTagError, match="its type is empty") as e:
+        nerscore.evaluate(gold, pred, match=match, mode=mode, scheme="IOB2")
+    assert (e.value.tag, e.value.sentence, e.value.index) == ("B-", 0, 0)
+    with pytest.raises(nerscore.InvalidTagError, match="Invalid tag 'B-' at token 0 of sent"):
+        nerscore.f1_score(pred, gold, match=match, mode=mode, scheme="IOB2")

@@ -92,6 +92,14 @@ def test_bad_options(kw, error, match):
         count_entities(torch.tensor([[1]]), torch.tensor([[1]]), ["O", "B-PER", "I-PER"], **kw)
 
 
+def test_a_tag_with_an_empty_type_is_invalid_in_the_tag_list():
+    with pytest.raises(nerscore.InvalidTagError) as e:
+        count_entities(torch.tensor([[1]]), torch.tensor([[1]]), ["O", "B-PER", "B-"])
+    assert e.value.tag == "B-"
+    assert str(e.value).startswith("Invalid tag 'B-' (label id 2) in the tag list: its type is "
+                                   "empty")
+
+
 def test_bad_inputs():
     tags = ["O", "B-PER", "I-PER"]
     with pytest.raises(ValueError, match="twice"):

@@ -40,11 +40,14 @@ Differences from seqeval 1.2.2 (each deliberate)
    are issued once per distinct tag per call, not once per token occurrence.
 3. No entity at all: the text ``classification_report`` (where seqeval
    raises ``ValueError: max() arg is an empty sequence``) is the report
-   without label rows, its macro row the ``zero_division`` value; the dict
-   is seqeval's (macro ``nan``).
-4. (Not a difference.) The macro average over no labels is ``nan`` with
-   NumPy's ``RuntimeWarning``s, as seqeval returns it; the native API gives
-   the ``zero_division`` value instead.
+   without label rows, showing the values of the dict; the dict is
+   seqeval's (micro and weighted the ``zero_division`` value, macro
+   ``nan``).
+4. The macro average over no labels is ``nan``, as seqeval returns it
+   (in the dict, the text and the functions), with one
+   :class:`nerscore.UndefinedMetricWarning` saying so instead of NumPy's
+   ``RuntimeWarning`` messages of the mean of nothing, which seqeval lets
+   through; the native API gives the ``zero_division`` value instead.
 5. ``mode="strict"`` without ``scheme`` raises
    :class:`~nerscore.SchemeError` (seqeval silently uses the default mode in
    the ``*_score`` functions and guesses the scheme from ``y_true`` in

@@ -39,7 +39,7 @@ from nerscore.decode.decoder import (
     flatten_with_separators,
     with_separators,
 )
-from nerscore.errors import UndefinedMetricWarning
+from nerscore.errors import UndefinedMetricWarning, user_stacklevel
 from nerscore.values import schemes as sc
 from nerscore.values.schemes import EventRules, SchemeTable
 from nerscore.values.tags import EncodedTags, ParsedVocab, check_vocab
@@ -352,7 +352,6 @@ def prf_support(
     warn_for: Collection[str] = ("precision", "recall", "f-score"),
     beta: float = 1.0,
     zero_division: str | float = "warn",
-    empty_macro: str = "nan",
 ) -> PRFS:
     """Precision, recall, F-beta and support with seqeval 1.2.2's arithmetic.
 
@@ -382,15 +381,22 @@ def prf_support(
     arrays; macro and weighted are :func:`numpy.average` of the per-label
     arrays. With no gold entities the weighted average is the
     ``zero_division`` value (P and F only when nothing is predicted
-    either), as in seqeval. The macro average over no labels is ``nan``
-    with NumPy's ``RuntimeWarning``s, as seqeval returns it
-    (``empty_macro="nan"``), or the ``zero_division`` value
-    (``empty_macro="fill"``, for reports, where seqeval fails).
+    either), as in seqeval. The macro average over no labels is ``nan``,
+    as seqeval returns it, whatever ``zero_division`` says; it warns with
+    an :class:`~nerscore.UndefinedMetricWarning` (where seqeval lets the
+    ``RuntimeWarning`` messages of NumPy's mean of nothing through).
 
     Examples
     --------
     >>> prf_support([1, 0], [1, 1], [2, 1], average="macro", zero_division=0.0)
     (0.5, 0.25, 0.3333333333333333, 3)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     print(prf_support([], [], [], average="macro", zero_division=0.0))
+    (nan, nan, nan, 0)
+    >>> print(caught[0].message)
+    The macro average over no labels is undefined (neither y_true nor y_pred has an entity) and set to nan, as seqeval 1.2.2 sets it; `zero_division` does not apply to it.
     """
     tp_a = np.asarray(tp)
     pred_a = np.asarray(n_pred)
@@ -418,15 +424,16 @@ def prf_support(
         nothing_predicted = pred_a.sum() == 0
         return (fill if nothing_predicted else 0.0, fill,
                 fill if nothing_predicted else 0.0, support)
-    if len(true_a) == 0 and empty_macro == "fill":  # seqeval: nan, the mean of nothing
-        if zero_division == "warn":
-            named = [m for m in ("precision", "recall", "f-score") if m in warn_for]
-            if named:
-                title = [{"f-score": "F-score"}.get(m, m.title()) for m in named]
-                text = title[0] if len(title) == 1 else ", ".join(title[:-1]) + " and " + title[-1]
-                verb = "is" if len(title) == 1 else "are"
-                _warn(average, "true nor predicted", f"{text} {verb}", 1)
-        return fill, fill, fill, support
+    if len(true_a) == 0:  # macro: seqeval's mean of nothing, nan
+        warnings.warn(
+            "The macro average over no labels is undefined (neither y_true nor y_pred has an "
+            "entity) and set to nan, as seqeval 1.2.2 sets it; `zero_division` does not apply "
+            "to it.",
+            compat_warning(),
+            stacklevel=user_stacklevel(),
+        )
+        nan = math.nan
+        return nan, nan, nan, support
     weights = true_a if average == "weighted" else None
     return (
         float(np.average(precision, weights=weights)),

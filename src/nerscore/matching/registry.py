@@ -9,19 +9,20 @@ nothing else in the library names a matcher.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from nerscore.errors import OptionError, option_error
+from nerscore.errors import OptionError, option_error, user_keywords
 from nerscore.matching.alignment import Alignment, MatchResult
 
 if TYPE_CHECKING:
     from nerscore.decode.inputs import Prepared
     from nerscore.values.counts import Counts
 
-__all__ = ["MATCHERS", "Matcher", "Option", "get_matcher", "matcher_names"]
+__all__ = ["DECODING_KEYWORDS", "MATCHERS", "Matcher", "Option", "get_matcher", "matcher_names"]
 
 #: name -> module that defines ``MATCHER``, in the order they are listed to users.
 MATCHERS: dict[str, str] = {
@@ -31,6 +32,11 @@ MATCHERS: dict[str, str] = {
     "threshold": "nerscore.matching.threshold",
     "token": "nerscore.matching.token",
 }
+
+
+#: The keywords every function that takes matcher options also takes (by name or through
+#: its ``**options``): the matcher and how tags are decoded.
+DECODING_KEYWORDS = ("match", "scheme", "mode", "suffix", "delimiter", "outside")
 
 
 @dataclass(frozen=True)
@@ -164,27 +170,53 @@ class Matcher:
         Raises
         ------
         OptionError
-            For an unknown option (listing the valid ones) or a bad value.
+            For an unknown keyword (suggesting the closest valid one, and
+            listing every keyword of the function called and every option of
+            the matcher) or a bad value.
 
         Examples
         --------
         >>> get_matcher("overlap").resolve({"s": 1})
         {'s': 1.0, 'assignment': 'greedy', 'overlapping': 'error', 'compat': None}
-        >>> get_matcher("exact").resolve({"t": 0.5})
+        >>> get_matcher("exact").resolve({"labled": False})
         Traceback (most recent call last):
         ...
-        nerscore.errors.OptionError: Unknown option 't' for match='exact'; its options are 'labeled'.
+        nerscore.errors.OptionError: Unknown keyword 'labled'; did you mean 'labeled'? The keywords are 'match', 'scheme', 'mode', 'suffix', 'delimiter', 'outside' and the options of match='exact': 'labeled'.
         """
         known = {o.name: o for o in self.options}
-        unknown = sorted(set(options) - set(known))
+        unknown = [n for n in options if n not in known]
         if unknown:
-            valid = ", ".join(repr(n) for n in known) or "none"
-            raise OptionError(
-                f"Unknown option {', '.join(map(repr, unknown))} for match={self.name!r}; "
-                f"its options are {valid}.",
-                option=unknown[0],
-            )
+            raise OptionError(self._unknown_message(unknown, user_keywords()),
+                              option=unknown[0])
         return {n: o.parse(options[n]) if n in options else o.default for n, o in known.items()}
+
+    def _unknown_message(self, unknown: list[str], keywords: tuple[str, ...]) -> str:
+        """What is unknown, the close matches, and every valid keyword."""
+        own = [o.name for o in self.options]
+        valid = list(dict.fromkeys([*keywords, *DECODING_KEYWORDS]))
+        texts = []
+        for name in unknown:
+            close = difflib.get_close_matches(name, [*valid, *own], n=1)
+            elsewhere = [m for m in MATCHERS if m != self.name
+                         and any(o.name == name for o in get_matcher(m).options)]
+            note = ""
+            if close:
+                note = f"did you mean {close[0]!r}?"
+            elif elsewhere:
+                note = (f"an option of {' and '.join(f'match={m!r}' for m in elsewhere)}, "
+                        f"not of match={self.name!r}")
+            texts.append((repr(name), note))
+        if len(texts) == 1 and texts[0][1].endswith("?"):
+            head = f"Unknown keyword {texts[0][0]}; {texts[0][1]}"
+        else:
+            head = "Unknown keyword" + ("s " if len(texts) > 1 else " ") + ", ".join(
+                f"{name} ({note})" if note else name for name, note in texts) + "."
+        listed = ", ".join(map(repr, valid))
+        if own:
+            tail = f"and the options of match={self.name!r}: {', '.join(map(repr, own))}."
+        else:
+            tail = f"(match={self.name!r} has no options)."
+        return f"{head} The keywords are {listed} {tail}"
 
     def counts(self, prep: Prepared, options: Mapping[str, Any]) -> Counts:
         """The counts of resolved ``options`` on ``prep`` (the fast path when there is one)."""

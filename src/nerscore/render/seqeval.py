@@ -42,7 +42,7 @@ def check_digits(digits: object) -> int:
 
 
 def seqeval_rows(
-    counts: Counts, *, zero_division: Any = "warn", empty_macro: str = "fill"
+    counts: Counts, *, zero_division: Any = "warn"
 ) -> tuple[list[Row], list[Row]]:
     """The label rows and the three average rows of seqeval's report.
 
@@ -85,8 +85,7 @@ def seqeval_rows(
     ]
     average_rows: list[Row] = []
     for average in _AVERAGES:
-        ap, ar, af, asup = prf_support(tp, n_pred, n_gold, average=average, zero_division=zd,
-                                       empty_macro=empty_macro)
+        ap, ar, af, asup = prf_support(tp, n_pred, n_gold, average=average, zero_division=zd)
         average_rows.append((f"{average} avg", float(ap), float(ar), float(af), int(asup)))
     return label_rows, average_rows
 
@@ -124,7 +123,8 @@ def format_seqeval(counts: Counts, *, digits: int = 2, zero_division: Any = "war
     -------
     str
         The report, ending with a newline as seqeval's does. Without any
-        entity (where seqeval fails) the label rows are simply absent.
+        entity (where seqeval fails) the label rows are absent and the macro
+        row shows ``nan``, the value of seqeval's report dict.
 
     Raises
     ------
@@ -186,11 +186,10 @@ def seqeval_report_dict(
     >>> seqeval_report_dict(c)["PER"]
     {'precision': 0.5, 'recall': 1.0, 'f1-score': 0.6666666666666666, 'support': 1}
 
-    Without any entity the macro average is ``nan`` (with NumPy's
-    ``RuntimeWarning``), as seqeval returns it.
+    Without any entity the macro average is ``nan`` (with an
+    :class:`~nerscore.UndefinedMetricWarning`), as seqeval returns it.
     """
-    label_rows, average_rows = seqeval_rows(counts, zero_division=zero_division,
-                                            empty_macro="nan")
+    label_rows, average_rows = seqeval_rows(counts, zero_division=zero_division)
     return {
         name: {"precision": p, "recall": r, "f1-score": f, "support": s}
         for name, p, r, f, s in label_rows + average_rows

@@ -16,7 +16,14 @@ from nerscore._version import __version__
 from nerscore.decode.inputs import Prepared, prepare
 from nerscore.errors import OptionError, user_stacklevel
 from nerscore.matching import Matcher, MatchResult, get_matcher
-from nerscore.scoring.reduction import Average, Scores, reduce_all, reduce_counts
+from nerscore.scoring.reduction import (
+    Average,
+    Scores,
+    check_labels,
+    parse_average,
+    reduce_all,
+    reduce_counts,
+)
 from nerscore.scoring.report import Report, Row
 from nerscore.values.counts import Counts
 from nerscore.values.decoding import Decoding
@@ -189,8 +196,8 @@ def _score(
 ) -> Scores:
     check_beta(beta)
     check_zero_division(zero_division)
-    if average is not None:
-        Average.parse(average, name="average")
+    parse_average(average)
+    check_labels(labels)
     counts = count_matches(y_true, y_pred, **kw)
     return reduce_counts(counts, beta=beta, average=average, zero_division=zero_division,
                          labels=labels)
@@ -198,51 +205,42 @@ def _score(
 
 
 
-def _fixed_beta(options: dict[str, Any], func: str) -> None:
-    """Check and remove ``beta`` from the options of a score whose beta is fixed."""
-    if "beta" not in options:
-        return
-    beta = check_beta(options.pop("beta"))
-    if func == "f1_score" and beta != 1.0:
-        raise OptionError(
-            f"f1_score is the F-score with beta=1; got beta={beta:g}. Use "
-            f"fbeta_score(..., beta={beta:g}) for another beta.",
-            option="beta",
-        )
-
-
 def precision_score(
     y_true: object, y_pred: object, *, average: str | Average | None = "micro",
-    zero_division: Any = "warn", labels: Sequence[str] | None = None, **options: Any,
+    zero_division: Any = "warn", labels: Sequence[str] | None = None, beta: float = 1.0,
+    **options: Any,
 ) -> float | dict[str, float]:
     """Entity-level precision: ``tp / n_pred``.
 
-    See :func:`fbeta_score` for the parameters.
+    See :func:`fbeta_score` for the parameters; ``beta`` is accepted (and
+    checked) for symmetry with it, and does not change precision.
 
     Examples
     --------
     >>> precision_score([["B-PER", "O"]], [["B-PER", "B-LOC"]])
     0.5
     """
-    _fixed_beta(options, "precision_score")
+    check_beta(beta)
     return _score(y_true, y_pred, beta=1.0, average=average, zero_division=zero_division,
                   labels=labels, kw=options).precision
 
 
 def recall_score(
     y_true: object, y_pred: object, *, average: str | Average | None = "micro",
-    zero_division: Any = "warn", labels: Sequence[str] | None = None, **options: Any,
+    zero_division: Any = "warn", labels: Sequence[str] | None = None, beta: float = 1.0,
+    **options: Any,
 ) -> float | dict[str, float]:
     """Entity-level recall: ``tp / n_gold``.
 
-    See :func:`fbeta_score` for the parameters.
+    See :func:`fbeta_score` for the parameters; ``beta`` is accepted (and
+    checked) for symmetry with it, and does not change recall.
 
     Examples
     --------
     >>> recall_score([["B-PER", "B-LOC"]], [["B-PER", "O"]])
     0.5
     """
-    _fixed_beta(options, "recall_score")
+    check_beta(beta)
     return _score(y_true, y_pred, beta=1.0, average=average, zero_division=zero_division,
                   labels=labels, kw=options).recall
 
@@ -288,9 +286,12 @@ def fbeta_score(
 
 def f1_score(
     y_true: object, y_pred: object, *, average: str | Average | None = "micro",
-    zero_division: Any = "warn", labels: Sequence[str] | None = None, **options: Any,
+    zero_division: Any = "warn", labels: Sequence[str] | None = None, beta: float = 1.0,
+    **options: Any,
 ) -> float | dict[str, float]:
     """Entity-level F1 (docs/reduction.md); see :func:`fbeta_score` for the parameters.
+
+    ``beta`` may only be 1 (use :func:`fbeta_score` for another).
 
     Examples
     --------
@@ -299,7 +300,13 @@ def f1_score(
     >>> f1_score(y_true, y_pred)
     0.5
     """
-    _fixed_beta(options, "f1_score")
+    beta = check_beta(beta)
+    if beta != 1.0:
+        raise OptionError(
+            f"f1_score is the F-score with beta=1; got beta={beta:g}. Use "
+            f"fbeta_score(..., beta={beta:g}) for another beta.",
+            option="beta",
+        )
     return _score(y_true, y_pred, beta=1.0, average=average, zero_division=zero_division,
                   labels=labels, kw=options).fbeta
 
@@ -377,6 +384,7 @@ def evaluate(
     """
     beta = check_beta(beta)
     zd = check_zero_division(zero_division)
+    check_labels(labels)
     _check_scoring_options(options, "evaluate")
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
     run = run_matcher(y_true, y_pred, match, decoding, options, align=get_matcher(match).aligns)

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import difflib
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from nerscore.errors import OptionError, UnknownLabelWarning, option_error, user_stacklevel
 from nerscore.values.counts import Counts
 from nerscore.values.options import OptionEnum
 from nerscore.values.ratios import ZeroDivision, check_beta, check_zero_division, safe_divide
 
-__all__ = ["PRF", "Average", "reduce_all"]
+__all__ = ["PRF", "Average", "check_labels", "parse_average", "reduce_all", "select_labels"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -23,6 +26,90 @@ class Average(OptionEnum):
     MICRO = "micro"
     MACRO = "macro"
     WEIGHTED = "weighted"
+
+
+def parse_average(average: object) -> Average | None:
+    """Check an ``average`` option: one of the :class:`Average` values or None.
+
+    Examples
+    --------
+    >>> parse_average("MACRO"), parse_average(None)
+    (<Average.MACRO: 'macro'>, None)
+    >>> parse_average("mirco")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.OptionError: Expected `average` to be one of 'micro', 'macro', 'weighted' or None; got 'mirco'.
+    """
+    if average is None:
+        return None
+    try:
+        return Average.parse(average)
+    except OptionError:
+        valid = ", ".join(repr(m.value) for m in Average)
+        raise option_error("average", f"one of {valid} or None", average) from None
+
+
+def check_labels(labels: object) -> Sequence[str] | None:
+    """Check a ``labels`` option: None or a sequence of label names (not one string).
+
+    Examples
+    --------
+    >>> check_labels("PER")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.OptionError: Expected `labels` to be a list of label names (str), such as ['PER']; got 'PER'.
+    """
+    if labels is None:
+        return None
+    if (isinstance(labels, str) or not isinstance(labels, Sequence)
+            or not all(isinstance(lab, str) for lab in labels)):
+        example = [labels] if isinstance(labels, str) else ["PER"]
+        raise option_error("labels", f"a list of label names (str), such as {example!r}", labels)
+    return labels
+
+
+def select_labels(counts: Counts, labels: Sequence[str] | None) -> Counts:
+    """The counts of ``labels`` in that order; by default the labels with an entity.
+
+    A label of ``labels`` with no gold and no predicted entity is kept (its
+    scores take the ``zero_division`` value) with an
+    :class:`~nerscore.errors.UnknownLabelWarning` that names it, suggests a
+    close label name and lists the labels with entities.
+
+    Examples
+    --------
+    >>> c = Counts.from_dict({"LOC": (1, 1, 1), "PER": (0, 1, 2)})
+    >>> select_labels(c, ["PER"]).labels
+    ('PER',)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     select_labels(c, ["PRE", "LOC"]).labels
+    ('PRE', 'LOC')
+    >>> print(caught[0].message)
+    `labels` names 'PRE' (did you mean 'PER'?), which has no gold and no predicted entity: its scores are the zero_division value. The labels with entities are 'LOC', 'PER'.
+    """
+    present = counts.present()
+    asked = check_labels(labels)
+    if asked is None:
+        return present
+    missing = [lab for lab in dict.fromkeys(asked) if lab not in present.labels]
+    if missing:
+        folded = {lab.casefold(): lab for lab in present.labels}
+        named = []
+        for lab in missing:
+            close = difflib.get_close_matches(lab.casefold(), folded, n=1)
+            named.append(f"{lab!r} (did you mean {folded[close[0]]!r}?)" if close else repr(lab))
+        what = ("which has" if len(missing) == 1 else "which have") + " no gold and no predicted "
+        what += "entity: its scores are" if len(missing) == 1 else "entity: their scores are"
+        existing = (f"The labels with entities are {', '.join(map(repr, present.labels))}."
+                    if present.labels else "No label has an entity.")
+        warnings.warn(
+            f"`labels` names {', '.join(named)}, {what} the zero_division value. {existing}",
+            UnknownLabelWarning,
+            stacklevel=user_stacklevel(),
+        )
+    return counts.select(asked)
 
 
 @dataclass(frozen=True)
@@ -73,7 +160,7 @@ def reduce_all(
     ``"micro"``, ``"macro"`` and ``"weighted"``. Labels default to those with
     a gold or predicted entity; macro and weighted means skip ``nan`` values.
     """
-    sel = counts.present() if labels is None else counts.select(labels)
+    sel = select_labels(counts, labels)
     names = list(sel.labels)
     tp = np.asarray(sel.tp, dtype=np.float64)
     n_pred = sel.n_pred.astype(np.float64)
@@ -152,7 +239,8 @@ def reduce_counts(
         Value of a ratio with a zero denominator; ``"warn"`` gives 0.0 and an
         :class:`~nerscore.UndefinedMetricWarning` naming the label.
     labels : list of str, optional
-        Labels to report and average over, in this order.
+        Labels to report and average over, in this order. A label with no
+        gold and no predicted entity warns (:class:`~nerscore.UnknownLabelWarning`).
 
     Returns
     -------
@@ -172,8 +260,8 @@ def reduce_counts(
     """
     beta = check_beta(beta)
     zero_division = check_zero_division(zero_division)
-    avg = None if average is None else Average.parse(average, name="average")
-    sel = counts.present() if labels is None else counts.select(labels)
+    avg = parse_average(average)
+    sel = select_labels(counts, labels)
     names = list(sel.labels)
     tp = np.asarray(sel.tp, dtype=np.float64)
     n_pred = sel.n_pred.astype(np.float64)

@@ -6,6 +6,8 @@ import enum
 import sys
 from typing import TypeVar
 
+from nerscore.errors import option_error
+
 if sys.version_info >= (3, 11):  # pragma: no cover - version dependent
     from enum import StrEnum as _Base
 else:  # pragma: no cover - version dependent
@@ -31,8 +33,8 @@ class OptionEnum(_Base):
 
         Raises
         ------
-        ValueError
-            Naming the parameter and listing the valid values.
+        OptionError
+            Naming the parameter and listing the valid values (a ``ValueError``).
         """
         if isinstance(value, cls):
             return value
@@ -45,4 +47,4 @@ class OptionEnum(_Base):
                     return member
         param = name or cls.__name__.lower()
         valid = ", ".join(repr(m.value) for m in cls)
-        raise ValueError(f"Expected `{param}` to be one of {valid}; got {value!r}.")
+        raise option_error(param, f"one of {valid}", value)

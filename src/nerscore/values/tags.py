@@ -425,13 +425,17 @@ def parse_vocab(vocab: Sequence[str], decoding: Decoding | None = None) -> Parse
     Prefix style splits at the first delimiter, suffix style at the last. A
     bare prefix letter is an untyped tag (label ``""``). With the IO scheme
     any non-outside tag is a label (``I-X`` is read as ``X``, a bare ``I`` is
-    untyped).
+    untyped). A prefix and a delimiter with nothing for the type (``B-``),
+    and the empty tag, are invalid: they have no label, and reading them as
+    the label ``""`` would silently score a blank label.
 
     Examples
     --------
-    >>> pv = parse_vocab(["B-ARGM-LOC", "O", "I", "U-PER"])
-    >>> pv.cls.tolist(), [pv.labels[i] if i >= 0 else None for i in pv.label.tolist()]
+    >>> pv = parse_vocab(["B-ARGM-LOC", "O", "I", "U-PER", "B-"])
+    >>> pv.cls.tolist()[:4], [pv.labels[i] if i >= 0 else None for i in pv.label.tolist()[:4]]
     ([1, 0, 2, 4], ['ARGM-LOC', None, '', 'PER'])
+    >>> pv.invalid
+    {4: "its type is empty: nothing follows the prefix 'B' and the delimiter '-'; write B-TYPE (or the bare prefix 'B' for an untyped entity)"}
     """
     decoding = Decoding() if decoding is None else decoding
     scheme = decoding.table
@@ -460,6 +464,9 @@ def parse_vocab(vocab: Sequence[str], decoding: Decoding | None = None) -> Parse
         if code is None:
             invalid[i] = _invalid_reason(tag, letter, sep != "", letters, scheme, suffix, delimiter)
             continue
+        if not typ and tag != letter:  # "B-", "-B" (suffix style), "" or "I-" in IO
+            invalid[i] = _empty_type_reason(tag, letter, suffix, delimiter, outside)
+            continue
         cls[i] = code
         label[i] = label_index.setdefault(typ, len(label_index))
     return ParsedVocab(cls, label, tuple(label_index), invalid)
@@ -483,6 +490,19 @@ def _invalid_reason(
     style = f"TYPE{delimiter}PREFIX" if suffix else f"PREFIX{delimiter}TYPE"
     hint = "" if has_sep else "; for bare labels without prefixes pass scheme='IO'"
     return f"expected the outside tag or {style} with a prefix in {allowed}{hint}"
+
+
+def _empty_type_reason(tag: str, letter: str, suffix: bool, delimiter: str, outside: str) -> str:
+    if not tag:
+        return (f"an empty tag has no label; write the outside tag {outside!r} for a token "
+                "outside every entity")
+    if suffix:
+        return (f"its type is empty: nothing precedes the delimiter {delimiter!r} and the prefix "
+                f"{letter!r}; write TYPE{delimiter}{letter} (or the bare prefix {letter!r} for an "
+                "untyped entity)")
+    return (f"its type is empty: nothing follows the prefix {letter!r} and the delimiter "
+            f"{delimiter!r}; write {letter}{delimiter}TYPE (or the bare prefix {letter!r} for an "
+            "untyped entity)")
 
 
 def check_vocab(parsed: ParsedVocab, enc: EncodedTags, *, what: str = "tag") -> None:
