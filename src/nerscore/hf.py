@@ -17,18 +17,37 @@ Both ways the ``Trainer`` calls it work:
   (:mod:`nerscore.torch`) and reach the host once, at the end.
 
 Neither ``transformers`` nor ``torch`` is imported by this module.
+
+Bad input is an error that names the array (``predictions``, ``labels``)
+and the position: label ids outside ``0 .. len(label_list) - 1`` (other
+than ``-100``) always, and with ``validate=True`` (the default) NaN or
+infinite logits. In ``batch_eval_metrics`` mode with tensors,
+``validate=True`` costs one device-to-host synchronisation per batch;
+``validate=False`` leaves the values unchecked there, as
+:func:`nerscore.torch.count_entities` does by default.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import difflib
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
+from nerscore.errors import (
+    InputTypeError,
+    InvalidTagError,
+    LengthMismatchError,
+    OptionError,
+    SchemeError,
+    option_error,
+)
 from nerscore.scoring.metrics import count_matches
 from nerscore.scoring.reduction import reduce_counts
 from nerscore.values.counts import Counts
+from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.tags import EncodedTags
 
 __all__ = ["TokenClassificationMetrics", "compute_metrics", "preprocess_logits_for_metrics"]
@@ -44,11 +63,92 @@ def _unpack(eval_pred: Any) -> tuple[Any, Any]:
     """``(predictions, label_ids)`` of an ``EvalPrediction`` (or a 2-tuple)."""
     if hasattr(eval_pred, "predictions") and hasattr(eval_pred, "label_ids"):
         preds, labels = eval_pred.predictions, eval_pred.label_ids
-    else:
+    elif isinstance(eval_pred, (tuple, list)) and len(eval_pred) >= 2:
         preds, labels = eval_pred[0], eval_pred[1]
-    if isinstance(preds, (tuple, list)) and not _is_tensor(preds):
+    else:
+        raise InputTypeError(f"Expected an EvalPrediction or a (predictions, label_ids) "
+                             f"pair; got {type(eval_pred).__name__}.")
+    if isinstance(preds, (tuple, list)) and preds:
         preds = preds[0]  # models returning extra outputs: logits come first
     return preds, labels
+
+
+def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    """The message for ``value`` outside ``choices``, with the closest valid value."""
+    message = str(option_error(name, "one of " + ", ".join(map(repr, choices)), value))
+    if isinstance(value, str):
+        folded = {c.lower(): c for c in choices}
+        close = difflib.get_close_matches(value.strip().lower(), list(folded), n=1, cutoff=0.5)
+        if close:
+            message += f" Did you mean {folded[close[0]]!r}?"
+    return message
+
+
+def _check_options(scheme: object, mode: object, validate: object) -> tuple[str | None, str]:
+    """The canonical scheme and mode (``lenient`` or ``strict``); ``validate`` a bool."""
+    modes = (Mode.LENIENT.value, Mode.STRICT.value)
+    try:
+        mode_name = Mode.parse(mode, name="mode").value
+    except ValueError:
+        mode_name = None
+    if mode_name not in modes:
+        raise OptionError(_choice("mode", mode, modes), option="mode")
+    scheme_name = None
+    if scheme is not None:
+        try:
+            scheme_name = Scheme.parse(scheme, name="scheme").value
+        except ValueError:
+            raise SchemeError(_choice("scheme", scheme, tuple(s.value for s in Scheme))
+                              ) from None
+    if not isinstance(validate, bool):
+        raise option_error("validate", "True or False", validate)
+    assert mode_name is not None
+    return scheme_name, mode_name
+
+
+def _array(x: Any, name: str) -> npt.NDArray[Any]:
+    """``x`` (a NumPy array, a tensor, nested lists) as a NumPy array."""
+    try:
+        if _is_tensor(x):
+            x = x.detach().cpu()
+            if x.dtype.is_floating_point and x.element_size() < 4:
+                x = x.float()  # bfloat16 has no NumPy dtype; widening keeps the arg-max
+            x = x.numpy()
+        return np.asarray(x)
+    except (ValueError, TypeError) as exc:
+        raise InputTypeError(f"Expected `{name}` to be an array; got {type(x).__name__} "
+                             f"that NumPy cannot read ({exc}).") from None
+
+
+def _is_int(a: npt.NDArray[Any]) -> bool:
+    return a.dtype.kind in "iu"
+
+
+def _bad_id(ids: npt.NDArray[Any], keep: npt.NDArray[np.bool_], name: str,
+            n_tags: int) -> None:
+    """Raise for the first id outside ``[0, n_tags)`` at a kept position."""
+    bad = keep & ((ids < 0) | (ids >= n_tags))
+    if bad.any():
+        row, col = (int(i) for i in np.argwhere(bad)[0])
+        value = int(ids[row, col])
+        raise InvalidTagError(
+            f"`{name}` holds label id {value} at sequence {row}, token {col} (position "
+            f"[{row}, {col}]); label ids must lie in 0..{n_tags - 1} (one per tag of "
+            f"`label_list`) or, in the labels, be the ignore index {IGNORE_INDEX}. Fix the "
+            "ids or pass the label list they index.", tag=str(value), sentence=row,
+            index=col)
+
+
+def _non_finite(logits: npt.NDArray[Any], keep: npt.NDArray[np.bool_]) -> None:
+    """Raise for the first NaN or infinite logit at a kept position."""
+    bad = keep[..., None] & ~np.isfinite(logits)
+    if bad.any():
+        pos = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise InputTypeError(
+            f"`predictions` (logits of shape {logits.shape}) holds {logits[pos]} at "
+            f"sequence {pos[0]}, token {pos[1]}, class {pos[2]} (position {list(pos)}). NaN "
+            "or infinite logits have no arg-max to score; check the model's outputs (a "
+            "diverged loss, a mask filled with -inf at a scored position).")
 
 
 def preprocess_logits_for_metrics(logits: Any, labels: Any) -> Any:
@@ -76,19 +176,20 @@ class TokenClassificationMetrics:
     """
 
     def __init__(self, label_list: Sequence[str], *, scheme: str | None = None,
-                 mode: str = "lenient") -> None:
-        if isinstance(label_list, str) or not all(isinstance(t, str) for t in label_list):
-            raise TypeError("Expected `label_list` to be a sequence of tag strings "
-                            "(label id -> tag).")
-        self.label_list = tuple(label_list)
-        self.scheme = scheme
-        self.mode = mode
-        # validate the options and tags now, not at the end of the first evaluation
-        count_matches(EncodedTags(np.arange(len(self.label_list)),
-                                  np.array([0, len(self.label_list)]), self.label_list),
-                      EncodedTags(np.arange(len(self.label_list)),
-                                  np.array([0, len(self.label_list)]), self.label_list),
-                      scheme=scheme, mode=mode)
+                 mode: str = "lenient", validate: bool = True) -> None:
+        tags: tuple[object, ...] = ()
+        if isinstance(label_list, Iterable) and not isinstance(label_list, (str, bytes)):
+            tags = tuple(label_list)
+        if not tags or not all(isinstance(t, str) for t in tags):
+            raise InputTypeError("Expected `label_list` to be a non-empty sequence of tag "
+                                 "strings (label id -> tag).")
+        self.label_list = tuple(str(t) for t in tags)
+        self.scheme, self.mode = _check_options(scheme, mode, validate)
+        self.validate = validate
+        # check the tags now, not at the end of the first evaluation
+        ids = EncodedTags(np.arange(len(self.label_list)),
+                          np.array([0, len(self.label_list)]), self.label_list)
+        count_matches(ids, ids, scheme=self.scheme, mode=self.mode)
         self._counts: Counts | None = None
         self._device_counts: Any = None
 
@@ -116,19 +217,50 @@ class TokenClassificationMetrics:
         """Counts of predictions (logits ``(N, L, C)`` or ids ``(N, L)``) against label ids.
 
         Positions where ``label_ids`` is ``-100`` are removed from both sides.
+
+        Raises
+        ------
+        InputTypeError
+            Arrays of a wrong dtype (float label ids, integer logits, ``bool``)
+            or number of dimensions, logits without one class per label; with
+            ``validate``, NaN or infinite logits.
+        LengthMismatchError
+            Predictions and label ids of different ``N`` or ``L``.
+        InvalidTagError
+            A label id outside ``0 .. len(label_list) - 1`` (other than ``-100``).
         """
-        if _is_tensor(predictions):
-            predictions = predictions.detach().cpu().numpy()
-        if _is_tensor(label_ids):
-            label_ids = label_ids.detach().cpu().numpy()
-        preds = np.asarray(predictions)
-        labels = np.asarray(label_ids)
+        preds = _array(predictions, "predictions")
+        labels = _array(label_ids, "labels")
+        n_tags = len(self.label_list)
+        if labels.ndim != 2 or not _is_int(labels):
+            raise InputTypeError(f"Expected integer label ids `labels` of shape (N, L); got "
+                                 f"{labels.dtype} of shape {labels.shape}.")
         if preds.ndim == 3:
-            preds = preds.argmax(-1)
-        if preds.shape != labels.shape or labels.ndim != 2:
-            raise ValueError(f"Expected predictions (N, L) or (N, L, C) and label ids (N, L) "
-                             f"of the same N and L; got {preds.shape} and {labels.shape}.")
+            if preds.dtype.kind != "f":
+                raise InputTypeError(f"Expected floating-point logits `predictions` of shape "
+                                     f"(N, L, C); got {preds.dtype}.")
+            if preds.shape[-1] != n_tags:
+                raise InputTypeError(
+                    f"Expected logits `predictions` with {n_tags} classes (one per tag of "
+                    f"`label_list`) in the last dimension; got shape {preds.shape}.")
+        elif preds.ndim != 2 or not _is_int(preds):
+            raise InputTypeError(
+                f"Expected `predictions` to be integer label ids (N, L) or floating-point "
+                f"logits (N, L, C); got {preds.dtype} of shape {preds.shape}.")
+        for dim, what in ((0, "number of sequences"), (1, "sequence length")):
+            if preds.shape[dim] != labels.shape[dim]:
+                raise LengthMismatchError(
+                    f"Expected predictions and label ids of the same N and L; the "
+                    f"{what} differs: {preds.shape[dim]} in `predictions` (shape "
+                    f"{preds.shape}) and {labels.shape[dim]} in `labels` (shape "
+                    f"{labels.shape}).", expected=labels.shape[dim], actual=preds.shape[dim])
         keep = labels != IGNORE_INDEX
+        if preds.ndim == 3:
+            if self.validate:
+                _non_finite(preds, keep)
+            preds = preds.argmax(-1)
+        _bad_id(labels, keep, "labels", n_tags)
+        _bad_id(preds, keep, "predictions", n_tags)
         gold = EncodedTags.from_padded(labels.astype(np.int64), vocab=self.label_list,
                                        mask=keep)
         pred = EncodedTags.from_padded(preds.astype(np.int64), vocab=self.label_list,
@@ -136,11 +268,14 @@ class TokenClassificationMetrics:
         return count_matches(gold, pred, scheme=self.scheme, mode=self.mode)
 
     def _add_tensors(self, preds: Any, labels: Any) -> None:
+        from nerscore.torch._checks import Names
         from nerscore.torch._tables import tag_tables
-        from nerscore.torch.functional import batch_counts
+        from nerscore.torch.functional import counted
 
         tables = tag_tables(self.label_list, self.scheme, self.mode)
-        counts, tokens = batch_counts(preds, labels, tables, ignore_index=IGNORE_INDEX)
+        counts, tokens = counted(preds, labels, tables, validate=self.validate,
+                                 names=Names("predictions", "labels"),
+                                 ignore_index=IGNORE_INDEX)
         if self._device_counts is None:
             self._device_counts = (counts, tokens)
         else:
@@ -184,7 +319,7 @@ class TokenClassificationMetrics:
 
 
 def compute_metrics(label_list: Sequence[str], *, scheme: str | None = None,
-                    mode: str = "lenient") -> TokenClassificationMetrics:
+                    mode: str = "lenient", validate: bool = True) -> TokenClassificationMetrics:
     """A ``compute_metrics`` callable for a token-classification ``Trainer``.
 
     Parameters
@@ -195,6 +330,13 @@ def compute_metrics(label_list: Sequence[str], *, scheme: str | None = None,
         Tagging scheme; required by ``mode="strict"``.
     mode : {"lenient", "strict"}
         ``lenient`` is seqeval's default mode, ``strict`` its strict mode.
+    validate : bool
+        Refuse NaN or infinite logits at scored positions (label not
+        ``-100``), naming the position. Label ids out of range are refused,
+        with their position, either way, except for CUDA tensors in
+        ``batch_eval_metrics`` mode: there the check costs a device-to-host
+        synchronisation per batch and runs only with ``validate`` (without
+        it a bad id is a device-side assertion).
 
     Returns
     -------
@@ -216,5 +358,9 @@ def compute_metrics(label_list: Sequence[str], *, scheme: str | None = None,
     >>> out = f(SimpleNamespace(predictions=logits, label_ids=labels))
     >>> out["PER"], out["overall_accuracy"]
     ({'precision': 0.5, 'recall': 0.5, 'f1': 0.5, 'number': 2}, 0.8333333333333334)
+    >>> f((logits, np.array([[1, 2, -100, 0], [1, 0, 9, -100]])))
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.InvalidTagError: `labels` holds label id 9 at sequence 1, token 2 (position [1, 2]); label ids must lie in 0..2 (one per tag of `label_list`) or, in the labels, be the ignore index -100. Fix the ids or pass the label list they index.
     """
-    return TokenClassificationMetrics(label_list, scheme=scheme, mode=mode)
+    return TokenClassificationMetrics(label_list, scheme=scheme, mode=mode, validate=validate)

@@ -10,6 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+import nerscore  # noqa: E402
 from nerscore.torch import (  # noqa: E402
     STRATEGIES,
     aggregate_subwords,
@@ -117,13 +118,29 @@ def test_hf_max_ties_take_the_first_subword():
 
 
 def test_errors():
-    with pytest.raises(ValueError, match="one of first"):
+    with pytest.raises(nerscore.OptionError, match=r"one of 'first'.*got 'avg'"):
         aggregate_subwords(torch.zeros(1, 2, 3), torch.zeros(1, 2, dtype=torch.long), "avg")
-    with pytest.raises(ValueError, match="strategy='first'"):
+    with pytest.raises(nerscore.OptionError, match="strategy='first'"):
         aggregate_subwords(torch.zeros(1, 2, dtype=torch.long),
                            torch.zeros(1, 2, dtype=torch.long), "hf_max")
-    with pytest.raises(ValueError, match="to match"):
+    with pytest.raises(nerscore.LengthMismatchError, match="to match `scores`"):
         aggregate_subwords(torch.zeros(1, 2, 3), torch.zeros(1, 3, dtype=torch.long))
+    with pytest.raises(nerscore.InputTypeError, match="integer word ids"):
+        aggregate_subwords(torch.zeros(1, 2, 3), torch.zeros(1, 2))
+    with pytest.raises(nerscore.InputTypeError, match="floating-point logits"):
+        aggregate_subwords(torch.zeros(1, 2, 3, dtype=torch.long),
+                           torch.zeros(1, 2, dtype=torch.long), "mean_logits")
+    with pytest.raises(nerscore.InputTypeError, match="integer label ids in `target`"):
+        word_targets(torch.zeros(1, 2), torch.zeros(1, 2, dtype=torch.long))
+
+
+def test_empty_rows_and_batches():
+    for shape in ((2, 0), (0, 4)):
+        ids = torch.zeros(shape, dtype=torch.long)
+        got, has = aggregate_subwords(torch.zeros(*shape, 3), ids, "hf_max")
+        assert got.shape == (*shape, 3)
+        assert has.shape == shape
+        assert word_targets(ids, ids).shape == shape
 
 
 class FakeEncoding:

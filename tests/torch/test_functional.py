@@ -81,11 +81,25 @@ def test_custom_ignore_index_and_one_dimensional_rows_are_refused():
 
 
 @pytest.mark.parametrize(("kw", "error", "match"), [
-    ({"match": "threshold", "t": 0.4}, ValueError, r"\[0.5, 1\]"),
-    ({"match": "overlap"}, ValueError, "'exact' or 'threshold'"),
-    ({"mode": "conlleval"}, ValueError, "not available on tensors"),
+    ({"match": "threshold", "t": 0.4}, nerscore.OptionError, r"\[0.5, 1\]"),
+    ({"match": "overlap"}, nerscore.OptionError, "one of 'exact', 'threshold'; got 'overlap'"),
+    ({"match": "exct"}, nerscore.OptionError, "Did you mean 'exact'"),
+    ({"mode": "conlleval"}, nerscore.OptionError, "not available on tensors"),
+    ({"mode": "lenint"}, nerscore.OptionError,
+     "one of 'lenient', 'strict'; got 'lenint'. Did you mean 'lenient'"),
+    ({"mode": None}, nerscore.OptionError, "`mode`"),
     ({"mode": "strict"}, nerscore.SchemeError, "explicit scheme"),
     ({"scheme": "IOE2"}, nerscore.InvalidTagError, "B-PER"),
+    ({"scheme": "IOB3"}, nerscore.SchemeError, "'BMES'; got 'IOB3'. Did you mean 'IOB"),
+    ({"scheme": 3}, nerscore.SchemeError, "got 3"),
+    # checked even when unused: no word_ids, match="exact"
+    ({"aggregation": "frist"}, nerscore.OptionError, "'hf_max'; got 'frist'. Did you mean 'first'"),
+    ({"aggregation": None}, nerscore.OptionError, "`aggregation`"),
+    ({"t": 1.5}, nerscore.OptionError, r"\[0.5, 1\]"),
+    ({"t": "0.7"}, nerscore.OptionError, r"\[0.5, 1\]"),
+    ({"ignore_index": "x"}, nerscore.OptionError, "`ignore_index` to be an int"),
+    ({"ignore_index": True}, nerscore.OptionError, "`ignore_index` to be an int"),
+    ({"validate": 1}, nerscore.OptionError, "`validate` to be True or False"),
 ])
 def test_bad_options(kw, error, match):
     with pytest.raises(error, match=match):
@@ -100,20 +114,120 @@ def test_a_tag_with_an_empty_type_is_invalid_in_the_tag_list():
                                    "empty")
 
 
+def test_option_spellings_the_core_accepts_still_work():
+    tags = ["O", "B-PER", "I-PER"]
+    want = count_entities(torch.tensor([[1, 2]]), torch.tensor([[1, 2]]), tags,
+                          scheme="IOB2", mode="strict").to_counts()
+    got = count_entities(torch.tensor([[1, 2]]), torch.tensor([[1, 2]]), tags,
+                         scheme="bio", mode="STRICT").to_counts()
+    assert got == want
+
+
 def test_bad_inputs():
     tags = ["O", "B-PER", "I-PER"]
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(nerscore.InvalidTagError, match="twice"):
         count_entities(torch.tensor([[1]]), torch.tensor([[1]]), ["O", "O"])
-    with pytest.raises(ValueError, match="3 classes"):
+    with pytest.raises(nerscore.InputTypeError, match="3 classes"):
         count_entities(torch.zeros(1, 2, 4), torch.tensor([[1, 2]]), tags)
-    with pytest.raises(ValueError, match="integer label ids"):
+    with pytest.raises(nerscore.InputTypeError, match="integer label ids in `preds`"):
         count_entities(torch.zeros(1, 2), torch.tensor([[1, 2]]), tags)
-    with pytest.raises(ValueError, match="matching"):
+    with pytest.raises(nerscore.InputTypeError, match="integer label ids in `target`"):
+        count_entities(torch.tensor([[1, 2]]), torch.tensor([[1.0, 2.0]]), tags)
+    with pytest.raises(nerscore.InputTypeError, match="floating-point logits"):
+        count_entities(torch.ones(1, 2, 3, dtype=torch.long), torch.tensor([[1, 2]]), tags)
+    with pytest.raises(nerscore.InputTypeError, match="integer label ids in `preds`"):
+        count_entities(torch.tensor([[True, False]]), torch.tensor([[1, 2]]), tags)
+    with pytest.raises(nerscore.LengthMismatchError, match="sequence length") as info:
         count_entities(torch.tensor([[1, 2]]), torch.tensor([[1, 2, 0]]), tags)
-    with pytest.raises(TypeError, match="tag strings"):
+    assert (info.value.expected, info.value.actual) == (3, 2)
+    with pytest.raises(nerscore.LengthMismatchError, match="batch size"):
+        count_entities(torch.tensor([[1, 2]]), torch.tensor([[1, 2], [0, 0]]), tags)
+    with pytest.raises(nerscore.LengthMismatchError, match="`word_ids` to match `preds`"):
+        count_entities(torch.tensor([[1, 2]]), torch.tensor([[1, 2]]), tags,
+                       word_ids=torch.tensor([[0, 1, 2]]))
+    with pytest.raises(nerscore.InputTypeError, match=r"shape \(B, L\)"):
+        count_entities(torch.zeros(1, 2, 3, 1), torch.tensor([[1, 2]]), tags)
+    with pytest.raises(nerscore.InputTypeError, match="tag strings"):
         count_entities(torch.tensor([[1]]), torch.tensor([[1]]), "O")
-    with pytest.raises(IndexError):
-        count_entities(torch.tensor([[7]]), torch.tensor([[1]]), tags)
+    with pytest.raises(nerscore.InputTypeError, match="tag strings"):
+        count_entities(torch.tensor([[1]]), torch.tensor([[1]]), [])
+    with pytest.raises(nerscore.InputTypeError, match="`target` to be a tensor or a sequence of tensors; got ndarray"):
+        count_entities(torch.tensor([[1]]), np.array([[1]]), tags)
+    with pytest.raises(nerscore.InputTypeError, match="item 1 is list"):
+        count_entities([torch.tensor([[1]]), [[1]]], torch.tensor([[1]]), tags)
+    with pytest.raises(nerscore.LengthMismatchError, match="as many `target` batches"):
+        count_entities([torch.tensor([[1]])] * 2, [torch.tensor([[1]])], tags)
+    with pytest.raises(nerscore.InputTypeError, match="at least one batch"):
+        count_entities([], [], tags)
+
+
+def test_an_id_out_of_range_is_located_even_without_validate():
+    tags = ["O", "B-PER", "I-PER"]
+    ok = torch.tensor([[1, 2, 0]])
+    cases = [  # (preds, target, tensor named, value, batch, token)
+        (torch.tensor([[1, 7, 0]]), ok, "preds", 7, 0, 1),
+        (ok, torch.tensor([[1, 2, -3]]), "target", -3, 0, 2),
+        # the tables' virtual outside id (len(tags)) must not be read as O
+        (torch.tensor([[1, 2, 3]]), ok, "preds", 3, 0, 2),
+        (ok, torch.tensor([[1, 2, 3]]), "target", 3, 0, 2),
+    ]
+    for validate in (False, True):
+        for preds, target, name, value, row, token in cases:
+            with pytest.raises(nerscore.InvalidTagError) as info:
+                count_entities(preds, target, tags, validate=validate)
+            message = str(info.value)
+            assert f"`{name}` holds label id {value} at batch {row}, token {token}" in message
+            assert "0..2" in message
+            assert "-100" in message
+            assert (info.value.tag, info.value.sentence, info.value.index) == (
+                str(value), row, token)
+    # in a list of batches the message says which one
+    with pytest.raises(nerscore.InvalidTagError, match=r"`target\[1\]` holds label id 9"):
+        count_entities([ok, ok], [ok, torch.tensor([[9, 0, 0]])], tags)
+    # ignored positions are dropped unread, whatever they hold
+    c = count_entities(torch.tensor([[1, -100, 99]]), torch.tensor([[1, -100, -100]]), tags)
+    assert c.to_counts().to_dict() == {"PER": {"tp": 1, "n_pred": 1, "n_gold": 1}}
+    # an ignore_index just past the tags does not hide a bad id
+    with pytest.raises(nerscore.InvalidTagError, match="label id 3"):
+        count_entities(ok, torch.tensor([[1, 3, 4]]), tags, ignore_index=4)
+    # an ignore_index equal to len(tags) drops those positions
+    c = count_entities(ok, torch.tensor([[1, 2, 3]]), tags, ignore_index=3)
+    assert (int(c.tokens), c.tp.tolist()) == (2, [1])
+
+
+def test_validate_finds_non_finite_logits():
+    tags = ["O", "B-PER", "I-PER"]
+    logits = torch.nn.functional.one_hot(torch.tensor([[1, 2, 0, 0]]), 3).float()
+    target = torch.tensor([[1, 2, 0, -100]])
+    for bad in (float("nan"), float("inf"), float("-inf")):
+        broken = logits.clone()
+        broken[0, 2, 1] = bad
+        silent = count_entities(broken, target, tags)  # the default: no host sync, unchecked
+        assert silent.tp.tolist() == [1]
+        with pytest.raises(nerscore.InputTypeError) as info:
+            count_entities(broken, target, tags, validate=True)
+        assert f"`preds` (logits of shape (1, 4, 3)) holds {bad} at batch 0, token 2, " \
+               "class 1" in str(info.value)
+    # at an ignored position the logits are not read
+    broken = logits.clone()
+    broken[0, 3] = float("nan")
+    assert count_entities(broken, target, tags, validate=True).tp.tolist() == [1]
+    # with word_ids, every subword of a word enters the aggregation
+    with pytest.raises(nerscore.InputTypeError, match="token 3, class 0"):
+        count_entities(broken, target, tags, validate=True,
+                       word_ids=torch.tensor([[0, 1, 2, 2]]), aggregation="mean_logits")
+
+
+def test_validate_false_skips_the_value_checks(monkeypatch):
+    from nerscore.torch import functional
+
+    calls = []
+    monkeypatch.setattr(functional, "check_values", lambda *a, **k: calls.append(1))
+    tags = ["O", "B-PER", "I-PER"]
+    count_entities(torch.tensor([[1, 2]]), torch.tensor([[1, 2]]), tags)
+    assert calls == []
+    count_entities(torch.tensor([[1, 2]]), torch.tensor([[1, 2]]), tags, validate=True)
+    assert calls == [1]
 
 
 def test_tensor_counts_add_and_convert():
@@ -126,7 +240,7 @@ def test_tensor_counts_add_and_convert():
     assert total.tp.dtype == torch.int64
     assert total.tp.shape == (2,)
     other = count_entities(torch.tensor([[1]]), torch.tensor([[1]]), ["O", "B-X"])
-    with pytest.raises(ValueError, match="different label sets"):
+    with pytest.raises(nerscore.InputTypeError, match="different label sets"):
         a + other
 
 

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+import nerscore
 from nerscore.hf import compute_metrics, preprocess_logits_for_metrics
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,10 +123,104 @@ def test_no_entities_and_bad_input():
     assert out == {"overall_precision": 0.0, "overall_recall": 0.0, "overall_f1": 0.0,
                    "overall_accuracy": 0.0, "macro_precision": 0.0, "macro_recall": 0.0,
                    "macro_f1": 0.0}
-    with pytest.raises(ValueError, match="same N and L"):
+    with pytest.raises(nerscore.LengthMismatchError, match="same N and L"):
         f((np.zeros((2, 3), dtype=np.int64), np.zeros((2, 4), dtype=np.int64)))
-    with pytest.raises(TypeError, match="tag strings"):
+    with pytest.raises(nerscore.InputTypeError, match="tag strings"):
         compute_metrics("O")
+    with pytest.raises(nerscore.InputTypeError, match="tag strings"):
+        compute_metrics([])
+
+
+@pytest.mark.parametrize(("kw", "error", "match"), [
+    ({"mode": "lenint"}, nerscore.OptionError, "got 'lenint'. Did you mean 'lenient'"),
+    ({"mode": "conlleval"}, nerscore.OptionError, "one of 'lenient', 'strict'"),
+    ({"scheme": "IOBSE"}, nerscore.SchemeError, "got 'IOBSE'. Did you mean 'IOBES'"),
+    ({"validate": None}, nerscore.OptionError, "`validate` to be True or False"),
+])
+def test_bad_options(kw, error, match):
+    with pytest.raises(error, match=match):
+        compute_metrics(TAGS, **kw)
+
+
+def test_ids_out_of_range_are_always_located():
+    logits, labels = eval_set(5, n=6, length=8)
+    for validate in (True, False):
+        f = compute_metrics(TAGS, validate=validate)
+        bad = labels.copy()
+        bad[3, 2] = len(TAGS)
+        with pytest.raises(nerscore.InvalidTagError,
+                           match=r"`labels` holds label id 9 at sequence 3, token 2 "
+                                 r"\(position \[3, 2\]\); label ids must lie in 0..8") as info:
+            f((logits, bad))
+        assert (info.value.sentence, info.value.index) == (3, 2)
+        ids = logits.argmax(-1)
+        ids[4, 1], labels[4, 1] = -7, 1
+        with pytest.raises(nerscore.InvalidTagError, match="`predictions` holds label id -7"):
+            f((ids, labels))
+        ids[4, 1], labels[4, 1] = -7, -100  # dropped with its position: not read
+        assert f((ids, labels))["overall_f1"] >= 0.0
+
+
+def test_non_finite_logits_are_refused_by_default():
+    logits, labels = eval_set(6, n=6, length=8)
+    labels[2, 5] = 1
+    logits[2, 5, 3] = np.inf
+    with pytest.raises(nerscore.InputTypeError,
+                       match=r"holds inf at sequence 2, token 5, class 3 \(position \[2, 5, 3\]\)"):
+        compute_metrics(TAGS)((logits, labels))
+    out = compute_metrics(TAGS, validate=False)((logits, labels))  # scored as its arg-max
+    assert out["overall_accuracy"] > 0.0
+    labels[2, 5] = -100
+    compute_metrics(TAGS)((logits, labels))  # at an ignored position: not read
+
+
+@pytest.mark.parametrize(("preds", "labels", "error", "match"), [
+    (np.zeros((1, 2)), np.zeros((1, 2), dtype=np.int64), nerscore.InputTypeError,
+     "integer label ids \\(N, L\\) or floating-point logits"),
+    (np.zeros((1, 2), dtype=np.int64), np.zeros((1, 2)), nerscore.InputTypeError,
+     "integer label ids `labels`"),
+    (np.zeros((1, 2, 9), dtype=np.int64), np.zeros((1, 2), dtype=np.int64),
+     nerscore.InputTypeError, "floating-point logits"),
+    (np.zeros((1, 2, 4)), np.zeros((1, 2), dtype=np.int64), nerscore.InputTypeError,
+     "9 classes"),
+    (np.zeros((1, 2), dtype=bool), np.zeros((1, 2), dtype=np.int64), nerscore.InputTypeError,
+     "got bool"),
+    (np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), nerscore.InputTypeError,
+     "shape \\(N, L\\)"),
+    (np.zeros((2, 2), dtype=np.int64), np.zeros((3, 2), dtype=np.int64),
+     nerscore.LengthMismatchError, "number of sequences"),
+    (np.zeros((2, 2), dtype=np.int64), [[0, 1], [0]], nerscore.InputTypeError,
+     "`labels` to be an array"),
+])
+def test_bad_arrays(preds, labels, error, match):
+    with pytest.raises(error, match=match):
+        compute_metrics(TAGS)((preds, labels))
+
+
+def test_bad_eval_predictions():
+    f = compute_metrics(TAGS)
+    for bad in (None, 3, (np.zeros((1, 2)),)):
+        with pytest.raises(nerscore.InputTypeError, match="EvalPrediction"):
+            f(bad)
+
+
+def test_batch_mode_with_tensors_checks_the_values():
+    torch = pytest.importorskip("torch")
+    logits, labels = eval_set(8, n=4, length=6)
+    labels[1, 3] = 2
+    logits[1, 3, 0] = np.nan
+    batch = SimpleNamespace(predictions=torch.from_numpy(logits),
+                            label_ids=torch.from_numpy(labels))
+    with pytest.raises(nerscore.InputTypeError,
+                       match=r"`predictions` \(logits of shape \(4, 6, 9\)\) holds nan at "
+                             r"batch 1, token 3, class 0"):
+        compute_metrics(TAGS)(batch, compute_result=True)
+    compute_metrics(TAGS, validate=False)(batch, compute_result=True)
+    labels[0, 0] = 11
+    batch.label_ids = torch.from_numpy(labels)
+    for validate in (True, False):  # on the CPU the lookup failure is located too
+        with pytest.raises(nerscore.InvalidTagError, match="`labels` holds label id 11"):
+            compute_metrics(TAGS, validate=validate)(batch, compute_result=False)
 
 
 def test_works_without_torch():

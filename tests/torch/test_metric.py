@@ -18,7 +18,6 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("torchmetrics")
 
 import nerscore  # noqa: E402
-from nerscore.scoring.metrics import build_report  # noqa: E402
 from nerscore.torch import EntityMetric, count_entities, entity_scores  # noqa: E402
 from tests.torch._random import random_pair, reference_counts, tag_list  # noqa: E402
 
@@ -85,22 +84,71 @@ def test_merge_state_and_report():
     for key, value in whole.compute().items():
         assert torch.equal(a.compute()[key], value), key
     report = whole.to_report()
-    counts = whole.to_counts()
-    ref = build_report(counts, match="exact", options={}, scheme=None, mode="lenient",
-                       beta=1.0, zero_division=0.0, n_tokens=counts.tokens)
+    # the report of the tag strings with the ignored positions removed, sequences included
+    vocab = np.asarray(TAGS, dtype=object)
+    gold = [vocab[t_row[t_row != -100]].tolist() for _, t in batches for t_row in t.numpy()]
+    pred = [vocab[p_row[t_row != -100]].tolist() for p, t in batches
+            for p_row, t_row in zip(p.numpy(), t.numpy(), strict=True)]
+    ref = nerscore.evaluate(gold, pred, zero_division=0.0)
+    assert report.n_sequences == len(gold) == sum(len(t) for _, t in batches)
     assert report.to_dict() == ref.to_dict()
+    assert str(report) == str(ref)
+    assert "None sequences" not in str(report)
     assert report.micro.f1 == pytest.approx(whole.compute()["f1"].item(), abs=1e-12)
     threshold = EntityMetric(TAGS, match="threshold", t=0.75)
     assert threshold.to_report().options["t"] == 0.75
 
 
 def test_options_are_checked():
-    with pytest.raises(ValueError, match="aggregation"):
+    with pytest.raises(nerscore.OptionError, match="Did you mean 'mean_logits'"):
         EntityMetric(TAGS, aggregation="mean")
-    with pytest.raises(ValueError, match=r"\[0.5, 1\]"):
+    with pytest.raises(nerscore.OptionError, match=r"\[0.5, 1\]"):
         EntityMetric(TAGS, match="threshold", t=0.3)
     with pytest.raises(nerscore.SchemeError):
         EntityMetric(TAGS, mode="strict")
+    with pytest.raises(nerscore.OptionError, match="Did you mean 'strict'"):
+        EntityMetric(TAGS, scheme="IOB2", mode="stict")
+    with pytest.raises(nerscore.OptionError, match="`validate` to be True or False"):
+        EntityMetric(TAGS, validate="yes")
+    assert EntityMetric(TAGS).validate is False
+
+
+def test_update_refuses_bad_batches_and_keeps_its_state():
+    metric = EntityMetric(TAGS)
+    ok_p, ok_t = torch.tensor([[1, 2, 0]]), torch.tensor([[1, 2, 0]])
+    metric.update(ok_p, ok_t)
+    before = metric.to_counts()
+    bad = [
+        ((torch.tensor([[1, 2, 0]]), torch.tensor([[1, 2, len(TAGS)]])),
+         nerscore.InvalidTagError, f"`target` holds label id {len(TAGS)} at batch 0, token 2"),
+        ((torch.tensor([[-5, 2, 0]]), ok_t), nerscore.InvalidTagError,
+         "`preds` holds label id -5 at batch 0, token 0"),
+        ((ok_p, ok_t.float()), nerscore.InputTypeError, "integer label ids in `target`"),
+        ((ok_p, ok_t[:, :2]), nerscore.LengthMismatchError, "sequence length"),
+        ((ok_p[0], ok_t[0]), nerscore.InputTypeError, r"shape \(B, L\)"),
+        ((ok_p.tolist(), ok_t), nerscore.InputTypeError, "torch.Tensor; got list"),
+    ]
+    for (p, t), error, match in bad:
+        with pytest.raises(error, match=match):
+            metric.update(p, t)
+    assert metric.to_counts() == before
+    assert metric.to_report().n_sequences == 1
+
+
+def test_validate_refuses_non_finite_logits():
+    logits = torch.zeros(2, 3, len(TAGS))
+    logits[1, 2, 4] = float("nan")
+    target = torch.tensor([[1, 2, 0], [0, 0, 1]])
+    EntityMetric(TAGS).update(logits, target)  # unchecked by default
+    metric = EntityMetric(TAGS, validate=True)
+    with pytest.raises(nerscore.InputTypeError,
+                       match=r"`preds` \(logits of shape \(2, 3, 7\)\) holds nan at batch 1, "
+                             r"token 2, class 4 \(position \[1, 2, 4\]\)"):
+        metric.update(logits, target)
+    with pytest.raises(nerscore.InvalidTagError, match="`target` holds label id 70"):
+        metric.update(torch.zeros(1, 3, len(TAGS)), torch.tensor([[1, 70, 0]]))
+    metric.update(torch.zeros(2, 3, len(TAGS)), target)  # finite: counted
+    assert metric.to_counts().tokens == 6
 
 
 def test_tensor_reduction_divides_by_zero_as_zero():
@@ -133,9 +181,10 @@ DDP_SCRIPT = textwrap.dedent("""
                 metric.update(p, t)
             res = {{k: v.item() for k, v in metric.compute().items()}}
             counts = metric.to_counts().to_dict()
+            sequences = metric.to_report().n_sequences
             if rank == 0:
                 with open(out, "w") as f:
-                    json.dump({{"scores": res, "counts": counts}}, f)
+                    json.dump({{"scores": res, "counts": counts, "sequences": sequences}}, f)
         finally:
             dist.destroy_process_group()
 
@@ -171,4 +220,6 @@ def test_two_gloo_processes_equal_one(tmp_path):
     for p, t in batches[0::2] + batches[1:5]:
         single.update(p, t)
     assert got["counts"] == single.to_counts().to_dict()
+    assert got["sequences"] == single.to_report().n_sequences == sum(
+        len(t) for _, t in batches[0::2] + batches[1:5])
     assert got["scores"] == {k: v.item() for k, v in single.compute().items()}

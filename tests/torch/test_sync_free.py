@@ -10,7 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from nerscore.torch import _match, _spans, aggregation, functional  # noqa: E402
+from nerscore.torch import _checks, _match, _spans, aggregation, functional  # noqa: E402
 from nerscore.torch._tables import tag_tables  # noqa: E402
 from nerscore.torch.functional import batch_counts  # noqa: E402
 from tests.torch._random import random_pair, tag_list  # noqa: E402
@@ -21,9 +21,11 @@ FORBIDDEN = {"item", "tolist", "nonzero", "unique", "bincount", "masked_select",
 
 
 def _update_path_functions():
-    """The tensor steps of an update (the host-side word_ids_tensor excluded)."""
-    funcs = [functional.batch_counts, functional.as_ids]
-    for module in (_spans, _match, aggregation):
+    """The tensor steps of an update (the host-side word_ids_tensor excluded), its checks,
+    and the wrapper that runs the value checks only when asked."""
+    funcs = [functional.batch_counts, functional.as_ids, functional._poison,
+             functional.counted]
+    for module in (_spans, _match, aggregation, _checks):
         funcs += [f for name, f in inspect.getmembers(module, inspect.isfunction)
                   if f.__module__ == module.__name__
                   and name != "word_ids_tensor"]

@@ -18,7 +18,7 @@ small tables indexed by tag ids:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.decode.decoder import event_masks
-from nerscore.errors import InvalidTagError
+from nerscore.errors import InputTypeError, InvalidTagError, OptionError
 from nerscore.values import schemes as sc
 from nerscore.values.decoding import Decoding
 from nerscore.values.schemes import Mode, Pattern
@@ -128,10 +128,9 @@ def tag_tables(tags: tuple[str, ...], scheme: str | None, mode: str) -> TagTable
     Raises
     ------
     InvalidTagError
-        For a tag that cannot be parsed.
-    ValueError
-        For ``mode="conlleval"`` (not available on tensors) or an empty or
-        repeated tag list.
+        For a tag that cannot be parsed, or that appears twice.
+    OptionError
+        For ``mode="conlleval"`` (not available on tensors).
 
     Examples
     --------
@@ -142,16 +141,15 @@ def tag_tables(tags: tuple[str, ...], scheme: str | None, mode: str) -> TagTable
     decoding = Decoding(scheme, mode)
     decoding.check_decodable()
     if decoding.mode is Mode.CONLLEVAL:
-        raise ValueError(
+        raise OptionError(
             "mode='conlleval' is not available on tensors; use mode='lenient' (the "
             "conlleval/seqeval reading) or mode='strict', or score the tag strings with "
-            "nerscore.count_matches."
-        )
-    if not tags:
-        raise ValueError("Expected a non-empty tag list (label id -> tag string).")
+            "nerscore.count_matches.", option="mode")
     if len(set(tags)) != len(tags):
         dup = next(t for i, t in enumerate(tags) if t in tags[:i])
-        raise ValueError(f"Expected distinct tags in the tag list; {dup!r} appears twice.")
+        raise InvalidTagError(f"Expected distinct tags in the tag list; {dup!r} appears "
+                              f"twice (label ids {tags.index(dup)} and "
+                              f"{tags.index(dup, tags.index(dup) + 1)}).", tag=dup)
     parsed = parse_vocab(tags, decoding)
     if parsed.invalid:
         i = min(parsed.invalid)
@@ -184,8 +182,12 @@ def tag_tables(tags: tuple[str, ...], scheme: str | None, mode: str) -> TagTable
                      decoding.scheme_name, label_of, pair.astype(np.uint8))
 
 
-def as_tag_tuple(labels: Sequence[str]) -> tuple[str, ...]:
-    """The tag list as a tuple of str (raising TypeError otherwise)."""
-    if isinstance(labels, str) or not all(isinstance(t, str) for t in labels):
-        raise TypeError("Expected `labels` to be a sequence of tag strings (label id -> tag).")
-    return tuple(labels)
+def as_tag_tuple(labels: object, name: str = "labels") -> tuple[str, ...]:
+    """The tag list as a tuple of str (an :class:`InputTypeError` otherwise)."""
+    tags: tuple[object, ...] = ()
+    if isinstance(labels, Iterable) and not isinstance(labels, (str, bytes)):
+        tags = tuple(labels)
+    if not tags or not all(isinstance(t, str) for t in tags):
+        raise InputTypeError(f"Expected `{name}` to be a non-empty sequence of tag strings "
+                             f"(label id -> tag); got {labels!r:.80}.")
+    return tuple(str(t) for t in tags)

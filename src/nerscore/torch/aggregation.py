@@ -33,9 +33,11 @@ from typing import Any, Protocol
 
 import torch
 
-__all__ = ["STRATEGIES", "aggregate_subwords", "word_ids_tensor", "word_targets"]
+from nerscore.errors import OptionError
+from nerscore.torch._checks import NAMES, check_scores, check_target, check_word_ids
+from nerscore.torch._options import STRATEGIES, check_choice
 
-STRATEGIES = ("first", "mean_logits", "max_per_class", "hf_average", "hf_max")
+__all__ = ["STRATEGIES", "aggregate_subwords", "word_ids_tensor", "word_targets"]
 
 
 class _Encoding(Protocol):
@@ -82,6 +84,8 @@ def word_ids_tensor(batch_encoding: _Encoding, *, device: torch.device | str | N
 def _slots(word_ids: torch.Tensor) -> torch.Tensor:
     """Word slot of every position; ``L`` (the spare slot) outside every word."""
     length = word_ids.shape[1]
+    if length == 0:  # no position, no word (and no minimum to take)
+        return word_ids.long()
     in_word = word_ids >= 0
     big = torch.iinfo(torch.int64).max
     masked = torch.where(in_word, word_ids.long(), big)
@@ -98,12 +102,6 @@ def _first_positions(slots: torch.Tensor) -> torch.Tensor:
     return first[:, :length]
 
 
-def _check(word_ids: torch.Tensor, shape: tuple[int, ...], what: str) -> None:
-    if word_ids.dim() != 2 or tuple(word_ids.shape) != shape[:2]:
-        raise ValueError(f"Expected `word_ids` of shape {tuple(shape[:2])} to match {what}; "
-                         f"got {tuple(word_ids.shape)}.")
-
-
 def word_targets(target: torch.Tensor, word_ids: torch.Tensor, *,
                  ignore_index: int = -100) -> torch.Tensor:
     """Word-level targets ``(B, L)``: the label of each word's first subword.
@@ -117,7 +115,8 @@ def word_targets(target: torch.Tensor, word_ids: torch.Tensor, *,
     ...              torch.tensor([[-1, 0, 0, 1, -1]])).tolist()
     [[1, 2, -100, -100, -100]]
     """
-    _check(word_ids, tuple(target.shape), "`target`")
+    target = check_target(target, None, NAMES)
+    word_ids = check_word_ids(word_ids, tuple(target.shape), "word_ids", "target")
     first = _first_positions(_slots(word_ids))
     length = target.shape[1]
     got = target.gather(1, first.clamp(max=max(length - 1, 0)))
@@ -153,14 +152,14 @@ def aggregate_subwords(scores: torch.Tensor, word_ids: torch.Tensor,
     >>> aggregate_subwords(logits, torch.tensor([[-1, 0, 0, 1]]), "hf_max")[0].argmax(-1)
     tensor([[1, 0, 0, 0]])
     """
-    if strategy not in STRATEGIES:
-        raise ValueError(f"Expected `strategy` to be one of {', '.join(STRATEGIES)}; "
-                         f"got {strategy!r}.")
+    check_choice("strategy", strategy, STRATEGIES)
+    scores = check_scores(scores, "scores")
     ids_only = scores.dim() == 2
     if ids_only and strategy != "first":
-        raise ValueError(f"strategy={strategy!r} needs scores of shape (B, L, C); label ids "
-                         "(B, L) can only be aggregated with strategy='first'.")
-    _check(word_ids, tuple(scores.shape), "`scores`")
+        raise OptionError(f"strategy={strategy!r} needs logits of shape (B, L, C); label "
+                          "ids (B, L) can only be aggregated with strategy='first'.",
+                          option="strategy")
+    word_ids = check_word_ids(word_ids, tuple(scores.shape[:2]), "word_ids", "scores")
     slots = _slots(word_ids)
     first = _first_positions(slots)
     length = scores.shape[1]

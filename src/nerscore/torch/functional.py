@@ -15,15 +15,17 @@ from dataclasses import dataclass
 
 import torch
 
+from nerscore.errors import InputTypeError, LengthMismatchError
+from nerscore.torch._checks import NAMES, Names, check_batch
 from nerscore.torch._match import count_labels, exact_hits, threshold_hits
-from nerscore.torch._spans import compact, decode_spans
-from nerscore.torch._tables import TagTables, as_tag_tuple, tag_tables
+from nerscore.torch._options import MATCHES, settings
+from nerscore.torch._spans import compact, decode_spans, select
+from nerscore.torch._tables import TagTables
+from nerscore.torch._validate import check_values
 from nerscore.torch.aggregation import aggregate_subwords, word_targets
 from nerscore.values.counts import Counts
 
 __all__ = ["MATCHES", "TensorCounts", "count_entities", "entity_scores"]
-
-MATCHES = ("exact", "threshold")
 
 Batch = torch.Tensor | Sequence[torch.Tensor]
 
@@ -54,7 +56,10 @@ class TensorCounts:
         if not isinstance(other, TensorCounts):
             return NotImplemented
         if other.labels != self.labels:
-            raise ValueError("Cannot add TensorCounts of different label sets.")
+            raise InputTypeError(
+                f"Cannot add TensorCounts of different label sets ({self.labels} and "
+                f"{other.labels}); count both with the same tag list, or add their "
+                ".to_counts().")
         return TensorCounts(self.labels, self.tp + other.tp, self.n_pred + other.n_pred,
                             self.n_gold + other.n_gold, self.tokens + other.tokens,
                             self.tokens_correct + other.tokens_correct)
@@ -74,39 +79,22 @@ class TensorCounts:
                       tokens_correct=int(self.tokens_correct))
 
 
-def check_t(t: float) -> float:
-    """Validate the threshold of ``match="threshold"`` (``0.5 <= t <= 1`` on tensors)."""
-    if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0.5 <= float(t) <= 1.0:
-        raise ValueError(
-            f"Expected `t` in [0.5, 1] for match='threshold' on tensors; got {t!r}. Below 0.5 "
-            "a span can qualify with several neighbours and the greedy one-to-one order has "
-            "no fixed-shape form; score such thresholds with nerscore.count_matches."
-        )
-    return float(t)
-
-
-def check_match(match: str) -> str:
-    """Validate ``match`` (``"exact"`` or ``"threshold"`` on tensors)."""
-    if match not in MATCHES:
-        raise ValueError(f"Expected `match` to be 'exact' or 'threshold' on tensors; "
-                         f"got {match!r}.")
-    return match
-
-
-def as_ids(preds: torch.Tensor, n_tags: int) -> torch.Tensor:
+def as_ids(preds: torch.Tensor) -> torch.Tensor:
     """Label ids ``(B, L)`` from ids or logits ``(B, L, C)`` (arg-max on the device)."""
-    if preds.dim() == 3:
-        if preds.shape[-1] != n_tags:
-            raise ValueError(f"Expected logits with {n_tags} classes (one per tag) in the "
-                             f"last dimension; got shape {tuple(preds.shape)}.")
-        return preds.argmax(-1)
-    if preds.dim() != 2:
-        raise ValueError(f"Expected `preds` of shape (B, L) or (B, L, C); got "
-                         f"{tuple(preds.shape)}.")
-    if preds.is_floating_point():
-        raise ValueError("Expected integer label ids in `preds` of shape (B, L); "
-                         "pass logits as (B, L, C).")
-    return preds.long()
+    return preds.argmax(-1) if preds.dim() == 3 else preds.long()
+
+
+def _poison(ids: torch.Tensor, n_tags: int, past_end: int) -> torch.Tensor:
+    """Ids equal to ``n_tags`` moved past the tables' end.
+
+    The tables hold one id more than the tags: the virtual outside id
+    ``n_tags`` (padding, and the token before and after every sentence). A
+    user id equal to it would be read as ``O``; moved to ``past_end`` (not
+    the ``ignore_index``), it fails the table lookup as every other id out
+    of range does (an ``IndexError`` on the CPU, which :func:`counted` turns
+    into a located error).
+    """
+    return select(ids == n_tags, past_end, ids)
 
 
 def batch_counts(
@@ -119,25 +107,33 @@ def batch_counts(
     ignore_index: int = -100,
     word_ids: torch.Tensor | None = None,
     aggregation: str = "first",
+    names: Names = NAMES,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Counts of one batch: ``(counts (3, K) = [tp, n_pred, n_gold], (tokens, correct))``.
 
     The update step shared by :func:`count_entities` and the metric; all
-    tensor operations are fixed-shape.
+    tensor operations are fixed-shape, and the checks read metadata only
+    (:func:`nerscore.torch._checks.check_batch`).
     """
-    if word_ids is not None:
-        preds, _ = aggregate_subwords(preds, word_ids, aggregation)
-        target = word_targets(target, word_ids, ignore_index=ignore_index)
-    if target.dim() != 2 or tuple(preds.shape[:2]) != tuple(target.shape):
-        raise ValueError(f"Expected `target` of shape (B, L) matching `preds` "
-                         f"{tuple(preds.shape)}; got {tuple(target.shape)}.")
+    preds, target, word_ids = check_batch(preds, target, word_ids, n_tags=tables.n_tags,
+                                          names=names)
     k = tables.n_labels
-    pred_ids = as_ids(preds, tables.n_tags)
     if target.shape[1] == 0:
         zero = torch.zeros((), dtype=torch.int64, device=target.device)
         return torch.zeros((3, k), dtype=torch.int64, device=target.device), torch.stack(
             [zero, zero])
-    p_ids, t_ids, valid = compact(pred_ids, target.long(), ignore_index, tables.n_tags)
+    if word_ids is not None:
+        preds, _ = aggregate_subwords(preds, word_ids, aggregation)
+        target = word_targets(target, word_ids, ignore_index=ignore_index)
+    v = tables.n_tags
+    past_end = v + 1 + (ignore_index == v + 1)
+    target = target.long()
+    if ignore_index != v:  # (else ids equal to v are dropped positions)
+        target = _poison(target, v, past_end)
+    pred_ids = as_ids(preds)
+    if preds.dim() == 2:  # (an arg-max of logits with one class per tag is in range)
+        pred_ids = _poison(pred_ids, v, past_end)
+    p_ids, t_ids, valid = compact(pred_ids, target, ignore_index, tables.n_tags)
     gold = decode_spans(t_ids, tables)
     pred = decode_spans(p_ids, tables)
     hits = exact_hits(gold, pred) if match == "exact" else threshold_hits(gold, pred, t)
@@ -146,12 +142,44 @@ def batch_counts(
     return counts, tokens
 
 
-def _batches(x: Batch, name: str) -> list[torch.Tensor]:
+def counted(preds: torch.Tensor, target: torch.Tensor, tables: TagTables, *,
+            validate: bool, names: Names = NAMES, match: str = "exact", t: float = 0.5,
+            ignore_index: int = -100, word_ids: torch.Tensor | None = None,
+            aggregation: str = "first") -> tuple[torch.Tensor, torch.Tensor]:
+    """:func:`batch_counts`, with the value checks when ``validate`` (one host sync).
+
+    Without ``validate`` nothing reads the data back: a label id out of
+    range fails the table lookup, on the CPU an ``IndexError`` that is
+    turned here into the located error of
+    :func:`nerscore.torch._validate.check_values` (on CUDA, a device-side
+    assertion: validate to learn where).
+    """
+    if validate:
+        preds, target, word_ids = check_batch(preds, target, word_ids,
+                                              n_tags=tables.n_tags, names=names)
+        check_values(preds, target, n_tags=tables.n_tags, ignore_index=ignore_index,
+                     word_ids=word_ids, names=names)
+    try:
+        return batch_counts(preds, target, tables, match=match, t=t,
+                            ignore_index=ignore_index, word_ids=word_ids,
+                            aggregation=aggregation, names=names)
+    except IndexError:
+        check_values(preds, target, n_tags=tables.n_tags, ignore_index=ignore_index,
+                     word_ids=word_ids, names=names)
+        raise
+
+
+def _batches(x: object, name: str) -> list[torch.Tensor]:
     if isinstance(x, torch.Tensor):
         return [x]
+    if isinstance(x, (str, bytes)) or not isinstance(x, Sequence):
+        raise InputTypeError(f"Expected `{name}` to be a tensor or a sequence of tensors; "
+                             f"got {type(x).__name__}.")
     items = list(x)
-    if not all(isinstance(b, torch.Tensor) for b in items):
-        raise TypeError(f"Expected `{name}` to be a tensor or a sequence of tensors.")
+    for i, b in enumerate(items):
+        if not isinstance(b, torch.Tensor):
+            raise InputTypeError(f"Expected `{name}` to be a tensor or a sequence of "
+                                 f"tensors; item {i} is {type(b).__name__}.")
     return items
 
 
@@ -167,6 +195,7 @@ def count_entities(
     ignore_index: int = -100,
     word_ids: Batch | None = None,
     aggregation: str = "first",
+    validate: bool = False,
 ) -> TensorCounts:
     """Count entity matches of label-id or logit tensors, per label, on their device.
 
@@ -200,17 +229,40 @@ def count_entities(
         predictions are aggregated per word with ``aggregation`` and the
         target of a word is its first subword's.
     aggregation : str
-        Subword aggregation strategy (see :mod:`nerscore.torch.aggregation`).
+        Subword aggregation strategy (see :mod:`nerscore.torch.aggregation`);
+        checked even without ``word_ids``.
+    validate : bool
+        Check the values too: a NaN or infinite logit, or a label id outside
+        ``[0, len(labels))`` that is not ``ignore_index``, at a scored
+        position raises an error naming the tensor and the position. It
+        costs one device-to-host synchronisation per batch, so it is off by
+        default (the hot loop never waits for the device).
 
     Returns
     -------
     TensorCounts
 
+    Raises
+    ------
+    OptionError
+        An option outside its domain (the message lists the valid values).
+    InputTypeError
+        Not a tensor, a wrong number of dimensions or dtype (float label
+        ids, integer logits, ``bool``), logits without one class per tag,
+        tensors on different devices; with ``validate``, NaN or infinite
+        logits.
+    LengthMismatchError
+        A batch size or a length that differs between ``preds``, ``target``
+        and ``word_ids``.
+    InvalidTagError
+        A label id out of range (always on the CPU; on CUDA with
+        ``validate``, since without it a bad id is a device-side assertion).
+
     Notes
     -----
-    Label ids must lie in ``[0, len(labels))`` (outside ``ignore_index``
-    positions); others make the table lookup fail (an ``IndexError`` on the
-    CPU, a device-side assertion on CUDA).
+    Only scored positions are checked: what lies where ``target`` is
+    ``ignore_index`` is dropped unread. Without ``validate``, NaN logits are
+    scored as their arg-max.
 
     Examples
     --------
@@ -220,27 +272,37 @@ def count_entities(
     >>> c = count_entities(preds, target, tags)
     >>> c.tp.tolist(), c.n_pred.tolist(), c.n_gold.tolist(), c.labels
     ([0, 1], [0, 2], [1, 1], ('LOC', 'PER'))
+    >>> logits = torch.tensor([[[0.0, float("nan"), 1.0]]])
+    >>> count_entities(logits, torch.tensor([[1]]), tags[:3], validate=True)
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.InputTypeError: `preds` (logits of shape (1, 1, 3)) holds nan at batch 0, token 0, class 1 (position [0, 0, 1]). NaN or infinite logits have no arg-max to score; check the model's outputs (a diverged loss, a mask filled with -inf at a scored position).
     """
-    check_match(match)
-    if match == "threshold":
-        t = check_t(t)
-    tables = tag_tables(as_tag_tuple(labels), scheme, mode)
+    s = settings(labels, scheme=scheme, mode=mode, match=match, t=t,
+                 ignore_index=ignore_index, aggregation=aggregation, validate=validate)
     p_list, t_list = _batches(preds, "preds"), _batches(target, "target")
     w_list: list[torch.Tensor | None] = (
         [None] * len(p_list) if word_ids is None else list(_batches(word_ids, "word_ids")))
-    if not (len(p_list) == len(t_list) == len(w_list)) or not p_list:
-        raise ValueError("Expected as many `preds` as `target` (and `word_ids`) batches, "
-                         "at least one.")
+    if not p_list:
+        raise InputTypeError("Expected at least one batch in `preds`; got an empty sequence.")
+    for name, other in (("target", t_list), ("word_ids", w_list)):
+        if len(other) != len(p_list):
+            raise LengthMismatchError(
+                f"Expected as many `{name}` batches as `preds` batches; got {len(other)} "
+                f"and {len(p_list)}.", expected=len(p_list), actual=len(other))
+    several = len(p_list) > 1
     total: torch.Tensor | None = None
     tokens: torch.Tensor | None = None
-    for p, tg, w in zip(p_list, t_list, w_list, strict=True):
-        c, n = batch_counts(p, tg, tables, match=match, t=t, ignore_index=ignore_index,
-                            word_ids=w, aggregation=aggregation)
+    for i, (p, tg, w) in enumerate(zip(p_list, t_list, w_list, strict=True)):
+        names = Names(*(f"{n}[{i}]" for n in NAMES)) if several else NAMES
+        c, n = counted(p, tg, s.tables, validate=s.validate, names=names, match=s.match,
+                       t=s.t, ignore_index=s.ignore_index, word_ids=w,
+                       aggregation=s.aggregation)
         total = c if total is None else total + c.to(total.device)
         tokens = n if tokens is None else tokens + n.to(tokens.device)
     assert total is not None
     assert tokens is not None
-    return TensorCounts(tables.labels, total[0], total[1], total[2], tokens[0], tokens[1])
+    return TensorCounts(s.tables.labels, total[0], total[1], total[2], tokens[0], tokens[1])
 
 
 def entity_scores(tp: torch.Tensor, n_pred: torch.Tensor, n_gold: torch.Tensor,

@@ -9,9 +9,8 @@ import torch
 from torchmetrics import Metric
 
 from nerscore.scoring.report import Report
-from nerscore.torch._tables import as_tag_tuple, tag_tables
-from nerscore.torch.aggregation import STRATEGIES
-from nerscore.torch.functional import batch_counts, check_match, check_t, entity_scores
+from nerscore.torch._options import settings
+from nerscore.torch.functional import counted, entity_scores
 from nerscore.values.counts import Counts
 
 __all__ = ["EntityMetric"]
@@ -47,6 +46,13 @@ class EntityMetric(Metric):
         Threshold of ``match="threshold"``, in ``[0.5, 1]``.
     aggregation : str
         Subword to word strategy used when :meth:`update` gets ``word_ids``.
+    validate : bool
+        Check the values of every batch in :meth:`update`: a NaN or infinite
+        logit, or a label id outside ``[0, len(labels))`` that is not
+        ``ignore_index``, raises an error naming the tensor and the position.
+        Off by default: it costs one device-to-host synchronisation per
+        update (see :func:`nerscore.torch.count_entities` for what is checked
+        without it).
     **kwargs
         Passed to :class:`torchmetrics.Metric` (``sync_on_compute``, ...).
 
@@ -81,6 +87,7 @@ class EntityMetric(Metric):
     n_gold: torch.Tensor
     tokens: torch.Tensor
     tokens_correct: torch.Tensor
+    sequences: torch.Tensor
 
     def __init__(
         self,
@@ -92,21 +99,18 @@ class EntityMetric(Metric):
         ignore_index: int = -100,
         t: float = 0.5,
         aggregation: str = "first",
+        validate: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.match = check_match(match)
-        self.t = check_t(t) if match == "threshold" else t
-        if aggregation not in STRATEGIES:
-            raise ValueError(f"Expected `aggregation` to be one of {', '.join(STRATEGIES)}; "
-                             f"got {aggregation!r}.")
-        self.aggregation = aggregation
-        self.ignore_index = ignore_index
-        self.tables = tag_tables(as_tag_tuple(labels), scheme, mode)
+        s = settings(labels, scheme=scheme, mode=mode, match=match, t=t,
+                     ignore_index=ignore_index, aggregation=aggregation, validate=validate)
+        self.match, self.t, self.aggregation = s.match, s.t, s.aggregation
+        self.ignore_index, self.validate, self.tables = s.ignore_index, s.validate, s.tables
         k = self.tables.n_labels
         for name in ("tp", "n_pred", "n_gold"):
             self.add_state(name, default=torch.zeros(k, dtype=torch.int64), dist_reduce_fx="sum")
-        for name in ("tokens", "tokens_correct"):
+        for name in ("tokens", "tokens_correct", "sequences"):
             self.add_state(name, default=torch.zeros((), dtype=torch.int64),
                            dist_reduce_fx="sum")
 
@@ -121,9 +125,11 @@ class EntityMetric(Metric):
 
         With ``word_ids`` ``(B, L)`` (negative: no word), predictions are
         aggregated per word and each word's target is its first subword's.
+        Every row is a sequence (one with only ``ignore_index`` targets is an
+        empty one, as an empty list of tags is for :func:`nerscore.count_matches`).
         """
-        counts, tokens = batch_counts(
-            preds, target, self.tables, match=self.match, t=self.t,
+        counts, tokens = counted(
+            preds, target, self.tables, validate=self.validate, match=self.match, t=self.t,
             ignore_index=self.ignore_index, word_ids=word_ids, aggregation=self.aggregation,
         )
         self.tp += counts[0]
@@ -131,6 +137,7 @@ class EntityMetric(Metric):
         self.n_gold += counts[2]
         self.tokens += tokens[0]
         self.tokens_correct += tokens[1]
+        self.sequences += target.shape[0]
 
     def compute(self) -> dict[str, torch.Tensor]:
         """Scores as float64 tensors (see the class Notes for the keys)."""
@@ -146,18 +153,37 @@ class EntityMetric(Metric):
         Under ``torch.distributed`` the states of all processes are summed
         first, as in :meth:`compute`.
         """
+        return self._host()[0]
+
+    def _host(self) -> tuple[Counts, int]:
+        """The counts and the number of sequences, on the host (summed across processes)."""
         with self.sync_context():
             host = torch.stack([self.tp, self.n_pred, self.n_gold]).cpu().numpy()
             tokens, correct = int(self.tokens), int(self.tokens_correct)
-        return Counts(self.tables.labels, host[0], host[1], host[2], tokens=tokens,
-                      tokens_correct=correct)
+            sequences = int(self.sequences)
+        counts = Counts(self.tables.labels, host[0], host[1], host[2], tokens=tokens,
+                        tokens_correct=correct)
+        return counts, sequences
 
     def to_report(self, *, zero_division: Any = 0.0) -> Report:
-        """The accumulated counts as a :class:`nerscore.Report` (renderers, JSON)."""
+        """The accumulated counts as a :class:`nerscore.Report` (renderers, JSON).
+
+        Examples
+        --------
+        >>> import torch
+        >>> metric = EntityMetric(["O", "B-PER", "I-PER"])
+        >>> metric.update(torch.tensor([[1, 2, 0], [0, 0, 0]]), torch.tensor([[1, 2, 0], [0, 1, -100]]))
+        >>> report = metric.to_report()
+        >>> report.n_sequences, report.n_tokens
+        (2, 5)
+        >>> str(report).splitlines()[-1]
+        'accuracy: 0.80 (5 tokens, 2 sequences)'
+        """
         from nerscore.scoring.metrics import build_report
 
-        counts = self.to_counts()
+        counts, sequences = self._host()
         options: dict[str, Any] = {"t": self.t} if self.match == "threshold" else {}
         return build_report(counts, match=self.match, options=options,
                             scheme=self.tables.scheme, mode=self.tables.mode.value,
-                            beta=1.0, zero_division=zero_division, n_tokens=counts.tokens)
+                            beta=1.0, zero_division=zero_division, n_sequences=sequences,
+                            n_tokens=counts.tokens)
