@@ -52,6 +52,8 @@ ul.notes { color: var(--muted); }
 .sev-warning { background: var(--spurious); }
 .sev-info { background: #0969da; }
 table.findings td { vertical-align: top; }
+table.findings td:nth-child(2) { font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
+  font-size: .85rem; }
 table.findings td:nth-child(4) { width: 38%; }
 table.findings td:nth-child(5) { width: 34%; }
 details { color: var(--muted); font-size: .85rem; }
