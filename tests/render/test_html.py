@@ -1,12 +1,16 @@
+import itertools
 import json
 import re
+from html import escape
 from html.parser import HTMLParser
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 import nerscore
 from nerscore.cli import main
+from nerscore.render.html_errors import error_payload
 
 
 class _Collector(HTMLParser):
@@ -127,21 +131,115 @@ def test_confusion_heat_map_holds_raw_and_normalised_views():
     assert 'data-view="col"' in page
 
 
+def decoded_errors(data, system=0):
+    """The errors of one system of the page's data, as (category, sequence, gold, pred) tuples."""
+    sys_ = data["systems"][system]
+    gold, pred = data["golds"][sys_["gold"]], sys_["pred"]
+    first = {id(t): list(itertools.accumulate(t["n"], initial=0)) for t in (gold, pred)}
+
+    def side(table, row, i):
+        if i < 0:
+            return None, None, None
+        k = first[id(table)][row] + i
+        start = table["start"][k]
+        return start, start + table["len"][k], data["labels"][table["label"][k]]
+
+    e = sys_["errors"]
+    return [(data["categories"][c], data["seq"][r], *side(gold, r, g), *side(pred, r, p))
+            for c, r, g, p in zip(e["cat"], e["row"], e["g"], e["p"], strict=True)]
+
+
+def as_tuples(errors):
+    return [(e.category.value, e.sequence, e.gold_start, e.gold_end, e.gold_label,
+             e.pred_start, e.pred_end, e.pred_label) for e in errors]
+
+
 def test_error_payload_has_every_error():
     r = spans_report()
     page = nerscore.render_html(r, page_size=7)
     data = json.loads(parse(page).scripts[0][1])
-    (system,) = data["systems"]
-    errors = nerscore.errors_from_report(r)
-    assert len(system["errors"]["cat"]) == len(errors)
-    cats = [data["categories"][k] for k in system["errors"]["cat"]]
-    assert cats == [e.category.value for e in errors]
-    assert [data["labels"][k] if k >= 0 else None for k in system["errors"]["gl"]] == [
-        e.gold_label for e in errors]
+    assert decoded_errors(data) == as_tuples(nerscore.errors_from_report(r))
     assert 'data-page-size="7"' in page
     no_errors = nerscore.render_html(r, errors=False, confusion=False)
     assert "id=\"nerscore-data\"" not in no_errors
     assert 'class="cm"' not in no_errors
+
+
+def test_error_payload_holds_the_sequences_with_errors_and_each_string_once():
+    tokens = [["Ann", "met", "Bob", "in", "Rome"], ["Bob", "met", "Ann"], ["Ann", "met", "Rome"]]
+    gold = [["B-PER", "O", "B-PER", "O", "B-LOC"], ["B-PER", "O", "B-PER"], ["B-PER", "O", "B-LOC"]]
+    pred = [["B-PER", "O", "B-LOC", "O", "B-LOC"], ["B-PER", "O", "B-PER"], ["O", "O", "B-LOC"]]
+    a = nerscore.evaluate(gold, pred, zero_division=0.0)
+    b = nerscore.evaluate(gold, gold, zero_division=0.0)
+    data, _ = error_payload({"a": a, "b": b}, tokens)
+    assert data["seq"] == [0, 2]                      # sequence 1 has no error
+    assert data["tokens"] == ["Ann", "met", "Rome", "Bob", "in"]   # most frequent first, once each
+    assert [[data["tokens"][i] for i in t] for t in data["texts"]] == [tokens[0], tokens[2]]
+    assert len(data["golds"]) == 1                    # one gold table for both systems
+    assert data["golds"][0]["n"] == [3, 2]
+    assert data["labels"] == ["LOC", "PER"]
+    assert decoded_errors(data, 0) == as_tuples(nerscore.errors_from_report(a))
+    assert data["systems"][1]["errors"] == {"cat": [], "row": [], "g": [], "p": []}
+    assert data["systems"][1]["pred"]["n"] == [3, 2]
+    assert data["docs"] is None
+    page = json.dumps(data)
+    assert "key" not in page
+    assert page.count('"Rome"') == 1
+
+
+def conll_like_corpus(n_sentences=110_000, seed=0):
+    """Token lists, gold tags and predicted tags of a CoNLL-like test set.
+
+    Sentences of 8 to 24 tokens drawn from a vocabulary of 20,000 random words with Zipf
+    frequencies; entities of 1 to 3 tokens every 7 tokens (85 % of the slots, ~1.8 per
+    sentence); a prediction with 66 % of them right, the others missed, mislabelled or one
+    token too long, and a spurious MISC in about 1 slot in 28: ~0.68 errors per sentence.
+    """
+    rng = np.random.default_rng(seed)
+    letters = np.frombuffer(b"abcdefghijklmnopqrstuvwxyz", dtype="S1")
+    sizes = rng.integers(2, 11, 20_000)
+    chars = letters[rng.integers(0, 26, int(sizes.sum()))].tobytes().decode()
+    cuts = np.cumsum(sizes).tolist()
+    vocab = list(dict.fromkeys(chars[a:b] for a, b in zip([0, *cuts[:-1]], cuts, strict=True)))
+    freq = 1 / np.arange(1, len(vocab) + 1)
+    lens = rng.integers(8, 25, n_sentences)
+    total = int(lens.sum())
+    words = np.array(vocab, dtype=object)[rng.choice(len(vocab), total, p=freq / freq.sum())]
+    pos = np.arange(total) - np.repeat(np.cumsum(lens) - lens, lens)
+    size = np.repeat(lens, lens)
+    gold = np.full(total, "O", dtype=object)
+    pred = gold.copy()
+    types = np.array(["PER", "LOC", "ORG", "MISC"], dtype=object)
+    starts = np.flatnonzero((pos % 7 == 1) & (pos + 4 <= size) & (rng.random(total) < 0.85))
+    length, kind, fate = rng.integers(1, 4, len(starts)), rng.integers(0, 4, len(starts)), \
+        rng.random(len(starts))
+    for k in range(3):  # fate: < .66 right, < .77 missed, < .88 mislabelled, else one too long
+        on = length > k
+        prefix, f = "B-" if k == 0 else "I-", fate[on]
+        gold[starts[on] + k] = prefix + types[kind[on]]
+        pred[starts[on] + k] = np.where((f < 0.66) | (f >= 0.88), prefix + types[kind[on]],
+                                        np.where(f >= 0.77, prefix + types[(kind[on] + 1) % 4],
+                                                 "O"))
+    longer = fate >= 0.88
+    pred[starts[longer] + length[longer]] = "I-" + types[kind[longer]]
+    pred[np.flatnonzero((pos % 7 == 5) & (rng.random(total) < 0.035))] = "B-MISC"
+    bounds = np.cumsum(lens)[:-1]
+    return tuple([x.tolist() for x in np.split(a, bounds)] for a in (words, gold, pred))
+
+
+def test_seventy_thousand_errors_of_110k_sentences_stay_under_ten_megabytes():
+    tokens, gold, pred = conll_like_corpus()
+    report = nerscore.evaluate(gold, pred, zero_division=0.0)
+    errors = nerscore.errors_from_report(report)
+    assert len(errors) > 70_000
+    page = nerscore.render_html(report, texts=tokens)
+    size = len(page.encode("utf-8"))
+    assert size < 10_000_000, size
+    data = json.loads(parse(page).scripts[0][1])
+    assert len(data["systems"][0]["errors"]["cat"]) == len(errors)
+    assert decoded_errors(data) == as_tuples(errors)
+    row = data["seq"].index(errors[0].sequence)
+    assert [data["tokens"][i] for i in data["texts"][row]] == tokens[errors[0].sequence]
 
 
 def test_several_systems_one_column_each_and_duck_typed_extras():
@@ -158,11 +256,11 @@ def test_several_systems_one_column_each_and_duck_typed_extras():
     assert "B<x>" in c.cells
     assert "B&lt;x&gt;" in page
     assert page.count('<th class="sys">') == 2
-    assert "0.5000" in page
-    assert "[0.4000, 0.6000]" in page
-    assert "1.20e-04" in page
+    assert '0.5000 <span class="ci">[0.4000, 0.6000]</span>' in page
+    assert '<td class="num">0.0001</td><td class="num">not run</td>' in page
     assert "Check &lt;PER&gt; vs LOC." in page
-    assert "label_confusion" in c.cells
+    assert "<td>label_confusion</td>" in page
+    assert "count <strong>3</strong>" in page  # no message: the numbers are the finding
     assert page.count('<table class="cm"') == 2
     data = json.loads(c.scripts[0][1])
     assert [s["name"] for s in data["systems"]] == ["A", "B<x>"]
@@ -171,6 +269,71 @@ def test_several_systems_one_column_each_and_duck_typed_extras():
     assert re.findall(r'<th colspan="\d+" class="sys">([^<]*)</th>', other) == ["system", "B"]
     with pytest.raises(TypeError, match="to_dict"):
         nerscore.render_html(a, comparison=object())
+
+
+def section(page, ident):
+    body = page[page.index(f'<section id="{ident}">'):]
+    return body[:body.index("</section>")]
+
+
+def test_diagnostics_are_findings_with_badges_counts_and_one_line_of_settings():
+    read = lambda name: nerscore.read_conll(f"tests/data/diagnostics/{name}.conll").tags  # noqa: E731
+    d = nerscore.diagnose(read("train"), read("test"), pred=read("pred"), scheme="IOB2")
+    html = section(nerscore.render_html(spans_report(), diagnostics=d), "diagnostics")
+    assert "format_version" not in html
+    assert "generic" not in html
+    assert "`" not in html
+    rows = re.findall(r'<tr><td><span class="sev sev-(\w+)">(\w+)</span></td>'
+                      r"<td>(\w+)</td>", html)
+    assert rows == [(f.severity, f.severity, f.kind) for f in d.findings]
+    for f in d.findings:
+        assert escape(f.message) in html
+        assert escape(f.advice) in html
+    assert '<p class="lead"><strong>9 findings</strong>: 1 <span class="sev sev-error">error</span>' \
+        in html
+    assert html.count('<p class="settings">') == 1
+    assert "Settings: <span>scheme <strong>IOB2</strong></span>" in html
+    assert "min instances <strong>15</strong>" in html
+    assert "<details><summary>numbers</summary>" in html
+    counts = re.findall(r'<tr><th scope="row">(\w+)</th><td class="num">(\d+)', html)
+    assert counts[:len(d.labels)] == [(lab, str(d.train_counts[lab])) for lab in d.labels]
+    assert "<h3>Seen and unseen entities</h3>" in html
+    assert f"{d.seen['n_seen']}</strong> of {d.seen['n_test']} test entities" in html
+    extra = {"findings": [], "skipped": {"seen_overlap": "no `texts` given"},
+             "notes": ["joined by `id`"], "mystery": 3}
+    html = nerscore.render_html(spans_report(), diagnostics=extra)
+    assert "No findings: every check that ran passed." in html
+    assert "<code>seen_overlap</code> (no <code>texts</code> given)" in html
+    assert "Note: joined by <code>id</code>" in html
+    assert "Also given: <span>mystery <strong>3</strong></span>" in html
+
+
+def test_significance_is_a_table_of_systems_a_table_of_pairs_and_one_line_of_settings():
+    gold = nerscore.read_conll(f"{EXAMPLE}/gold.conll").tags
+    preds = {name: nerscore.read_conll(f"{EXAMPLE}/{name}.conll").tags
+             for name in ("pred", "pred_discard")}
+    res = nerscore.compare(gold, preds, n_resamples=100, seed=1)
+    html = section(nerscore.render_html(spans_report(), comparison=res), "significance")
+    assert "`" not in html
+    assert "<code>documents</code>" in html  # the note on sentences as units
+    systems = re.findall(r'<tr><th scope="row">(\w+)</th>((?:<td.*?</td>)+)</tr>', html)
+    assert [name for name, _ in systems] == ["pred", "pred_discard"]
+    for (_, cells), s in zip(systems, res.systems, strict=True):
+        shown = re.findall(r"([\d.]+) <span class=\"ci\">\[([\d.]+), ([\d.]+)\]", cells)
+        assert shown == [(f"{e.value:.4f}", f"{e.low:.4f}", f"{e.high:.4f}")
+                         for e in (s.get(m, a) for a in ("micro", "macro")
+                                   for m in ("precision", "recall", "f1"))]
+    (pair,) = res.pairs
+    d = pair.difference
+    assert (f'<tr><td>pred</td><td>pred_discard</td><td class="num est">{d.value:+.4f} '
+            f'<span class="ci">[{d.low:+.4f}, {d.high:+.4f}]</span></td>'
+            f'<td class="num">{pair.p_bootstrap:.4f}</td><td class="num">not run</td></tr>') in html
+    assert "Δ micro F1 [95% CI]" in html
+    assert html.count('<p class="settings">') == 1
+    assert "method <strong>paired bootstrap</strong>" in html
+    assert "n resamples <strong>100</strong>" in html
+    assert "zero_division" not in html
+    assert "Also given" not in html
 
 
 def test_token_matcher_page_says_what_it_cannot_show():
@@ -202,7 +365,8 @@ def test_report_command_writes_one_page_per_run(tmp_path, capsys):
     assert [s["name"] for s in data["systems"]] == ["model", "oracle"]
     assert len(data["systems"][0]["errors"]["cat"]) > 0
     assert data["systems"][1]["errors"]["cat"] == []
-    assert isinstance(data["texts"][0], list)  # CoNLL tokens
+    assert isinstance(data["texts"][0], list)  # CoNLL tokens, as indices into a table
+    assert isinstance(data["tokens"][0], str)
     assert main(["report", f"{EXAMPLE}/gold.conll", f"{EXAMPLE}/pred.conll", "--names",
                  "a", "b"]) == 2
     assert main(["report", f"{EXAMPLE}/gold.conll", f"{EXAMPLE}/pred.conll", "-o", "-",

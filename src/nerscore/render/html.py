@@ -5,7 +5,7 @@ opens offline, from ``file://``, years later. The tables (summary, averages,
 per label, confusion matrix) are written as HTML and readable without the
 script; the script sorts them, switches the confusion matrix between counts
 and shares, and renders the error browser from the errors embedded as
-compact JSON, a page at a time. Every piece of user text is escaped with
+compact JSON (integer columns and string tables), a page at a time. Every piece of user text is escaped with
 :func:`html.escape` (in the JSON block, ``<``, ``>`` and ``&`` are escaped
 too). Rendering never recomputes scores.
 """
@@ -23,12 +23,12 @@ from nerscore.render.html_errors import browser_markup, error_payload, script_js
 from nerscore.render.html_sections import (
     averages_table,
     confusion_section,
-    findings_section,
-    generic,
+    diagnostics_section,
     labels_table,
     notes_section,
     num,
     schemas_section,
+    significance_section,
     summary_facts,
 )
 from nerscore.render.registry import Renderer, ScoreOutput, register_renderer
@@ -97,20 +97,28 @@ def render_html(
         browser). ``report`` is shown first under ``name`` unless it is one
         of the values.
     comparison : object with ``to_dict()``, optional
-        Significance results (e.g. from ``nerscore.compare``); its dict is
-        shown as tables.
+        Significance results (e.g. from ``nerscore.compare``; the keys of
+        ``Comparison.to_dict()``): a table of the systems' scores with
+        their intervals, a table of the pairs with the difference, its
+        interval and the p-values, and the settings in one line.
     diagnostics : object with ``to_dict()``, optional
-        Diagnostic findings: ``to_dict()["findings"]`` is a list of
-        ``{kind, severity, label or labels, numbers, advice}``.
+        Dataset diagnostics (e.g. from ``nerscore.diagnose``; the keys of
+        ``Diagnostics.to_dict()``): the findings by severity with their
+        advice, the entities per label, the checks not run and the
+        settings in one line.
     errors : bool
-        Include the error browser (errors embedded as compact JSON).
+        Include the error browser: the sequences that hold an error, with
+        their entities, ids and texts, embedded as compact JSON
+        (:func:`nerscore.render.html_errors.error_payload`), and a search
+        box over the documents with errors.
     confusion : bool or ConfusionMatrix
         Include the confusion matrix heat map: True for each system's own
         (:func:`nerscore.confusion_from_report`), or the matrix to show for
         ``report`` (e.g. one summed over chunks).
     texts : sequence, optional
         One text (str; character offsets) or token list (token offsets) per
-        sequence, shown in the error browser; defaults to ``report.texts``.
+        sequence, shown in the error browser (those of the sequences with
+        errors); defaults to ``report.texts``.
     digits : int
         Decimals shown.
     title : str
@@ -172,11 +180,11 @@ def render_html(
     if comparison is not None:
         nav.append(("significance", "Significance"))
         body.append(_section("significance", "Significance",
-                             generic(_as_dict(comparison, "comparison"))))
+                             significance_section(_as_dict(comparison, "comparison"), digits)))
     if diagnostics is not None:
         nav.append(("diagnostics", "Diagnostics"))
         body.append(_section("diagnostics", "Diagnostics",
-                             findings_section(_as_dict(diagnostics, "diagnostics"))))
+                             diagnostics_section(_as_dict(diagnostics, "diagnostics"), digits)))
     if confusion is not False:
         given = {} if confusion is True else {id(report): confusion}
         nav.append(("confusion", "Confusion matrix"))

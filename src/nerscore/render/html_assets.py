@@ -35,7 +35,7 @@ button.sort { font: inherit; font-weight: 600; border: 0; background: none; curs
   padding: 0; color: inherit; }
 th[aria-sort="ascending"] button.sort::after { content: " \\25B2"; }
 th[aria-sort="descending"] button.sort::after { content: " \\25BC"; }
-.metric-pick button, .cm-view button, .cats button, .pager button {
+.metric-pick button, .cm-view button, .cats button, .pager button, #err-doc-clear {
   font: inherit; border: 1px solid var(--line); background: #f6f8fa; border-radius: 4px;
   padding: .15rem .55rem; margin: 0 .2rem .3rem 0; cursor: pointer; }
 button[aria-pressed="true"] { background: #0969da; color: #fff; border-color: #0969da; }
@@ -46,11 +46,35 @@ table.cm td.off { background: rgba(207,34,46,var(--a)); }
 table.cm td.dark { color: #fff; }
 table.cm th.corner { color: var(--muted); font-weight: 400; }
 ul.notes { color: var(--muted); }
-.findings .sev { font-weight: 600; }
-.sev-error .sev, .sev-high .sev { color: var(--missed); }
-.sev-warning .sev, .sev-medium .sev { color: var(--spurious); }
-table.generic { font-size: .92rem; }
-.err-controls label { margin-right: 1rem; }
+.sev { display: inline-block; font-size: .8rem; font-weight: 600; color: #fff;
+  border-radius: 3px; padding: 0 .4rem; background: var(--muted); }
+.sev-error { background: var(--missed); }
+.sev-warning { background: var(--spurious); }
+.sev-info { background: #0969da; }
+table.findings td { vertical-align: top; }
+table.findings td:nth-child(2) { font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
+  font-size: .85rem; }
+table.findings td:nth-child(4) { width: 38%; }
+table.findings td:nth-child(5) { width: 34%; }
+details { color: var(--muted); font-size: .85rem; }
+summary { cursor: pointer; }
+p.settings, div.settings { color: var(--muted); font-size: .9rem; }
+p.settings strong { color: var(--ink); font-weight: 600; }
+td.est { white-space: nowrap; }
+td.est .ci { display: block; font-size: .85em; }
+table.systems .cmp { background: #f6f8fa; }
+table.pairs td.est .ci { display: inline; }
+.err-controls label { margin-right: .3rem; }
+.doc-search { position: relative; display: inline-block; }
+#err-doc { font: inherit; width: 16rem; padding: .1rem .3rem; }
+#err-doc-count, #err-doc-list .n { color: var(--muted); }
+#err-doc-list { position: absolute; left: 0; top: 100%; z-index: 3; min-width: 24rem;
+  max-height: 20rem; overflow: auto; margin: .15rem 0 0; padding: .2rem 0; list-style: none;
+  background: #fff; border: 1px solid var(--line); border-radius: 4px;
+  box-shadow: 0 4px 12px rgba(0,0,0,.15); }
+#err-doc-list li { display: flex; justify-content: space-between; gap: 1.5rem;
+  padding: .15rem .6rem; cursor: pointer; }
+#err-doc-list li:hover, #err-doc-list li.active { background: #ddf4ff; }
 .legend span { margin-right: .6rem; padding: 0 .3rem; }
 #err-list { padding-left: 2.2rem; }
 #err-list li { margin: .5rem 0; padding: .3rem .6rem; border-left: 4px solid var(--line); }
@@ -193,149 +217,275 @@ var controls = $(".err-controls");
 var pageSize = Number(controls.dataset.pageSize) || 50;
 var state = { sys: 0, cat: -1, label: -2, doc: -1, page: 0 };
 
-function docName(q) {
-  return D.docs && D.docs[q] !== null && D.docs[q] !== undefined ? D.docs[q] : "sequence " + q;
+// Each entity table gets the index of every row's first entity; each error the
+// indices and labels of its entities (-1 for an absent side).
+function indexTable(T) {
+  T.off = new Int32Array(T.n.length + 1);
+  for (var r = 0; r < T.n.length; r++) T.off[r + 1] = T.off[r] + T.n[r];
+}
+D.golds.forEach(indexTable);
+D.systems.forEach(function (S) {
+  indexTable(S.pred);
+  var G = D.golds[S.gold], P = S.pred, E = S.errors, n = E.cat.length;
+  E.gi = new Int32Array(n); E.pi = new Int32Array(n);
+  E.gl = new Int32Array(n); E.pl = new Int32Array(n);
+  for (var k = 0; k < n; k++) {
+    E.gi[k] = E.g[k] < 0 ? -1 : G.off[E.row[k]] + E.g[k];
+    E.pi[k] = E.p[k] < 0 ? -1 : P.off[E.row[k]] + E.p[k];
+    E.gl[k] = E.gi[k] < 0 ? -1 : G.label[E.gi[k]];
+    E.pl[k] = E.pi[k] < 0 ? -1 : P.label[E.pi[k]];
+  }
+});
+
+function docName(r) {
+  var d = D.docs ? D.docs[r] : null;
+  return d !== null && d !== undefined ? d : "sequence " + D.seq[r];
+}
+function docText(r) {   // a str, a token list, or null
+  var t = D.texts ? D.texts[r] : null;
+  if (t === null || t === undefined) return null;
+  return typeof t === "string" ? t : t.map(function (i) { return D.tokens[i]; });
 }
 function lowerBound(a, x) {
   var lo = 0, hi = a.length;
   while (lo < hi) { var mid = (lo + hi) >> 1; if (a[mid] < x) lo = mid + 1; else hi = mid; }
   return lo;
 }
-function entities(T, q, side) {
+function entities(T, r, side) {
   var out = [];
-  for (var k = lowerBound(T.seq, q), hi = lowerBound(T.seq, q + 1); k < hi; k++) {
-    out.push({ s: T.start[k], e: T.end[k], label: D.labels[T.label[k]], side: side, err: null, cur: false });
+  for (var k = T.off[r]; k < T.off[r + 1]; k++) {
+    out.push({ s: T.start[k], e: T.start[k] + T.len[k], label: D.labels[T.label[k]], side: side,
+               k: k, err: null, cur: false });
   }
   return out;
 }
-function docText(q) { return D.texts ? D.texts[q] : null; }
-function unitCount(t) { return t === null || t === undefined ? 0 : t.length; }
-function cover(t, s, e) {
-  if (t === null || t === undefined) return null;
-  return typeof t === "string" ? t.slice(s, e) : t.slice(s, e).join(" ");
+function rowSpans(S, r) {
+  return entities(D.golds[S.gold], r, "g").concat(entities(S.pred, r, "p"));
 }
 
-// Write units [a, b) of text t into parent, with every span highlighted.
+// Spans by start; at one start an empty span first, then the longest, gold before predicted.
+function spanOrder(x, y) {
+  return x.s - y.s || (y.s === y.e) - (x.s === x.e) || y.e - x.e
+    || (x.side === y.side ? 0 : x.side === "g" ? -1 : 1);
+}
+// Write units [a, b) of text t into parent: every span is one element around all of its
+// units (its label last), nested in the spans that hold it. A span that crosses the end of
+// an enclosing one is cut there, and its rest continues after it.
 function paint(parent, t, a, b, spans) {
   var tokens = typeof t !== "string";
-  var points = [a, b];
-  spans.forEach(function (sp) {
-    if (sp.s > a && sp.s < b) points.push(sp.s);
-    if (sp.e > a && sp.e < b) points.push(sp.e);
-  });
-  points = Array.from(new Set(points)).sort(function (x, y) { return x - y; });
-  if (a > 0) parent.appendChild(document.createTextNode("\u2026 "));
-  function chips(at, ending) {
-    spans.forEach(function (sp) {
-      var hit = ending ? (sp.e === at && sp.s < sp.e) : (sp.s === at && sp.e === at);
-      if (!hit) return;
-      var chip = el("span", sp.side === "g" ? "lg" : "lp", (ending ? "" : "\u2205 ") + sp.label);
-      if (sp.err) chip.classList.add("e-" + sp.err);
-      parent.appendChild(chip);
-    });
+  var queue = spans.map(function (sp) { return Object.assign({ last: true }, sp); }).sort(spanOrder);
+  var root = { s: a, e: b, kids: [], sp: null, up: null }, stack = [root];
+  for (var i = 0; i < queue.length; i++) {
+    var sp = queue[i];
+    while (stack.length > 1 && stack[stack.length - 1].e <= sp.s) stack.pop();
+    var top = stack[stack.length - 1];
+    if (sp.e > top.e) {
+      var rest = Object.assign({}, sp, { s: top.e });
+      sp = Object.assign({}, sp, { e: top.e, last: false });
+      var j = i + 1;
+      while (j < queue.length && spanOrder(queue[j], rest) <= 0) j++;
+      queue.splice(j, 0, rest);
+    }
+    var node = { s: sp.s, e: sp.e, kids: [], sp: sp, up: top };
+    top.kids.push(node);
+    stack.push(node);
   }
-  for (var i = 0; i + 1 < points.length; i++) {
-    var x = points[i], y = points[i + 1];
-    chips(x, false);
-    if (tokens && i > 0) parent.appendChild(document.createTextNode(" "));
-    var piece = el("span", "", tokens ? t.slice(x, y).join(" ") : t.slice(x, y));
-    spans.forEach(function (sp) {
-      if (sp.s <= x && sp.e >= y && sp.s < sp.e) {
-        piece.classList.add(sp.side);
-        if (sp.err) piece.classList.add("e-" + sp.err);
-        if (sp.cur) piece.classList.add("cur");
-      }
+  emit(parent, root);
+
+  function emit(into, node) {
+    var parts = [], x = node.s;
+    function units(y) {
+      if (y <= x) return;
+      if (tokens) { for (var u = x; u < y; u++) parts.push(t[u]); } else parts.push(t.slice(x, y));
+    }
+    node.kids.forEach(function (kid) { units(kid.s); parts.push(element(kid)); x = Math.max(x, kid.e); });
+    units(node.e);
+    var buf = "";
+    parts.forEach(function (p, i) {   // tokens: one space between neighbours
+      var sep = tokens && i > 0 ? " " : "";
+      if (typeof p === "string") { buf += sep + p; return; }
+      buf += sep;
+      if (buf) into.appendChild(document.createTextNode(buf));
+      buf = "";
+      into.appendChild(p);
     });
-    if (piece.className === "") parent.appendChild(piece.firstChild || document.createTextNode(""));
-    else parent.appendChild(piece);
-    chips(y, true);
+    if (buf) into.appendChild(document.createTextNode(buf));
   }
-  if (points.length === 1) chips(a, false);
-  if (b < unitCount(t)) parent.appendChild(document.createTextNode(" \u2026"));
+  function element(node) {
+    var sp = node.sp, up = node.up.sp;
+    var box = el("span", sp.side);
+    var twin = up && up.s === sp.s && up.e === sp.e && up.err === sp.err;
+    if (sp.err && !twin) box.classList.add("e-" + sp.err);
+    if (sp.cur) box.classList.add("cur");
+    if (sp.s === sp.e) box.appendChild(el("span", sp.side === "g" ? "lg" : "lp", "\u2205 " + sp.label));
+    else {
+      emit(box, node);
+      if (sp.last) box.appendChild(el("span", sp.side === "g" ? "lg" : "lp", sp.label));
+    }
+    return box;
+  }
 }
 
-function sideText(label, s, e, t) {
-  if (label === -1) return "\u2014";
-  var c = cover(t, s, e);
-  return D.labels[label] + (c === null ? "" : " \u201c" + c + "\u201d") + " [" + s + ", " + e + ")";
+function sideText(T, i, t) {
+  if (i < 0) return "\u2014";
+  var s = T.start[i], e = s + T.len[i];
+  var c = t === null ? null : typeof t === "string" ? t.slice(s, e) : t.slice(s, e).join(" ");
+  return D.labels[T.label[i]] + (c === null ? "" : " \u201c" + c + "\u201d") + " [" + s + ", " + e + ")";
 }
 
-function contextOf(E, k, sys) {
-  var q = E.seq[k], t = docText(q);
-  var box = el("div", "ctx");
-  if (t === null || t === undefined) return null;
-  var lo = Math.min.apply(null, [E.gs[k], E.ps[k]].filter(function (v) { return v >= 0; }));
-  var hi = Math.max(E.ge[k], E.pe[k]);
+function contextOf(S, k) {
+  var E = S.errors, r = E.row[k], t = docText(r);
+  if (t === null) return null;
+  var G = D.golds[S.gold], P = S.pred, gi = E.gi[k], pi = E.pi[k];
+  var lo = Infinity, hi = -Infinity;
+  if (gi >= 0) { lo = G.start[gi]; hi = G.start[gi] + G.len[gi]; }
+  if (pi >= 0) { lo = Math.min(lo, P.start[pi]); hi = Math.max(hi, P.start[pi] + P.len[pi]); }
   var pad = typeof t === "string" ? 60 : 8;
   var a = Math.max(0, lo - pad), b = Math.min(t.length, hi + pad);
-  var spans = entities(D.golds[sys.gold], q, "g").concat(entities(sys.pred, q, "p"));
-  spans = spans.filter(function (sp) {   // overlapping the window (an empty span: inside it)
+  var spans = rowSpans(S, r).filter(function (sp) {   // in the window (an empty span: inside it)
     return sp.s === sp.e ? sp.s >= a && sp.s <= b : sp.s < b && sp.e > a;
   });
   spans.forEach(function (sp) {
     sp.s = Math.max(sp.s, a); sp.e = Math.min(sp.e, b);
-    var mine = (sp.side === "g" && E.gl[k] >= 0 && sp.s === Math.max(E.gs[k], a) && sp.e === Math.min(E.ge[k], b) && sp.label === D.labels[E.gl[k]])
-      || (sp.side === "p" && E.pl[k] >= 0 && sp.s === Math.max(E.ps[k], a) && sp.e === Math.min(E.pe[k], b) && sp.label === D.labels[E.pl[k]]);
-    if (mine) { sp.err = CATS[E.cat[k]]; sp.cur = true; }
+    if (sp.k === (sp.side === "g" ? gi : pi)) { sp.err = CATS[E.cat[k]]; sp.cur = true; }
   });
+  var box = el("div", "ctx");
+  if (a > 0) box.appendChild(document.createTextNode("\u2026 "));
   paint(box, t, a, b, spans);
+  if (b < t.length) box.appendChild(document.createTextNode(" \u2026"));
   return box;
 }
 
-function renderDoc(q, sys) {
+function renderDoc(r, S) {
   var view = $("#err-doc-view");
   view.textContent = "";
-  if (q < 0) return;
-  view.appendChild(el("h3", "", "Document " + docName(q)));
-  var t = docText(q);
-  if (t === null || t === undefined) {
+  if (r < 0) return;
+  view.appendChild(el("h3", "", "Document " + docName(r)));
+  var t = docText(r);
+  if (t === null) {
     view.appendChild(el("p", "", "No text for this document: errors are listed by offsets."));
     return;
   }
-  var E = sys.errors;
-  var spans = entities(D.golds[sys.gold], q, "g").concat(entities(sys.pred, q, "p"));
-  for (var k = lowerBound(E.seq, q), hi = lowerBound(E.seq, q + 1); k < hi; k++) {
+  var E = S.errors, spans = rowSpans(S, r);
+  for (var k = lowerBound(E.row, r), hi = lowerBound(E.row, r + 1); k < hi; k++) {
     spans.forEach(function (sp) {
-      if ((sp.side === "g" && sp.s === E.gs[k] && sp.e === E.ge[k] && E.gl[k] >= 0 && sp.label === D.labels[E.gl[k]])
-          || (sp.side === "p" && sp.s === E.ps[k] && sp.e === E.pe[k] && E.pl[k] >= 0 && sp.label === D.labels[E.pl[k]])) {
-        sp.err = CATS[E.cat[k]];
-      }
+      if (sp.k === (sp.side === "g" ? E.gi[k] : E.pi[k])) sp.err = CATS[E.cat[k]];
     });
   }
   var box = el("div", "doctext");
-  paint(box, t, 0, unitCount(t), spans);
+  paint(box, t, 0, t.length, spans);
   view.appendChild(box);
 }
 
+// ------------------------------------------------- filters: label, document search
+var docInput = $("#err-doc"), docList = $("#err-doc-list"), docCount = $("#err-doc-count");
+var docClear = $("#err-doc-clear"), lowerNames = null, MAX_SHOWN = 20;
+
 function fillOptions() {
-  var sys = D.systems[state.sys], E = sys.errors;
-  var labelSel = $("#err-label"), docSel = $("#err-doc");
-  labelSel.length = 1; docSel.length = 1;
-  var used = new Set(E.gl.concat(E.pl));
+  var S = D.systems[state.sys], E = S.errors, n = E.cat.length;
+  var labelSel = $("#err-label");
+  labelSel.length = 1;
+  var used = new Set();
+  for (var k = 0; k < n; k++) { used.add(E.gl[k]); used.add(E.pl[k]); }
   var labels = D.labels.map(function (name, i) { return [name, i]; })
     .filter(function (p) { return used.has(p[1]); })
     .sort(function (x, y) { return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0; });
   var frag = document.createDocumentFragment();
   labels.forEach(function (p) { var o = el("option", "", p[0]); o.value = p[1]; frag.appendChild(o); });
   labelSel.appendChild(frag);
-  var perDoc = new Map();
-  E.seq.forEach(function (q) { perDoc.set(q, (perDoc.get(q) || 0) + 1); });
-  frag = document.createDocumentFragment();
-  Array.from(perDoc.keys()).sort(function (x, y) { return x - y; }).forEach(function (q) {
-    var o = el("option", "", docName(q) + " (" + perDoc.get(q) + ")");
-    o.value = q;
-    frag.appendChild(o);
-  });
-  docSel.appendChild(frag);
+  S.perRow = new Int32Array(D.seq.length);
+  for (k = 0; k < n; k++) S.perRow[E.row[k]]++;
 }
+function plural(n, one, many) { return n.toLocaleString("en") + " " + (n === 1 ? one : many); }
+function closeDocs() {
+  docList.hidden = true;
+  docInput.setAttribute("aria-expanded", "false");
+  docInput.removeAttribute("aria-activedescendant");
+}
+// The documents with errors whose name contains the query: exact match first, then
+// names that start with it, then the others, each in document order.
+function searchDocs(query) {
+  var S = D.systems[state.sys], q = query.trim().toLowerCase(), groups = [[], [], []];
+  if (lowerNames === null) lowerNames = D.seq.map(function (_, r) { return docName(r).toLowerCase(); });
+  for (var r = 0; r < lowerNames.length; r++) {
+    if (S.perRow[r] === 0) continue;
+    var at = lowerNames[r].indexOf(q);
+    if (at >= 0) groups[lowerNames[r] === q ? 0 : at === 0 ? 1 : 2].push(r);
+  }
+  return groups[0].concat(groups[1], groups[2]);
+}
+function showDocs() {
+  var query = docInput.value;
+  docList.textContent = "";
+  if (query.trim() === "") {
+    closeDocs();
+    docCount.textContent = "";
+    if (state.doc !== -1) chooseDoc(-1);
+    return;
+  }
+  var S = D.systems[state.sys], hits = searchDocs(query);
+  docCount.textContent = hits.length === 0 ? "no document with errors matches"
+    : plural(hits.length, "document matches", "documents match")
+      + (hits.length > MAX_SHOWN ? " (first " + MAX_SHOWN + " shown)" : "");
+  hits.slice(0, MAX_SHOWN).forEach(function (r, i) {
+    var li = el("li", "");
+    li.id = "err-doc-opt-" + i;
+    li.setAttribute("role", "option");
+    li.dataset.row = r;
+    li.appendChild(el("span", "name", docName(r)));
+    li.appendChild(el("span", "n", plural(S.perRow[r], "error", "errors")));
+    docList.appendChild(li);
+  });
+  docList.hidden = hits.length === 0;
+  docInput.setAttribute("aria-expanded", String(hits.length > 0));
+}
+function chooseDoc(r) {
+  state.doc = r;
+  state.page = 0;
+  docInput.value = r < 0 ? "" : docName(r);
+  docClear.hidden = r < 0;
+  docCount.textContent = "";
+  closeDocs();
+  refresh();
+}
+function moveActive(step) {
+  var opts = $$("li", docList), at = opts.findIndex(function (o) { return o.classList.contains("active"); });
+  if (!opts.length) return;
+  if (at >= 0) { opts[at].classList.remove("active"); opts[at].removeAttribute("aria-selected"); }
+  var next = opts[at < 0 ? (step > 0 ? 0 : opts.length - 1) : (at + step + opts.length) % opts.length];
+  next.classList.add("active");
+  next.setAttribute("aria-selected", "true");
+  docInput.setAttribute("aria-activedescendant", next.id);
+  next.scrollIntoView({ block: "nearest" });
+}
+docInput.addEventListener("input", showDocs);
+docInput.addEventListener("focus", function () { if (docInput.value && state.doc < 0) showDocs(); });
+docInput.addEventListener("blur", closeDocs);
+docInput.addEventListener("keydown", function (ev) {
+  if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
+    if (docList.hidden) showDocs();
+    moveActive(ev.key === "ArrowDown" ? 1 : -1);
+    ev.preventDefault();
+  } else if (ev.key === "Enter") {
+    var o = docList.hidden ? null : $("li.active", docList) || $("li", docList);
+    if (o) chooseDoc(Number(o.dataset.row));
+    ev.preventDefault();
+  } else if (ev.key === "Escape") closeDocs();
+});
+docList.addEventListener("mousedown", function (ev) { ev.preventDefault(); });  // keep the focus
+docList.addEventListener("click", function (ev) {
+  var o = ev.target.closest("li");
+  if (o) chooseDoc(Number(o.dataset.row));
+});
+docClear.addEventListener("click", function () { chooseDoc(-1); });
 
 function refresh() {
-  var sys = D.systems[state.sys], E = sys.errors, n = E.cat.length;
+  var S = D.systems[state.sys], E = S.errors, n = E.cat.length;
   var counts = CATS.map(function () { return 0; });
   var shown = [];
   for (var k = 0; k < n; k++) {
     if (state.label !== -2 && E.gl[k] !== state.label && E.pl[k] !== state.label) continue;
-    if (state.doc !== -1 && E.seq[k] !== state.doc) continue;
+    if (state.doc !== -1 && E.row[k] !== state.doc) continue;
     counts[E.cat[k]]++;
     if (state.cat === -1 || E.cat[k] === state.cat) shown.push(k);
   }
@@ -353,29 +503,29 @@ function refresh() {
   $("#err-page").textContent = "page " + (state.page + 1) + " of " + pages;
   $("#err-prev").disabled = state.page === 0;
   $("#err-next").disabled = state.page >= pages - 1;
-  var list = $("#err-list");
+  var list = $("#err-list"), G = D.golds[S.gold];
   list.textContent = "";
   list.start = first + 1;
   var frag = document.createDocumentFragment();
   for (var i = first; i < last; i++) {
-    var k2 = shown[i], q = E.seq[k2], t = docText(q), cat = CATS[E.cat[k2]];
+    var k2 = shown[i], r = E.row[k2], t = docText(r), cat = CATS[E.cat[k2]];
     var li = el("li", "err cat-" + cat);
     li.dataset.cat = cat;
     var head = el("div", "head");
     head.appendChild(el("span", "badge cat-" + cat, cat.replace(/_/g, " ")));
-    var doc = el("button", "doc", docName(q));
+    var doc = el("button", "doc", docName(r));
     doc.type = "button";
-    doc.dataset.seq = q;
+    doc.dataset.row = r;
     head.appendChild(doc);
-    head.appendChild(document.createTextNode("  gold: " + sideText(E.gl[k2], E.gs[k2], E.ge[k2], t)
-      + "  \u2192  predicted: " + sideText(E.pl[k2], E.ps[k2], E.pe[k2], t)));
+    head.appendChild(document.createTextNode("  gold: " + sideText(G, E.gi[k2], t)
+      + "  \u2192  predicted: " + sideText(S.pred, E.pi[k2], t)));
     li.appendChild(head);
-    var ctx = contextOf(E, k2, sys);
+    var ctx = contextOf(S, k2);
     if (ctx) li.appendChild(ctx);
     frag.appendChild(li);
   }
   list.appendChild(frag);
-  renderDoc(state.doc, sys);
+  renderDoc(state.doc, S);
 }
 
 $$(".cats button").forEach(function (b) {
@@ -390,18 +540,10 @@ $("#err-label").addEventListener("change", function (ev) {
   state.page = 0;
   refresh();
 });
-$("#err-doc").addEventListener("change", function (ev) {
-  state.doc = ev.target.value === "" ? -1 : Number(ev.target.value);
-  state.page = 0;
-  refresh();
-});
 $("#err-list").addEventListener("click", function (ev) {
   var b = ev.target.closest("button.doc");
   if (!b) return;
-  state.doc = Number(b.dataset.seq);
-  $("#err-doc").value = b.dataset.seq;
-  state.page = 0;
-  refresh();
+  chooseDoc(Number(b.dataset.row));
   $("#err-doc-view").scrollIntoView();
 });
 $("#err-prev").addEventListener("click", function () { state.page -= 1; refresh(); });
@@ -410,7 +552,7 @@ var sysSel = $("#err-system");
 if (sysSel) sysSel.addEventListener("change", function () {
   state = { sys: Number(sysSel.value), cat: -1, label: -2, doc: -1, page: 0 };
   fillOptions();
-  refresh();
+  chooseDoc(-1);
 });
 fillOptions();
 refresh();

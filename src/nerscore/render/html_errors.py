@@ -1,13 +1,16 @@
 """The data behind the HTML report's error browser, as compact JSON.
 
 The page renders errors with its script, a page at a time, from columns of
-integers: one array per field rather than one object per record, so that a
-hundred thousand errors stay a few megabytes and parse in milliseconds.
+integers: one array per field rather than one object per record, every
+string (label, token) once in a table and referenced by index, and only the
+sequences that hold an error, so that a hundred thousand errors stay a few
+megabytes and parse in a fraction of a second.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
@@ -15,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from nerscore.analysis.confusion import analysis_alignment
-from nerscore.analysis.errors import ErrorCategory, errors_from_report
+from nerscore.analysis.errors import ErrorCategory, ErrorRecord, errors_from_report
 from nerscore.errors import OptionError
 from nerscore.scoring.report import Report
 from nerscore.values.spans import EntityColumns
@@ -40,7 +43,7 @@ def script_json(data: Any) -> str:
 
 
 class _Vocab:
-    """One label vocabulary for every system of the page."""
+    """A string table: each distinct string once, referenced by its index."""
 
     def __init__(self) -> None:
         self.index: dict[str, int] = {}
@@ -54,52 +57,97 @@ class _Vocab:
         return np.array([self.code(lab) for lab in labels], dtype=np.int64)
 
 
-def _columns(cols: EntityColumns, vocab: _Vocab) -> dict[str, list[int]]:
-    """Entity columns sorted by sequence, start and end, with labels in the page vocabulary."""
-    codes = vocab.codes(cols.labels)
-    label = codes[cols.label] if len(cols) else np.zeros(0, dtype=np.int64)
-    order = np.lexsort((cols.end, cols.start, cols.seq))
-    return {"seq": cols.seq[order].tolist(), "start": cols.start[order].tolist(),
-            "end": cols.end[order].tolist(), "label": label[order].tolist()}
+IntArray = np.ndarray[Any, np.dtype[np.int64]]
+_KEYS = ("row", "start", "end", "label")
 
 
-def _errors(report: Report, n_seq: int, vocab: _Vocab) -> dict[str, list[int]]:
-    # the page slices covered text itself: no texts here, so none is copied per record
-    records = errors_from_report(report, texts=[None] * n_seq)
-    keys = ("cat", "seq", "gs", "ge", "gl", "ps", "pe", "pl")
-    out: dict[str, list[int]] = {k: [] for k in keys}
-    cat, seq, gs, ge, gl, ps, pe, pl = (out[k] for k in keys)
+def _table(cols: EntityColumns, rows: IntArray, vocab: _Vocab) -> dict[str, IntArray]:
+    """The entities of the sequences ``rows`` (sorted), sorted by row and offsets.
+
+    Columns ``row`` (an index into ``rows``), ``start``, ``end`` and ``label``
+    (an index into the page's label table).
+    """
+    keep = np.isin(cols.seq, rows)
+    seq, start, end = cols.seq[keep], cols.start[keep], cols.end[keep]
+    label = vocab.codes(cols.labels)[cols.label[keep]]
+    order = np.lexsort((end, start, seq))
+    return {"row": np.searchsorted(rows, seq[order]), "start": start[order],
+            "end": end[order], "label": label[order]}
+
+
+def _table_json(table: Mapping[str, IntArray], n_rows: int) -> dict[str, list[int]]:
+    """A table as the page stores it: ``n`` entities per row; ``start``, ``len``, ``label``."""
+    return {"n": np.bincount(table["row"], minlength=n_rows).tolist(),
+            "start": table["start"].tolist(), "len": (table["end"] - table["start"]).tolist(),
+            "label": table["label"].tolist()}
+
+
+def _within_row(table: Mapping[str, IntArray], query: Mapping[str, IntArray]) -> IntArray:
+    """Where each queried entity is among its row's entities of ``table``; -1 for label -1."""
+    n = len(table["row"])
+    keys = np.concatenate([np.stack([table[k] for k in _KEYS], axis=1),
+                           np.stack([query[k] for k in _KEYS], axis=1)])
+    if not len(keys):
+        return np.zeros(0, dtype=np.int64)
+    order = np.lexsort(keys.T[::-1])
+    ranked = keys[order]
+    distinct = np.ones(len(keys), dtype=bool)
+    distinct[1:] = (ranked[1:] != ranked[:-1]).any(axis=1)
+    same = np.empty(len(keys), dtype=np.int64)   # one number per distinct entity
+    same[order] = np.cumsum(distinct) - 1
+    at = np.full(int(same.max()) + 1, -1, dtype=np.int64)
+    at[same[:n][::-1]] = np.arange(n)[::-1]   # the first of identical entities
+    first = np.searchsorted(table["row"], query["row"])
+    return np.where(query["label"] >= 0, at[same[n:]] - first, -1)
+
+
+def _errors(
+    records: Sequence[ErrorRecord], rows: IntArray, vocab: _Vocab,
+    gold: Mapping[str, IntArray], pred: Mapping[str, IntArray],
+) -> dict[str, list[int]]:
+    """Errors as columns: category, row, and each side as an index into its row's entities."""
     code = vocab.code
-    for r in records:
-        cat.append(_CAT_INDEX[r.category])
-        seq.append(r.sequence)
-        gs.append(-1 if r.gold_start is None else r.gold_start)
-        ge.append(-1 if r.gold_end is None else r.gold_end)
-        gl.append(code(r.gold_label))
-        ps.append(-1 if r.pred_start is None else r.pred_start)
-        pe.append(-1 if r.pred_end is None else r.pred_end)
-        pl.append(code(r.pred_label))
-    return out
+    cols = np.array([
+        (_CAT_INDEX[r.category], r.sequence,
+         -1 if r.gold_start is None else r.gold_start, -1 if r.gold_end is None else r.gold_end,
+         code(r.gold_label),
+         -1 if r.pred_start is None else r.pred_start, -1 if r.pred_end is None else r.pred_end,
+         code(r.pred_label)) for r in records], dtype=np.int64).reshape(-1, 8)
+    row = np.searchsorted(rows, cols[:, 1])
+    g = _within_row(gold, dict(zip(_KEYS, (row, cols[:, 2], cols[:, 3], cols[:, 4]), strict=True)))
+    p = _within_row(pred, dict(zip(_KEYS, (row, cols[:, 5], cols[:, 6], cols[:, 7]), strict=True)))
+    return {"cat": cols[:, 0].tolist(), "row": row.tolist(), "g": g.tolist(), "p": p.tolist()}
 
 
+def _texts(
+    texts: Sequence[Any] | None, n: int, rows: Sequence[int]
+) -> tuple[list[Any] | None, list[str] | None]:
+    """The texts of ``rows`` and the token table they index.
 
-
-def _texts(texts: Sequence[Any] | None, n: int) -> list[Any] | None:
+    Each row's text is a str (character offsets), a list of indices into the
+    token table (token offsets) or None. The token table holds each distinct
+    token once, the most frequent first (so the common ones get short
+    indices); it is None when no text is a token list.
+    """
     if texts is None:
-        return None
+        return None, None
     if isinstance(texts, str):
         raise TypeError("Expected `texts` to hold one text (str) or token list per sequence; "
                         "got a single str. Wrap it in a list.")
-    out: list[Any] = []
-    for item in texts:
-        if item is None or isinstance(item, str):
-            out.append(item)
-        else:
-            out.append([str(t) for t in item])
-    if len(out) != n:
+    items = list(texts)
+    if len(items) != n:
         raise ValueError(f"Expected `texts` to hold one item per sequence ({n}); "
-                         f"got {len(out)}.")
-    return out
+                         f"got {len(items)}.")
+    picked = [items[q] for q in rows]
+    lists = [[str(t) for t in item] for item in picked
+             if item is not None and not isinstance(item, str)]
+    if not lists:
+        return picked, None
+    table = [t for t, _ in Counter(t for tokens in lists for t in tokens).most_common()]
+    index = {t: i for i, t in enumerate(table)}
+    coded = iter([[index[t] for t in tokens] for tokens in lists])
+    return [item if item is None or isinstance(item, str) else next(coded)
+            for item in picked], table
 
 
 def error_payload(
@@ -107,20 +155,38 @@ def error_payload(
 ) -> tuple[dict[str, Any] | None, str]:
     """The browser's data for every system, or None and the reason there is none.
 
+    Only the sequences with an error in some system (the *rows*) are
+    embedded: their entities, ids and texts. Every string is stored once
+    (labels, tokens) and every record is a set of integer columns.
+
     Returns
     -------
     (dict or None, str)
-        ``labels`` (the vocabulary), ``docs`` (ids or None), ``texts`` (str,
-        token list or None per sequence), ``golds`` (distinct gold entity
-        tables) and ``systems``: per system its ``name``, ``gold`` (index
-        into ``golds``), ``pred`` entity columns and ``errors`` columns
-        (``cat`` index into the categories; -1 for an absent side).
+        ``categories``; ``labels`` (the label table); per row its ``seq``
+        (sequence index), ``docs`` (id or None; None when there are no ids)
+        and ``texts`` (see ``tokens``; None when there are no texts);
+        ``tokens`` (the token table, most frequent first, or None);
+        ``golds`` (distinct gold entity tables: per row its number of
+        entities ``n``, then per entity ``start``, ``len`` and ``label``,
+        sorted by row and offsets) and ``systems``: per system its ``name``,
+        ``gold`` (index into ``golds``), ``pred`` (an entity table) and
+        ``errors`` (columns ``cat``, an index into ``categories``, ``row``,
+        and ``g`` and ``p``, the index of the gold and predicted entity among
+        the row's entities, -1 for an absent side).
+
+    Examples
+    --------
+    >>> import nerscore
+    >>> r = nerscore.evaluate([["B-A", "I-A", "O"], ["O"]], [["O", "B-A", "O"], ["O"]],
+    ...                       zero_division=0.0)
+    >>> data, _ = error_payload({"s": r}, [["x", "y", "x"], ["z"]])
+    >>> data["seq"], data["tokens"], data["texts"], data["golds"][0]
+    ([0], ['x', 'y'], [[0, 1, 0]], {'n': [1], 'start': [0], 'len': [2], 'label': [0]})
+    >>> data["systems"][0]["errors"]
+    {'cat': [3], 'row': [0], 'g': [0], 'p': [0]}
     """
     vocab = _Vocab()
-    golds: list[dict[str, list[int]]] = []
-    out_systems = []
-    n_seq = 0
-    doc_ids = None
+    usable = []
     reasons = []
     for name, report in systems.items():
         try:
@@ -130,25 +196,35 @@ def error_payload(
                            "of entities")
             continue
         n = max(base.gold.n_sequences, base.pred.n_sequences, report.n_sequences or 0)
-        n_seq = max(n_seq, n)
-        gold = _columns(base.gold, vocab)
-        if gold not in golds:
-            golds.append(gold)
-        out_systems.append({"name": name, "gold": golds.index(gold),
-                            "pred": _columns(base.pred, vocab),
-                            "errors": _errors(report, n, vocab)})
-        if doc_ids is None and report.doc_ids is not None:
-            doc_ids = [None if d is None else str(d) for d in report.doc_ids]
-    if not out_systems:
+        # the page slices covered text itself: no texts here, so none is copied per record
+        usable.append((name, report, base, n, errors_from_report(report, texts=[None] * n)))
+    if not usable:
         return None, "; ".join(reasons)
+    rows = np.array(sorted({e.sequence for *_, records in usable for e in records}),
+                    dtype=np.int64)
+    golds: list[dict[str, list[int]]] = []
+    out_systems = []
+    for name, _, base, _, records in usable:
+        gold, pred = _table(base.gold, rows, vocab), _table(base.pred, rows, vocab)
+        errors = _errors(records, rows, vocab, gold, pred)
+        gold_json = _table_json(gold, len(rows))
+        if gold_json not in golds:
+            golds.append(gold_json)
+        out_systems.append({"name": name, "gold": golds.index(gold_json),
+                            "pred": _table_json(pred, len(rows)), "errors": errors})
+    ids = next((r.doc_ids for _, r, *_ in usable if r.doc_ids is not None), None)
+    docs = None if ids is None else [
+        None if q >= len(ids) or ids[q] is None else str(ids[q]) for q in rows.tolist()]
     if texts is None:
-        texts = next((r.texts for r in systems.values() if r.texts is not None), None)
+        texts = next((r.texts for _, r, *_ in usable if r.texts is not None), None)
+    row_texts, tokens = _texts(texts, max(n for *_, n, _ in usable), rows.tolist())
     return {
         "categories": [c for c, _ in CATEGORIES],
         "labels": list(vocab.index),
-        "docs": doc_ids,
-        "nSeq": n_seq,
-        "texts": _texts(texts, n_seq),
+        "seq": rows.tolist(),
+        "docs": docs,
+        "texts": row_texts,
+        "tokens": tokens,
         "golds": golds,
         "systems": out_systems,
     }, ""
@@ -169,8 +245,12 @@ def browser_markup(names: Sequence[str], page_size: int) -> str:
         '<button type="button" class="cat cat-all" data-cat="" aria-pressed="true">'
         f'all <span class="n"></span></button>{cats}</div>'
         '<label>label <select id="err-label"><option value="">all labels</option></select>'
-        '</label> <label>document <select id="err-doc"><option value="">all documents'
-        "</option></select></label></div>"
+        '</label> <span class="doc-search"><label for="err-doc">document</label> '
+        '<input type="search" id="err-doc" placeholder="search by name" autocomplete="off" '
+        'role="combobox" aria-autocomplete="list" aria-expanded="false" '
+        'aria-controls="err-doc-list"> <button type="button" id="err-doc-clear" hidden>'
+        'all documents</button> <span id="err-doc-count" aria-live="polite"></span>'
+        '<ul id="err-doc-list" role="listbox" aria-label="documents" hidden></ul></span></div>'
         '<div class="legend"><span class="g">gold</span> <span class="p">predicted</span> '
         + "".join(f'<span class="e-{c}">{escape(label)}</span> ' for c, label in CATEGORIES)
         + "</div>"

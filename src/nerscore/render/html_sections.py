@@ -9,6 +9,7 @@ them: as the cell's text and as a ``data-v`` attribute holding the raw value
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
@@ -20,11 +21,12 @@ from nerscore.scoring.report import Report, Row
 __all__ = [
     "averages_table",
     "confusion_section",
-    "findings_section",
-    "generic",
+    "diagnostics_section",
     "labels_table",
     "notes_section",
+    "prose",
     "schemas_section",
+    "significance_section",
     "summary_facts",
 ]
 
@@ -257,107 +259,283 @@ def confusion_section(cm: ConfusionMatrix, digits: int, system: str = "") -> str
             f"<tbody>{''.join(rows)}</tbody></table>")
 
 
-# ----------------------------------------------------------------- generic dict rendering
+# ------------------------------------------------------------ diagnostics and significance
 
 
-def _scalar(x: Any) -> str:
+def prose(text: Any) -> str:
+    """User text as HTML: escaped, and any text between two backticks set as code.
+
+    Examples
+    --------
+    >>> prose("pass `documents` <here>")
+    'pass <code>documents</code> &lt;here&gt;'
+    """
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(str(text)))
+
+
+def _value(x: Any, digits: int) -> str:
+    """A value of a settings line or a finding's numbers, as escaped text."""
     if x is None:
-        return "–"
+        return "not given"
     if isinstance(x, bool):
         return "yes" if x else "no"
     if isinstance(x, float):
-        if math.isnan(x):
-            return "nan"
-        if x != 0 and abs(x) < 1e-3:
-            return f"{x:.2e}"
-        return f"{x:.4f}"
+        return "nan" if math.isnan(x) else f"{x:.{digits}g}"
+    if isinstance(x, Mapping):
+        return ", ".join(f"{escape(str(k))}={escape(str(v))}" for k, v in x.items())
+    if isinstance(x, (list, tuple)):
+        return "; ".join(_value(v, digits) for v in x)
     return escape(str(x))
 
 
-def _is_scalar(x: Any) -> bool:
-    return x is None or isinstance(x, (str, int, float, bool))
+def _pairs(items: Mapping[str, Any], digits: int) -> str:
+    """``key value · key value``: a settings line or a finding's numbers."""
+    return " · ".join(f"<span>{escape(str(k).replace('_', ' '))} <strong>{_value(v, digits)}"
+                      "</strong></span>" for k, v in items.items())
 
 
-def _is_estimate(value: Any) -> bool:
-    """A mapping ``{"value", "low", "high"}`` of numbers: an estimate and its interval."""
-    return (isinstance(value, Mapping) and set(value) == {"value", "low", "high"}
-            and all(_is_scalar(v) for v in value.values()))
+def _unknown(data: Mapping[str, Any], known: Sequence[str], digits: int) -> str:
+    """The entries of ``data`` that a section does not lay out, so that none goes unseen."""
+    rest = {k: v for k, v in data.items() if k not in known}
+    return f'<p class="settings">Also given: {_pairs(rest, digits)}</p>' if rest else ""
 
 
-def generic(value: Any, depth: int = 0) -> str:
-    """Any JSON-like value as HTML: records become tables, mappings key/value tables.
-
-    A list of mappings is one table (the union of their keys as columns); a
-    mapping of mappings is one table with a row per key; ``{"value", "low",
-    "high"}`` is shown as ``value [low, high]``; any other mapping a
-    two-column table; a list of scalars a comma-separated list; nesting
-    recurses (to a depth of 6, then the value's ``repr``).
-    """
-    if _is_scalar(value):
-        return _scalar(value)
-    if depth > 6:
-        return escape(repr(value))
-    if _is_estimate(value):  # a value with its interval
-        return (f"{_scalar(value['value'])} <span class=\"ci\">[{_scalar(value['low'])}, "
-                f"{_scalar(value['high'])}]</span>")
-    if isinstance(value, Mapping):
-        items = list(value.items())
-        if items and all(isinstance(v, Mapping) and not _is_estimate(v) for _, v in items):
-            cols = list(dict.fromkeys(k for _, v in items for k in v))
-            head = "<tr><th></th>" + "".join(f"<th>{escape(str(c))}</th>" for c in cols) + "</tr>"
-            body = "".join(
-                f'<tr><th scope="row">{escape(str(k))}</th>'
-                + "".join(f"<td>{generic(v.get(c), depth + 1)}</td>" for c in cols) + "</tr>"
-                for k, v in items)
-            return f'<table class="generic"><thead>{head}</thead><tbody>{body}</tbody></table>'
-        body = "".join(f'<tr><th scope="row">{escape(str(k))}</th>'
-                       f"<td>{generic(v, depth + 1)}</td></tr>" for k, v in items)
-        return f'<table class="generic kv"><tbody>{body}</tbody></table>'
-    if isinstance(value, (list, tuple)):
-        if value and all(isinstance(v, Mapping) for v in value):
-            cols = list(dict.fromkeys(k for v in value for k in v))
-            head = "".join(f"<th>{escape(str(c))}</th>" for c in cols)
-            body = "".join("<tr>" + "".join(f"<td>{generic(v.get(c), depth + 1)}</td>"
-                                            for c in cols) + "</tr>" for v in value)
-            return (f'<table class="generic"><thead><tr>{head}</tr></thead>'
-                    f"<tbody>{body}</tbody></table>")
-        return ", ".join(generic(v, depth + 1) for v in value)
-    return escape(repr(value))
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
 
 
-_SEVERITY_ORDER = {"error": 0, "high": 0, "warning": 1, "medium": 1, "info": 2, "low": 2}
+_SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
-def findings_section(data: Mapping[str, Any]) -> str:
-    """Diagnostic findings (kind, severity, label(s), numbers, advice) as a table.
-
-    Other keys of ``data`` are shown after it with :func:`generic`.
-    """
-    findings = data.get("findings") or []
-    parts = []
-    if findings:
-        ordered = sorted(
-            (f for f in findings if isinstance(f, Mapping)),
-            key=lambda f: _SEVERITY_ORDER.get(str(f.get("severity", "")).lower(), 3))
-        rows = []
-        for f in ordered:
-            sev = str(f.get("severity", ""))
-            labels = f.get("labels", f.get("label"))
-            nums = f.get("numbers")
-            known = {"kind", "severity", "label", "labels", "numbers", "advice"}
-            rest = {k: v for k, v in f.items() if k not in known}
-            rows.append(
-                f'<tr class="sev-{escape(sev.lower())}"><td><span class="sev">{escape(sev)}'
-                f"</span></td><td>{escape(str(f.get('kind', '')))}</td>"
-                f"<td>{generic(labels)}</td><td>{generic(nums)}</td>"
-                f"<td>{escape(str(f.get('advice', '')))}"
-                + (f"<div>{generic(rest)}</div>" if rest else "") + "</td></tr>")
-        parts.append('<table class="findings"><thead><tr><th>severity</th><th>kind</th>'
-                     "<th>label(s)</th><th>numbers</th><th>advice</th></tr></thead>"
-                     f"<tbody>{''.join(rows)}</tbody></table>")
-    else:
-        parts.append("<p>No findings.</p>")
-    rest = {k: v for k, v in data.items() if k != "findings"}
+def _finding_row(f: Mapping[str, Any]) -> str:
+    sev = str(f.get("severity", ""))
+    labels = f.get("labels", f.get("label")) or ()
+    labels = [labels] if isinstance(labels, str) else list(labels)
+    numbers = f.get("numbers") or {}
+    message = f.get("message")
+    what = prose(message) if message else _pairs(numbers, 4)
+    if message and numbers:
+        what += f'<details><summary>numbers</summary>{_pairs(numbers, 4)}</details>'
+    rest = {k: v for k, v in f.items()
+            if k not in ("kind", "severity", "label", "labels", "numbers", "message", "advice")}
     if rest:
-        parts.append(generic(rest))
-    return "".join(parts)
+        what += f'<div class="settings">{_pairs(rest, 4)}</div>'
+    return (f'<tr><td><span class="sev sev-{escape(sev.lower())}">{escape(sev)}</span>'
+            f"</td><td>{escape(str(f.get('kind', '')))}</td>"
+            f"<td>{escape(', '.join(str(x) for x in labels))}</td><td>{what}</td>"
+            f"<td>{prose(f.get('advice', ''))}</td></tr>")
+
+
+def _label_counts(labels: Mapping[str, Mapping[str, int]]) -> str:
+    sides = [s for s in ("train", "test", "pred") if any(s in c for c in labels.values())]
+    totals = {s: sum(c.get(s, 0) for c in labels.values()) for s in sides}
+    head = "".join(f'<th class="num">{"predicted" if s == "pred" else s}</th>' for s in sides)
+
+    def cell(counts: Mapping[str, int], side: str) -> str:
+        n = counts.get(side, 0)
+        share = (f' <span class="ci">{_pct(n / totals[side])}</span>'
+                 if totals[side] and side != "pred" else "")
+        return f'<td class="num">{format_count(n)}{share}</td>'
+
+    body = "".join(f'<tr><th scope="row">{escape(lab)}</th>'
+                   + "".join(cell(c, s) for s in sides) + "</tr>" for lab, c in labels.items())
+    return (f'<table class="counts"><thead><tr><th>label</th>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table>")
+
+
+def _seen_table(scores: Mapping[str, Any], digits: int) -> str:
+    rows = [*scores.get("buckets", []), scores.get("overall")]
+    body = "".join(
+        f'<tr><th scope="row">{escape(str(b.get("name", "")))}</th>'
+        f'<td class="num">{format_count(b.get("n_gold", 0))}</td>'
+        f'<td class="num">{format_count(b.get("n_pred", 0))}</td>'
+        + "".join(f'<td class="num">{num(b.get(m) if defined else None, digits)}</td>'
+                  for m, defined in (("precision", b.get("n_pred")), ("recall", b.get("n_gold")),
+                                     ("f1", b.get("n_pred") and b.get("n_gold")))) + "</tr>"
+        for b in rows if isinstance(b, Mapping))
+    return ('<table class="counts"><thead><tr><th>entities</th><th class="num">gold</th>'
+            '<th class="num">predicted</th><th class="num">precision</th>'
+            '<th class="num">recall</th><th class="num">F1</th></tr></thead>'
+            f"<tbody>{body}</tbody></table>")
+
+
+def diagnostics_section(data: Mapping[str, Any], digits: int) -> str:
+    """Diagnostic findings, label counts, checks not run and settings (``Diagnostics.to_dict()``).
+
+    The findings are a table, most severe first: the severity as a badge,
+    the kind, the labels, what was found (the numbers in a sentence, and
+    all of them one click away) and the advice. Then the entities per label
+    and side, the sizes, the label shift and the share of test entities seen
+    in training in a few sentences, the scores of seen and unseen entities,
+    the checks that did not run and why, and the settings in one line.
+
+    Parameters
+    ----------
+    data : mapping
+        ``Diagnostics.to_dict()``, or any mapping with some of its keys;
+        keys this section does not lay out are listed after it.
+    digits : int
+        Decimals of the scores of seen and unseen entities.
+
+    Returns
+    -------
+    str
+        An HTML fragment.
+
+    Examples
+    --------
+    >>> page = diagnostics_section({"findings": [{"kind": "few_instances",
+    ...     "severity": "warning", "labels": ["ORG"], "message": "'ORG' has 1 training instance.",
+    ...     "advice": "Add training examples.", "numbers": {"train": 1}}]}, 2)
+    >>> '<span class="sev sev-warning">warning</span>' in page
+    True
+    >>> "<td>few_instances</td>" in page
+    True
+    """
+    findings = [f if isinstance(f, Mapping) else {"message": f}
+                for f in data.get("findings") or []]
+    findings.sort(key=lambda f: _SEVERITY_ORDER.get(str(f.get("severity", "")).lower(), 3))
+    n_sev = {s: sum(1 for f in findings if f.get("severity") == s) for s in _SEVERITY_ORDER}
+    parts = [f'<p class="lead"><strong>{len(findings)} finding{"s" if len(findings) != 1 else ""}'
+             "</strong>" + (": " + ", ".join(
+                 f'{n} <span class="sev sev-{s}">{s if s == "info" or n == 1 else s + "s"}</span>'
+                 for s, n in n_sev.items() if n) if findings else "") + ".</p>"]
+    if findings:
+        parts.append('<table class="findings"><thead><tr><th>severity</th><th>kind</th>'
+                     "<th>labels</th><th>finding</th><th>advice</th></tr></thead><tbody>"
+                     + "".join(_finding_row(f) for f in findings) + "</tbody></table>")
+    else:
+        parts.append("<p>No findings: every check that ran passed.</p>")
+    facts = []
+    labels = data.get("labels") if isinstance(data.get("labels"), Mapping) else {}
+    if "n_train_sequences" in data or "n_test_sequences" in data:
+        sizes = [f"{side}: " + (f"{format_count(sum(c.get(key, 0) for c in labels.values()))} "
+                                "entities in " if labels else "")
+                 + f"{_value(data.get(f'n_{key}_sequences'), 4)} sequences"
+                 for side, key in (("Train", "train"), ("test", "test"))]
+        facts.append("; ".join(sizes) + ".")
+    tv = data.get("total_variation", math.nan)
+    if "total_variation" in data:
+        facts.append("Label shift between train and test (total variation): "
+                     + ("n/a" if tv is None else f"<strong>{tv:.3f}</strong>")
+                     + " (0: the same shares, 1: no label in common).")
+    seen = data.get("seen")
+    if isinstance(seen, Mapping):
+        share = seen.get("share")
+        facts.append(f"Seen in training: <strong>{_value(seen.get('n_seen'), 4)}</strong> of "
+                     f"{_value(seen.get('n_test'), 4)} test entities"
+                     + (f" ({_pct(share)})" if isinstance(share, float) else "")
+                     + " have a surface form and label that occur in the training data.")
+    if facts:
+        parts.append(f"<p>{' '.join(facts)}</p>")
+    if labels:
+        parts.append("<h3>Entities per label</h3>" + _label_counts(labels))
+    if isinstance(data.get("seen_scores"), Mapping):
+        parts.append("<h3>Seen and unseen entities</h3>"
+                     + _seen_table(data["seen_scores"], digits))
+    skipped = data.get("skipped") or {}
+    if skipped:
+        parts.append("<p>Not checked: " + "; ".join(
+            f"<code>{escape(str(k))}</code> ({prose(v)})" for k, v in skipped.items()) + ".</p>")
+    parts += [f'<p class="note">Note: {prose(n)}</p>' for n in data.get("notes") or []]
+    if data.get("settings"):
+        parts.append(f'<p class="settings">Settings: {_pairs(data["settings"], 4)}</p>')
+    known = ("format_version", "settings", "labels", "n_train_sequences", "n_test_sequences",
+             "total_variation", "seen", "seen_scores", "findings", "skipped", "notes")
+    return "".join(parts) + _unknown(data, known, 4)
+
+
+_METRIC_NAMES = {"precision": "P", "recall": "R", "f1": "F1"}
+_METHODS = {"bootstrap": "paired bootstrap", "randomization": "approximate randomization",
+            "both": "paired bootstrap and approximate randomization"}
+
+
+def _estimate(e: Any, digits: int, *, signed: bool = False) -> str:
+    """``value [low, high]`` of an estimate ``{"value", "low", "high"}``."""
+    if not isinstance(e, Mapping):
+        return "–"
+
+    def f(x: Any) -> str:
+        if x is None or (isinstance(x, float) and math.isnan(x)):
+            return "nan"
+        return f"{x:+.{digits}f}" if signed else f"{x:.{digits}f}"
+
+    return (f'{f(e.get("value"))} <span class="ci">[{f(e.get("low"))}, '
+            f'{f(e.get("high"))}]</span>')
+
+
+def _p_value(p: Any, digits: int) -> str:
+    return "not run" if p is None else f"{p:.{digits}f}"
+
+
+def significance_section(data: Mapping[str, Any], digits: int) -> str:
+    """Scores with intervals, pairwise tests and settings (``Comparison.to_dict()``).
+
+    One table of systems (micro and macro precision, recall and F1, each
+    with its percentile bootstrap interval), one table of pairs (the
+    difference of the compared score, its interval and the p-values), the
+    notes, and the settings in one line.
+
+    Parameters
+    ----------
+    data : mapping
+        ``Comparison.to_dict()``, or any mapping with some of its keys;
+        keys this section does not lay out are listed after it.
+    digits : int
+        Decimals of scores, differences and p-values (at least 4).
+
+    Returns
+    -------
+    str
+        An HTML fragment.
+
+    Examples
+    --------
+    >>> page = significance_section({"level": 0.9, "pairs": [{"a": "A", "b": "B",
+    ...     "difference": {"value": 0.1, "low": 0.05, "high": 0.15}, "p_bootstrap": 0.002,
+    ...     "p_randomization": None}]}, 2)
+    >>> "+0.1000" in page, "[+0.0500, +0.1500]" in page, "not run" in page
+    (True, True, True)
+    """
+    d = max(digits, 4)
+    level = data.get("level")
+    pct = f"{100 * level:g}%" if isinstance(level, (int, float)) else "the"
+    metric, average = data.get("metric", "f1"), data.get("average", "micro")
+    score = f"{average} {_METRIC_NAMES.get(metric, metric)}"
+    parts = []
+    systems = [s for s in data.get("systems") or [] if isinstance(s, Mapping)]
+    if systems:
+        cols = [(a, m) for a in ("micro", "macro") for m in ("precision", "recall", "f1")]
+        head = "".join(f'<th class="num{" cmp" if (a, m) == (average, metric) else ""}">'
+                       f"{a} {_METRIC_NAMES[m]}</th>" for a, m in cols)
+        body = "".join(
+            f'<tr><th scope="row">{escape(str(s.get("name", "")))}</th>'
+            + "".join(f'<td class="num est{" cmp" if (a, m) == (average, metric) else ""}">'
+                      f"{_estimate((s.get(a) or {}).get(m), d)}</td>"
+                      for a, m in cols) + "</tr>" for s in systems)
+        parts.append(f"<h3>Scores with {pct} confidence intervals</h3>"
+                     f'<table class="systems"><thead><tr><th>system</th>{head}</tr></thead>'
+                     f"<tbody>{body}</tbody></table>")
+    pairs = [p for p in data.get("pairs") or [] if isinstance(p, Mapping)]
+    if pairs:
+        body = "".join(
+            f'<tr><td>{escape(str(p.get("a", "")))}</td><td>{escape(str(p.get("b", "")))}</td>'
+            f'<td class="num est">{_estimate(p.get("difference"), d, signed=True)}</td>'
+            f'<td class="num">{_p_value(p.get("p_bootstrap"), d)}</td>'
+            f'<td class="num">{_p_value(p.get("p_randomization"), d)}</td></tr>' for p in pairs)
+        parts.append(f"<h3>Differences ({score} of A minus B)</h3>"
+                     '<table class="pairs"><thead><tr><th>A</th><th>B</th>'
+                     f'<th class="num">Δ {escape(score)} [{pct} CI]</th>'
+                     '<th class="num">p (paired bootstrap)</th>'
+                     '<th class="num">p (randomization)</th></tr></thead>'
+                     f"<tbody>{body}</tbody></table>")
+    parts += [f'<p class="note">Note: {prose(n)}</p>' for n in data.get("notes") or []]
+    settings = {k: data[k] for k in ("match", "options", "metric", "average", "n_units", "unit",
+                                     "method", "n_resamples", "level", "seed", "zero_division")
+                if k in data}
+    if "method" in settings:
+        settings["method"] = _METHODS.get(settings["method"], settings["method"])
+    if settings:
+        parts.append(f'<p class="settings">Settings: {_pairs(settings, 4)}</p>')
+    known = ("systems", "pairs", "notes", *settings)
+    return "".join(parts) + _unknown(data, known, 4)
