@@ -31,8 +31,8 @@ def test_a_misspelt_keyword_of_evaluate_is_named_with_its_close_match():
 def test_a_misspelt_keyword_of_entity_scorer_is_named_with_its_close_match():
     assert _message(lambda: nerscore.EntityScorer(schem="BIO")) == (
         "Unknown keyword 'schem'; did you mean 'scheme'? The keywords are 'scheme', 'mode', "
-        "'match', 'beta', 'zero_division', 'labels', 'suffix', 'delimiter', 'outside' and the "
-        "options of match='exact': 'labeled'.")
+        "'match', 'beta', 'zero_division', 'labels', 'suffix', 'delimiter', 'outside', "
+        "'confusion', 'on_errors', 'whole_input' and the options of match='exact': 'labeled'.")
 
 
 @pytest.mark.parametrize(
