@@ -12,11 +12,11 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from nerscore.cli import _options as opt
+from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files, write_result
 
 if TYPE_CHECKING:
-    from nerscore.io.conll import ConllCorpus
+    from nerscore.io.formats import ReadResult
 
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
@@ -82,7 +82,7 @@ def register(subparsers: Subparsers) -> None:
                    help="CoNLL: a token that differs between the files is an error")
     add_quiet_option(p)
     opt.add_resampling_options(p)
-    opt.add_input_format_options(p)
+    fm.add_input_format_options(p)
     opt.add_match_options(p)
     opt.add_score_options(p)
     opt.add_tag_options(p)
@@ -99,47 +99,41 @@ def _note(message: str) -> None:
 
 
 def _read(args: argparse.Namespace) -> tuple[Any, list[Any], dict[str, Any], Any]:
-    """Gold, the predictions, the tag options and the document starts (CoNLL) of the files."""
-    from nerscore.cli.commands import check_span_options, read_span_file
-    from nerscore.io.chunks import guess_format
+    """Gold, the predictions, the tag options and the document starts of the files."""
+    from nerscore.io.formats import pair_notes
 
-    gold_fmt = guess_format(args.gold, args.gold_format)
-    pred_fmts = [guess_format(p, args.pred_format) for p in args.preds]
-    if any((gold_fmt == "conll") != (f == "conll") for f in pred_fmts):
-        raise opt.UsageError(
-            "give GOLD and every PRED as CoNLL tag files, or all as span files (jsonl or brat); "
-            "set --gold-format/--pred-format if a format was guessed wrongly from the file name"
-        )
-    if gold_fmt != "conll":
-        check_span_options(args)
-        gold, notes = read_span_file(args.gold, gold_fmt, opt.side_encoding(args, "gold"))
-        preds = []
-        for path, fmt in zip(args.preds, pred_fmts, strict=True):
-            pred, more = read_span_file(path, fmt, opt.side_encoding(args, "pred"))
-            preds.append(pred)
-            notes += more
-        for n in notes:
-            _note(n)
-        return gold, preds, {}, None
-    from nerscore.io.conll import check_aligned, read_conll
-
-    if args.mode == "strict" and args.scheme is None:
-        raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
-    gold_corpus = read_conll(args.gold, **opt.side_conll_kwargs(args, "gold"))
-    preds = []
-    for path in args.preds:
-        corpus = read_conll(path, **opt.side_conll_kwargs(args, "pred"))
-        for n in check_aligned(gold_corpus, corpus, strict_tokens=args.strict_tokens):
+    files = [("GOLD", args.gold, fm.input_format(args.gold, args.gold_format), "gold")]
+    files += [(path, path, fm.input_format(path, args.pred_format), "pred")
+              for path in args.preds]
+    options = [fm.reader_options(args, fmt, side) for _, _, fmt, side in files]
+    kind = fm.same_kind([(label, path, fmt, o) for (label, path, fmt, _), o
+                         in zip(files, options, strict=True)],
+                        "set --gold-format/--pred-format if a format was guessed wrongly from "
+                        "the file name")
+    if kind == "spans":
+        fm.check_span_options(args, (fmt for _, _, fmt, _ in files))
+    fm.check_reader_flags(args, [(side, fmt) for _, _, fmt, side in files])
+    tag_kw: dict[str, Any] = {}
+    if kind == "tags":
+        if args.mode == "strict" and args.scheme is None:
+            raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
+        tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
+    read = [fmt.load(path, o) for (_, path, fmt, _), o in zip(files, options, strict=True)]
+    gold, preds = read[0], read[1:]
+    notes = list(gold.notes)
+    for pred in preds:
+        for n in pair_notes(gold, pred, strict_tokens=args.strict_tokens):
             _note(f"{n} Pass --strict-tokens to make this an error.")
-        preds.append(corpus.tags)
-    tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
-    return gold_corpus.tags, preds, tag_kw, _documents(gold_corpus, args.unit)
+        notes += pred.notes
+    for n in notes:
+        _note(n)
+    return gold.data, [p.data for p in preds], tag_kw, _documents(gold, args.unit)
 
 
-def _documents(corpus: ConllCorpus, unit: str) -> list[int] | None:
-    if unit != "document" or len(corpus.documents) == 0:
+def _documents(gold: ReadResult, unit: str) -> list[int] | None:
+    if unit != "document" or not gold.documents:
         return None
-    return [int(d) for d in corpus.documents.tolist()]
+    return list(gold.documents)
 
 
 def _render(result: Any, fmt: str, digits: int) -> str:
@@ -197,7 +191,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def add_intervals(
     out: str, args: argparse.Namespace, y_true: Any, y_pred: Any, kwargs: dict[str, Any],
-    corpus: ConllCorpus | None,
+    gold: ReadResult,
 ) -> str:
     """``score --ci``: the report ``out`` with the bootstrap intervals of the same scores added.
 
@@ -211,8 +205,8 @@ def add_intervals(
         What was scored.
     kwargs : dict
         The tag and matcher options it was scored with.
-    corpus : ConllCorpus, optional
-        The gold CoNLL file (its -DOCSTART- lines give the documents).
+    gold : ReadResult
+        The gold file as read (CoNLL -DOCSTART- lines give the documents).
 
     Returns
     -------
@@ -233,7 +227,7 @@ def add_intervals(
     if args.format not in FORMATS:
         raise opt.UsageError(f"--ci works with --format text, json or markdown, not "
                              f"{args.format}")
-    documents = None if corpus is None else _documents(corpus, "document")
+    documents = _documents(gold, "document")
     bar = ProgressBar("bootstrap", unit="resamples")
     try:
         result = nerscore.confidence_intervals(
