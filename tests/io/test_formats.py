@@ -14,7 +14,7 @@ import pytest
 import nerscore
 from nerscore.cli import main
 from nerscore.errors import OptionError
-from nerscore.io import formats
+from nerscore.io import format_hooks, formats
 from nerscore.io.formats import (
     Format,
     ReadResult,
@@ -64,7 +64,7 @@ def test_every_hook_of_the_builtins_resolves(registry):
     for name in BUILTINS:
         fmt = get_format(name)
         for hook in (fmt.write_tags, fmt.write_spans, fmt.read_tag_chunks, fmt.relabel):
-            if isinstance(hook, formats._Lazy):
+            if isinstance(hook, format_hooks._Lazy):
                 assert callable(getattr(importlib.import_module(hook.module), hook.name))
         assert pickle.loads(pickle.dumps(fmt)).name == name  # sent to Dask workers
 

@@ -21,8 +21,8 @@ DESCRIPTION = """\
 Convert an annotated file between CoNLL, JSON Lines, BRAT, Parquet and the
 formats other packages register (the formats guessed from the names as
 'nerscore score' guesses them; a folder or a name ending in '/' is BRAT),
-and between tag schemes. Files are read and
-written chunk by chunk where the format allows (BRAT folders are read whole).
+and between tag schemes. Files are read and written chunk by chunk where the
+format allows (BRAT folders are read whole).
 
 Tags to spans: each sentence becomes a document whose text is its tokens
 joined by single spaces; the tags are decoded with nerscore's decoder
