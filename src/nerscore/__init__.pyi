@@ -87,6 +87,15 @@ from nerscore.io.convert import (
     ConversionResult as ConversionResult,
     convert_file as convert_file,
 )
+from nerscore.io.formats import (
+    ChunkStream as ChunkStream,
+    Format as Format,
+    ReadResult as ReadResult,
+    format_names as format_names,
+    get_format as get_format,
+    guess_format as guess_format,
+    register_format as register_format,
+)
 from nerscore.io.jsonl import (
     read_jsonl as read_jsonl,
     write_jsonl as write_jsonl,

@@ -4,7 +4,8 @@ Counts are mergeable (``Counts + Counts``), and so are confusion matrices
 and error listings (records of consecutive chunks, renumbered): a corpus
 can be read in chunks of whole sentences or documents, each chunk matched
 on its own, and the results summed. :func:`score_files` does that for
-CoNLL, JSON Lines and Parquet files and gives the report that
+files of any format of :mod:`nerscore.io.formats` with a chunked reader
+(CoNLL, JSON Lines, Parquet) and gives the report that
 :func:`nerscore.evaluate` gives on the whole files, number for number and
 note for note.
 
@@ -20,7 +21,7 @@ instead (``StreamResult.fallback`` says why):
 - ``compat="kaggle"`` (its score is not a sum over documents);
 - span files whose documents are not listed in the same order on both
   sides (they are joined by id; in order, each chunk joins on its own);
-- BRAT folders (read whole);
+- formats read whole (BRAT folders), and tags against spans;
 - an input error of any kind, so that the error raised is the one of the
   in-memory reader, with its whole-file counts.
 
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import itertools
 import os
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -46,11 +46,10 @@ from nerscore.io.chunks import (
     CHUNK_SIZE,
     NotStreamable,
     chunk_pairs,
-    guess_format,
     pair_chunks,
-    read_whole,
     slice_tags,
 )
+from nerscore.io.formats import Format, guess_format, pair_notes
 from nerscore.scoring.metrics import evaluate
 from nerscore.scoring.report import Report
 from nerscore.values.decoding import Decoding
@@ -61,7 +60,6 @@ __all__ = [
     "NotStreamable",
     "ShardResult",
     "StreamResult",
-    "guess_format",
     "pair_chunks",
     "score_files",
     "score_shard",
@@ -154,7 +152,7 @@ class ShardResult:
 
 def score_shard(
     gold: str | os.PathLike[str], pred: str | os.PathLike[str] | None, *,
-    gold_format: str | None = None, pred_format: str | None = None,
+    gold_format: str | Format | None = None, pred_format: str | Format | None = None,
     chunk_size: int = CHUNK_SIZE, strict_tokens: bool = False,
     gold_options: Mapping[str, Any] | None = None,
     pred_options: Mapping[str, Any] | None = None,
@@ -206,8 +204,8 @@ def stream_score(
     gold: str | os.PathLike[str],
     pred: str | os.PathLike[str] | None = None,
     *,
-    gold_format: str | None = None,
-    pred_format: str | None = None,
+    gold_format: str | Format | None = None,
+    pred_format: str | Format | None = None,
     chunk_size: int = CHUNK_SIZE,
     errors: str | os.PathLike[str] | None = None,
     confusion: bool = False,
@@ -268,8 +266,8 @@ def score_files(
     gold: str | os.PathLike[str],
     pred: str | os.PathLike[str] | None = None,
     *,
-    gold_format: str | None = None,
-    pred_format: str | None = None,
+    gold_format: str | Format | None = None,
+    pred_format: str | Format | None = None,
     chunk_size: int = CHUNK_SIZE,
     errors: str | os.PathLike[str] | None = None,
     confusion: bool = False,
@@ -296,8 +294,10 @@ def score_files(
         The files; ``pred=None`` reads both sides from two label columns of
         ``gold`` (``gold_options={"label_column": -2}``,
         ``pred_options={"label_column": -1}``).
-    gold_format, pred_format : {"conll", "jsonl", "brat", "parquet"}, optional
-        Default: from the file names.
+    gold_format, pred_format : str or Format, optional
+        ``"conll"``, ``"jsonl"``, ``"brat"``, ``"parquet"`` or a format
+        registered by another package (:mod:`nerscore.io.formats`); default:
+        from the file names.
     chunk_size : int
         Most sentences or documents per chunk.
     errors : path, optional
@@ -309,7 +309,8 @@ def score_files(
     gold_options, pred_options : mapping, optional
         Reader options of each side (e.g. ``label_column``, ``encoding``,
         ``comments`` for CoNLL; ``encoding`` for JSON Lines; the column names
-        for Parquet, see :mod:`nerscore.io.parquet`).
+        for Parquet, see :mod:`nerscore.io.parquet`): those its format's
+        readers take (``Format.options``).
     notes : sequence of str
         Notes to add before the readers' notes.
     stream : bool
@@ -350,41 +351,26 @@ def score_files(
 
 def _in_memory(
     gold: str | os.PathLike[str], pred: str | os.PathLike[str] | None,
-    gold_format: str | None, pred_format: str | None, errors: str | os.PathLike[str] | None,
-    confusion: bool, strict_tokens: bool, gold_options: dict[str, Any],
-    pred_options: dict[str, Any], notes: Sequence[str], fallback: str | None,
-    options: dict[str, Any],
+    gold_format: str | Format | None, pred_format: str | Format | None,
+    errors: str | os.PathLike[str] | None, confusion: bool, strict_tokens: bool,
+    gold_options: dict[str, Any], pred_options: dict[str, Any], notes: Sequence[str],
+    fallback: str | None, options: dict[str, Any],
 ) -> StreamResult:
     one_file = pred is None
     g_path = os.fspath(gold)
     p_path = g_path if pred is None else os.fspath(pred)
     g_fmt = guess_format(g_path, gold_format)
     p_fmt = guess_format(p_path, (pred_format or gold_format) if one_file else pred_format)
-    texts = None
-    aligned: tuple[str, ...] = ()
-    if g_fmt == "conll" and p_fmt == "conll":
-        from nerscore.io.conll import check_aligned, read_conll
-
-        g = read_conll(g_path, **gold_options)
-        p = read_conll(p_path, **pred_options)
-        aligned = check_aligned(g, p, strict_tokens=strict_tokens)
-        file_notes = g.notes() + (() if one_file else p.notes()) + aligned
-        y_true: Any = g.tags
-        y_pred: Any = p.tags
-        if errors is not None:
-            tokens = list(g.tokens)
-            o = g.tags.offsets.tolist()
-            texts = [tokens[a:b] for a, b in itertools.pairwise(o)]
-    else:
-        y_true, g_notes = read_whole(g_path, g_fmt, gold_options)
-        y_pred, p_notes = read_whole(p_path, p_fmt, pred_options)
-        file_notes = g_notes + p_notes
-    report = evaluate(y_true, y_pred, **options)
+    g = g_fmt.load(g_path, gold_options)
+    p = p_fmt.load(p_path, pred_options)
+    aligned = pair_notes(g, p, strict_tokens=strict_tokens)
+    file_notes = g.notes + (() if one_file else p.notes) + aligned
+    report = evaluate(g.data, p.data, **options)
     report = dataclasses.replace(report, notes=(*report.notes, *notes, *file_notes))
     cm = confusion_from_report(report) if confusion else None
     n_errors = None
     if errors is not None:
-        records = errors_from_report(report, texts=texts)
+        records = errors_from_report(report, texts=g.texts())
         fmt = "csv" if os.fspath(errors).lower().endswith(".csv") else "jsonl"
         n_errors = write_errors(records, errors, format=fmt)
     return StreamResult(report, cm, n_errors, False, fallback, 0, aligned)

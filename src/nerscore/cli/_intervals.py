@@ -9,20 +9,21 @@ from nerscore.cli import _options as opt
 from nerscore.cli._output import ProgressBar
 
 if TYPE_CHECKING:
-    from nerscore.io.conll import ConllCorpus
+    from nerscore.io.formats import ReadResult
 
 __all__ = ["documents_of", "intervals"]
 
 
-def documents_of(corpus: ConllCorpus, unit: str) -> list[int] | None:
-    if unit != "document" or len(corpus.documents) == 0:
+def documents_of(gold: ReadResult, unit: str) -> list[int] | None:
+    """The first sentence of each document of a tag file, when documents are resampled."""
+    if unit != "document" or not gold.documents:
         return None
-    return [int(d) for d in corpus.documents.tolist()]
+    return list(gold.documents)
 
 
 def intervals(
     args: argparse.Namespace, y_true: Any, y_pred: Any, kwargs: dict[str, Any],
-    corpus: ConllCorpus | None,
+    gold: ReadResult | None,
 ) -> Any:
     """``score --ci``: the bootstrap intervals of the scores ``score`` reports.
 
@@ -34,8 +35,8 @@ def intervals(
         What was scored.
     kwargs : dict
         The tag and matcher options it was scored with.
-    corpus : ConllCorpus, optional
-        The gold CoNLL file (its -DOCSTART- lines give the documents).
+    gold : ReadResult, optional
+        The gold file as read (CoNLL -DOCSTART- lines give the documents).
 
     Returns
     -------
@@ -52,7 +53,7 @@ def intervals(
     resampling = opt.resampling_kwargs(args)
     if not args.ci:
         return None
-    documents = None if corpus is None else documents_of(corpus, "document")
+    documents = None if gold is None else documents_of(gold, "document")
     bar = ProgressBar("bootstrap", unit="resamples")
     try:
         return nerscore.confidence_intervals(

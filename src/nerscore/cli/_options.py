@@ -19,10 +19,8 @@ from nerscore.values.options import OptionEnum
 from nerscore.values.schemes import Mode, Scheme
 
 __all__ = [
-    "INPUT_FORMATS",
     "UsageError",
     "add_conll_options",
-    "add_input_format_options",
     "add_match_options",
     "add_resampling_options",
     "add_score_options",
@@ -39,8 +37,6 @@ __all__ = [
     "tag_kwargs",
 ]
 
-#: Input formats of gold and prediction files.
-INPUT_FORMATS = ("conll", "jsonl", "brat", "parquet")
 
 
 def compat_of() -> dict[str, tuple[str, ...]]:
@@ -302,23 +298,6 @@ def side_conll_kwargs(args: argparse.Namespace, side: str) -> dict[str, Any]:
         kwargs["label_column"] = column
     kwargs["encoding"] = side_encoding(args, side)
     return kwargs
-
-
-def add_input_format_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--gold-format`` and ``--pred-format``.
-
-    Parameters
-    ----------
-    parser : argparse.ArgumentParser
-        The subcommand's parser.
-    """
-    group = parser.add_argument_group("input formats")
-    for side in ("gold", "pred"):
-        group.add_argument(
-            f"--{side}-format", choices=INPUT_FORMATS, default=None,
-            help=f"format of {side.upper()} (default: from the name: .jsonl/.json is jsonl, "
-                 "a folder or .ann file is brat, anything else conll)",
-        )
 
 
 def matcher_options() -> dict[str, list[tuple[str, Any]]]:

@@ -1,17 +1,20 @@
 """The streaming path of ``nerscore score``: files scored chunk by chunk, or on a Dask cluster.
 
 :func:`score_streaming` is tried first; it returns None where the command's
-in-memory path must run instead (``--ci``, BRAT folders, inputs whose chunks
-cannot give the in-memory result; see :mod:`nerscore.accumulate.files`), so that the
-output is the same either way.
+in-memory path must run instead (``--ci``, formats read whole such as BRAT
+folders, inputs whose chunks cannot give the in-memory result; see
+:mod:`nerscore.accumulate.files`), so that the output is the same either way.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from nerscore.cli import _options as opt
+from nerscore.cli import _formats as fm, _options as opt
+
+if TYPE_CHECKING:
+    from nerscore.io.formats import Format
 
 __all__ = ["add_stream_options", "score_streaming", "wants_streaming"]
 
@@ -46,50 +49,34 @@ def add_stream_options(parser: argparse.ArgumentParser) -> None:
                        help="score on the Dask cluster at ADDRESS (e.g. tcp://host:8786)")
 
 
-def _stream_kwargs(args: argparse.Namespace, gold_fmt: str,
+def _stream_kwargs(args: argparse.Namespace, kind: str,
                    options: dict[str, Any]) -> dict[str, Any] | None:
     """Scoring options of :func:`nerscore.accumulate.files.stream_score`, or None to score in memory."""
     kw: dict[str, Any] = {"match": args.match, "beta": args.beta,
                           "zero_division": args.zero_division, **options}
-    if gold_fmt in ("conll", "parquet"):
+    if kind == "tags":
         if args.mode == "strict" and args.scheme is None:
             return None  # the in-memory path says so, after reading the files as it does
         kw.update(scheme=args.scheme, mode=args.mode, **opt.tag_kwargs(args))
     return kw
 
 
-def _side_options(args: argparse.Namespace, fmt: str, side: str) -> dict[str, Any]:
-    if fmt == "conll":
-        return opt.side_conll_kwargs(args, side)
-    if fmt == "jsonl":
-        return {"encoding": opt.side_encoding(args, side)}
-    return {}
-
-
-def wants_streaming(args: argparse.Namespace, gold_fmt: str) -> bool:
+def wants_streaming(args: argparse.Namespace) -> bool:
     """Whether ``score`` should take the streaming path.
 
     Not with ``--ci`` (the bootstrap resamples the whole corpus), ``--format
     html`` (the page lists every error), ``--breakdown`` (it buckets every
-    entity) or ``--chunk-sentences 0``, except for Parquet, which only this
-    path reads (in memory then).
+    entity) or ``--chunk-sentences 0``, unless on a Dask cluster.
 
     Parameters
     ----------
     args : argparse.Namespace
         Parsed arguments of ``score``.
-    gold_fmt : str
-        The format of GOLD.
 
     Returns
     -------
     bool
     """
-    if gold_fmt == "parquet":
-        if getattr(args, "ci", False):
-            raise opt.UsageError("--ci does not read Parquet files yet; convert them to CoNLL "
-                                 "or JSON Lines")
-        return True
     distributed = bool(args.workers) or args.scheduler is not None
     return not getattr(args, "ci", False) and not _whole_report(args) and (
         args.chunk_sentences != 0 or distributed)
@@ -100,16 +87,18 @@ def _whole_report(args: argparse.Namespace) -> bool:
     return bool(args.format == "html" or getattr(args, "breakdown", None) is not None)
 
 
-def score_streaming(args: argparse.Namespace, gold_fmt: str, pred_fmt: str, one_file: bool,
-                    options: dict[str, Any], notes: tuple[str, ...] = ()) -> Any:
+def score_streaming(args: argparse.Namespace, sides: tuple[tuple[str, Format], ...], kind: str,
+                    one_file: bool, options: dict[str, Any], notes: tuple[str, ...] = ()) -> Any:
     """Score chunk by chunk (or on Dask) as ``run_score`` would; None when it must run in memory.
 
     Parameters
     ----------
     args : argparse.Namespace
         Parsed (and already checked) arguments of ``score``.
-    gold_fmt, pred_fmt : str
-        The input formats.
+    sides : tuple of (side, Format)
+        The input formats of GOLD and PRED.
+    kind : {"tags", "spans"}
+        What the inputs hold.
     one_file : bool
         Both sides are label columns of GOLD.
     options : dict
@@ -122,14 +111,15 @@ def score_streaming(args: argparse.Namespace, gold_fmt: str, pred_fmt: str, one_
     StreamResult or None
         None when nothing was written and the in-memory path must run.
     """
-    kw = _stream_kwargs(args, gold_fmt, options)
+    kw = _stream_kwargs(args, kind, options)
     if kw is None:
         return None
+    (_, gold_fmt), (_, pred_fmt) = sides
     common = dict(
         gold_format=gold_fmt, pred_format=pred_fmt, errors=args.errors,
         confusion=args.confusion, strict_tokens=args.strict_tokens,
-        gold_options=_side_options(args, gold_fmt, "gold"),
-        pred_options=_side_options(args, pred_fmt, "pred"), notes=notes, **kw,
+        gold_options=fm.reader_options(args, gold_fmt, "gold"),
+        pred_options=fm.reader_options(args, pred_fmt, "pred"), notes=notes, **kw,
     )
     pred = None if one_file else args.pred
     if args.workers or args.scheduler is not None:
@@ -137,14 +127,10 @@ def score_streaming(args: argparse.Namespace, gold_fmt: str, pred_fmt: str, one_
 
         return score_cli(args.gold, pred, workers=args.workers, scheduler=args.scheduler,
                          **common)
-    from nerscore.accumulate.files import CHUNK_SIZE, NotStreamable, score_files, stream_score
-
-    chunk = CHUNK_SIZE if args.chunk_sentences is None else args.chunk_sentences
-    if "parquet" in (gold_fmt, pred_fmt):  # the library's own in-memory path reads Parquet
-        return score_files(args.gold, pred, chunk_size=max(chunk, 1),
-                           stream=chunk > 0 and not _whole_report(args), **common)
+    from nerscore.accumulate.files import CHUNK_SIZE, NotStreamable, stream_score
     from nerscore.cli._output import ProgressBar
 
+    chunk = CHUNK_SIZE if args.chunk_sentences is None else args.chunk_sentences
     bar = ProgressBar(f"reading {args.gold}", unit="bytes")
     try:
         return stream_score(args.gold, pred, chunk_size=chunk, progress=bar, **common)

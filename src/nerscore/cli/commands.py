@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import itertools
 import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from nerscore.cli import _options as opt
+from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._output import (
     add_format_option,
     add_output_option,
@@ -29,7 +28,7 @@ from nerscore.cli._score_input import add_stream_options, score_streaming, wants
 
 if TYPE_CHECKING:
     from nerscore.analysis.confusion import ConfusionMatrix
-    from nerscore.io.conll import ConllCorpus
+    from nerscore.io.formats import Format, ReadResult
     from nerscore.render import Report
 
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -44,7 +43,9 @@ CoNLL files need one token per line, the same sentences in the same order
 (separated by blank lines) and the same number of tokens in every sentence;
 a token whose text differs between the files is reported (--strict-tokens
 makes it an error). -DOCSTART- lines are document boundaries, not tokens.
-JSON Lines and BRAT files are joined by document id.
+JSON Lines and BRAT files are joined by document id. Both files hold tags
+(CoNLL, Parquet label columns) or both spans (JSON Lines, BRAT, Parquet span
+columns); other packages can add formats (docs/formats.md).
 
 One CoNLL file holding tokens, gold and predicted labels (the conlleval
 layout) is scored with its two label columns:
@@ -94,7 +95,7 @@ def register(subparsers: Subparsers) -> None:
                             "(text, markdown; json: under \"breakdown\")")
     add_output_option(score)
     add_quiet_option(score)
-    opt.add_input_format_options(score)
+    fm.add_input_format_options(score)
     opt.add_match_options(score)
     opt.add_score_options(score)
     opt.add_tag_options(score)
@@ -127,38 +128,6 @@ def note(command: str, message: str, *, kind: str = "note") -> None:
 # --------------------------------------------------------------------------------- score
 
 
-def read_span_file(
-    path: str, fmt: str, encoding: str
-) -> tuple[Any, tuple[str, ...]]:
-    if fmt == "jsonl":
-        from nerscore.io.jsonl import read_jsonl
-
-        return read_jsonl(path, encoding=encoding), ()
-    from nerscore.io.brat import read_brat
-
-    data = read_brat(path, encoding=encoding)
-    where = f"{path}: "
-    return data.documents, tuple(where + n for n in data.stats.notes())
-
-
-def check_span_options(args: argparse.Namespace) -> None:
-    """Tag and column options mean nothing for span files: refuse them."""
-    given = [flag for flag, value, default in (
-        ("--scheme", args.scheme, None), ("--mode", args.mode, "lenient"),
-        ("--suffix", args.suffix, False), ("--tag-delimiter", args.tag_delimiter, "-"),
-        ("--outside", args.outside, "O"), ("--token-column", args.token_column, 0),
-        ("--label-column", args.label_column, -1),
-        ("--delimiter-columns", args.delimiter_columns, "auto"),
-        ("--comments", args.comments, False), ("--strict-tokens", args.strict_tokens, False),
-        ("--gold-column", args.gold_column, None), ("--pred-column", args.pred_column, None),
-    ) if value != default]
-    if given:
-        raise opt.UsageError(
-            f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to CoNLL (tag) files "
-            "only; the inputs are span files (jsonl/brat)"
-        )
-
-
 def run_score(args: argparse.Namespace) -> int:
     """Run ``nerscore score``.
 
@@ -185,21 +154,25 @@ def run_score(args: argparse.Namespace) -> int:
         if args.pred_format is not None and args.pred_format != args.gold_format:
             raise opt.UsageError("--pred-format needs PRED: one file is read once, as GOLD")
         args.pred_format = args.gold_format
-    from nerscore.io.chunks import guess_format
-
-    gold_fmt = guess_format(args.gold, args.gold_format)
-    pred_fmt = guess_format(args.pred, args.pred_format)
-    if one_file and gold_fmt != "conll":
+    gold_fmt = fm.input_format(args.gold, args.gold_format)
+    pred_fmt = fm.input_format(args.pred, args.pred_format)
+    if one_file and "label_column" not in gold_fmt.options:
         raise opt.UsageError(
             f"--gold-column and --pred-column without PRED read one CoNLL file; {args.gold!r} "
-            f"is read as {gold_fmt} (set --gold-format conll if that was guessed wrongly)"
+            f"is read as {gold_fmt.name} (set --gold-format conll if that was guessed wrongly)"
         )
-    if (gold_fmt == "conll") != (pred_fmt == "conll"):
+    sides = (("gold", gold_fmt), ("pred", pred_fmt))
+    reading = [fm.reader_options(args, fmt, side) for side, fmt in sides]
+    kind = gold_fmt.kind_of(args.gold, reading[0])
+    if pred_fmt.kind_of(args.pred, reading[1]) != kind:
         raise opt.UsageError(
-            f"cannot score {pred_fmt} predictions against {gold_fmt} gold: give both as CoNLL "
-            "tag files, or both as span files (jsonl or brat); set --gold-format/--pred-format "
-            "if a format was guessed wrongly from the file name"
+            f"cannot score {pred_fmt.name} predictions against {gold_fmt.name} gold: give both "
+            "as tag files, or both as span files; set --gold-format/--pred-format if a format "
+            "was guessed wrongly from the file name"
         )
+    if kind == "spans":
+        fm.check_span_options(args, (gold_fmt, pred_fmt))
+    fm.check_reader_flags(args, sides)
     if args.errors is not None and not args.errors.lower().endswith((".jsonl", ".csv")):
         raise opt.UsageError(f"--errors needs a .jsonl or .csv file name; got {args.errors!r}")
     from nerscore.matching import get_matcher
@@ -215,33 +188,24 @@ def run_score(args: argparse.Namespace) -> int:
     renderer = output_renderer(args, "scores", asked)
     options = opt.match_kwargs(args)
     opt.resampling_kwargs(args)  # checks that --resamples, --level and --seed come with --ci
-    if wants_streaming(args, gold_fmt):  # chunk by chunk when that gives the same output
-        status = _score_streamed(args, gold_fmt, pred_fmt, one_file, options)
+    if wants_streaming(args):  # chunk by chunk when that gives the same output
+        status = _score_streamed(args, sides, kind, one_file, options)
         if status is not None:
             return status
-    notes: tuple[str, ...] = ()
-    gold_corpus: ConllCorpus | None = None
-    tag_kw: dict[str, Any] = {}
-    if gold_fmt == "conll":
-        from nerscore.io.conll import check_aligned, read_conll
+    from nerscore.io.formats import pair_notes
 
-        gold_corpus = read_conll(args.gold, **opt.side_conll_kwargs(args, "gold"))
-        pred_corpus = read_conll(args.pred, **opt.side_conll_kwargs(args, "pred"))
-        aligned = check_aligned(gold_corpus, pred_corpus, strict_tokens=args.strict_tokens)
-        for n in aligned:
-            note("score", f"{n} Pass --strict-tokens to make this an error.", kind="warning")
-        file_notes = gold_corpus.notes() + (() if one_file else pred_corpus.notes())
-        notes = file_notes + aligned
-        y_true: Any = gold_corpus.tags
-        y_pred: Any = pred_corpus.tags
+    gold = gold_fmt.load(args.gold, reading[0])
+    pred = pred_fmt.load(args.pred, reading[1])
+    aligned = pair_notes(gold, pred, strict_tokens=args.strict_tokens)
+    for n in aligned:
+        note("score", f"{n} Pass --strict-tokens to make this an error.", kind="warning")
+    notes = gold.notes + (() if one_file else pred.notes) + aligned
+    tag_kw: dict[str, Any] = {}
+    if kind == "tags":
         if args.mode == "strict" and args.scheme is None:
             raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
-    else:
-        check_span_options(args)
-        y_true, gold_notes = read_span_file(args.gold, gold_fmt, opt.side_encoding(args, "gold"))
-        y_pred, pred_notes = read_span_file(args.pred, pred_fmt, opt.side_encoding(args, "pred"))
-        notes = gold_notes + pred_notes
+    y_true, y_pred = gold.data, pred.data
     columns = [args.label_column if c is None else c for c in (args.gold_column, args.pred_column)]
     if not one_file and columns[0] == columns[1]:  # two columns of one file are two sides
         same = _same_file(args.gold, args.pred)
@@ -257,27 +221,24 @@ def run_score(args: argparse.Namespace) -> int:
     from nerscore.cli._intervals import intervals
 
     output = _output(report, args, None,
-                     intervals(args, y_true, y_pred, {**tag_kw, **options}, gold_corpus))
+                     intervals(args, y_true, y_pred, {**tag_kw, **options}, gold))
     write_result(renderer.functions["scores"](output, args.digits), args.output)
     if not renderer.shows_notes:
         for n in report.notes:
             note("score", n)
     if args.errors is not None:
-        _write_errors(report, args.errors, gold_corpus)
+        _write_errors(report, args.errors, gold)
     return 0
 
 
-def _score_streamed(args: argparse.Namespace, gold_fmt: str, pred_fmt: str, one_file: bool,
-                    options: dict[str, Any]) -> int | None:
+def _score_streamed(args: argparse.Namespace, sides: tuple[tuple[str, Format], ...], kind: str,
+                    one_file: bool, options: dict[str, Any]) -> int | None:
     """``run_score`` on the streaming path (docs/scale.md); None to score in memory."""
-    if gold_fmt not in ("conll", "parquet"):
-        check_span_options(args)
     columns = [args.label_column if c is None else c for c in (args.gold_column, args.pred_column)]
     same = None
     if not one_file and columns[0] == columns[1] and not (args.workers or args.scheduler):
         same = _same_file(args.gold, args.pred)
-    res = score_streaming(args, gold_fmt, pred_fmt, one_file, options,
-                          notes=(same,) if same else ())
+    res = score_streaming(args, sides, kind, one_file, options, notes=(same,) if same else ())
     if res is None:
         return None
     for n in res.token_notes:
@@ -342,15 +303,10 @@ def _output(report: Report, args: argparse.Namespace, cm: ConfusionMatrix | None
     return ScoreOutput(report, cm if args.confusion else None, breakdown, ci)
 
 
-def _write_errors(report: Report, path: str, corpus: ConllCorpus | None) -> None:
+def _write_errors(report: Report, path: str, gold: ReadResult) -> None:
     from nerscore.analysis.errors import errors_from_report, write_errors
 
-    texts = None
-    if corpus is not None:
-        tokens = list(corpus.tokens)
-        offsets = corpus.tags.offsets.tolist()
-        texts = [tokens[a:b] for a, b in itertools.pairwise(offsets)]
-    records = errors_from_report(report, texts=texts)
+    records = errors_from_report(report, texts=gold.texts())
     fmt = "csv" if path.lower().endswith(".csv") else "jsonl"
     n = write_errors(records, path, format=fmt)
     note("score", f"wrote {n} entity error{'s' if n != 1 else ''} to {path}")

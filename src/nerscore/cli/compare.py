@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from nerscore.cli import _options as opt
+from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._intervals import documents_of
 from nerscore.cli._output import (
     ProgressBar,
@@ -86,7 +86,7 @@ def register(subparsers: Subparsers) -> None:
                    help="CoNLL: a token that differs between the files is an error")
     add_quiet_option(p)
     opt.add_resampling_options(p)
-    opt.add_input_format_options(p)
+    fm.add_input_format_options(p)
     opt.add_match_options(p)
     opt.add_score_options(p)
     opt.add_tag_options(p)
@@ -103,41 +103,36 @@ def _note(message: str) -> None:
 
 
 def _read(args: argparse.Namespace) -> tuple[Any, list[Any], dict[str, Any], Any]:
-    """Gold, the predictions, the tag options and the document starts (CoNLL) of the files."""
-    from nerscore.cli.commands import check_span_options, read_span_file
-    from nerscore.io.chunks import guess_format
+    """Gold, the predictions, the tag options and the document starts of the files."""
+    from nerscore.io.formats import pair_notes
 
-    gold_fmt = guess_format(args.gold, args.gold_format)
-    pred_fmts = [guess_format(p, args.pred_format) for p in args.preds]
-    if any((gold_fmt == "conll") != (f == "conll") for f in pred_fmts):
-        raise opt.UsageError(
-            "give GOLD and every PRED as CoNLL tag files, or all as span files (jsonl or brat); "
-            "set --gold-format/--pred-format if a format was guessed wrongly from the file name"
-        )
-    if gold_fmt != "conll":
-        check_span_options(args)
-        gold, notes = read_span_file(args.gold, gold_fmt, opt.side_encoding(args, "gold"))
-        preds = []
-        for path, fmt in zip(args.preds, pred_fmts, strict=True):
-            pred, more = read_span_file(path, fmt, opt.side_encoding(args, "pred"))
-            preds.append(pred)
-            notes += more
-        for n in notes:
-            _note(n)
-        return gold, preds, {}, None
-    from nerscore.io.conll import check_aligned, read_conll
-
-    if args.mode == "strict" and args.scheme is None:
-        raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
-    gold_corpus = read_conll(args.gold, **opt.side_conll_kwargs(args, "gold"))
-    preds = []
-    for path in args.preds:
-        corpus = read_conll(path, **opt.side_conll_kwargs(args, "pred"))
-        for n in check_aligned(gold_corpus, corpus, strict_tokens=args.strict_tokens):
+    files = [("GOLD", args.gold, fm.input_format(args.gold, args.gold_format), "gold")]
+    files += [(path, path, fm.input_format(path, args.pred_format), "pred")
+              for path in args.preds]
+    options = [fm.reader_options(args, fmt, side) for _, _, fmt, side in files]
+    kind = fm.same_kind([(label, path, fmt, o) for (label, path, fmt, _), o
+                         in zip(files, options, strict=True)],
+                        "set --gold-format/--pred-format if a format was guessed wrongly from "
+                        "the file name")
+    if kind == "spans":
+        fm.check_span_options(args, (fmt for _, _, fmt, _ in files))
+    fm.check_reader_flags(args, [(side, fmt) for _, _, fmt, side in files])
+    tag_kw: dict[str, Any] = {}
+    if kind == "tags":
+        if args.mode == "strict" and args.scheme is None:
+            raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
+        tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
+    read = [fmt.load(path, o) for (_, path, fmt, _), o in zip(files, options, strict=True)]
+    gold, preds = read[0], read[1:]
+    notes = list(gold.notes)
+    for pred in preds:
+        for n in pair_notes(gold, pred, strict_tokens=args.strict_tokens):
             _note(f"{n} Pass --strict-tokens to make this an error.")
-        preds.append(corpus.tags)
-    tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
-    return gold_corpus.tags, preds, tag_kw, documents_of(gold_corpus, args.unit)
+        notes += pred.notes
+    for n in notes:
+        _note(n)
+    return gold.data, [p.data for p in preds], tag_kw, documents_of(gold, args.unit)
+
 
 
 def run_compare(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from nerscore.cli import _options as opt
+from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
 
 if TYPE_CHECKING:
@@ -18,10 +18,11 @@ if TYPE_CHECKING:
 __all__ = ["register", "run"]
 
 DESCRIPTION = """\
-Convert an annotated file between CoNLL, JSON Lines, BRAT and Parquet (the
-formats guessed from the names as 'nerscore score' guesses them; a folder or
-a name ending in '/' is BRAT), and between tag schemes. Files are read and
-written chunk by chunk where the format allows (BRAT folders are read whole).
+Convert an annotated file between CoNLL, JSON Lines, BRAT, Parquet and the
+formats other packages register (the formats guessed from the names as
+'nerscore score' guesses them; a folder or a name ending in '/' is BRAT),
+and between tag schemes. Files are read and written chunk by chunk where the
+format allows (BRAT folders are read whole).
 
 Tags to spans: each sentence becomes a document whose text is its tokens
 joined by single spaces; the tags are decoded with nerscore's decoder
@@ -62,10 +63,10 @@ def register(subparsers: Subparsers) -> None:
     )
     parser.add_argument("source", metavar="IN", help="the input file (a folder for BRAT)")
     parser.add_argument("target", metavar="OUT", help="the output file (a folder for BRAT)")
-    parser.add_argument("--from-format", choices=opt.INPUT_FORMATS, default=None,
-                        help="format of IN (default: from the name)")
-    parser.add_argument("--to-format", choices=opt.INPUT_FORMATS, default=None,
-                        help="format of OUT (default: from the name)")
+    parser.add_argument("--from-format", type=fm.format_name, default=None, metavar="FORMAT",
+                        help=fm.format_help("IN"))
+    parser.add_argument("--to-format", type=fm.format_name, default=None, metavar="FORMAT",
+                        help=fm.format_help("OUT"))
     schemes = ", ".join(s.value for s in Scheme)
     tags = parser.add_argument_group("tags")
     tags.add_argument("--from-scheme", type=opt.enum_type(Scheme, "scheme"), default=None,
@@ -116,14 +117,15 @@ def run(args: argparse.Namespace) -> int:
         The exit status (0).
     """
     from nerscore.cli.commands import note
-    from nerscore.io.convert import convert_file, guess_format
+    from nerscore.io.convert import convert_file
 
     conll = {k: v for k, v in opt.conll_kwargs(args).items() if k != "encoding"}
-    fmt = guess_format(args.source, args.from_format)
-    bar = ProgressBar(f"converting {args.source}", unit="bytes" if fmt == "conll" else "rows")
+    fmt = fm.input_format(args.source, args.from_format)
+    fm.check_reader_flags(args, [(None, fmt)], ignore=("encoding",))
+    bar = ProgressBar(f"converting {args.source}", unit=fmt.progress_unit)
     try:
         result = convert_file(
-            args.source, args.target, from_format=args.from_format, to_format=args.to_format,
+            args.source, args.target, from_format=fmt, to_format=args.to_format,
             from_scheme=args.from_scheme, to_scheme=args.to_scheme, mode=args.mode,
             misaligned=args.misaligned, labels_as=args.labels_as,
             parquet_kind=args.parquet_kind, chunk_size=args.chunk_size,

@@ -1,8 +1,9 @@
 """``nerscore diagnose``: dataset diagnostics of a train/test split, optionally with a prediction.
 
-Files are read as ``nerscore score`` reads them (CoNLL tag files, or JSON
-Lines / BRAT span files, the format guessed from the name); the work is one
-call of :func:`nerscore.diagnose`, rendered as text, Markdown or JSON.
+Files are read as ``nerscore score`` reads them (tag files such as CoNLL, or
+span files such as JSON Lines and BRAT, the format guessed from the name);
+the work is one call of :func:`nerscore.diagnose`, rendered as text,
+Markdown or JSON.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from nerscore.cli import _options as opt
+from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._output import add_format_option, declare_files, output_renderer, write_result
 
 if TYPE_CHECKING:
@@ -85,9 +86,8 @@ def register(subparsers: Subparsers) -> None:
     files.add_argument("--pred", metavar="PRED", default=None,
                        help="a prediction of TEST (enables confused labels and seen/unseen "
                             "scores)")
-    files.add_argument("--input-format", choices=opt.INPUT_FORMATS, default=None,
-                       help="format of the files (default: from each name: .jsonl/.json is "
-                            "jsonl, a folder or .ann file is brat, anything else conll)")
+    files.add_argument("--input-format", type=fm.format_name, default=None, metavar="FORMAT",
+                       help=fm.format_help("the files"))
     out = parser.add_argument_group("output")
     add_format_option(out, kind="diagnostics")
     out.add_argument("-o", "--output", metavar="FILE", default=None,
@@ -124,52 +124,28 @@ def register(subparsers: Subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def check_span_options(args: argparse.Namespace) -> None:
-    given = [flag for flag, value, default in (
-        ("--scheme", args.scheme, None), ("--mode", args.mode, "lenient"),
-        ("--suffix", args.suffix, False), ("--tag-delimiter", args.tag_delimiter, "-"),
-        ("--outside", args.outside, "O"), ("--token-column", args.token_column, 0),
-        ("--label-column", args.label_column, -1),
-        ("--delimiter-columns", args.delimiter_columns, "auto"),
-        ("--comments", args.comments, False),
-    ) if value != default]
-    if given:
-        raise opt.UsageError(
-            f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to CoNLL (tag) files "
-            "only; the inputs are span files (jsonl/brat)"
-        )
-
-
 def _read(args: argparse.Namespace) -> tuple[Any, Any, Any, tuple[str, ...]]:
-    from nerscore.cli.commands import note, read_span_file
-    from nerscore.io.chunks import guess_format
+    from nerscore.cli.commands import note
+    from nerscore.io.formats import pair_notes
 
-    paths = {"train": args.train, "test": args.test, "pred": args.pred}
-    fmts = {k: guess_format(p, args.input_format) for k, p in paths.items() if p is not None}
-    tag_files = {k for k, f in fmts.items() if f == "conll"}
-    if tag_files and len(tag_files) != len(fmts):
-        shown = ", ".join(f"{k.upper()} is {f}" for k, f in fmts.items())
-        raise opt.UsageError(f"give all files as CoNLL tag files or all as span files (jsonl "
-                             f"or brat); {shown} (set --input-format if a format was guessed "
-                             "wrongly)")
-    if tag_files:
-        from nerscore.io.conll import check_aligned, read_conll
-
-        corpora = {k: read_conll(p, **opt.conll_kwargs(args)) for k, p in paths.items()
-                   if p is not None}
-        notes: tuple[str, ...] = ()
-        if "pred" in corpora:
-            notes = check_aligned(corpora["test"], corpora["pred"])
-            for n in notes:
-                note("diagnose", n, kind="warning")
-        pred = corpora["pred"].tags if "pred" in corpora else None
-        return corpora["train"].tags, corpora["test"].tags, pred, notes
-    check_span_options(args)
-    data = {k: read_span_file(p, fmts[k], args.encoding) for k, p in paths.items()
-            if p is not None}
-    notes = tuple(n for _, ns in data.values() for n in ns)
-    pred = data["pred"][0] if "pred" in data else None
-    return data["train"][0], data["test"][0], pred, notes
+    paths = {k: p for k, p in (("train", args.train), ("test", args.test), ("pred", args.pred))
+             if p is not None}
+    fmts = {k: fm.input_format(p, args.input_format) for k, p in paths.items()}
+    options = {k: fm.reader_options(args, f) for k, f in fmts.items()}
+    kind = fm.same_kind([(k.upper(), paths[k], fmts[k], options[k]) for k in paths],
+                        "set --input-format if a format was guessed wrongly")
+    if kind == "spans":
+        fm.check_span_options(args, fmts.values())
+    fm.check_reader_flags(args, [(None, f) for f in fmts.values()])
+    data = {k: fmts[k].load(p, options[k]) for k, p in paths.items()}
+    notes = tuple(n for d in data.values() for n in d.notes)
+    if "pred" in data:
+        aligned = pair_notes(data["test"], data["pred"])
+        for n in aligned:
+            note("diagnose", n, kind="warning")
+        notes += aligned
+    pred = data["pred"].data if "pred" in data else None
+    return data["train"].data, data["test"].data, pred, notes
 
 
 def run(args: argparse.Namespace) -> int:

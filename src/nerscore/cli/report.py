@@ -9,12 +9,12 @@ confusion matrices and the error browser, one column per system.
 from __future__ import annotations
 
 import argparse
-import itertools
 import os
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from nerscore.cli import _options as opt
+from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
 
 if TYPE_CHECKING:
@@ -71,11 +71,11 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--strict-tokens", action="store_true",
                         help="CoNLL: a token that differs between the files is an error")
     parser.add_argument("--train", metavar="TRAIN", default=None,
-                        help="training data (same format as GOLD): add the dataset "
-                             "diagnostics of the TRAIN/GOLD split")
+                        help="training data (read as GOLD is: --gold-format applies): add "
+                             "the dataset diagnostics of the TRAIN/GOLD split")
     add_quiet_option(parser)
     opt.add_resampling_options(parser)
-    opt.add_input_format_options(parser)
+    fm.add_input_format_options(parser)
     opt.add_match_options(parser)
     opt.add_score_options(parser)
     opt.add_tag_options(parser)
@@ -103,17 +103,11 @@ def _names(args: argparse.Namespace) -> list[str]:
     return out
 
 
-def _tokens(corpus: Any) -> list[Any]:
-    tokens = list(corpus.tokens)
-    offsets = corpus.tags.offsets.tolist()
-    return [tokens[a:b] for a, b in itertools.pairwise(offsets)]
-
-
 class _Scored(NamedTuple):
     """What ``report`` scored: reports, token lists, and the inputs for compare/diagnose."""
 
     reports: list[Report]
-    texts: list[Any] | None
+    texts: Sequence[Any] | None
     gold: Any
     preds: list[Any]
     tag_kw: dict[str, Any]
@@ -121,55 +115,43 @@ class _Scored(NamedTuple):
 
 
 def _score_all(args: argparse.Namespace) -> _Scored:
-    """Every PRED scored against GOLD; the token lists of CoNLL gold for the browser."""
+    """Every PRED scored against GOLD; the token lists of gold tag files for the browser."""
     import dataclasses
 
     import nerscore
-    from nerscore.cli.commands import note, read_span_file
-    from nerscore.io.chunks import guess_format
+    from nerscore.cli.commands import note
+    from nerscore.io.formats import pair_notes
 
-    gold_fmt = guess_format(args.gold, args.gold_format)
-    pred_fmts = [guess_format(p, args.pred_format) for p in args.preds]
-    for path, fmt in [(args.gold, gold_fmt), *zip(args.preds, pred_fmts, strict=True)]:
-        if fmt not in ("conll", "jsonl", "brat"):
-            raise opt.UsageError(f"report reads conll, jsonl or brat files; {path!r} is {fmt}")
-        if (fmt == "conll") != (gold_fmt == "conll"):
+    gold_fmt = fm.input_format(args.gold, args.gold_format)
+    pred_fmts = [fm.input_format(p, args.pred_format) for p in args.preds]
+    kind = gold_fmt.kind_of(args.gold, fm.reader_options(args, gold_fmt))
+    for path, fmt in zip(args.preds, pred_fmts, strict=True):
+        if fmt.kind_of(path, fm.reader_options(args, fmt)) != kind:
             raise opt.UsageError(
-                f"cannot score {fmt} predictions ({path}) against {gold_fmt} gold: give all "
-                "files as CoNLL tag files, or all as span files (jsonl or brat)")
+                f"cannot score {fmt.name} predictions ({path}) against {gold_fmt.name} gold: "
+                "give all files as tag files, or all as span files")
+    fm.check_reader_flags(args, [(None, f) for f in (gold_fmt, *pred_fmts)])
     options = opt.match_kwargs(args)
     score_kw: dict[str, Any] = {"match": args.match, "beta": args.beta,
                                 "zero_division": args.zero_division, **options}
-    reports = []
-    if gold_fmt == "conll":
-        from nerscore.io.conll import check_aligned, read_conll
-
+    tag_kw: dict[str, Any] = {}
+    if kind == "tags":
         if args.mode == "strict" and args.scheme is None:
             raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
-        gold = read_conll(args.gold, **opt.conll_kwargs(args))
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
-        preds = []
-        for path in args.preds:
-            pred = read_conll(path, **opt.conll_kwargs(args))
-            aligned = check_aligned(gold, pred, strict_tokens=args.strict_tokens)
-            for n in aligned:
-                note("report", f"{path}: {n} Pass --strict-tokens to make this an error.",
-                     kind="warning")
-            report = nerscore.evaluate(gold.tags, pred.tags, **tag_kw, **score_kw)
-            notes = (*report.notes, *gold.notes(), *pred.notes(), *aligned)
-            reports.append(dataclasses.replace(report, notes=tuple(dict.fromkeys(notes))))
-            preds.append(pred.tags)
-        documents = [int(d) for d in gold.documents.tolist()] or None
-        return _Scored(reports, _tokens(gold), gold.tags, preds, tag_kw, documents)
-    y_true, gold_notes = read_span_file(args.gold, gold_fmt, args.encoding)
-    span_preds = []
+    gold = gold_fmt.load(args.gold, fm.reader_options(args, gold_fmt))
+    reports, preds = [], []
     for path, fmt in zip(args.preds, pred_fmts, strict=True):
-        y_pred, pred_notes = read_span_file(path, fmt, args.encoding)
-        report = nerscore.evaluate(y_true, y_pred, **score_kw)
-        notes = (*report.notes, *gold_notes, *pred_notes)
-        reports.append(dataclasses.replace(report, notes=notes))
-        span_preds.append(y_pred)
-    return _Scored(reports, None, y_true, span_preds, {}, None)
+        pred = fmt.load(path, fm.reader_options(args, fmt))
+        aligned = pair_notes(gold, pred, strict_tokens=args.strict_tokens)
+        for n in aligned:
+            note("report", f"{path}: {n} Pass --strict-tokens to make this an error.",
+                 kind="warning")
+        report = nerscore.evaluate(gold.data, pred.data, **tag_kw, **score_kw)
+        notes = (*report.notes, *gold.notes, *pred.notes, *aligned)
+        reports.append(dataclasses.replace(report, notes=tuple(dict.fromkeys(notes))))
+        preds.append(pred.data)
+    return _Scored(reports, gold.texts(), gold.data, preds, tag_kw, list(gold.documents) or None)
 
 
 def _comparison(args: argparse.Namespace, scored: _Scored, names: list[str]) -> Any:
@@ -190,19 +172,16 @@ def _comparison(args: argparse.Namespace, scored: _Scored, names: list[str]) -> 
 def _diagnostics(args: argparse.Namespace, scored: _Scored) -> Any:
     """``nerscore diagnose`` of TRAIN and GOLD with the first prediction."""
     import nerscore
-    from nerscore.cli.commands import read_span_file
-    from nerscore.io.chunks import guess_format
 
-    gold_fmt = guess_format(args.gold, args.gold_format)
-    if guess_format(args.train, args.gold_format) != gold_fmt:
-        raise opt.UsageError(f"--train must be a {gold_fmt} file like GOLD (set --gold-format "
-                             "if a format was guessed wrongly)")
-    if gold_fmt == "conll":
-        from nerscore.io.conll import read_conll
-
-        train: Any = read_conll(args.train, **opt.conll_kwargs(args)).tags
-    else:
-        train = read_span_file(args.train, gold_fmt, args.encoding)[0]
+    gold_fmt = fm.input_format(args.gold, args.gold_format)
+    train_fmt = fm.input_format(args.train, args.gold_format)
+    options = fm.reader_options(args, train_fmt)
+    kind = gold_fmt.kind_of(args.gold, fm.reader_options(args, gold_fmt))
+    if train_fmt.kind_of(args.train, options) != kind:
+        raise opt.UsageError(f"--train must hold {kind} like GOLD; {args.train!r} is read as "
+                             f"{train_fmt.name} (set --gold-format if a format was guessed "
+                             "wrongly)")
+    train = train_fmt.load(args.train, options).data
     return nerscore.diagnose(train, scored.gold, pred=scored.preds[0], match=args.match,
                              **scored.tag_kw, **opt.match_kwargs(args))
 

@@ -31,6 +31,7 @@ from nerscore.accumulate.files import (
 from nerscore.accumulate.scorer import EntityScorer
 from nerscore.analysis.errors import ErrorRecord, write_errors
 from nerscore.errors import require
+from nerscore.io.formats import Format, guess_format
 from nerscore.values.decoding import Decoding
 
 __all__ = ["expand_shards", "score_bag", "score_cli", "score_files"]
@@ -110,8 +111,8 @@ def score_files(
     pred: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
     *,
     client: Any = None,
-    gold_format: str | None = None,
-    pred_format: str | None = None,
+    gold_format: str | Format | None = None,
+    pred_format: str | Format | None = None,
     chunk_size: int = CHUNK_SIZE,
     errors: str | os.PathLike[str] | None = None,
     confusion: bool = False,
@@ -134,8 +135,11 @@ def score_files(
         (``dask.distributed.get_client()``).
     gold_format, pred_format, chunk_size, errors, confusion, strict_tokens, gold_options, pred_options, notes, **options
         As for :func:`nerscore.score_files`; every shard is read chunk by
-        chunk on its worker. Error records are gathered on the client and
-        written in shard order.
+        chunk on its worker, in the format named or guessed on the client
+        (the :class:`~nerscore.io.formats.Format` record travels with the
+        task, so a format registered in the client's process is read on
+        every worker). Error records are gathered on the client and written
+        in shard order.
 
     Returns
     -------
@@ -161,13 +165,17 @@ def score_files(
     match, decoding, scoring, rest = _split(options)
     EntityScorer.with_decoding(decoding, match=match, options=rest, confusion=confusion,
                                whole_input=True, **scoring)  # check options here
+    formats = [(guess_format(gs, gold_format),
+                guess_format(gs if ps is None else ps,
+                             (pred_format or gold_format) if ps is None else pred_format))
+               for gs, ps in zip(g, p, strict=True)]
     futures = [
-        client.submit(score_shard, gs, ps, gold_format=gold_format, pred_format=pred_format,
+        client.submit(score_shard, gs, ps, gold_format=gf, pred_format=pf,
                       chunk_size=chunk_size, strict_tokens=strict_tokens,
                       gold_options=gold_options, pred_options=pred_options,
                       confusion=confusion, errors=errors is not None, match=match,
                       decoding=decoding, options=rest, pure=False, **scoring)
-        for gs, ps in zip(g, p, strict=True)
+        for gs, ps, (gf, pf) in zip(g, p, formats, strict=True)
     ]
     results = client.gather(futures)
     return _combine(results, match, decoding, rest, scoring, confusion, errors, notes)

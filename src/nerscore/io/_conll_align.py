@@ -20,6 +20,36 @@ def _sentence_lines(corpus: ConllCorpus, k: int) -> str:
     return f"line {first}" if first == last else f"lines {first}-{last}"
 
 
+def _check_shape(gold: ConllCorpus, pred: ConllCorpus, gname: str, pname: str,
+                 first: int) -> None:
+    """Raise unless both hold as many sentences of the same lengths (``first``: the first's index)."""
+    g, p = gold.tags, pred.tags
+    if g.n_sequences != p.n_sequences or not np.array_equal(g.offsets, p.offsets):
+        lg, lp = g.lengths, p.lengths
+        m = min(len(lg), len(lp))
+        diff = np.flatnonzero(lg[:m] != lp[:m])
+        if g.n_sequences != p.n_sequences:
+            hint = ""
+            if len(diff):
+                k = int(diff[0])
+                hint = (f" The first sentence whose length differs is sentence {first + k}: "
+                        f"{int(lg[k])} tokens in {gname} ({_sentence_lines(gold, k)}) vs "
+                        f"{int(lp[k])} in {pname} ({_sentence_lines(pred, k)}).")
+            raise LengthMismatchError(
+                f"{gname} has {g.n_sequences} sentences but {pname} has {p.n_sequences}; "
+                f"both files must list the same sentences in the same order, separated by "
+                f"blank lines.{hint}",
+                expected=g.n_sequences, actual=p.n_sequences,
+            )
+        k = int(diff[0])
+        raise LengthMismatchError(
+            f"Sentence {first + k} has {int(lg[k])} tokens in {gname} "
+            f"({_sentence_lines(gold, k)}) but {int(lp[k])} in {pname} ({_sentence_lines(pred, k)}); every sentence needs one "
+            "predicted tag per gold token.",
+            expected=int(lg[k]), actual=int(lp[k]), sentence=first + k,
+        )
+
+
 def check_aligned(
     gold: ConllCorpus, pred: ConllCorpus, *, strict_tokens: bool = False
 ) -> tuple[str, ...]:
@@ -56,32 +86,6 @@ def check_aligned(
     1 of 2 tokens differ between gold and prediction; the first is token 0 of sentence 0:
     'Jonas' (gold, line 1) vs 'jonas' (prediction, line 1); tags are compared by position.
     """
-    g, p = gold.tags, pred.tags
-    gname, pname = gold.source or "gold", pred.source or "prediction"
-    if g.n_sequences != p.n_sequences or not np.array_equal(g.offsets, p.offsets):
-        lg, lp = g.lengths, p.lengths
-        m = min(len(lg), len(lp))
-        diff = np.flatnonzero(lg[:m] != lp[:m])
-        if g.n_sequences != p.n_sequences:
-            hint = ""
-            if len(diff):
-                k = int(diff[0])
-                hint = (f" The first sentence whose length differs is sentence {k}: "
-                        f"{int(lg[k])} tokens in {gname} ({_sentence_lines(gold, k)}) vs "
-                        f"{int(lp[k])} in {pname} ({_sentence_lines(pred, k)}).")
-            raise LengthMismatchError(
-                f"{gname} has {g.n_sequences} sentences but {pname} has {p.n_sequences}; "
-                f"both files must list the same sentences in the same order, separated by "
-                f"blank lines.{hint}",
-                expected=g.n_sequences, actual=p.n_sequences,
-            )
-        k = int(diff[0])
-        raise LengthMismatchError(
-            f"Sentence {k} has {int(lg[k])} tokens in {gname} ({_sentence_lines(gold, k)}) but "
-            f"{int(lp[k])} in {pname} ({_sentence_lines(pred, k)}); every sentence needs one "
-            "predicted tag per gold token.",
-            expected=int(lg[k]), actual=int(lp[k]), sentence=k,
-        )
     tokens = TokenDiff(gold.source, pred.source, strict_tokens=strict_tokens)
     tokens.add(gold, pred)
     return tokens.notes()
@@ -91,8 +95,9 @@ class TokenDiff:
     """Differing token strings of two aligned files, counted chunk by chunk.
 
     :func:`check_aligned` adds a whole file at once; a streaming reader adds
-    aligned chunks (same sentences, same lengths) in order and reads
-    :meth:`notes` at the end, which are then the notes of the whole files.
+    chunks of the same sentences in order and reads :meth:`notes` at the end,
+    which are then the notes of the whole files. It is the pair check of the
+    CoNLL format (:mod:`nerscore.io.formats`).
 
     Parameters
     ----------
@@ -114,7 +119,17 @@ class TokenDiff:
         self.first: str | None = None
 
     def add(self, gold: ConllCorpus, pred: ConllCorpus) -> None:
-        """Count the differing tokens of one aligned chunk (same shape on both sides)."""
+        """Count the differing tokens of one chunk of the same sentences on both sides.
+
+        Raises
+        ------
+        LengthMismatchError
+            When the chunks hold different numbers of sentences, or a
+            sentence has different lengths (named by its index in the file).
+        FormatError
+            With ``strict_tokens=True``, at the first differing token.
+        """
+        _check_shape(gold, pred, self.gname, self.pname, self.n_sentences)
         n_tokens, offset = len(gold.tags), self.n_sentences
         self.n_tokens += n_tokens
         self.n_sentences += len(gold)

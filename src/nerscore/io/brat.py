@@ -31,15 +31,19 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.errors import FormatError, InvalidSpanError
 from nerscore.io._textfile import read_text
 from nerscore.io.atomic import atomic_open
+from nerscore.io.formats import Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
 from nerscore.values.spans import Entity, Span
 
-__all__ = ["BratData", "BratStats", "read_brat", "write_brat"]
+if TYPE_CHECKING:
+    from nerscore.io.convert.reading import WriteOptions
+
+__all__ = ["FORMAT", "BratData", "BratStats", "read_brat", "write_brat"]
 
 #: First letter of an annotation id -> what the line holds (all but T are ignored).
 _IGNORED = {
@@ -387,3 +391,26 @@ def write_brat(
             fh.write(doc.text)
         with atomic_open(ann, "w", encoding=encoding, newline="\n") as fh:
             fh.writelines(lines)
+
+
+# ----------------------------------------------------------------------------- the format
+
+
+def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
+    data = read_brat(path, **options)
+    return ReadResult(data.documents, tuple(f"{path}: {n}" for n in data.stats.notes()),
+                      source=data)
+
+
+def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
+    documents = Counted(chunks)
+    write_brat(documents.items(), target, encoding=options.encoding)
+    return documents.count
+
+
+#: The ``brat`` format: a folder (or one ``.ann`` file of a pair), read whole.
+FORMAT = register_format(Format(
+    "brat", "BRAT standoff: a folder of .txt texts with .ann annotations", kind="spans",
+    read=_read, suffixes=(".ann",), folder=True, options=("encoding", "discontinuous"),
+    write_spans=_write_spans,
+))

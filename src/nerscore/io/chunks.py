@@ -1,33 +1,30 @@
 """Both sides of a scoring run as aligned chunks: the readers behind :mod:`nerscore.accumulate.files`.
 
-Files are read chunk by chunk (:class:`~nerscore.io.conll.ConllChunks`,
-:func:`~nerscore.io.jsonl.iter_jsonl`, :mod:`nerscore.io.parquet`) and the
-two sides are cut into pairs of chunks of the same sentences or documents
-(:func:`pair_chunks`), with the readers' notes counted over the whole files.
+Files are read chunk by chunk by the chunked reader of their format
+(:attr:`nerscore.io.formats.Format.chunks`) and the two sides are cut into
+pairs of chunks of the same sentences or documents (:func:`pair_chunks`),
+with the readers' notes, and the format's pair check where both sides have
+one format, counted over the whole files.
 """
 
 from __future__ import annotations
 
-import itertools
-import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from nerscore.errors import LengthMismatchError
 from nerscore.values.tags import EncodedTags
 
+if TYPE_CHECKING:
+    from nerscore.io.formats import Format
+
 __all__ = [
     "CHUNK_SIZE",
-    "FORMATS",
     "ChunkPairs",
     "NotStreamable",
     "chunk_pairs",
-    "guess_format",
     "pair_chunks",
-    "read_whole",
     "slice_tags",
 ]
 
@@ -35,43 +32,12 @@ T = TypeVar("T")
 
 CHUNK_SIZE = 10_000
 
-FORMATS = ("conll", "jsonl", "brat", "parquet")
-
 class NotStreamable(Exception):
     """The inputs cannot be scored chunk by chunk with the same result; ``reason`` says why."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-def guess_format(path: str | os.PathLike[str], given: str | None = None) -> str:
-    """The format of ``path``: ``given``, else from the name.
-
-    ``.jsonl``/``.json``/``.ndjson`` is JSON Lines, ``.parquet``/``.pq``
-    Parquet, a folder or ``.ann`` file BRAT, anything else CoNLL. Every
-    command and :func:`nerscore.convert_file` guess this way.
-
-    Examples
-    --------
-    >>> guess_format("gold.jsonl"), guess_format("pred.parquet"), guess_format("x.conll")
-    ('jsonl', 'parquet', 'conll')
-    >>> guess_format("a.conll", "brat")
-    'brat'
-    """
-    if given is not None:
-        if given not in FORMATS:
-            raise ValueError(f"Expected a format among {FORMATS}; got {given!r}.")
-        return given
-    p = os.fspath(path)
-    lower = p.lower()
-    if lower.endswith((".jsonl", ".json", ".ndjson")):
-        return "jsonl"
-    if lower.endswith((".parquet", ".pq")):
-        return "parquet"
-    if lower.endswith(".ann") or os.path.isdir(p) or lower.endswith(("/", os.sep)):
-        return "brat"
-    return "conll"
 
 
 # --------------------------------------------------------------------------- chunk pairing
@@ -172,133 +138,47 @@ class ChunkPairs:
     position: Callable[[], tuple[int, int]] = lambda: (0, 0)
 
 
-def _conll_inputs(gold: str, pred: str, one_file: bool, chunk_size: int,
-                  gold_options: Mapping[str, Any], pred_options: Mapping[str, Any],
-                  strict_tokens: bool) -> ChunkPairs:
-    from nerscore.io.conll import ConllChunks, TokenDiff
-
-    g = ConllChunks(gold, chunk_size=chunk_size, **gold_options)
-    p = ConllChunks(pred, chunk_size=chunk_size, **pred_options)
-    diff = TokenDiff(g.name, p.name, strict_tokens=strict_tokens)
-
-    def pairs() -> Iterator[tuple[Any, Any, Sequence[Any] | None]]:
-        for gc, pc in pair_chunks(g, p):
-            if not np.array_equal(gc.tags.offsets, pc.tags.offsets):
-                lg, lp = gc.tags.lengths, pc.tags.lengths
-                k = int(np.flatnonzero(lg != lp)[0])
-                raise LengthMismatchError("A sentence has different lengths in the files.",
-                                          expected=int(lg[k]), actual=int(lp[k]))
-            diff.add(gc, pc)
-            tokens = list(gc.tokens)
-            offsets = gc.tags.offsets.tolist()
-            texts = [tokens[a:b] for a, b in itertools.pairwise(offsets)]
-            yield gc.tags, pc.tags, texts
-
-    def notes() -> tuple[str, ...]:
-        return g.notes() + (() if one_file else p.notes()) + diff.notes()
-
-    size = os.path.getsize(gold) if os.path.isfile(gold) else 0
-
-    def position() -> tuple[int, int]:
-        return min(g.bytes_read, size), size
-
-    return ChunkPairs(pairs(), notes, diff.notes, position)
-
-
-def _span_chunks(path: str, fmt: str, chunk_size: int,
-                 options: Mapping[str, Any]) -> Iterator[list[Any]]:
-    if fmt == "jsonl":
-        from nerscore.io.jsonl import iter_jsonl
-
-        return iter_jsonl(path, chunk_size=chunk_size, **options)
-    from nerscore.io.parquet import iter_parquet_documents
-
-    return iter_parquet_documents(path, chunk_size=chunk_size, **options)
-
-
-def _span_inputs(gold: str, pred: str, fmts: tuple[str, str], chunk_size: int,
-                 gold_options: Mapping[str, Any], pred_options: Mapping[str, Any]) -> ChunkPairs:
-    def pairs() -> Iterator[tuple[Any, Any, Sequence[Any] | None]]:
-        g = _span_chunks(gold, fmts[0], chunk_size, gold_options)
-        p = _span_chunks(pred, fmts[1], chunk_size, pred_options)
-        for gc, pc in pair_chunks(g, p):
-            if [d.id for d in gc] != [d.id for d in pc]:
-                raise NotStreamable(
-                    "the span files do not list the same documents in the same order")
-            yield gc, pc, None
-
-    return ChunkPairs(pairs(), tuple)
-
-
-def _parquet_tag_inputs(gold: str, pred: str, chunk_size: int,
-                        gold_options: Mapping[str, Any],
-                        pred_options: Mapping[str, Any]) -> ChunkPairs:
-    from nerscore.io.parquet import iter_parquet_tags
-
-    def pairs() -> Iterator[tuple[Any, Any, Sequence[Any] | None]]:
-        g = iter_parquet_tags(gold, chunk_size=chunk_size, **gold_options)
-        p = iter_parquet_tags(pred, chunk_size=chunk_size, **pred_options)
-        for gc, pc in pair_chunks(g, p):
-            texts = None
-            if gc.tokens is not None:
-                tokens = list(gc.tokens)
-                o = gc.offsets.tolist()
-                texts = [tokens[a:b] for a, b in itertools.pairwise(o)]
-            yield gc, pc, texts
-
-    return ChunkPairs(pairs(), tuple)
-
-
-def _is_span_parquet(path: str, options: Mapping[str, Any]) -> bool:
-    from nerscore.io.parquet import parquet_kind
-
-    return parquet_kind(path, **options) == "spans"
-
-
-def chunk_pairs(gold: str, pred: str, fmts: tuple[str, str], one_file: bool, chunk_size: int,
-            gold_options: Mapping[str, Any], pred_options: Mapping[str, Any],
-            strict_tokens: bool) -> ChunkPairs:
+def chunk_pairs(gold: str, pred: str, fmts: tuple[Format, Format], one_file: bool,
+                chunk_size: int, gold_options: Mapping[str, Any],
+                pred_options: Mapping[str, Any], strict_tokens: bool) -> ChunkPairs:
     """Both files as pairs of aligned chunks of at most ``chunk_size`` sentences or documents.
+
+    ``one_file``: both sides are read from ``gold`` (its notes are counted once).
 
     Raises
     ------
     NotStreamable
-        For BRAT folders, and for tags against spans.
+        For a format read whole (BRAT), for tags against spans, and (while
+        iterating) for span files that do not list the same documents in
+        the same order.
     """
-    if "brat" in fmts:
-        raise NotStreamable("BRAT folders are read whole")
-    if fmts == ("conll", "conll"):
-        return _conll_inputs(gold, pred, one_file, chunk_size, gold_options, pred_options,
-                             strict_tokens)
-    kinds = tuple(
-        "tags" if f == "conll" else "spans" if f == "jsonl" else
-        ("spans" if _is_span_parquet(path, opts) else "tags")
-        for f, path, opts in zip(fmts, (gold, pred), (gold_options, pred_options),
-                                 strict=True)
-    )
-    if kinds[0] != kinds[1]:
+    g_fmt, p_fmt = fmts
+    g_read, p_read = g_fmt.chunks, p_fmt.chunks
+    if g_read is None or p_read is None:
+        raise NotStreamable(f"{(g_fmt if g_read is None else p_fmt).name} files are read whole")
+    kind = g_fmt.kind_of(gold, gold_options)
+    if p_fmt.kind_of(pred, pred_options) != kind:
         raise NotStreamable("one side holds tags and the other spans")
-    if kinds[0] == "spans":
-        return _span_inputs(gold, pred, fmts, chunk_size, gold_options, pred_options)
-    if fmts != ("parquet", "parquet"):
-        raise NotStreamable("CoNLL and Parquet tag files are scored in memory together")
-    return _parquet_tag_inputs(gold, pred, chunk_size, gold_options, pred_options)
+    g = g_read(gold, chunk_size, g_fmt.reader_options(gold_options))
+    p = p_read(pred, chunk_size, p_fmt.reader_options(pred_options))
+    check = None
+    if g_fmt is p_fmt and g_fmt.pair_check is not None:
+        check = g_fmt.pair_check(gold, pred, strict_tokens=strict_tokens)
 
+    def pairs() -> Iterator[tuple[Any, Any, Sequence[Any] | None]]:
+        for gc, pc in pair_chunks(g.chunks, p.chunks):
+            if check is not None:
+                check.add(gc, pc)
+            y_true, y_pred = g.data(gc), p.data(pc)
+            if kind == "spans" and [d.id for d in y_true] != [d.id for d in y_pred]:
+                raise NotStreamable(
+                    "the span files do not list the same documents in the same order")
+            yield y_true, y_pred, g.texts(gc)
 
+    def pair_notes() -> tuple[str, ...]:
+        return () if check is None else check.notes()
 
-def read_whole(path: str, fmt: str, options: Mapping[str, Any]) -> tuple[Any, tuple[str, ...]]:
-    """A whole span or Parquet file for scoring, with the reader's notes."""
-    if fmt == "jsonl":
-        from nerscore.io.jsonl import read_jsonl
+    def notes() -> tuple[str, ...]:
+        return g.notes() + (() if one_file else p.notes()) + pair_notes()
 
-        return read_jsonl(path, **options), ()
-    if fmt == "brat":
-        from nerscore.io.brat import read_brat
-
-        data = read_brat(path, **options)
-        return data.documents, tuple(f"{path}: " + n for n in data.stats.notes())
-    if fmt == "parquet":
-        from nerscore.io.parquet import read_parquet
-
-        return read_parquet(path, **options), ()
-    raise NotStreamable(f"cannot score {fmt} against another format")
+    return ChunkPairs(pairs(), notes, pair_notes, g.position)

@@ -22,24 +22,24 @@ found later (an invalid tag, a length mismatch) name the file and line.
 
 The work is split over private modules: ``_conll_scan`` (bytes to columns),
 ``_conll_corpus`` (:class:`ConllCorpus`, :class:`Sentence`), ``_conll_align``
-(:func:`check_aligned`) and ``_bytes`` (byte machinery shared with the
-conlleval reader); every public name is importable from here.
+(:func:`check_aligned`), ``_conll_write`` (:func:`write_conll`) and ``_bytes``
+(byte machinery shared with the conlleval reader); every public name is
+importable from here. :data:`FORMAT` is the ``conll`` entry of
+:mod:`nerscore.io.formats`.
 """
 
 from __future__ import annotations
 
 import codecs
 import os
-import re
-from collections.abc import Iterator, Sequence
-from itertools import chain
+from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, Any, Literal
 
 import numpy as np
 
 from nerscore.errors import FormatError
 from nerscore.io._conll_align import TokenDiff, check_aligned
-from nerscore.io._conll_corpus import ConllCorpus, Sentence, check_shape, reader_notes
+from nerscore.io._conll_corpus import ConllCorpus, Sentence, reader_notes
 from nerscore.io._conll_scan import (
     DelimiterVote,
     ScanOptions,
@@ -48,11 +48,12 @@ from nerscore.io._conll_scan import (
     parse_blocks,
     scan_block,
 )
+from nerscore.io._conll_write import write_conll
 from nerscore.io._textfile import naming
-from nerscore.io.atomic import atomic_open
-from nerscore.values.tags import EncodedTags
+from nerscore.io.formats import ChunkStream, Format, ReadResult, lazy, register_format
 
 __all__ = [
+    "FORMAT",
     "ConllChunks",
     "ConllCorpus",
     "Sentence",
@@ -483,87 +484,45 @@ def _stream_blocks(
             fh.close()
 
 
-# ----------------------------------------------------------------------------- writing
+# ----------------------------------------------------------------------------- the format
 
 
-def write_conll(
-    target: str | os.PathLike[str] | IO[str],
-    tokens: Sequence[Sequence[str]],
-    *columns: Sequence[Sequence[str]],
-    column_delimiter: Literal["space", "tab"] = "space",
-    documents: Sequence[int] = (),
-    encoding: str = "utf-8",
-) -> None:
-    """Write sentences as a CoNLL column file (token first, then each column).
+def _sentence_tokens(corpus: ConllCorpus) -> Sequence[list[str]] | None:
+    return corpus.tags.sentence_tokens()
 
-    Parameters
-    ----------
-    target : path or text file object
-        Where to write.
-    tokens : list of list of str
-        One list of tokens per sentence.
-    *columns : list of list of str
-        Further columns (e.g. gold and predicted labels), shaped like ``tokens``.
-    column_delimiter : {"space", "tab"}
-        Between columns.
-    documents : sequence of int
-        Sentence indices before which a ``-DOCSTART-`` line is written.
-    encoding : str
-        Encoding of a file written by name.
 
-    Raises
-    ------
-    LengthMismatchError
-        When a column is not shaped like ``tokens``.
-    ValueError
-        For an empty field, or a field containing the delimiter or a line break.
+def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
+    corpus = read_conll(path, **options)
+    return ReadResult(corpus.tags, corpus.notes(), lambda: _sentence_tokens(corpus), corpus,
+                      tuple(int(d) for d in corpus.documents.tolist()))
 
-    Examples
-    --------
-    >>> import io
-    >>> out = io.StringIO()
-    >>> write_conll(out, [["Jonas", "left"], ["Hi"]], [["B-PER", "O"], ["O"]],
-    ...             [["B-PER", "B-LOC"], ["O"]])
-    >>> print(out.getvalue(), end="")
-    Jonas B-PER B-PER
-    left O B-LOC
-    <BLANKLINE>
-    Hi O O
-    <BLANKLINE>
-    >>> read_conll(io.StringIO(out.getvalue()), label_column=1).to_lists()
-    [['B-PER', 'O'], ['O']]
-    """
-    if column_delimiter not in ("space", "tab"):
-        raise ValueError(
-            f"Expected `column_delimiter` to be one of 'space' or 'tab'; got {column_delimiter!r}."
-        )
-    delim = "\t" if column_delimiter == "tab" else " "
-    forbidden = re.compile(r"[\t\n\r\v\f]" if delim == "\t" else r"\s")
-    cols = [tokens, *columns]
-    names = ["tokens"] + [f"column {i + 1}" for i in range(len(columns))]
-    enc = [EncodedTags.from_lists(c) if not isinstance(c, EncodedTags) else c for c in cols]
-    for e, name in zip(enc[1:], names[1:], strict=True):
-        check_shape(enc[0], e, "tokens", name)
-    for col, name in zip(cols, names, strict=True):
-        flat = list(chain.from_iterable(col))
-        if any(not f or forbidden.search(f) for f in dict.fromkeys(flat)):
-            pos = next(i for i, f in enumerate(flat) if not f or forbidden.search(f))
-            seq, idx = enc[0].locate(pos)
-            rule = "tabs" if delim == "\t" else "spaces (or write with column_delimiter='tab')"
-            raise ValueError(
-                f"Cannot write {flat[pos]!r} (token {idx} of sentence {seq}, {name}): a field "
-                f"must be non-empty and free of line breaks and {rule}."
-            )
-    doc_set = set(documents)
-    width = len(cols)
-    parts: list[str] = []
-    for k, rows in enumerate(zip(*cols, strict=True)):
-        if k in doc_set:
-            parts.append(delim.join(["-DOCSTART-"] + ["O"] * (width - 1)) + "\n\n")
-        parts.append("".join(delim.join(r) + "\n" for r in zip(*rows, strict=True)) + "\n")
-    text = "".join(parts)
-    if isinstance(target, (str, os.PathLike)):
-        with atomic_open(target, "w", encoding=encoding, newline="\n") as fh:
-            fh.write(text)
-    else:
-        target.write(text)
+
+def _tags_of(corpus: ConllCorpus) -> Any:
+    return corpus.tags
+
+
+def _chunks(path: str, chunk_size: int, options: Mapping[str, Any]) -> ChunkStream:
+    reader = ConllChunks(path, chunk_size=chunk_size, **options)
+    size = os.path.getsize(path) if os.path.isfile(path) else 0
+
+    def position() -> tuple[int, int]:
+        return min(reader.bytes_read, size), size
+
+    return ChunkStream(reader, _tags_of, _sentence_tokens, reader.notes, position)
+
+
+#: The ``conll`` format: any file name no other format claims is CoNLL.
+FORMAT = register_format(Format(
+    "conll", "CoNLL column files: a token per line, labels in a column, blank lines between "
+    "sentences", kind="tags", read=_read,
+    suffixes=(".conll", ".conll03", ".iob", ".iob2", ".bio", ".bioes", ".bilou", ".tsv", ".txt",
+              ".train", ".dev", ".test", ".testa", ".testb"),
+    chunks=_chunks,
+    options=("token_column", "label_column", "column_delimiter", "comments", "encoding",
+             "docstart"),
+    pair_check=TokenDiff,
+    write_tags=lazy("nerscore.io.convert.writing", "write_conll_tag_chunks"),
+    read_tag_chunks=lazy("nerscore.io.convert.reading", "read_conll_chunks"),
+    relabel=lazy("nerscore.io.convert.writing", "relabel_conll"),
+    progress_unit="bytes",
+))

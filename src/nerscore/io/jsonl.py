@@ -30,15 +30,19 @@ from __future__ import annotations
 import codecs
 import json
 import os
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import FormatError, InvalidSpanError
 from nerscore.io._textfile import naming, read_text
 from nerscore.io.atomic import atomic_open
+from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
 
-__all__ = ["iter_jsonl", "read_jsonl", "write_jsonl"]
+if TYPE_CHECKING:
+    from nerscore.io.convert.reading import WriteOptions
+
+__all__ = ["FORMAT", "iter_jsonl", "read_jsonl", "write_jsonl"]
 
 
 def _fail(source: str, line: int, message: str) -> FormatError:
@@ -283,3 +287,28 @@ def write_jsonl(
     with atomic_open(path, "w", encoding=encoding, newline="\n") as fh:
         for doc in documents:  # one line at a time: an iterable of any length is written
             fh.write(json.dumps(doc.to_dict(), ensure_ascii=False) + "\n")
+
+
+# ----------------------------------------------------------------------------- the format
+
+
+def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
+    return ReadResult(read_jsonl(path, **options))
+
+
+def _chunks(path: str, chunk_size: int, options: Mapping[str, Any]) -> ChunkStream:
+    return ChunkStream(iter_jsonl(path, chunk_size=chunk_size, **options))
+
+
+def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
+    documents = Counted(chunks)
+    write_jsonl(documents.items(), target, encoding=options.encoding)
+    return documents.count
+
+
+#: The ``jsonl`` format.
+FORMAT = register_format(Format(
+    "jsonl", "JSON Lines: one document a line with its id, text and spans", kind="spans",
+    read=_read, suffixes=(".jsonl", ".json", ".ndjson"), chunks=_chunks, options=("encoding",),
+    write_spans=_write_spans,
+))

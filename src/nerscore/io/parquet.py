@@ -18,19 +18,23 @@ Python string per token.
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from nerscore.errors import FormatError, require
+from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, lazy, register_format
 from nerscore.values.documents import Document
 from nerscore.values.tags import EncodedTags
 
+if TYPE_CHECKING:
+    from nerscore.io.convert.reading import WriteOptions
+
 __all__ = [
+    "FORMAT",
     "VOCAB_KEY",
     "ParquetTagWriter",
     "iter_parquet_columns",
@@ -340,10 +344,8 @@ class ParquetTagWriter:
         arrays = {self.column: pa.ListArray.from_arrays(
             pa.array(tags.offsets.astype(np.int32)), values)}
         toks = tokens
-        if toks is None and tags.tokens is not None:
-            o = tags.offsets.tolist()
-            flat = list(tags.tokens)
-            toks = [flat[a:b] for a, b in itertools.pairwise(o)]
+        if toks is None:
+            toks = tags.sentence_tokens()
         strings = pa.list_(pa.string())
         if toks is not None:
             arrays["tokens"] = pa.array([list(t) for t in toks], type=strings)
@@ -437,3 +439,44 @@ def write_parquet_documents(
                 flush()
         if batch:
             flush()
+
+
+# ----------------------------------------------------------------------------- the format
+
+
+def _kind(path: str, options: Mapping[str, Any]) -> str:
+    return parquet_kind(path, **options)
+
+
+def _texts(tags: EncodedTags) -> Sequence[list[str]] | None:
+    return tags.sentence_tokens()
+
+
+def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
+    data = read_parquet(path, **options)
+    if isinstance(data, EncodedTags):
+        return ReadResult(data, texts=lambda: _texts(data))
+    return ReadResult(data)
+
+
+def _chunks(path: str, chunk_size: int, options: Mapping[str, Any]) -> ChunkStream:
+    if parquet_kind(path, **options) == "spans":
+        return ChunkStream(iter_parquet_documents(path, chunk_size=chunk_size, **options))
+    return ChunkStream(iter_parquet_tags(path, chunk_size=chunk_size, **options), texts=_texts)
+
+
+def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
+    documents = Counted(chunks)
+    write_parquet_documents(target, iter(documents))
+    return documents.count
+
+
+#: The ``parquet`` format: its files hold tags or spans (a ``spans`` column).
+FORMAT = register_format(Format(
+    "parquet", "Parquet: a row per sentence (a label column) or per document (a span column)",
+    kind=_kind, read=_read, suffixes=(".parquet", ".pq"), chunks=_chunks,
+    options=("column", "tokens_column", "spans_column", "id_column", "text_column"),
+    write_tags=lazy("nerscore.io.convert.writing", "write_parquet_tag_chunks"),
+    write_spans=_write_spans,
+    read_tag_chunks=lazy("nerscore.io.convert.reading", "read_parquet_tag_chunks"),
+))

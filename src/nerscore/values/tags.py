@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain, islice, pairwise
 from operator import itemgetter
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -191,8 +192,8 @@ class Slices(Sequence[list[str]]):
     Examples
     --------
     >>> s = Slices(["a", "b", "c"], np.array([0, 2, 3]))
-    >>> len(s), s[1], s[-1], list(s)
-    (2, ['c'], ['c'], [['a', 'b'], ['c']])
+    >>> len(s), s[1], s[-1], list(s), s[1:]
+    (2, ['c'], ['c'], [['a', 'b'], ['c']], [['c']])
     """
 
     def __init__(self, flat: Sequence[str], offsets: IntArray) -> None:
@@ -202,9 +203,15 @@ class Slices(Sequence[list[str]]):
     def __len__(self) -> int:
         return len(self.offsets) - 1
 
-    def __getitem__(self, k: int) -> list[str]:  # type: ignore[override]
+    @overload
+    def __getitem__(self, k: int) -> list[str]: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[list[str]]: ...
+
+    def __getitem__(self, k: int | slice) -> list[str] | list[list[str]]:
         if isinstance(k, slice):
-            raise TypeError("Slices are read one sequence at a time.")
+            return [self[i] for i in range(*k.indices(len(self)))]
         n = len(self)
         if k < 0:
             k += n

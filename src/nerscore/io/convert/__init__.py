@@ -1,7 +1,8 @@
 """Convert annotated files between formats and tag schemes, chunk by chunk.
 
-:func:`convert_file` reads CoNLL, JSON Lines, BRAT or Parquet and writes any
-of them, optionally re-encoding tags in another scheme. What cannot be
+:func:`convert_file` reads any format of :mod:`nerscore.io.formats` (CoNLL,
+JSON Lines, BRAT, Parquet and those of other packages) and writes any that
+has a writer, optionally re-encoding tags in another scheme. What cannot be
 carried over unchanged is counted in the returned :class:`ConversionResult`
 (its :meth:`~ConversionResult.notes`), never dropped silently.
 
@@ -32,50 +33,35 @@ Conventions
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from nerscore.errors import OptionError
 from nerscore.io.atomic import atomic_path, same_file
-from nerscore.io.chunks import FORMATS, guess_format
+from nerscore.io.chunks import slice_tags
 from nerscore.io.convert.reading import (
     ConversionResult,
     Layout,
     Options,
     TagChunk,
-    read_conll_chunks,
-    read_parquet_tag_chunks,
-    read_span_chunks,
+    WriteOptions,
 )
-from nerscore.io.convert.writing import retag, to_documents, to_tags, write_spans, write_tags
+from nerscore.io.convert.writing import retag, to_documents, to_tags
+from nerscore.io.formats import Format, guess_format
 from nerscore.values.documents import Document
+from nerscore.values.tags import EncodedTags
 
-__all__ = ["FORMATS", "ConversionResult", "convert_file", "guess_format"]
+__all__ = ["ConversionResult", "convert_file"]
 
-#: File formats :func:`convert_file` reads and writes.
 Progress = Callable[[int, int], None]
-
-
-def _conll_to_conll(source: str, target: str, chunk_options: dict[str, Any], opt: Options,
-                    encoding: str, progress: Progress | None) -> None:
-    """Rewrite the label column block by block; every other byte is kept."""
-    from nerscore.io.conll import ConllChunks
-
-    reader = ConllChunks(source, chunk_size=None, **chunk_options)
-    total = os.path.getsize(source)
-    with open(target, "w", encoding=encoding, newline="") as fh:
-        for block in reader:
-            fh.write(block.replace_labels(retag(TagChunk(block.tags, None), opt).labels)[0])
-            opt.result.n_sequences += len(block)
-            if progress is not None:
-                progress(min(reader.bytes_read, total), total)
 
 
 def convert_file(
     source: str | os.PathLike[str],
     target: str | os.PathLike[str],
     *,
-    from_format: str | None = None,
-    to_format: str | None = None,
+    from_format: str | Format | None = None,
+    to_format: str | Format | None = None,
     from_scheme: str | None = None,
     to_scheme: str | None = None,
     mode: str = "lenient",
@@ -96,8 +82,10 @@ def convert_file(
     ----------
     source, target : path
         The input, and the output (a file; a folder for BRAT).
-    from_format, to_format : {"conll", "jsonl", "brat", "parquet"}, optional
-        Formats (default: from the names, as :func:`nerscore.io.chunks.guess_format` does).
+    from_format, to_format : str or Format, optional
+        Formats: ``"conll"``, ``"jsonl"``, ``"brat"``, ``"parquet"`` or one
+        registered by another package (default: from the names, as
+        :func:`nerscore.io.formats.guess_format` guesses).
     from_scheme : str, optional
         Scheme of the input tags; needed to decode them (tags to spans, or
         to another scheme) and to count malformed chunks.
@@ -111,19 +99,20 @@ def convert_file(
     labels_as : {"int", "string"}
         Parquet tag output: integer labels with a vocabulary, or strings.
     parquet_kind : {"tags", "spans"}, optional
-        What a Parquet output holds (default: what the input holds).
+        What the output holds when its format holds either (Parquet;
+        default: what the input holds).
     chunk_size : int
         Sentences or documents per chunk (BRAT folders are read whole).
     encoding : str
-        Text encoding of input and output files.
+        Text encoding of input and output files (for the formats that take one).
     conll_options : dict, optional
         ``token_column``, ``label_column``, ``column_delimiter``, ``comments``
-        for CoNLL input.
+        for CoNLL input (each passed to an input format whose readers take it).
     suffix, delimiter, outside
         Tag syntax.
     progress : callable, optional
         Called as ``progress(done, total)`` after each chunk (bytes of CoNLL
-        input, rows of Parquet input).
+        input, rows of Parquet input: the format's ``progress_unit``).
 
     Returns
     -------
@@ -148,15 +137,22 @@ def convert_file(
         raise ValueError(f"Expected `parquet_kind` 'tags' or 'spans'; got {parquet_kind!r}.")
     if same_file(src, dst):
         raise ValueError(f"{src} would be overwritten: give another output.")
-    result = ConversionResult(fin, fout)
+    result = ConversionResult(fin.name, fout.name)
     syntax = {"suffix": suffix, "delimiter": delimiter, "outside": outside}
     if to_scheme is None and from_scheme is not None:
         to_scheme = from_scheme
     opt = Options(from_scheme, to_scheme, mode, misaligned, syntax, result)
-    in_tags = fin == "conll" or (fin == "parquet" and _parquet_holds_tags(src))
-    out_tags = fout == "conll" or (fout == "parquet" and (parquet_kind or (
-        "tags" if in_tags else "spans")) == "tags")
-    result.to_kind = "tags" if out_tags else "spans"
+    given = {"encoding": encoding, **(conll_options or {})}
+    read_options = {k: v for k, v in given.items() if k in fin.options}
+    in_tags = fin.kind_of(src, read_options) == "tags"
+    out_kind = fout.kind if isinstance(fout.kind, str) else (
+        parquet_kind or ("tags" if in_tags else "spans"))
+    out_tags = out_kind == "tags"
+    result.to_kind = out_kind
+    writer = fout.write_tags if out_tags else fout.write_spans
+    if writer is None:
+        raise OptionError(f"The {fout.name} format has no writer of {out_kind}: convert to "
+                          "another format.", option="to_format")
     if not in_tags and from_scheme is not None:
         raise ValueError(f"The input {src} holds spans: from_scheme=None (a scheme applies to "
                          "tag input).")
@@ -169,41 +165,98 @@ def convert_file(
     if in_tags and to_scheme is not None and from_scheme is None:
         raise ValueError("Writing tags in another scheme decodes them: pass the scheme of the "
                          "input tags, e.g. from_scheme='IOB2' (nerscore never guesses it).")
-    copts = {"encoding": encoding, **(conll_options or {})}
-    if fout == "brat":  # a folder: each of its files is replaced atomically
-        _write(src, dst, (fin, fout, in_tags, out_tags), copts, opt, chunk_size, labels_as,
-               encoding, outside, progress)
+    job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
+               WriteOptions(encoding, labels_as, outside, Layout()), progress)
+    if fout.folder:  # a folder: each of its files is replaced atomically
+        job.write(src, dst)
         return result
     with atomic_path(dst) as tmp:  # an interrupted conversion leaves no half-written file
-        _write(src, tmp, (fin, fout, in_tags, out_tags), copts, opt, chunk_size, labels_as,
-               encoding, outside, progress)
+        job.write(src, tmp)
     return result
 
 
-def _write(src: str, dst: str, kinds: tuple[str, str, bool, bool], copts: dict[str, Any],
-           opt: Options, chunk_size: int, labels_as: str, encoding: str, outside: str,
-           progress: Progress | None) -> None:
-    fin, fout, in_tags, out_tags = kinds
-    result = opt.result
-    if fin == "conll" and fout == "conll":
-        _conll_to_conll(src, dst, copts, opt, encoding, progress)
-        return
-    layout = Layout()
-    if in_tags:
-        tag_chunks = (read_conll_chunks(src, chunk_size, copts, layout, progress) if fin == "conll"
-                      else read_parquet_tag_chunks(src, chunk_size, layout, progress))
-        if out_tags:
-            write_tags((retag(c, opt) for c in tag_chunks), dst, fout, layout, labels_as,
-                        encoding, outside, result)
+class _Job:
+    """One conversion: the input read chunk by chunk, each chunk converted, the output written."""
+
+    def __init__(self, fin: Format, fout: Format, in_tags: bool, out_tags: bool,
+                 read_options: Mapping[str, Any], opt: Options, chunk_size: int,
+                 writer: Callable[[Any, str, WriteOptions], int], write_options: WriteOptions,
+                 progress: Progress | None) -> None:
+        self.fin, self.fout = fin, fout
+        self.in_tags, self.out_tags = in_tags, out_tags
+        self.read_options = read_options
+        self.opt = opt
+        self.chunk_size = chunk_size
+        self.writer = writer
+        self.write_options = write_options
+        self.progress = progress
+
+    def write(self, src: str, dst: str) -> None:
+        fin, fout, opt, result = self.fin, self.fout, self.opt, self.opt.result
+        if self.in_tags and self.out_tags and fin is fout and fin.relabel is not None:
+            result.n_sequences = fin.relabel(src, dst, self.read_options, self._new_labels,
+                                             self.progress)
+            return
+        if self.in_tags:
+            tags = self._tag_chunks(src)
+            if self.out_tags:
+                self._write_tags((retag(c, opt) for c in tags), dst)
+            else:
+                self._write_spans(_lost_documents(tags, opt, fout.name), dst)
+            return
+        spans = (data for data, _ in self._chunks(src))
+        if self.out_tags:
+            self._write_tags((to_tags(c, opt) for c in spans), dst)
         else:
-            write_spans(_lost_documents(tag_chunks, opt, fout), dst, fout, encoding, result)
-        return
-    span_chunks = read_span_chunks(src, fin, chunk_size, encoding, result)
-    if out_tags:
-        write_tags((to_tags(c, opt) for c in span_chunks), dst, fout, layout, labels_as,
-                    encoding, outside, result)
-    else:
-        write_spans(_counted_spans(span_chunks, result), dst, fout, encoding, result)
+            self._write_spans(_counted_spans(spans, result), dst)
+
+    def _new_labels(self, tags: EncodedTags) -> EncodedTags:
+        return retag(TagChunk(tags, None), self.opt).labels
+
+    def _write_tags(self, chunks: Iterable[TagChunk], dst: str) -> None:
+        n_in = [0]
+
+        def counted() -> Iterator[TagChunk]:
+            for c in chunks:
+                n_in[0] += c.labels.n_sequences
+                yield c
+
+        n = self.writer(counted(), dst, self.write_options)
+        self.opt.result.n_sequences = n
+        self.opt.result.skipped_empty += n_in[0] - n
+
+    def _write_spans(self, chunks: Iterable[list[Document]], dst: str) -> None:
+        self.opt.result.n_sequences = self.writer(chunks, dst, self.write_options)
+
+    def _tag_chunks(self, src: str) -> Iterator[TagChunk]:
+        """The tag input as tag chunks: the format's own reader for them, else its chunks."""
+        if self.fin.read_tag_chunks is not None:
+            yield from self.fin.read_tag_chunks(src, self.chunk_size, self.read_options,
+                                                self.write_options.layout, self.progress)
+            return
+        for data, texts in self._chunks(src):
+            yield TagChunk(data, texts)
+
+    def _chunks(self, src: str) -> Iterator[tuple[Any, Sequence[list[str]] | None]]:
+        """``(data, tokens of each sentence)`` of each chunk; the reader's notes counted."""
+        notes = self.opt.result.reader_notes
+        if self.fin.chunks is not None:
+            stream = self.fin.chunks(src, self.chunk_size, self.read_options)
+            for c in stream.chunks:
+                yield stream.data(c), stream.texts(c)
+                done, total = stream.position()
+                if self.progress is not None and total:
+                    self.progress(done, total)
+            notes.extend(stream.notes())
+            return
+        whole = self.fin.load(src, self.read_options)  # a format read whole (BRAT)
+        notes.extend(whole.notes)
+        data, texts = whole.data, whole.texts()
+        n = data.n_sequences if isinstance(data, EncodedTags) else len(data)
+        for a in range(0, n, self.chunk_size):
+            b = min(a + self.chunk_size, n)
+            part = slice_tags(data, a, b) if isinstance(data, EncodedTags) else data[a:b]
+            yield part, None if texts is None else texts[a:b]
 
 
 def _lost_documents(chunks: Iterable[TagChunk], opt: Options,
@@ -224,9 +277,3 @@ def _counted_spans(chunks: Iterable[list[Document]],
     for c in chunks:
         result.n_entities += sum(len(d.spans) for d in c)
         yield c
-
-
-def _parquet_holds_tags(path: str) -> bool:
-    from nerscore.io.parquet import parquet_kind
-
-    return parquet_kind(path) == "tags"

@@ -11,11 +11,10 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nerscore.values.documents import Document
 from nerscore.values.tags import EncodedTags
 
 __all__ = [
@@ -24,9 +23,9 @@ __all__ = [
     "Layout",
     "Options",
     "TagChunk",
+    "WriteOptions",
     "read_conll_chunks",
     "read_parquet_tag_chunks",
-    "read_span_chunks",
 ]
 
 #: Parquet metadata key of the CoNLL line layout.
@@ -123,7 +122,7 @@ class TagChunk:
     """A chunk of tag sequences with what a CoNLL line may carry besides the label."""
 
     labels: EncodedTags
-    tokens: list[list[str]] | None
+    tokens: Sequence[list[str]] | None
     extra: dict[int, list[list[str]]] = field(default_factory=dict)
     documents: list[int] = field(default_factory=list)
 
@@ -146,6 +145,28 @@ class Layout:
         """Set the given fields of the layout, as the reader finds them."""
         for k, v in values.items():
             setattr(self, k, v)
+
+
+@dataclass
+class WriteOptions:
+    """What the writer of the output format gets besides the chunks.
+
+    Attributes
+    ----------
+    encoding : str
+        Text encoding of the output.
+    labels_as : {"int", "string"}
+        Parquet tags: integer labels with a vocabulary, or strings.
+    outside : str
+        The outside tag (CoNLL ``-DOCSTART-`` lines).
+    layout : Layout
+        How CoNLL lines are laid out, as the tag reader found it.
+    """
+
+    encoding: str = "utf-8"
+    labels_as: str = "int"
+    outside: str = "O"
+    layout: Layout = field(default_factory=Layout)
 
 
 @dataclass
@@ -188,8 +209,8 @@ def split_rows(tags: EncodedTags, values: Sequence[str]) -> list[list[str]]:
     return [flat[a:b] for a, b in itertools.pairwise(tags.offsets.tolist())]
 
 
-def read_conll_chunks(path: str, chunk_size: int, options: dict[str, Any], layout: Layout,
-                progress: Progress | None) -> Iterator[TagChunk]:
+def read_conll_chunks(path: str, chunk_size: int, options: Mapping[str, Any], layout: Layout,
+                      progress: Progress | None) -> Iterator[TagChunk]:
     """A CoNLL file as tag chunks of ``chunk_size`` sentences, noting its layout."""
     from nerscore.io.conll import ConllChunks
 
@@ -218,8 +239,8 @@ def read_conll_chunks(path: str, chunk_size: int, options: dict[str, Any], layou
             progress(min(main.bytes_read, total), total)
 
 
-def read_parquet_tag_chunks(path: str, chunk_size: int, layout: Layout,
-                       progress: Progress | None) -> Iterator[TagChunk]:
+def read_parquet_tag_chunks(path: str, chunk_size: int, options: Mapping[str, Any],
+                            layout: Layout, progress: Progress | None) -> Iterator[TagChunk]:
     """A Parquet tag file as tag chunks, restoring the CoNLL layout kept in its metadata."""
     from nerscore.io.parquet import (
         iter_parquet_columns,
@@ -236,7 +257,7 @@ def read_parquet_tag_chunks(path: str, chunk_size: int, layout: Layout,
     wanted = extra_names + (["document"] if "document" in names else [])
     side = iter_parquet_columns(path, wanted, chunk_size=chunk_size)
     done = 0
-    for tags in iter_parquet_tags(path, chunk_size=chunk_size):
+    for tags in iter_parquet_tags(path, chunk_size=chunk_size, **options):
         cols = next(side) if wanted else {}
         tokens = split_rows(tags, tags.tokens) if tags.tokens is not None else None
         extra = {int(c.split("_")[1]): cols[c] for c in extra_names}
@@ -246,25 +267,3 @@ def read_parquet_tag_chunks(path: str, chunk_size: int, layout: Layout,
         done += tags.n_sequences
         if progress is not None:
             progress(done, total)
-
-
-def read_span_chunks(path: str, fmt: str, chunk_size: int, encoding: str,
-                result: ConversionResult) -> Iterator[list[Document]]:
-    """A span file (JSONL, BRAT, Parquet) as lists of documents."""
-    if fmt == "jsonl":
-        from nerscore.io.jsonl import iter_jsonl
-
-        yield from iter_jsonl(path, chunk_size=chunk_size, encoding=encoding)
-    elif fmt == "brat":
-        from nerscore.io.brat import read_brat
-
-        data = read_brat(path, encoding=encoding)
-        result.reader_notes.extend(f"{path}: {n}" for n in data.stats.notes())
-        for a in range(0, len(data.documents), chunk_size):
-            yield data.documents[a:a + chunk_size]
-    else:
-        from nerscore.io.parquet import iter_parquet_documents
-
-        yield from iter_parquet_documents(path, chunk_size=chunk_size)
-
-

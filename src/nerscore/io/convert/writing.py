@@ -1,18 +1,33 @@
-"""Tag chunks decoded into spans and re-encoded, and the writers of every output format."""
+"""Tag chunks decoded into spans and re-encoded, and the tag writers of CoNLL and Parquet.
+
+:func:`write_conll_tag_chunks`, :func:`write_parquet_tag_chunks` and
+:func:`relabel_conll` are hooks of those formats (:mod:`nerscore.io.formats`),
+imported when a conversion first writes one; span writers live with their
+formats.
+"""
 
 from __future__ import annotations
 
 import itertools
+import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from nerscore.errors import FormatError
-from nerscore.io.convert.reading import CONLL_KEY, ConversionResult, Layout, Options, TagChunk
+from nerscore.io.convert.reading import CONLL_KEY, Layout, Options, TagChunk, WriteOptions
 from nerscore.values.documents import Document
 from nerscore.values.spans import Entity, Span
 from nerscore.values.tags import EncodedTags
 
-__all__ = ["retag", "to_documents", "to_tags", "write_spans", "write_tags"]
+__all__ = [
+    "relabel_conll",
+    "retag",
+    "to_documents",
+    "to_tags",
+    "write_conll_tag_chunks",
+    "write_parquet_tag_chunks",
+]
 
 
 # ---------------------------------------------------------------------------- converting
@@ -162,23 +177,30 @@ class _ConllWriter:
         self.fh.close()
 
 
-def write_tags(chunks: Iterable[TagChunk], target: str, fmt: str, layout: Layout,
-                labels_as: str, encoding: str, outside: str, result: ConversionResult) -> None:
-    """Write tag chunks as CoNLL or Parquet, counting sequences and skipped empty ones."""
-    if fmt == "conll":
-        writer = _ConllWriter(target, layout, encoding, outside)
-        try:
-            for c in chunks:
-                writer.write(c)
-                result.n_sequences += c.labels.n_sequences
-        finally:
-            writer.close()
-        result.n_sequences -= writer.skipped
-        result.skipped_empty += writer.skipped
-        return
+def write_conll_tag_chunks(chunks: Iterable[TagChunk], target: str,
+                           options: WriteOptions) -> int:
+    """Write tag chunks as CoNLL lines laid out as ``options.layout``; returns the sentences written.
+
+    Empty sentences are left out (a CoNLL file cannot hold them).
+    """
+    writer = _ConllWriter(target, options.layout, options.encoding, options.outside)
+    n = 0
+    try:
+        for c in chunks:
+            writer.write(c)
+            n += c.labels.n_sequences
+    finally:
+        writer.close()
+    return n - writer.skipped
+
+
+def write_parquet_tag_chunks(chunks: Iterable[TagChunk], target: str,
+                             options: WriteOptions) -> int:
+    """Write tag chunks as a Parquet tag file keeping the CoNLL layout; returns the rows written."""
     from nerscore.io.parquet import ParquetTagWriter
 
-    with ParquetTagWriter(target, labels_as=labels_as) as pw:
+    n = 0
+    with ParquetTagWriter(target, labels_as=options.labels_as) as pw:
         for c in chunks:
             flags = [False] * c.labels.n_sequences
             for d in c.documents:
@@ -187,31 +209,27 @@ def write_tags(chunks: Iterable[TagChunk], target: str, fmt: str, layout: Layout
             pw.write(c.labels, tokens=c.tokens,
                      columns={f"column_{k}": v for k, v in sorted(c.extra.items())},
                      documents=flags)
-            result.n_sequences += c.labels.n_sequences
-        pw.metadata[CONLL_KEY] = layout.to_json()  # known once the input has been read
+            n += c.labels.n_sequences
+        pw.metadata[CONLL_KEY] = options.layout.to_json()  # known once the input has been read
+    return n
 
 
-def write_spans(chunks: Iterable[list[Document]], target: str, fmt: str, encoding: str,
-                 result: ConversionResult) -> None:
-    """Write span documents as JSONL, BRAT or Parquet, counting them."""
-    def counted() -> Iterator[list[Document]]:
-        for c in chunks:
-            result.n_sequences += len(c)
-            yield c
+def relabel_conll(source: str, target: str, options: Mapping[str, Any],
+                  new_labels: Callable[[EncodedTags], EncodedTags],
+                  progress: Callable[[int, int], None] | None) -> int:
+    """Rewrite the label column of a CoNLL file block by block; every other byte is kept.
 
-    if fmt == "parquet":
-        from nerscore.io.parquet import write_parquet_documents
+    Returns the sentences written.
+    """
+    from nerscore.io.conll import ConllChunks
 
-        write_parquet_documents(target, counted())
-        return
-    flat = (d for c in counted() for d in c)
-    if fmt == "jsonl":
-        from nerscore.io.jsonl import write_jsonl
-
-        write_jsonl(flat, target, encoding=encoding)
-    else:
-        from nerscore.io.brat import write_brat
-
-        write_brat(flat, target, encoding=encoding)
-
-
+    reader = ConllChunks(source, chunk_size=None, **options)
+    total = os.path.getsize(source)
+    n = 0
+    with open(target, "w", encoding=options.get("encoding", "utf-8"), newline="") as fh:
+        for block in reader:
+            fh.write(block.replace_labels(new_labels(block.tags))[0])
+            n += len(block)
+            if progress is not None:
+                progress(min(reader.bytes_read, total), total)
+    return n

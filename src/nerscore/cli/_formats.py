@@ -1,0 +1,237 @@
+"""Input formats on the command line: the format options, and the formats and reader options of the files.
+
+Every format comes from the registry (:mod:`nerscore.io.formats`): a format
+option takes any registered name (checked when it is given, so that start-up
+reads no plugin), each file gets the reader options of the CoNLL group that
+its format takes, and a reading option that no input's format takes is a
+usage error rather than ignored.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from nerscore.cli import _options as opt
+
+if TYPE_CHECKING:
+    from nerscore.io.formats import Format
+
+__all__ = [
+    "add_input_format_options",
+    "check_reader_flags",
+    "check_span_options",
+    "format_help",
+    "format_name",
+    "input_format",
+    "reader_options",
+    "same_kind",
+]
+
+#: Reader keyword -> (flag, attribute, default) of the reading options every file shares.
+_SHARED = {
+    "token_column": ("--token-column", "token_column", 0),
+    "label_column": ("--label-column", "label_column", -1),
+    "column_delimiter": ("--delimiter-columns", "delimiter_columns", "auto"),
+    "comments": ("--comments", "comments", False),
+    "encoding": ("--encoding", "encoding", "utf-8"),
+}
+#: Reader keyword -> per-side flag (``{side}`` is gold or pred), unset unless given.
+_PER_SIDE = {"label_column": "{side}-column", "encoding": "{side}-encoding"}
+
+#: Options of tag files (decoding) and of CoNLL files that span files cannot take.
+_TAG_FLAGS = (
+    ("--scheme", "scheme", None), ("--mode", "mode", "lenient"), ("--suffix", "suffix", False),
+    ("--tag-delimiter", "tag_delimiter", "-"), ("--outside", "outside", "O"),
+    ("--token-column", "token_column", 0), ("--label-column", "label_column", -1),
+    ("--delimiter-columns", "delimiter_columns", "auto"), ("--comments", "comments", False),
+    ("--strict-tokens", "strict_tokens", False), ("--gold-column", "gold_column", None),
+    ("--pred-column", "pred_column", None),
+)
+
+
+def format_name(value: str) -> str:
+    """An argparse ``type``: a registered format name (the registry's error otherwise).
+
+    Parameters
+    ----------
+    value : str
+        What was given.
+
+    Returns
+    -------
+    str
+        The name.
+    """
+    from nerscore.errors import OptionError
+    from nerscore.io.formats import get_format
+
+    try:
+        return get_format(value).name
+    except OptionError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def format_help(what: str) -> str:
+    """The help of a format option for ``what`` (its default: guessed from the name).
+
+    Parameters
+    ----------
+    what : str
+        What the option is the format of (``"GOLD"``).
+
+    Returns
+    -------
+    str
+    """
+    return (f"format of {what}: conll, jsonl, brat, parquet or one a package adds "
+            "(docs/formats.md); default: from the name: .jsonl/.json is jsonl, .parquet "
+            "parquet, a folder or .ann file brat, anything else conll")
+
+
+def add_input_format_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--gold-format`` and ``--pred-format``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
+    """
+    group = parser.add_argument_group("input formats")
+    for side in ("gold", "pred"):
+        group.add_argument(f"--{side}-format", type=format_name, default=None, metavar="FORMAT",
+                           help=format_help(side.upper()))
+
+
+def input_format(path: str, given: str | None) -> Format:
+    """The format of ``path``: ``given``, else guessed from its name.
+
+    Parameters
+    ----------
+    path : str
+        The file.
+    given : str, optional
+        The format option's value.
+
+    Returns
+    -------
+    Format
+    """
+    from nerscore.io.formats import guess_format
+
+    return guess_format(path, given)
+
+
+def reader_options(args: argparse.Namespace, fmt: Format, side: str | None = None) -> dict[str, Any]:
+    """The reading options given (or their defaults) that the readers of ``fmt`` take.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments of a command with the CoNLL options.
+    fmt : Format
+        The file's format.
+    side : {"gold", "pred"}, optional
+        The side of the file, for ``--gold-column`` and ``--gold-encoding``.
+
+    Returns
+    -------
+    dict
+    """
+    given = opt.conll_kwargs(args) if side is None else opt.side_conll_kwargs(args, side)
+    return {k: v for k, v in given.items() if k in fmt.options}
+
+
+def check_reader_flags(args: argparse.Namespace, files: Sequence[tuple[str | None, Format]], *,
+                       ignore: Sequence[str] = ()) -> None:
+    """Refuse a reading option given that no file's format takes.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+    files : sequence of (side, Format)
+        Every input file's side (``"gold"``, ``"pred"`` or None) and format.
+    ignore : sequence of str
+        Reader keywords the command uses otherwise too (``convert`` writes
+        its output in ``--encoding``).
+
+    Raises
+    ------
+    UsageError
+        Naming the options and the formats of the files.
+    """
+    refused = []
+    for keyword, (flag, attribute, default) in _SHARED.items():
+        value = getattr(args, attribute, default)
+        if keyword in ignore:
+            continue
+        if value != default and not any(keyword in f.options for _, f in files):
+            refused.append(flag)
+    for keyword, template in _PER_SIDE.items():
+        for side, fmt in files:
+            if side is None or keyword in fmt.options:
+                continue
+            flag = "--" + template.format(side=side)
+            if getattr(args, flag[2:].replace("-", "_"), None) is not None and flag not in refused:
+                refused.append(flag)
+    if refused:
+        names = ", ".join(dict.fromkeys(f.name for _, f in files))
+        raise opt.UsageError(
+            f"{', '.join(refused)} appl{'ies' if len(refused) == 1 else 'y'} to no input: the "
+            f"inputs are {names} files, whose readers do not take "
+            f"{'it' if len(refused) == 1 else 'them'} (set the format options if a format was "
+            "guessed wrongly from the file name)")
+
+
+def check_span_options(args: argparse.Namespace, formats: Iterable[Format]) -> None:
+    """Tag and column options mean nothing for span files: refuse them.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+    formats : iterable of Format
+        The formats of the inputs (for the message).
+
+    Raises
+    ------
+    UsageError
+        Naming the options given.
+    """
+    given = [flag for flag, attribute, default in _TAG_FLAGS
+             if getattr(args, attribute, default) != default]
+    if given:
+        names = "/".join(dict.fromkeys(f.name for f in formats))
+        raise opt.UsageError(
+            f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to CoNLL (tag) files "
+            f"only; the inputs are span files ({names})"
+        )
+
+
+def same_kind(files: Sequence[tuple[str, str, Format, dict[str, Any]]], advice: str) -> str:
+    """What every file holds (``"tags"`` or ``"spans"``), the same for all.
+
+    Parameters
+    ----------
+    files : sequence of (label, path, Format, reader options)
+        The inputs; ``label`` names one in the message (``"GOLD"``).
+    advice : str
+        What to do, for the message (which format options to set).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    UsageError
+        When some hold tags and others spans.
+    """
+    kinds = [(label, fmt, fmt.kind_of(path, options)) for label, path, fmt, options in files]
+    if len({k for *_, k in kinds}) > 1:
+        shown = ", ".join(f"{label} is {fmt.name} ({kind})" for label, fmt, kind in kinds)
+        raise opt.UsageError(f"give all files as tag files or all as span files; {shown} "
+                             f"({advice})")
+    return kinds[0][2]

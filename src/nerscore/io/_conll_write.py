@@ -1,0 +1,99 @@
+"""Writing CoNLL column files (:func:`write_conll`), importable from :mod:`nerscore.io.conll`."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from itertools import chain
+from typing import IO, Literal
+
+from nerscore.io._conll_corpus import check_shape
+from nerscore.io.atomic import atomic_open
+from nerscore.values.tags import EncodedTags
+
+__all__ = ["write_conll"]
+
+
+def write_conll(
+    target: str | os.PathLike[str] | IO[str],
+    tokens: Sequence[Sequence[str]],
+    *columns: Sequence[Sequence[str]],
+    column_delimiter: Literal["space", "tab"] = "space",
+    documents: Sequence[int] = (),
+    encoding: str = "utf-8",
+) -> None:
+    """Write sentences as a CoNLL column file (token first, then each column).
+
+    Parameters
+    ----------
+    target : path or text file object
+        Where to write.
+    tokens : list of list of str
+        One list of tokens per sentence.
+    *columns : list of list of str
+        Further columns (e.g. gold and predicted labels), shaped like ``tokens``.
+    column_delimiter : {"space", "tab"}
+        Between columns.
+    documents : sequence of int
+        Sentence indices before which a ``-DOCSTART-`` line is written.
+    encoding : str
+        Encoding of a file written by name.
+
+    Raises
+    ------
+    LengthMismatchError
+        When a column is not shaped like ``tokens``.
+    ValueError
+        For an empty field, or a field containing the delimiter or a line break.
+
+    Examples
+    --------
+    >>> import io
+    >>> out = io.StringIO()
+    >>> write_conll(out, [["Jonas", "left"], ["Hi"]], [["B-PER", "O"], ["O"]],
+    ...             [["B-PER", "B-LOC"], ["O"]])
+    >>> print(out.getvalue(), end="")
+    Jonas B-PER B-PER
+    left O B-LOC
+    <BLANKLINE>
+    Hi O O
+    <BLANKLINE>
+    >>> from nerscore.io.conll import read_conll
+    >>> read_conll(io.StringIO(out.getvalue()), label_column=1).to_lists()
+    [['B-PER', 'O'], ['O']]
+    """
+    if column_delimiter not in ("space", "tab"):
+        raise ValueError(
+            f"Expected `column_delimiter` to be one of 'space' or 'tab'; got {column_delimiter!r}."
+        )
+    delim = "\t" if column_delimiter == "tab" else " "
+    forbidden = re.compile(r"[\t\n\r\v\f]" if delim == "\t" else r"\s")
+    cols = [tokens, *columns]
+    names = ["tokens"] + [f"column {i + 1}" for i in range(len(columns))]
+    enc = [EncodedTags.from_lists(c) if not isinstance(c, EncodedTags) else c for c in cols]
+    for e, name in zip(enc[1:], names[1:], strict=True):
+        check_shape(enc[0], e, "tokens", name)
+    for col, name in zip(cols, names, strict=True):
+        flat = list(chain.from_iterable(col))
+        if any(not f or forbidden.search(f) for f in dict.fromkeys(flat)):
+            pos = next(i for i, f in enumerate(flat) if not f or forbidden.search(f))
+            seq, idx = enc[0].locate(pos)
+            rule = "tabs" if delim == "\t" else "spaces (or write with column_delimiter='tab')"
+            raise ValueError(
+                f"Cannot write {flat[pos]!r} (token {idx} of sentence {seq}, {name}): a field "
+                f"must be non-empty and free of line breaks and {rule}."
+            )
+    doc_set = set(documents)
+    width = len(cols)
+    parts: list[str] = []
+    for k, rows in enumerate(zip(*cols, strict=True)):
+        if k in doc_set:
+            parts.append(delim.join(["-DOCSTART-"] + ["O"] * (width - 1)) + "\n\n")
+        parts.append("".join(delim.join(r) + "\n" for r in zip(*rows, strict=True)) + "\n")
+    text = "".join(parts)
+    if isinstance(target, (str, os.PathLike)):
+        with atomic_open(target, "w", encoding=encoding, newline="\n") as fh:
+            fh.write(text)
+    else:
+        target.write(text)

@@ -1,0 +1,173 @@
+"""What the hooks of a :class:`~nerscore.io.formats.Format` return, and helpers to write them.
+
+A format's whole-file reader returns a :class:`ReadResult`, its chunked
+reader a :class:`ChunkStream`, its pair check a :class:`PairCheck`;
+:class:`Counted` counts what a writer writes, and :func:`lazy` names a hook
+whose module is imported on the first call. :mod:`nerscore.io.formats`
+re-exports every name.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    from nerscore.io.formats import Format
+
+__all__ = ["ChunkStream", "Counted", "PairCheck", "ReadResult", "lazy"]
+
+
+def _no_texts(*_: Any) -> None:
+    return None
+
+
+def _itself(chunk: Any) -> Any:
+    return chunk
+
+
+def _unknown_position() -> tuple[int, int]:
+    return 0, 0
+
+
+class ReadResult(NamedTuple):
+    """A whole file as a reader gives it.
+
+    Attributes
+    ----------
+    data : EncodedTags or list of Document
+        What is scored: tag sequences (a tag format) or documents (a span format).
+    notes : tuple of str
+        What the reader counted and did not turn into data (merged entities,
+        document boundaries, comments), as sentences naming the file.
+    texts : callable
+        ``texts()``: the tokens of each sentence, or None where the file
+        has none (error listings show them); called only when needed.
+    source : object
+        The reader's own object (e.g. :class:`~nerscore.io.conll.ConllCorpus`),
+        which the format's pair check receives.
+    documents : tuple of int
+        Sentence indices at which a document starts (CoNLL ``-DOCSTART-``
+        lines; bootstrap intervals resample documents); empty when none.
+    path : str
+        The file (set by :meth:`~nerscore.io.formats.Format.load`).
+    file_format : Format or None
+        The format it was read as (set by :meth:`~nerscore.io.formats.Format.load`).
+    """
+
+    data: Any
+    notes: tuple[str, ...] = ()
+    texts: Callable[[], Sequence[list[str]] | None] = _no_texts
+    source: Any = None
+    documents: tuple[int, ...] = ()
+    path: str = ""
+    file_format: Format | None = None
+
+
+class ChunkStream(NamedTuple):
+    """A file read chunk by chunk, for streaming.
+
+    Attributes
+    ----------
+    chunks : iterable
+        Consecutive chunks of whole sentences or documents; each has ``len``
+        and is sliced with ``chunk.slice(a, b)`` or ``chunk[a:b]`` (chunks of
+        the two sides are cut to equal lengths).
+    data : callable
+        ``data(chunk)``: the chunk as :class:`~nerscore.EncodedTags` or a list
+        of :class:`~nerscore.Document` (default: the chunk itself).
+    texts : callable
+        ``texts(chunk)``: the tokens of each sentence of the chunk, or None.
+    notes : callable
+        ``notes()``: the reader's notes on the whole file, once every chunk
+        has been read.
+    position : callable
+        ``position()``: ``(bytes read, size of the file)``; ``(0, 0)`` where
+        unknown (the progress bar).
+    """
+
+    chunks: Iterable[Any]
+    data: Callable[[Any], Any] = _itself
+    texts: Callable[[Any], Sequence[list[str]] | None] = _no_texts
+    notes: Callable[[], tuple[str, ...]] = tuple
+    position: Callable[[], tuple[int, int]] = _unknown_position
+
+
+class Counted:
+    """Chunks passed through once, counted: for writers, which return how much they wrote.
+
+    Examples
+    --------
+    >>> chunks = Counted([["a", "b"], ["c"]])
+    >>> list(chunks.items()), chunks.count
+    (['a', 'b', 'c'], 3)
+    """
+
+    def __init__(self, chunks: Iterable[Sequence[Any]]) -> None:
+        self.chunks = chunks
+        self.count = 0
+
+    def __iter__(self) -> Iterator[Sequence[Any]]:
+        for chunk in self.chunks:
+            self.count += len(chunk)
+            yield chunk
+
+    def items(self) -> Iterator[Any]:
+        """Every item of every chunk, in order."""
+        for chunk in self:
+            yield from chunk
+
+
+class PairCheck(Protocol):
+    """What a format checks between a gold and a prediction file of that format.
+
+    :func:`~nerscore.io.formats.pair_notes` adds the two whole files' reader objects once; the
+    streaming reader adds aligned chunk pairs in order. :meth:`notes` then
+    holds the notes on the whole files.
+    """
+
+    def add(self, gold: Any, pred: Any) -> None:
+        """Check one aligned pair (raise for what cannot be scored)."""
+
+    def notes(self) -> tuple[str, ...]:
+        """What was found that does not stop scoring."""
+
+
+class _Lazy:
+    """A function of a module imported on the first call (picklable)."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module, self.name = module, name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return getattr(importlib.import_module(self.module), self.name)(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"lazy({self.module!r}, {self.name!r})"
+
+
+def lazy(module: str, name: str) -> Callable[..., Any]:
+    """The function ``name`` of ``module``, imported when first called.
+
+    For hooks of a :class:`Format` whose code lives in a module that the
+    format's own module should not import up front.
+
+    Parameters
+    ----------
+    module : str
+        Dotted module path.
+    name : str
+        The function's name in it.
+
+    Returns
+    -------
+    callable
+
+    Examples
+    --------
+    >>> dumps = lazy("json", "dumps")
+    >>> dumps([1])
+    '[1]'
+    """
+    return _Lazy(module, name)
