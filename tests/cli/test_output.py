@@ -208,3 +208,28 @@ def test_pred_discard_is_the_repaired_prediction(capsys, tmp_path):
     assert run(capsys, "repair", PRED, "--scheme", "IOB2", "--method", "discard", "-o",
                str(target))[0] == 0
     assert target.read_bytes() == (EXAMPLE / "pred_discard.conll").read_bytes()
+
+
+def test_report_diagnoses_every_system(capsys, tmp_path):
+    page = tmp_path / "r.html"
+    discard = PRED.replace("pred", "pred_discard")
+    status, _, err = run(capsys, "report", GOLD, PRED, discard, "--names", "raw", "discard",
+                         "--train", str(DATA / "gold.conll"), "-o", str(page), "--resamples",
+                         "20")
+    assert status == 0, err
+    section = page.read_text(encoding="utf-8").split('<section id="diagnostics">')[1]
+    section = section.split("</section>")[0]
+    assert section.count('<h3 class="system">') == 2
+    raw, disc = section.split('<h3 class="system">')[1:]
+    assert raw.startswith("raw</h3>")
+    assert disc.startswith("discard</h3>")
+    import nerscore
+
+    train, gold = (nerscore.read_conll(p).tags for p in (DATA / "gold.conll", GOLD))
+    counts = []
+    for part, path in ((raw, PRED), (disc, discard)):
+        found = nerscore.diagnose(train, gold, pred=nerscore.read_conll(path).tags)
+        confused = sum(f.kind == "confused_labels" for f in found.findings)
+        assert part.count("<td>confused_labels</td>") == confused
+        counts.append(confused)
+    assert counts[0] != counts[1]  # each system's own prediction findings

@@ -267,7 +267,7 @@ def test_a_read_result_is_what_the_readers_give(registry, tmp_path):
     res = get_format("conll").load(path)
     assert isinstance(res, ReadResult)
     assert res.data.to_lists() == [["B-PER"], ["O"]]
-    assert res.texts() == [["Ann"], ["Bo"]]
+    assert list(res.texts()) == [["Ann"], ["Bo"]]
     assert res.documents == (0,)
     assert res.path == str(path)
     assert res.file_format is get_format("conll")

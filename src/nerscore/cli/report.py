@@ -169,8 +169,8 @@ def _comparison(args: argparse.Namespace, scored: _Scored, names: list[str]) -> 
         bar.close()
 
 
-def _diagnostics(args: argparse.Namespace, scored: _Scored) -> Any:
-    """``nerscore diagnose`` of TRAIN and GOLD with the first prediction."""
+def _diagnostics(args: argparse.Namespace, scored: _Scored, names: list[str]) -> Any:
+    """``nerscore diagnose`` of TRAIN and GOLD with each prediction (by system name, when several)."""
     import nerscore
 
     gold_fmt = fm.input_format(args.gold, args.gold_format)
@@ -182,8 +182,10 @@ def _diagnostics(args: argparse.Namespace, scored: _Scored) -> Any:
                              f"{train_fmt.name} (set --gold-format if a format was guessed "
                              "wrongly)")
     train = train_fmt.load(args.train, options).data
-    return nerscore.diagnose(train, scored.gold, pred=scored.preds[0], match=args.match,
-                             **scored.tag_kw, **opt.match_kwargs(args))
+    found = {name: nerscore.diagnose(train, scored.gold, pred=pred, match=args.match,
+                                     **scored.tag_kw, **opt.match_kwargs(args))
+             for name, pred in zip(names, scored.preds, strict=True)}
+    return found if len(found) > 1 else found[names[0]]
 
 
 def run_report(args: argparse.Namespace) -> int:
@@ -210,7 +212,7 @@ def run_report(args: argparse.Namespace) -> int:
     reports = scored.reports
     systems = dict(zip(names, reports, strict=True)) if len(reports) > 1 else None
     comparison = _comparison(args, scored, names) if len(reports) > 1 else None
-    diagnostics = _diagnostics(args, scored) if args.train is not None else None
+    diagnostics = _diagnostics(args, scored, names) if args.train is not None else None
     page = render_html(reports[0], systems=systems, name=names[0], texts=scored.texts,
                        errors=not args.no_errors, digits=args.digits, title=args.title,
                        comparison=comparison, diagnostics=diagnostics)

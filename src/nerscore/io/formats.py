@@ -228,7 +228,7 @@ class Format:
         >>> tmp = pathlib.Path(tempfile.mkdtemp()) / "g.conll"
         >>> _ = tmp.write_text("Ann B-PER\nleft O\n")
         >>> res = get_format("conll").load(tmp)
-        >>> res.data.to_lists(), res.texts()
+        >>> res.data.to_lists(), list(res.texts())
         ([['B-PER', 'O']], [['Ann', 'left']])
         """
         p = os.fspath(path)

@@ -101,11 +101,12 @@ def render_html(
         ``Comparison.to_dict()``): a table of the systems' scores with
         their intervals, a table of the pairs with the difference, its
         interval and the p-values, and the settings in one line.
-    diagnostics : object with ``to_dict()``, optional
+    diagnostics : object with ``to_dict()``, or mapping of str to one, optional
         Dataset diagnostics (e.g. from ``nerscore.diagnose``; the keys of
         ``Diagnostics.to_dict()``): the findings by severity with their
         advice, the entities per label, the checks not run and the
-        settings in one line.
+        settings in one line. A mapping gives each system's diagnostics
+        (its prediction's findings differ) under the system's name.
     errors : bool
         Include the error browser: the sequences that hold an error, with
         their entities, ids and texts, embedded as compact JSON
@@ -183,8 +184,14 @@ def render_html(
                              significance_section(_as_dict(comparison, "comparison"), digits)))
     if diagnostics is not None:
         nav.append(("diagnostics", "Diagnostics"))
-        body.append(_section("diagnostics", "Diagnostics",
-                             diagnostics_section(_as_dict(diagnostics, "diagnostics"), digits)))
+        if isinstance(diagnostics, Mapping):
+            parts = "".join(
+                f'<h3 class="system">{escape(str(k))}</h3>'
+                + diagnostics_section(_as_dict(v, "diagnostics"), digits)
+                for k, v in diagnostics.items())
+        else:
+            parts = diagnostics_section(_as_dict(diagnostics, "diagnostics"), digits)
+        body.append(_section("diagnostics", "Diagnostics", parts))
     if confusion is not False:
         given = {} if confusion is True else {id(report): confusion}
         nav.append(("confusion", "Confusion matrix"))

@@ -203,6 +203,9 @@ class Slices(Sequence[list[str]]):
     def __len__(self) -> int:
         return len(self.offsets) - 1
 
+    def __repr__(self) -> str:
+        return f"<tokens of {len(self)} sequences>"
+
     @overload
     def __getitem__(self, k: int) -> list[str]: ...
 
