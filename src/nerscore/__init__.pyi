@@ -74,6 +74,7 @@ from nerscore.errors import (
     NerscoreError as NerscoreError,
     OptionError as OptionError,
     SchemeError as SchemeError,
+    TextMismatchWarning as TextMismatchWarning,
     UndefinedMetricWarning as UndefinedMetricWarning,
 )
 from nerscore.io.brat import (

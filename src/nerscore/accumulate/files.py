@@ -15,8 +15,10 @@ When a chunk does not allow this, :func:`stream_score` raises
 instead (``StreamResult.fallback`` says why):
 
 - a chunk that warns or notes something (``mode="conlleval"`` merging
-  chunks, documents whose texts differ, overlap merges, ...): the message
-  would count one chunk only;
+  chunks, overlap merges, ...): the message would count one chunk only.
+  Documents whose texts differ are the exception: the check
+  (:mod:`nerscore.decode.text_agreement`) adds up over chunks, and the
+  report gets the note and the warning of the whole input;
 - ``compat="kaggle"`` (its score is not a sum over documents);
 - span files whose documents are not listed in the same order on both
   sides (they are joined by id; in order, each chunk joins on its own);
@@ -43,7 +45,8 @@ import numpy as np
 
 from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_report
 from nerscore.analysis.errors import ErrorRecord, errors_from_report, errors_to_string, write_errors
-from nerscore.errors import NerscoreError
+from nerscore.decode.text_agreement import TextMismatches
+from nerscore.errors import NerscoreError, TextMismatchWarning
 from nerscore.io.chunks import (
     CHUNK_SIZE,
     NotStreamable,
@@ -196,6 +199,7 @@ class ChunkScorer:
     _mode: str | None = None
     _extra: dict[str, Any] | None = None
     _resolved: dict[str, Any] = field(default_factory=dict)
+    text_mismatches: TextMismatches = field(default_factory=TextMismatches)
 
     def __post_init__(self) -> None:
         self.beta = check_beta(self.beta)
@@ -215,12 +219,15 @@ class ChunkScorer:
             warnings.simplefilter("always")
             run = run_matcher(y_true, y_pred, self.match, self.decoding, self._resolved,
                               align=matcher.aligns)
+        caught = [w for w in caught if not issubclass(w.category, TextMismatchWarning)]
         if caught:
             raise NotStreamable(f"a chunk warned: {caught[0].message}")
         prep, res = run.prep, run.result
         extra = dict(res.extra)
-        if prep.notes or extra.pop("notes", None):
+        if prep.join_notes or extra.pop("notes", None):
             raise NotStreamable("a chunk has notes of its own")
+        # differing texts add up over chunks: one note (and warning) for the whole input
+        self.text_mismatches += prep.text_mismatches.shifted(self.n_sequences)
         if matcher.report_extra is not None:  # rebuilt from the summed counts at the end
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -273,6 +280,7 @@ class ChunkScorer:
         if self.n_chunks == 0:
             self._scheme, self._mode, self._extra = other._scheme, other._mode, other._extra
         self.counts = self.counts + other.counts
+        self.text_mismatches += other.text_mismatches.shifted(self.n_sequences)
         self.n_sequences += other.n_sequences
         if other.n_tokens is not None:
             self.n_tokens = (self.n_tokens or 0) + other.n_tokens
@@ -281,9 +289,16 @@ class ChunkScorer:
         self.n_chunks += other.n_chunks
 
     def report(self, notes: Sequence[str] = ()) -> Report:
-        """The report of every chunk added, with ``notes`` after the scorer's own."""
+        """The report of every chunk added, with ``notes`` after the scorer's own.
+
+        Documents whose texts differ are the scorer's own note, and a
+        :class:`~nerscore.errors.TextMismatchWarning`, as on the whole input.
+        """
         if self.n_chunks == 0:
             raise NotStreamable("no chunk to score")
+        self.text_mismatches.warn()
+        if self.text_mismatches:
+            notes = (self.text_mismatches.note(), *notes)
         return build_report(
             self.counts, match=self.match,
             options={k: self._resolved[k] for k in self.options}, scheme=self._scheme,

@@ -153,7 +153,9 @@ class Comparison:
     zero_division : float
         Value of undefined ratios in every resample.
     notes : tuple of str
-        Anything the reader should know (e.g. units that fell back to sentences).
+        Anything the reader should know: each system's input notes (documents
+        one side lacks, documents whose texts differ), prefixed with its name;
+        units that fell back to sentences.
     """
 
     systems: tuple[SystemScores, ...]
@@ -484,13 +486,14 @@ def compare(
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
     matcher = get_matcher(match)
     parts, resolved, tags = [], {}, False
-    for _, y_pred in named:
+    notes: list[str] = []
+    for name, y_pred in named:
         run = run_matcher(y_true, y_pred, match, decoding, options, align=matcher.aligns)
         resolved, tags = run.options, run.prep.tags is not None
         parts.append(counts_of_run(run, match))
+        notes += [f"{name}: {n}" for n in run.prep.notes]  # joins, differing texts
     names = [n for n, _ in named]
     parts = _join_units(parts, names)
-    notes: list[str] = []
     used_unit = unit
     if not tags:
         if unit == "sentence":
