@@ -239,16 +239,15 @@ def test_report_views_classify_every_pair_alike(match, g, p):
     # and the pairs are the ones of the listing: every paired record is one pair of the
     # analysis alignment, and every pair that is not an exact match is one record
     a = analysis_alignment(report.match, report.alignment)
-    pairs = {(int(a.gold.seq[i]), int(a.gold.start[i]), int(a.gold.end[i]),
-              a.gold.labels[a.gold.label[i]], int(a.pred.start[j]), int(a.pred.end[j]),
-              a.pred.labels[a.pred.label[j]])
-             for i, j in zip(a.pairs_gold.tolist(), a.pairs_pred.tolist(), strict=True)}
+    pairs = Counter((int(a.gold.seq[i]), int(a.gold.start[i]), int(a.gold.end[i]),
+                     a.gold.labels[a.gold.label[i]], int(a.pred.start[j]), int(a.pred.end[j]),
+                     a.pred.labels[a.pred.label[j]])
+                    for i, j in zip(a.pairs_gold.tolist(), a.pairs_pred.tolist(), strict=True))
+    inexact = Counter({x: n for x, n in pairs.items() if (x[1], x[2], x[3]) != x[4:]})
     paired = Counter((r.sequence, r.gold_start, r.gold_end, r.gold_label, r.pred_start,
                       r.pred_end, r.pred_label) for r in records
                      if r.gold_label is not None and r.pred_label is not None)
-    assert set(paired) <= pairs
-    inexact = [x for x in pairs if (x[1], x[2], x[3]) != (x[4], x[5], x[6])]
-    assert sum(paired.values()) == len(inexact)
+    assert paired == inexact
 
 
 def test_threshold_report_label_confusion_is_one_pair_in_both_views():
