@@ -71,6 +71,7 @@ from nerscore.errors import (
     NerscoreError as NerscoreError,
     OptionError as OptionError,
     SchemeError as SchemeError,
+    TextMismatchWarning as TextMismatchWarning,
     UndefinedMetricWarning as UndefinedMetricWarning,
     UnknownLabelWarning as UnknownLabelWarning,
 )

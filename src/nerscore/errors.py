@@ -22,6 +22,7 @@ __all__ = [
     "NerscoreError",
     "OptionError",
     "SchemeError",
+    "TextMismatchWarning",
     "UndefinedMetricWarning",
     "UnknownLabelWarning",
     "describe_location",
@@ -293,6 +294,15 @@ class UnknownLabelWarning(UserWarning):
 
 class ConllevalMergeWarning(UserWarning):
     """The conlleval rules merged adjacent same-type chunks that lenient mode keeps apart."""
+
+
+class TextMismatchWarning(UserWarning):
+    """A document has one text in gold and another in the prediction (same id or position).
+
+    The message names the documents, the first character where the texts
+    differ and an excerpt of each; the report's notes say the same. Offsets
+    are read against the gold text.
+    """
 
 def require(module: str, *, extra: str) -> ModuleType:
     """Import ``module`` or raise :class:`MissingDependencyError` naming the extra that installs it.

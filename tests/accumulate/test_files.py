@@ -260,6 +260,34 @@ def test_jsonl_in_the_same_order_streams(tmp_path, rng, match):
     assert np.array_equal(a.confusion.matrix, b.confusion.matrix)
 
 
+@pytest.mark.parametrize("ids", [True, False])
+def test_jsonl_with_differing_texts_streams_with_the_whole_note(tmp_path, rng, ids):
+    """Differing texts in several chunks: one note and one warning, as on the whole files."""
+    gold, pred = _span_docs(rng, n=12)
+    for k in (1, 4, 5, 11):
+        pred[k]["text"] = "x" * k + "y" + "x" * (59 - k)
+    if not ids:
+        for d in (*gold, *pred):
+            del d["id"]
+    g, p = _jsonl(tmp_path / "g.jsonl", gold), _jsonl(tmp_path / "p.jsonl", pred)
+    with pytest.warns(nerscore.TextMismatchWarning) as streamed_w:
+        a = score_files(g, p, chunk_size=3, zero_division=0, errors=tmp_path / "a.jsonl")
+    with pytest.warns(nerscore.TextMismatchWarning) as whole_w:
+        b = score_files(g, p, stream=False, zero_division=0, errors=tmp_path / "b.jsonl")
+    assert a.streamed
+    assert a.n_chunks == 4
+    assert a.report.notes == b.report.notes
+    assert a.report.to_json() == b.report.to_json()
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    assert [str(w.message) for w in streamed_w] == [str(w.message) for w in whole_w]
+    name = "'doc5'" if ids else "'6'"  # JSON Lines documents without ids: their line
+    assert len(streamed_w) == 1
+    assert a.report.notes[0].startswith("4 documents have different texts in gold and "
+                                        "prediction: document ")
+    assert f"document {name} from character 5 (gold 'xxxxxxxxxxxxxxxxxxxx', prediction " \
+           "'yxxxxxxxxxxxxxxxxxxx')" in a.report.notes[0]
+
+
 def test_jsonl_in_another_order_falls_back(tmp_path, rng):
     gold, pred = _span_docs(rng)
     g = _jsonl(tmp_path / "g.jsonl", gold)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import warnings
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -15,6 +17,8 @@ from nerscore.analysis.confusion import (
     confusion_from_report,
     confusion_matrix,
 )
+from nerscore.analysis.errors import ErrorCategory, errors_from_report, list_errors
+from nerscore.analysis.pairing import analysis_alignment
 from nerscore.matching.alignment import Alignment
 from nerscore.matching.exact import boundary_alignment, match_exact
 from nerscore.render.confusion import render_confusion
@@ -121,25 +125,47 @@ def test_worked_example_from_report(form):
 
 
 # ---------------------------------------------------------------------------
-# agreement with exact matching (docs/matchers/exact.md)
+# one pairing: the matrix is the error listing tallied by labels
 
 
-def check_agrees_with_exact(cm: ConfusionMatrix, counts) -> None:
+def tally_of_errors(records, counts) -> dict[tuple[str | None, str | None], int]:
+    """The cells the error records imply, plus the exact matches on the diagonal."""
+    cells: Counter[tuple[str | None, str | None]] = Counter()
+    for r in records:
+        cells[(r.gold_label, r.pred_label)] += 1
+    with_error = Counter(r.gold_label for r in records if r.gold_label is not None)
+    for lab, row in counts.to_dict().items():
+        exact = row["n_gold"] - with_error[lab]
+        if exact:
+            cells[(lab, lab)] += exact
+    return {k: v for k, v in cells.items() if v}
+
+
+def cells_of(cm: ConfusionMatrix) -> dict[tuple[str | None, str | None], int]:
+    names: list[str | None] = [*cm.labels, None]
+    m = cm.matrix.tolist()
+    return {(g, p): m[i][j] for i, g in enumerate(names) for j, p in enumerate(names)
+            if m[i][j]}
+
+
+def check_agrees_with_errors(cm: ConfusionMatrix, records, exact_counts) -> None:
+    """Every pair in one cell, every count of exact matching in the row and column sums."""
+    assert cells_of(cm) == tally_of_errors(records, exact_counts)
     m = cm.matrix
     assert m[-1, -1] == 0
-    c = counts.to_dict()
+    c = exact_counts.to_dict()
     assert set(cm.labels) == set(c)
+    boundary = Counter(r.gold_label for r in records
+                       if r.category is ErrorCategory.WRONG_BOUNDARY)
     for i, lab in enumerate(cm.labels):
-        assert m[i, i] == c[lab]["tp"], lab
+        assert m[i, i] == c[lab]["tp"] + boundary[lab], lab
         assert m[:, i].sum() == c[lab]["n_pred"], lab
         assert m[i, :].sum() == c[lab]["n_gold"], lab
-        assert cm.fp[lab] == c[lab]["n_pred"] - c[lab]["tp"]
-        assert cm.fn[lab] == c[lab]["n_gold"] - c[lab]["tp"]
 
 
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), letters=st.sampled_from(["BI", "BIES"]))
-def test_agrees_with_exact_counts_on_random_tags(seed, letters):
+def test_agrees_with_errors_on_random_tags(seed, letters):
     rng = np.random.default_rng(seed)
     y_true = random_tag_corpus(rng, n_sentences=6, letters=letters)
     # perturb: relabel, drop and shift some tags
@@ -158,7 +184,7 @@ def test_agrees_with_exact_counts_on_random_tags(seed, letters):
                 out.append(tag)
         y_pred.append(out)
     cm = confusion_matrix(y_true, y_pred)
-    check_agrees_with_exact(cm, count_matches(y_true, y_pred))
+    check_agrees_with_errors(cm, list_errors(y_true, y_pred), count_matches(y_true, y_pred))
 
 
 spans = st.lists(
@@ -176,16 +202,66 @@ def columns(rows, labels=("A", "B", "C")) -> EntityColumns:
 
 @settings(max_examples=200, deadline=None)
 @given(g=spans, p=spans)
-def test_agrees_with_exact_counts_on_random_spans(g, p):
+def test_agrees_with_errors_on_random_spans(g, p):
     """Duplicates and same-bounds/different-label entities included."""
     gold, pred = columns(g), columns(p)
     cm = confusion_matrix(gold, pred)
-    check_agrees_with_exact(cm, match_exact(gold, pred).counts)
+    check_agrees_with_errors(cm, list_errors(gold, pred), match_exact(gold, pred).counts)
     # order of the rows does not matter
     rng = np.random.default_rng(len(g) * 31 + len(p))
     cm2 = confusion_matrix(gold.take(rng.permutation(len(gold))),
                            pred.take(rng.permutation(len(pred))))
     assert cm2.matrix.tolist() == cm.matrix.tolist()
+
+
+def span_docs(rows) -> list[list[tuple[int, int, str]]]:
+    docs: list[list[tuple[int, int, str]]] = [[], [], []]
+    for seq, start, length, lab in rows:
+        docs[seq].append((start, start + length, "ABC"[lab]))
+    return docs
+
+
+@pytest.mark.parametrize("match", ["exact", "semeval", "overlap", "threshold"])
+@settings(max_examples=60, deadline=None)
+@given(g=spans, p=spans)
+def test_report_views_classify_every_pair_alike(match, g, p):
+    """confusion_from_report and errors_from_report read one pairing, for every matcher."""
+    gold, pred = span_docs(g), span_docs(p)
+    options = {"overlapping": "merge"} if match == "overlap" else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined ratios, overlap merges
+        report = evaluate(gold, pred, match=match, **options)
+    records = errors_from_report(report)
+    cm = confusion_from_report(report)
+    # exact matching of the entities the report holds (overlap merges nested ones)
+    exact = match_exact(report.alignment.gold, report.alignment.pred).counts
+    assert cells_of(cm) == tally_of_errors(records, exact)
+    # and the pairs are the ones of the listing: every paired record is one pair of the
+    # analysis alignment, and every pair that is not an exact match is one record
+    a = analysis_alignment(report.match, report.alignment)
+    pairs = Counter((int(a.gold.seq[i]), int(a.gold.start[i]), int(a.gold.end[i]),
+                     a.gold.labels[a.gold.label[i]], int(a.pred.start[j]), int(a.pred.end[j]),
+                     a.pred.labels[a.pred.label[j]])
+                    for i, j in zip(a.pairs_gold.tolist(), a.pairs_pred.tolist(), strict=True))
+    inexact = Counter({x: n for x, n in pairs.items() if (x[1], x[2], x[3]) != x[4:]})
+    paired = Counter((r.sequence, r.gold_start, r.gold_end, r.gold_label, r.pred_start,
+                      r.pred_end, r.pred_label) for r in records
+                     if r.gold_label is not None and r.pred_label is not None)
+    assert paired == inexact
+
+
+def test_threshold_report_label_confusion_is_one_pair_in_both_views():
+    """A LOC gold entity overlapping an ORG prediction: one pair, LOC -> ORG, in every view."""
+    gold = [[(0, 10, "LOC")]]
+    pred = [[(2, 10, "ORG")]]
+    for match in ("threshold", "overlap", "exact"):
+        report = evaluate(gold, pred, match=match, zero_division=0.0)
+        cm = confusion_from_report(report)
+        assert cm.cell("LOC", "ORG") == 1, match
+        assert cm.cell("LOC", None) == cm.cell(None, "ORG") == 0, match
+        assert [(e.category.value, e.gold_label, e.pred_label)
+                for e in errors_from_report(report)] == [
+            ("wrong_label_and_boundary", "LOC", "ORG")], match
 
 
 def test_same_bounds_prefers_same_label():
@@ -339,8 +415,9 @@ def test_align_with_registered_matcher():
     gold = EntityColumns([0, 0], [0, 10], [10, 20], [0, 1], ("A", "B"))
     pred = EntityColumns([0, 0], [0, 10], [6, 20], [0, 0], ("A", "B"))
     cm = confusion_matrix(gold, pred, match="threshold")
-    # threshold matching pairs same-label spans only: (0,10)A~(0,6)A; B is missed
-    assert cm.matrix.tolist() == [[1, 0, 0], [0, 0, 1], [1, 0, 0]]
+    # threshold matching pairs same-label spans only: (0,10)A~(0,6)A; the B entity it
+    # leaves unpaired overlaps the A prediction (10,20), so the two pair as B -> A
+    assert cm.matrix.tolist() == [[1, 0, 0], [1, 0, 0], [0, 0, 0]]
 
 
 def test_align_with_semeval_alignment():
@@ -350,6 +427,6 @@ def test_align_with_semeval_alignment():
     pred = EntityColumns([0] * 5, [3, 5, 9, 12, 15], [4, 7, 10, 13, 17], [0, 1, 0, 1, 1], labels)
     cm = confusion_matrix(gold, pred, match="semeval")
     assert cm.matrix.tolist() == [[0, 0, 0, 1], [1, 2, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0]]
-    # exact bounds: only (9,10) and (12,13) pair
+    # exact bounds pair (9,10) and (12,13); the rest pair by overlap as SemEval pairs them
     cm = confusion_matrix(gold, pred)
-    assert cm.matrix.tolist() == [[0, 0, 0, 1], [1, 1, 0, 1], [0, 0, 0, 1], [1, 2, 0, 0]]
+    assert cm.matrix.tolist() == [[0, 0, 0, 1], [1, 2, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0]]

@@ -13,6 +13,7 @@ from nerscore.analysis.significance import (
     UnsplittableCountsError,
     compare,
     confidence_intervals,
+    holm_bonferroni,
     sequence_counts,
 )
 from nerscore.analysis.significance.resampling import (
@@ -274,7 +275,9 @@ def test_seeded_results_are_reproducible():
     assert one == compare(gold, {"good": good, "poor": poor}, seed=3, **kw)
     assert one.to_dict() != compare(gold, {"good": good, "poor": poor}, seed=4, **kw).to_dict()
     # the bootstrap does not depend on whether the randomization test runs
-    boot_only = compare(gold, {"good": good, "poor": poor}, seed=3, n_resamples=200)
+    boot_only = compare(gold, {"good": good, "poor": poor}, seed=3, n_resamples=200,
+                        method="bootstrap")
+    assert boot_only.pairs[0].p_randomization is None
     assert boot_only.systems == one.systems
     assert boot_only.pairs[0].p_bootstrap == one.pairs[0].p_bootstrap
 
@@ -376,6 +379,8 @@ def test_zero_division_nan_and_no_warnings():
     ({"unit": "sentence"}, "unit='sentence' needs tag sequences"),
     ({"documents": [0]}, "documents"),
     ({"zero_division": 2}, "zero_division"),
+    ({"baseline": "q"}, r"Expected `baseline` to be the name of one of the systems \('p'\); "
+                        "got 'q'"),
 ])
 def test_invalid_options(kw, message):
     gold = [[(0, 2, "A")]]
@@ -414,3 +419,107 @@ def test_compare_reports_progress_of_the_resamples():
     nerscore.confidence_intervals(gold, pred, n_resamples=25, unit="sentence",
                                   progress=lambda d, t: calls.append((d, t)))
     assert calls[-1] == (25, 25)
+
+
+# --------------------------------------------------------------------------- defaults, Holm
+
+
+def test_both_tests_run_by_default():
+    gold, good, poor = _pair_data(9, 60)
+    res = compare(gold, {"good": good, "poor": poor}, n_resamples=100)
+    assert res.method == "both"
+    pair = res.pairs[0]
+    assert pair.p_bootstrap is not None
+    assert pair.p_randomization is not None
+    # (1 + k) / (1 + R): never 0
+    assert pair.p_bootstrap * 101 == pytest.approx(round(pair.p_bootstrap * 101))
+    assert pair.p_bootstrap >= 1 / 101
+    assert pair.p_bootstrap_holm is None  # one pair: no family to adjust
+    assert not any("Holm" in n for n in res.notes)
+
+
+@pytest.mark.parametrize(("p", "expected"), [
+    ([0.01, 0.04, 0.03], [0.03, 0.06, 0.06]),
+    ([0.04, 0.01], [0.04, 0.02]),
+    ([0.2, 0.2, 0.2], [0.6, 0.6, 0.6]),
+    ([0.5, 0.6, 0.001], [1.0, 1.0, 0.003]),
+    ([], []),
+])
+def test_holm_bonferroni(p, expected):
+    assert holm_bonferroni(p) == pytest.approx(expected)
+
+
+def test_holm_bonferroni_against_its_definition():
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        p = list(rng.random(int(rng.integers(1, 8))) ** 3)
+        order = sorted(range(len(p)), key=lambda i: p[i])
+        m = len(p)
+        want = [0.0] * m
+        running = 0.0
+        for rank, i in enumerate(order):
+            running = max(running, min(1.0, (m - rank) * p[i]))
+            want[i] = running
+        got = holm_bonferroni(p)
+        assert got == pytest.approx(want)
+        assert all(g >= x for g, x in zip(got, p, strict=True))
+
+
+def test_holm_bonferroni_refuses_non_p_values():
+    with pytest.raises(ValueError, match=r"Expected p-values in \[0, 1\]"):
+        holm_bonferroni([0.5, 1.5])
+    with pytest.raises(ValueError, match="p-values"):
+        holm_bonferroni([float("nan")])
+
+
+def test_three_systems_get_holm_adjusted_p_values_over_all_pairs():
+    gold, good, poor = _pair_data(10, 60)
+    res = compare(gold, {"good": good, "poor": poor, "copy": [list(d) for d in good]},
+                  n_resamples=200)
+    assert len(res.pairs) == 3
+    assert res.baseline is None
+    for test in ("p_bootstrap", "p_randomization"):
+        raw = [getattr(p, test) for p in res.pairs]
+        assert [getattr(p, f"{test}_holm") for p in res.pairs] == holm_bonferroni(raw)
+    assert res.notes[-1] == ("Holm–Bonferroni adjusted p-values over all 3 pairs of the 3 "
+                             "systems.")
+    data = json.loads(res.to_json())
+    assert data["pairs"][0]["p_randomization_holm"] == res.pairs[0].p_randomization_holm
+    # a test that did not run has no adjusted p-value either
+    boot = compare(gold, {"good": good, "poor": poor, "copy": good}, n_resamples=50,
+                   method="bootstrap")
+    assert all(p.p_randomization_holm is None and p.p_bootstrap_holm is not None
+               for p in boot.pairs)
+
+
+def test_baseline_compares_each_system_with_it():
+    gold, good, poor = _pair_data(11, 60)
+    systems = {"good": good, "poor": poor, "copy": [list(d) for d in good]}
+    every = compare(gold, systems, n_resamples=200, seed=2)
+    res = compare(gold, systems, n_resamples=200, seed=2, baseline="poor")
+    assert res.baseline == "poor"
+    assert [(p.a, p.b) for p in res.pairs] == [("good", "poor"), ("copy", "poor")]
+    good_vs_poor = next(p for p in every.pairs if (p.a, p.b) == ("good", "poor"))
+    assert res.pairs[0].difference == good_vs_poor.difference
+    assert res.pairs[0].p_bootstrap == good_vs_poor.p_bootstrap
+    assert res.pairs[0].p_randomization == good_vs_poor.p_randomization
+    raw = [p.p_randomization for p in res.pairs]
+    assert [p.p_randomization_holm for p in res.pairs] == holm_bonferroni(raw)
+    assert res.notes[-1] == ("Holm–Bonferroni adjusted p-values over the 2 comparisons of "
+                             "each system with the baseline 'poor'.")
+    # two systems and a baseline: one comparison, nothing to adjust
+    two = compare(gold, {"good": good, "poor": poor}, n_resamples=50, baseline="good")
+    assert [(p.a, p.b) for p in two.pairs] == [("poor", "good")]
+    assert two.pairs[0].p_bootstrap_holm is None
+
+
+def test_input_notes_of_each_system_are_kept():
+    gold = [nerscore.Document("a", [(0, 4, "PER")], text="Anna flew"),
+            nerscore.Document("b", [(0, 2, "PER")], text="Bo")]
+    pred = [nerscore.Document("a", [(0, 4, "PER")], text="Anne flew")]
+    with pytest.warns(nerscore.TextMismatchWarning):
+        res = compare(gold, {"p": pred, "q": gold}, n_resamples=20)
+    assert res.notes[0].startswith("p: 1 gold document(s) have no prediction")
+    assert res.notes[1].startswith("p: 1 document has a different text in gold and "
+                                   "prediction: document 'a' from character 3")
+    assert not any(n.startswith("q:") for n in res.notes)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import nerscore
+from nerscore.analysis.significance import holm_bonferroni
 from nerscore.cli import main
 from tests.paths import ROOT
 
@@ -48,14 +50,16 @@ def files(tmp_path: Path) -> tuple[str, str, str, list, list, list]:
 def test_compare_text_resamples_documents(capsys, files):
     g, a, b, *_ = files
     status, out, err = run(capsys, "compare", g, a, b, "--names", "good", "poor",
-                           "--method", "both", "--resamples", "300")
+                           "--resamples", "300")
     assert status == 0, err
     assert "30 documents resampled" in out
     assert "good vs poor" in out
+    header = next(line for line in out.splitlines() if line.startswith("a vs b"))
+    assert re.split(r"\s{2,}", header)[-2:] == ["p (paired bootstrap)", "p (randomization)"]
     row = next(line for line in out.splitlines() if line.startswith("good vs poor"))
-    p_boot, p_perm = (float(x) for x in row.split()[-2:])
-    assert p_boot < 0.01
-    assert p_perm < 0.01
+    # both tests by default; no resample as extreme: the floor 1/301, rounded up
+    assert re.split(r"\s{2,}", row)[-2:] == ["< 0.004", "< 0.004"]
+    assert "Holm" not in out  # one pair: nothing to adjust
 
 
 def test_compare_json_to_a_file_equals_the_api(capsys, files, tmp_path):
@@ -97,12 +101,43 @@ def test_compare_markdown_and_span_files(capsys, tmp_path):
     (["--s", "0.5"], "does not apply to --match exact"),
     (["--resamples", "0"], "expected a whole number >= 1"),
     (["--level", "1.5"], "between 0 and 1"),
+    (["--baseline", "nobody"], "--baseline 'nobody' is none of the systems"),
 ])
 def test_compare_usage_errors_exit_2(capsys, files, argv, message):
     g, a, b, *_ = files
     status, _, err = run(capsys, "compare", g, a, b, *argv)
     assert status == 2
     assert message in err
+
+
+@pytest.mark.parametrize("baseline", [None, "good"])
+def test_compare_three_systems_adds_holm_columns(capsys, files, baseline):
+    g, a, b, *_ = files
+    argv = ["compare", g, a, b, g, "--names", "good", "poor", "gold", "--resamples", "200",
+            "--format", "json"]
+    if baseline is not None:
+        argv += ["--baseline", baseline]
+    status, out, err = run(capsys, *argv)
+    assert status == 0, err
+    data = json.loads(out)
+    pairs = [(p["a"], p["b"]) for p in data["pairs"]]
+    if baseline is None:
+        assert pairs == [("good", "poor"), ("good", "gold"), ("poor", "gold")]
+        family = "all 3 pairs of the 3 systems"
+    else:
+        assert pairs == [("poor", "good"), ("gold", "good")]
+        family = "the 2 comparisons of each system with the baseline 'good'"
+    assert data["baseline"] == baseline
+    for test in ("p_bootstrap", "p_randomization"):
+        raw = [p[test] for p in data["pairs"]]
+        assert [p[f"{test}_holm"] for p in data["pairs"]] == \
+            holm_bonferroni(raw)
+    assert f"Holm–Bonferroni adjusted p-values over {family}." in err
+    text_argv = [x for x in argv if x not in ("--format", "json")]
+    status, out, err = run(capsys, *text_argv)
+    header = next(line for line in out.splitlines() if line.startswith("a vs b"))
+    assert header.endswith("Holm p (bootstrap)  Holm p (randomization)")
+    assert f"note: Holm–Bonferroni adjusted p-values over {family}." in out.splitlines()
 
 
 def test_compare_data_error_exits_1(capsys, files, tmp_path):

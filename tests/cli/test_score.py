@@ -574,3 +574,30 @@ def test_a_missing_optional_dependency_is_one_line(capsys, monkeypatch, tmp_path
     assert err.startswith("nerscore convert: error: This feature of nerscore requires pyarrow; "
                           "install with: pip install 'nerscore[parquet]'")
     assert "Traceback" not in err
+
+
+def test_differing_document_texts_are_said_by_every_command(capsys, tmp_path):
+    """Same id, other text: score, report and compare all say which document and where."""
+    gold, pred, pred2 = tmp_path / "g.jsonl", tmp_path / "p.jsonl", tmp_path / "q.jsonl"
+    gold.write_text('{"id": "a", "text": "Anna flew", "spans": [[0, 4, "PER"]]}\n')
+    pred.write_text('{"id": "a", "text": "Anne flew", "spans": [[0, 4, "PER"]]}\n')
+    pred2.write_text('{"id": "a", "text": "Anna flew", "spans": [[0, 4, "PER"]]}\n')
+    note = ("1 document has a different text in gold and prediction: document 'a' from "
+            "character 3 (gold 'a flew', prediction 'e flew'). Offsets are read against the "
+            "gold text; give both sides the same texts.")
+    for fmt in ("text", "json"):
+        status, out, err = run(capsys, "score", str(gold), str(pred), "--format", fmt)
+        assert status == 0
+        assert (f"note: {note}" in out.splitlines()) if fmt == "text" else \
+            json.loads(out)["notes"] == [note]
+        assert f"nerscore score: warning: {note}" in err.splitlines()
+    html = tmp_path / "r.html"
+    status, _, err = run(capsys, "report", str(gold), str(pred), "-o", str(html))
+    assert status == 0
+    from html import escape
+
+    assert escape(note) in html.read_text(encoding="utf-8")
+    status, out, err = run(capsys, "compare", str(gold), str(pred), str(pred2), "--names",
+                           "p", "q", "--resamples", "20")
+    assert status == 0
+    assert f"note: p: {note}" in out.splitlines()

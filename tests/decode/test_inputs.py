@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -197,11 +199,56 @@ def test_documents_with_both_spans_and_entities():
         prepare([{"id": "a", "spans": [], "entities": []}], {"a": []})
 
 
-def test_different_texts_warn_and_are_noted():
-    with pytest.warns(UserWarning, match="first difference at character 5: 'went' vs 'left'"):
-        p = prepare([Document("a", [], "Anna went")], [Document("a", [], "Anna left")])
-    assert p.texts == ["Anna went"]
-    assert p.notes[0].startswith("1 document(s) have different texts in gold and prediction")
+NOTE_A = ("1 document has a different text in gold and prediction: document 'a' from "
+          "character 5 (gold 'went', prediction 'left'). Offsets are read against the gold "
+          "text; give both sides the same texts.")
+
+
+@pytest.mark.parametrize("form", ["documents", "dicts", "mapping", "mixed", "positional"])
+def test_different_texts_warn_and_are_noted(form):
+    g, p = Document("a", [(0, 4, "PER")], "Anna went"), Document("a", [(0, 4, "PER")],
+                                                                  "Anna left")
+    if form == "documents":
+        y_true, y_pred = [g], [p]
+    elif form == "dicts":
+        y_true, y_pred = [g.to_dict()], [p.to_dict()]
+    elif form == "mapping":
+        y_true, y_pred = {"a": g}, {"a": p}
+    elif form == "mixed":
+        y_true, y_pred = [g], {"a": p}
+    else:
+        y_true = [{"text": g.text, "spans": g.spans}]
+        y_pred = [{"text": p.text, "spans": p.spans}]
+    with pytest.warns(nerscore.TextMismatchWarning) as w:
+        prep = prepare(y_true, y_pred)
+    assert len(w) == 1
+    note = NOTE_A if form != "positional" else NOTE_A.replace("document 'a'", "document 0")
+    assert str(w[0].message) == note
+    assert prep.texts == ["Anna went"]
+    assert prep.notes == (note,)
+    assert prep.text_mismatches.count == 1
+    with pytest.warns(nerscore.TextMismatchWarning):
+        report = nerscore.evaluate(y_true, y_pred)
+    assert report.notes == (note,)
+    assert report.micro.tp == 1
+
+
+def test_different_texts_after_the_join_notes():
+    gold = [Document("a", [], "Anna went"), Document("b", [], "x")]
+    pred = [Document("a", [], "Anna left"), Document("c", [], "y")]
+    with pytest.warns(nerscore.TextMismatchWarning):
+        prep = prepare(gold, pred)
+    assert prep.join_notes[0].startswith("1 gold document(s) have no prediction")
+    assert prep.notes == (*prep.join_notes, NOTE_A)
+
+
+def test_same_texts_or_one_side_without_text_say_nothing():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        prep = prepare([Document("a", [], "Anna")], [Document("a", [], "Anna")])
+        assert prep.notes == ()
+        prep = prepare([Document("a", [], "Anna")], {"a": []})
+        assert prep.notes == ()
 
 
 def test_tag_options_are_refused_for_spans():

@@ -80,3 +80,27 @@ def test_cli_workers_and_scheduler(client, shards, capsys):
     on_cluster = json.loads(capsys.readouterr().out)
     assert main(["score", str(tmp / "g.conll"), str(tmp / "p.conll"), "--format", "json"]) == 0
     assert on_cluster == json.loads(capsys.readouterr().out)
+
+
+def test_differing_texts_on_a_cluster_give_the_note_of_the_whole(client, tmp_path):
+    """Shards whose documents differ in text: one note and one warning on the client."""
+    import nerscore
+
+    shards = []
+    for i in range(2):
+        g = [{"id": f"d{i}{k}", "text": "Anna flew", "spans": [[0, 4, "PER"]]}
+             for k in range(3)]
+        p = [dict(d, text="Anne flew" if k != 1 else d["text"]) for k, d in enumerate(g)]
+        for side, docs in (("g", g), ("p", p)):
+            (tmp_path / f"{side}{i}.jsonl").write_text(
+                "".join(json.dumps(d) + "\n" for d in docs))
+        shards.append((tmp_path / f"g{i}.jsonl", tmp_path / f"p{i}.jsonl"))
+    with pytest.warns(nerscore.TextMismatchWarning) as w:
+        res = score_files([g for g, _ in shards], [p for _, p in shards], client=client,
+                          chunk_size=2)
+    assert len(w) == 1
+    assert res.report.micro.tp == 6
+    assert res.report.notes == (str(w[0].message),)
+    assert res.report.notes[0].startswith(
+        "4 documents have different texts in gold and prediction: document 'd00' from "
+        "character 3 (gold 'a flew', prediction 'e flew'); document 'd02' ")

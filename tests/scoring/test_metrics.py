@@ -292,7 +292,8 @@ def test_count_matches_warnings_point_at_the_callers_line():
         warnings.simplefilter("always")
         nerscore.count_matches(gold, pred)
     assert [x.filename for x in w] == [__file__]
-    assert "different texts" in str(w[0].message)
+    assert w[0].category is nerscore.TextMismatchWarning
+    assert "different text in gold and prediction" in str(w[0].message)
 
 
 def test_conlleval_merge_warnings_point_at_the_callers_line():

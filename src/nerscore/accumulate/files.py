@@ -16,8 +16,10 @@ When a chunk does not allow this, :func:`stream_score` raises
 instead (``StreamResult.fallback`` says why):
 
 - a chunk that warns or notes something (``mode="conlleval"`` merging
-  chunks, documents whose texts differ, overlap merges, ...): the message
-  would count one chunk only;
+  chunks, overlap merges, ...): the message would count one chunk only.
+  Documents whose texts differ are the exception: the check
+  (:mod:`nerscore.decode.text_agreement`) adds up over chunks, and the
+  report gets the note and the warning of the whole input;
 - ``compat="kaggle"`` (its score is not a sum over documents);
 - span files whose documents are not listed in the same order on both
   sides (they are joined by id; in order, each chunk joins on its own);

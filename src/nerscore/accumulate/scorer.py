@@ -19,6 +19,8 @@ import numpy as np
 
 from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_report
 from nerscore.analysis.errors import ErrorRecord, errors_from_report
+from nerscore.decode.text_agreement import TextMismatches
+from nerscore.errors import TextMismatchWarning
 from nerscore.io.chunks import NotStreamable
 from nerscore.matching import get_matcher
 from nerscore.scoring.metrics import build_report, run_matcher
@@ -147,6 +149,7 @@ class EntityScorer:
         self.n_tokens: int | None = None
         self.n_batches = 0
         self.confusion: ConfusionMatrix | None = None
+        self.text_mismatches = TextMismatches()
         self._details: tuple[str | None, str | None, dict[str, Any]] | None = None
 
     def _aligned(self) -> bool:
@@ -170,6 +173,8 @@ class EntityScorer:
                 warnings.simplefilter("always")
                 run = run_matcher(y_true, y_pred, self._match, self._decoding, self._options,
                                   align=self._aligned())
+            # differing texts add up over batches: one note and warning for the whole input
+            caught = [w for w in caught if not issubclass(w.category, TextMismatchWarning)]
             if caught:
                 raise NotStreamable(f"a chunk warned: {caught[0].message}")
         else:
@@ -177,8 +182,10 @@ class EntityScorer:
                               align=self._aligned())
         prep, res = run.prep, run.result
         extra = dict(res.extra)
-        if self._whole_input and (prep.notes or extra.get("notes")):
-            raise NotStreamable("a chunk has notes of its own")
+        if self._whole_input:
+            if prep.join_notes or extra.get("notes"):
+                raise NotStreamable("a chunk has notes of its own")
+            self.text_mismatches += prep.text_mismatches.shifted(self.n_sequences)
         extra.pop("notes", None)
         if matcher.report_extra is not None:  # rebuilt from the summed counts by compute()
             with warnings.catch_warnings():
@@ -232,6 +239,7 @@ class EntityScorer:
         if other._details is not None:
             self._add_details(other._details)
         self.counts = self.counts + other.counts
+        self.text_mismatches += other.text_mismatches.shifted(self.n_sequences)
         self.n_sequences += other.n_sequences
         if other.n_tokens is not None:
             self.n_tokens = (self.n_tokens or 0) + other.n_tokens
@@ -250,6 +258,10 @@ class EntityScorer:
     def compute(self, notes: Sequence[str] = ()) -> Report:
         """The report of everything seen so far, with ``notes`` after the scorer's own.
 
+        With ``whole_input``, documents whose texts differ are the scorer's
+        own note, and one :class:`~nerscore.errors.TextMismatchWarning`, as
+        on the whole input at once.
+
         Raises
         ------
         NotStreamable
@@ -261,6 +273,9 @@ class EntityScorer:
                 raise NotStreamable("no chunk to score")
             details = (self._decoding.scheme_name, self._decoding.mode.value, {})
         scheme, mode, extra = details
+        if self.text_mismatches:
+            self.text_mismatches.warn()
+            notes = (self.text_mismatches.note(), *notes)
         return build_report(
             self.counts, match=self._match, options={k: self._options[k] for k in self._given},
             scheme=scheme, mode=mode, beta=self._beta, zero_division=self._zero_division,

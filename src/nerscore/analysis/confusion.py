@@ -1,15 +1,20 @@
 """Entity confusion matrix: which gold label went with which predicted label.
 
 Rows are gold labels plus ``none``, columns predicted labels plus ``none``
-(scikit-learn's orientation). Entities are first aligned *ignoring labels*,
-by exact bounds by default or by any registered matcher's alignment; then a
-pair adds one to cell ``(gold label, predicted label)``, an unpaired gold
-entity to ``(label, none)`` and an unpaired prediction to ``(none, label)``.
+(scikit-learn's orientation). Entities are paired as every analysis view
+pairs them (:func:`nerscore.analysis.pairing.analysis_alignment`: the
+matcher's own pairing, by exact bounds across labels for ``"exact"``, then
+leftovers that overlap); a pair adds one to cell ``(gold label, predicted
+label)``, an unpaired gold entity to ``(label, none)`` and an unpaired
+prediction to ``(none, label)``. The error listing reads the same pairs, so
+the matrix is the error listing tallied by labels, plus the exact matches on
+the diagonal.
 
-The diagonal holds the true positives; ``FP(L)`` is column ``L`` minus the
-diagonal and ``FN(L)`` row ``L`` minus the diagonal, so with exact bounds the
-matrix agrees label by label with exact matching. The layout follows the
-confusion matrix of Azure AI Language custom NER (``docs/matchers/confusion.md``).
+The diagonal holds the pairs whose labels agree (exact matches, and pairs
+with the right label but other bounds); ``FP(L)`` is column ``L`` minus the
+diagonal and ``FN(L)`` row ``L`` minus the diagonal. The layout follows the
+confusion matrix of Azure AI Language custom NER
+(``docs/matchers/confusion.md``).
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import OptionError, option_error
+from nerscore.analysis.pairing import analysis_alignment
+from nerscore.errors import option_error
 from nerscore.matching.alignment import Alignment
 from nerscore.matching.registry import get_matcher
 from nerscore.scoring.metrics import run_matcher
@@ -37,7 +43,6 @@ __all__ = [
     "NONE",
     "ConfusionMatrix",
     "Normalize",
-    "analysis_alignment",
     "confusion_from_alignment",
     "confusion_from_report",
     "confusion_matrix",
@@ -185,19 +190,19 @@ class ConfusionMatrix:
 
     @property
     def tp(self) -> dict[str, int]:
-        """True positives per label: the diagonal."""
+        """Pairs per label whose labels agree: the diagonal (whatever their bounds)."""
         m = self._raw("tp")
         return self._per_label(np.diagonal(m)[:-1])
 
     @property
     def fp(self) -> dict[str, int]:
-        """False positives per label: each column minus its diagonal cell."""
+        """Predictions per label not paired with a gold entity of their label: column minus diagonal."""
         m = self._raw("fp")
         return self._per_label((m.sum(axis=0) - np.diagonal(m))[:-1])
 
     @property
     def fn(self) -> dict[str, int]:
-        """False negatives per label: each row minus its diagonal cell."""
+        """Gold entities per label not paired with a prediction of their label: row minus diagonal."""
         m = self._raw("fn")
         return self._per_label((m.sum(axis=1) - np.diagonal(m))[:-1])
 
@@ -338,10 +343,12 @@ def confusion_from_alignment(alignment: Alignment) -> ConfusionMatrix:
 def confusion_from_report(report: Report) -> ConfusionMatrix:
     """The confusion matrix of a report, from its stored alignment (no rescoring).
 
-    For ``match="exact"`` the stored entities are re-aligned by bounds
-    ignoring labels (:func:`boundary_alignment`), so a wrong label shows as an
-    off-diagonal cell and the diagonal equals the report's true positives.
-    For any other matcher its own alignment is tallied.
+    The report's entities are paired as :func:`nerscore.errors_from_report`
+    pairs them (:func:`nerscore.analysis.pairing.analysis_alignment`), so
+    every pair of the error listing is one cell here. For ``match="exact"``
+    entities with the same bounds pair across labels, so a wrong label shows
+    as an off-diagonal cell; a prediction overlapping a gold entity with
+    other bounds pairs with it too.
 
     Parameters
     ----------
@@ -354,7 +361,7 @@ def confusion_from_report(report: Report) -> ConfusionMatrix:
 
     Raises
     ------
-    ValueError
+    OptionError
         When the report has no alignment (``match="token"``).
 
     Examples
@@ -366,23 +373,6 @@ def confusion_from_report(report: Report) -> ConfusionMatrix:
     [[1, 0, 0], [1, 0, 0], [0, 0, 0]]
     """
     return confusion_from_alignment(analysis_alignment(report.match, report.alignment))
-
-
-def analysis_alignment(match: str, alignment: Alignment | None) -> Alignment:
-    """The pairing the confusion matrix and the error listing read for matcher ``match``.
-
-    Raises
-    ------
-    OptionError
-        When there is no alignment (``match="token"``).
-    """
-    if alignment is None:
-        raise OptionError(
-            f"match={match!r} does not pair entities: it has no entity alignment, so no "
-            "confusion matrix and no error listing; use an entity matcher such as "
-            "match='exact'."
-        )
-    return get_matcher(match).analysis(alignment)
 
 
 def confusion_matrix(
@@ -408,7 +398,9 @@ def confusion_matrix(
         How entities are paired before their labels are compared:
         ``"exact"`` (default): identical bounds, any label (same-label pairs
         first); or any other entity matcher (``"semeval"``, ``"overlap"``,
-        ``"threshold"``), whose alignment is used as is.
+        ``"threshold"``), whose alignment is used as is. Either way, entities
+        it left unpaired are then paired with overlapping ones, as the error
+        listing pairs them (:mod:`nerscore.analysis.pairing`).
     scheme, mode, suffix, delimiter, outside
         How tags are decoded; see :func:`nerscore.tags_to_entities`.
     **options
@@ -430,13 +422,13 @@ def confusion_matrix(
     -----
     Pair ``(g, p)`` adds one to cell ``(label(g), label(p))``; an unpaired
     gold entity to ``(label, none)``; an unpaired prediction to
-    ``(none, label)``. Diagonal = TP, ``FP(L)`` = column ``L`` minus the
-    diagonal, ``FN(L)`` = row ``L`` minus the diagonal (the layout of Azure
-    AI Language custom NER; ``docs/matchers/confusion.md``). With
-    ``match="exact"`` these equal the per-label counts of exact matching.
-    Matchers that evaluate each label separately (``overlap``,
-    ``threshold``) never pair different labels, so their matrices are
-    diagonal apart from ``none``.
+    ``(none, label)``. The diagonal counts pairs whose labels agree,
+    ``FP(L)`` = column ``L`` minus the diagonal, ``FN(L)`` = row ``L`` minus
+    the diagonal (the layout of Azure AI Language custom NER;
+    ``docs/matchers/confusion.md``). With ``match="exact"`` and no boundary
+    errors these equal the per-label counts of exact matching; a pair with
+    the right label and other bounds (``wrong_boundary`` in the error
+    listing) counts on the diagonal.
 
     Examples
     --------

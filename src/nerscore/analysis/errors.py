@@ -1,13 +1,12 @@
 """Error listing: every entity that is not an exact match, as one record each.
 
-Gold and predicted entities are first paired by the matcher (``match=``;
-for ``"exact"``: identical bounds, same-label pairs first). Entities it left
-unpaired are then paired one-to-one among spans of the same sequence that
-overlap, in this order of preference: any overlap with the same label, then
-any overlap; inside a class, larger overlap first, then earlier gold start,
-then earlier predicted start (the priorities of the SemEval ``strict``
-alignment, ``docs/matchers/semeval.md``). Each pair that is not an exact
-match, and each entity left alone, becomes an :class:`ErrorRecord`:
+Gold and predicted entities are paired as every analysis view pairs them
+(:func:`nerscore.analysis.pairing.analysis_alignment`): the matcher's own
+pairing (for ``"exact"``: identical bounds, same-label pairs first), then the
+entities it left unpaired one-to-one with overlapping ones of the same
+sequence. The confusion matrix tallies the same pairs, so an entity has the
+same partner in both. Each pair that is not an exact match, and each entity
+left alone, becomes an :class:`ErrorRecord`:
 
 ============================  ===============================================
 category                      meaning
@@ -37,16 +36,14 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.analysis.confusion import analysis_alignment
+from nerscore.analysis.pairing import analysis_alignment
 from nerscore.errors import InvalidSpanError, LengthMismatchError
 from nerscore.io.atomic import atomic_open
 from nerscore.matching.alignment import Alignment
-from nerscore.matching.candidates import candidate_pairs, greedy_matching
 from nerscore.scoring.metrics import run_matcher
 from nerscore.values.decoding import Decoding
 from nerscore.values.options import OptionEnum
 from nerscore.values.schemes import Mode, Scheme
-from nerscore.values.spans import EntityColumns
 
 if TYPE_CHECKING:
     from nerscore.scoring.report import Report
@@ -136,34 +133,6 @@ class ErrorRecord:
 FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ErrorRecord))
 
 
-def _error_pairs(
-    base: Alignment,
-) -> tuple[IntArray, IntArray, IntArray, IntArray, EntityColumns, EntityColumns]:
-    """Extend an alignment with overlapping leftovers; returns pairs, unpaired rows, both sides."""
-    gold, pred = base.gold, base.pred
-    g_rest, p_rest = base.missed, base.spurious
-    gi, pi, ov = candidate_pairs(gold.take(g_rest), pred.take(p_rest))
-    gi, pi = g_rest[gi], p_rest[pi]
-    keep = ov > 0  # identical zero-length spans were paired by bounds already
-    gi, pi, ov = gi[keep], pi[keep], ov[keep]
-    order = np.lexsort((
-        pi, gi, pred.label[pi], gold.label[gi], pred.end[pi], gold.end[gi],
-        pred.start[pi], gold.start[gi], -ov, gold.label[gi] != pred.label[pi],
-    ))
-    gi, pi = gi[order], pi[order]
-    taken = greedy_matching(gi, pi, len(gold), len(pred))
-    og, op = gi[taken], pi[taken]
-    pairs_gold = np.concatenate([base.pairs_gold, og])
-    pairs_pred = np.concatenate([base.pairs_pred, op])
-    g_paired = np.zeros(len(gold), dtype=bool)
-    g_paired[og] = True
-    p_paired = np.zeros(len(pred), dtype=bool)
-    p_paired[op] = True
-    missed = g_rest[~g_paired[g_rest]]
-    spurious = p_rest[~p_paired[p_rest]]
-    return pairs_gold, pairs_pred, missed, spurious, gold, pred
-
-
 def _texts_for(
     texts: Sequence[Any] | None, n_sequences: int
 ) -> Sequence[Any] | None:
@@ -207,7 +176,8 @@ def _records(
     doc_ids: Sequence[Any] | None,
     texts: Sequence[Any] | None,
 ) -> list[ErrorRecord]:
-    pg, pp, missed, spurious, gold, pred = _error_pairs(base)
+    gold, pred = base.gold, base.pred
+    pg, pp, missed, spurious = base.pairs_gold, base.pairs_pred, base.missed, base.spurious
     same_bounds = (gold.start[pg] == pred.start[pp]) & (gold.end[pg] == pred.end[pp])
     same_label = gold.label[pg] == pred.label[pp]
     wrong = ~(same_bounds & same_label)

@@ -168,7 +168,8 @@ def shift_findings(
 
 def confusion_findings(alignment: Any, match: str, threshold: float) -> list[Finding]:
     """Gold labels predicted as another label in at least ``threshold`` of their row."""
-    from nerscore.analysis.confusion import analysis_alignment, confusion_from_alignment
+    from nerscore.analysis.confusion import confusion_from_alignment
+    from nerscore.analysis.pairing import analysis_alignment
 
     cm = confusion_from_alignment(analysis_alignment(match, alignment))
     m = cm.matrix

@@ -32,23 +32,27 @@ COMPARE_DESCRIPTION = """\
 Compare systems on one gold file: every system's micro and macro precision,
 recall and F1 with percentile bootstrap confidence intervals, and for every
 pair of systems the difference in one score (--metric, --average) with its
-interval and p-values from the paired bootstrap and/or approximate
-randomization (--method). Documents are resampled (-DOCSTART- lines of CoNLL
-files; without them, or with --unit sentence, sentences). Every prediction is
-matched once; resampling reuses its per-document counts.
+interval and p-values from the paired bootstrap and approximate randomization
+(--method to run one of them only). With three or more systems, Holm-Bonferroni
+adjusted p-values over all pairs, or over each system against --baseline.
+Documents are resampled (-DOCSTART- lines of CoNLL files; without them, or with
+--unit sentence, sentences). Every prediction is matched once; resampling reuses
+its per-document counts. A p-value at the floor of R resamples shows as
+"< 1/(1+R)" (e.g. "< 0.001" for 999 or 1000).
 """
 
 COMPARE_EXAMPLES = """\
 examples:
   nerscore compare gold.conll model_a.conll model_b.conll --names A B
   nerscore compare gold.conll model_a.conll model_b.conll --names A B \\
-      --method both --resamples 2000 --format markdown --output comparison.md
+      --resamples 2000 --format markdown --output comparison.md
+  nerscore compare gold.conll base.conll a.conll b.conll --names base A B --baseline base
   nerscore compare gold.jsonl a.jsonl b.jsonl --match overlap --metric recall
 """
 
 METRICS = ("f1", "precision", "recall")
 AVERAGES = ("micro", "macro")
-METHODS = ("bootstrap", "randomization", "both")
+METHODS = ("both", "bootstrap", "randomization")
 UNITS = ("document", "sentence")
 
 
@@ -74,9 +78,12 @@ def register(subparsers: Subparsers) -> None:
                    help="the score the pairs compare (default: f1)")
     p.add_argument("--average", choices=AVERAGES, default="micro",
                    help="its average (default: micro)")
-    p.add_argument("--method", choices=METHODS, default="bootstrap",
-                   help="which p-values: paired bootstrap, approximate randomization or both "
-                        "(default: bootstrap)")
+    p.add_argument("--method", choices=METHODS, default="both",
+                   help="which p-values: both tests, the paired bootstrap or approximate "
+                        "randomization (default: both)")
+    p.add_argument("--baseline", metavar="NAME", default=None,
+                   help="compare every other system with this one (a name of --names) "
+                        "instead of every pair; the Holm-Bonferroni family is then these")
     p.add_argument("--unit", choices=UNITS, default="document",
                    help="what is resampled (default: document)")
     add_format_option(p, kind="comparison")
@@ -156,6 +163,9 @@ def run_compare(args: argparse.Namespace) -> int:
                              "file(s); give one name per PRED")
     if len(set(names)) != len(names):
         raise opt.UsageError("--names (or the PRED file names) must be distinct")
+    if args.baseline is not None and args.baseline not in names:
+        raise opt.UsageError(f"--baseline {args.baseline!r} is none of the systems "
+                             f"({', '.join(names)}); give one of the --names")
     if args.beta != 1.0:
         raise opt.UsageError("--beta does not apply to compare: it scores precision, recall "
                              "and F1")
@@ -166,7 +176,8 @@ def run_compare(args: argparse.Namespace) -> int:
     try:
         result = nerscore.compare(
             gold, dict(zip(names, preds, strict=True)), match=args.match, metric=args.metric,
-            average=args.average, method=args.method, unit=args.unit, documents=documents,
+            average=args.average, method=args.method, baseline=args.baseline,
+            unit=args.unit, documents=documents,
             zero_division=args.zero_division, progress=bar, **opt.resampling_kwargs(args),
             **tag_kw, **options,
         )

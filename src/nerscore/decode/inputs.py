@@ -28,26 +28,26 @@ Pairing of span documents (docs/differences.md, never a silent drop):
 - neither side has ids: paired by position.
 
 When both sides carry the text of a document and the texts differ, a
-``UserWarning`` names the first difference and a note is added; gold's text
-is used.
+:class:`~nerscore.errors.TextMismatchWarning` names the documents and their
+first difference and a note says the same (:mod:`.text_agreement`); gold's
+text is used.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 
 from nerscore.decode.entities import decode
+from nerscore.decode.text_agreement import TextMismatches, compare_texts
 from nerscore.errors import (
     FormatError,
     InputTypeError,
     LengthMismatchError,
     OptionError,
-    user_stacklevel,
 )
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import Document, is_int, span_columns
@@ -61,7 +61,12 @@ _SHOW = 5  # ids listed in notes and messages
 
 @dataclass(frozen=True, eq=False)
 class Prepared:
-    """Both sides as entity columns, with the encoded tags when the input was tags."""
+    """Both sides as entity columns, with the encoded tags when the input was tags.
+
+    ``join_notes`` say how span documents were joined (documents one side
+    lacks); ``text_mismatches`` are the documents whose texts differ;
+    :attr:`notes` are both, as the report shows them.
+    """
 
     gold: EntityColumns
     pred: EntityColumns
@@ -70,8 +75,16 @@ class Prepared:
     mode: str | None
     doc_ids: list[str] | None = None
     texts: Sequence[Any] | None = None
-    notes: tuple[str, ...] = ()
+    join_notes: tuple[str, ...] = ()
     decoding: Decoding | None = None
+    text_mismatches: TextMismatches = field(default_factory=TextMismatches)
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The join notes, then the note on differing texts (if any)."""
+        if self.text_mismatches:
+            return (*self.join_notes, self.text_mismatches.note())
+        return self.join_notes
 
     @property
     def n_sequences(self) -> int:
@@ -413,19 +426,10 @@ def _show(ids: Sequence[str]) -> str:
     return shown + (f", ... ({len(ids) - _SHOW} more)" if len(ids) > _SHOW else "")
 
 
-def _first_difference(a: str, b: str) -> int:
-    n = min(len(a), len(b))
-    diff = np.flatnonzero(
-        np.frombuffer(a[:n].encode("utf-32-le"), dtype=np.uint32)
-        != np.frombuffer(b[:n].encode("utf-32-le"), dtype=np.uint32)
-    )
-    return int(diff[0]) if len(diff) else n
-
-
 def _join(
     g: _Side, p: _Side
 ) -> tuple[list[Sequence[Any]], list[Sequence[Any]], list[str] | None, list[str | None] | None,
-           list[str]]:
+           list[str], TextMismatches]:
     notes: list[str] = []
     if g.ids is not None and p.ids is not None:
         gi = _check_unique(g, "y_true")
@@ -479,29 +483,13 @@ def _join(
         g_texts = g.texts or [None] * len(g.spans)
         p_texts = p.texts or [None] * len(p.spans)
     if g.texts is None and p.texts is None:  # no text on either side: nothing to compare
-        return list(g_spans), list(p_spans), ids, None, notes
-    texts: list[str | None] = []
-    conflicts: list[str] = []
-    for k, (a, b) in enumerate(zip(g_texts, p_texts, strict=True)):
-        if a is not None and b is not None and a != b:
-            conflicts.append(ids[k] if ids is not None else str(k))
-            if len(conflicts) == 1:
-                pos = _first_difference(a, b)
-                first_msg = (
-                    f"document {conflicts[0]!r} has different texts in y_true and y_pred "
-                    f"(first difference at character {pos}: {a[pos:pos + 20]!r} vs "
-                    f"{b[pos:pos + 20]!r})"
-                )
-        texts.append(a if a is not None else b)
-    if conflicts:
-        msg = (
-            f"{len(conflicts)} document(s) have different texts in gold and prediction; "
-            f"{first_msg}. Offsets are read against the gold text."
-        )
-        warnings.warn(msg, UserWarning, stacklevel=user_stacklevel())
-        notes.append(msg)
+        return list(g_spans), list(p_spans), ids, None, notes, TextMismatches()
+    mismatches = compare_texts(ids, g_texts, p_texts)
+    mismatches.warn()
+    texts = [a if a is not None else b for a, b in zip(g_texts, p_texts, strict=True)]
     has_text = any(t is not None for t in texts)
-    return list(g_spans), list(p_spans), ids, texts if has_text else None, notes
+    return (list(g_spans), list(p_spans), ids, texts if has_text else None, notes,
+            mismatches)
 
 
 def _columns(
@@ -538,8 +526,9 @@ def prepare_spans(y_true: object, y_pred: object) -> Prepared:
     """
     g = _side(y_true, "y_true")
     p = _side(y_pred, "y_pred")
-    g_spans, p_spans, ids, texts, notes = _join(g, p)
+    g_spans, p_spans, ids, texts, notes, mismatches = _join(g, p)
     names: Sequence[str | int] = ids if ids is not None else range(len(g_spans))
     gold = _columns(g_spans, names, texts, "y_true")
     pred = _columns(p_spans, names, texts, "y_pred")
-    return Prepared(gold, pred, None, None, None, doc_ids=ids, texts=texts, notes=tuple(notes))
+    return Prepared(gold, pred, None, None, None, doc_ids=ids, texts=texts,
+                    join_notes=tuple(notes), text_mismatches=mismatches)

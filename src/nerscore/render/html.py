@@ -185,13 +185,13 @@ def render_html(
     if diagnostics is not None:
         nav.append(("diagnostics", "Diagnostics"))
         if isinstance(diagnostics, Mapping):
-            parts = "".join(
+            found = "".join(
                 f'<h3 class="system">{escape(str(k))}</h3>'
                 + diagnostics_section(_as_dict(v, "diagnostics"), digits)
                 for k, v in diagnostics.items())
         else:
-            parts = diagnostics_section(_as_dict(diagnostics, "diagnostics"), digits)
-        body.append(_section("diagnostics", "Diagnostics", parts))
+            found = diagnostics_section(_as_dict(diagnostics, "diagnostics"), digits)
+        body.append(_section("diagnostics", "Diagnostics", found))
     if confusion is not False:
         given = {} if confusion is True else {id(report): confusion}
         nav.append(("confusion", "Confusion matrix"))

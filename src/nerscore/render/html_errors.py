@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from nerscore.analysis.confusion import analysis_alignment
 from nerscore.analysis.errors import ErrorCategory, ErrorRecord, errors_from_report
+from nerscore.analysis.pairing import analysis_alignment
 from nerscore.errors import OptionError
 from nerscore.scoring.report import Report
 from nerscore.values.spans import EntityColumns

@@ -1,13 +1,20 @@
-"""Text and Markdown renderings of a :class:`~nerscore.analysis.significance.Comparison`."""
+"""Text and Markdown renderings of a :class:`~nerscore.analysis.significance.Comparison`.
+
+P-values are shown with at least three decimals (:func:`format_p_value`):
+a resampled p-value is ``(1 + k) / (1 + R)``, never 0; at its floor
+``1 / (1 + R)`` (no resample as extreme as the data) it is shown as
+``< 1/(1+R)`` rounded up to the decimals shown, and any other value below
+the last decimal as ``< 0.001``.
+"""
 
 from __future__ import annotations
 
 import math
 
-from nerscore.analysis.significance.comparison import Comparison, Estimate
+from nerscore.analysis.significance.results import Comparison, Estimate
 from nerscore.errors import option_error
 
-__all__ = ["intervals_section", "render_comparison"]
+__all__ = ["format_p_value", "intervals_section", "render_comparison"]
 
 _NAMES = {"precision": "P", "recall": "R", "f1": "F1"}
 
@@ -29,10 +36,49 @@ def _signed(e: Estimate, digits: int) -> str:
     return f"{s(e.value)} [{s(e.low)}, {s(e.high)}]"
 
 
-def _p(p: float | None, digits: int) -> str:
+def format_p_value(p: float | None, n_resamples: int, *, digits: int = 3) -> str:
+    """A resampled p-value as shown: ``"0.042"``, ``"< 0.001"`` at the floor, ``"-"`` for None.
+
+    Parameters
+    ----------
+    p : float or None
+        ``(1 + k) / (1 + R)``, or None for a test that was not run.
+    n_resamples : int
+        ``R``.
+    digits : int
+        Decimals shown (at least 3).
+
+    Returns
+    -------
+    str
+        At the floor ``1 / (1 + R)`` (``k = 0``: the test cannot tell smaller
+        p-values apart), ``"< "`` and the floor rounded up to ``digits``
+        decimals; a value below ``10**-digits``, ``"< 0.001"`` (for 3
+        decimals); otherwise the value rounded.
+
+    Examples
+    --------
+    >>> format_p_value(1 / 1000, 999), format_p_value(1 / 1001, 1000)
+    ('< 0.001', '< 0.001')
+    >>> format_p_value(1 / 201, 200), format_p_value(2 / 201, 200)
+    ('< 0.005', '0.010')
+    >>> format_p_value(10 / 10001, 10000), format_p_value(11 / 10001, 10000)
+    ('< 0.001', '0.001')
+    >>> format_p_value(1.0, 10), format_p_value(None, 10)
+    ('1.000', '-')
+    """
     if p is None:
         return "-"
-    return _num(p, max(digits, 3))
+    digits = max(digits, 3)
+    if math.isnan(p):
+        return "nan"
+    scale = 10.0 ** digits
+    floor = 1.0 / (1 + n_resamples)
+    if abs(p - floor) <= 1e-12:
+        return f"< {math.ceil(floor * scale - 1e-9) / scale:.{digits}f}"
+    if p < 1 / scale:  # below the last decimal shown
+        return f"< {1 / scale:.{digits}f}"
+    return f"{p:.{digits}f}"
 
 
 def _table(header: list[str], rows: list[list[str]], markdown: bool) -> list[str]:
@@ -95,10 +141,20 @@ def render_comparison(
     lines += _table(header, rows, md)
     if r.pairs:
         score = f"{r.average} {_NAMES[r.metric]}"
+
+        def p(x: float | None) -> str:
+            return format_p_value(x, r.n_resamples, digits=digits)
+
         header = ["a vs b", f"Δ {score} [{pct} CI]", "p (paired bootstrap)",
                   "p (randomization)"]
-        rows = [[f"{p.a} vs {p.b}", _signed(p.difference, digits), _p(p.p_bootstrap, digits),
-                 _p(p.p_randomization, digits)] for p in r.pairs]
+        rows = [[f"{x.a} vs {x.b}", _signed(x.difference, digits), p(x.p_bootstrap),
+                 p(x.p_randomization)] for x in r.pairs]
+        for test, name in (("p_bootstrap_holm", "Holm p (bootstrap)"),
+                           ("p_randomization_holm", "Holm p (randomization)")):
+            if any(getattr(x, test) is not None for x in r.pairs):
+                header.append(name)
+                for row, x in zip(rows, r.pairs, strict=True):
+                    row.append(p(getattr(x, test)))
         lines += ["", *_table(header, rows, md)]
     for n in r.notes:
         lines += ["", f"note: {n}"]

@@ -4,7 +4,8 @@
   per-document count arrays whose sums are the report's counts;
 - :func:`compare` gives every system's scores with percentile bootstrap
   intervals and, for every pair, the difference with its interval and
-  p-values from the paired bootstrap and from approximate randomization;
+  p-values from the paired bootstrap and from approximate randomization,
+  Holm–Bonferroni adjusted over the pairs (:func:`holm_bonferroni`);
 - :func:`confidence_intervals` is :func:`compare` for one system;
 
 Definitions and formulas: docs/significance.md.
@@ -12,14 +13,14 @@ Definitions and formulas: docs/significance.md.
 
 from __future__ import annotations
 
-from nerscore.analysis.significance.comparison import (
+from nerscore.analysis.significance.adjustment import holm_bonferroni
+from nerscore.analysis.significance.comparison import compare, confidence_intervals
+from nerscore.analysis.significance.results import (
     Comparison,
     Estimate,
     PairResult,
     PRFEstimates,
     SystemScores,
-    compare,
-    confidence_intervals,
 )
 from nerscore.analysis.significance.units import (
     SequenceCounts,
@@ -37,5 +38,6 @@ __all__ = [
     "UnsplittableCountsError",
     "compare",
     "confidence_intervals",
+    "holm_bonferroni",
     "sequence_counts",
 ]

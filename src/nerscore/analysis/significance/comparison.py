@@ -21,14 +21,14 @@ resample is a weighting of the per-unit counts (:mod:`.resampling`).
 
 from __future__ import annotations
 
-import json
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from nerscore.analysis.significance.adjustment import holm_bonferroni
 from nerscore.analysis.significance.resampling import (
     AVERAGES,
     METRICS,
@@ -39,6 +39,13 @@ from nerscore.analysis.significance.resampling import (
     rngs,
     swap_blocks,
 )
+from nerscore.analysis.significance.results import (
+    Comparison,
+    Estimate,
+    PairResult,
+    PRFEstimates,
+    SystemScores,
+)
 from nerscore.analysis.significance.units import SequenceCounts, counts_of_run
 from nerscore.errors import OptionError, option_error
 from nerscore.matching import get_matcher
@@ -47,160 +54,14 @@ from nerscore.values.decoding import Decoding
 from nerscore.values.ratios import check_zero_division
 from nerscore.values.schemes import Mode, Scheme
 
-__all__ = [
-    "Comparison",
-    "Estimate",
-    "PairResult",
-    "SystemScores",
-    "compare",
-    "confidence_intervals",
-]
+__all__ = ["compare", "confidence_intervals"]
 
 FloatArray = npt.NDArray[np.float64]
 
-METHODS: tuple[str, ...] = ("bootstrap", "randomization", "both")
+METHODS: tuple[str, ...] = ("both", "bootstrap", "randomization")
 UNITS: tuple[str, ...] = ("document", "sentence")
 #: Differences within this distance of the observed one count as ties.
 TIE = 1e-12
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A score with its percentile bootstrap interval ``[low, high]``."""
-
-    value: float
-    low: float
-    high: float
-
-    def to_dict(self) -> dict[str, float | None]:
-        """``{"value", "low", "high"}``; NaN as None."""
-        return {k: _json_float(getattr(self, k)) for k in ("value", "low", "high")}
-
-
-@dataclass(frozen=True)
-class PRFEstimates:
-    """Precision, recall and F1 of one average, each with its interval."""
-
-    precision: Estimate
-    recall: Estimate
-    f1: Estimate
-
-    def to_dict(self) -> dict[str, dict[str, float | None]]:
-        """``{metric: estimate}``."""
-        return {m: getattr(self, m).to_dict() for m in METRICS}
-
-
-@dataclass(frozen=True)
-class SystemScores:
-    """One system's micro and macro scores with bootstrap intervals."""
-
-    name: str
-    micro: PRFEstimates
-    macro: PRFEstimates
-
-    def get(self, metric: str, average: str = "micro") -> Estimate:
-        """The estimate of ``metric`` (precision, recall, f1) under ``average`` (micro, macro)."""
-        est: Estimate = getattr(getattr(self, average), metric)
-        return est
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"name", "micro": {...}, "macro": {...}}``."""
-        return {"name": self.name, "micro": self.micro.to_dict(), "macro": self.macro.to_dict()}
-
-
-@dataclass(frozen=True)
-class PairResult:
-    """Two systems compared: the difference ``score(a) - score(b)`` and its p-values.
-
-    ``difference`` carries the paired bootstrap interval of the difference;
-    a p-value is None when its test was not run.
-    """
-
-    a: str
-    b: str
-    difference: Estimate
-    p_bootstrap: float | None
-    p_randomization: float | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"a", "b", "difference", "p_bootstrap", "p_randomization"}``."""
-        return {"a": self.a, "b": self.b, "difference": self.difference.to_dict(),
-                "p_bootstrap": self.p_bootstrap, "p_randomization": self.p_randomization}
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """The result of :func:`compare` (or of :func:`confidence_intervals`): data only.
-
-    Attributes
-    ----------
-    systems : tuple of SystemScores
-        Each system's scores and intervals, in the order given.
-    pairs : tuple of PairResult
-        Every pair ``(a, b)`` with ``a`` listed before ``b``.
-    metric, average : str
-        The score the pairs compare (e.g. ``"f1"``, ``"micro"``).
-    method : str
-        ``"bootstrap"``, ``"randomization"`` or ``"both"``: which p-values.
-    n_resamples, level, seed : int, float, int or None
-        Resampling settings (intervals are at ``level``).
-    unit : str
-        ``"document"`` or ``"sentence"``: what is resampled.
-    n_units : int
-        How many units there are.
-    match : str
-        The matcher; ``options`` its effective options.
-    zero_division : float
-        Value of undefined ratios in every resample.
-    notes : tuple of str
-        Anything the reader should know (e.g. units that fell back to sentences).
-    """
-
-    #: what :func:`nerscore.render` renders it as
-    render_kind: ClassVar[str] = "comparison"
-
-    systems: tuple[SystemScores, ...]
-    pairs: tuple[PairResult, ...]
-    metric: str
-    average: str
-    method: str
-    n_resamples: int
-    level: float
-    seed: int | None
-    unit: str
-    n_units: int
-    match: str
-    options: dict[str, Any] = field(default_factory=dict)
-    zero_division: float = 0.0
-    notes: tuple[str, ...] = ()
-
-    def system(self, name: str) -> SystemScores:
-        """The scores of the system called ``name``."""
-        for s in self.systems:
-            if s.name == name:
-                return s
-        raise KeyError(f"No system named {name!r}; the systems are "
-                       f"{', '.join(repr(s.name) for s in self.systems)}.")
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-safe dict (NaN as None)."""
-        return {
-            "match": self.match, "options": dict(self.options), "metric": self.metric,
-            "average": self.average, "method": self.method, "n_resamples": self.n_resamples,
-            "level": self.level, "seed": self.seed, "unit": self.unit, "n_units": self.n_units,
-            "zero_division": _json_float(self.zero_division),
-            "systems": [s.to_dict() for s in self.systems],
-            "pairs": [p.to_dict() for p in self.pairs],
-            "notes": list(self.notes),
-        }
-
-    def to_json(self, *, indent: int | None = 2) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
-
-
-def _json_float(x: float) -> float | None:
-    return None if isinstance(x, float) and np.isnan(x) else x
 
 
 # --------------------------------------------------------------------------- checks
@@ -276,12 +137,13 @@ def _p_value(extreme: npt.NDArray[np.bool_]) -> float:
 
 
 def _run(
-    parts: list[SequenceCounts], *, n_resamples: int, seed: int | None, fill: float,
-    metric: int, average: int, randomization: bool,
+    parts: list[SequenceCounts], pairs: list[tuple[int, int]], *, n_resamples: int,
+    seed: int | None, fill: float, metric: int, average: int, randomization: bool,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[FloatArray, FloatArray, dict[tuple[int, int], FloatArray]]:
-    """Point scores ``(k, 2, 3)``, bootstrap scores ``(k, 2, 3, R)``, randomization diffs."""
-    total = n_resamples * (2 if randomization and len(parts) > 1 else 1)
+    """Point scores ``(k, 2, 3)``, bootstrap scores ``(k, 2, 3, R)``, randomization diffs of ``pairs``."""
+    randomization = randomization and bool(pairs)
+    total = n_resamples * (2 if randomization else 1)
     k = len(parts)
     n, n_lab = parts[0].n_sequences, len(parts[0].labels)
     n_gold = parts[0].n_gold.astype(np.float64)
@@ -309,8 +171,7 @@ def _run(
         if progress is not None:
             progress(done, total)
     perm: dict[tuple[int, int], FloatArray] = {}
-    if randomization and k > 1:
-        pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+    if randomization:
         diffs = np.concatenate(
             [np.concatenate([parts[b].tp - parts[a].tp, parts[b].n_pred - parts[a].n_pred],
                             axis=1) for a, b in pairs], axis=1).astype(np.float64)
@@ -342,32 +203,59 @@ def _estimates(point: FloatArray, boot: FloatArray, level: float) -> PRFEstimate
 
 
 def _compare_counts(
-    parts: list[SequenceCounts], names: list[str], *, metric: str, average: str, method: str,
-    n_resamples: int, level: float, seed: int | None, fill: float,
-    progress: Callable[[int, int], None] | None = None,
+    parts: list[SequenceCounts], names: list[str], pairs: list[tuple[int, int]], *,
+    metric: str, average: str, method: str, n_resamples: int, level: float, seed: int | None,
+    fill: float, progress: Callable[[int, int], None] | None = None,
 ) -> tuple[tuple[SystemScores, ...], tuple[PairResult, ...]]:
     mi, ai = METRICS.index(metric), AVERAGES.index(average)
-    point, boot, perm = _run(parts, n_resamples=n_resamples, seed=seed, fill=fill, metric=mi,
-                             average=ai, randomization=method in ("randomization", "both"),
+    point, boot, perm = _run(parts, pairs, n_resamples=n_resamples, seed=seed, fill=fill,
+                             metric=mi, average=ai,
+                             randomization=method in ("randomization", "both"),
                              progress=progress)
     systems = tuple(
         SystemScores(name, _estimates(point[s, 0], boot[s, 0], level),
                      _estimates(point[s, 1], boot[s, 1], level))
         for s, name in enumerate(names)
     )
-    pairs = []
-    for a in range(len(parts)):
-        for b in range(a + 1, len(parts)):
-            d = float(point[a, ai, mi] - point[b, ai, mi])
-            d_boot = boot[a, ai, mi] - boot[b, ai, mi]
-            p_boot = p_perm = None
-            if method in ("bootstrap", "both"):
-                p_boot = _p_value(np.abs(d_boot - d) >= abs(d) - TIE)
-            if (a, b) in perm:
-                p_perm = _p_value(np.abs(perm[(a, b)]) >= abs(d) - TIE)
-            pairs.append(PairResult(names[a], names[b],
-                                    Estimate(d, *_quantiles(d_boot, level)), p_boot, p_perm))
-    return systems, tuple(pairs)
+    out = []
+    for a, b in pairs:
+        d = float(point[a, ai, mi] - point[b, ai, mi])
+        d_boot = boot[a, ai, mi] - boot[b, ai, mi]
+        p_boot = p_perm = None
+        if method in ("bootstrap", "both"):
+            p_boot = _p_value(np.abs(d_boot - d) >= abs(d) - TIE)
+        if (a, b) in perm:
+            p_perm = _p_value(np.abs(perm[(a, b)]) >= abs(d) - TIE)
+        out.append(PairResult(names[a], names[b], Estimate(d, *_quantiles(d_boot, level)),
+                              p_boot, p_perm))
+    return systems, _adjusted(out)
+
+
+def _adjusted(pairs: list[PairResult]) -> tuple[PairResult, ...]:
+    """The pairs with Holm–Bonferroni adjusted p-values over all of them (two or more)."""
+    if len(pairs) < 2:
+        return tuple(pairs)
+    holm: dict[str, list[float | None]] = {}
+    for test in ("p_bootstrap", "p_randomization"):
+        values = [getattr(p, test) for p in pairs]
+        holm[test] = (list(holm_bonferroni(values)) if None not in values
+                      else [None] * len(pairs))
+    return tuple(
+        dataclasses.replace(p, p_bootstrap_holm=holm["p_bootstrap"][i],
+                            p_randomization_holm=holm["p_randomization"][i])
+        for i, p in enumerate(pairs))
+
+
+def _pairs(names: list[str], baseline: str | None) -> list[tuple[int, int]]:
+    """Every pair ``(a, b)``, ``a`` first; or every system against ``baseline`` (as ``b``)."""
+    if baseline is None:
+        return [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
+    if baseline not in names:
+        raise OptionError(
+            f"Expected `baseline` to be the name of one of the systems "
+            f"({', '.join(repr(n) for n in names)}); got {baseline!r}.", option="baseline")
+    base = names.index(baseline)
+    return [(a, base) for a in range(len(names)) if a != base]
 
 
 # --------------------------------------------------------------------------- API
@@ -382,7 +270,8 @@ def compare(
     mode: str | Mode = "lenient",
     metric: str = "f1",
     average: str = "micro",
-    method: str = "bootstrap",
+    method: str = "both",
+    baseline: str | None = None,
     n_resamples: int = 1000,
     level: float = 0.95,
     seed: int | None = 0,
@@ -399,7 +288,9 @@ def compare(
 
     Every system is matched against gold once; the per-unit counts are then
     resampled (no matcher runs per resample). The systems share the bootstrap
-    resamples (a paired bootstrap).
+    resamples (a paired bootstrap). With two or more pairs, each p-value also
+    gets its Holm–Bonferroni adjustment over the family of pairs compared,
+    and a note names the family.
 
     Parameters
     ----------
@@ -417,9 +308,14 @@ def compare(
         The score the pairs compare.
     average : {"micro", "macro"}
         Its average.
-    method : {"bootstrap", "randomization", "both"}
-        Which p-values: the paired bootstrap's, approximate randomization's,
-        or both. Intervals always come from the bootstrap.
+    method : {"both", "bootstrap", "randomization"}
+        Which p-values: both tests' (default), the paired bootstrap's, or
+        approximate randomization's. Intervals always come from the
+        bootstrap.
+    baseline : str, optional
+        The name of one system: compare every other system with it
+        (``score(system) - score(baseline)``) instead of every pair; the
+        Holm–Bonferroni family is then these comparisons.
     n_resamples : int
         Resamples of each method (``R``).
     level : float
@@ -452,7 +348,7 @@ def compare(
     Raises
     ------
     OptionError
-        For an invalid option.
+        For an invalid option, or a ``baseline`` that names no system.
     UnsplittableCountsError
         When the matcher's counts cannot be split by unit.
 
@@ -465,8 +361,14 @@ def compare(
     >>> round(res.system("poor").micro.f1.value, 4)
     0.5714
     >>> pair = res.pairs[0]
-    >>> round(pair.difference.value, 4), pair.p_bootstrap < 0.01
-    (0.4286, True)
+    >>> round(pair.difference.value, 4), pair.p_bootstrap < 0.01, pair.p_randomization < 0.01
+    (0.4286, True, True)
+    >>> three = compare(gold, {"good": good, "poor": poor, "same": good}, n_resamples=200,
+    ...                 unit="sentence", baseline="poor")
+    >>> [(p.a, p.b, p.p_randomization_holm < 0.05) for p in three.pairs]
+    [('good', 'poor', True), ('same', 'poor', True)]
+    >>> three.notes[-1]
+    "Holm–Bonferroni adjusted p-values over the 2 comparisons of each system with the baseline 'poor'."
     """
     _check_choice("metric", metric, METRICS)
     _check_choice("average", average, AVERAGES)
@@ -487,13 +389,15 @@ def compare(
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
     matcher = get_matcher(match)
     parts, resolved, tags = [], {}, False
-    for _, y_pred in named:
+    notes: list[str] = []
+    for name, y_pred in named:
         run = run_matcher(y_true, y_pred, match, decoding, options, align=matcher.aligns)
         resolved, tags = run.options, run.prep.tags is not None
         parts.append(counts_of_run(run, match))
+        notes += [f"{name}: {n}" for n in run.prep.notes]  # joins, differing texts
     names = [n for n, _ in named]
+    pairs = _pairs(names, baseline)
     parts = _join_units(parts, names)
-    notes: list[str] = []
     used_unit = unit
     if not tags:
         if unit == "sentence":
@@ -512,16 +416,20 @@ def compare(
     n_units = parts[0].n_sequences
     if n_units == 0:
         raise ValueError("Nothing to resample: the input has no sentences or documents.")
-    systems_out, pairs = _compare_counts(
-        parts, names, metric=metric, average=average, method=method,
+    systems_out, pair_results = _compare_counts(
+        parts, names, pairs, metric=metric, average=average, method=method,
         n_resamples=int(n_resamples), level=float(level), seed=None if seed is None else int(seed),
         fill=fill, progress=progress,
     )
-    return Comparison(
-        systems_out, pairs, metric, average, method, int(n_resamples), float(level),
+    result = Comparison(
+        systems_out, pair_results, metric, average, method, int(n_resamples), float(level),
         None if seed is None else int(seed), used_unit, n_units, match, dict(resolved), fill,
-        tuple(notes),
+        tuple(notes), baseline,
     )
+    if len(pairs) > 1:
+        notes.append(f"Holm–Bonferroni adjusted p-values over {result.family}.")
+        result = dataclasses.replace(result, notes=tuple(notes))
+    return result
 
 
 def confidence_intervals(
@@ -571,6 +479,6 @@ def confidence_intervals(
     (0.6667, True)
     """
     return compare(y_true, {"system": y_pred}, match=match, scheme=scheme, mode=mode,
-                   n_resamples=n_resamples, level=level, seed=seed, unit=unit,
+                   method="bootstrap", n_resamples=n_resamples, level=level, seed=seed, unit=unit,
                    documents=documents, zero_division=zero_division, progress=progress,
                    **options)

@@ -1,0 +1,71 @@
+"""The check that both sides give each document the same text."""
+
+from __future__ import annotations
+
+import pytest
+
+from nerscore.decode.text_agreement import (
+    EXCERPT,
+    SHOWN,
+    TextMismatch,
+    TextMismatches,
+    compare_texts,
+    first_difference,
+)
+from nerscore.errors import TextMismatchWarning
+
+
+@pytest.mark.parametrize(("a", "b", "pos"), [
+    ("abc", "abd", 2), ("abc", "abc!", 3), ("", "x", 0), ("naïve", "naive", 2),
+    ("😀a", "😀b", 1),
+])
+def test_first_difference(a, b, pos):
+    assert first_difference(a, b) == pos
+    assert first_difference(b, a) == pos
+
+
+def test_nothing_to_compare():
+    m = compare_texts(["a", "b"], ["x", None], ["x", "y"])
+    assert not m
+    assert m.count == 0
+
+
+def test_every_differing_document_is_counted_and_the_first_ones_named():
+    n = SHOWN + 3
+    gold = [f"doc {k} gold" for k in range(n)]
+    pred = [f"doc {k} pred" for k in range(n)]
+    m = compare_texts([f"d{k}" for k in range(n)], gold, pred)
+    assert m.count == n
+    assert [x.document for x in m.shown] == [f"d{k}" for k in range(SHOWN)]
+    note = m.note()
+    assert note.startswith(f"{n} documents have different texts in gold and prediction: "
+                           "document 'd0' from character 6 (gold 'gold', prediction 'pred'); ")
+    assert note.endswith("; and 3 more. Offsets are read against the gold text; give both "
+                         "sides the same texts.")
+
+
+def test_excerpts_are_short():
+    m = compare_texts(None, ["x" + "a" * 100], ["x" + "b" * 100])
+    assert m.shown == (TextMismatch(0, 1, "a" * EXCERPT, "b" * EXCERPT),)
+    assert "document 0 from character 1" in m.note()
+
+
+def test_chunks_add_up_to_the_whole():
+    gold = ["a", "b", "c", "d"]
+    pred = ["a", "B", "c", "D"]
+    whole = compare_texts(None, gold, pred)
+    first = compare_texts(None, gold[:2], pred[:2])
+    second = compare_texts(None, gold[2:], pred[2:]).shifted(2)
+    assert first + second == whole
+    assert [x.document for x in whole.shown] == [1, 3]
+    ids = compare_texts(["x", "y"], ["a", "b"], ["A", "b"])
+    assert ids.shifted(5) == ids  # ids do not move
+
+
+def test_warns_once_with_the_note():
+    m = compare_texts(["a"], ["Anna"], ["Anne"])
+    with pytest.warns(TextMismatchWarning) as w:
+        m.warn()
+    assert [str(x.message) for x in w] == [m.note()]
+    assert issubclass(TextMismatchWarning, UserWarning)
+    TextMismatches().warn()  # nothing to say: no warning (filterwarnings=error)
