@@ -253,19 +253,26 @@ def test_report_command_shows_significance_and_diagnostics(page, tmp_path, artif
                             "discard": nerscore.read_conll(discard).tags})
     (p,) = res.pairs
     d = p.difference
+    from nerscore.render.significance import format_p_value
+
+    r = res.n_resamples
     assert pairs == [["pred", "discard", f"{d.value:+.4f} [{d.low:+.4f}, {d.high:+.4f}]",
-                      f"{p.p_bootstrap:.4f}", "not run"]]
+                      format_p_value(p.p_bootstrap, r), format_p_value(p.p_randomization, r)]]
     assert significance.locator("p.settings").count() == 1
     findings = page.locator("section#diagnostics table.findings > tbody > tr")
-    expected = nerscore.diagnose(nerscore.read_conll(gold).tags, nerscore.read_conll(gold).tags,
-                                 pred=nerscore.read_conll(pred).tags)
-    assert findings.count() == len(expected.findings) > 0
+    expected = [nerscore.diagnose(nerscore.read_conll(gold).tags, nerscore.read_conll(gold).tags,
+                                  pred=nerscore.read_conll(p).tags).findings
+                for p in (pred, discard)]  # one subsection per system
+    assert findings.count() == sum(map(len, expected)) > 0
+    systems = page.eval_on_selector_all("section#diagnostics h3.system",
+                                        "hs => hs.map(h => h.textContent)")
+    assert systems == ["pred", "discard"]
     kinds = page.eval_on_selector_all("section#diagnostics table.findings > tbody > tr",
                                       "rows => rows.map(r => r.cells[1].textContent)")
-    assert sorted(kinds) == sorted(f.kind for f in expected.findings)
+    assert sorted(kinds) == sorted(f.kind for found in expected for f in found)
     badge = page.locator("section#diagnostics table.findings .sev").first
     assert badge.evaluate("b => getComputedStyle(b).color") == "rgb(255, 255, 255)"
-    assert page.locator("section#diagnostics p.settings").count() == 1
+    assert page.locator("section#diagnostics p.settings").count() == 2
     assert "seen_overlap" in kinds
 
     box = page.evaluate("""() => {

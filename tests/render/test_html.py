@@ -309,6 +309,10 @@ def test_diagnostics_are_findings_with_badges_counts_and_one_line_of_settings():
 
 
 def test_significance_is_a_table_of_systems_a_table_of_pairs_and_one_line_of_settings():
+    from html import escape
+
+    from nerscore.render.significance import format_p_value
+
     gold = nerscore.read_conll(f"{EXAMPLE}/gold.conll").tags
     preds = {name: nerscore.read_conll(f"{EXAMPLE}/{name}.conll").tags
              for name in ("pred", "pred_discard")}
@@ -327,10 +331,12 @@ def test_significance_is_a_table_of_systems_a_table_of_pairs_and_one_line_of_set
     d = pair.difference
     assert (f'<tr><td>pred</td><td>pred_discard</td><td class="num est">{d.value:+.4f} '
             f'<span class="ci">[{d.low:+.4f}, {d.high:+.4f}]</span></td>'
-            f'<td class="num">{pair.p_bootstrap:.4f}</td><td class="num">not run</td></tr>') in html
+            f'<td class="num">{escape(format_p_value(pair.p_bootstrap, 100))}</td>'
+            f'<td class="num">{escape(format_p_value(pair.p_randomization, 100))}</td></tr>') in html
     assert "Δ micro F1 [95% CI]" in html
     assert html.count('<p class="settings">') == 1
-    assert "method <strong>paired bootstrap</strong>" in html
+    assert "Also given" not in html
+    assert "method <strong>paired bootstrap and approximate randomization</strong>" in html
     assert "n resamples <strong>100</strong>" in html
     assert "zero_division" not in html
     assert "Also given" not in html

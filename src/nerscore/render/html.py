@@ -184,7 +184,8 @@ def render_html(
                              significance_section(_as_dict(comparison, "comparison"), digits)))
     if diagnostics is not None:
         nav.append(("diagnostics", "Diagnostics"))
-        if isinstance(diagnostics, Mapping):
+        if isinstance(diagnostics, Mapping) and diagnostics and all(
+                hasattr(v, "to_dict") for v in diagnostics.values()):  # one per system
             found = "".join(
                 f'<h3 class="system">{escape(str(k))}</h3>'
                 + diagnostics_section(_as_dict(v, "diagnostics"), digits)

@@ -464,8 +464,15 @@ def _estimate(e: Any, digits: int, *, signed: bool = False) -> str:
             f'{f(e.get("high"))}]</span>')
 
 
-def _p_value(p: Any, digits: int) -> str:
-    return "not run" if p is None else f"{p:.{digits}f}"
+def _p_value(p: Any, n_resamples: Any, *, floor: bool = True) -> str:
+    """A p-value as the text report shows it (``< 0.001`` at the floor), or "not run"."""
+    from nerscore.render.significance import format_p_value
+
+    if p is None:
+        return "not run"
+    if not floor or not isinstance(n_resamples, int):
+        return f"{p:.3f}"
+    return escape(format_p_value(p, n_resamples))
 
 
 def significance_section(data: Mapping[str, Any], digits: int) -> str:
@@ -518,24 +525,33 @@ def significance_section(data: Mapping[str, Any], digits: int) -> str:
                      f"<tbody>{body}</tbody></table>")
     pairs = [p for p in data.get("pairs") or [] if isinstance(p, Mapping)]
     if pairs:
+        r = data.get("n_resamples")
+        holm = [k for k in ("p_bootstrap_holm", "p_randomization_holm")
+                if any(p.get(k) is not None for p in pairs)]
         body = "".join(
             f'<tr><td>{escape(str(p.get("a", "")))}</td><td>{escape(str(p.get("b", "")))}</td>'
             f'<td class="num est">{_estimate(p.get("difference"), d, signed=True)}</td>'
-            f'<td class="num">{_p_value(p.get("p_bootstrap"), d)}</td>'
-            f'<td class="num">{_p_value(p.get("p_randomization"), d)}</td></tr>' for p in pairs)
+            f'<td class="num">{_p_value(p.get("p_bootstrap"), r)}</td>'
+            f'<td class="num">{_p_value(p.get("p_randomization"), r)}</td>'
+            + "".join(f'<td class="num">{_p_value(p.get(k), r, floor=False)}</td>' for k in holm)
+            + "</tr>" for p in pairs)
+        holm_head = "".join(
+            f'<th class="num">Holm p ({"paired bootstrap" if "bootstrap" in k else "randomization"})'
+            "</th>" for k in holm)
         parts.append(f"<h3>Differences ({score} of A minus B)</h3>"
                      '<table class="pairs"><thead><tr><th>A</th><th>B</th>'
                      f'<th class="num">Δ {escape(score)} [{pct} CI]</th>'
                      '<th class="num">p (paired bootstrap)</th>'
-                     '<th class="num">p (randomization)</th></tr></thead>'
+                     f'<th class="num">p (randomization)</th>{holm_head}</tr></thead>'
                      f"<tbody>{body}</tbody></table>")
     parts += [f'<p class="note">Note: {prose(n)}</p>' for n in data.get("notes") or []]
     settings = {k: data[k] for k in ("match", "options", "metric", "average", "n_units", "unit",
-                                     "method", "n_resamples", "level", "seed", "zero_division")
-                if k in data}
+                                     "method", "n_resamples", "level", "seed", "zero_division",
+                                     "baseline")
+                if k in data and not (k == "baseline" and data[k] is None)}
     if "method" in settings:
         settings["method"] = _METHODS.get(settings["method"], settings["method"])
     if settings:
         parts.append(f'<p class="settings">Settings: {_pairs(settings, 4)}</p>')
-    known = ("systems", "pairs", "notes", *settings)
+    known = ("systems", "pairs", "notes", "baseline", *settings)
     return "".join(parts) + _unknown(data, known, 4)
