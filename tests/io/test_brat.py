@@ -12,6 +12,7 @@ import nerscore
 from nerscore.errors import FormatError, InvalidSpanError
 from nerscore.io.brat import BratStats, read_brat, write_brat
 from nerscore.values.documents import Document
+from nerscore.values.spans import Entity, Span
 from tests.paths import TESTS
 
 DATA = TESTS / "data" / "brat" / "conll2002"
@@ -106,16 +107,54 @@ def test_evaluate_on_brat_against_a_naive_count():
 # ----------------------------------------------------------------------------- crafted cases
 
 
-def test_discontinuous_entities_are_merged_and_counted(tmp_path):
+def test_discontinuous_entities_keep_their_fragments(tmp_path):
     make(tmp_path, "New and old York", "T1\tLOC 0 3;12 16\tNew York\nT2\tX 4 7\tand\n")
     docs, stats = read_brat(tmp_path)
     assert spans(docs[0]) == [(0, 16, "LOC"), (4, 7, "X")]
+    assert docs[0].spans[0].fragments == (Span(0, 3), Span(12, 16))
+    assert docs[0].span_texts() == ["New … York", "and"]
     assert stats.discontinuous == 1
-    assert stats.notes() == (
-        "1 discontinuous entity read as its extent (first start to last end).",)
-    with pytest.raises(FormatError, match=r"doc.ann, line 1: T1 \(LOC\) is discontinuous "
-                                          r"\(0 3;12 16\); pass discontinuous='merge'"):
-        read_brat(tmp_path, discontinuous="error")
+    assert stats.notes() == ()
+
+
+def test_fragments_in_any_order_are_sorted(tmp_path):
+    make(tmp_path, "New and old York", "T1\tLOC 12 16;0 3\tYork New\n")
+    assert read_brat(tmp_path).documents[0].spans[0].fragments == (Span(0, 3), Span(12, 16))
+
+
+def test_fragments_split_at_white_space_are_one_fragment(tmp_path):
+    # brat splits a span at a line break: "upper\nlobe" is written 19 24;25 29
+    text = "lung cancer in the upper\nlobe\n"
+    ann = ("T1\tDisorder 0 4;19 24;25 29\tlung upper lobe\n"
+           "T2\tDisorder 19 24;25 29\tupper lobe\n"
+           "T3\tDisorder 5 11;12 14\tcancer in\n")
+    docs, stats = read_brat(make(tmp_path, text, ann))
+    t1, t2, t3 = docs[0].spans
+    assert t1.fragments == (Span(0, 4), Span(19, 29))
+    assert (t2.span, t2.fragments) == (Span(19, 29), ())
+    assert (t3.span, t3.fragments) == (Span(5, 14), ())
+    assert (stats.discontinuous, stats.joined) == (1, 3)
+    assert stats.notes() == ("3 entities had fragments separated only by white space, joined "
+                             "into one fragment (brat splits a span at a line break).",)
+
+
+def test_overlapping_fragments_are_an_error(tmp_path):
+    make(tmp_path, "New and old York", "T1\tLOC 0 7;4 16\tNew and and old York\n")
+    with pytest.raises(InvalidSpanError, match=r"doc.ann, line 1: the fragments '0 7;4 16' of "
+                                               r"T1 in document 'doc': fragments \[0, 7\) and "
+                                               r"\[4, 16\) overlap"):
+        read_brat(tmp_path)
+
+
+def test_write_brat_writes_fragments_and_reads_them_back(tmp_path):
+    doc = Document("d", [Entity.from_fragments([(0, 4), (19, 29)], "Disorder"),
+                         (5, 11, "Disorder")], "lung cancer in the upper lobe was found")
+    write_brat([doc], tmp_path)
+    assert (tmp_path / "d.ann").read_text() == (
+        "T1\tDisorder 0 4;19 29\tlung upper lobe\nT2\tDisorder 5 11\tcancer\n")
+    assert read_brat(tmp_path).documents == [doc]
+    with pytest.raises(ValueError, match="Document 'd' has ignore regions"):
+        write_brat([Document("d", [], "text", ignore=[(0, 4)])], tmp_path, overwrite=True)
 
 
 def test_other_annotations_are_counted_and_ignored(tmp_path):
@@ -217,12 +256,6 @@ def test_encoding_errors_name_the_option(tmp_path):
     assert read_brat(tmp_path, encoding="latin-1").documents[0].span_texts() == ["Zoë"]
 
 
-def test_unknown_discontinuous_option(tmp_path):
-    with pytest.raises(ValueError, match=r"Expected `discontinuous` to be one of 'merge', 'error'; "
-                                         r"got 'join'\."):
-        read_brat(tmp_path, discontinuous="join")
-
-
 def test_write_brat_refuses_what_brat_cannot_hold(tmp_path):
     with pytest.raises(ValueError, match="Document 'a' has no text"):
         write_brat([Document("a", [(0, 1, "X")])], tmp_path)
@@ -238,9 +271,10 @@ def test_write_brat_refuses_what_brat_cannot_hold(tmp_path):
 
 
 def test_stats_notes_plural_and_many_missing():
-    stats = BratStats(discontinuous=2, without_ann=tuple("abcdefg"))
+    stats = BratStats(discontinuous=2, joined=1, without_ann=tuple("abcdefg"))
     assert stats.notes() == (
-        "2 discontinuous entities read as their extent (first start to last end).",
+        "1 entity had fragments separated only by white space, joined into one fragment "
+        "(brat splits a span at a line break).",
         "7 document(s) have no .ann file and were read as having no entities: 'a', 'b', 'c', "
         "'d', 'e', ... (2 more).",
     )

@@ -11,7 +11,7 @@ from nerscore.matching import get_matcher
 GOLD = [["B-PER", "O", "B-LOC"]]
 PRED = [["B-PER", "O", "O"]]
 EVALUATE_KEYWORDS = ("'match', 'scheme', 'mode', 'beta', 'zero_division', 'labels', 'suffix', "
-                     "'delimiter', 'outside'")
+                     "'delimiter', 'outside', 'discontinuous', 'subset'")
 
 
 def _message(call):
@@ -32,7 +32,8 @@ def test_a_misspelt_keyword_of_entity_scorer_is_named_with_its_close_match():
     assert _message(lambda: nerscore.EntityScorer(schem="BIO")) == (
         "Unknown keyword 'schem'; did you mean 'scheme'? The keywords are 'scheme', 'mode', "
         "'match', 'beta', 'zero_division', 'labels', 'suffix', 'delimiter', 'outside', "
-        "'confusion', 'on_errors', 'whole_input' and the options of match='exact': 'labeled'.")
+        "'confusion', 'on_errors', 'whole_input', 'discontinuous', 'subset' and the options of "
+        "match='exact': 'labeled'.")
 
 
 @pytest.mark.parametrize(
@@ -69,7 +70,8 @@ def test_only_keywords_the_function_takes_are_suggested_and_listed():
     message = _message(lambda: nerscore.count_matches(GOLD, PRED, zero_divison=0.0))
     assert message == (
         "Unknown keyword 'zero_divison'. The keywords are 'scheme', 'mode', 'match', 'suffix', "
-        "'delimiter', 'outside' and the options of match='exact': 'labeled'.")
+        "'delimiter', 'outside', 'discontinuous', 'subset' and the options of match='exact': "
+        "'labeled'.")
 
 
 def test_an_option_of_another_matcher_is_named_as_such():

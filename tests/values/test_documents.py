@@ -40,12 +40,11 @@ def reference(span_lists, side="y_pred"):
 
 
 def columns(span_lists, side="y_pred"):
-    seq, start, end, label, vocab = span_columns(
-        span_lists, names=range(len(span_lists)), side=side
-    )
-    for col in (seq, start, end, label):
+    cols = span_columns(span_lists, names=range(len(span_lists)), side=side)
+    for col in (cols.seq, cols.start, cols.end, cols.label):
         assert col.dtype == np.int64
-    return seq.tolist(), start.tolist(), end.tolist(), label.tolist(), vocab
+    return (cols.seq.tolist(), cols.start.tolist(), cols.end.tolist(), cols.label.tolist(),
+            cols.labels)
 
 
 def outcome(fn, span_lists):

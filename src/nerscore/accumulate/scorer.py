@@ -29,6 +29,7 @@ from nerscore.values.counts import Counts
 from nerscore.values.decoding import Decoding
 from nerscore.values.ratios import check_beta, check_zero_division
 from nerscore.values.schemes import Mode, Scheme
+from nerscore.values.selection import Selection
 
 __all__ = ["EntityScorer"]
 
@@ -39,7 +40,8 @@ class EntityScorer:
     Parameters
     ----------
     scheme, mode, match, suffix, delimiter, outside, **options
-        As for :func:`nerscore.count_matches`.
+        As for :func:`nerscore.count_matches` (``options`` include
+        ``discontinuous`` and ``subset``, docs/fragments.md).
     beta, zero_division, labels
         As for :func:`nerscore.evaluate`, used by :meth:`compute`.
     confusion : bool
@@ -127,6 +129,7 @@ class EntityScorer:
         matcher = get_matcher(match)
         self._decoding = decoding
         self._match = match
+        self._selection, options = Selection.split(options)
         self._given = tuple(options)
         self._options = matcher.resolve(options)
         self._beta = check_beta(beta)
@@ -171,14 +174,14 @@ class EntityScorer:
         if self._whole_input:  # a warning would speak of this batch only
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                run = run_matcher(y_true, y_pred, self._match, self._decoding, self._options,
-                                  align=self._aligned())
+                run = run_matcher(y_true, y_pred, self._match, self._decoding,
+                                  self._run_options(), align=self._aligned())
             # differing texts add up over batches: one note and warning for the whole input
             caught = [w for w in caught if not issubclass(w.category, TextMismatchWarning)]
             if caught:
                 raise NotStreamable(f"a chunk warned: {caught[0].message}")
         else:
-            run = run_matcher(y_true, y_pred, self._match, self._decoding, self._options,
+            run = run_matcher(y_true, y_pred, self._match, self._decoding, self._run_options(),
                               align=self._aligned())
         prep, res = run.prep, run.result
         extra = dict(res.extra)
@@ -205,7 +208,7 @@ class EntityScorer:
                     scheme=prep.scheme, mode=prep.mode, beta=self._beta,
                     zero_division=self._zero_division, n_sequences=prep.n_sequences,
                     n_tokens=prep.n_tokens, alignment=res.alignment, doc_ids=prep.doc_ids,
-                    texts=prep.texts,
+                    texts=prep.texts, selection=self._selection,
                 )
             if self._want_confusion:
                 cm = confusion_from_report(part)
@@ -218,6 +221,10 @@ class EntityScorer:
                                for r in records]
                 self.on_errors(records)
         self.n_batches += 1
+
+    def _run_options(self) -> dict[str, Any]:
+        """The matcher's options and the selection's, as :func:`run_matcher` takes them."""
+        return {**self._options, **self._selection.given()}
 
     def _add_details(self, details: tuple[str | None, str | None, dict[str, Any]]) -> None:
         """Keep the scheme, mode and matcher details of the first batch; later ones must agree."""
@@ -280,7 +287,7 @@ class EntityScorer:
             self.counts, match=self._match, options={k: self._options[k] for k in self._given},
             scheme=scheme, mode=mode, beta=self._beta, zero_division=self._zero_division,
             labels=self._labels, n_sequences=self.n_sequences, n_tokens=self.n_tokens,
-            extra=dict(extra), notes=tuple(notes),
+            extra=dict(extra), notes=tuple(notes), selection=self._selection,
         )
 
 

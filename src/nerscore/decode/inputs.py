@@ -31,17 +31,23 @@ When both sides carry the text of a document and the texts differ, a
 :class:`~nerscore.errors.TextMismatchWarning` names the documents and their
 first difference and a note says the same (:mod:`.text_agreement`); gold's
 text is used.
+
+Ignore regions (``Document.ignore``, a document dict's ``"ignore"``) are
+taken from the gold documents and applied before matching
+(:mod:`.ignore`): predictions in them are removed and counted in
+``Prepared.tallies``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
 from nerscore.decode.entities import decode
+from nerscore.decode.ignore import ignore_predictions
 from nerscore.decode.text_agreement import TextMismatches, compare_texts
 from nerscore.errors import (
     FormatError,
@@ -50,8 +56,8 @@ from nerscore.errors import (
     OptionError,
 )
 from nerscore.values.decoding import Decoding
-from nerscore.values.documents import Document, is_int, span_columns
-from nerscore.values.spans import Entity, EntityColumns
+from nerscore.values.documents import Document, coerce_regions, is_int, span_columns
+from nerscore.values.spans import Entity, EntityColumns, Span
 from nerscore.values.tags import EncodedTags, encode_pair
 
 __all__ = ["Prepared", "input_kind", "prepare", "prepare_spans", "unwrap"]
@@ -65,7 +71,9 @@ class Prepared:
 
     ``join_notes`` say how span documents were joined (documents one side
     lacks); ``text_mismatches`` are the documents whose texts differ;
-    :attr:`notes` are both, as the report shows them.
+    :attr:`notes` are both, as the report shows them. ``tallies`` count
+    the ignore regions and the predictions removed in them (see
+    :attr:`nerscore.Counts.tallies`).
     """
 
     gold: EntityColumns
@@ -78,6 +86,7 @@ class Prepared:
     join_notes: tuple[str, ...] = ()
     decoding: Decoding | None = None
     text_mismatches: TextMismatches = field(default_factory=TextMismatches)
+    tallies: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -282,9 +291,12 @@ class _Side:
     texts: list[str | None] | None
     mapping: bool = False
     where: list[str] | None = None  # per document: "file, line n" when known
+    ignore: list[tuple[Span | Entity, ...]] | None = None  # per document, when some has regions
 
 
-def _doc_dict(d: Mapping[str, Any], k: int, name: str) -> tuple[Any, str | None, Sequence[Any]]:
+def _doc_dict(
+    d: Mapping[str, Any], k: int, name: str,
+) -> tuple[Any, str | None, Sequence[Any], tuple[Span | Entity, ...]]:
     if not any(key in d for key in ("id", "text", "spans", "entities")):
         raise InputTypeError(
             f"Item {k} of `{name}` is a dict with neither span keys ('start', 'end', 'label') "
@@ -316,7 +328,9 @@ def _doc_dict(d: Mapping[str, Any], k: int, name: str) -> tuple[Any, str | None,
                 f"Expected the id of document {k} of {name} to be a str or int; "
                 f"got {type(doc_id).__name__} {doc_id!r}."
             )
-    return doc_id, text, spans
+    ignore = coerce_regions(d.get("ignore"), document=doc_id if doc_id is not None else k,
+                            text_length=None if text is None else len(text))
+    return doc_id, text, spans, ignore
 
 
 def _side(y: object, name: str) -> _Side:
@@ -324,6 +338,7 @@ def _side(y: object, name: str) -> _Side:
         ids: list[str] = []
         spans: list[Sequence[Any]] = []
         texts: list[str | None] = []
+        regions: list[tuple[Span | Entity, ...]] = []
         for key, value in y.items():
             if not isinstance(key, str):
                 raise InputTypeError(
@@ -331,6 +346,7 @@ def _side(y: object, name: str) -> _Side:
                     f"got {type(key).__name__} {key!r}."
                 )
             ids.append(key)
+            regions.append(value.ignore if isinstance(value, Document) else ())
             if isinstance(value, Document):
                 spans.append(value.spans)
                 texts.append(value.text)
@@ -343,7 +359,7 @@ def _side(y: object, name: str) -> _Side:
                 spans.append(value)
                 texts.append(None)
         return _Side(spans, ids, texts if any(t is not None for t in texts) else None,
-                     mapping=True)
+                     mapping=True, ignore=regions if any(regions) else None)
     if isinstance(y, (str, bytes)) or not isinstance(y, Sequence):
         raise InputTypeError(
             f"Expected `{name}` to be spans per document (a list of lists of (start, end, label)), "
@@ -373,19 +389,22 @@ def _document_side(items: list[Any], name: str) -> _Side:
     texts: list[str | None] = []
     spans: list[Sequence[Any]] = []
     where: list[str] = []
+    regions: list[tuple[Span | Entity, ...]] = []
     for k, item in enumerate(items):
         if isinstance(item, Document):
             ids.append(item.id)
             texts.append(item.text)
             spans.append(item.spans)
+            regions.append(item.ignore)
             loc = ", ".join(x for x in (item.source, None if item.line is None
                                         else f"line {item.line}") if x)
             where.append(loc)
         elif isinstance(item, Mapping) and "start" not in item:
-            doc_id, text, sp = _doc_dict(item, k, name)
+            doc_id, text, sp, ignore = _doc_dict(item, k, name)
             ids.append(doc_id)
             texts.append(text)
             spans.append(sp)
+            regions.append(ignore)
             where.append("")
         else:
             raise InputTypeError(
@@ -402,7 +421,7 @@ def _document_side(items: list[Any], name: str) -> _Side:
         )
     return _Side(spans, None if n_missing else ids,
                  texts if any(t is not None for t in texts) else None,
-                 where=where)
+                 where=where, ignore=regions if any(regions) else None)
 
 
 def _check_unique(side: _Side, name: str) -> dict[str, int]:
@@ -426,10 +445,19 @@ def _show(ids: Sequence[str]) -> str:
     return shown + (f", ... ({len(ids) - _SHOW} more)" if len(ids) > _SHOW else "")
 
 
-def _join(
-    g: _Side, p: _Side
-) -> tuple[list[Sequence[Any]], list[Sequence[Any]], list[str] | None, list[str | None] | None,
-           list[str], TextMismatches]:
+class _Joined(NamedTuple):
+    """Both sides joined document by document (``p_rows``: each one's predicted document)."""
+
+    g_spans: list[Sequence[Any]]
+    p_spans: list[Sequence[Any]]
+    ids: list[str] | None
+    texts: list[str | None] | None
+    notes: list[str]
+    mismatches: TextMismatches
+    p_rows: list[int | None]
+
+
+def _join(g: _Side, p: _Side) -> _Joined:
     notes: list[str] = []
     if g.ids is not None and p.ids is not None:
         gi = _check_unique(g, "y_true")
@@ -446,7 +474,7 @@ def _join(
         ids: list[str] | None = joined
         empty: Sequence[Any] = ()
         g_spans = g.spans + [empty] * len(extra)
-        p_rows = [pi.get(d) for d in joined]
+        p_rows: list[int | None] = [pi.get(d) for d in joined]
         p_spans = [empty if r is None else p.spans[r] for r in p_rows]
         gt = g.texts or [None] * len(g.ids)
         pt = p.texts or [None] * len(p.ids)
@@ -480,16 +508,18 @@ def _join(
             )
         ids = g.ids if g.ids is not None else p.ids
         g_spans, p_spans = g.spans, p.spans
+        p_rows = list(range(len(p.spans)))
         g_texts = g.texts or [None] * len(g.spans)
         p_texts = p.texts or [None] * len(p.spans)
     if g.texts is None and p.texts is None:  # no text on either side: nothing to compare
-        return list(g_spans), list(p_spans), ids, None, notes, TextMismatches()
+        return _Joined(list(g_spans), list(p_spans), ids, None, notes, TextMismatches(),
+                       p_rows)
     mismatches = compare_texts(ids, g_texts, p_texts)
     mismatches.warn()
     texts = [a if a is not None else b for a, b in zip(g_texts, p_texts, strict=True)]
     has_text = any(t is not None for t in texts)
-    return (list(g_spans), list(p_spans), ids, texts if has_text else None, notes,
-            mismatches)
+    return _Joined(list(g_spans), list(p_spans), ids, texts if has_text else None, notes,
+                   mismatches, p_rows)
 
 
 def _columns(
@@ -497,9 +527,7 @@ def _columns(
     texts: list[str | None] | None, side: str,
 ) -> EntityColumns:
     lengths = None if texts is None else [None if t is None else len(t) for t in texts]
-    seq, start, end, lab, vocab = span_columns(span_lists, names=names, text_lengths=lengths,
-                                               side=side)
-    return EntityColumns(seq, start, end, lab, vocab, len(span_lists))
+    return span_columns(span_lists, names=names, text_lengths=lengths, side=side)
 
 
 def prepare_spans(y_true: object, y_pred: object) -> Prepared:
@@ -526,9 +554,20 @@ def prepare_spans(y_true: object, y_pred: object) -> Prepared:
     """
     g = _side(y_true, "y_true")
     p = _side(y_pred, "y_pred")
-    g_spans, p_spans, ids, texts, notes, mismatches = _join(g, p)
-    names: Sequence[str | int] = ids if ids is not None else range(len(g_spans))
-    gold = _columns(g_spans, names, texts, "y_true")
-    pred = _columns(p_spans, names, texts, "y_pred")
+    joined = _join(g, p)
+    ids, texts = joined.ids, joined.texts
+    names: Sequence[str | int] = ids if ids is not None else range(len(joined.g_spans))
+    gold = _columns(joined.g_spans, names, texts, "y_true")
+    pred = _columns(joined.p_spans, names, texts, "y_pred")
+    notes: list[str] = list(joined.notes)
+    tallies: dict[str, int] = {}
+    if g.ignore is not None or p.ignore is not None:
+        n = len(joined.g_spans)
+        g_regions = (g.ignore or [()] * len(g.spans)) + [()] * (n - len(g.spans))
+        p_regions = [() if r is None or p.ignore is None else p.ignore[r]
+                     for r in joined.p_rows]
+        pred, tallies, more = ignore_predictions(gold, pred, g_regions, p_regions, names)
+        notes += more
     return Prepared(gold, pred, None, None, None, doc_ids=ids, texts=texts,
-                    join_notes=tuple(notes), text_mismatches=mismatches)
+                    join_notes=tuple(notes), text_mismatches=joined.mismatches,
+                    tallies=tallies)

@@ -12,8 +12,10 @@ entities::
 - Every offset is checked against the text, and the quoted text against the
   text slice (fragments joined by one space; a newline inside the slice
   matches a space): a mismatch is an error naming file, line and both strings.
-- A discontinuous entity (``s e;s e``) is read as its extent (first start to
-  last end) and counted, or is an error with ``discontinuous="error"``.
+- A discontinuous entity (``s e;s e``) keeps its fragments
+  (docs/fragments.md); fragments separated only by white space in the text
+  are one fragment (brat splits a span at a line break), and such joins are
+  counted. Fragments that share a character are an error.
 - Attributes (``A``, ``M``), relations (``R``), events (``E``),
   normalisations (``N``), notes (``#``) and equivalences (``*``) are counted
   and ignored; any other line is an error. Blank lines are skipped; CRLF and a
@@ -38,7 +40,7 @@ from nerscore.io._textfile import read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.io.formats import Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
-from nerscore.values.spans import Entity, Span
+from nerscore.values.spans import Entity
 
 if TYPE_CHECKING:
     from nerscore.io.convert.reading import WriteOptions
@@ -65,7 +67,10 @@ class BratStats:
     labels : mapping of str to int
         Entities per label, sorted by label.
     discontinuous : int
-        Discontinuous entities read as their extent.
+        Entities of two or more fragments (after joining, see ``joined``).
+    joined : int
+        Entities with fragments separated only by white space in the text,
+        joined into one fragment.
     ignored : mapping of str to int
         Ignored lines per kind (``attribute``, ``relation``, ``event``,
         ``normalization``, ``note``, ``equivalence``).
@@ -77,24 +82,25 @@ class BratStats:
     entities: int = 0
     labels: Mapping[str, int] = field(default_factory=dict)
     discontinuous: int = 0
+    joined: int = 0
     ignored: Mapping[str, int] = field(default_factory=dict)
     without_ann: tuple[str, ...] = ()
 
     def notes(self) -> tuple[str, ...]:
-        """One line per thing worth telling the user (merged, ignored, missing).
+        """One line per thing worth telling the user (joined, ignored, missing).
 
         Examples
         --------
-        >>> BratStats(documents=2, entities=5, discontinuous=1, ignored={"relation": 3}).notes()
-        ('1 discontinuous entity read as its extent (first start to last end).', 'Ignored 3 relation line(s).')
+        >>> BratStats(documents=2, entities=5, joined=1, ignored={"relation": 3}).notes()
+        ('1 entity had fragments separated only by white space, joined into one fragment (brat splits a span at a line break).', 'Ignored 3 relation line(s).')
         """
         out = []
-        if self.discontinuous:
+        if self.joined:
             out.append(
-                f"{self.discontinuous} discontinuous "
-                + ("entity read as its extent" if self.discontinuous == 1
-                   else "entities read as their extent")
-                + " (first start to last end)."
+                f"{self.joined} "
+                + ("entity had" if self.joined == 1 else "entities had")
+                + " fragments separated only by white space, joined into one fragment (brat "
+                "splits a span at a line break)."
             )
         out += [f"Ignored {n} {kind} line(s)." for kind, n in sorted(self.ignored.items())]
         if self.without_ann:
@@ -114,9 +120,19 @@ class BratData(NamedTuple):
     stats: BratStats
 
 
+def _fragments(frags: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+    """The fragments (sorted) with those separated only by white space joined."""
+    out: list[tuple[int, int]] = []
+    for s, e in sorted(frags):
+        if out and out[-1][1] <= s and (s == out[-1][1] or text[out[-1][1]:s].isspace()):
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out
+
+
 def _parse_ann(
-    content: str, text: str, *, source: str, doc_id: str, discontinuous: str,
-    counts: Counter[str],
+    content: str, text: str, *, source: str, doc_id: str, counts: Counter[str],
 ) -> list[Entity]:
     entities: list[Entity] = []
     seen: dict[str, int] = {}
@@ -188,17 +204,20 @@ def _parse_ann(
                     f"has {actual!r} at {offsets}{hint}; fix the offsets or the text.",
                     source=source, line=n,
                 )
-        if len(frags) > 1:
-            if discontinuous == "error":
-                raise FormatError(
-                    f"{source}, line {n}: {ann_id} ({label}) is discontinuous ({offsets}); pass "
-                    "discontinuous='merge' to read it as its extent.",
-                    source=source, line=n,
-                )
+        joined = _fragments(frags, text) if len(frags) > 1 else frags
+        try:
+            entity = Entity.from_fragments(joined, label)
+        except ValueError as exc:
+            raise InvalidSpanError(
+                f"{source}, line {n}: the fragments {offsets!r} of {ann_id} in document "
+                f"{doc_id!r}: {exc}", document=doc_id,
+                spans=[(min(s for s, _ in frags), max(e for _, e in frags), label)],
+            ) from None
+        if len(joined) < len(frags):
+            counts["joined"] += 1
+        if entity.fragments:
             counts["discontinuous"] += 1
-        start = min(s for s, _ in frags)
-        end = max(e for _, e in frags)
-        entities.append(Entity(Span(start, end), label))
+        entities.append(entity)
     return entities
 
 
@@ -206,18 +225,13 @@ def _doc_id(path: Path, root: Path) -> str:
     return PurePosixPath(*path.relative_to(root).with_suffix("").parts).as_posix()
 
 
-def read_brat(
-    path: str | os.PathLike[str], *, discontinuous: str = "merge", encoding: str = "utf-8"
-) -> BratData:
+def read_brat(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> BratData:
     r"""Read BRAT standoff documents (``.txt`` + ``.ann``) with their entities.
 
     Parameters
     ----------
     path : str or path-like
         A folder (read recursively), or one ``.txt``/``.ann`` file of a pair.
-    discontinuous : {"merge", "error"}
-        What to do with entities of several fragments: read them as their
-        extent (counted in the stats) or raise.
     encoding : str
         Text encoding of the files.
 
@@ -225,18 +239,19 @@ def read_brat(
     -------
     BratData
         ``(documents, stats)``: documents sorted by id, each with its text
-        and its entities in file order; :class:`BratStats` says what was
-        merged and ignored (``stats.notes()`` gives it as sentences).
+        and its entities in file order (discontinuous ones with their
+        fragments); :class:`BratStats` says what was joined and ignored
+        (``stats.notes()`` gives it as sentences).
 
     Raises
     ------
     FormatError
         For a folder without any ``.txt``/``.ann`` file, a malformed line, a quoted text
         that differs from the text, duplicate ids, an ``.ann`` without ``.txt``,
-        undecodable bytes, or a
-        discontinuous entity with ``discontinuous="error"``.
+        or undecodable bytes.
     InvalidSpanError
-        For offsets out of the text or reversed, naming file and line.
+        For offsets out of the text or reversed, or fragments sharing a
+        character, naming file and line.
 
     Examples
     --------
@@ -249,11 +264,14 @@ def read_brat(
     ('d1', [(4, 17, 'PER'), (18, 24, 'LOC')])
     >>> dict(stats.labels)
     {'LOC': 1, 'PER': 1}
+
+    A discontinuous entity keeps its fragments:
+
+    >>> _ = (root / "d2.txt").write_text("lung cancer in the upper lobe")
+    >>> _ = (root / "d2.ann").write_text("T1\tDisorder 0 4;19 29\tlung upper lobe\n")
+    >>> read_brat(root).documents[1].spans[0].fragments
+    (Span(start=0, end=4), Span(start=19, end=29))
     """
-    if discontinuous not in ("merge", "error"):
-        raise ValueError(
-            f"Expected `discontinuous` to be one of 'merge', 'error'; got {discontinuous!r}."
-        )
     root = Path(path)
     if root.is_file():
         if root.suffix not in (".txt", ".ann"):
@@ -297,18 +315,20 @@ def read_brat(
         ann = txt.with_suffix(".ann")
         if ann.is_file():
             ents = _parse_ann(read_text(ann, encoding=encoding), text, source=os.fspath(ann),
-                              doc_id=doc_id, discontinuous=discontinuous, counts=counts)
+                              doc_id=doc_id, counts=counts)
         else:
             ents = []
             without.append(doc_id)
         labels.update(e.label for e in ents)
         docs.append(Document(doc_id, tuple(ents), text, source=os.fspath(ann)))
     discont = counts.pop("discontinuous", 0)
+    joined = counts.pop("joined", 0)
     stats = BratStats(
         documents=len(docs),
         entities=sum(labels.values()),
         labels=dict(sorted(labels.items())),
         discontinuous=discont,
+        joined=joined,
         ignored=dict(sorted(counts.items())),
         without_ann=tuple(without),
     )
@@ -332,9 +352,12 @@ def write_brat(
 ) -> None:
     r"""Write documents as BRAT standoff: ``<id>.txt`` and ``<id>.ann`` under a folder.
 
-    Entities are written as ``T1``, ``T2``, ... in document order; sub-folders
-    named by the ids are created. Reading the folder back with
-    :func:`read_brat` gives equal documents.
+    Entities are written as ``T1``, ``T2``, ... in document order (a
+    discontinuous one as ``START END;START END``); sub-folders named by the
+    ids are created. Reading the folder back with :func:`read_brat` gives
+    equal documents (fragments separated only by white space come back as
+    one). BRAT has no ignore regions: documents with some are refused
+    (:func:`nerscore.convert_file` counts them as not kept).
 
     Parameters
     ----------
@@ -350,8 +373,9 @@ def write_brat(
     Raises
     ------
     ValueError
-        For a document without text, an id that is not a relative path, or a
-        label BRAT cannot store (empty or with whitespace).
+        For a document without text or with ignore regions, an id that is not
+        a relative path, or a label BRAT cannot store (empty or with
+        whitespace).
     FileExistsError
         For an existing file when ``overwrite`` is false.
 
@@ -369,6 +393,9 @@ def write_brat(
     for doc in documents:
         if doc.text is None:
             raise ValueError(f"Document {doc.id!r} has no text; BRAT files need it.")
+        if doc.ignore:
+            raise ValueError(f"Document {doc.id!r} has ignore regions, which BRAT files cannot "
+                             "hold; drop them first (dataclasses.replace(doc, ignore=())).")
         txt = _target(folder, doc.id)
         ann = txt.with_suffix(".ann")
         lines = []
@@ -378,8 +405,10 @@ def write_brat(
                     f"Label {ent.label!r} of document {doc.id!r} cannot be written to BRAT; "
                     "labels must be non-empty and without whitespace."
                 )
-            quoted = doc.text[ent.start : ent.end].replace("\r\n", " ").replace("\n", " ")
-            lines.append(f"T{k}\t{ent.label} {ent.start} {ent.end}\t{quoted}\n")
+            quoted = " ".join(doc.text[f.start : f.end] for f in ent.parts)
+            quoted = quoted.replace("\r\n", " ").replace("\n", " ")
+            offsets = ";".join(f"{f.start} {f.end}" for f in ent.parts)
+            lines.append(f"T{k}\t{ent.label} {offsets}\t{quoted}\n")
         if not overwrite:
             for p in (txt, ann):
                 if p.exists():
@@ -411,6 +440,6 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
 #: The ``brat`` format: a folder (or one ``.ann`` file of a pair), read whole.
 FORMAT = register_format(Format(
     "brat", "BRAT standoff: a folder of .txt texts with .ann annotations", kind="spans",
-    read=_read, suffixes=(".ann",), folder=True, options=("encoding", "discontinuous"),
-    write_spans=_write_spans,
+    read=_read, suffixes=(".ann",), folder=True, options=("encoding",),
+    write_spans=_write_spans, keeps=("fragments",),
 ))

@@ -125,6 +125,11 @@ class Format:
         for each chunk, every other byte kept (converting between schemes).
     progress_unit : {"rows", "bytes"}
         What the ``progress(done, total)`` calls of its readers count.
+    keeps : tuple of str
+        What its span writer keeps besides start, end and label:
+        ``"fragments"`` (discontinuous spans) and ``"ignore"`` (ignore
+        regions; docs/fragments.md). :func:`~nerscore.convert_file` writes
+        the rest as extents, or leaves it out, and counts it.
 
     Records compare by identity: one record is one format.
     """
@@ -147,6 +152,7 @@ class Format:
         [str, str, Mapping[str, Any], Callable[[EncodedTags], EncodedTags], Progress | None], int
     ] | None = None
     progress_unit: str = "rows"
+    keeps: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         where = f"Format {self.name!r}"
@@ -172,6 +178,9 @@ class Format:
         if self.progress_unit not in ("rows", "bytes"):
             raise OptionError(f"{where}: expected `progress_unit` 'rows' or 'bytes'; got "
                               f"{self.progress_unit!r}.", option="progress_unit")
+        if not isinstance(self.keeps, tuple) or not set(self.keeps) <= {"fragments", "ignore"}:
+            raise OptionError(f"{where}: expected `keeps` as a tuple of 'fragments' and "
+                              f"'ignore'; got {self.keeps!r}.", option="keeps")
 
     def __repr__(self) -> str:
         return f"<Format {self.name!r}: {self.summary}>"

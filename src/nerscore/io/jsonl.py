@@ -11,6 +11,10 @@ Each non-blank line holds one JSON object::
   ``{"start", "end", "label"}`` object (other keys, such as Prodigy's
   ``"token_start"``, are ignored) or a ``[start, end, label]`` triple.
   Offsets are half-open Python ``str`` indices into ``"text"``.
+- A discontinuous span has ``"fragments": [[start, end], ...]``, its
+  ``start`` and ``end`` being its extent (docs/fragments.md).
+- ``"ignore"`` (optional) lists the regions nobody annotated: ``[start,
+  end]`` for every label, ``[start, end, label]`` for one label.
 - ``"text"`` is optional; without it offsets are only checked for order.
 - ``"id"`` is a string or an integer (read as its decimal string). A file
   whose records have no ids at all is numbered ``"1"``, ``"2"``, ... in record
@@ -167,8 +171,14 @@ def _document(obj: dict[str, Any], name: str, source: str, n: int,
     if text is not None and not isinstance(text, str):
         raise _fail(source, n, f"expected 'text' to be a string; got {type(text).__name__}.")
     spans = _spans_of(obj, source, n)
+    ignore = obj.get("ignore")
+    if ignore is not None and not isinstance(ignore, list):
+        raise _fail(source, n, "expected 'ignore' to be a list of [start, end] or [start, end, "
+                    f"label] regions; got {type(ignore).__name__}.")
+    regions: Any = ignore or ()
     try:
-        return Document(name, spans, text, source=source, line=n)  # type: ignore[arg-type]
+        return Document(name, spans, text, source=source, line=n,  # type: ignore[arg-type]
+                        ignore=regions)
     except InvalidSpanError as exc:
         raise InvalidSpanError(
             f"{source}, line {n}: {exc}", document=exc.document, spans=exc.spans
@@ -263,7 +273,7 @@ def iter_jsonl(
 def write_jsonl(
     documents: Iterable[Document], path: str | os.PathLike[str], *, encoding: str = "utf-8"
 ) -> None:
-    r"""Write documents as JSON Lines (``{"id", "text", "spans"}``, text only when known).
+    r"""Write documents as JSON Lines (``{"id", "text", "spans", "ignore"}``; text and ignore only when known).
 
     Parameters
     ----------
@@ -310,5 +320,5 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
 FORMAT = register_format(Format(
     "jsonl", "JSON Lines: one document a line with its id, text and spans", kind="spans",
     read=_read, suffixes=(".jsonl", ".json", ".ndjson"), chunks=_chunks, options=("encoding",),
-    write_spans=_write_spans,
+    write_spans=_write_spans, keeps=("fragments", "ignore"),
 ))

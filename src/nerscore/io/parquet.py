@@ -8,7 +8,12 @@ Two layouts, one row per sentence or document:
   (a JSON list), as :func:`write_parquet_tags` writes it. An optional
   ``"tokens"`` column (``list<string>``) gives the token strings.
 - **spans**: ``"id"`` (string), ``"text"`` (string, optional) and
-  ``"spans"``, a ``list<struct<start: int, end: int, label: string>>``.
+  ``"spans"``, a ``list<struct<start: int, end: int, label: string>>``; a
+  span's optional ``fragments`` field (``list<struct<start: int, end:
+  int>>``, null for a contiguous span) holds the fragments of a
+  discontinuous one, and an optional ``"ignore"`` column
+  (``list<struct<start: int, end: int, label: string>>``, label null for a
+  region of every label) the document's ignore regions (docs/fragments.md).
 
 Readers stream row groups in batches of at most ``chunk_size`` rows
 (:meth:`pyarrow.parquet.ParquetFile.iter_batches`); integer and dictionary
@@ -27,7 +32,7 @@ import numpy as np
 
 from nerscore.errors import FormatError, require
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, lazy, register_format
-from nerscore.values.documents import Document
+from nerscore.values.documents import Document, region_list
 from nerscore.values.tags import EncodedTags
 
 if TYPE_CHECKING:
@@ -194,7 +199,7 @@ def iter_parquet_documents(
     if spans_column not in names:
         raise FormatError(f"{source}: no column {spans_column!r} (columns: {names}).",
                           source=source)
-    columns = [c for c in (id_column, text_column, spans_column) if c in names]
+    columns = [c for c in (id_column, text_column, spans_column, "ignore") if c in names]
     k = 0
     seen: set[str] = set()
     for batch in pf.iter_batches(batch_size=chunk_size, columns=columns):
@@ -202,17 +207,33 @@ def iter_parquet_documents(
         n = batch.num_rows
         ids = data.get(id_column) or [str(k + i + 1) for i in range(n)]
         texts = data.get(text_column) or [None] * n
+        regions = data.get("ignore") or [None] * n
         docs = []
-        for doc_id, text, spans in zip(ids, texts, data[spans_column], strict=True):
+        for doc_id, text, spans, ignore in zip(ids, texts, data[spans_column], regions,
+                                               strict=True):
             name = str(doc_id)
             if name in seen:
                 raise FormatError(f"{source}: document id {name!r} is used twice.",
                                   source=source)
             seen.add(name)
-            triples = [(s["start"], s["end"], s["label"]) for s in spans or ()]
-            docs.append(Document(name, triples, text, source=source))  # type: ignore[arg-type]
+            items: Any = [_span(s) for s in spans or ()]
+            found: Any = [_region(r) for r in ignore or ()]
+            docs.append(Document(name, items, text, source=source, ignore=found))
         k += n
         yield docs
+
+
+def _span(s: Mapping[str, Any]) -> Any:
+    """A span struct as the span it is: a triple, or a dict with its fragments."""
+    frags = s.get("fragments")
+    if not frags:
+        return (s["start"], s["end"], s["label"])
+    return {"start": s["start"], "end": s["end"], "label": s["label"],
+            "fragments": [[f["start"], f["end"]] for f in frags]}
+
+
+def _region(r: Mapping[str, Any]) -> list[Any]:
+    return [r["start"], r["end"]] + ([r["label"]] if r.get("label") is not None else [])
 
 
 def read_parquet(path: _Path, **options: Any) -> EncodedTags | list[Document]:
@@ -407,16 +428,20 @@ def write_parquet_documents(
     path: _Path, documents: Iterable[Document] | Iterable[Sequence[Document]], *,
     row_group_size: int = 10_000,
 ) -> None:
-    """Write span documents as a Parquet span file (``id``, ``text``, ``spans``).
+    """Write span documents as a Parquet span file (``id``, ``text``, ``spans``, ``ignore``).
 
     ``documents`` may be documents or chunks (lists) of documents; chunks
-    are written one at a time.
+    are written one at a time. Each span has ``fragments`` (null unless it
+    is discontinuous); ``ignore`` holds each document's ignore regions.
     """
     pa = _pa()
     pq = _pq()
-    span_type = pa.list_(pa.struct([("start", pa.int64()), ("end", pa.int64()),
-                                    ("label", pa.string())]))
-    schema = pa.schema([("id", pa.string()), ("text", pa.string()), ("spans", span_type)])
+    bounds = [("start", pa.int64()), ("end", pa.int64())]
+    span_type = pa.list_(pa.struct([*bounds, ("label", pa.string()),
+                                    ("fragments", pa.list_(pa.struct(bounds)))]))
+    region_type = pa.list_(pa.struct([*bounds, ("label", pa.string())]))
+    schema = pa.schema([("id", pa.string()), ("text", pa.string()), ("spans", span_type),
+                        ("ignore", region_type)])
     with pq.ParquetWriter(os.fspath(path), schema) as writer:
         batch: list[Document] = []
 
@@ -424,8 +449,13 @@ def write_parquet_documents(
             rows = {
                 "id": [d.id for d in batch],
                 "text": [d.text for d in batch],
-                "spans": [[{"start": e.start, "end": e.end, "label": e.label}
+                "spans": [[{"start": e.start, "end": e.end, "label": e.label,
+                            "fragments": [{"start": f.start, "end": f.end}
+                                          for f in e.fragments] if e.fragments else None}
                            for e in d.spans] for d in batch],
+                "ignore": [[dict(zip(("start", "end", "label"),
+                                     [*region_list(r), None][:3], strict=True))
+                            for r in d.ignore] for d in batch],
             }
             writer.write_table(pa.table(rows, schema=schema), row_group_size=row_group_size)
             batch.clear()
@@ -475,6 +505,7 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
 FORMAT = register_format(Format(
     "parquet", "Parquet: a row per sentence (a label column) or per document (a span column)",
     kind=_kind, read=_read, suffixes=(".parquet", ".pq"), chunks=_chunks,
+    keeps=("fragments", "ignore"),
     options=("column", "tokens_column", "spans_column", "id_column", "text_column"),
     write_tags=lazy("nerscore.io.convert.writing", "write_parquet_tag_chunks"),
     write_spans=_write_spans,

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.values.counts import Counts
+from nerscore.values.fragments import same_fragments
 from nerscore.values.spans import EntityColumns
 
 __all__ = ["Alignment", "MatchResult"]
@@ -51,12 +52,8 @@ class Alignment:
 
     @property
     def same_bounds(self) -> npt.NDArray[np.bool_]:
-        """For each pair: offsets equal."""
-        g, p = self.gold, self.pred
-        return np.asarray(
-            (g.start[self.pairs_gold] == p.start[self.pairs_pred])
-            & (g.end[self.pairs_gold] == p.end[self.pairs_pred])
-        )
+        """For each pair: offsets equal (the same fragments, for discontinuous entities)."""
+        return same_fragments(self.gold, self.pairs_gold, self.pred, self.pairs_pred)
 
 
 @dataclass(frozen=True, eq=False)

@@ -15,6 +15,10 @@ exactly one of two cases, each a range query on sorted starts:
 Zero-length spans (``start == end``) overlap nothing; they pair only with
 an identical zero-length span of the other side (docs/matchers/semeval.md, docs/matchers/threshold.md).
 
+Discontinuous entities are searched by their extents, and the pairs whose
+fragment sets share no unit are then dropped (docs/fragments.md); the
+overlap of a pair is the number of units its two fragment sets share.
+
 The module also holds what those matchers share after the candidate search:
 :func:`greedy_matching` (one-to-one pairs, best first) and
 :func:`alignment_from_pairs`.
@@ -25,10 +29,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from nerscore.errors import InvalidSpanError
 from nerscore.matching.alignment import Alignment
+from nerscore.values.fragments import pair_overlap
 from nerscore.values.spans import EntityColumns, unify_labels
 
-__all__ = ["alignment_from_pairs", "candidate_pairs", "greedy_matching", "group_keys", "isolated"]
+__all__ = ["alignment_from_pairs", "candidate_pairs", "check_contiguous", "greedy_matching",
+           "group_keys", "isolated"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -113,8 +120,8 @@ def candidate_pairs(
     gi, pi : array of int
         Gold and predicted row indices of each pair, sorted by ``(gi, pi)``.
     overlap : array of int
-        Length of the intersection of each pair (0 only for two identical
-        zero-length spans).
+        Length of the intersection of each pair: the units the fragment sets
+        share (0 only for two identical zero-length spans).
 
     Notes
     -----
@@ -173,6 +180,10 @@ def candidate_pairs(
     else:  # pragma: no cover - needs more than 2**31 rows a side
         order = np.lexsort((pi, gi))
     gi, pi = gi[order], pi[order]
+    if gold.fragments is not None or pred.fragments is not None:
+        overlap = pair_overlap(gold, gi, pred, pi)
+        keep = (overlap > 0) | (gold.start[gi] == gold.end[gi])  # identical empty spans stay
+        return gi[keep], pi[keep], overlap[keep]
     overlap = np.minimum(gold.end[gi], pred.end[pi]) - np.maximum(gold.start[gi], pred.start[pi])
     return gi, pi, overlap.astype(np.int64)
 
@@ -250,3 +261,28 @@ def alignment_from_pairs(
         np.flatnonzero(~g_used).astype(np.int64, copy=False),
         np.flatnonzero(~p_used).astype(np.int64, copy=False),
     )
+
+
+def check_contiguous(gold: EntityColumns, pred: EntityColumns, what: str, why: str) -> None:
+    """Raise unless every entity of both sides is contiguous (a reference tool's domain).
+
+    Raises
+    ------
+    InvalidSpanError
+        Naming the first discontinuous entity and the way out
+        (``discontinuous='extent'``).
+    """
+    for side, cols in (("gold", gold), ("predicted", pred)):
+        if cols.fragments is None:
+            continue
+        many = np.flatnonzero(cols.discontinuous())
+        r = int(many[0])
+        span = (int(cols.start[r]), int(cols.end[r]), cols.labels[int(cols.label[r])])
+        raise InvalidSpanError(
+            f"{what} cannot score discontinuous entities ({why}); found {len(many)} {side} "
+            f"entit{'y' if len(many) == 1 else 'ies'} of several fragments, the first "
+            f"{span!r} with fragments {[list(f) for f in cols.fragments.row(r)]} in "
+            f"sequence {int(cols.seq[r])}. Pass discontinuous='extent' to read them as their "
+            "extents, or leave out the compat option.",
+            document=int(cols.seq[r]), spans=[span],
+        )

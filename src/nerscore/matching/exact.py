@@ -3,7 +3,8 @@
 Multiset semantics: a prediction duplicated twice against one gold entity is
 one true positive and one false positive. ``labeled=False`` compares
 boundaries only. The conlleval script, seqeval and spaCy's scorer all count
-this way.
+this way. Discontinuous entities match when their fragment sets are equal
+(docs/fragments.md).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from nerscore.errors import option_error
 from nerscore.matching.alignment import Alignment, MatchResult
 from nerscore.matching.registry import Matcher, Option
 from nerscore.values.counts import Counts
+from nerscore.values.fragments import fragment_keys
 from nerscore.values.spans import EntityColumns, unify_labels
 
 if TYPE_CHECKING:
@@ -28,6 +30,19 @@ IntArray = npt.NDArray[np.int64]
 
 
 def row_keys(a: EntityColumns, b: EntityColumns, *, labeled: bool = True) -> tuple[IntArray, IntArray]:
+    """One int64 key per row, equal iff (seq, start, end[, label]) and the fragments are equal."""
+    if a.fragments is not None or b.fragments is not None:
+        ka, kb = _extent_keys(a, b, labeled=labeled)
+        fa, fb = fragment_keys(a, b)
+        rows = np.stack([np.concatenate([ka, kb]), np.concatenate([fa, fb])], axis=1)
+        _, inverse = np.unique(rows, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1).astype(np.int64)
+        return inverse[: len(a)], inverse[len(a):]
+    return _extent_keys(a, b, labeled=labeled)
+
+
+def _extent_keys(a: EntityColumns, b: EntityColumns, *,
+                 labeled: bool) -> tuple[IntArray, IntArray]:
     """One int64 key per row, equal iff (seq, start, end[, label]) are equal."""
     n_lab = max(len(a.labels), 1) if labeled else 1
     hi = int(max(a.end.max(initial=0), b.end.max(initial=0))) + 1

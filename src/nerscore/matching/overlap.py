@@ -23,6 +23,12 @@ stimulation factor ``s`` in ``[0, 1]``:
 ``calc_counters_with_partial`` (a pointer walk that consumes one gold span
 per prediction), quirks included (see :func:`match_overlap`).
 
+**Discontinuous entities** (docs/fragments.md): the rule holds on fragment
+sets — two spans overlap when their fragments share a unit, ``|a|`` is the
+total length of a's fragments, and spans of one label on one side must not
+share a unit (their extents may interleave). ``compat="loio"`` refuses
+them.
+
 **Limitations.** Within one label and one side, spans must not overlap
 (touching is fine); the greedy walk favours the earliest prediction, which
 ``assignment="optimal"`` replaces by a one-to-one matching maximising the
@@ -39,8 +45,9 @@ import numpy.typing as npt
 
 from nerscore.errors import InvalidSpanError, OptionError, option_error
 from nerscore.matching._loio import pointer_walk
+from nerscore.matching._overlap_fragments import factor, fragment_pairs, optimal_pairs
 from nerscore.matching.alignment import MatchResult
-from nerscore.matching.candidates import alignment_from_pairs, group_keys
+from nerscore.matching.candidates import alignment_from_pairs, check_contiguous, group_keys
 from nerscore.matching.exact import multiset_pairs
 from nerscore.matching.registry import Matcher, Option, choice
 from nerscore.values.counts import Counts
@@ -167,15 +174,6 @@ def _merge(side: EntityColumns, order: IntArray, conflict: BoolArray) -> EntityC
 # --------------------------------------------------------------------------- assignment
 
 
-def _factor(
-    gold: EntityColumns, pred: EntityColumns, gi: IntArray, pi: IntArray
-) -> FloatArray:
-    """``|a ∩ e| / max(|a|, |e|)`` for each pair (all of positive length)."""
-    gs, ge, ps, pe = gold.start[gi], gold.end[gi], pred.start[pi], pred.end[pi]
-    inter = np.minimum(ge, pe) - np.maximum(gs, ps)
-    return np.asarray(inter / np.maximum(ge - gs, pe - ps), dtype=np.float64)
-
-
 def _greedy(
     g_rows: IntArray, gs: IntArray, ge: IntArray,
     p_rows: IntArray, ps: IntArray, pe: IntArray,
@@ -200,75 +198,6 @@ def _greedy(
     first = np.ones(len(f), dtype=bool)
     first[1:] = f[1:] != f[:-1]
     return g_rows[ei[first]], p_rows[f[first]]
-
-
-def _optimal(
-    gold: EntityColumns, pred: EntityColumns,
-    g_rows: IntArray, gs: IntArray, ge: IntArray,
-    p_rows: IntArray, ps: IntArray, pe: IntArray,
-) -> tuple[IntArray, IntArray]:
-    """One-to-one matching of maximum total factor.
-
-    The overlap graph of two sets of disjoint intervals has no crossing
-    edges: with edges sorted by (prediction, gold), the gold index never
-    decreases. Two edges conflict iff they share an endpoint, and the edges
-    conflicting with edge ``m`` among those before it form one block
-    ``[q(m), m)``. A maximum-weight matching is then a weighted
-    interval-scheduling recursion ``D(m) = max(D(m-1), w(m) + D(q(m)-1))``,
-    solved for all connected components at once (one vectorised step per
-    position inside a component).
-    """
-    z = np.zeros(0, dtype=np.int64)
-    if len(p_rows) == 0 or len(g_rows) == 0:
-        return z, z
-    lo = np.searchsorted(ge, ps, side="right")  # first gold ending after a starts
-    hi = np.searchsorted(gs, pe, side="left")  # first gold starting at/after a ends
-    n = np.maximum(hi - lo, 0)
-    total = int(n.sum())
-    if total == 0:
-        return z, z
-    ea = np.repeat(np.arange(len(p_rows), dtype=np.int64), n)
-    offsets = np.cumsum(n) - n
-    ee = np.arange(total, dtype=np.int64) - np.repeat(offsets - lo, n)
-    w = _factor(gold, pred, g_rows[ee], p_rows[ea])
-
-    idx = np.arange(total, dtype=np.int64)
-    same_a = np.zeros(total, dtype=bool)
-    same_e = np.zeros(total, dtype=bool)
-    same_a[1:] = ea[1:] == ea[:-1]
-    same_e[1:] = ee[1:] == ee[:-1]
-    run_a = np.maximum.accumulate(np.where(same_a, 0, idx))
-    run_e = np.maximum.accumulate(np.where(same_e, 0, idx))
-    q = np.minimum(run_a, run_e)  # start of the block conflicting with each edge
-    c0 = np.flatnonzero(~(same_a | same_e))
-    size = np.diff(np.append(c0, total))
-
-    chosen = np.zeros(total, dtype=bool)
-    chosen[c0[size == 1]] = True
-    big = np.flatnonzero(size > 1)
-    if len(big):
-        # forward: best[m] = best total over edges c0..m of m's component
-        best = np.zeros(total, dtype=np.float64)
-        take = np.zeros(total, dtype=bool)
-        starts, sizes = c0[big], size[big]
-        for j in range(int(sizes.max())):
-            active = sizes > j
-            start = starts[active]
-            m = start + j
-            without = np.where(m > start, best[np.maximum(m - 1, 0)], 0.0)
-            before = q[m] - 1
-            with_ = w[m] + np.where(before >= start, best[np.maximum(before, 0)], 0.0)
-            take[m] = with_ > without
-            best[m] = np.where(take[m], with_, without)
-        # backward: follow the choices from the last edge of each component
-        cur, bound = starts + sizes - 1, starts
-        while len(cur):
-            t = take[cur]
-            chosen[cur[t]] = True
-            cur = np.where(t, q[cur] - 1, cur - 1)
-            keep = cur >= bound
-            cur, bound = cur[keep], bound[keep]
-    return g_rows[ee[chosen]], p_rows[ea[chosen]]
 
 
 # --------------------------------------------------------------------------- compat="loio"
@@ -451,6 +380,17 @@ def _match(
     gold, pred = unify_labels(gold, pred)
     extra: dict[str, Any] = {}
     notes: list[str] = []
+    if gold.fragments is not None or pred.fragments is not None:
+        if mode == "loio":
+            check_contiguous(gold, pred, "compat='loio'",
+                             "the loio-metrics library scores contiguous spans")
+        gold, pred, exact_g, exact_p, part_g, part_p, merged, notes = fragment_pairs(
+            gold, pred, optimal=how is Assignment.OPTIMAL,
+            merge=policy is Overlapping.MERGE, doc_ids=doc_ids)
+        if merged["gold"] or merged["pred"]:
+            extra["merged"] = merged
+        return _result(gold, pred, s, exact_g, exact_p, part_g, part_p,
+                       np.zeros(0, dtype=np.int64), extra, notes)
 
     gs, ge, ps, pe = group_keys(gold, pred, same_label=True)
     g_order, p_order = _sorted_positive(gs, ge), _sorted_positive(ps, pe)
@@ -512,8 +452,17 @@ def _match(
         part_g, part_p = _greedy(*args)
     else:
         args = (g_rows, gs[g_rows], ge[g_rows], p_rows, ps[p_rows], pe[p_rows])
-        part_g, part_p = _optimal(gold, pred, *args)
-    part_credit = s * _factor(gold, pred, part_g, part_p)
+        part_g, part_p = optimal_pairs(gold, pred, *args)
+    return _result(gold, pred, s, exact_g, exact_p, part_g, part_p, lone, extra, notes)
+
+
+def _result(
+    gold: EntityColumns, pred: EntityColumns, s: float, exact_g: IntArray, exact_p: IntArray,
+    part_g: IntArray, part_p: IntArray, lone: IntArray, extra: dict[str, Any],
+    notes: list[str],
+) -> MatchResult:
+    """Counts and alignment of the exact and partial pairs (``lone``: see compat="loio")."""
+    part_credit = s * factor(gold, pred, part_g, part_p)
     if notes:
         extra["notes"] = notes
 

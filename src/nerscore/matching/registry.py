@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import OptionError, option_error, user_keywords
 from nerscore.matching.alignment import Alignment, MatchResult
+from nerscore.values.selection import Selection
 
 if TYPE_CHECKING:
     from nerscore.decode.inputs import Prepared
     from nerscore.values.counts import Counts
 
-__all__ = ["DECODING_KEYWORDS", "MATCHERS", "Matcher", "Option", "get_matcher", "matcher_names"]
+__all__ = ["DECODING_KEYWORDS", "ENTITY_OPTIONS", "MATCHERS", "Matcher", "Option", "get_matcher",
+           "matcher_names"]
 
 #: name -> module that defines ``MATCHER``, in the order they are listed to users.
 MATCHERS: dict[str, str] = {
@@ -35,8 +37,10 @@ MATCHERS: dict[str, str] = {
 
 
 #: The keywords every function that takes matcher options also takes (by name or through
-#: its ``**options``): the matcher and how tags are decoded.
-DECODING_KEYWORDS = ("match", "scheme", "mode", "suffix", "delimiter", "outside")
+#: its ``**options``): the matcher, how tags are decoded, and which entities are scored
+#: (``discontinuous``, ``subset``: :class:`~nerscore.values.selection.Selection`).
+DECODING_KEYWORDS = ("match", "scheme", "mode", "suffix", "delimiter", "outside",
+                     *Selection.KEYWORDS)
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,20 @@ def choice(name: str, values: tuple[str | None, ...]) -> Callable[[Any], Any]:
         raise option_error(name, expected, value)
 
     return parse
+
+
+#: The options every matcher takes besides its own (:class:`~nerscore.values.selection.Selection`):
+#: applied to both sides before the matcher runs, shown in a report's ``entities``, and the
+#: command line's ``--discontinuous`` and ``--subset`` (docs/fragments.md).
+ENTITY_OPTIONS: tuple[Option, ...] = (
+    Option("discontinuous", "fragments",
+           lambda v: Selection(discontinuous=v).discontinuous,
+           "how discontinuous entities are matched: 'fragments' (default) or 'extent' (one "
+           "span from the first start to the last end)", ("fragments", "extent")),
+    Option("subset", None, lambda v: Selection(subset=v).subset,
+           "'discontinuous' scores only the gold and predicted entities with two or more "
+           "fragments", ("discontinuous",)),
+)
 
 
 def _on_entities(fn: Callable[..., MatchResult]) -> Callable[..., MatchResult]:
@@ -181,7 +199,7 @@ class Matcher:
         >>> get_matcher("exact").resolve({"labled": False})
         Traceback (most recent call last):
         ...
-        nerscore.errors.OptionError: Unknown keyword 'labled'; did you mean 'labeled'? The keywords are 'match', 'scheme', 'mode', 'suffix', 'delimiter', 'outside' and the options of match='exact': 'labeled'.
+        nerscore.errors.OptionError: Unknown keyword 'labled'; did you mean 'labeled'? The keywords are 'match', 'scheme', 'mode', 'suffix', 'delimiter', 'outside', 'discontinuous', 'subset' and the options of match='exact': 'labeled'.
         """
         known = {o.name: o for o in self.options}
         unknown = [n for n in options if n not in known]

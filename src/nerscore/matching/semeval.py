@@ -38,8 +38,13 @@ Alignment (default)
     (``type``: the same-label gold with the closest boundaries, else the first
     other-label one); label rows come from re-running that on the entities of
     each label alone, so they need not add up to the overall row.
-    nervaluate's spans have inclusive ends, so zero-length spans are an error.
+    nervaluate's spans have inclusive ends, so zero-length spans are an error;
+    so are discontinuous entities (pass ``discontinuous="extent"``).
     (nervaluate names the ``type`` schema ``ent_type``.)
+
+Discontinuous entities (docs/fragments.md)
+    "Same bounds" means the same fragment set; the overlap of a pair is the
+    number of units the two fragment sets share.
 
 References: I. Segura-Bedmar, P. Martínez and M. Herrero-Zazo, "SemEval-2013
 Task 9: Extraction of drug-drug interactions from biomedical texts", 2013;
@@ -60,11 +65,13 @@ from nerscore.matching.alignment import Alignment, MatchResult
 from nerscore.matching.candidates import (
     alignment_from_pairs,
     candidate_pairs,
+    check_contiguous,
     greedy_matching,
     isolated,
 )
 from nerscore.matching.registry import Matcher, Option, choice
 from nerscore.values.counts import Counts
+from nerscore.values.fragments import same_fragments
 from nerscore.values.ratios import ZeroDivision, check_zero_division, safe_divide
 from nerscore.values.spans import EntityColumns, unify_labels
 
@@ -142,7 +149,7 @@ def _align_default(
     cg, cp, cov = gi[c], pi[c], ov[c]
     gs, ge, gl = gold.start[cg], gold.end[cg], gold.label[cg]
     ps, pe, pl = pred.start[cp], pred.end[cp], pred.label[cp]
-    same_bounds = (gs == ps) & (ge == pe)
+    same_bounds = same_fragments(gold, cg, pred, cp)
     same_label = gl == pl
     # every tie-break below the priority class, most significant last (np.lexsort)
     base = np.lexsort((cp, cg, pl, gl, pe, ge, ~same_label, ps, gs, -cov))
@@ -289,7 +296,7 @@ def _categorise(
     zero = np.zeros(n_lab, dtype=np.int64)
     for name, (pg, pp) in pairs.items():
         lab = gold.label[pg]
-        same_bounds = (gold.start[pg] == pred.start[pp]) & (gold.end[pg] == pred.end[pp])
+        same_bounds = same_fragments(gold, pg, pred, pp)
         same_label = lab == pred.label[pp]
         good = {"strict": same_bounds & same_label, "bounds": same_bounds,
                 "type": same_label}[name]
@@ -318,6 +325,8 @@ def _setup(
     mode = check_compat(compat)
     gold, pred = _prepare_sides(gold, pred)
     if mode == "nervaluate":
+        check_contiguous(gold, pred, "compat='nervaluate'",
+                         "nervaluate's entities are contiguous spans")
         _check_nervaluate_domain(gold, pred)
     gi, pi, ov = candidate_pairs(gold, pred)
     align = _nervaluate_pairs if mode == "nervaluate" else _align_default
@@ -329,7 +338,7 @@ def _schema_alignment(
 ) -> Alignment:
     """The alignment of one schema; each pair's credit is 1.0 (COR), 0.5 (PAR) or 0.0 (INC)."""
     pg, pp = pairs
-    same_bounds = (gold.start[pg] == pred.start[pp]) & (gold.end[pg] == pred.end[pp])
+    same_bounds = same_fragments(gold, pg, pred, pp)
     same_label = gold.label[pg] == pred.label[pp]
     if schema == "partial":
         credit = np.where(same_bounds, 1.0, 0.5)

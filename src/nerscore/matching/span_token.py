@@ -5,8 +5,10 @@ for character offsets, tokens for token offsets). Per label, a unit is gold
 if some gold span of that label covers it, predicted likewise, and a true
 positive when both are true; a unit covered twice by one side counts once,
 and a unit covered by spans of two labels counts under each label (nested
-entities of different labels). Zero-length spans cover no unit. There is no
-"outside" class and no accuracy: span inputs carry no per-unit tags.
+entities of different labels). Zero-length spans cover no unit, and a
+discontinuous span covers the units of its fragments only (not those of its
+gaps; docs/fragments.md). There is no "outside" class and no accuracy: span
+inputs carry no per-unit tags.
 
 The computation never expands spans into units: per (document, label) the
 spans are merged into disjoint intervals and the two sides intersected with
@@ -85,7 +87,7 @@ def span_token_counts(gold: EntityColumns, pred: EntityColumns) -> Counts:
     >>> span_token_counts(g, p).to_dict()
     {'LOC': {'tp': 4, 'n_pred': 6, 'n_gold': 4}, 'PER': {'tp': 4, 'n_pred': 7, 'n_gold': 6}}
     """
-    gold, pred = unify_labels(gold, pred)
+    gold, pred = unify_labels(gold.pieces(), pred.pieces())
     n_lab = len(gold.labels)
     gg, gs, ge = _union(gold, n_lab)
     pg, ps, pe = _union(pred, n_lab)

@@ -16,6 +16,9 @@ pair (TP 1), one gold span missed.
 **Compat.** ``compat="kaggle"`` reproduces the competition's reference
 scoring notebook with its quirks (see :func:`match_threshold`).
 
+**Discontinuous entities** (docs/fragments.md): ``|g|`` is the total length
+of g's fragments and ``|g ∩ p|`` the units the two fragment sets share.
+
 **Limitations.** The rule ignores how much of a long span is covered once
 the threshold is met; ``t ≤ 0.5`` lets one span qualify with two
 neighbours, which the one-to-one assignment then resolves.
@@ -33,6 +36,7 @@ from nerscore.matching.alignment import MatchResult
 from nerscore.matching.candidates import (
     alignment_from_pairs,
     candidate_pairs,
+    check_contiguous,
     greedy_matching,
     isolated,
 )
@@ -108,8 +112,8 @@ def _qualifying(
         gi = g_order[gi]
     if pred_order is not None:
         pi = pred_order[pi]
-    len_g = gold.end[gi] - gold.start[gi]
-    len_p = pred.end[pi] - pred.start[pi]
+    len_g = gold.lengths()[gi]
+    len_p = pred.lengths()[pi]
     zero = len_g == 0  # candidate pairs of zero length are identical spans
     r_g = np.ones(len(gi))
     r_p = np.ones(len(gi))
@@ -184,6 +188,7 @@ def _default_pairs(
 
 def _kaggle(gold: EntityColumns, pred: EntityColumns, t: float) -> MatchResult:
     """The Feedback Prize 2021 reference scoring (see :func:`match_threshold`)."""
+    check_contiguous(gold, pred, "compat='kaggle'", "the reference scores contiguous spans")
     for side, name in ((gold, "gold"), (pred, "predicted")):
         zero = np.flatnonzero(side.start == side.end)
         if len(zero):

@@ -7,6 +7,7 @@ them go through :func:`count_matches` (counting) and
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,11 +25,12 @@ from nerscore.scoring.reduction import (
     reduce_all,
     reduce_counts,
 )
-from nerscore.scoring.report import Report, Row
+from nerscore.scoring.report import Report, Row, entity_notes, entity_summary
 from nerscore.values.counts import Counts
 from nerscore.values.decoding import Decoding
 from nerscore.values.ratios import check_beta, check_zero_division, safe_divide
 from nerscore.values.schemes import Mode, Scheme
+from nerscore.values.selection import Selection
 
 __all__ = [
     "MatcherRun",
@@ -42,6 +44,7 @@ __all__ = [
     "precision_score",
     "recall_score",
     "run_matcher",
+    "select_entities",
 ]
 
 #: Scoring parameters that are not matcher options, and where each one belongs.
@@ -66,12 +69,38 @@ def _check_scoring_options(options: Mapping[str, Any], func: str) -> None:
             )
 
 
-def _with_tokens(counts: Counts, prep: Prepared) -> Counts:
-    """Add the token totals of tag inputs (for accuracy) unless the matcher counted them."""
+def _with_totals(counts: Counts, prep: Prepared) -> Counts:
+    """``counts`` with the input's tallies and the token totals of tag inputs.
+
+    The token totals (for accuracy) are added unless the matcher counted them.
+    """
+    if prep.tallies:
+        counts = dataclasses.replace(counts, tallies={**counts.tallies, **prep.tallies})
     if prep.tags is None or counts.tokens:
         return counts
-    return Counts(counts.labels, counts.exact, counts.n_pred, counts.n_gold, counts.credit,
-                  prep.n_tokens or 0, prep.tokens_correct(), counts.extra)
+    return dataclasses.replace(counts, tokens=prep.n_tokens or 0,
+                               tokens_correct=prep.tokens_correct())
+
+
+def select_entities(prep: Prepared, selection: Selection) -> Prepared:
+    """``prep`` with the entities ``selection`` scores, its tallies counted (docs/fragments.md).
+
+    Raises
+    ------
+    OptionError
+        For ``subset="discontinuous"`` on tag sequences (tags hold no
+        discontinuous entity).
+    """
+    if selection.subset is not None and prep.tags is not None:
+        raise OptionError(
+            f"subset={selection.subset!r} needs span input: tag sequences cannot hold "
+            "discontinuous entities. Give spans with fragments (JSON Lines, BRAT, Parquet or "
+            "Document objects).", option="subset")
+    gold, pred, tallies = selection.apply(prep.gold, prep.pred)
+    if gold is prep.gold and pred is prep.pred and not tallies:
+        return prep
+    return dataclasses.replace(prep, gold=gold, pred=pred,
+                               tallies={**prep.tallies, **tallies})
 
 
 def _prepare(y_true: object, y_pred: object, decoding: Decoding) -> Prepared:
@@ -86,12 +115,16 @@ def _prepare(y_true: object, y_pred: object, decoding: Decoding) -> Prepared:
 
 @dataclass(frozen=True, eq=False)
 class MatcherRun:
-    """One matcher run: the matcher, its resolved options, the prepared input, the result."""
+    """One matcher run: the matcher, its resolved options, the prepared input, the result.
+
+    ``prep`` holds the entities as matched (after the ``selection``).
+    """
 
     matcher: Matcher
     options: dict[str, Any]
     prep: Prepared
     result: MatchResult
+    selection: Selection = dataclasses.field(default_factory=Selection)
 
 
 def run_matcher(
@@ -100,19 +133,22 @@ def run_matcher(
 ) -> MatcherRun:
     """Look the matcher up, validate its options, prepare both sides and match them.
 
-    With ``align=False`` only the counts are computed (the matcher's fast
-    path) and the result carries no alignment. The result's counts include
-    the token totals of tag inputs.
+    ``options`` are the matcher's and the :class:`Selection`'s
+    (``discontinuous``, ``subset``). With ``align=False`` only the counts
+    are computed (the matcher's fast path) and the result carries no
+    alignment. The result's counts include the token totals of tag inputs
+    and the input's tallies.
     """
     matcher = get_matcher(match)
+    selection, options = Selection.split(options)
     resolved = matcher.resolve(options)
-    prep = _prepare(y_true, y_pred, decoding)
+    prep = select_entities(_prepare(y_true, y_pred, decoding), selection)
     if align:
         res = matcher.run(prep, **resolved)
     else:
         res = MatchResult(matcher.counts(prep, resolved), None)
-    res = MatchResult(_with_tokens(res.counts, prep), res.alignment, res.extra)
-    return MatcherRun(matcher, resolved, prep, res)
+    res = MatchResult(_with_totals(res.counts, prep), res.alignment, res.extra)
+    return MatcherRun(matcher, resolved, prep, res, selection)
 
 
 def count_matches(
@@ -141,12 +177,16 @@ def count_matches(
         The matcher: ``"exact"``, ``"semeval"``, ``"overlap"``, ``"threshold"``
         or ``"token"``.
     **options
-        The matcher's options (e.g. ``labeled=False`` for ``exact``).
+        The matcher's options (e.g. ``labeled=False`` for ``exact``), and
+        ``discontinuous`` (``"fragments"`` or ``"extent"``) and ``subset``
+        (None or ``"discontinuous"``), which every matcher takes
+        (docs/fragments.md).
 
     Returns
     -------
     Counts
-        Per-label counts plus token totals; add them up over batches.
+        Per-label counts plus token totals and the input's tallies; add them
+        up over batches.
 
     Examples
     --------
@@ -369,7 +409,8 @@ def evaluate(
     labels : list of str, optional
         Labels to report and average over.
     **options
-        The matcher's options.
+        The matcher's options, and ``discontinuous`` and ``subset`` (see
+        :func:`count_matches`).
 
     Returns
     -------
@@ -390,10 +431,12 @@ def evaluate(
     run = run_matcher(y_true, y_pred, match, decoding, options, align=get_matcher(match).aligns)
     prep, res = run.prep, run.result
     return build_report(
-        res.counts, match=match, options={k: run.options[k] for k in options}, scheme=prep.scheme, mode=prep.mode,
+        res.counts, match=match, options={k: run.options[k] for k in options
+                                          if k in run.options},
+        scheme=prep.scheme, mode=prep.mode,
         beta=beta, zero_division=zd, labels=labels, n_sequences=prep.n_sequences,
         n_tokens=prep.n_tokens, alignment=res.alignment, extra=dict(res.extra),
-        notes=prep.notes, doc_ids=prep.doc_ids, texts=prep.texts,
+        notes=prep.notes, doc_ids=prep.doc_ids, texts=prep.texts, selection=run.selection,
     )
 
 
@@ -414,11 +457,14 @@ def build_report(
     alignment: Any = None,
     doc_ids: Any = None,
     texts: Any = None,
+    selection: Selection | None = None,
 ) -> Report:
     """Reduce counts once and wrap everything in a :class:`Report`.
 
     The report's ``options`` are the matcher's effective options (defaults
     included); notes a matcher leaves in ``extra["notes"]`` join ``notes``.
+    ``Report.entities`` comes from ``selection`` and ``counts.tallies``,
+    and so do the notes on discontinuous entities and ignore regions.
     """
     matcher = get_matcher(match)
     options = {**options, **{k: v for k, v in matcher.defaults.items() if k not in options}}
@@ -443,6 +489,8 @@ def build_report(
         accuracy = float(counts.tokens_correct / n_tokens)
     elif n_tokens is not None:
         notes = (*notes, "no tokens: accuracy is undefined.")
+    entities = entity_summary(counts, selection or Selection())
+    notes = (*notes, *entity_notes(entities))
     return Report(
         match=match,
         options=dict(options),
@@ -464,6 +512,7 @@ def build_report(
         alignment=alignment,
         doc_ids=doc_ids,
         texts=texts,
+        entities=entities,
     )
 
 

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nerscore.values.counts import Counts
+from nerscore.values.selection import Selection
 
-__all__ = ["FORMAT_VERSION", "Report", "Row"]
+__all__ = ["FORMAT_VERSION", "Report", "Row", "entity_notes", "entity_summary"]
 
 #: Version of the JSON form of :meth:`Report.to_dict`.
 FORMAT_VERSION = 1
@@ -68,6 +69,60 @@ class Row:
         }
 
 
+def entity_summary(counts: Counts, selection: Selection) -> dict[str, Any]:
+    """The report's ``entities``: how entities were selected and what the input held.
+
+    Examples
+    --------
+    >>> from nerscore.values.counts import Counts
+    >>> entity_summary(Counts(tallies={"gold_discontinuous": 2, "pred_ignored": 1}),
+    ...                Selection(subset="discontinuous"))
+    {'discontinuous': 'fragments', 'subset': 'discontinuous', 'gold': {'discontinuous': 2}, 'pred': {'discontinuous': 0, 'ignored': 1}, 'ignore_regions': 0}
+    """
+    t = counts.tallies
+    return {
+        "discontinuous": selection.discontinuous,
+        "subset": selection.subset,
+        "gold": {"discontinuous": int(t.get("gold_discontinuous", 0))},
+        "pred": {"discontinuous": int(t.get("pred_discontinuous", 0)),
+                 "ignored": int(t.get("pred_ignored", 0))},
+        "ignore_regions": int(t.get("ignore_regions", 0)),
+    }
+
+
+def entity_notes(entities: Mapping[str, Any]) -> tuple[str, ...]:
+    """What :func:`entity_summary` says, as the report's notes (none when there is nothing).
+
+    Examples
+    --------
+    >>> from nerscore.values.counts import Counts
+    >>> for note in entity_notes(entity_summary(
+    ...         Counts(tallies={"gold_discontinuous": 1, "ignore_regions": 2, "pred_ignored": 3}),
+    ...         Selection(discontinuous="extent"))):
+    ...     print(note)
+    Discontinuous entities (two or more fragments): 1 gold, 0 predicted; read as their extents (discontinuous='extent').
+    Ignore regions: 2 in the gold documents; 3 predictions overlapping them were removed (neither true nor false positives).
+    """
+    g, p = entities["gold"]["discontinuous"], entities["pred"]["discontinuous"]
+    extent = entities["discontinuous"] == "extent"
+    out = []
+    if g or p or extent or entities["subset"]:
+        how = ("read as their extents (discontinuous='extent')" if extent
+               else "matched by their fragments")
+        out.append(f"Discontinuous entities (two or more fragments): {g} gold, {p} predicted; "
+                   f"{how}.")
+    if entities["subset"]:
+        out.append(f"Only the discontinuous entities were scored (subset="
+                   f"{entities['subset']!r}).")
+    regions, ignored = entities["ignore_regions"], entities["pred"]["ignored"]
+    if regions or ignored:
+        out.append(f"Ignore regions: {regions} in the gold documents; {ignored} prediction"
+                   f"{'s' if ignored != 1 else ''} overlapping them "
+                   f"{'were' if ignored != 1 else 'was'} removed (neither true nor false "
+                   "positives).")
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Report:
     """Everything one evaluation produced, as data.
@@ -111,6 +166,12 @@ class Report:
         Which gold went with which prediction (not serialised).
     doc_ids, texts : list or None
         Document ids and texts of span inputs, for error listings (not serialised).
+    entities : mapping
+        Which entities were scored and what the input held
+        (docs/fragments.md): ``discontinuous`` (``"fragments"`` or
+        ``"extent"``), ``subset`` (None or ``"discontinuous"``), ``gold``
+        (``{"discontinuous": n}``), ``pred`` (``{"discontinuous": n,
+        "ignored": n}``) and ``ignore_regions``.
     """
 
     match: str
@@ -133,6 +194,8 @@ class Report:
     alignment: Any = field(default=None, repr=False, compare=False)
     doc_ids: Any = field(default=None, repr=False, compare=False)
     texts: Any = field(default=None, repr=False, compare=False)
+    entities: Mapping[str, Any] = field(
+        default_factory=lambda: entity_summary(Counts(), Selection()))
 
     def to_dict(self) -> dict[str, Any]:
         """The report as plain JSON-safe data (``docs/json.md``; ``nan`` becomes ``None``)."""
@@ -153,6 +216,8 @@ class Report:
             "n_tokens": self.n_tokens,
             "notes": list(self.notes),
             "version": self.version,
+            "entities": {k: dict(v) if isinstance(v, Mapping) else v
+                         for k, v in self.entities.items()},
         }
         out.update(self.extra)
         return _clean(out)  # type: ignore[no-any-return]

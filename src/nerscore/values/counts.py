@@ -90,6 +90,11 @@ class Counts:
     extra : mapping, optional
         Matcher-specific integer categories, each a per-label array keyed by
         name (e.g. SemEval's ``"strict.incorrect"``); merged by addition too.
+    tallies : mapping of str to int, optional
+        Whole-input totals merged by addition: what the input held besides
+        the entities scored (discontinuous entities on each side, predictions
+        removed in ignore regions, ignore regions; docs/fragments.md). Zero
+        tallies are left out.
 
     Examples
     --------
@@ -109,6 +114,7 @@ class Counts:
     tokens: int = 0
     tokens_correct: int = 0
     extra: Mapping[str, IntArray] = field(default_factory=dict)
+    tallies: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.labels)
@@ -123,6 +129,8 @@ class Counts:
         object.__setattr__(
             self, "extra", {k: np.asarray(v, dtype=np.int64) for k, v in self.extra.items()}
         )
+        if self.tallies:
+            object.__setattr__(self, "tallies", {k: int(v) for k, v in self.tallies.items() if v})
 
     @classmethod
     def from_dict(cls, rows: Mapping[str, tuple[int, int, int]]) -> Counts:
@@ -181,6 +189,7 @@ class Counts:
             self.tokens,
             self.tokens_correct,
             {k: pick(v) for k, v in self.extra.items()},
+            self.tallies,
         )
 
     def __add__(self, other: object) -> Counts:
@@ -206,6 +215,8 @@ class Counts:
             a.tokens + b.tokens,
             a.tokens_correct + b.tokens_correct,
             {k: a.extra.get(k, zero) + b.extra.get(k, zero) for k in keys},
+            {k: a.tallies.get(k, 0) + b.tallies.get(k, 0)
+             for k in dict.fromkeys([*a.tallies, *b.tallies])},
         )
 
     __radd__ = __add__
@@ -224,6 +235,7 @@ class Counts:
             and a.tokens_correct == b.tokens_correct
             and a.extra.keys() == b.extra.keys()
             and all(np.array_equal(a.extra[k], b.extra[k]) for k in a.extra)
+            and dict(a.tallies) == dict(b.tallies)
         )
 
     __hash__ = None  # type: ignore[assignment]

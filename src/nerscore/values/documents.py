@@ -7,6 +7,11 @@ Span inputs come in several shapes (docs/index.md): per document, a list of
 ``{doc_id: spans}``. Offsets are half-open ``[start, end)`` with
 ``0 <= start <= end``, and ``end <= len(text)`` when the text is known.
 
+A discontinuous span has ``"fragments": [[start, end], ...]`` beside its
+``start`` and ``end`` (its extent), or is an Entity with fragments
+(docs/fragments.md). A document may name regions nobody annotated
+(``ignore``): predictions there are neither true nor false positives.
+
 The private helper :func:`span_columns` turns many documents' spans into
 integer NumPy columns in one pass (the hot path behind every scorer);
 :class:`Document` is the value type at the API boundary.
@@ -17,17 +22,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, methodcaller
 from typing import Any, Union, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from nerscore.errors import InputTypeError, InvalidSpanError
-from nerscore.values.spans import Entity, Span
+from nerscore.values.fragments import Fragments, normalize_fragments
+from nerscore.values.spans import Entity, EntityColumns, Span
 from nerscore.values.tags import encode_strings
 
-__all__ = ["Document", "SpanLike", "check_span", "coerce_span", "describe_doc", "is_int", "span_columns"]
+__all__ = ["Document", "SpanLike", "check_fragments", "check_span", "coerce_region",
+           "coerce_span", "describe_doc", "is_int", "span_columns"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -113,6 +120,132 @@ def check_span(
                            spans=[span])
 
 
+def fragments_of(item: object) -> Any:
+    """The fragments an item gives (a mapping's ``"fragments"``, an Entity's), or None."""
+    if isinstance(item, Entity):
+        return item.fragments or None
+    if isinstance(item, Mapping):
+        return item.get("fragments")
+    return None
+
+
+def check_fragments(
+    raw: object, start: int, end: int, label: str, *, document: str | int, side: str = "",
+    index: int | None = None,
+) -> tuple[tuple[int, int], ...] | None:
+    """The fragments of span ``(start, end, label)``, normalized; None when it is contiguous.
+
+    Raises
+    ------
+    InvalidSpanError
+        When the fragments are not a list of ``[start, end]`` pairs, overlap,
+        are empty among several, or do not span ``[start, end)`` (the span of
+        a discontinuous entity is its extent), naming document and span.
+
+    Examples
+    --------
+    >>> check_fragments([[19, 29], [0, 4]], 0, 29, "D", document="d")
+    ((0, 4), (19, 29))
+    >>> check_fragments([[0, 4], [19, 29]], 0, 30, "D", document="d")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.InvalidSpanError: Span (0, 30, 'D') of document 'd' has fragments [[0, 4], [19, 29]] that span [0, 29), not [0, 30); start and end of a discontinuous span are its extent (first start to last end).
+    """
+    if raw is None:
+        return None
+    where = describe_doc(document) + (f" of {side}" if side else "")
+    what = "Span" if index is None else f"Span {index}"
+    span = (start, end, label)
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, (Sequence, tuple)):
+        raise InvalidSpanError(
+            f"{what} {span!r} of {where} has fragments {raw!r}; write them as a list of "
+            "[start, end] pairs.", document=document, spans=[span])
+    try:
+        pairs = normalize_fragments(raw)
+    except ValueError as exc:
+        raise InvalidSpanError(f"{what} {span!r} of {where}: {exc}", document=document,
+                               spans=[span]) from None
+    extent = (pairs[0][0], pairs[-1][1])
+    if extent != (start, end):
+        raise InvalidSpanError(
+            f"{what} {span!r} of {where} has fragments {[list(p) for p in pairs]} that span "
+            f"[{extent[0]}, {extent[1]}), not [{start}, {end}); start and end of a "
+            "discontinuous span are its extent (first start to last end).",
+            document=document, spans=[span])
+    return pairs if len(pairs) > 1 else None
+
+
+def coerce_region(
+    item: object, *, document: str | int, text_length: int | None, index: int | None = None,
+) -> Span | Entity:
+    """One ignore region: a :class:`Span` (every label) or an :class:`Entity` (its label only).
+
+    Regions are written ``[start, end]`` or ``[start, end, label]`` (lists or
+    tuples), ``{"start", "end"[, "label"]}`` dicts, Span or Entity objects.
+
+    Raises
+    ------
+    InvalidSpanError
+        For anything else, a region that covers no unit, or one reaching
+        beyond the text, naming document and region.
+
+    Examples
+    --------
+    >>> coerce_region([0, 10], document="d", text_length=None)
+    Span(start=0, end=10)
+    >>> coerce_region({"start": 4, "end": 8, "label": "PER"}, document="d", text_length=None)
+    Entity(span=Span(start=4, end=8), label='PER', sentence=0)
+    >>> coerce_region([5, 5], document="d", text_length=None, index=0)
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.InvalidSpanError: Ignore region 0 [5, 5] of document 'd' covers no unit; a region is [start, end) with start < end.
+    """
+    where = describe_doc(document)
+    what = "Ignore region" + ("" if index is None else f" {index}")
+    label: object = None
+    if isinstance(item, Span):
+        s, e = item.start, item.end
+    elif isinstance(item, Entity) and not item.fragments:
+        s, e, label = item.start, item.end, item.label
+    elif isinstance(item, Mapping) and "start" in item and "end" in item:
+        s, e, label = item["start"], item["end"], item.get("label")
+    elif isinstance(item, (tuple, list)) and len(item) in (2, 3):
+        s, e = item[0], item[1]
+        label = item[2] if len(item) == 3 else None
+    else:
+        raise InvalidSpanError(
+            f"{what} {item!r} of {where} is not a region; write [start, end] for every label "
+            "or [start, end, label] for one label.", document=document)
+    shown = item if not isinstance(item, (Span, Entity)) else [s, e, *([label] if label else [])]
+    if not (is_int(s) and is_int(e)) or (label is not None and not isinstance(label, str)):
+        raise InvalidSpanError(
+            f"{what} {shown!r} of {where} needs integer offsets and a str label (or none).",
+            document=document)
+    if not 0 <= s < e:
+        raise InvalidSpanError(
+            f"{what} {shown!r} of {where} covers no unit; a region is [start, end) with "
+            "start < end.", document=document)
+    if text_length is not None and e > text_length:
+        raise InvalidSpanError(
+            f"{what} {shown!r} of {where} ends beyond the text, which has {text_length} "
+            "characters.", document=document)
+    span = Span(int(s), int(e))
+    return span if label is None else Entity(span, str(label))
+
+
+def coerce_regions(items: object, *, document: str | int,
+                   text_length: int | None) -> tuple[Span | Entity, ...]:
+    """Every ignore region of a document (see :func:`coerce_region`)."""
+    if items is None:
+        return ()
+    if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
+        raise InputTypeError(
+            f"Expected the ignore regions of {describe_doc(document)} to be a list of "
+            f"[start, end] or [start, end, label]; got {type(items).__name__}.")
+    return tuple(coerce_region(item, document=document, text_length=text_length, index=i)
+                 for i, item in enumerate(items))
+
+
 @dataclass(frozen=True, slots=True)
 class Document:
     """A document: its id, its labelled spans and optionally its text.
@@ -122,9 +255,11 @@ class Document:
     id : str
         Document id; gold and predicted documents are paired by it.
     spans : sequence of span-like
-        ``(start, end, label)`` tuples, ``{"start", "end", "label"}`` dicts or
-        :class:`~nerscore.Entity` objects, half-open; stored as a tuple of
-        ``Entity`` in the order given (``Entity.sentence`` is 0).
+        ``(start, end, label)`` tuples, ``{"start", "end", "label"}`` dicts
+        (with ``"fragments": [[start, end], ...]`` for a discontinuous span,
+        ``start`` and ``end`` then being its extent) or :class:`~nerscore.Entity`
+        objects, half-open; stored as a tuple of ``Entity`` in the order given
+        (``Entity.sentence`` is 0).
     text : str, optional
         The text the offsets index (Python ``str`` indices). When given,
         every span must end within it.
@@ -132,12 +267,20 @@ class Document:
         File the document was read from (for messages; ignored by ``==``).
     line : int, optional
         1-based line of ``source`` where the document starts (ignored by ``==``).
+    ignore : sequence, optional
+        Regions nobody annotated: ``[start, end]`` for every label or
+        ``[start, end, label]`` for one label (or dicts, Span and Entity
+        objects); stored as Span (every label) and Entity (one label)
+        objects. A prediction overlapping a region of its label is neither a
+        true nor a false positive; a gold span there is an error when scored
+        (docs/fragments.md).
 
     Raises
     ------
     InvalidSpanError
         For a span that is malformed, reversed, negative or beyond the text,
-        naming the document and the span.
+        or whose fragments are malformed, and for a malformed region, naming
+        the document and the span.
 
     Examples
     --------
@@ -147,6 +290,11 @@ class Document:
     [(0, 4, 'PER'), (13, 19, 'LOC')]
     >>> doc.span_texts()
     ['Anna', 'Berlin']
+    >>> doc = Document("d3", [{"start": 0, "end": 29, "label": "Disorder",
+    ...                         "fragments": [[0, 4], [19, 29]]}],
+    ...                text="lung cancer in the upper lobe", ignore=[(5, 11, "Disorder")])
+    >>> doc.spans[0].fragments, doc.ignore
+    ((Span(start=0, end=4), Span(start=19, end=29)), (Entity(span=Span(start=5, end=11), label='Disorder', sentence=0),))
     >>> Document("d2", [(3, 1, "PER")])
     Traceback (most recent call last):
     ...
@@ -158,6 +306,7 @@ class Document:
     text: str | None = None
     source: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
+    ignore: tuple[Span | Entity, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str):
@@ -185,7 +334,7 @@ class Document:
                 if item.sentence == 0 and (n is None or item.span.end <= n):
                     append(item)
                     continue
-            elif kind is tuple or kind is list or kind is dict:
+            elif kind is tuple or kind is list or (kind is dict and "fragments" not in item):
                 try:
                     s, e, lab = (item if kind is not dict
                                  else (item["start"], item["end"], item["label"]))
@@ -198,30 +347,59 @@ class Document:
                         continue
             s, e, lab = coerce_span(item, document=self.id, index=i)
             check_span(s, e, lab, document=self.id, text_length=n, index=i)
+            frags = check_fragments(fragments_of(item), s, e, lab, document=self.id, index=i)
             append(item if isinstance(item, Entity) and item.sentence == 0
-                   else Entity(Span(s, e), lab))
+                   else Entity(Span(s, e), lab, 0,
+                               () if frags is None else tuple(Span(a, b) for a, b in frags)))
         object.__setattr__(self, "spans", tuple(out))
+        if self.ignore:
+            object.__setattr__(self, "ignore", coerce_regions(self.ignore, document=self.id,
+                                                              text_length=n))
+        elif self.ignore != ():
+            object.__setattr__(self, "ignore", ())
 
     def span_texts(self) -> list[str]:
-        """The text of every span (requires ``text``)."""
+        """The text of every span (requires ``text``); a discontinuous span's fragments joined by `` … ``."""
         if self.text is None:
             raise ValueError(f"Document {self.id!r} has no text.")
         t = self.text
-        return [t[e.start : e.end] for e in self.spans]
+        return [" … ".join(t[f.start : f.end] for f in e.fragments) if e.fragments
+                else t[e.start : e.end] for e in self.spans]
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"id", "text", "spans": [{"start", "end", "label"}]}`` (``text`` only when known).
+        """``{"id", "text", "spans": [{"start", "end", "label"}], "ignore"}`` (``text`` only when known).
+
+        A discontinuous span also has ``"fragments"``; ``"ignore"`` (``[start,
+        end]`` or ``[start, end, label]``) is there only when the document
+        has regions.
 
         Examples
         --------
         >>> Document("a", [(0, 1, "X")]).to_dict()
         {'id': 'a', 'spans': [{'start': 0, 'end': 1, 'label': 'X'}]}
+        >>> Document("b", [Entity.from_fragments([(0, 1), (3, 4)], "X")], ignore=[(6, 9)]).to_dict()
+        {'id': 'b', 'spans': [{'start': 0, 'end': 4, 'label': 'X', 'fragments': [[0, 1], [3, 4]]}], 'ignore': [[6, 9]]}
         """
         out: dict[str, Any] = {"id": self.id}
         if self.text is not None:
             out["text"] = self.text
-        out["spans"] = [{"start": e.start, "end": e.end, "label": e.label} for e in self.spans]
+        spans = []
+        for e in self.spans:
+            span: dict[str, Any] = {"start": e.start, "end": e.end, "label": e.label}
+            if e.fragments:
+                span["fragments"] = [[f.start, f.end] for f in e.fragments]
+            spans.append(span)
+        out["spans"] = spans
+        if self.ignore:
+            out["ignore"] = [region_list(r) for r in self.ignore]
         return out
+
+
+def region_list(region: Span | Entity) -> list[Any]:
+    """An ignore region as it is written: ``[start, end]`` or ``[start, end, label]``."""
+    if isinstance(region, Entity):
+        return [region.start, region.end, region.label]
+    return [region.start, region.end]
 
 
 def _int_column(values: Sequence[Any], n: int) -> IntArray | None:
@@ -262,11 +440,12 @@ def span_columns(
     names: Sequence[str | int],
     text_lengths: Sequence[int | None] | None = None,
     side: str = "",
-) -> tuple[IntArray, IntArray, IntArray, IntArray, tuple[str, ...]]:
-    """Columns ``seq, start, end, label`` and the sorted label vocabulary of many documents.
+) -> EntityColumns:
+    """The spans of many documents as entity columns (``seq`` is the document's index).
 
-    ``label`` indexes the vocabulary. Validation is vectorised; the first
-    bad span raises :class:`InvalidSpanError` naming its document
+    Labels are coded against their sorted vocabulary; the columns have
+    fragments when some span is discontinuous. Validation is vectorised;
+    the first bad span raises :class:`InvalidSpanError` naming its document
     (``names[seq]``) and the number of other bad spans.
     """
     n_docs = len(span_lists)
@@ -275,11 +454,11 @@ def span_columns(
     flat: list[Any] = list(chain.from_iterable(span_lists))
     n = len(flat)
     fields = _fast_fields(flat)
-    cols = None if fields is None else _encode_fields(*fields, n)
+    cols = None if fields is None else _encode_fields(*fields[:3], n)
     if fields is None or cols is None:
         # the general reader raises naming the first offending span
         fields = _slow_fields(flat, seq, names, side)
-        cols = _encode_fields(*fields, n)
+        cols = _encode_fields(*fields[:3], n)
         if cols is None:  # every span is well-formed: an offset overflows int64
             big = 2**63
             i = next((j for j, (s, e) in enumerate(zip(fields[0], fields[1], strict=True))
@@ -311,7 +490,27 @@ def span_columns(
         check_span(int(start[i]), int(end[i]), labels[i], document=names[k],
                    text_length=None if tl is None or tl[k] < 0 else int(tl[k]), side=side,
                    extra=extra, index=i - first)
-    return seq, start, end, label, vocab
+    fragments = None
+    if fields[3] is not None:
+        fragments = _fragment_columns(fields[3], start, end, labels, seq, names, side)
+    return EntityColumns(seq, start, end, label, vocab, n_docs, fragments)
+
+
+def _fragment_columns(
+    raw: Sequence[Any], start: IntArray, end: IntArray, labels: Sequence[Any], seq: IntArray,
+    names: Sequence[str | int], side: str,
+) -> Fragments | None:
+    """The checked fragments of every span (``raw``: what each span gives, None for none)."""
+    lists: list[tuple[tuple[int, int], ...] | None] = [None] * len(raw)
+    starts = start.tolist()
+    ends = end.tolist()
+    for i, f in enumerate(raw):
+        if f is not None:
+            k = int(seq[i])
+            first = int(np.searchsorted(seq, k, side="left"))
+            lists[i] = check_fragments(f, starts[i], ends[i], labels[i], document=names[k],
+                                       side=side, index=i - first)
+    return Fragments.from_lists(lists, start, end)
 
 
 def _encode_fields(
@@ -331,10 +530,16 @@ def _encode_fields(
     return start, end, label, vocab
 
 
-def _fast_fields(flat: list[Any]) -> tuple[Sequence[Any], Sequence[Any], Sequence[Any]] | None:
-    """Split homogeneous span items into three field lists (C-level loops), or None."""
+def _fast_fields(
+    flat: list[Any],
+) -> tuple[Sequence[Any], Sequence[Any], Sequence[Any], Sequence[Any] | None] | None:
+    """Split homogeneous span items into field lists (C-level loops), or None.
+
+    The fourth list holds what each span gives as fragments (None when no
+    span has any); dicts with fragments go through the general reader.
+    """
     if not flat:
-        return (), (), ()
+        return (), (), (), None
     kinds = set(map(type, flat))
     getters: tuple[Any, Any, Any]
     if kinds <= {tuple, list}:
@@ -349,18 +554,28 @@ def _fast_fields(flat: list[Any]) -> tuple[Sequence[Any], Sequence[Any], Sequenc
         s, e, lab = (list(map(g, flat)) for g in getters)
     except (KeyError, IndexError):
         return None
+    frags: list[Any] | None = None
+    if kinds == {dict}:
+        # dicts of exactly three keys have none; a dict with fragments is read span by span
+        if sum(map(len, flat)) != 3 * len(flat) and any(
+                map(methodcaller("__contains__", "fragments"), flat)):
+            return None
+    elif kinds == {Entity}:
+        given = list(map(attrgetter("fragments"), flat))
+        frags = [f or None for f in given] if any(given) else None
     # every tuple has at least 3 items (else IndexError): exactly 3 iff they add up to 3n
-    if kinds != {dict} and kinds != {Entity} and sum(map(len, flat)) != 3 * len(flat):
+    elif sum(map(len, flat)) != 3 * len(flat):
         return None
-    return s, e, lab
+    return s, e, lab, frags
 
 
 def _slow_fields(
     flat: list[Any], seq: IntArray, names: Sequence[str | int], side: str
-) -> tuple[list[int], list[int], list[str]]:
+) -> tuple[list[int], list[int], list[str], list[Any] | None]:
     s_out: list[int] = []
     e_out: list[int] = []
     l_out: list[str] = []
+    f_out: list[Any] = []
     doc_of = seq.tolist()
     first = 0
     for i, item in enumerate(flat):
@@ -370,4 +585,5 @@ def _slow_fields(
         s_out.append(s)
         e_out.append(e)
         l_out.append(lab)
-    return s_out, e_out, l_out
+        f_out.append(fragments_of(item))
+    return s_out, e_out, l_out, f_out if any(f is not None for f in f_out) else None

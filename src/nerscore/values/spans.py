@@ -2,7 +2,9 @@
 
 At the API boundary entities are small frozen dataclasses; on the hot path
 the same data lives in :class:`EntityColumns`, four integer NumPy columns
-(sequence, start, end, label id) plus one label vocabulary.
+(sequence, start, end, label id) plus one label vocabulary, and the
+fragments of discontinuous entities when there are any
+(:mod:`nerscore.values.fragments`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+
+from nerscore.values.fragments import Fragments, normalize_fragments
 
 __all__ = ["Entity", "EntityColumns", "Span", "Tags"]
 
@@ -47,26 +51,69 @@ class Span:
         return self.end - self.start
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Entity:
-    """A labelled span inside one sequence (sentence or document).
+    """A labelled span inside one sequence (sentence or document), in one or several fragments.
 
     ``sentence`` is the index of the sequence in the input and is part of the
     entity's identity: an entity never matches one in another sequence.
-    Entities sort by (sentence, span, label).
+    Entities sort by (sentence, span, label, fragments).
+
+    A discontinuous entity ("[lung] cancer in the [upper lobe]") has two or
+    more ``fragments``, sorted, disjoint and not touching (touching ones are
+    joined, since they cover the same units); its ``span`` is their extent.
+    A contiguous entity has no fragments (``()``): its span is its one
+    fragment. Build a discontinuous one with :meth:`from_fragments`.
+
+    Raises
+    ------
+    ValueError
+        For fragments that overlap, are empty among several, or whose extent
+        is not ``span``.
 
     Examples
     --------
     >>> Entity(Span(0, 2), "PER")
     Entity(span=Span(start=0, end=2), label='PER', sentence=0)
+    >>> e = Entity.from_fragments([(19, 29), (0, 4)], "Disorder")
+    >>> e.span, e.discontinuous, [(f.start, f.end) for f in e.parts]
+    (Span(start=0, end=29), True, [(0, 4), (19, 29)])
+    >>> Entity.from_fragments([(0, 4), (4, 9)], "X") == Entity(Span(0, 9), "X")
+    True
     """
 
     span: Span
     label: str
     sentence: int = 0
+    fragments: tuple[Span, ...] = ()
 
-    def _key(self) -> tuple[int, int, int, str]:
-        return (self.sentence, self.span.start, self.span.end, self.label)
+    def __post_init__(self) -> None:
+        if self.fragments:
+            pairs = normalize_fragments(self.fragments)
+            extent = (pairs[0][0], pairs[-1][1])
+            if extent != (self.span.start, self.span.end):
+                raise ValueError(
+                    f"The fragments {[list(p) for p in pairs]} of an entity span "
+                    f"[{extent[0]}, {extent[1]}), not its span [{self.span.start}, "
+                    f"{self.span.end}); the span of a discontinuous entity is its extent."
+                )
+            object.__setattr__(self, "fragments", () if len(pairs) == 1 else tuple(
+                Span(a, b) for a, b in pairs))
+
+    @classmethod
+    def from_fragments(cls, fragments: Sequence[Span | Sequence[int]], label: str,
+                       sentence: int = 0) -> Entity:
+        """The entity of these fragments (any order), its span their extent."""
+        pairs = normalize_fragments(fragments)
+        return cls(Span(pairs[0][0], pairs[-1][1]), label, sentence,
+                   tuple(Span(a, b) for a, b in pairs) if len(pairs) > 1 else ())
+
+    def __repr__(self) -> str:
+        head = f"Entity(span={self.span!r}, label={self.label!r}, sentence={self.sentence!r}"
+        return head + (f", fragments={self.fragments!r})" if self.fragments else ")")
+
+    def _key(self) -> tuple[int, int, int, str, tuple[Span, ...]]:
+        return (self.sentence, self.span.start, self.span.end, self.label, self.fragments)
 
     def __lt__(self, other: Entity) -> bool:
         return self._key() < other._key()
@@ -90,6 +137,16 @@ class Entity:
         """End offset (exclusive)."""
         return self.span.end
 
+    @property
+    def discontinuous(self) -> bool:
+        """Whether the entity has two or more fragments."""
+        return bool(self.fragments)
+
+    @property
+    def parts(self) -> tuple[Span, ...]:
+        """Its fragments; a contiguous entity's one fragment is its span."""
+        return self.fragments or (self.span,)
+
 
 def _col(values: object) -> IntArray:
     return np.ascontiguousarray(np.asarray(values, dtype=np.int64).reshape(-1))
@@ -102,12 +159,24 @@ class EntityColumns:
     Parameters
     ----------
     seq, start, end, label : array of int
-        One row per entity: sequence index, half-open offsets, and an index
-        into ``labels``.
+        One row per entity: sequence index, half-open offsets (the extent of
+        a discontinuous entity), and an index into ``labels``.
     labels : tuple of str
         The label vocabulary.
     n_sequences : int
         Number of sequences in the corpus (sequences without entities count).
+    fragments : Fragments, optional
+        The fragments of every row, when some row has two or more; None
+        otherwise (and set to None when given without such a row).
+
+    Examples
+    --------
+    >>> cols = EntityColumns.from_entities(
+    ...     [Entity.from_fragments([(0, 4), (19, 29)], "D"), Entity(Span(5, 11), "D")])
+    >>> cols.start.tolist(), cols.end.tolist(), cols.discontinuous().tolist()
+    ([0, 5], [29, 11], [True, False])
+    >>> cols.lengths().tolist(), cols.extent().fragments is None
+    ([14, 6], True)
     """
 
     seq: IntArray
@@ -116,6 +185,7 @@ class EntityColumns:
     label: IntArray
     labels: tuple[str, ...]
     n_sequences: int = 0
+    fragments: Fragments | None = None
 
     def __post_init__(self) -> None:
         for name in ("seq", "start", "end", "label"):
@@ -125,6 +195,11 @@ class EntityColumns:
             raise ValueError("EntityColumns needs seq, start, end and label of equal length.")
         if self.n_sequences == 0 and n:
             object.__setattr__(self, "n_sequences", int(self.seq.max()) + 1)
+        if self.fragments is not None:
+            if len(self.fragments) != n:
+                raise ValueError("EntityColumns needs the fragments of every row.")
+            if not (self.fragments.counts() > 1).any():
+                object.__setattr__(self, "fragments", None)
 
     def __len__(self) -> int:
         return len(self.seq)
@@ -148,24 +223,36 @@ class EntityColumns:
         if missing:
             vocab = vocab + tuple(sorted(missing))
             index = {lab: i for i, lab in enumerate(vocab)}
+        start = _col([e.span.start for e in ents])
+        end = _col([e.span.end for e in ents])
+        fragments = None
+        if any(e.fragments for e in ents):
+            fragments = Fragments.from_lists(
+                [tuple((f.start, f.end) for f in e.fragments) for e in ents], start, end)
         return cls(
             _col([e.sentence for e in ents]),
-            _col([e.span.start for e in ents]),
-            _col([e.span.end for e in ents]),
+            start,
+            end,
             _col([index[e.label] for e in ents]),
             vocab,
             n_sequences,
+            fragments,
         )
 
     def to_entities(self) -> list[Entity]:
         """Rows as :class:`Entity` objects, in row order."""
         labels = self.labels
-        return [
+        out = [
             Entity(Span(s, e), labels[lab], q)
             for q, s, e, lab in zip(
                 self.seq.tolist(), self.start.tolist(), self.end.tolist(), self.label.tolist(), strict=False
             )
         ]
+        f = self.fragments
+        if f is not None:
+            for i in np.flatnonzero(f.counts() > 1).tolist():
+                out[i] = Entity.from_fragments(f.row(i), out[i].label, out[i].sentence)
+        return out
 
     def with_labels(self, labels: Sequence[str]) -> EntityColumns:
         """The same rows re-coded against ``labels`` (a superset of ``self.labels``)."""
@@ -176,7 +263,7 @@ class EntityColumns:
         remap = np.array([index[lab] for lab in self.labels], dtype=np.int64)
         new_label = remap[self.label] if len(self.label) else self.label
         return EntityColumns(
-            self.seq, self.start, self.end, new_label, labels, self.n_sequences
+            self.seq, self.start, self.end, new_label, labels, self.n_sequences, self.fragments
         )
 
     def sorted(self) -> EntityColumns:
@@ -189,8 +276,39 @@ class EntityColumns:
         r = np.asarray(rows)
         return EntityColumns(
             self.seq[r], self.start[r], self.end[r], self.label[r], self.labels,
-            self.n_sequences,
+            self.n_sequences, None if self.fragments is None else self.fragments.take(r),
         )
+
+    def fragment_counts(self) -> IntArray:
+        """Fragments per row (1 for a contiguous entity)."""
+        if self.fragments is None:
+            return np.ones(len(self), dtype=np.int64)
+        return self.fragments.counts()
+
+    def discontinuous(self) -> npt.NDArray[np.bool_]:
+        """Which rows have two or more fragments."""
+        return np.asarray(self.fragment_counts() > 1)
+
+    def lengths(self) -> IntArray:
+        """Units per row: the total length of its fragments (``end - start`` when contiguous)."""
+        if self.fragments is None:
+            return self.end - self.start
+        return self.fragments.lengths()
+
+    def pieces(self) -> EntityColumns:
+        """One row per fragment (sequence, fragment bounds, label); the rows as units cover them."""
+        if self.fragments is None:
+            return self
+        rows = self.fragments.rows()
+        return EntityColumns(self.seq[rows], self.fragments.start, self.fragments.end,
+                             self.label[rows], self.labels, self.n_sequences)
+
+    def extent(self) -> EntityColumns:
+        """The same rows read as their extents (first start to last end), without fragments."""
+        if self.fragments is None:
+            return self
+        return EntityColumns(self.seq, self.start, self.end, self.label, self.labels,
+                             self.n_sequences)
 
 
 def unify_labels(a: EntityColumns, b: EntityColumns) -> tuple[EntityColumns, EntityColumns]:

@@ -215,7 +215,7 @@ def _token_spans(run: MatcherRun) -> SequenceCounts:
 
     def regroup(c: EntityColumns) -> EntityColumns:
         code = np.searchsorted(groups, c.seq * n_lab + c.label).astype(np.int64)
-        return EntityColumns(c.seq, c.start, c.end, code, names, c.n_sequences)
+        return EntityColumns(c.seq, c.start, c.end, code, names, c.n_sequences, c.fragments)
 
     counts = span_token_counts(regroup(gold), regroup(pred))
     index = np.array([int(k) for k in counts.labels], dtype=np.int64)

@@ -14,7 +14,13 @@ Conventions
 - **Spans to tags.** Each document becomes one sentence; its tokens are the
   whitespace-separated words of its text, and spans are moved onto them as
   :func:`nerscore.char_spans_to_token_spans` does (``misaligned``), then
-  written with :func:`nerscore.entities_to_tags` in ``to_scheme``.
+  written with :func:`nerscore.entities_to_tags` in ``to_scheme``. Tags
+  cannot hold fragments or ignore regions: a discontinuous entity is written
+  as its extent and regions are left out, both counted.
+- **Spans to spans** keep the fragments of discontinuous entities and the
+  ignore regions where the output format can hold them (its ``keeps``:
+  JSON Lines and Parquet both, BRAT fragments only); the rest is written as
+  extents or left out, and counted.
 - **Tags to tags** keep the labels as they are, unless ``to_scheme`` is
   given (or ``from_scheme`` alone, which re-encodes in the same scheme):
   then the tags are decoded and written again, and malformed chunks are
@@ -46,7 +52,7 @@ from nerscore.io.convert.reading import (
     TagChunk,
     WriteOptions,
 )
-from nerscore.io.convert.writing import retag, to_documents, to_tags
+from nerscore.io.convert.writing import keep_only, retag, to_documents, to_tags
 from nerscore.io.formats import Format, guess_format
 from nerscore.values.documents import Document
 from nerscore.values.tags import EncodedTags
@@ -208,7 +214,8 @@ class _Job:
         if self.out_tags:
             self._write_tags((to_tags(c, opt) for c in spans), dst)
         else:
-            self._write_spans(_counted_spans(spans, result), dst)
+            kept = (keep_only(c, fout.keeps, opt) for c in spans)
+            self._write_spans(_counted_spans(kept, result), dst)
 
     def _new_labels(self, tags: EncodedTags) -> EncodedTags:
         return retag(TagChunk(tags, None), self.opt).labels

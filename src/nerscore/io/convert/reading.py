@@ -64,6 +64,11 @@ class ConversionResult:
     spaced_tokens : int
         Tokens containing white space, which do not split back into the same
         tokens once joined into a document text.
+    extents : int
+        Discontinuous entities written as their extents (first start to last
+        end): tags, and span formats without fragments, cannot hold them.
+    dropped_regions : int
+        Ignore regions not kept (the output format cannot hold them).
     reader_notes : list of str
         What the readers counted (merged discontinuous BRAT entities, ...)
         and what the output format cannot keep.
@@ -82,6 +87,8 @@ class ConversionResult:
     skipped_empty: int = 0
     dropped_ids: int = 0
     spaced_tokens: int = 0
+    extents: int = 0
+    dropped_regions: int = 0
     reader_notes: list[str] = field(default_factory=list)
 
     def notes(self) -> tuple[str, ...]:
@@ -111,6 +118,11 @@ class ConversionResult:
             (self.spaced_tokens, "token containing white space joined into the text (it will "
              "not split back into the same token)", "tokens containing white space joined "
              "into the text (they will not split back into the same tokens)"),
+            (self.extents, "discontinuous entity written as its extent (the output cannot "
+             "hold fragments)", "discontinuous entities written as their extents (the output "
+             "cannot hold fragments)"),
+            (self.dropped_regions, "ignore region not kept (the output cannot hold it)",
+             "ignore regions not kept (the output cannot hold them)"),
         )
         out = [f"{n} {one if n == 1 else many}." for n, one, many in counts if n]
         return (*out, *self.reader_notes)

@@ -8,6 +8,7 @@ formats.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import re
@@ -21,6 +22,7 @@ from nerscore.values.spans import Entity, Span
 from nerscore.values.tags import EncodedTags
 
 __all__ = [
+    "keep_only",
     "relabel_conll",
     "retag",
     "to_documents",
@@ -91,6 +93,29 @@ def to_documents(chunk: TagChunk, opt: Options) -> list[Document]:
     return docs
 
 
+def keep_only(docs: Sequence[Document], keeps: tuple[str, ...],
+              opt: Options) -> list[Document]:
+    """The documents as a writer that keeps only ``keeps`` can hold, the rest counted.
+
+    Discontinuous entities become their extents unless ``"fragments"`` is
+    kept; ignore regions are left out unless ``"ignore"`` is.
+    """
+    out = []
+    for doc in docs:
+        spans: Sequence[Entity] = doc.spans
+        if "fragments" not in keeps and any(e.fragments for e in spans):
+            opt.result.extents += sum(1 for e in spans if e.fragments)
+            spans = [Entity(e.span, e.label) for e in spans]
+        ignore = doc.ignore
+        if "ignore" not in keeps and ignore:
+            opt.result.dropped_regions += len(ignore)
+            ignore = ()
+        if spans is not doc.spans or ignore is not doc.ignore:
+            doc = dataclasses.replace(doc, spans=tuple(spans), ignore=ignore)
+        out.append(doc)
+    return out
+
+
 _WORD = re.compile(r"\S+")
 _SPACE = re.compile(r"\s")
 
@@ -101,7 +126,7 @@ def to_tags(docs: Sequence[Document], opt: Options) -> TagChunk:
 
     ents: list[Entity] = []
     tokens: list[list[str]] = []
-    for doc in docs:
+    for doc in keep_only(docs, (), opt):
         if doc.text is None:
             raise FormatError(f"Document {doc.id!r} has no text: tags need the words of the "
                               "text as tokens.")

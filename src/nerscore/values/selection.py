@@ -1,0 +1,140 @@
+"""Which entities are scored, and how discontinuous ones are read (docs/fragments.md).
+
+Two options that every scorer takes besides the matcher's own:
+
+- ``discontinuous``: ``"fragments"`` (default) matches a discontinuous entity
+  by its fragments; ``"extent"`` reads it as one span from its first start to
+  its last end, as tools without fragments do;
+- ``subset``: ``None`` (default) scores every entity; ``"discontinuous"``
+  scores only the gold and predicted entities with two or more fragments
+  (published discontinuous-NER work reports both).
+
+:class:`Selection` holds both as one validated value; public functions take
+them as keywords (beside the matcher options, in ``**options``) and split
+them off with :meth:`Selection.split`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from nerscore.values.options import OptionEnum
+from nerscore.values.spans import EntityColumns
+
+__all__ = ["Discontinuous", "Selection", "Subset", "tally_names"]
+
+
+class Discontinuous(OptionEnum):
+    """How discontinuous entities are matched (``discontinuous=``)."""
+
+    FRAGMENTS = "fragments"
+    EXTENT = "extent"
+
+
+class Subset(OptionEnum):
+    """Which entities are scored (``subset=``; None: all of them)."""
+
+    DISCONTINUOUS = "discontinuous"
+
+
+#: The tallies of :attr:`nerscore.Counts.tallies`, in report order, with what each counts.
+_TALLIES = {
+    "gold_discontinuous": "gold entities with two or more fragments",
+    "pred_discontinuous": "predicted entities with two or more fragments",
+    "pred_ignored": "predictions removed because they overlap an ignore region",
+    "ignore_regions": "ignore regions of the gold documents",
+}
+
+
+def tally_names() -> dict[str, str]:
+    """Every tally a scorer keeps in ``Counts.tallies``, with what it counts."""
+    return dict(_TALLIES)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The ``discontinuous`` and ``subset`` options as one validated value.
+
+    Examples
+    --------
+    >>> sel, rest = Selection.split({"subset": "discontinuous", "t": 0.5})
+    >>> sel, rest
+    (Selection(discontinuous='fragments', subset='discontinuous'), {'t': 0.5})
+    >>> Selection(discontinuous="EXTENT").given()
+    {'discontinuous': 'extent'}
+    >>> Selection(subset="all")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.OptionError: Expected `subset` to be one of 'discontinuous' or None; got 'all'.
+    """
+
+    discontinuous: str = Discontinuous.FRAGMENTS.value
+    subset: str | None = None
+
+    #: The keywords, as public functions take them.
+    KEYWORDS = ("discontinuous", "subset")
+
+    def __init__(self, discontinuous: str = "fragments", subset: str | None = None) -> None:
+        object.__setattr__(self, "discontinuous",
+                           Discontinuous.parse(discontinuous, name="discontinuous").value)
+        if subset is not None:
+            try:
+                subset = Subset.parse(subset, name="subset").value
+            except ValueError:
+                from nerscore.errors import option_error
+
+                raise option_error("subset", "one of 'discontinuous' or None", subset) from None
+        object.__setattr__(self, "subset", subset)
+
+    @classmethod
+    def split(cls, options: Mapping[str, Any]) -> tuple[Selection, dict[str, Any]]:
+        """The selection given among ``options``, and the other options (the matcher's)."""
+        mine = {k: options[k] for k in cls.KEYWORDS if k in options}
+        return cls(**mine), {k: v for k, v in options.items() if k not in cls.KEYWORDS}
+
+    def given(self) -> dict[str, Any]:
+        """The options that differ from the defaults."""
+        out: dict[str, Any] = {}
+        if self.discontinuous != Discontinuous.FRAGMENTS.value:
+            out["discontinuous"] = self.discontinuous
+        if self.subset is not None:
+            out["subset"] = self.subset
+        return out
+
+    def apply(self, gold: EntityColumns,
+              pred: EntityColumns) -> tuple[EntityColumns, EntityColumns, dict[str, int]]:
+        """Both sides as they are matched, and the tallies of discontinuous entities.
+
+        The tallies count the entities of two or more fragments on each side
+        as given; then ``subset`` keeps only those, and ``extent`` reads
+        them as their extents.
+
+        Examples
+        --------
+        >>> from nerscore.values.spans import Entity, Span
+        >>> g = EntityColumns.from_entities([Entity.from_fragments([(0, 4), (19, 29)], "D"),
+        ...                                  Entity(Span(5, 11), "D")])
+        >>> gold, pred, tallies = Selection(subset="discontinuous").apply(g, g)
+        >>> len(gold), tallies
+        (1, {'gold_discontinuous': 1, 'pred_discontinuous': 1})
+        >>> Selection(discontinuous="extent").apply(g, g)[0].fragments is None
+        True
+        """
+        tallies: dict[str, int] = {}
+        out = []
+        for name, cols in (("gold", gold), ("pred", pred)):
+            many = cols.discontinuous() if cols.fragments is not None else None
+            n = 0 if many is None else int(np.count_nonzero(many))
+            if n:
+                tallies[f"{name}_discontinuous"] = n
+            if self.subset is not None:
+                cols = cols.take(many) if many is not None else cols.take(
+                    np.zeros(len(cols), dtype=bool))
+            if self.discontinuous == Discontinuous.EXTENT.value:
+                cols = cols.extent()
+            out.append(cols)
+        return out[0], out[1], tallies
