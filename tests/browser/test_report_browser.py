@@ -325,6 +325,47 @@ def test_a_multi_token_entity_is_one_box(page, tmp_path):
         assert page.locator(f"#err-doc-view .g.e-{cat}").count() == 1
 
 
+def test_a_discontinuous_entity_is_drawn_as_one_entity(page, tmp_path):
+    text = "lung cancer in the upper lobe was found"
+    gold = [{"id": "d", "text": text, "spans": [
+        {"start": 0, "end": 29, "label": "Disorder", "fragments": [[0, 4], [19, 29]]},
+        (5, 11, "Disorder")]}]
+    pred = [{"id": "d", "text": text, "spans": [(0, 29, "Disorder"), (5, 11, "Disorder")]}]
+    report = nerscore.evaluate(gold, pred, zero_division=0.0)
+    path = tmp_path / "fragments.html"
+    path.write_text(nerscore.render_html(report), encoding="utf-8")
+    _open(page, path)
+    assert page.locator("#err-list li").count() == 1
+    first = page.locator("#err-list li").first
+    head = first.locator(".head").text_content()
+    assert "gold: Disorder \u201clung \u2026 upper lobe\u201d [0, 4) + [19, 29)" in head
+    assert "predicted: Disorder \u201clung cancer in the upper lobe\u201d [0, 29)" in head
+    # two boxes, one per fragment, of one entity: linked, the label drawn once, after the last
+    boxes = first.locator(".ctx .g.frag")
+    assert boxes.count() == 2
+    ents = {boxes.nth(k).get_attribute("data-ent") for k in range(2)}
+    assert len(ents) == 1
+    assert [boxes.nth(k).get_attribute("title") for k in range(2)] == [
+        "fragment 1 of 2 of one gold Disorder entity", "fragment 2 of 2 of one gold Disorder entity"]
+    assert boxes.nth(0).locator(".lg").count() == 0
+    assert boxes.nth(1).locator(".lg").text_content() == "Disorder"
+    texts = [boxes.nth(k).evaluate("b => { const c = b.cloneNode(true); c.querySelectorAll("
+                                   "'.lg, .lp').forEach(x => x.remove()); return c.textContent; }")
+             for k in range(2)]
+    assert texts == ["lung", "upper lobe"]
+    # both fragments carry the error's style; the contiguous gold entity is no fragment
+    assert first.locator(".ctx .g.frag.e-wrong_boundary").count() == 2
+    assert first.locator(".ctx .g:not(.frag)").count() == 1
+    # pointing at one fragment highlights both
+    boxes.nth(0).hover()
+    assert first.locator(".ctx .g.frag.linked").count() == 2
+    page.mouse.move(0, 0)
+    assert first.locator(".ctx .g.frag.linked").count() == 0
+    # the document view draws it the same way
+    first.locator("button.doc").click()
+    assert page.locator("#err-doc-view .g.frag").count() == 2
+
+
 def test_readme_screenshot(page, tmp_path, artifacts):
     gold = nerscore.read_conll(EXAMPLE / "gold.conll")
     pred = nerscore.read_conll(EXAMPLE / "pred.conll")

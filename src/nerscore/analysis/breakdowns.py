@@ -280,11 +280,11 @@ def _length_names(edges: tuple[int, ...]) -> list[str]:
 def length_buckets(
     gold: EntityColumns, pred: EntityColumns, edges: tuple[int, ...]
 ) -> tuple[IntArray, IntArray, list[str]]:
-    """Bucket of every gold and predicted row by its length (``end - start``)."""
+    """Bucket of every gold and predicted row by its length (``end - start``; fragments only)."""
     bounds = np.asarray(edges, dtype=np.int64)
 
     def assign(c: EntityColumns) -> IntArray:
-        return np.searchsorted(bounds, c.end - c.start, side="right").astype(np.int64)
+        return np.searchsorted(bounds, c.lengths(), side="right").astype(np.int64)
 
     return assign(gold), assign(pred), _length_names(edges)
 

@@ -20,7 +20,10 @@ category                      meaning
 
 Every record but ``spurious`` is one false negative of its gold label, and
 every record but ``missed`` one false positive of its predicted label, in
-the sense of exact matching — whichever matcher paired them.
+the sense of exact matching — whichever matcher paired them. Discontinuous
+entities (docs/fragments.md) have the same bounds only when their fragments
+are the same; a record gives their fragments and their text fragment by
+fragment.
 """
 
 from __future__ import annotations
@@ -42,8 +45,10 @@ from nerscore.io.atomic import atomic_open
 from nerscore.matching.alignment import Alignment
 from nerscore.scoring.metrics import run_matcher
 from nerscore.values.decoding import Decoding
+from nerscore.values.fragments import same_fragments
 from nerscore.values.options import OptionEnum
 from nerscore.values.schemes import Mode, Scheme
+from nerscore.values.spans import EntityColumns
 
 if TYPE_CHECKING:
     from nerscore.scoring.report import Report
@@ -96,7 +101,11 @@ class ErrorRecord:
         The prediction (None for ``missed``).
     gold_text, pred_text : str or None
         The covered text (tokens joined by spaces for token input), when
-        text or tokens are known.
+        text or tokens are known; a discontinuous entity's fragments joined
+        by `` … ``.
+    gold_fragments, pred_fragments : tuple of (int, int), or None
+        The fragments of a discontinuous entity (None for a contiguous one
+        or an absent side); written ``"0 4;19 29"`` in CSV.
 
     Examples
     --------
@@ -116,6 +125,8 @@ class ErrorRecord:
     pred_label: str | None
     gold_text: str | None = None
     pred_text: str | None = None
+    gold_fragments: tuple[tuple[int, int], ...] | None = None
+    pred_fragments: tuple[tuple[int, int], ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The record as a JSON-safe dictionary (field order kept).
@@ -126,6 +137,9 @@ class ErrorRecord:
         """
         out = asdict(self)
         out["category"] = self.category.value
+        for side in ("gold_fragments", "pred_fragments"):
+            if out[side] is not None:
+                out[side] = [list(f) for f in out[side]]
         return out
 
 
@@ -153,10 +167,14 @@ def _texts_for(
     return texts
 
 
-def _cover(item: Any, start: int, end: int, seq: int, doc: str | None) -> str | None:
+def _cover(item: Any, start: int, end: int, seq: int, doc: str | None,
+           fragments: tuple[tuple[int, int], ...] | None = None) -> str | None:
     """The text an entity covers: a character slice, or its tokens joined by spaces."""
     if item is None:
         return None
+    if fragments is not None:
+        _cover(item, start, end, seq, doc)  # checks the extent against the text
+        return " … ".join(str(_cover(item, a, b, seq, doc)) for a, b in fragments)
     where = f"document {doc!r}" if doc is not None else f"sequence {seq}"
     if end > len(item):
         unit = "characters" if isinstance(item, str) else "tokens"
@@ -178,7 +196,7 @@ def _records(
 ) -> list[ErrorRecord]:
     gold, pred = base.gold, base.pred
     pg, pp, missed, spurious = base.pairs_gold, base.pairs_pred, base.missed, base.spurious
-    same_bounds = (gold.start[pg] == pred.start[pp]) & (gold.end[pg] == pred.end[pp])
+    same_bounds = same_fragments(gold, pg, pred, pp)
     same_label = gold.label[pg] == pred.label[pp]
     wrong = ~(same_bounds & same_label)
     pg, pp = pg[wrong], pp[wrong]
@@ -210,21 +228,35 @@ def _records(
     labels: list[str | None] = [*gold.labels, None]  # label -1 (absent side) -> None
     ids = None if doc_ids is None else [None if d is None else str(d) for d in doc_ids]
     columns = zip(*(a[order].tolist() for a in (cat, seq, gs, ge, gl, ps, pe, pl)), strict=True)
+    g_frags = _fragments_of(gold, np.where(has_g, g_row, -1)[order])
+    p_frags = _fragments_of(pred, np.where(has_p, p_row, -1)[order])
     out = []
-    for c, q, g0, g1, g_lab, p0, p1, p_lab in columns:
+    for k, (c, q, g0, g1, g_lab, p0, p1, p_lab) in enumerate(columns):
         doc = None if ids is None else ids[q]
         item = None if texts is None else texts[q]
         g, p = g_lab >= 0, p_lab >= 0
+        gf, pf = g_frags[k], p_frags[k]
         out.append(ErrorRecord(
             category=_CATEGORIES[c], sequence=q, doc_id=doc,
             gold_start=g0 if g else None, gold_end=g1 if g else None,
             gold_label=labels[g_lab],
             pred_start=p0 if p else None, pred_end=p1 if p else None,
             pred_label=labels[p_lab],
-            gold_text=_cover(item, g0, g1, q, doc) if g and item is not None else None,
-            pred_text=_cover(item, p0, p1, q, doc) if p and item is not None else None,
+            gold_text=_cover(item, g0, g1, q, doc, gf) if g and item is not None else None,
+            pred_text=_cover(item, p0, p1, q, doc, pf) if p and item is not None else None,
+            gold_fragments=gf, pred_fragments=pf,
         ))
     return out
+
+
+def _fragments_of(cols: EntityColumns,
+                  rows: IntArray) -> list[tuple[tuple[int, int], ...] | None]:
+    """The fragments of each row (-1: none) that is discontinuous, else None."""
+    if cols.fragments is None:
+        return [None] * len(rows)
+    many = cols.fragments.counts() > 1
+    f = cols.fragments
+    return [f.row(r) if r >= 0 and many[r] else None for r in rows.tolist()]
 
 
 def list_errors(
@@ -366,6 +398,8 @@ def errors_from_report(
 
 
 def _csv_value(value: Any) -> Any:
+    if isinstance(value, list):  # fragments, as BRAT writes them
+        return ";".join(f"{a} {b}" for a, b in value)
     return "" if value is None else value
 
 
@@ -406,7 +440,7 @@ def write_errors(
     >>> write_errors(recs, buf, format="csv")
     2
     >>> print(buf.getvalue().splitlines()[1])
-    missed,0,,0,1,PER,,,,,
+    missed,0,,0,1,PER,,,,,,,
     """
     if format not in ("jsonl", "csv"):
         raise ValueError(f"Expected `format` to be one of 'jsonl', 'csv'; got {format!r}.")
@@ -451,7 +485,7 @@ def errors_to_string(records: Iterable[ErrorRecord], *, format: str = "jsonl") -
     >>> print(errors_to_string(list_errors([["B-PER"]], [["O"]])), end="")
     {"category": "missed", "sequence": 0, "doc_id": null, "gold_start": 0, "gold_end": 1, \
 "gold_label": "PER", "pred_start": null, "pred_end": null, "pred_label": null, \
-"gold_text": null, "pred_text": null}
+"gold_text": null, "pred_text": null, "gold_fragments": null, "pred_fragments": null}
     """
     buf = io.StringIO()
     write_errors(records, buf, format=format)

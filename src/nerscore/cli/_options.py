@@ -340,11 +340,13 @@ def _option_type(option: Any) -> Callable[[str], Any]:
 
 
 def add_match_options(parser: argparse.ArgumentParser) -> None:
-    """Add ``--match`` and one flag per matcher option, from the matcher registry.
+    """Add ``--match``, one flag per matcher option, and ``--discontinuous`` and ``--subset``.
 
     Each :class:`~nerscore.matching.Option` becomes ``Option.flag``: a
     switch for a boolean option, a choice for an option with ``choices``,
-    else a value checked by the option's own parser.
+    else a value checked by the option's own parser. The options every
+    matcher takes (:data:`~nerscore.matching.registry.ENTITY_OPTIONS`) come
+    last.
 
     Parameters
     ----------
@@ -370,6 +372,13 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
         else:
             group.add_argument(first.flag, dest=dest, type=_option_type(first), default=None,
                                metavar=name.upper(), help=helps)
+    from nerscore.matching.registry import ENTITY_OPTIONS
+
+    entities = parser.add_argument_group("entities (docs/fragments.md)")
+    for option in ENTITY_OPTIONS:
+        default = "" if option.default is None else f" (default: {option.default})"
+        entities.add_argument(option.flag, dest=option.name, choices=list(option.choices),
+                              default=None, help=keywords_to_flags(option.help) + default)
 
 
 #: Library keyword -> CLI flag, for advice written for Python callers.
@@ -441,7 +450,8 @@ def match_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     Returns
     -------
     dict
-        Keyword arguments for the matcher (only those given).
+        Keyword arguments for the matcher (only those given), with
+        ``discontinuous`` and ``subset`` when given.
 
     Raises
     ------
@@ -449,7 +459,15 @@ def match_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         When an option does not apply to ``--match``.
     """
     from nerscore.matching import get_matcher
+    from nerscore.matching.registry import ENTITY_OPTIONS
 
+    entities = {o.name: getattr(args, o.name) for o in ENTITY_OPTIONS
+                if getattr(args, o.name, None) is not None}
+    return {**_matcher_kwargs(args, get_matcher), **entities}
+
+
+def _matcher_kwargs(args: argparse.Namespace, get_matcher: Callable[[str], Any]) -> dict[str, Any]:
+    """The options of ``--match`` given on the command line (see :func:`match_kwargs`)."""
     options = matcher_options()
     given: dict[str, Any] = {}
     for name, uses in options.items():

@@ -92,6 +92,9 @@ button.doc { font: inherit; border: 0; background: none; color: #0969da; cursor:
 .lg { color: #1a7f37; border: 1px solid #1a7f37; }
 .lp { color: #0550ae; background: #ddf4ff; }
 .cur { font-weight: 700; }
+.g.frag { border-bottom-style: dashed; }
+.p.frag { background: repeating-linear-gradient(135deg, #ddf4ff 0 5px, #c5e6fb 5px 10px); }
+.frag.linked { box-shadow: 0 0 0 2px #d4a72c; border-radius: 2px; }
 """
 
 #: One rule per category: the badge colour, the list border and the highlight outline.
@@ -217,11 +220,18 @@ var controls = $(".err-controls");
 var pageSize = Number(controls.dataset.pageSize) || 50;
 var state = { sys: 0, cat: -1, label: -2, doc: -1, page: 0 };
 
-// Each entity table gets the index of every row's first entity; each error the
-// indices and labels of its entities (-1 for an absent side).
+// Each entity table gets the index of every row's first entity, and the fragments of
+// its discontinuous entities by index; each error the indices and labels of its
+// entities (-1 for an absent side).
 function indexTable(T) {
   T.off = new Int32Array(T.n.length + 1);
   for (var r = 0; r < T.n.length; r++) T.off[r + 1] = T.off[r] + T.n[r];
+  T.fr = {};
+  (T.frags || []).forEach(function (f) {
+    var parts = [];
+    for (var i = 1; i < f.length; i += 2) parts.push([f[i], f[i] + f[i + 1]]);
+    T.fr[f[0]] = parts;
+  });
 }
 D.golds.forEach(indexTable);
 D.systems.forEach(function (S) {
@@ -251,11 +261,18 @@ function lowerBound(a, x) {
   while (lo < hi) { var mid = (lo + hi) >> 1; if (a[mid] < x) lo = mid + 1; else hi = mid; }
   return lo;
 }
+// One span per entity; a discontinuous entity gives one span per fragment, all with its
+// index k, its label drawn after the last one.
 function entities(T, r, side) {
   var out = [];
   for (var k = T.off[r]; k < T.off[r + 1]; k++) {
-    out.push({ s: T.start[k], e: T.start[k] + T.len[k], label: D.labels[T.label[k]], side: side,
-               k: k, err: null, cur: false });
+    var label = D.labels[T.label[k]], parts = T.fr[k];
+    (parts || [[T.start[k], T.start[k] + T.len[k]]]).forEach(function (p, i, all) {
+      var sp = { s: p[0], e: p[1], label: label, side: side, k: k, err: null, cur: false };
+      if (parts) { sp.frag = i + 1; sp.nfrag = all.length; }
+      if (i < all.length - 1) sp.last = false;
+      out.push(sp);
+    });
   }
   return out;
 }
@@ -314,6 +331,12 @@ function paint(parent, t, a, b, spans) {
   function element(node) {
     var sp = node.sp, up = node.up.sp;
     var box = el("span", sp.side);
+    if (sp.frag) {   // the boxes of one discontinuous entity are styled and linked together
+      box.classList.add("frag");
+      box.dataset.ent = sp.side + sp.k;
+      box.title = "fragment " + sp.frag + " of " + sp.nfrag + " of one "
+        + (sp.side === "g" ? "gold" : "predicted") + " " + sp.label + " entity";
+    }
     var twin = up && up.s === sp.s && up.e === sp.e && up.err === sp.err;
     if (sp.err && !twin) box.classList.add("e-" + sp.err);
     if (sp.cur) box.classList.add("cur");
@@ -328,10 +351,21 @@ function paint(parent, t, a, b, spans) {
 
 function sideText(T, i, t) {
   if (i < 0) return "\u2014";
-  var s = T.start[i], e = s + T.len[i];
-  var c = t === null ? null : typeof t === "string" ? t.slice(s, e) : t.slice(s, e).join(" ");
-  return D.labels[T.label[i]] + (c === null ? "" : " \u201c" + c + "\u201d") + " [" + s + ", " + e + ")";
+  var parts = T.fr[i] || [[T.start[i], T.start[i] + T.len[i]]];
+  var c = t === null ? null : parts.map(function (p) {
+    return typeof t === "string" ? t.slice(p[0], p[1]) : t.slice(p[0], p[1]).join(" ");
+  }).join(" \u2026 ");
+  return D.labels[T.label[i]] + (c === null ? "" : " \u201c" + c + "\u201d") + " "
+    + parts.map(function (p) { return "[" + p[0] + ", " + p[1] + ")"; }).join(" + ");
 }
+// Pointing at a fragment highlights every fragment of its entity.
+function linkFragments(ev, on) {
+  var box = ev.target.closest ? ev.target.closest(".frag") : null;
+  if (box) $$('.frag[data-ent="' + box.dataset.ent + '"]', box.closest(".ctx, .doctext") || document)
+    .forEach(function (x) { x.classList.toggle("linked", on); });
+}
+document.addEventListener("mouseover", function (ev) { linkFragments(ev, true); });
+document.addEventListener("mouseout", function (ev) { linkFragments(ev, false); });
 
 function contextOf(S, k) {
   var E = S.errors, r = E.row[k], t = docText(r);

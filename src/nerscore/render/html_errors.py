@@ -58,28 +58,62 @@ class _Vocab:
 
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
-_KEYS = ("row", "start", "end", "label")
+Frags = tuple[tuple[int, int], ...]
+_KEYS = ("row", "start", "end", "label", "frag")
 
 
-def _table(cols: EntityColumns, rows: IntArray, vocab: _Vocab) -> dict[str, IntArray]:
+class _FragIds:
+    """One number per distinct fragment set (0: a contiguous entity)."""
+
+    def __init__(self) -> None:
+        self.index: dict[Frags, int] = {}
+        self.parts: dict[int, Frags] = {}
+
+    def code(self, frags: Frags | None) -> int:
+        if not frags:
+            return 0
+        k = self.index.setdefault(frags, len(self.index) + 1)
+        self.parts[k] = frags
+        return k
+
+
+def _table(cols: EntityColumns, rows: IntArray, vocab: _Vocab,
+           frag_ids: _FragIds) -> dict[str, IntArray]:
     """The entities of the sequences ``rows`` (sorted), sorted by row and offsets.
 
-    Columns ``row`` (an index into ``rows``), ``start``, ``end`` and ``label``
-    (an index into the page's label table).
+    Columns ``row`` (an index into ``rows``), ``start``, ``end``, ``label``
+    (an index into the page's label table) and ``frag`` (0, or the number of
+    a discontinuous entity's fragment set in ``frag_ids``).
     """
-    keep = np.isin(cols.seq, rows)
+    keep = np.flatnonzero(np.isin(cols.seq, rows))
     seq, start, end = cols.seq[keep], cols.start[keep], cols.end[keep]
     label = vocab.codes(cols.labels)[cols.label[keep]]
-    order = np.lexsort((end, start, seq))
+    frag = np.zeros(len(keep), dtype=np.int64)
+    f = cols.fragments
+    if f is not None:
+        many = f.counts()[keep] > 1
+        frag[many] = [frag_ids.code(f.row(int(r))) for r in keep[many]]
+    order = np.lexsort((frag, end, start, seq))
     return {"row": np.searchsorted(rows, seq[order]), "start": start[order],
-            "end": end[order], "label": label[order]}
+            "end": end[order], "label": label[order], "frag": frag[order]}
 
 
-def _table_json(table: Mapping[str, IntArray], n_rows: int) -> dict[str, list[int]]:
-    """A table as the page stores it: ``n`` entities per row; ``start``, ``len``, ``label``."""
-    return {"n": np.bincount(table["row"], minlength=n_rows).tolist(),
-            "start": table["start"].tolist(), "len": (table["end"] - table["start"]).tolist(),
-            "label": table["label"].tolist()}
+def _table_json(table: Mapping[str, IntArray], n_rows: int,
+                frag_ids: _FragIds) -> dict[str, Any]:
+    """A table as the page stores it: ``n`` entities per row; ``start``, ``len``, ``label``.
+
+    With discontinuous entities also ``frags``: per such entity its index in
+    the table, then the start and length of each fragment.
+    """
+    out: dict[str, Any] = {
+        "n": np.bincount(table["row"], minlength=n_rows).tolist(),
+        "start": table["start"].tolist(), "len": (table["end"] - table["start"]).tolist(),
+        "label": table["label"].tolist()}
+    many = np.flatnonzero(table["frag"] > 0)
+    if len(many):
+        out["frags"] = [[k, *(x for a, b in frag_ids.parts[int(table["frag"][k])]
+                              for x in (a, b - a))] for k in many.tolist()]
+    return out
 
 
 def _within_row(table: Mapping[str, IntArray], query: Mapping[str, IntArray]) -> IntArray:
@@ -103,19 +137,20 @@ def _within_row(table: Mapping[str, IntArray], query: Mapping[str, IntArray]) ->
 
 def _errors(
     records: Sequence[ErrorRecord], rows: IntArray, vocab: _Vocab,
-    gold: Mapping[str, IntArray], pred: Mapping[str, IntArray],
+    gold: Mapping[str, IntArray], pred: Mapping[str, IntArray], frag_ids: _FragIds,
 ) -> dict[str, list[int]]:
     """Errors as columns: category, row, and each side as an index into its row's entities."""
     code = vocab.code
     cols = np.array([
         (_CAT_INDEX[r.category], r.sequence,
          -1 if r.gold_start is None else r.gold_start, -1 if r.gold_end is None else r.gold_end,
-         code(r.gold_label),
+         code(r.gold_label), frag_ids.code(r.gold_fragments),
          -1 if r.pred_start is None else r.pred_start, -1 if r.pred_end is None else r.pred_end,
-         code(r.pred_label)) for r in records], dtype=np.int64).reshape(-1, 8)
+         code(r.pred_label), frag_ids.code(r.pred_fragments)) for r in records],
+        dtype=np.int64).reshape(-1, 10)
     row = np.searchsorted(rows, cols[:, 1])
-    g = _within_row(gold, dict(zip(_KEYS, (row, cols[:, 2], cols[:, 3], cols[:, 4]), strict=True)))
-    p = _within_row(pred, dict(zip(_KEYS, (row, cols[:, 5], cols[:, 6], cols[:, 7]), strict=True)))
+    g = _within_row(gold, dict(zip(_KEYS, (row, *cols[:, 2:6].T), strict=True)))
+    p = _within_row(pred, dict(zip(_KEYS, (row, *cols[:, 6:10].T), strict=True)))
     return {"cat": cols[:, 0].tolist(), "row": row.tolist(), "g": g.tolist(), "p": p.tolist()}
 
 
@@ -168,7 +203,9 @@ def error_payload(
         ``tokens`` (the token table, most frequent first, or None);
         ``golds`` (distinct gold entity tables: per row its number of
         entities ``n``, then per entity ``start``, ``len`` and ``label``,
-        sorted by row and offsets) and ``systems``: per system its ``name``,
+        sorted by row and offsets; with discontinuous entities ``frags``:
+        per such entity ``[index, start, len, start, len, ...]``, one start
+        and length per fragment) and ``systems``: per system its ``name``,
         ``gold`` (index into ``golds``), ``pred`` (an entity table) and
         ``errors`` (columns ``cat``, an index into ``categories``, ``row``,
         and ``g`` and ``p``, the index of the gold and predicted entity among
@@ -202,16 +239,18 @@ def error_payload(
         return None, "; ".join(reasons)
     rows = np.array(sorted({e.sequence for *_, records in usable for e in records}),
                     dtype=np.int64)
-    golds: list[dict[str, list[int]]] = []
+    golds: list[dict[str, Any]] = []
     out_systems = []
+    frag_ids = _FragIds()
     for name, _, base, _, records in usable:
-        gold, pred = _table(base.gold, rows, vocab), _table(base.pred, rows, vocab)
-        errors = _errors(records, rows, vocab, gold, pred)
-        gold_json = _table_json(gold, len(rows))
+        gold = _table(base.gold, rows, vocab, frag_ids)
+        pred = _table(base.pred, rows, vocab, frag_ids)
+        errors = _errors(records, rows, vocab, gold, pred, frag_ids)
+        gold_json = _table_json(gold, len(rows), frag_ids)
         if gold_json not in golds:
             golds.append(gold_json)
         out_systems.append({"name": name, "gold": golds.index(gold_json),
-                            "pred": _table_json(pred, len(rows)), "errors": errors})
+                            "pred": _table_json(pred, len(rows), frag_ids), "errors": errors})
     ids = next((r.doc_ids for _, r, *_ in usable if r.doc_ids is not None), None)
     docs = None if ids is None else [
         None if q >= len(ids) or ids[q] is None else str(ids[q]) for q in rows.tolist()]

@@ -21,7 +21,7 @@ def scores_to_dict(output: ScoreOutput) -> dict[str, Any]:
     >>> report = nerscore.evaluate([["B-PER"]], [["B-LOC"]], zero_division=0)
     >>> cm = nerscore.confusion_from_report(report)
     >>> sorted(scores_to_dict(ScoreOutput(report, confusion=cm)))[:4]
-    ['accuracy', 'beta', 'confusion', 'format_version']
+    ['accuracy', 'beta', 'confusion', 'entities']
     """
     data = output.report.to_dict()
     if output.confusion is not None:

@@ -46,9 +46,14 @@ def format_count(x: float) -> str:
 
 
 def report_header(report: Report) -> str:
-    """The one-line summary of a report: matcher, options, scheme and mode."""
+    """The one-line summary of a report: matcher, options, entity selection, scheme and mode."""
     bits = [f"match={report.match}"]
     bits += [f"{k}={v}" for k, v in report.options.items() if v is not None]
+    entities = getattr(report, "entities", {})
+    if entities.get("discontinuous", "fragments") != "fragments":
+        bits.append(f"discontinuous={entities['discontinuous']}")
+    if entities.get("subset") is not None:
+        bits.append(f"subset={entities['subset']}")
     if report.scheme is not None or report.mode is not None:
         bits.append(f"scheme={report.scheme or 'auto'}")
         bits.append(f"mode={report.mode}")
