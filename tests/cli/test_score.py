@@ -327,6 +327,45 @@ def test_span_files(capsys, tmp_path):
     assert "has 1 column" not in err or "line 1" in err
 
 
+def _brat_pair(tmp_path):
+    text = "lung cancer in the upper lobe was found"
+    for side, ann in (("gold", "T1\tDisorder 0 4;19 29\tlung upper lobe\n"
+                               "T2\tDisorder 5 11\tcancer\n"),
+                      ("pred", "T1\tDisorder 0 29\tlung cancer in the upper lobe\n"
+                               "T2\tDisorder 5 11\tcancer\n")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "d.txt").write_text(text, encoding="utf-8")
+        (tmp_path / side / "d.ann").write_text(ann, encoding="utf-8")
+    return str(tmp_path / "gold"), str(tmp_path / "pred")
+
+
+def test_discontinuous_entities_on_the_command_line(capsys, tmp_path):
+    gold, pred = _brat_pair(tmp_path)
+    status, out, err = run(capsys, "score", gold, pred, "--format", "json")
+    assert (status, err) == (0, "")
+    data = json.loads(out)
+    assert (data["overall"]["tp"], data["overall"]["fp"], data["overall"]["fn"]) == (1, 1, 1)
+    assert data["entities"]["gold"] == {"discontinuous": 1}
+    status, out, _ = run(capsys, "score", gold, pred, "--discontinuous", "extent",
+                         "--format", "json")
+    data = json.loads(out)
+    assert (status, data["overall"]["tp"], data["entities"]["discontinuous"]) == (0, 2, "extent")
+    status, out, _ = run(capsys, "score", gold, pred, "--subset", "discontinuous",
+                         "--zero-division", "0")
+    assert status == 0
+    assert out.splitlines()[0].endswith("match=exact, labeled=True, subset=discontinuous")
+    assert "note: Only the discontinuous entities were scored" in out
+    for match in ("semeval", "threshold", "token"):
+        status, out, _ = run(capsys, "score", gold, gold, "--match", match, "--format", "json")
+        assert (status, json.loads(out)["overall"]["f1"]) == (0, 1.0)
+    status, _, err = run(capsys, "score", gold, pred, "--discontinuous", "merge")
+    assert status == 2
+    assert "argument --discontinuous: invalid choice: 'merge'" in err
+    status, _, err = run(capsys, "score", GOLD, PRED, "--subset", "discontinuous")
+    assert status != 0
+    assert "needs span input" in err
+
+
 # ------------------------------------------------------------------------------- validate
 
 

@@ -394,3 +394,17 @@ def test_score_confusion_in_markdown_and_html(capsys):
     assert out.count("</html>") == 1
     assert 'class="cm"' in out
     assert 'data-raw="261"' in out
+
+
+def test_the_error_browser_data_holds_the_fragments_of_discontinuous_entities():
+    from nerscore.render.html_errors import error_payload
+
+    text = "lung cancer in the upper lobe was found"
+    gold = [{"id": "d", "text": text, "spans": [
+        {"start": 0, "end": 29, "label": "Disorder", "fragments": [[0, 4], [19, 29]]},
+        (5, 11, "Disorder")]}]
+    pred = [{"id": "d", "text": text, "spans": [(0, 29, "Disorder"), (5, 11, "Disorder")]}]
+    data, _ = error_payload({"s": nerscore.evaluate(gold, pred, zero_division=0.0)}, None)
+    assert data["golds"][0]["frags"] == [[0, 0, 4, 19, 10]]
+    assert "frags" not in data["systems"][0]["pred"]
+    assert data["systems"][0]["errors"] == {"cat": [3], "row": [0], "g": [0], "p": [0]}

@@ -62,7 +62,8 @@ class Regions:
         owner = cols.fragments.rows() if cols.fragments is not None else np.arange(len(cols))
         lab_of = {lab: i for i, lab in enumerate(cols.labels)}
         n_lab = len(cols.labels) + 1  # group label 0: every label
-        region_lab = np.array([0 if lab is None else lab_of.get(lab, -1) + 1
+        # group label 0: every label; -1: a label these columns do not have
+        region_lab = np.array([0 if lab is None else lab_of[lab] + 1 if lab in lab_of else -1
                                for lab in self.label], dtype=np.int64).reshape(-1)
         known = region_lab >= 0
         rows, found = [], []

@@ -22,6 +22,11 @@ half-open character offsets ``(start, end)``. Token ``k`` covers characters
   under ``contract``) is dropped. Adjusted and dropped spans are returned in
   :class:`SpanConversion` — counted, never silent.
 
+A discontinuous span (docs/fragments.md) is converted fragment by
+fragment: its token span has the token fragments (fragments that become
+adjacent tokens are one); a fragment that keeps no token is left out, and
+the span is dropped when none is left. Tags cannot hold fragments.
+
 Tags ↔ character spans go through token spans and
 :func:`~nerscore.tags_to_entities` / :func:`~nerscore.entities_to_tags`, so
 every scheme is supported. Converting aligned character spans to tags and
@@ -41,7 +46,14 @@ import numpy.typing as npt
 from nerscore.decode.entities import decode, write_tags
 from nerscore.errors import FormatError, InvalidSpanError, LengthMismatchError
 from nerscore.values.decoding import Decoding
-from nerscore.values.documents import Document, check_span, coerce_span, describe_doc
+from nerscore.values.documents import (
+    Document,
+    check_fragments,
+    check_span,
+    coerce_span,
+    describe_doc,
+    fragments_of,
+)
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import Entity, Span
 from nerscore.values.tags import EncodedTags
@@ -148,16 +160,16 @@ def _token_offsets(tokens: Sequence[Any], text: str | None) -> tuple[IntArray, I
 
 def _read_spans(
     spans: Document | Sequence[Any], text: str | None
-) -> tuple[list[tuple[int, int, str]], str | None, str | int]:
+) -> tuple[list[Entity], str | None, str | int]:
     if isinstance(spans, Document):
-        return ([(e.start, e.end, e.label) for e in spans.spans],
-                text if text is not None else spans.text, spans.id)
+        return list(spans.spans), text if text is not None else spans.text, spans.id
     n = None if text is None else len(text)
     out = []
     for i, item in enumerate(spans):
         s, e, lab = coerce_span(item, document=0, index=i)
         check_span(s, e, lab, document=0, text_length=n, index=i)
-        out.append((s, e, lab))
+        frags = check_fragments(fragments_of(item), s, e, lab, document=0, index=i)
+        out.append(Entity.from_fragments(frags, lab) if frags else Entity(Span(s, e), lab))
     return out, text, 0
 
 
@@ -247,9 +259,42 @@ def char_spans_to_token_spans(
             f"Expected `misaligned` to be one of 'error', 'expand', 'contract'; "
             f"got {misaligned!r}."
         )
-    items, text, doc = _read_spans(spans, text)
+    ents, text, doc = _read_spans(spans, text)
     ts, te = _token_offsets(tokens, text)
-    return _to_tokens(items, ts, te, text=text, doc=doc, misaligned=misaligned)
+    items = [(f.start, f.end, e.label) for e in ents for f in e.parts]
+    conv = _to_tokens(items, ts, te, text=text, doc=doc, misaligned=misaligned)
+    if len(items) == len(ents):
+        return conv
+    return _regroup(ents, items, conv)
+
+
+def _regroup(ents: list[Entity], items: list[tuple[int, int, str]],
+             conv: SpanConversion) -> SpanConversion:
+    """The conversion of every fragment, as the conversion of the spans they belong to."""
+    adjusted = {(src.start, src.end): ent for src, ent in conv.adjusted}
+    kept = iter(conv.spans)
+    dropped = {(d.start, d.end) for d in conv.dropped}
+    out, moved, lost = [], [], []
+    k = 0
+    for ent in ents:
+        parts, changed = [], False
+        for f in ent.parts:
+            key = (items[k][0], items[k][1])
+            k += 1
+            if key in dropped and f.start != f.end:
+                changed = True
+                continue
+            tok = next(kept)
+            changed |= key in adjusted
+            parts.append((tok.start, tok.end))
+        if not parts:
+            lost.append(ent)
+            continue
+        new = Entity.from_fragments(parts, ent.label)
+        if changed:
+            moved.append((ent, new))
+        out.append(new)
+    return SpanConversion(tuple(out), tuple(moved), tuple(lost))
 
 
 def _to_tokens(
@@ -473,7 +518,15 @@ def char_spans_to_tags(
     ['B-PER', 'L-PER', 'O', 'O', 'B-LOC', 'L-LOC', 'O']
     """
     decoding = Decoding(scheme, suffix=suffix, delimiter=delimiter, outside=outside)
-    items, text, doc = _read_spans(spans, text)
+    ents, text, doc = _read_spans(spans, text)
+    for ent in ents:
+        if ent.fragments:
+            raise InvalidSpanError(
+                f"Span ({ent.start}, {ent.end}, {ent.label!r}) of {describe_doc(doc)} is "
+                f"discontinuous (fragments {[[f.start, f.end] for f in ent.fragments]}); tags "
+                "cannot encode fragments. Give its extent, Entity(span, label), instead.",
+                document=doc, spans=[(ent.start, ent.end, ent.label)])
+    items = [(e.start, e.end, e.label) for e in ents]
     for s, e, lab in items:
         if s == e:
             raise InvalidSpanError(
