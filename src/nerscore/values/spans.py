@@ -51,7 +51,7 @@ class Span:
         return self.end - self.start
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@dataclass(frozen=True, slots=True, repr=False, init=False)
 class Entity:
     """A labelled span inside one sequence (sentence or document), in one or several fragments.
 
@@ -87,17 +87,24 @@ class Entity:
     sentence: int = 0
     fragments: tuple[Span, ...] = ()
 
-    def __post_init__(self) -> None:
-        if self.fragments:
-            pairs = normalize_fragments(self.fragments)
+    def __init__(self, span: Span, label: str, sentence: int = 0,
+                 fragments: tuple[Span, ...] = ()) -> None:
+        # written out (no __post_init__): entities are built by the million
+        setattr_ = object.__setattr__
+        setattr_(self, "span", span)
+        setattr_(self, "label", label)
+        setattr_(self, "sentence", sentence)
+        setattr_(self, "fragments", fragments)
+        if fragments:
+            pairs = normalize_fragments(fragments)
             extent = (pairs[0][0], pairs[-1][1])
-            if extent != (self.span.start, self.span.end):
+            if extent != (span.start, span.end):
                 raise ValueError(
                     f"The fragments {[list(p) for p in pairs]} of an entity span "
-                    f"[{extent[0]}, {extent[1]}), not its span [{self.span.start}, "
-                    f"{self.span.end}); the span of a discontinuous entity is its extent."
+                    f"[{extent[0]}, {extent[1]}), not its span [{span.start}, "
+                    f"{span.end}); the span of a discontinuous entity is its extent."
                 )
-            object.__setattr__(self, "fragments", () if len(pairs) == 1 else tuple(
+            setattr_(self, "fragments", () if len(pairs) == 1 else tuple(
                 Span(a, b) for a, b in pairs))
 
     @classmethod
