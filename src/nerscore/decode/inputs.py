@@ -446,7 +446,11 @@ def _show(ids: Sequence[str]) -> str:
 
 
 class _Joined(NamedTuple):
-    """Both sides joined document by document (``p_rows``: each one's predicted document)."""
+    """Both sides joined document by document.
+
+    ``p_rows`` holds each joined document's predicted document (None when
+    the prediction lacks it); None itself when documents pair by position.
+    """
 
     g_spans: list[Sequence[Any]]
     p_spans: list[Sequence[Any]]
@@ -454,7 +458,7 @@ class _Joined(NamedTuple):
     texts: list[str | None] | None
     notes: list[str]
     mismatches: TextMismatches
-    p_rows: list[int | None]
+    p_rows: list[int | None] | None
 
 
 def _join(g: _Side, p: _Side) -> _Joined:
@@ -474,12 +478,13 @@ def _join(g: _Side, p: _Side) -> _Joined:
         ids: list[str] | None = joined
         empty: Sequence[Any] = ()
         g_spans = g.spans + [empty] * len(extra)
-        p_rows: list[int | None] = [pi.get(d) for d in joined]
-        p_spans = [empty if r is None else p.spans[r] for r in p_rows]
+        found: list[int | None] = [pi.get(d) for d in joined]
+        p_rows: list[int | None] | None = found
+        p_spans = [empty if r is None else p.spans[r] for r in found]
         gt = g.texts or [None] * len(g.ids)
         pt = p.texts or [None] * len(p.ids)
         g_texts = gt + [None] * len(extra)
-        p_texts = [None if r is None else pt[r] for r in p_rows]
+        p_texts = [None if r is None else pt[r] for r in found]
         if missing:
             notes.append(
                 f"{len(missing)} gold document(s) have no prediction and count as predicting no "
@@ -508,7 +513,7 @@ def _join(g: _Side, p: _Side) -> _Joined:
             )
         ids = g.ids if g.ids is not None else p.ids
         g_spans, p_spans = g.spans, p.spans
-        p_rows = list(range(len(p.spans)))
+        p_rows = None
         g_texts = g.texts or [None] * len(g.spans)
         p_texts = p.texts or [None] * len(p.spans)
     if g.texts is None and p.texts is None:  # no text on either side: nothing to compare
@@ -564,8 +569,8 @@ def prepare_spans(y_true: object, y_pred: object) -> Prepared:
     if g.ignore is not None or p.ignore is not None:
         n = len(joined.g_spans)
         g_regions = (g.ignore or [()] * len(g.spans)) + [()] * (n - len(g.spans))
-        p_regions = [() if r is None or p.ignore is None else p.ignore[r]
-                     for r in joined.p_rows]
+        rows = joined.p_rows if joined.p_rows is not None else range(len(p.spans))
+        p_regions = [() if r is None or p.ignore is None else p.ignore[r] for r in rows]
         pred, tallies, more = ignore_predictions(gold, pred, g_regions, p_regions, names)
         notes += more
     return Prepared(gold, pred, None, None, None, doc_ids=ids, texts=texts,

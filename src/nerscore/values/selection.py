@@ -22,10 +22,11 @@ from typing import Any
 
 import numpy as np
 
+from nerscore.errors import option_error
 from nerscore.values.options import OptionEnum
 from nerscore.values.spans import EntityColumns
 
-__all__ = ["Discontinuous", "Selection", "Subset", "tally_names"]
+__all__ = ["Discontinuous", "Selection", "Subset"]
 
 
 class Discontinuous(OptionEnum):
@@ -39,20 +40,6 @@ class Subset(OptionEnum):
     """Which entities are scored (``subset=``; None: all of them)."""
 
     DISCONTINUOUS = "discontinuous"
-
-
-#: The tallies of :attr:`nerscore.Counts.tallies`, in report order, with what each counts.
-_TALLIES = {
-    "gold_discontinuous": "gold entities with two or more fragments",
-    "pred_discontinuous": "predicted entities with two or more fragments",
-    "pred_ignored": "predictions removed because they overlap an ignore region",
-    "ignore_regions": "ignore regions of the gold documents",
-}
-
-
-def tally_names() -> dict[str, str]:
-    """Every tally a scorer keeps in ``Counts.tallies``, with what it counts."""
-    return dict(_TALLIES)
 
 
 @dataclass(frozen=True)
@@ -85,8 +72,6 @@ class Selection:
             try:
                 subset = Subset.parse(subset, name="subset").value
             except ValueError:
-                from nerscore.errors import option_error
-
                 raise option_error("subset", "one of 'discontinuous' or None", subset) from None
         object.__setattr__(self, "subset", subset)
 
@@ -109,9 +94,10 @@ class Selection:
               pred: EntityColumns) -> tuple[EntityColumns, EntityColumns, dict[str, int]]:
         """Both sides as they are matched, and the tallies of discontinuous entities.
 
-        The tallies count the entities of two or more fragments on each side
-        as given; then ``subset`` keeps only those, and ``extent`` reads
-        them as their extents.
+        The tallies (:attr:`nerscore.Counts.tallies`) count the entities of
+        two or more fragments on each side as given (``gold_discontinuous``,
+        ``pred_discontinuous``); then ``subset`` keeps only those, and
+        ``extent`` reads them as their extents.
 
         Examples
         --------

@@ -303,7 +303,7 @@ class EntityColumns:
         return self.fragments.lengths()
 
     def pieces(self) -> EntityColumns:
-        """One row per fragment (sequence, fragment bounds, label); the rows as units cover them."""
+        """One contiguous row per fragment (its sequence, bounds and label): the units covered."""
         if self.fragments is None:
             return self
         rows = self.fragments.rows()
