@@ -90,7 +90,8 @@ def breakdown_section(out: str, result: Breakdown, *, markdown: bool = False,
     -------
     str
     """
+    from nerscore.render.text import titled_section
+
     table = render_breakdown(result, format="markdown" if markdown else "text", digits=digits)
-    sep = "\n" if out.endswith("\n") else "\n\n"
     title = f"## Scores by {result.by}" if markdown else f"scores by {result.by}"
-    return f"{out}{sep}{title}\n\n{table.rstrip()}\n"
+    return titled_section(out, title, table.rstrip() + "\n")

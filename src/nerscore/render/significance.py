@@ -180,7 +180,8 @@ def intervals_section(out: str, result: Comparison, *, markdown: bool = False,
     -------
     str
     """
-    sep = "\n" if out.endswith("\n") else "\n\n"
+    from nerscore.render.text import titled_section
+
     title = "## Confidence intervals" if markdown else "confidence intervals"
     table = render_comparison(result, format="markdown" if markdown else "text", digits=digits)
-    return f"{out}{sep}{title}\n\n{table}"
+    return titled_section(out, title, table)
