@@ -6,6 +6,7 @@ import math
 
 from nerscore.analysis.breakdowns import Breakdown, Bucket
 from nerscore.errors import option_error
+from nerscore.render.sections import titled_section
 
 __all__ = ["breakdown_section", "render_breakdown"]
 
@@ -90,8 +91,6 @@ def breakdown_section(out: str, result: Breakdown, *, markdown: bool = False,
     -------
     str
     """
-    from nerscore.render.text import titled_section
-
     table = render_breakdown(result, format="markdown" if markdown else "text", digits=digits)
     title = f"## Scores by {result.by}" if markdown else f"scores by {result.by}"
     return titled_section(out, title, table.rstrip() + "\n")

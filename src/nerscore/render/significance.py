@@ -13,6 +13,7 @@ import math
 
 from nerscore.analysis.significance.results import Comparison, Estimate
 from nerscore.errors import option_error
+from nerscore.render.sections import titled_section
 
 __all__ = ["format_p_value", "intervals_section", "render_comparison"]
 
@@ -180,8 +181,6 @@ def intervals_section(out: str, result: Comparison, *, markdown: bool = False,
     -------
     str
     """
-    from nerscore.render.text import titled_section
-
     title = "## Confidence intervals" if markdown else "confidence intervals"
     table = render_comparison(result, format="markdown" if markdown else "text", digits=digits)
     return titled_section(out, title, table)

@@ -9,7 +9,7 @@ from nerscore.scoring.report import Report, Row
 
 __all__ = [
     "MARKDOWN", "TEXT", "format_count", "markdown_cell", "render_markdown", "render_rich",
-    "render_text", "report_header", "titled_section",
+    "render_text", "report_header",
 ]
 
 #: Decimals of a fractional count (partial credit).
@@ -217,18 +217,6 @@ def render_rich(report: Report) -> Any:
                       str(row.n_gold), str(row.n_pred), format_count(row.tp),
                       format_count(row.fp), format_count(row.fn))
     return table
-
-
-def titled_section(out: str, title: str, body: str) -> str:
-    r"""``out``, a blank line, ``title``, a blank line and ``body``: a section appended to a report.
-
-    Examples
-    --------
-    >>> titled_section("report\n", "scores by length", "table\n")
-    'report\n\nscores by length\n\ntable\n'
-    """
-    sep = "\n" if out.endswith("\n") else "\n\n"
-    return f"{out}{sep}{title}\n\n{body}"
 
 
 def _scores(output: ScoreOutput, digits: int, markdown: bool) -> str:
