@@ -11,6 +11,7 @@ import pytest
 
 import nerscore
 from nerscore.accumulate.files import (
+    FileScoring,
     NotStreamable,
     pair_chunks,
     score_files,
@@ -196,7 +197,7 @@ def test_fallbacks_give_the_in_memory_result(tmp_path, rng, conll_files, kw, rea
     opts = dict(gold_options={"comments": True}, pred_options={"comments": True},
                 zero_division=0, **kw)
     with pytest.raises(NotStreamable, match=reason):
-        stream_score(gold, pred, chunk_size=3, **opts)
+        stream_score(gold, pred, FileScoring.from_keywords(chunk_size=3, **opts))
     if reason == "input error":
         with pytest.raises(FormatError, match=r"Token \d+ of sentence \d+ differs"):
             score_files(gold, pred, chunk_size=3, **opts)
@@ -303,8 +304,9 @@ def test_errors_file_not_written_on_fallback(tmp_path, conll_files):
     gold, pred = conll_files
     out = tmp_path / "err.jsonl"
     with pytest.raises(NotStreamable):
-        stream_score(gold, pred, chunk_size=3, errors=out, strict_tokens=True,
-                     gold_options={"comments": True}, pred_options={"comments": True})
+        stream_score(gold, pred, FileScoring(chunk_size=3, strict_tokens=True,
+                                             gold_options={"comments": True},
+                                             pred_options={"comments": True}), errors=out)
     assert not out.exists()
     assert not [f for f in tmp_path.iterdir() if f.name.endswith(".partial")]
 
@@ -369,11 +371,11 @@ def test_cli_same_file_note_and_errors(capsys, tmp_path, conll_files):
 
 def test_stream_score_reports_bytes_read_of_a_conll_gold_file():
 
-    from nerscore.accumulate.files import stream_score
+    from nerscore.accumulate.files import FileScoring, stream_score
 
     example = ROOT / "examples" / "conll2000"
     calls: list[tuple[int, int]] = []
-    stream_score(example / "gold.conll", example / "pred.conll", chunk_size=5,
+    stream_score(example / "gold.conll", example / "pred.conll", FileScoring(chunk_size=5),
                  progress=lambda d, t: calls.append((d, t)))
     size = (example / "gold.conll").stat().st_size
     assert calls[-1] == (size, size)

@@ -168,3 +168,31 @@ def test_what_a_format_cannot_keep_is_counted(tmp_path):
     assert "1 token containing white space joined into the text" in " ".join(res.notes())
     back = nerscore.convert_file(tmp_path / "s.jsonl", tmp_path / "b.conll")
     assert "2 document ids not kept (each document becomes one sentence)." in back.notes()
+
+
+@pytest.mark.parametrize("text", [
+    "a B-X\nb I-X\n\nc O\n\n",          # a blank line ends the last sentence
+    "a B-X\nb I-X\n\nc O\n\n\n",        # two
+    "# c\na B-X\n\nc O\n\n# end\n",     # a comment after the last sentence
+    "-DOCSTART- -X- O\n\na B-X\n\n",
+])
+def test_conll_to_conll_keeps_the_layout_to_the_last_byte(tmp_path, text):
+    src, dst = tmp_path / "a.conll", tmp_path / "b.conll"
+    src.write_bytes(text.encode())
+    nerscore.convert_file(src, dst, from_scheme="IOB2", to_scheme="IOB2",
+                          conll_options={"comments": "# c" in text})
+    assert dst.read_bytes() == src.read_bytes()
+
+
+@pytest.mark.parametrize("text", [
+    "Anna\tB-PER\r\nleft\tO\r\n\r\nBo\tB-PER\r\n",   # tabs and CRLF, as shared tasks ship them
+    "Anna\tB-PER\nleft\tO\n\nBo\tB-PER\n\n",
+    "Anna NNP B-PER\r\nleft VBD O\r\n\r\n",
+])
+def test_conll_through_parquet_and_back_gives_the_same_bytes(tmp_path, text):
+    pytest.importorskip("pyarrow")
+    src = tmp_path / "a.conll"
+    src.write_bytes(text.encode())
+    nerscore.convert_file(src, tmp_path / "a.parquet")
+    nerscore.convert_file(tmp_path / "a.parquet", tmp_path / "b.conll")
+    assert (tmp_path / "b.conll").read_bytes() == src.read_bytes()

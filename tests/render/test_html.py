@@ -257,7 +257,7 @@ def test_several_systems_one_column_each_and_duck_typed_extras():
     assert "B&lt;x&gt;" in page
     assert page.count('<th class="sys">') == 2
     assert '0.5000 <span class="ci">[0.4000, 0.6000]</span>' in page
-    assert '<td class="num">0.0001</td><td class="num">not run</td>' in page
+    assert '<td class="num">&lt; 0.001</td><td class="num">not run</td>' in page
     assert "Check &lt;PER&gt; vs LOC." in page
     assert "<td>label_confusion</td>" in page
     assert "count <strong>3</strong>" in page  # no message: the numbers are the finding

@@ -37,7 +37,7 @@ import dataclasses
 import os
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from nerscore.accumulate.scorer import EntityScorer
@@ -55,10 +55,10 @@ from nerscore.io.formats import Format, guess_format, pair_notes
 from nerscore.scoring.metrics import evaluate
 from nerscore.scoring.report import Report
 from nerscore.values.decoding import Decoding
-from nerscore.values.schemes import Mode, Scheme
 
 __all__ = [
     "CHUNK_SIZE",
+    "FileScoring",
     "NotStreamable",
     "ShardResult",
     "StreamResult",
@@ -152,15 +152,98 @@ class ShardResult:
     errors: list[ErrorRecord] | None = None
 
 
+@dataclass(frozen=True)
+class FileScoring:
+    """How a pair of files is read and scored: the one value every file scorer passes on.
+
+    :func:`score_files` builds it from its keywords (:meth:`from_keywords`);
+    streaming (:func:`stream_score`, :func:`score_shard`), the in-memory
+    fallback and the Dask tasks (:mod:`nerscore.integrations.dask`) all take it.
+
+    Attributes
+    ----------
+    gold_format, pred_format : str or Format, optional
+        Default: guessed from the file names.
+    chunk_size : int
+        Most sentences or documents per chunk.
+    strict_tokens : bool
+        CoNLL: a token that differs between the files is an error.
+    gold_options, pred_options : mapping
+        Reader options of each side.
+    confusion : bool
+        Also compute the entity confusion matrix.
+    notes : tuple of str
+        Notes to add before the readers' notes.
+    match, decoding, options, beta, zero_division, labels
+        How entities are decoded and matched (``options``: the matcher's).
+
+    Examples
+    --------
+    >>> job = FileScoring.from_keywords(scheme="BIO", match="threshold", t=1, chunk_size=5)
+    >>> job.decoding.scheme_name, job.match, dict(job.options), job.chunk_size
+    ('IOB2', 'threshold', {'t': 1}, 5)
+    """
+
+    gold_format: str | Format | None = None
+    pred_format: str | Format | None = None
+    chunk_size: int = CHUNK_SIZE
+    strict_tokens: bool = False
+    gold_options: Mapping[str, Any] = field(default_factory=dict)
+    pred_options: Mapping[str, Any] = field(default_factory=dict)
+    confusion: bool = False
+    notes: tuple[str, ...] = ()
+    match: str = "exact"
+    decoding: Decoding = field(default_factory=Decoding)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    beta: float = 1.0
+    zero_division: Any = "warn"
+    labels: Sequence[str] | None = None
+
+    def __post_init__(self) -> None:
+        size = self.chunk_size
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"Expected `chunk_size` to be a positive integer; got {size!r}.")
+
+    @classmethod
+    def from_keywords(cls, **keywords: Any) -> FileScoring:
+        """Split :func:`score_files`'s keywords: reading, decoding, scoring, matcher options."""
+        rest = dict(keywords)
+        decoding = Decoding(**{k: rest.pop(k) for k in _DECODING if k in rest})
+        values = {f.name: rest.pop(f.name) for f in dataclasses.fields(cls)
+                  if f.name in rest and f.name not in ("decoding", "options")}
+        for side in ("gold_options", "pred_options"):
+            values[side] = dict(values.get(side) or {})
+        values["notes"] = tuple(values.get("notes", ()))
+        return cls(decoding=decoding, options=rest, **values)
+
+    def formats(self, gold: str, pred: str | None) -> tuple[Format, Format]:
+        """The formats of both sides (``pred=None``: both sides are columns of ``gold``)."""
+        if pred is None:
+            return guess_format(gold, self.gold_format), guess_format(
+                gold, self.pred_format or self.gold_format)
+        return guess_format(gold, self.gold_format), guess_format(pred, self.pred_format)
+
+    def scorer(self, on_errors: Callable[[list[ErrorRecord]], None] | None = None,
+               ) -> EntityScorer:
+        """An empty accumulator with these options (``whole_input``: the files' report)."""
+        return EntityScorer.with_decoding(
+            self.decoding, match=self.match, options=self.options, beta=self.beta,
+            zero_division=self.zero_division, labels=self.labels, confusion=self.confusion,
+            on_errors=on_errors, whole_input=True)
+
+    def evaluate_keywords(self) -> dict[str, Any]:
+        """The keywords of :func:`nerscore.evaluate` on the whole files."""
+        decoding = {k: getattr(self.decoding, k) for k in _DECODING}
+        return {"match": self.match, "beta": self.beta, "zero_division": self.zero_division,
+                "labels": self.labels, **decoding, **self.options}
+
+
+_DECODING = ("scheme", "mode", "suffix", "delimiter", "outside")
+
+
 def score_shard(
-    gold: str | os.PathLike[str], pred: str | os.PathLike[str] | None, *,
-    gold_format: str | Format | None = None, pred_format: str | Format | None = None,
-    chunk_size: int = CHUNK_SIZE, strict_tokens: bool = False,
-    gold_options: Mapping[str, Any] | None = None,
-    pred_options: Mapping[str, Any] | None = None,
-    confusion: bool = False, errors: bool | Callable[[list[ErrorRecord]], None] = False,
-    match: str = "exact", decoding: Decoding | None = None, options: Mapping[str, Any] | None = None,
-    beta: float = 1.0, zero_division: Any = "warn", labels: Sequence[str] | None = None,
+    gold: str | os.PathLike[str], pred: str | os.PathLike[str] | None, job: FileScoring, *,
+    errors: bool | Callable[[list[ErrorRecord]], None] = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> ShardResult:
     """Score one pair of files chunk by chunk (the work of one task on a cluster).
@@ -175,11 +258,9 @@ def score_shard(
     NotStreamable
         As :func:`stream_score`; input errors are raised as they are.
     """
-    one_file = pred is None
     g_path = os.fspath(gold)
-    p_path = g_path if pred is None else os.fspath(pred)
-    fmts = (guess_format(g_path, gold_format),
-            guess_format(p_path, (pred_format or gold_format) if one_file else pred_format))
+    p_path = None if pred is None else os.fspath(pred)
+    fmts = job.formats(g_path, p_path)
     collected: list[ErrorRecord] | None = None
     sink: Callable[[list[ErrorRecord]], None] | None = None
     if callable(errors):
@@ -187,12 +268,9 @@ def score_shard(
     elif errors:
         collected = []
         sink = collected.extend
-    scorer = EntityScorer.with_decoding(
-        decoding or Decoding(), match=match, options=options, beta=beta,
-        zero_division=zero_division, labels=labels, confusion=confusion, on_errors=sink,
-        whole_input=True)
-    inputs = chunk_pairs(g_path, p_path, fmts, one_file, chunk_size, dict(gold_options or {}),
-                     dict(pred_options or {}), strict_tokens)
+    scorer = job.scorer(sink)
+    inputs = chunk_pairs(g_path, g_path if p_path is None else p_path, fmts, p_path is None,
+                         job.chunk_size, job.gold_options, job.pred_options, job.strict_tokens)
     for y_true, y_pred, texts in inputs.pairs:
         scorer.update(y_true, y_pred, texts=texts)
         done, total = inputs.position()
@@ -204,47 +282,21 @@ def score_shard(
 
 def stream_score(
     gold: str | os.PathLike[str],
-    pred: str | os.PathLike[str] | None = None,
+    pred: str | os.PathLike[str] | None,
+    job: FileScoring,
     *,
-    gold_format: str | Format | None = None,
-    pred_format: str | Format | None = None,
-    chunk_size: int = CHUNK_SIZE,
     errors: str | os.PathLike[str] | None = None,
-    confusion: bool = False,
-    strict_tokens: bool = False,
-    gold_options: Mapping[str, Any] | None = None,
-    pred_options: Mapping[str, Any] | None = None,
-    notes: Sequence[str] = (),
-    match: str = "exact",
-    scheme: str | Scheme | None = None,
-    mode: str | Mode = "lenient",
-    beta: float = 1.0,
-    zero_division: Any = "warn",
-    labels: Sequence[str] | None = None,
-    suffix: bool = False,
-    delimiter: str = "-",
-    outside: str = "O",
     progress: Callable[[int, int], None] | None = None,
-    **options: Any,
 ) -> StreamResult:
     """:func:`score_files`, chunk by chunk only: raises :class:`NotStreamable` instead of reading whole.
 
     Nothing is written when it raises (the error file is written to a
     temporary file and moved in place at the end).
     """
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise ValueError(f"Expected `chunk_size` to be a positive integer; got {chunk_size!r}.")
-    decoding = Decoding(scheme, mode, suffix, delimiter, outside)
     sink = _ErrorSink(errors) if errors is not None else None
     try:
-        shard = score_shard(
-            gold, pred, gold_format=gold_format, pred_format=pred_format,
-            chunk_size=chunk_size, strict_tokens=strict_tokens, gold_options=gold_options,
-            pred_options=pred_options, confusion=confusion,
-            errors=False if sink is None else sink.write, match=match, decoding=decoding,
-            options=options, beta=beta, zero_division=zero_division, labels=labels,
-            progress=progress,
-        )
+        shard = score_shard(gold, pred, job, errors=False if sink is None else sink.write,
+                            progress=progress)
         scorer, file_notes, token_notes = shard.scorer, shard.notes, shard.token_notes
         if scorer.n_batches == 0:
             raise NotStreamable("the inputs are empty")
@@ -257,8 +309,8 @@ def stream_score(
             sink.discard()
         raise
     report = scorer.compute()
-    if notes or file_notes:
-        report = dataclasses.replace(report, notes=(*report.notes, *notes, *file_notes))
+    if job.notes or file_notes:
+        report = dataclasses.replace(report, notes=(*report.notes, *job.notes, *file_notes))
     n_errors = sink.commit() if sink is not None else None
     return StreamResult(report, scorer.confusion, n_errors, True, None, scorer.n_batches,
                         token_notes)
@@ -268,15 +320,7 @@ def score_files(
     gold: str | os.PathLike[str],
     pred: str | os.PathLike[str] | None = None,
     *,
-    gold_format: str | Format | None = None,
-    pred_format: str | Format | None = None,
-    chunk_size: int = CHUNK_SIZE,
     errors: str | os.PathLike[str] | None = None,
-    confusion: bool = False,
-    strict_tokens: bool = False,
-    gold_options: Mapping[str, Any] | None = None,
-    pred_options: Mapping[str, Any] | None = None,
-    notes: Sequence[str] = (),
     stream: bool = True,
     **options: Any,
 ) -> StreamResult:
@@ -337,39 +381,30 @@ def score_files(
     >>> res.report.micro.recall, res.streamed, res.n_chunks
     (0.5, True, 2)
     """
+    job = FileScoring.from_keywords(**options)
     fallback: str | None = "stream=False"
     if stream:
         try:
-            return stream_score(gold, pred, gold_format=gold_format, pred_format=pred_format,
-                                chunk_size=chunk_size, errors=errors, confusion=confusion,
-                                strict_tokens=strict_tokens, gold_options=gold_options,
-                                pred_options=pred_options, notes=notes, **options)
+            return stream_score(gold, pred, job, errors=errors)
         except NotStreamable as exc:
             fallback = exc.reason
-    return _in_memory(gold, pred, gold_format, pred_format, errors, confusion, strict_tokens,
-                      dict(gold_options or {}), dict(pred_options or {}), notes, fallback,
-                      options)
+    return _in_memory(gold, pred, job, errors, fallback)
 
 
-def _in_memory(
-    gold: str | os.PathLike[str], pred: str | os.PathLike[str] | None,
-    gold_format: str | Format | None, pred_format: str | Format | None,
-    errors: str | os.PathLike[str] | None, confusion: bool, strict_tokens: bool,
-    gold_options: dict[str, Any], pred_options: dict[str, Any], notes: Sequence[str],
-    fallback: str | None, options: dict[str, Any],
-) -> StreamResult:
+def _in_memory(gold: str | os.PathLike[str], pred: str | os.PathLike[str] | None,
+               job: FileScoring, errors: str | os.PathLike[str] | None,
+               fallback: str | None) -> StreamResult:
     one_file = pred is None
     g_path = os.fspath(gold)
     p_path = g_path if pred is None else os.fspath(pred)
-    g_fmt = guess_format(g_path, gold_format)
-    p_fmt = guess_format(p_path, (pred_format or gold_format) if one_file else pred_format)
-    g = g_fmt.load(g_path, gold_options)
-    p = p_fmt.load(p_path, pred_options)
-    aligned = pair_notes(g, p, strict_tokens=strict_tokens)
+    g_fmt, p_fmt = job.formats(g_path, None if pred is None else p_path)
+    g = g_fmt.load(g_path, job.gold_options)
+    p = p_fmt.load(p_path, job.pred_options)
+    aligned = pair_notes(g, p, strict_tokens=job.strict_tokens)
     file_notes = g.notes + (() if one_file else p.notes) + aligned
-    report = evaluate(g.data, p.data, **options)
-    report = dataclasses.replace(report, notes=(*report.notes, *notes, *file_notes))
-    cm = confusion_from_report(report) if confusion else None
+    report = evaluate(g.data, p.data, **job.evaluate_keywords())
+    report = dataclasses.replace(report, notes=(*report.notes, *job.notes, *file_notes))
+    cm = confusion_from_report(report) if job.confusion else None
     n_errors = None
     if errors is not None:
         records = errors_from_report(report, texts=g.texts())

@@ -31,6 +31,7 @@ __all__ = [
     "keywords_to_flags",
     "match_kwargs",
     "matches",
+    "non_negative_int",
     "resampling_kwargs",
     "side_conll_kwargs",
     "side_encoding",
@@ -120,7 +121,8 @@ def _float_type(valid: Callable[[float], bool], expected: str) -> Callable[[str]
 _positive_float = _float_type(lambda x: x > 0 and not math.isinf(x), "a positive number")
 
 
-def _non_negative_int(value: str) -> int:
+def non_negative_int(value: str) -> int:
+    """An argparse type: a whole number, 0 or more."""
     try:
         x = int(value)
     except ValueError:
@@ -509,7 +511,7 @@ def add_score_options(parser: argparse.ArgumentParser) -> None:
                        metavar="{warn,0,1,nan}",
                        help="value of an undefined ratio; 'warn' gives 0 and a note "
                             "(default: warn)")
-    group.add_argument("--digits", type=_non_negative_int, default=2, metavar="N",
+    group.add_argument("--digits", type=non_negative_int, default=2, metavar="N",
                        help="decimals in text reports (default: 2)")
 
 
@@ -546,7 +548,7 @@ def add_resampling_options(parser: argparse.ArgumentParser, *, ci: bool = False)
                        help="bootstrap resamples (default: 1000)")
     group.add_argument("--level", type=_level, default=None, metavar="L",
                        help="confidence level of the intervals (default: 0.95)")
-    group.add_argument("--seed", type=_non_negative_int, default=None, metavar="S",
+    group.add_argument("--seed", type=non_negative_int, default=None, metavar="S",
                        help="random seed of the resamples (default: 0)")
 
 

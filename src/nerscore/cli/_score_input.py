@@ -19,16 +19,6 @@ if TYPE_CHECKING:
 __all__ = ["add_stream_options", "score_streaming", "wants_streaming"]
 
 
-def _positive_or_zero(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number; got {value!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"expected 0 or more; got {value!r}")
-    return n
-
-
 def add_stream_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--chunk-sentences`` (hidden), ``--workers`` and ``--scheduler``.
 
@@ -38,10 +28,10 @@ def add_stream_options(parser: argparse.ArgumentParser) -> None:
         The ``score`` parser.
     """
     # sentences (documents) per chunk; 0 reads the files whole (default: CHUNK_SIZE)
-    parser.add_argument("--chunk-sentences", type=_positive_or_zero, default=None,
+    parser.add_argument("--chunk-sentences", type=opt.non_negative_int, default=None,
                         metavar="N", help=argparse.SUPPRESS)
     group = parser.add_argument_group("scale (docs/scale.md)")
-    group.add_argument("--workers", type=_positive_or_zero, default=0, metavar="N",
+    group.add_argument("--workers", type=opt.non_negative_int, default=0, metavar="N",
                        help="score on a local Dask cluster of N worker processes (needs "
                             "nerscore[dask]); GOLD and PRED may then be folders or glob "
                             "patterns of shards")
@@ -127,13 +117,15 @@ def score_streaming(args: argparse.Namespace, sides: tuple[tuple[str, Format], .
 
         return score_cli(args.gold, pred, workers=args.workers, scheduler=args.scheduler,
                          **common)
-    from nerscore.accumulate.files import CHUNK_SIZE, NotStreamable, stream_score
+    from nerscore.accumulate.files import CHUNK_SIZE, FileScoring, NotStreamable, stream_score
     from nerscore.cli._output import ProgressBar
 
     chunk = CHUNK_SIZE if args.chunk_sentences is None else args.chunk_sentences
+    errors = common.pop("errors")
+    job = FileScoring.from_keywords(chunk_size=chunk, **common)
     bar = ProgressBar(f"reading {args.gold}", unit="bytes")
     try:
-        return stream_score(args.gold, pred, chunk_size=chunk, progress=bar, **common)
+        return stream_score(args.gold, pred, job, errors=errors, progress=bar)
     except NotStreamable:
         return None
     finally:

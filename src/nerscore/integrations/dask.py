@@ -18,26 +18,21 @@ from __future__ import annotations
 import dataclasses
 import glob
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from nerscore.accumulate.files import (
-    CHUNK_SIZE,
+    FileScoring,
     NotStreamable,
     ShardResult,
     StreamResult,
     score_shard,
 )
-from nerscore.accumulate.scorer import EntityScorer
 from nerscore.analysis.errors import ErrorRecord, write_errors
 from nerscore.errors import require
-from nerscore.io.formats import Format, guess_format
-from nerscore.values.decoding import Decoding
 
 __all__ = ["expand_shards", "score_bag", "score_cli", "score_files"]
 
-_DECODING = ("scheme", "mode", "suffix", "delimiter", "outside")
-_SCORING = ("beta", "zero_division", "labels")
 
 
 def expand_shards(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:
@@ -59,14 +54,6 @@ def expand_shards(path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     return [p]
 
 
-def _split(options: Mapping[str, Any]) -> tuple[str, Decoding, dict[str, Any], dict[str, Any]]:
-    rest = dict(options)
-    match = rest.pop("match", "exact")
-    decoding = Decoding(**{k: rest.pop(k) for k in _DECODING if k in rest})
-    scoring = {k: rest.pop(k) for k in _SCORING if k in rest}
-    return match, decoding, scoring, rest
-
-
 def _client(client: Any, workers: int, scheduler: str | None) -> tuple[Any, Any]:
     """``(client, cluster)``: the given client, or one for ``scheduler`` or a local cluster."""
     require("dask.distributed", extra="dask")
@@ -82,11 +69,9 @@ def _client(client: Any, workers: int, scheduler: str | None) -> tuple[Any, Any]
     return Client(cluster), cluster  # type: ignore[no-untyped-call]
 
 
-def _combine(results: Sequence[ShardResult], match: str, decoding: Decoding,
-             options: Mapping[str, Any], scoring: Mapping[str, Any], confusion: bool,
-             errors: str | os.PathLike[str] | None, notes: Sequence[str]) -> StreamResult:
-    total = EntityScorer.with_decoding(decoding, match=match, options=options,
-                                       confusion=confusion, whole_input=True, **scoring)
+def _combine(results: Sequence[ShardResult], job: FileScoring,
+             errors: str | os.PathLike[str] | None) -> StreamResult:
+    total = job.scorer()
     records: list[ErrorRecord] = []
     for shard in results:
         offset = total.n_sequences
@@ -97,7 +82,7 @@ def _combine(results: Sequence[ShardResult], match: str, decoding: Decoding,
     file_notes = tuple(n for shard in results for n in shard.notes)
     token_notes = tuple(n for shard in results for n in shard.token_notes)
     report = total.compute()
-    report = dataclasses.replace(report, notes=(*report.notes, *notes, *file_notes))
+    report = dataclasses.replace(report, notes=(*report.notes, *job.notes, *file_notes))
     n_errors = None
     if errors is not None:
         fmt = "csv" if os.fspath(errors).lower().endswith(".csv") else "jsonl"
@@ -111,15 +96,7 @@ def score_files(
     pred: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
     *,
     client: Any = None,
-    gold_format: str | Format | None = None,
-    pred_format: str | Format | None = None,
-    chunk_size: int = CHUNK_SIZE,
     errors: str | os.PathLike[str] | None = None,
-    confusion: bool = False,
-    strict_tokens: bool = False,
-    gold_options: Mapping[str, Any] | None = None,
-    pred_options: Mapping[str, Any] | None = None,
-    notes: Sequence[str] = (),
     **options: Any,
 ) -> StreamResult:
     """Score sharded files on a Dask cluster: one task per pair of shards, counts summed.
@@ -133,8 +110,9 @@ def score_files(
     client : dask.distributed.Client, optional
         Where to run; default: the current default client
         (``dask.distributed.get_client()``).
-    gold_format, pred_format, chunk_size, errors, confusion, strict_tokens, gold_options, pred_options, notes, **options
-        As for :func:`nerscore.score_files`; every shard is read chunk by
+    errors, **options
+        As for :func:`nerscore.score_files` (``gold_format``, ``chunk_size``,
+        ``confusion``, ``gold_options``, ..., and the scoring options); every shard is read chunk by
         chunk on its worker, in the format named or guessed on the client
         (the :class:`~nerscore.io.formats.Format` record travels with the
         task, so a format registered in the client's process is read on
@@ -162,23 +140,18 @@ def score_files(
         from dask.distributed import get_client
 
         client = get_client()
-    match, decoding, scoring, rest = _split(options)
-    EntityScorer.with_decoding(decoding, match=match, options=rest, confusion=confusion,
-                               whole_input=True, **scoring)  # check options here
-    formats = [(guess_format(gs, gold_format),
-                guess_format(gs if ps is None else ps,
-                             (pred_format or gold_format) if ps is None else pred_format))
-               for gs, ps in zip(g, p, strict=True)]
+    job = FileScoring.from_keywords(**options)
+    job.scorer()  # checks the options before any task starts
     futures = [
-        client.submit(score_shard, gs, ps, gold_format=gf, pred_format=pf,
-                      chunk_size=chunk_size, strict_tokens=strict_tokens,
-                      gold_options=gold_options, pred_options=pred_options,
-                      confusion=confusion, errors=errors is not None, match=match,
-                      decoding=decoding, options=rest, pure=False, **scoring)
-        for gs, ps, (gf, pf) in zip(g, p, formats, strict=True)
+        client.submit(score_shard, gs, ps,
+                      dataclasses.replace(job, gold_format=gf, pred_format=pf),
+                      errors=errors is not None, pure=False)
+        for gs, ps, (gf, pf) in zip(g, p, [job.formats(gs, ps) for gs, ps in zip(g, p,
+                                                                                  strict=True)],
+                                    strict=True)
     ]
     results = client.gather(futures)
-    return _combine(results, match, decoding, rest, scoring, confusion, errors, notes)
+    return _combine(results, job, errors)
 
 
 def score_cli(
@@ -198,13 +171,10 @@ def score_cli(
             cluster.close()
 
 
-def _score_partition(pairs: Iterable[tuple[Any, Any]], match: str, decoding: Decoding,
-                     options: Mapping[str, Any], scoring: Mapping[str, Any],
-                     confusion: bool, errors: bool) -> list[ShardResult]:
+def _score_partition(pairs: Iterable[tuple[Any, Any]], job: FileScoring,
+                     errors: bool) -> list[ShardResult]:
     records: list[Any] | None = [] if errors else None
-    scorer = EntityScorer.with_decoding(
-        decoding, match=match, options=options, confusion=confusion,
-        on_errors=None if records is None else records.extend, whole_input=True, **scoring)
+    scorer = job.scorer(None if records is None else records.extend)
     for y_true, y_pred in pairs:
         scorer.update(y_true, y_pred)
     scorer.on_errors = None
@@ -212,8 +182,7 @@ def _score_partition(pairs: Iterable[tuple[Any, Any]], match: str, decoding: Dec
 
 
 def score_bag(
-    bag: Any, *, errors: str | os.PathLike[str] | None = None, confusion: bool = False,
-    notes: Sequence[str] = (), **options: Any,
+    bag: Any, *, errors: str | os.PathLike[str] | None = None, **options: Any,
 ) -> StreamResult:
     """Score a :class:`dask.bag.Bag` of ``(y_true, y_pred)`` batches: map per partition, then sum.
 
@@ -225,8 +194,8 @@ def score_bag(
     ----------
     bag : dask.bag.Bag
         The batches, in order.
-    errors, confusion, notes, **options
-        As for :func:`score_files`.
+    errors, **options
+        As for :func:`score_files` (``confusion``, ``notes`` and the scoring options).
 
     Returns
     -------
@@ -237,11 +206,9 @@ def score_bag(
     NotStreamable
         When a batch warns or notes something of its own.
     """
-    match, decoding, scoring, rest = _split(options)
-    EntityScorer.with_decoding(decoding, match=match, options=rest, confusion=confusion,
-                               whole_input=True, **scoring)  # check options here
-    parts = bag.map_partitions(_score_partition, match, decoding, rest, scoring, confusion,
-                               errors is not None).compute()
+    job = FileScoring.from_keywords(**options)
+    job.scorer()  # checks the options before any task starts
+    parts = bag.map_partitions(_score_partition, job, errors is not None).compute()
     if not parts:
         raise NotStreamable("the bag is empty")
-    return _combine(parts, match, decoding, rest, scoring, confusion, errors, notes)
+    return _combine(parts, job, errors)

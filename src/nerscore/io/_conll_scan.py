@@ -11,7 +11,8 @@ interned into integer ids (:func:`~nerscore.io._bytes.intern_ranges`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,8 @@ __all__ = [
 
 IntArray = npt.NDArray[np.int64]
 Ranges = tuple[IntArray, IntArray, IntArray, IntArray]
+#: the columns of one delimiter, or how to compute them when that delimiter is chosen
+Found = Ranges | FormatError | Callable[[], Ranges | FormatError]
 
 #: Bytes up to this one (space, tab, CR and the other control characters) separate words.
 _SPACE = 32
@@ -105,7 +108,7 @@ class Scan:
     documents: IntArray
     n_comments: int
     n_tokens: int
-    columns: dict[str, Ranges | FormatError]
+    columns: dict[str, Found]
     counts: dict[str, tuple[int, int]]
 
 
@@ -203,6 +206,8 @@ def _extract(scan: Scan, delimiter: str) -> Block:
     found = scan.columns.get(delimiter)
     if found is None:  # "tab" asked for, but some token line has no tab
         found = scan.columns["tab!"]
+    if callable(found):  # computed only for the delimiter chosen
+        found = found()
     if isinstance(found, FormatError):
         raise found
     tok_s, tok_e, lab_s, lab_e = found
@@ -278,7 +283,7 @@ def scan_block(
     # the token and label columns of every token line, under each candidate delimiter
     tfw, tcs, tce = fw[is_token], cstart[is_token], cend[is_token]
     where = _Where(data, start, first_line, tl, tcs, tce, opt)
-    columns: dict[str, Ranges | FormatError] = {}
+    columns: dict[str, Found] = {}
     counts: dict[str, tuple[int, int]] = {}
     if column_delimiter in ("auto", "space"):
         n_cols = lw[is_token] - tfw + 1
@@ -290,7 +295,8 @@ def scan_block(
         n_cols = np.searchsorted(tabs, tce) - tab_lo + 1
         key = "tab" if (n_cols > 1).all() else "tab!"
         counts[key] = _spread(n_cols)
-        columns[key] = _tab_columns(n_cols, tab_lo, tabs, tcs, tce, wstart, wend, where)
+        columns[key] = functools.partial(_tab_columns, n_cols, tab_lo, tabs, tcs, tce, wstart,
+                                         wend, where)
     return Scan(b, start, offsets, (tl + first_line).astype(np.int64), documents,
                  int(is_comment.sum()), len(tl), columns, counts)
 

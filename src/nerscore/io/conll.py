@@ -401,7 +401,10 @@ class ConllChunks:
             self.n_comments += corpus.n_comments
             self.n_documents += len(corpus.documents)
             n = len(corpus)
-            step = self.chunk_size or max(n, 1)
+            if n == 0:  # only blank lines, comments or -DOCSTART-: its bytes still count
+                yield corpus
+                continue
+            step = self.chunk_size or n
             for a in range(0, n, step):
                 part = corpus if step >= n else corpus.slice(a, min(a + step, n))
                 self.n_sentences += len(part)

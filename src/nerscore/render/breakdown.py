@@ -6,6 +6,7 @@ import math
 
 from nerscore.analysis.breakdowns import Breakdown, Bucket
 from nerscore.errors import option_error
+from nerscore.render.sections import titled_section
 
 __all__ = ["breakdown_section", "render_breakdown"]
 
@@ -91,6 +92,5 @@ def breakdown_section(out: str, result: Breakdown, *, markdown: bool = False,
     str
     """
     table = render_breakdown(result, format="markdown" if markdown else "text", digits=digits)
-    sep = "\n" if out.endswith("\n") else "\n\n"
     title = f"## Scores by {result.by}" if markdown else f"scores by {result.by}"
-    return f"{out}{sep}{title}\n\n{table.rstrip()}\n"
+    return titled_section(out, title, table.rstrip() + "\n")

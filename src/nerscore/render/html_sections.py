@@ -471,7 +471,7 @@ def _p_value(p: Any, n_resamples: Any, *, floor: bool = True) -> str:
     if p is None:
         return "not run"
     if not floor or not isinstance(n_resamples, int):
-        return f"{p:.3f}"
+        return f"{p:.3f}" if p >= 0.001 else "&lt; 0.001"
     return escape(format_p_value(p, n_resamples))
 
 

@@ -13,6 +13,7 @@ import math
 
 from nerscore.analysis.significance.results import Comparison, Estimate
 from nerscore.errors import option_error
+from nerscore.render.sections import titled_section
 
 __all__ = ["format_p_value", "intervals_section", "render_comparison"]
 
@@ -180,7 +181,6 @@ def intervals_section(out: str, result: Comparison, *, markdown: bool = False,
     -------
     str
     """
-    sep = "\n" if out.endswith("\n") else "\n\n"
     title = "## Confidence intervals" if markdown else "confidence intervals"
     table = render_comparison(result, format="markdown" if markdown else "text", digits=digits)
-    return f"{out}{sep}{title}\n\n{table}"
+    return titled_section(out, title, table)

@@ -7,7 +7,6 @@ CoNLL columns, ``-DOCSTART-`` positions), a span input as lists of
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import re
@@ -15,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nerscore.values.tags import EncodedTags
+from nerscore.values.tags import EncodedTags, Slices
 
 __all__ = [
     "CONLL_KEY",
@@ -141,13 +140,19 @@ class TagChunk:
 
 @dataclass
 class Layout:
-    """How CoNLL lines are laid out: columns, delimiter, blank line at the end."""
+    """How CoNLL lines are laid out: columns, delimiter, line ends, blank line at the end.
+
+    ``delimiter`` is ``"tab"`` when the first token line separates its
+    columns with tabs (even where splitting at whitespace reads the same
+    columns), so that a file converted and converted back keeps its bytes.
+    """
 
     n_columns: int = 2
     token_column: int = 0
     label_column: int = 1
     delimiter: str = "space"
     blank_at_end: bool = True
+    line_ending: str = "\n"
 
     def to_json(self) -> str:
         """The layout as the JSON kept in the Parquet metadata."""
@@ -201,12 +206,13 @@ def _split_line(line: str, delimiter: str) -> list[str]:
     return line.strip().split("\t") if delimiter == "tab" else line.split()
 
 
-def _first_fields(path: str, line_no: int, encoding: str, delimiter: str) -> list[str]:
+def _first_line(path: str, line_no: int, encoding: str) -> str:
+    """Line ``line_no`` of the file as it is (line end included)."""
     with open(path, encoding=encoding, newline="") as fh:
         for k, line in enumerate(fh, 1):
             if k == line_no:
-                return _split_line(line.lstrip("\ufeff"), delimiter)
-    return []
+                return line.lstrip("\ufeff")
+    return ""
 
 
 def _blank_at_end(path: str) -> bool:
@@ -216,9 +222,9 @@ def _blank_at_end(path: str) -> bool:
     return tail.endswith((b"\n\n", b"\n\r\n"))
 
 
-def split_rows(tags: EncodedTags, values: Sequence[str]) -> list[list[str]]:
-    flat = list(values)
-    return [flat[a:b] for a, b in itertools.pairwise(tags.offsets.tolist())]
+def split_rows(tags: EncodedTags, values: Sequence[str]) -> Sequence[list[str]]:
+    """``values`` (one per token) cut into the sentences of ``tags``."""
+    return Slices(values, tags.offsets)
 
 
 def read_conll_chunks(path: str, chunk_size: int, options: Mapping[str, Any], layout: Layout,
@@ -231,13 +237,16 @@ def read_conll_chunks(path: str, chunk_size: int, options: Mapping[str, Any], la
     readers: list[tuple[int, Iterator[Any]]] = []
     for k, chunk in enumerate(main):
         if k == 0 and chunk.n_tokens:
-            fields = _first_fields(path, int(chunk.lines[0]), options.get("encoding", "utf-8"),
-                                   chunk.column_delimiter)
-            n = len(fields)
+            line = _first_line(path, int(chunk.lines[0]), options.get("encoding", "utf-8"))
+            n = len(_split_line(line, chunk.column_delimiter))
             tok, lab = (c % n for c in (options.get("token_column", 0),
                                         options.get("label_column", -1)))
+            body = line.rstrip("\r\n")
+            tabbed = chunk.column_delimiter == "tab" or ("\t" in body and len(body.split("\t")) == n)
             layout.update(n_columns=n, token_column=tok, label_column=lab,
-                          delimiter=chunk.column_delimiter, blank_at_end=_blank_at_end(path))
+                          delimiter="tab" if tabbed else "space",
+                          line_ending="\r\n" if line.endswith("\r\n") else "\n",
+                          blank_at_end=_blank_at_end(path))
             same = {**options, "column_delimiter": chunk.column_delimiter}
             readers = [(c, iter(ConllChunks(path, chunk_size=chunk_size,
                                             **{**same, "label_column": c})))

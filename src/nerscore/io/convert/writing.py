@@ -149,7 +149,8 @@ def to_tags(docs: Sequence[Document], opt: Options) -> TagChunk:
 
 class _ConllWriter:
     def __init__(self, path: str, layout: Layout, encoding: str, outside: str) -> None:
-        self.fh = open(path, "w", encoding=encoding, newline="\n")  # noqa: SIM115
+        # line ends written as the layout says (known once the input has been read)
+        self.fh = open(path, "w", encoding=encoding, newline="")  # noqa: SIM115
         self.layout = layout
         self.outside = outside
         self.started = False
@@ -157,7 +158,7 @@ class _ConllWriter:
 
     def _sep(self) -> None:
         if self.started:
-            self.fh.write("\n")
+            self.fh.write(self.layout.line_ending)
         self.started = True
 
     def _line(self, fields: list[str], delim: str) -> str:
@@ -165,7 +166,7 @@ class _ConllWriter:
             if not f or (delim == " " and any(c.isspace() for c in f)) or "\n" in f:
                 raise ValueError(f"Cannot write the field {f!r} to a CoNLL line: fields must "
                                  "be non-empty and free of whitespace.")
-        return delim.join(fields) + "\n"
+        return delim.join(fields) + self.layout.line_ending
 
     def write(self, chunk: TagChunk) -> None:
         lay = self.layout
@@ -198,7 +199,7 @@ class _ConllWriter:
 
     def close(self) -> None:
         if self.started and self.layout.blank_at_end:
-            self.fh.write("\n")
+            self.fh.write(self.layout.line_ending)
         self.fh.close()
 
 
