@@ -126,24 +126,25 @@ class Fragments:
 
         None when no row has two or more fragments.
         """
-        counts = np.fromiter((1 if not f else len(f) for f in fragments), dtype=np.int64,
-                             count=len(fragments))
-        if not (counts > 1).any():
+        many = [i for i, f in enumerate(fragments) if f and len(f) > 1]
+        if not many:
             return None
-        starts = np.asarray(start, dtype=np.int64)
-        ends = np.asarray(end, dtype=np.int64)
-        flat_s: list[int] = []
-        flat_e: list[int] = []
-        for i, f in enumerate(fragments):
-            if f:
-                flat_s.extend(a for a, _ in f)
-                flat_e.extend(b for _, b in f)
-            else:
-                flat_s.append(int(starts[i]))
-                flat_e.append(int(ends[i]))
+        counts = np.ones(len(fragments), dtype=np.int64)
+        counts[many] = [len(fragments[i]) for i in many]  # type: ignore[arg-type]
         offsets = np.zeros(len(counts) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
-        return cls(offsets, np.array(flat_s, dtype=np.int64), np.array(flat_e, dtype=np.int64))
+        flat_s = np.empty(int(offsets[-1]), dtype=np.int64)
+        flat_e = np.empty(int(offsets[-1]), dtype=np.int64)
+        one = counts == 1  # the row's own span (a one-fragment list is that span too)
+        flat_s[offsets[:-1][one]] = np.asarray(start, dtype=np.int64)[one]
+        flat_e[offsets[:-1][one]] = np.asarray(end, dtype=np.int64)[one]
+        for i in many:
+            f = fragments[i]
+            assert f is not None
+            a = int(offsets[i])
+            flat_s[a:a + len(f)] = [x for x, _ in f]
+            flat_e[a:a + len(f)] = [y for _, y in f]
+        return cls(offsets, flat_s, flat_e)
 
     @classmethod
     def single(cls, start: IntArray, end: IntArray) -> Fragments:
