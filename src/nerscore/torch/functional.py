@@ -29,6 +29,9 @@ __all__ = ["MATCHES", "TensorCounts", "count_entities", "entity_scores"]
 
 Batch = torch.Tensor | Sequence[torch.Tensor]
 
+#: Tokens of a chunk of rows that :func:`batch_counts` scores at once on the CPU.
+CPU_CHUNK = 1 << 18
+
 
 @dataclass(frozen=True, eq=False)
 class TensorCounts:
@@ -110,19 +113,32 @@ def batch_counts(
     preds, target, word_ids = check_batch(preds, target, word_ids, n_tags=tables.n_tags,
                                           names=names)
     k = tables.n_labels
-    if target.shape[1] == 0:
-        zero = torch.zeros((), dtype=torch.int64, device=target.device)
-        return torch.zeros((3, k), dtype=torch.int64, device=target.device), torch.stack(
-            [zero, zero])
-    if word_ids is not None:
+    counts = torch.zeros((3, k), dtype=torch.int64, device=target.device)
+    tokens = torch.zeros(2, dtype=torch.int64, device=target.device)
+    if word_ids is not None and target.shape[1] > 0:
         preds, _ = aggregate_subwords(preds, word_ids, aggregation)
         target = word_targets(target, word_ids, ignore_index=ignore_index)
-    ids, tokens = compact(as_ids(preds), target, ignore_index, tables)
-    both = decode_spans(ids, tables)
-    gold, pred = both.halves()
-    hits = exact_hits(gold, pred) if match == "exact" else threshold_hits(both, t)
-    counts = count_labels(hits, gold, pred, k)
+    for rows in _chunks(target):
+        ids, n = compact(as_ids(preds[rows]), target[rows], ignore_index, tables)
+        both = decode_spans(ids, tables)
+        gold, pred = both.halves()
+        hits = exact_hits(gold, pred) if match == "exact" else threshold_hits(both, t)
+        counts += count_labels(hits, gold, pred, k)
+        tokens += n
     return counts, tokens
+
+
+def _chunks(target: torch.Tensor) -> list[slice]:
+    """The rows of a batch in chunks of about :data:`CPU_CHUNK` tokens (on the CPU; else one).
+
+    Chunks bound the memory of the temporaries, which the CPU would otherwise
+    have to map afresh for every large batch. None for a batch without tokens.
+    """
+    rows, length = target.shape
+    if length == 0:
+        return []
+    step = rows if target.device.type != "cpu" else max(1, CPU_CHUNK // length)
+    return [slice(start, min(rows, start + step)) for start in range(0, rows, step)]
 
 
 def counted(preds: torch.Tensor, target: torch.Tensor, tables: TagTables, *,
