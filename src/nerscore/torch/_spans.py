@@ -13,7 +13,8 @@ position by position (shape ``(B, L)``):
 * ``start[b, x]`` — an entity begins at token ``x``;
 * ``stop[b, x]`` — the first boundary ``y > x`` at which an entity may end
   (for a token inside an entity: that entity's end; at a start: the end of
-  the entity beginning there);
+  the entity beginning there; after the last boundary of a row, a value
+  above ``L``);
 * ``label[b, x]`` — the label index of token ``x`` (``K`` for outside).
 
 Both sides are decoded together: the gold rows, then the predicted rows, of
@@ -146,9 +147,11 @@ def decode_spans(ids: torch.Tensor, tables: TagTables) -> Spans:
     can_start = lookup(dev.start, key)
     far = far_bit(ids.dtype)
     y2 = torch.arange(2, 2 * length + 2, 2, dtype=ids.dtype, device=ids.device)
-    # the boundary after token x: pair x + 1; nearer boundaries have smaller keys
-    nearest = next_boundary((flags[:, 1:] & (far | CLOSE)).add_(y2))
-    stop = (nearest >> 1).clamp_(max=length)
+    # the boundary after token x: pair x + 1; nearer boundaries have smaller keys (the
+    # pair table holds just the far and close bits). After the last boundary of a row
+    # (no entity there) the stop is above L.
+    nearest = next_boundary(flags[:, 1:] + y2)
+    stop = nearest >> 1
     if tables.mode.value == "lenient":
         return Spans(can_start[:, :length], stop, label)
     closes = (nearest & CLOSE) != 0  # (a run always ends at the last pair: never far)
