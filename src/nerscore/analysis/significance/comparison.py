@@ -139,22 +139,29 @@ def _p_value(extreme: npt.NDArray[np.bool_]) -> float:
 
 @dataclass(frozen=True, eq=False)
 class _Counts:
-    """Every system's per-unit counts side by side: gold, then ``tp`` and ``n_pred`` of each."""
+    """Every system's per-unit counts, read as one table: gold, then ``tp`` and ``n_pred`` of each.
 
-    table: FloatArray  # (units, n_labels * (1 + 2 * systems))
+    The table is never built whole: the resampling needs its column sums, the
+    classes of its identical rows and the rows of a few units.
+    """
+
+    blocks: list[npt.NDArray[Any]]  # the table's column blocks, (units, n_labels) each
     n_labels: int
 
     @classmethod
     def of_parts(cls, parts: list[SequenceCounts]) -> _Counts:
-        cols = [parts[0].n_gold.astype(np.float64)] + [
-            a for p in parts for a in (p.tp, p.n_pred.astype(np.float64))]
-        return cls(np.ascontiguousarray(np.concatenate(cols, axis=1)), len(parts[0].labels))
+        blocks = [parts[0].n_gold] + [a for p in parts for a in (p.tp, p.n_pred)]
+        return cls(blocks, len(parts[0].labels))
 
     @property
     def totals(self) -> FloatArray:
         """The column sums, as one row: the counts of all the data."""
-        out: FloatArray = self.table.sum(axis=0)[None, :]
-        return out
+        sums = [np.einsum("ij->j", b) for b in self.blocks]  # (einsum: no pass per row)
+        return np.concatenate(sums).astype(np.float64)[None, :]
+
+    def rows(self, units: IntArray) -> FloatArray:
+        """The table's rows of ``units``."""
+        return np.concatenate([b[units] for b in self.blocks], axis=1).astype(np.float64)
 
     def of(self, m: FloatArray, s: int) -> tuple[FloatArray, FloatArray, FloatArray]:
         """``tp``, ``n_pred`` and ``n_gold`` of system ``s`` in the columns of ``m``."""
@@ -167,9 +174,8 @@ def _bootstrap(
     tick: Callable[[int], None],
 ) -> FloatArray:
     """Scores ``(k, 2, 3, R)`` of every system on the bootstrap resamples (shared weights)."""
-    table = counts.table
-    plan = bootstrap_plan(table)
-    rows = table[plan.columns]  # the weights multiply only these rows
+    plan = bootstrap_plan(counts.blocks)
+    rows = counts.rows(plan.columns)  # the weights multiply only these rows
     dtype = exact_dtype(rows, plan.n_units)
     rows = rows.astype(dtype)
     boot = np.empty((k, 2, 3, n_resamples), dtype=np.float64)
@@ -193,7 +199,7 @@ def _randomization(
     n_lab = counts.n_labels
     # only units where the two systems of some pair differ get a coin: swapping
     # the others changes nothing
-    differ = np.zeros(counts.table.shape[0], dtype=np.bool_)
+    differ = np.zeros(parts[0].n_sequences, dtype=np.bool_)
     for a, b in pairs:
         differ |= (parts[a].tp != parts[b].tp).any(axis=1)
         differ |= (parts[a].n_pred != parts[b].n_pred).any(axis=1)

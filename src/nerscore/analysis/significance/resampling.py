@@ -27,7 +27,7 @@ gold or predicted entity, skipping ``nan``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,26 +89,33 @@ def _exactly(values: FloatArray, dtype: type[np.integer[Any]]) -> npt.NDArray[An
     return small if np.array_equal(small, values) else None
 
 
-def _row_words(counts: FloatArray) -> npt.NDArray[np.uint64]:
-    """Each row of ``counts`` as 64-bit words, exactly (equal rows, equal words)."""
-    n, cols = counts.shape
-    small = _exactly(counts, np.uint8)
-    if small is None:
-        small = _exactly(counts, np.uint16)
-    if small is None:
-        small = counts + 0.0  # -0.0 as 0.0
-    per_word = 8 // small.dtype.itemsize
-    packed = np.zeros((n, -(-cols // per_word) * per_word), dtype=small.dtype)
-    packed[:, :cols] = small
+def _row_words(blocks: Sequence[npt.NDArray[Any]]) -> npt.NDArray[np.uint64]:
+    """The rows of the blocks side by side as 64-bit words, exactly (equal rows, equal words)."""
+    dtype: type[np.generic] = np.float64
+    for small in (np.uint8, np.uint16):
+        if all(_exactly(b, small) is not None for b in blocks):
+            dtype = small
+            break
+    n, cols = blocks[0].shape[0], sum(b.shape[1] for b in blocks)
+    per_word = 8 // np.dtype(dtype).itemsize
+    packed = np.zeros((n, -(-cols // per_word) * per_word), dtype=dtype)
+    at = 0
+    for b in blocks:
+        packed[:, at:at + b.shape[1]] = b if dtype is not np.float64 else b + 0.0  # -0.0 as 0.0
+        at += b.shape[1]
     return packed.view(np.uint64)
 
 
-def identical_rows(counts: FloatArray) -> tuple[IntArray, IntArray, IntArray]:
+def identical_rows(
+    counts: npt.NDArray[Any] | Sequence[npt.NDArray[Any]],
+) -> tuple[IntArray, IntArray, IntArray]:
     """Classes of identical rows, numbered in order of their first row.
 
     Parameters
     ----------
-    counts : array of float, shape (n, columns)
+    counts : array of numbers, shape (n, columns), or a sequence of them
+        The rows; a sequence of arrays with ``n`` rows each is read as one
+        array of their columns side by side.
 
     Returns
     -------
@@ -125,11 +132,12 @@ def identical_rows(counts: FloatArray) -> tuple[IntArray, IntArray, IntArray]:
     >>> of_row.tolist(), first.tolist(), sizes.tolist()
     ([0, 1, 0, 1], [0, 1], [2, 2])
     """
-    n = counts.shape[0]
+    blocks = [counts] if isinstance(counts, np.ndarray) else list(counts)
+    n = blocks[0].shape[0]
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty
-    words = _row_words(counts)
+    words = _row_words(blocks)
     key = np.zeros(n, dtype=np.uint64)
     for j in range(words.shape[1]):
         key ^= words[:, j]
@@ -176,8 +184,11 @@ class BootstrapPlan:
         return np.concatenate([self.whole, self.single])
 
 
-def bootstrap_plan(counts: FloatArray) -> BootstrapPlan:
+def bootstrap_plan(counts: npt.NDArray[Any] | Sequence[npt.NDArray[Any]]) -> BootstrapPlan:
     """Group the units (rows of ``counts``, every system's counts) for :func:`bootstrap_weights`.
+
+    ``counts`` is an array with one row per unit, or a sequence of them read
+    side by side (as :func:`identical_rows` does).
 
     Examples
     --------
@@ -188,7 +199,7 @@ def bootstrap_plan(counts: FloatArray) -> BootstrapPlan:
     """
     of_row, first, sizes = identical_rows(counts)
     whole = sizes >= WHOLE_CLASS
-    return BootstrapPlan(int(counts.shape[0]), first[whole], sizes[whole],
+    return BootstrapPlan(len(of_row), first[whole], sizes[whole],
                          np.flatnonzero(~whole[of_row]).astype(np.int64))
 
 
