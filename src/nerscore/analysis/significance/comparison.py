@@ -58,6 +58,7 @@ from nerscore.values.schemes import Mode, Scheme
 __all__ = ["compare", "confidence_intervals"]
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 
 METHODS: tuple[str, ...] = ("both", "bootstrap", "randomization")
 UNITS: tuple[str, ...] = ("document", "sentence")
