@@ -179,16 +179,13 @@ def _bootstrap(
     rows = counts.rows(plan.columns)  # the weights multiply only these rows
     dtype = exact_dtype(rows, plan.n_units)
     rows = rows.astype(dtype)
-    boot = np.empty((k, 2, 3, n_resamples), dtype=np.float64)
+    resampled = np.empty((n_resamples, rows.shape[1]), dtype=np.float64)
     done = 0
     for weights in bootstrap_weights(rng, plan, n_resamples, dtype):
-        m = (weights @ rows).astype(np.float64)
-        block = slice(done, done + len(m))
-        for s in range(k):
-            boot[s, :, :, block] = prf_scores(*counts.of(m, s), fill=fill)
-        done += len(m)
-        tick(len(m))
-    return boot
+        resampled[done:done + len(weights)] = weights @ rows
+        done += len(weights)
+        tick(len(weights))
+    return np.stack([prf_scores(*counts.of(resampled, s), fill=fill) for s in range(k)])
 
 
 def _randomization(
@@ -211,20 +208,20 @@ def _randomization(
          for a, b in pairs], axis=1).astype(np.float64)
     dtype = exact_dtype(diffs, len(units))
     fast = diffs.astype(dtype)
-    totals = counts.totals
-    perm = {pair: np.empty(n_resamples, dtype=np.float64) for pair in pairs}
+    shift = np.empty((n_resamples, fast.shape[1]), dtype=np.float64)
     done = 0
     for swap in swap_blocks(rng, len(units), n_resamples):
-        shift = (swap.astype(dtype) @ fast).astype(np.float64)
-        block = slice(done, done + len(shift))
-        for j, (a, b) in enumerate(pairs):
-            d = shift[:, 2 * n_lab * j:2 * n_lab * (j + 1)]
-            (ta, pa, gold), (tb, pb, _) = counts.of(totals, a), counts.of(totals, b)
-            sa = prf_scores(ta + d[:, :n_lab], pa + d[:, n_lab:], gold, fill=fill)
-            sb = prf_scores(tb - d[:, :n_lab], pb - d[:, n_lab:], gold, fill=fill)
-            perm[(a, b)][block] = sa[average, metric] - sb[average, metric]
-        done += len(shift)
-        tick(len(shift))
+        shift[done:done + len(swap)] = swap.astype(dtype) @ fast
+        done += len(swap)
+        tick(len(swap))
+    totals = counts.totals
+    perm = {}
+    for j, (a, b) in enumerate(pairs):
+        d = shift[:, 2 * n_lab * j:2 * n_lab * (j + 1)]
+        (ta, pa, gold), (tb, pb, _) = counts.of(totals, a), counts.of(totals, b)
+        sa = prf_scores(ta + d[:, :n_lab], pa + d[:, n_lab:], gold, fill=fill)
+        sb = prf_scores(tb - d[:, :n_lab], pb - d[:, n_lab:], gold, fill=fill)
+        perm[(a, b)] = sa[average, metric] - sb[average, metric]
     return perm
 
 
