@@ -137,7 +137,7 @@ def _chunks(target: torch.Tensor) -> list[slice]:
     rows, length = target.shape
     if length == 0:
         return []
-    step = rows if target.device.type != "cpu" else max(1, CPU_CHUNK // length)
+    step = max(1, rows if target.device.type != "cpu" else CPU_CHUNK // length)
     return [slice(start, min(rows, start + step)) for start in range(0, rows, step)]
 
 
