@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 
@@ -14,12 +15,15 @@ from nerscore.analysis.significance import (
     compare,
     confidence_intervals,
     holm_bonferroni,
+    resampling,
     sequence_counts,
 )
 from nerscore.analysis.significance.resampling import (
     AVERAGES,
     METRICS,
-    bootstrap_blocks,
+    bootstrap_plan,
+    bootstrap_weights,
+    identical_rows,
     rngs,
     swap_blocks,
 )
@@ -173,14 +177,31 @@ def test_group_into_documents():
 # --------------------------------------------------------------------------- brute force
 
 
-def _bootstrap_rows(seed: int, n: int, r: int) -> np.ndarray:
+def _unit_counts(gold: list, systems: list[list], match: str = "exact",
+                 **kw: object) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``(n_gold, tp, n_pred)`` per unit of every system, over one label set."""
+    parts = [sequence_counts(gold, pred, match=match, **kw) for pred in systems]
+    labels = sorted(set().union(*(p.labels for p in parts)))
+    return [(p.n_gold, p.tp, p.n_pred) for p in (q.select(labels) for q in parts)]
+
+
+def _bootstrap_rows(seed: int, counts: list, r: int) -> list[np.ndarray]:
+    """The units drawn by each resample (a class drawn as a whole: its first unit, repeated)."""
+    table = np.concatenate([counts[0][0]] + [c for _, *rest in counts for c in rest], axis=1)
     boot, _ = rngs(seed)
-    return np.concatenate(list(bootstrap_blocks(boot, n, r)))
+    plan = bootstrap_plan(table.astype(np.float64))
+    weights = np.concatenate(list(bootstrap_weights(boot, plan, r)))
+    return [np.repeat(plan.columns, w.astype(np.int64)) for w in weights]
 
 
-def _swap_rows(seed: int, n: int, r: int) -> np.ndarray:
+def _swap_rows(seed: int, counts: list, r: int) -> np.ndarray:
+    """The swap matrix over all units: coins for the units where the two systems differ."""
+    (_, tp_a, pred_a), (_, tp_b, pred_b) = counts
+    differ = np.flatnonzero((tp_a != tp_b).any(axis=1) | (pred_a != pred_b).any(axis=1))
     _, swap = rngs(seed)
-    return np.concatenate(list(swap_blocks(swap, n, r)))
+    out = np.zeros((r, len(tp_a)), dtype=np.uint8)
+    out[:, differ] = np.concatenate(list(swap_blocks(swap, len(differ), r)))
+    return out
 
 
 def _scores(report: nerscore.Report) -> np.ndarray:
@@ -211,11 +232,12 @@ def test_agrees_with_brute_force_rescoring(case):
     res = compare(gold, systems, match=match, method="both", n_resamples=n_res, seed=seed,
                   level=level, **opts)
     q = [(1 - level) / 2, (1 + level) / 2]
+    counts = _unit_counts(gold, list(systems.values()), match, **opts)
     boot = {}
     for name, pred in systems.items():
         point = _eval(gold, pred, match, opts)
         rows = [_eval([gold[i] for i in idx], [pred[i] for i in idx], match, opts)
-                for idx in _bootstrap_rows(seed, len(gold), n_res)]
+                for idx in _bootstrap_rows(seed, counts, n_res)]
         boot[name] = np.stack(rows, axis=-1)
         sys_ = res.system(name)
         for ai, avg in enumerate(AVERAGES):
@@ -234,7 +256,7 @@ def test_agrees_with_brute_force_rescoring(case):
     p_boot = (1 + np.sum(np.abs(d_boot - d) >= abs(d) - 1e-12)) / (1 + n_res)
     assert pair.p_bootstrap == p_boot
     perm = []
-    for swap in _swap_rows(seed, len(gold), n_res):
+    for swap in _swap_rows(seed, counts, n_res):
         a = [systems["b"][i] if s else systems["a"][i] for i, s in enumerate(swap)]
         b = [systems["a"][i] if s else systems["b"][i] for i, s in enumerate(swap)]
         perm.append(_eval(gold, a, match, opts)[0, 2] - _eval(gold, b, match, opts)[0, 2])
@@ -249,7 +271,7 @@ def test_macro_metric_agrees_with_brute_force_on_tags():
     res = compare(gold, {"a": a, "b": b}, metric="recall", average="macro", method="both",
                   n_resamples=30, seed=9, unit="sentence")
     ref = []
-    for idx in _bootstrap_rows(9, len(gold), 30):
+    for idx in _bootstrap_rows(9, _unit_counts(gold, [a, b]), 30):
         g = [gold[i] for i in idx]
         ref.append(_eval(g, [a[i] for i in idx], "exact", {})[1, 1]
                    - _eval(g, [b[i] for i in idx], "exact", {})[1, 1])
@@ -257,6 +279,116 @@ def test_macro_metric_agrees_with_brute_force_on_tags():
     assert res.pairs[0].difference.low == np.quantile(ref, 0.025)
     p = (1 + np.sum(np.abs(np.array(ref) - d) >= abs(d) - 1e-12)) / 31
     assert res.pairs[0].p_bootstrap == p
+
+
+def test_classes_of_identical_units_agree_with_brute_force():
+    # 30 sentences without entities and 25 identical correct ones: two classes drawn whole
+    rng = np.random.default_rng(4)
+    gold = _tags(rng, 20) + [["O", "O"]] * 30 + [["B-A", "O"]] * 25
+    a = _retag(rng, gold[:20], 0.1) + gold[20:]
+    b = _retag(rng, gold[:20], 0.4) + gold[20:]
+    counts = _unit_counts(gold, [a, b])
+    table = np.concatenate([counts[0][0]] + [c for _, *rest in counts for c in rest], axis=1)
+    plan = bootstrap_plan(table.astype(np.float64))
+    assert len(plan.sizes) == 2
+    assert plan.sizes.sum() >= 55
+    res = compare(gold, {"a": a, "b": b}, method="both", n_resamples=40, seed=3,
+                  unit="sentence")
+    ref = []
+    for idx in _bootstrap_rows(3, counts, 40):
+        assert len(idx) == len(gold)
+        g = [gold[i] for i in idx]
+        ref.append(_eval(g, [a[i] for i in idx], "exact", {})[0, 2]
+                   - _eval(g, [b[i] for i in idx], "exact", {})[0, 2])
+    d = res.pairs[0].difference
+    assert (d.low, d.high) == tuple(np.quantile(ref, [(1 - 0.95) / 2, (1 + 0.95) / 2]))
+    perm = []
+    for swap in _swap_rows(3, counts, 40):
+        x = [b[i] if s else a[i] for i, s in enumerate(swap)]
+        y = [a[i] if s else b[i] for i, s in enumerate(swap)]
+        perm.append(_eval(gold, x, "exact", {})[0, 2] - _eval(gold, y, "exact", {})[0, 2])
+    p = (1 + np.sum(np.abs(np.array(perm)) >= abs(d.value) - 1e-12)) / 41
+    assert res.pairs[0].p_randomization == p
+
+
+def test_identical_rows_agree_with_a_dictionary():
+    rng = np.random.default_rng(0)
+    for values in (rng.integers(0, 3, (200, 5)).astype(np.float64),
+                   rng.integers(0, 400, (300, 2)).astype(np.float64),
+                   rng.choice([0.0, -0.0, 0.5, 1 / 3], (200, 3))):
+        of_row, first, sizes = identical_rows(values)
+        seen: dict[tuple, int] = {}
+        want = [seen.setdefault(tuple(r + 0.0), len(seen)) for r in values]
+        assert of_row.tolist() == want
+        assert first.tolist() == [want.index(c) for c in range(len(seen))]
+        assert sizes.tolist() == np.bincount(want).tolist()
+    assert [len(x) for x in identical_rows(np.zeros((0, 3)))] == [0, 0, 0]
+
+
+def test_identical_rows_survive_hash_collisions(monkeypatch):
+    values = np.random.default_rng(1).integers(0, 2, (100, 4)).astype(np.float64)
+    want = identical_rows(values)
+    monkeypatch.setattr(resampling, "_HASH", np.uint64(0))  # every row hashes to 0
+    got = identical_rows(values)
+    assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
+
+
+def test_bootstrap_weights_are_draws_of_units_with_replacement(monkeypatch):
+    # 5 units, three of them identical and drawn as a class: the weights' distribution
+    # is the one of 5 draws with replacement, enumerated exactly
+    monkeypatch.setattr(resampling, "WHOLE_CLASS", 2)
+    counts = np.array([[1.0], [0.0], [1.0], [2.0], [1.0]])
+    plan = bootstrap_plan(counts)
+    assert (plan.whole.tolist(), plan.sizes.tolist(), plan.single.tolist()) == ([0], [3], [1, 3])
+    exact: dict[tuple[int, ...], float] = {}
+    for draw in itertools.product(range(5), repeat=5):
+        key = (sum(d in (0, 2, 4) for d in draw), draw.count(1), draw.count(3))
+        exact[key] = exact.get(key, 0.0) + 5.0**-5
+    boot, _ = rngs(0)
+    weights = np.concatenate(list(bootstrap_weights(boot, plan, 40_000)))
+    assert (weights.sum(axis=1) == 5).all()
+    keys, seen = np.unique(weights.astype(np.int64), axis=0, return_counts=True)
+    got = {tuple(int(v) for v in k): c / len(weights) for k, c in zip(keys, seen, strict=True)}
+    assert set(got) <= set(exact)
+    chi2 = len(weights) * sum((got.get(k, 0.0) - p) ** 2 / p for k, p in exact.items())
+    assert chi2 < 50  # df = 20: far beyond its 99.9% quantile (45)
+
+
+def test_bootstrap_without_classes_draws_the_index_matrix():
+    # no class is drawn whole: the resamples are rows of rng.integers(0, n, (R, n))
+    n, r = 37, 25
+    boot, _ = rngs(5)
+    plan = bootstrap_plan(np.arange(n, dtype=np.float64)[:, None])
+    weights = np.concatenate(list(bootstrap_weights(boot, plan, r)))
+    boot, _ = rngs(5)
+    idx = boot.integers(0, n, (r, n), dtype=np.int32)
+    assert np.array_equal(weights, np.stack([np.bincount(i, minlength=n) for i in idx]))
+
+
+def test_randomization_p_value_agrees_with_every_permutation():
+    # 8 units differ between the systems: the exact test enumerates all 2**8 swaps
+    gold = [["B-A", "O"], ["B-B"], ["O", "B-A"], ["B-B", "I-B"]] * 4
+    a = [list(s) for s in gold]
+    b = [list(s) for s in gold]
+    for i in range(0, 14, 2):
+        b[i] = ["O"] * len(gold[i])
+    a[3] = ["O", "O"]
+    res = compare(gold, {"a": a, "b": b}, method="randomization", n_resamples=20_000,
+                  unit="sentence")
+    counts = _unit_counts(gold, [a, b])
+    (_, tp_a, pred_a), (_, tp_b, pred_b) = counts
+    differ = np.flatnonzero((tp_a != tp_b).any(axis=1) | (pred_a != pred_b).any(axis=1))
+    assert len(differ) == 8
+    d = res.pairs[0].difference.value
+    extreme = 0
+    for swap in itertools.product((0, 1), repeat=len(differ)):
+        x, y = list(a), list(b)
+        for unit, s in zip(differ, swap, strict=True):
+            if s:
+                x[unit], y[unit] = b[unit], a[unit]
+        diff = _eval(gold, x, "exact", {})[0, 2] - _eval(gold, y, "exact", {})[0, 2]
+        extreme += abs(diff) >= abs(d) - 1e-12
+    assert abs(res.pairs[0].p_randomization - extreme / 2 ** len(differ)) < 0.01
 
 
 # --------------------------------------------------------------------------- properties

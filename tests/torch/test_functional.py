@@ -12,6 +12,7 @@ torch = pytest.importorskip("torch")
 
 import nerscore  # noqa: E402
 from nerscore.torch import TensorCounts, count_entities, entity_scores  # noqa: E402
+from nerscore.torch.functional import as_ids  # noqa: E402
 from tests.torch._random import random_pair, reference_counts, tag_list  # noqa: E402
 
 SCHEMES = [None, "IO", "IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU", "BMES"]
@@ -61,6 +62,21 @@ def test_logits_and_ragged_lists_of_batches():
     ref = sum((reference_counts(p, t.numpy(), tags, scheme="IOBES", mode="strict")
                for p, t in zip(ids, targets, strict=True)), nerscore.Counts())
     assert got.to_counts() == ref
+
+
+def test_logits_are_scored_as_their_argmax_with_ties_and_nan():
+    rng = np.random.default_rng(5)
+    tags = tag_list("IOB2")
+    _, target = random_pair(rng, (40, 30), len(tags), p_hole=0.0)
+    logits = torch.from_numpy(rng.integers(0, 3, size=(40, 30, len(tags))).astype(np.float32))
+    logits[torch.from_numpy(rng.random(logits.shape) < 0.05)] = float("nan")
+    target = torch.from_numpy(target)
+    for dtype in (torch.float32, torch.float64, torch.bfloat16):
+        lg = logits.to(dtype)
+        assert torch.equal(as_ids(lg), lg.argmax(-1))
+        got = count_entities(lg, target, tags, scheme="IOB2", mode="strict")
+        ref = count_entities(lg.argmax(-1), target, tags, scheme="IOB2", mode="strict")
+        assert got.to_counts() == ref.to_counts()
 
 
 def test_holes_close_up_instead_of_splitting():

@@ -23,8 +23,7 @@ FORBIDDEN = {"item", "tolist", "nonzero", "unique", "bincount", "masked_select",
 def _update_path_functions():
     """The tensor steps of an update (the host-side word_ids_tensor excluded), its checks,
     and the wrapper that runs the value checks only when asked."""
-    funcs = [functional.batch_counts, functional.as_ids, functional._poison,
-             functional.counted]
+    funcs = [functional.batch_counts, functional.as_ids, functional.counted]
     for module in (_spans, _match, aggregation, _checks):
         funcs += [f for name, f in inspect.getmembers(module, inspect.isfunction)
                   if f.__module__ == module.__name__

@@ -40,12 +40,17 @@ from __future__ import annotations
 
 import torch
 
-from nerscore.torch._spans import Spans, lookup, select
+from nerscore.torch._spans import Spans, lookup
 
 __all__ = ["count_labels", "covering", "exact_hits", "min_overlap", "threshold_hits"]
 
 #: largest ``2 (K + 1)^2`` joint table of :func:`count_labels` (beyond: one pass per count)
 MAX_JOINT = 1 << 20
+
+
+def _at_starts(side: Spans, n_labels: int) -> torch.Tensor:
+    """The label of every entity at its start; ``n_labels`` elsewhere (int32)."""
+    return (side.label - n_labels).mul_(side.start).add_(n_labels)
 
 
 def count_labels(tp: torch.Tensor, gold: Spans, pred: Spans, n_labels: int) -> torch.Tensor:
@@ -60,25 +65,28 @@ def count_labels(tp: torch.Tensor, gold: Spans, pred: Spans, n_labels: int) -> t
     Examples
     --------
     >>> s = lambda start, label: Spans(torch.tensor([start]), torch.tensor([[9] * 3]),
-    ...                                torch.tensor([label]))
+    ...                                torch.tensor([label], dtype=torch.int32))
     >>> gold = s([True, False, True], [0, 1, 1])
     >>> pred = s([True, True, False], [0, 0, 1])
     >>> count_labels(torch.tensor([[True, False, False]]), gold, pred, 2).tolist()
     [[1, 0], [2, 0], [1, 1]]
     """
     w = n_labels + 1
-    g = select(gold.start, gold.label, n_labels)
-    p = select(pred.start, pred.label, n_labels)
+    g = _at_starts(gold, n_labels)
+    p = _at_starts(pred, n_labels)
+    if g.dtype == torch.int16 and 2 * w * w > 1 << 15:  # the keys need int32
+        g, p = g.to(torch.int32), p.to(torch.int32)
+    ones = torch.ones((), dtype=torch.int64, device=g.device)
     if 2 * w * w > MAX_JOINT:
-        hit_label = select(tp, torch.minimum(g, p), n_labels)
+        hit_label = torch.minimum(g, p).sub_(n_labels).mul_(tp).add_(n_labels)
         flat = torch.cat([g.reshape(-1), (p + w).reshape(-1), (hit_label + 2 * w).reshape(-1)])
         out = torch.zeros(3 * w, dtype=torch.int64, device=g.device)
-        out.scatter_add_(0, flat, torch.ones_like(flat))
+        out.scatter_add_(0, flat.long(), ones.expand(flat.shape))
         n_gold, n_pred, hits = out.view(3, w)[:, :n_labels]
         return torch.stack([hits, n_pred, n_gold])
-    key = (tp.long() * w + g) * w + p
+    key = g.mul_(w).add_(p).add_(tp, alpha=w * w).reshape(-1).long()  # (tp, g, p)
     joint = torch.zeros(2 * w * w, dtype=torch.int64, device=g.device)
-    joint.scatter_add_(0, key.reshape(-1), torch.ones_like(key.reshape(-1)))
+    joint.scatter_add_(0, key, ones.expand(key.shape))
     joint = joint.view(2, w, w)
     n_gold = joint.sum((0, 2))[:n_labels]
     n_pred = joint.sum((0, 1))[:n_labels]
@@ -92,17 +100,34 @@ def exact_hits(gold: Spans, pred: Spans) -> torch.Tensor:
     return gold.start & pred.start & (gold.stop == pred.stop) & (gold.label == pred.label)
 
 
-def covering(side: Spans) -> tuple[torch.Tensor, torch.Tensor]:
-    """``(first, covered)``: the start of the span covering each token, and whether one does.
+def _position_bits(length: int) -> tuple[int, torch.dtype]:
+    """Bits of a position ``<= length`` and the dtype holding two of them side by side."""
+    bits = (length + 1).bit_length()
+    return bits, torch.int32 if 2 * bits <= 31 else torch.int64
 
-    ``first`` is the latest start at or before the token; the token lies in
-    that span when both share the same ``stop``.
+
+def covering(side: Spans) -> tuple[torch.Tensor, int]:
+    """The span each token lies in, packed: ``stop << bits | first`` (and ``bits``).
+
+    ``first`` is one more than the latest start at or before the token (0
+    without one) and ``stop`` the end of the span starting there (0 without
+    one); the token lies in that span when ``stop`` is past it. The spans of
+    a row are disjoint, so the ends at successive starts grow: one running
+    maximum of the packed values at the starts gives both.
+
+    Examples
+    --------
+    >>> side = Spans(torch.tensor([[True, False, False, True]]), torch.tensor([[2, 2, 4, 4]]),
+    ...              torch.zeros(1, 4, dtype=torch.int32))
+    >>> latest, bits = covering(side)
+    >>> (latest >> bits).tolist(), (latest & ((1 << bits) - 1)).tolist()
+    ([[2, 2, 2, 4]], [[1, 1, 1, 4]])
     """
     length = side.start.shape[1]
-    pos = torch.arange(length, device=side.start.device)
-    first = select(side.start, pos, -1).cummax(1).values
-    at_first = side.stop.gather(1, first.clamp(min=0))
-    return first, (first >= 0) & (at_first == side.stop)
+    bits, dtype = _position_bits(length)
+    pos = torch.arange(1, length + 1, dtype=dtype, device=side.start.device)
+    packed = side.stop.to(dtype).bitwise_left_shift_(bits).bitwise_or_(pos).mul_(side.start)
+    return packed.cummax(1).values, bits
 
 
 def min_overlap(t: float, length: int, device: torch.device) -> torch.Tensor:
@@ -122,28 +147,33 @@ def min_overlap(t: float, length: int, device: torch.device) -> torch.Tensor:
     k = torch.ceil(n * t)
     safe = n.clamp(min=1)
     m = torch.where((k - 1) / safe >= t, k - 1, torch.where(k / safe >= t, k, k + 1))
-    return torch.where(n == 0, 0.0, m).long()
+    return torch.where(n == 0, 0.0, m).to(torch.int32)
 
 
-def threshold_hits(gold: Spans, pred: Spans, t: float) -> torch.Tensor:
-    """Taken threshold pairs, marked where their overlap begins (see the module docstring)."""
-    g_first, g_cov = covering(gold)
-    p_first, p_cov = covering(pred)
-    length = gold.start.shape[1]
-    pos = torch.arange(length, device=gold.start.device)
-    pair = g_cov & p_cov & (gold.start | pred.start) & (gold.label == pred.label)
-    inter = torch.minimum(gold.stop, pred.stop) - pos
-    m = min_overlap(t, length, gold.start.device)
-    len_g = (gold.stop - g_first).clamp(0, length)
-    len_p = (pred.stop - p_first).clamp(0, length)
-    qual = pair & (inter >= lookup(m, len_g)) & (inter >= lookup(m, len_p))
-    # previous qualifying pair of the row: does it share the gold or the predicted span?
-    prev_g = select(qual, g_first, -1).cummax(1).values
-    prev_p = select(qual, p_first, -1).cummax(1).values
-    prev_g = torch.cat([torch.full_like(prev_g[:, :1], -1), prev_g[:, :-1]], 1)
-    prev_p = torch.cat([torch.full_like(prev_p[:, :1], -1), prev_p[:, :-1]], 1)
-    head = qual & (g_first != prev_g) & (p_first != prev_p)
-    seen = qual.cumsum(1)  # qualifying pairs so far, this one included
-    before_head = (head * (seen - 1)).cummax(1).values
-    rank = seen - 1 - before_head  # position of the pair on its path, from 0
-    return qual & ((rank & 1) == 0)
+def threshold_hits(both: Spans, t: float) -> torch.Tensor:
+    """Taken threshold pairs, marked where their overlap begins (see the module docstring).
+
+    ``both`` holds the gold rows, then the predicted rows (``(2B, L)``).
+    """
+    gold, pred = both.halves()
+    b, length = gold.start.shape
+    latest, bits = covering(both)
+    mask = (1 << bits) - 1
+    pos = torch.arange(length, dtype=latest.dtype, device=latest.device)
+    stop = latest >> bits
+    first = latest & mask  # (one more than the start)
+    inside = latest >= ((pos + 1) << bits)  # the token lies in the latest span
+    pair = inside[:b] & inside[b:] & (gold.start | pred.start) & (gold.label == pred.label)
+    inter = torch.minimum(stop[:b], stop[b:]).sub_(pos)
+    need = lookup(min_overlap(t, length, latest.device), stop.sub_(first).add_(1))  # |span|
+    qual = pair.logical_and_(inter >= need[:b]).logical_and_(inter >= need[b:])
+    if t > 0.5:  # every qualifying pair is taken
+        return qual
+    # the latest qualifying pair before each one: does it share the gold or the predicted span?
+    g_first, p_first = first[:b], first[b:]
+    last = (g_first << bits).bitwise_or_(p_first).mul_(qual).cummax(1).values
+    prev = torch.cat([torch.zeros_like(last[:, :1]), last[:, :-1]], 1)
+    head = qual & ((prev >> bits) != g_first) & ((prev & mask) != p_first)
+    seen = qual.cumsum(1, dtype=latest.dtype).sub_(1)  # qualifying pairs before this one
+    before_head = (seen * head).cummax(1).values
+    return qual & (((seen - before_head) & 1) == 0)  # even position on its path, from 0

@@ -14,6 +14,10 @@ small tables indexed by tag ids:
   :func:`nerscore.decode.decoder.event_masks`); for ``strict``, bit 1 = the pair
   continues a chunk (an *inside* pattern), bit 2 = it may start one, bit 4 =
   it closes one (seqeval 1.2.2's strict patterns of the scheme).
+
+:meth:`TagTables.on` turns them into the tensors the decoders index with
+the pair of ids itself (:class:`DeviceTables`), in the small integer dtype
+of the batch.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -36,13 +40,17 @@ from nerscore.values.tags import parse_vocab
 if TYPE_CHECKING:
     import torch
 
-__all__ = ["INSIDE", "LENIENT_END", "LENIENT_START", "STRICT_CLOSE", "STRICT_START",
-           "TagTables", "tag_tables"]
+__all__ = ["CLOSE", "INSIDE", "LENIENT_END", "LENIENT_START", "MAX_INT16_LENGTH",
+           "STRICT_CLOSE", "STRICT_START", "DeviceTables", "TagTables", "far_bit", "tag_tables"]
 
 IntArray = npt.NDArray[np.int64]
 
 LENIENT_END, LENIENT_START = 1, 2
 INSIDE, STRICT_START, STRICT_CLOSE = 1, 2, 4
+#: The close bit of the device pair table (:class:`DeviceTables`).
+CLOSE = 1
+#: Longest row whose positions and boundary keys fit in int16 (below :func:`far_bit`).
+MAX_INT16_LENGTH = (1 << 13) - 1
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,6 +71,10 @@ class TagTables:
         Label index of every tag id and of the virtual outside id ``V``.
     pair : array of uint8, shape ((V + 1) * (V + 1),)
         Decoder flags of the pair ``(prev, cur)`` at ``prev * (V + 1) + cur``.
+    starts_in_runs : bool
+        Strict: whether a pair may both start a chunk and continue a run of
+        inside transitions (IOB1's patterns). Otherwise every start pattern
+        begins a run, so it is the first start pattern of its run.
     """
 
     tags: tuple[str, ...]
@@ -71,7 +83,8 @@ class TagTables:
     scheme: str | None
     label_of: IntArray
     pair: npt.NDArray[np.uint8]
-    _on: dict[str, tuple[torch.Tensor, torch.Tensor]] = field(default_factory=dict, repr=False)
+    starts_in_runs: bool = False
+    _on: dict[str, DeviceTables] = field(default_factory=dict, repr=False)
 
     @property
     def n_tags(self) -> int:
@@ -83,19 +96,70 @@ class TagTables:
         """Number of entity labels ``K``."""
         return len(self.labels)
 
-    def on(self, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(label_of, pair)`` as tensors on ``device`` (copied once per device)."""
+    def on(self, device: torch.device, dtype: torch.dtype) -> DeviceTables:
+        """The tables as tensors of ``dtype`` (int16 or int32) on ``device`` (built once)."""
         import torch
 
-        key = str(device)
+        key = f"{device}/{dtype}"
         cached = self._on.get(key)
         if cached is None:
-            cached = (
-                torch.as_tensor(self.label_of, dtype=torch.int64).to(device),
-                torch.as_tensor(self.pair.astype(np.int64), dtype=torch.int64).to(device),
-            )
+            v, b = self.n_tags, self.id_bits
+            lenient = self.mode is Mode.LENIENT
+            boundary = (self.pair & (LENIENT_END if lenient else INSIDE)) != 0
+            # lenient: a boundary where an entity ends; strict: where a run of inside
+            # transitions ends
+            far = ~boundary if lenient else boundary
+            close = np.zeros_like(boundary) if lenient else (self.pair & STRICT_CLOSE) != 0
+            start = (self.pair & (LENIENT_START if lenient else STRICT_START)) != 0
+            width = (v + 1, 1 << b)  # pair (prev, cur) at prev << b | cur
+            pair, starts = np.zeros(width, dtype=np.int64), np.zeros(width, dtype=bool)
+            label = np.zeros(width, dtype=np.int64)
+            pair[:, :v + 1] = (far * far_bit(dtype) + close * CLOSE).reshape(v + 1, v + 1)
+            starts[:, :v + 1] = start.reshape(v + 1, v + 1)
+            label[:, :v + 1] = self.label_of[None, :]
+
+            def put(table: npt.NDArray[Any], dt: torch.dtype = dtype) -> torch.Tensor:
+                return torch.as_tensor(table.reshape(-1)).to(device=device, dtype=dt)
+
+            cached = DeviceTables(put(np.arange(v)), put(pair), put(starts, torch.bool),
+                                  put(label))
             self._on[key] = cached
         return cached
+
+    @property
+    def id_bits(self) -> int:
+        """Bits of a tag id or the virtual outside id (``V.bit_length()``)."""
+        return self.n_tags.bit_length()
+
+
+class DeviceTables(NamedTuple):
+    """The tensors of a :class:`TagTables` on one device, of one integer dtype.
+
+    ``ids`` maps a tag id (``0 <= id < V``; any other value fails the
+    lookup) to itself. The others are indexed by a pair of ids, ``prev << b
+    | cur`` with ``b = V.bit_length()`` (the virtual outside id ``V``
+    included): ``pair`` holds the bits :data:`CLOSE` (strict: the pair
+    closes a chunk) and :func:`far_bit` (the pair is not a boundary: no
+    entity ends there (``lenient``), or it continues a run of inside
+    transitions (``strict``)); ``start`` whether an entity (a strict chunk)
+    may start at ``cur``; ``label`` the label of ``cur``.
+    """
+
+    ids: torch.Tensor
+    pair: torch.Tensor
+    start: torch.Tensor
+    label: torch.Tensor
+
+
+def far_bit(dtype: torch.dtype) -> int:
+    """The bit of :attr:`DeviceTables.pair` above every ``2 * position + 1`` of a row.
+
+    ``1 << 14`` in int16 (rows of at most :data:`MAX_INT16_LENGTH` tokens),
+    ``1 << 30`` in int32.
+    """
+    import torch
+
+    return 1 << 14 if dtype == torch.int16 else 1 << 30
 
 
 def _pattern_table(patterns: frozenset[Pattern], pc: IntArray, c: IntArray,
@@ -178,8 +242,10 @@ def tag_tables(tags: tuple[str, ...], scheme: str | None, mode: str) -> TagTable
         pair = (_pattern_table(table.inside, pc, c, same) * INSIDE
                 + _pattern_table(table.start, pc, c, same) * STRICT_START
                 + _pattern_table(table.end, pc, c, same) * STRICT_CLOSE)
+    runs = decoding.mode is Mode.STRICT and bool(np.any(
+        ((pair & STRICT_START) != 0) & ((pair & INSIDE) != 0)))
     return TagTables(tuple(tags), tuple(parsed.labels[i] for i in order), decoding.mode,
-                     decoding.scheme_name, label_of, pair.astype(np.uint8))
+                     decoding.scheme_name, label_of, pair.astype(np.uint8), runs)
 
 
 def as_tag_tuple(labels: object, name: str = "labels") -> tuple[str, ...]:

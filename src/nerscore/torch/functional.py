@@ -19,7 +19,7 @@ from nerscore.errors import InputTypeError, LengthMismatchError
 from nerscore.torch._checks import NAMES, Names, check_batch
 from nerscore.torch._match import count_labels, exact_hits, threshold_hits
 from nerscore.torch._options import MATCHES, settings
-from nerscore.torch._spans import compact, decode_spans, select
+from nerscore.torch._spans import compact, decode_spans
 from nerscore.torch._tables import TagTables
 from nerscore.torch._validate import check_values
 from nerscore.torch.aggregation import aggregate_subwords, word_targets
@@ -28,6 +28,9 @@ from nerscore.values.counts import Counts
 __all__ = ["MATCHES", "TensorCounts", "count_entities", "entity_scores"]
 
 Batch = torch.Tensor | Sequence[torch.Tensor]
+
+#: Tokens of a chunk of rows that :func:`batch_counts` scores at once on the CPU.
+CPU_CHUNK = 1 << 18
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,21 +83,13 @@ class TensorCounts:
 
 
 def as_ids(preds: torch.Tensor) -> torch.Tensor:
-    """Label ids ``(B, L)`` from ids or logits ``(B, L, C)`` (arg-max on the device)."""
-    return preds.argmax(-1) if preds.dim() == 3 else preds.long()
+    """Label ids ``(B, L)`` from ids or logits ``(B, L, C)`` (arg-max on the device).
 
-
-def _poison(ids: torch.Tensor, n_tags: int, past_end: int) -> torch.Tensor:
-    """Ids equal to ``n_tags`` moved past the tables' end.
-
-    The tables hold one id more than the tags: the virtual outside id
-    ``n_tags`` (padding, and the token before and after every sentence). A
-    user id equal to it would be read as ``O``; moved to ``past_end`` (not
-    the ``ignore_index``), it fails the table lookup as every other id out
-    of range does (an ``IndexError`` on the CPU, which :func:`counted` turns
-    into a located error).
+    The arg-max is taken as the index of ``max``, which is ``argmax``'s
+    (the first largest value; a NaN counts as the largest) and, on the CPU,
+    faster for the few classes of a tag set.
     """
-    return select(ids == n_tags, past_end, ids)
+    return preds.max(-1).indices if preds.dim() == 3 else preds
 
 
 def batch_counts(
@@ -118,28 +113,32 @@ def batch_counts(
     preds, target, word_ids = check_batch(preds, target, word_ids, n_tags=tables.n_tags,
                                           names=names)
     k = tables.n_labels
-    if target.shape[1] == 0:
-        zero = torch.zeros((), dtype=torch.int64, device=target.device)
-        return torch.zeros((3, k), dtype=torch.int64, device=target.device), torch.stack(
-            [zero, zero])
-    if word_ids is not None:
+    counts = torch.zeros((3, k), dtype=torch.int64, device=target.device)
+    tokens = torch.zeros(2, dtype=torch.int64, device=target.device)
+    if word_ids is not None and target.shape[1] > 0:
         preds, _ = aggregate_subwords(preds, word_ids, aggregation)
         target = word_targets(target, word_ids, ignore_index=ignore_index)
-    v = tables.n_tags
-    past_end = v + 1 + (ignore_index == v + 1)
-    target = target.long()
-    if ignore_index != v:  # (else ids equal to v are dropped positions)
-        target = _poison(target, v, past_end)
-    pred_ids = as_ids(preds)
-    if preds.dim() == 2:  # (an arg-max of logits with one class per tag is in range)
-        pred_ids = _poison(pred_ids, v, past_end)
-    p_ids, t_ids, valid = compact(pred_ids, target, ignore_index, tables.n_tags)
-    gold = decode_spans(t_ids, tables)
-    pred = decode_spans(p_ids, tables)
-    hits = exact_hits(gold, pred) if match == "exact" else threshold_hits(gold, pred, t)
-    counts = count_labels(hits, gold, pred, k)
-    tokens = torch.stack([valid.sum(), (valid & (p_ids == t_ids)).sum()])
+    for rows in _chunks(target):
+        ids, n = compact(as_ids(preds[rows]), target[rows], ignore_index, tables)
+        both = decode_spans(ids, tables)
+        gold, pred = both.halves()
+        hits = exact_hits(gold, pred) if match == "exact" else threshold_hits(both, t)
+        counts += count_labels(hits, gold, pred, k)
+        tokens += n
     return counts, tokens
+
+
+def _chunks(target: torch.Tensor) -> list[slice]:
+    """The rows of a batch in chunks of about :data:`CPU_CHUNK` tokens (on the CPU; else one).
+
+    Chunks bound the memory of the temporaries, which the CPU would otherwise
+    have to map afresh for every large batch. None for a batch without tokens.
+    """
+    rows, length = target.shape
+    if length == 0:
+        return []
+    step = max(1, rows if target.device.type != "cpu" else CPU_CHUNK // length)
+    return [slice(start, min(rows, start + step)) for start in range(0, rows, step)]
 
 
 def counted(preds: torch.Tensor, target: torch.Tensor, tables: TagTables, *,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -32,9 +33,9 @@ from nerscore.analysis.significance.adjustment import holm_bonferroni
 from nerscore.analysis.significance.resampling import (
     AVERAGES,
     METRICS,
-    bootstrap_blocks,
+    bootstrap_plan,
+    bootstrap_weights,
     exact_dtype,
-    multiplicities,
     prf_scores,
     rngs,
     swap_blocks,
@@ -57,6 +58,7 @@ from nerscore.values.schemes import Mode, Scheme
 __all__ = ["compare", "confidence_intervals"]
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
 
 METHODS: tuple[str, ...] = ("both", "bootstrap", "randomization")
 UNITS: tuple[str, ...] = ("document", "sentence")
@@ -136,6 +138,93 @@ def _p_value(extreme: npt.NDArray[np.bool_]) -> float:
     return float((1 + int(extreme.sum())) / (1 + len(extreme)))
 
 
+@dataclass(frozen=True, eq=False)
+class _Counts:
+    """Every system's per-unit counts, read as one table: gold, then ``tp`` and ``n_pred`` of each.
+
+    The table is never built whole: the resampling needs its column sums, the
+    classes of its identical rows and the rows of a few units.
+    """
+
+    blocks: list[npt.NDArray[Any]]  # the table's column blocks, (units, n_labels) each
+    n_labels: int
+
+    @classmethod
+    def of_parts(cls, parts: list[SequenceCounts]) -> _Counts:
+        blocks = [parts[0].n_gold] + [a for p in parts for a in (p.tp, p.n_pred)]
+        return cls(blocks, len(parts[0].labels))
+
+    @property
+    def totals(self) -> FloatArray:
+        """The column sums, as one row: the counts of all the data."""
+        sums = [np.einsum("ij->j", b) for b in self.blocks]  # (einsum: no pass per row)
+        return np.concatenate(sums).astype(np.float64)[None, :]
+
+    def rows(self, units: IntArray) -> FloatArray:
+        """The table's rows of ``units``."""
+        return np.concatenate([b[units] for b in self.blocks], axis=1).astype(np.float64)
+
+    def of(self, m: FloatArray, s: int) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """``tp``, ``n_pred`` and ``n_gold`` of system ``s`` in the columns of ``m``."""
+        n, base = self.n_labels, self.n_labels * (1 + 2 * s)
+        return m[:, base:base + n], m[:, base + n:base + 2 * n], m[:, :n]
+
+
+def _bootstrap(
+    counts: _Counts, k: int, rng: np.random.Generator, n_resamples: int, fill: float,
+    tick: Callable[[int], None],
+) -> FloatArray:
+    """Scores ``(k, 2, 3, R)`` of every system on the bootstrap resamples (shared weights)."""
+    plan = bootstrap_plan(counts.blocks)
+    rows = counts.rows(plan.columns)  # the weights multiply only these rows
+    dtype = exact_dtype(rows, plan.n_units)
+    rows = rows.astype(dtype)
+    resampled = np.empty((n_resamples, rows.shape[1]), dtype=np.float64)
+    done = 0
+    for weights in bootstrap_weights(rng, plan, n_resamples, dtype):
+        resampled[done:done + len(weights)] = weights @ rows
+        done += len(weights)
+        tick(len(weights))
+    return np.stack([prf_scores(*counts.of(resampled, s), fill=fill) for s in range(k)])
+
+
+def _randomization(
+    parts: list[SequenceCounts], counts: _Counts, pairs: list[tuple[int, int]],
+    rng: np.random.Generator, n_resamples: int, fill: float, metric: int, average: int,
+    tick: Callable[[int], None],
+) -> dict[tuple[int, int], FloatArray]:
+    """Differences ``score(a) - score(b)`` of every pair on the permutations."""
+    n_lab = counts.n_labels
+    # only units where the two systems of some pair differ get a coin: swapping
+    # the others changes nothing
+    differ = np.zeros(parts[0].n_sequences, dtype=np.bool_)
+    for a, b in pairs:
+        differ |= (parts[a].tp != parts[b].tp).any(axis=1)
+        differ |= (parts[a].n_pred != parts[b].n_pred).any(axis=1)
+    units = np.flatnonzero(differ)
+    diffs = np.concatenate(
+        [np.concatenate([parts[b].tp[units] - parts[a].tp[units],
+                         parts[b].n_pred[units] - parts[a].n_pred[units]], axis=1)
+         for a, b in pairs], axis=1).astype(np.float64)
+    dtype = exact_dtype(diffs, len(units))
+    fast = diffs.astype(dtype)
+    shift = np.empty((n_resamples, fast.shape[1]), dtype=np.float64)
+    done = 0
+    for swap in swap_blocks(rng, len(units), n_resamples):
+        shift[done:done + len(swap)] = swap.astype(dtype) @ fast
+        done += len(swap)
+        tick(len(swap))
+    totals = counts.totals
+    perm = {}
+    for j, (a, b) in enumerate(pairs):
+        d = shift[:, 2 * n_lab * j:2 * n_lab * (j + 1)]
+        (ta, pa, gold), (tb, pb, _) = counts.of(totals, a), counts.of(totals, b)
+        sa = prf_scores(ta + d[:, :n_lab], pa + d[:, n_lab:], gold, fill=fill)
+        sb = prf_scores(tb - d[:, :n_lab], pb - d[:, n_lab:], gold, fill=fill)
+        perm[(a, b)] = sa[average, metric] - sb[average, metric]
+    return perm
+
+
 def _run(
     parts: list[SequenceCounts], pairs: list[tuple[int, int]], *, n_resamples: int,
     seed: int | None, fill: float, metric: int, average: int, randomization: bool,
@@ -144,56 +233,24 @@ def _run(
     """Point scores ``(k, 2, 3)``, bootstrap scores ``(k, 2, 3, R)``, randomization diffs of ``pairs``."""
     randomization = randomization and bool(pairs)
     total = n_resamples * (2 if randomization else 1)
-    k = len(parts)
-    n, n_lab = parts[0].n_sequences, len(parts[0].labels)
-    n_gold = parts[0].n_gold.astype(np.float64)
-    cols = [n_gold] + [a for p in parts for a in (p.tp, p.n_pred.astype(np.float64))]
-    counts = np.ascontiguousarray(np.concatenate(cols, axis=1))
-    totals = counts.sum(axis=0)
-
-    def split(m: FloatArray, s: int) -> tuple[FloatArray, FloatArray, FloatArray]:
-        base = n_lab * (1 + 2 * s)
-        return m[:, base:base + n_lab], m[:, base + n_lab:base + 2 * n_lab], m[:, :n_lab]
-
-    point = np.stack([prf_scores(*split(totals[None, :], s), fill=fill)[:, :, 0]
-                      for s in range(k)])
-    boot_rng, swap_rng = rngs(seed)
-    boot = np.empty((k, 2, 3, n_resamples), dtype=np.float64)
-    dtype = exact_dtype(counts, n)
-    fast = counts.astype(dtype)
     done = 0
-    for idx in bootstrap_blocks(boot_rng, n, n_resamples):
-        m = (multiplicities(idx, n, dtype) @ fast).astype(np.float64)
-        rows = slice(done, done + len(m))
-        for s in range(k):
-            boot[s, :, :, rows] = prf_scores(*split(m, s), fill=fill)
-        done += len(m)
+
+    def tick(rows: int) -> None:
+        nonlocal done
+        done += rows
         if progress is not None:
             progress(done, total)
+
+    k = len(parts)
+    counts = _Counts.of_parts(parts)
+    totals = counts.totals
+    point = np.stack([prf_scores(*counts.of(totals, s), fill=fill)[:, :, 0] for s in range(k)])
+    boot_rng, swap_rng = rngs(seed)
+    boot = _bootstrap(counts, k, boot_rng, n_resamples, fill, tick)
     perm: dict[tuple[int, int], FloatArray] = {}
     if randomization:
-        diffs = np.concatenate(
-            [np.concatenate([parts[b].tp - parts[a].tp, parts[b].n_pred - parts[a].n_pred],
-                            axis=1) for a, b in pairs], axis=1).astype(np.float64)
-        for a, b in pairs:
-            perm[(a, b)] = np.empty(n_resamples, dtype=np.float64)
-        done = 0
-        gold_tot = totals[:n_lab][None, :]
-        dtype = exact_dtype(diffs, n)
-        fast = diffs.astype(dtype)
-        for swap in swap_blocks(swap_rng, n, n_resamples):
-            shift = (swap.astype(dtype) @ fast).astype(np.float64)
-            rows = slice(done, done + len(shift))
-            for j, (a, b) in enumerate(pairs):
-                d = shift[:, 2 * n_lab * j:2 * n_lab * (j + 1)]
-                ta, pa, _ = split(totals[None, :], a)
-                tb, pb, _ = split(totals[None, :], b)
-                sa = prf_scores(ta + d[:, :n_lab], pa + d[:, n_lab:], gold_tot, fill=fill)
-                sb = prf_scores(tb - d[:, :n_lab], pb - d[:, n_lab:], gold_tot, fill=fill)
-                perm[(a, b)][rows] = sa[average, metric] - sb[average, metric]
-            done += len(shift)
-            if progress is not None:
-                progress(n_resamples + done, total)
+        perm = _randomization(parts, counts, pairs, swap_rng, n_resamples, fill, metric,
+                              average, tick)
     return point, boot, perm
 
 

@@ -1,19 +1,25 @@
-"""The resampling engine: random index matrices, resampled counts and their scores.
+"""The resampling engine: resample weights, resampled counts and their scores.
 
 Nothing here runs a matcher. Every resample is a weighting of the per-unit
-count arrays (``units x columns``):
+count arrays (``units x columns``; the columns hold every system's counts):
 
-- **bootstrap**: resample ``r`` draws ``n`` units with replacement,
-  ``idx[r] = rng.integers(0, n, n)``; its counts are ``W[r] @ C`` where
-  ``W[r, j]`` is how often unit ``j`` was drawn;
+- **bootstrap**: resample ``r`` draws ``n`` units with replacement; its counts
+  are ``W[r] @ C`` where ``W[r, j]`` is how often unit ``j`` was drawn.
+  Units whose rows of ``C`` are identical (the same counts in every column,
+  e.g. sentences without an entity) are interchangeable, so only how often
+  each *class* of identical units was drawn matters; a class of ``m`` units
+  is drawn ``Multinomial(n, m / n)`` times. :func:`bootstrap_plan` finds the
+  classes and :func:`bootstrap_weights` draws the weights (see there for the
+  stream of random numbers);
 - **randomization**: resample ``r`` swaps the two systems' counts of unit
   ``j`` when ``S[r, j] = 1`` (a fair coin); system A's counts become
-  ``A + S[r] @ (B - A)`` and B's ``B - S[r] @ (B - A)``.
+  ``A + S[r] @ (B - A)`` and B's ``B - S[r] @ (B - A)``. Only units where
+  ``B - A`` is not zero need a coin (swapping the others changes nothing).
 
-The random matrices are drawn block by block (:func:`bootstrap_blocks`,
-:func:`swap_blocks`), each block with one call of the generator; the block
-size depends only on the number of units, so a seed gives the same
-resamples on every machine. Scores of many resamples are computed at once
+The random numbers are drawn block by block (:func:`bootstrap_weights`,
+:func:`swap_blocks`), each block with one call of the generator per kind of
+draw; the block size depends only on the number of units, so a seed gives the
+same resamples on every machine. Scores of many resamples are computed at once
 by :func:`prf_scores`, which follows :func:`nerscore.reduce_counts` operation
 by operation (micro: sums then ratios; macro: the mean over labels with a
 gold or predicted entity, skipping ``nan``).
@@ -21,7 +27,8 @@ gold or predicted entity, skipping ``nan``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -30,9 +37,11 @@ import numpy.typing as npt
 __all__ = [
     "AVERAGES",
     "METRICS",
-    "bootstrap_blocks",
+    "BootstrapPlan",
+    "bootstrap_plan",
+    "bootstrap_weights",
     "exact_dtype",
-    "multiplicities",
+    "identical_rows",
     "prf_scores",
     "rngs",
     "swap_blocks",
@@ -46,10 +55,13 @@ METRICS: tuple[str, ...] = ("precision", "recall", "f1")
 #: The averages of every resample, in this order.
 AVERAGES: tuple[str, ...] = ("micro", "macro")
 
-# One block of random numbers holds at most this many values (32 MiB of float64
-# weights); bincount works on sub-blocks of at most _SUB values, which stay in cache.
+# One block of resamples holds at most this many draws of units (or coins).
 _BLOCK = 1 << 22
-_SUB = 1 << 17
+#: A class of at least this many identical units is drawn as a whole (one binomial
+#: draw per resample instead of one draw per unit).
+WHOLE_CLASS = 24
+# Multiplier of the row hash (an odd 64-bit constant: the golden ratio's bits).
+_HASH = np.uint64(0x9E3779B97F4A7C15)
 
 
 def rngs(seed: int | None) -> tuple[np.random.Generator, np.random.Generator]:
@@ -66,26 +78,178 @@ def _rows_per_block(n_units: int) -> int:
     return max(1, _BLOCK // max(n_units, 1))
 
 
-def bootstrap_blocks(
-    rng: np.random.Generator, n_units: int, n_resamples: int
-) -> Iterator[npt.NDArray[np.int32]]:
-    """The bootstrap index matrix, block of rows by block of rows.
+def _exactly(values: FloatArray, dtype: type[np.integer[Any]]) -> npt.NDArray[Any] | None:
+    """``values`` cast to the integer ``dtype`` when that is exact (whole numbers in range)."""
+    if values.size:
+        info = np.iinfo(dtype)
+        lo, hi = float(values.min()), float(values.max())
+        if not info.min <= lo <= hi <= info.max:  # also false for nan
+            return None
+    small = values.astype(dtype)
+    return small if np.array_equal(small, values) else None
 
-    Row ``r`` lists the ``n_units`` units drawn (with replacement) for
-    resample ``r``. Blocks hold ``max(1, 2**22 // n_units)`` rows (the last
-    one fewer), each drawn with one ``rng.integers(0, n_units, (rows,
-    n_units), dtype=int32)`` call.
+
+def _row_words(blocks: Sequence[npt.NDArray[Any]]) -> npt.NDArray[np.uint64]:
+    """The rows of the blocks side by side as 64-bit words, exactly (equal rows, equal words)."""
+    dtype: type[np.generic] = np.float64
+    for small in (np.uint8, np.uint16):
+        if all(_exactly(b, small) is not None for b in blocks):
+            dtype = small
+            break
+    n, cols = blocks[0].shape[0], sum(b.shape[1] for b in blocks)
+    per_word = 8 // np.dtype(dtype).itemsize
+    packed = np.zeros((n, -(-cols // per_word) * per_word), dtype=dtype)
+    at = 0
+    for b in blocks:
+        packed[:, at:at + b.shape[1]] = b if dtype is not np.float64 else b + 0.0  # -0.0 as 0.0
+        at += b.shape[1]
+    return packed.view(np.uint64)
+
+
+def identical_rows(
+    counts: npt.NDArray[Any] | Sequence[npt.NDArray[Any]],
+) -> tuple[IntArray, IntArray, IntArray]:
+    """Classes of identical rows, numbered in order of their first row.
+
+    Parameters
+    ----------
+    counts : array of numbers, shape (n, columns), or a sequence of them
+        The rows; a sequence of arrays with ``n`` rows each is read as one
+        array of their columns side by side.
+
+    Returns
+    -------
+    of_row : array of int, shape (n,)
+        The class of each row.
+    first : array of int
+        The first row of each class (increasing).
+    sizes : array of int
+        The number of rows of each class.
+
+    Examples
+    --------
+    >>> of_row, first, sizes = identical_rows(np.array([[1.0, 0], [0, 0], [1, 0], [0, 0]]))
+    >>> of_row.tolist(), first.tolist(), sizes.tolist()
+    ([0, 1, 0, 1], [0, 1], [2, 2])
+    """
+    blocks = [counts] if isinstance(counts, np.ndarray) else list(counts)
+    n = blocks[0].shape[0]
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    words = _row_words(blocks)
+    key = np.zeros(n, dtype=np.uint64)
+    for j in range(words.shape[1]):
+        key ^= words[:, j]
+        key *= _HASH
+        key ^= key >> np.uint64(31)
+    _, first, of_row, sizes = np.unique(key, return_index=True, return_inverse=True,
+                                        return_counts=True)
+    if not np.array_equal(words[first[of_row]], words):  # two rows share a hash: exactly
+        rows = np.ascontiguousarray(words).view(np.dtype((np.void, 8 * words.shape[1])))[:, 0]
+        _, first, of_row, sizes = np.unique(rows, return_index=True, return_inverse=True,
+                                            return_counts=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return (rank[of_row.reshape(-1)].astype(np.int64), first[order].astype(np.int64),
+            sizes[order].astype(np.int64))
+
+
+@dataclass(frozen=True, eq=False)
+class BootstrapPlan:
+    """How the bootstrap draws units: large classes of identical units as a whole, others singly.
+
+    Attributes
+    ----------
+    n_units : int
+        Units of the data (each resample draws this many).
+    whole : array of int
+        The first unit of each class of at least :data:`WHOLE_CLASS` identical
+        units, in order of first occurrence; the class is drawn as a whole.
+    sizes : array of int
+        Units of each of these classes.
+    single : array of int
+        Every other unit, in order; each is drawn singly.
+    """
+
+    n_units: int
+    whole: IntArray
+    sizes: IntArray
+    single: IntArray
+
+    @property
+    def columns(self) -> IntArray:
+        """The unit behind each column of the weights: ``whole``, then ``single``."""
+        return np.concatenate([self.whole, self.single])
+
+
+def bootstrap_plan(counts: npt.NDArray[Any] | Sequence[npt.NDArray[Any]]) -> BootstrapPlan:
+    """Group the units (rows of ``counts``, every system's counts) for :func:`bootstrap_weights`.
+
+    ``counts`` is an array with one row per unit, or a sequence of them read
+    side by side (as :func:`identical_rows` does).
+
+    Examples
+    --------
+    >>> counts = np.array([[0.0, 0.0]] * 30 + [[1.0, 0.0], [0.0, 2.0], [1.0, 0.0]])
+    >>> plan = bootstrap_plan(counts)
+    >>> plan.whole.tolist(), plan.sizes.tolist(), plan.single.tolist()
+    ([0], [30], [30, 31, 32])
+    """
+    of_row, first, sizes = identical_rows(counts)
+    whole = sizes >= WHOLE_CLASS
+    return BootstrapPlan(len(of_row), first[whole], sizes[whole],
+                         np.flatnonzero(~whole[of_row]).astype(np.int64))
+
+
+def bootstrap_weights(
+    rng: np.random.Generator, plan: BootstrapPlan, n_resamples: int,
+    dtype: type[np.floating[Any]] = np.float64,
+) -> Iterator[npt.NDArray[np.floating[Any]]]:
+    """Bootstrap weights, block of resamples by block: ``(rows, len(plan.columns))`` arrays.
+
+    Row ``r`` says how often resample ``r`` draws each class of ``plan.whole``
+    (any of its units) and each unit of ``plan.single``; it adds up to
+    ``n_units``. Its distribution is that of ``n`` draws of units with
+    replacement, each unit with probability ``1 / n``.
+
+    The stream of random numbers: blocks hold ``max(1, 2**22 // n_units)``
+    resamples (the last one fewer). For each block, one
+    ``rng.multinomial(n, [m_1/n, ..., m_K/n, s/n], size=rows)`` call draws how
+    often each class (``m_k`` units) and the ``s`` single units as a group are
+    drawn (no call without classes, no last category without single units);
+    then one ``rng.integers(0, s, N, dtype=int64)`` call draws the ``N``
+    single units of all its resamples, resample after resample. Without
+    classes this is ``rng.integers(0, n, (rows, n))``.
 
     Examples
     --------
     >>> boot, _ = rngs(0)
-    >>> [b.shape for b in bootstrap_blocks(boot, 5, 3)]
-    [(3, 5)]
+    >>> plan = bootstrap_plan(np.array([[0.0]] * 30 + [[1.0], [2.0]]))
+    >>> w = np.concatenate(list(bootstrap_weights(boot, plan, 3)))
+    >>> w.shape, w.sum(axis=1).tolist()
+    ((3, 3), [32.0, 32.0, 32.0])
     """
-    step = _rows_per_block(n_units)
+    n, n_whole, n_single = plan.n_units, len(plan.whole), len(plan.single)
+    p = np.concatenate([plan.sizes, [n_single] if n_single else []]) / max(n, 1)
+    step = _rows_per_block(n)
     for start in range(0, n_resamples, step):
         rows = min(step, n_resamples - start)
-        yield rng.integers(0, n_units, size=(rows, n_units), dtype=np.int32)
+        out = np.empty((rows, n_whole + n_single), dtype=dtype)
+        if n_whole:
+            drawn = rng.multinomial(n, p, size=rows)
+            out[:, :n_whole] = drawn[:, :n_whole]
+            singles = drawn[:, n_whole] if n_single else np.zeros(rows, dtype=np.int64)
+        else:
+            singles = np.full(rows, n, dtype=np.int64)
+        if n_single:
+            idx = rng.integers(0, n_single, int(singles.sum()), dtype=np.int64)
+            ends = np.cumsum(singles)
+            for r in range(rows):
+                out[r, n_whole:] = np.bincount(idx[ends[r] - singles[r]:ends[r]],
+                                               minlength=n_single)
+        yield out
 
 
 def swap_blocks(
@@ -93,19 +257,26 @@ def swap_blocks(
 ) -> Iterator[npt.NDArray[np.uint8]]:
     """The randomization test's swap matrix (0 or 1, each with probability 1/2), by blocks.
 
-    Blocks are as in :func:`bootstrap_blocks`; each is one
-    ``rng.integers(0, 2, (rows, n_units), dtype=uint8)`` call.
+    ``n_units`` are the units that get a coin (those where the systems'
+    counts differ). Blocks hold ``max(1, 2**22 // n_units)`` rows (the last
+    one fewer). The coins of a block, row after row, are the bits of
+    ``rng.bit_generator.random_raw(ceil(rows * n_units / 64))``: coin ``j`` is
+    bit ``j % 64`` (least significant first) of raw number ``j // 64``.
 
     Examples
     --------
     >>> _, swap = rngs(0)
-    >>> sorted({int(v) for b in swap_blocks(swap, 50, 4) for v in b.ravel()})
-    [0, 1]
+    >>> blocks = list(swap_blocks(swap, 50, 4))
+    >>> [b.shape for b in blocks], sorted({int(v) for b in blocks for v in b.ravel()})
+    ([(4, 50)], [0, 1])
     """
     step = _rows_per_block(n_units)
     for start in range(0, n_resamples, step):
         rows = min(step, n_resamples - start)
-        yield rng.integers(0, 2, size=(rows, n_units), dtype=np.uint8)
+        raw = rng.bit_generator.random_raw(-(-rows * n_units // 64))
+        octets = np.asarray(raw, dtype="<u8").view(np.uint8)
+        coins = np.unpackbits(octets, count=rows * n_units, bitorder="little")
+        yield coins.reshape(rows, n_units)
 
 
 def exact_dtype(values: FloatArray, n_units: int) -> type[np.floating[Any]]:
@@ -121,32 +292,10 @@ def exact_dtype(values: FloatArray, n_units: int) -> type[np.floating[Any]]:
     >>> exact_dtype(np.array([[1.0, 2.0]]), 1000).__name__, exact_dtype(np.array([[0.5]]), 10).__name__
     ('float32', 'float64')
     """
-    big = float(np.abs(values).max(initial=0.0))
-    if big * max(n_units, 1) < 2**24 and bool(np.all(values == np.round(values))):
+    big = max(float(values.max(initial=0.0)), -float(values.min(initial=0.0)))
+    if big * max(n_units, 1) < 2**24 and _exactly(values, np.int32) is not None:
         return np.float32
     return np.float64
-
-
-def multiplicities(
-    idx: npt.NDArray[np.integer[Any]], n_units: int,
-    dtype: type[np.floating[Any]] = np.float64,
-) -> npt.NDArray[np.floating[Any]]:
-    """How often each unit is drawn in each row of ``idx``: a ``(rows, n_units)`` array.
-
-    Examples
-    --------
-    >>> multiplicities(np.array([[0, 0, 2], [1, 2, 2]]), 3).tolist()
-    [[2.0, 0.0, 1.0], [0.0, 1.0, 2.0]]
-    """
-    rows = idx.shape[0]
-    out = np.empty((rows, n_units), dtype=dtype)
-    sub = max(1, _SUB // max(n_units, 1))
-    for a in range(0, rows, sub):
-        b = min(rows, a + sub)
-        shift = (np.arange(b - a, dtype=np.int64) * n_units)[:, None]
-        flat = np.bincount((idx[a:b] + shift).ravel(), minlength=(b - a) * n_units)
-        out[a:b] = flat.reshape(b - a, n_units)
-    return out
 
 
 def _ratio(num: FloatArray, den: FloatArray, fill: float) -> FloatArray:

@@ -165,9 +165,7 @@ def _from_alignment(al: Alignment, n_seq: int, what: str) -> SequenceCounts:
             f"{what} pairs entities of different sequences, so its counts cannot be split "
             "by sequence."
         )
-    used = np.zeros(len(p), dtype=np.int64)
-    np.add.at(used, pp, 1)
-    np.add.at(used, al.spurious, 1)
+    used = np.bincount(np.concatenate([pp, al.spurious]), minlength=len(p))
     if not bool((used == 1).all()):
         raise UnsplittableCountsError(
             f"{what}: not every prediction is either in exactly one pair or spurious, so its "
@@ -176,11 +174,13 @@ def _from_alignment(al: Alignment, n_seq: int, what: str) -> SequenceCounts:
     n_seq = max(n_seq, int(g.seq.max(initial=-1)) + 1, int(p.seq.max(initial=-1)) + 1)
     n_lab = len(g.labels)
     credit = np.asarray(al.credit, dtype=np.float64)
-    tp = _bins(g.seq[pg], g.label[pg], n_seq, n_lab, credit).astype(np.float64)
-    n_pred = (_bins(g.seq[pg], g.label[pg], n_seq, n_lab)
-              + _bins(p.seq[al.spurious], p.label[al.spurious], n_seq, n_lab))
+    seq, label = g.seq[pg], g.label[pg]
+    tp = _bins(seq, label, n_seq, n_lab, credit)
+    n_pred = _bins(seq, label, n_seq, n_lab)
+    n_pred += _bins(p.seq[al.spurious], p.label[al.spurious], n_seq, n_lab)
     n_gold = _bins(g.seq, g.label, n_seq, n_lab)
-    return SequenceCounts(g.labels, tp, n_pred.astype(np.int64), n_gold.astype(np.int64))
+    return SequenceCounts(g.labels, tp.astype(np.float64, copy=False),
+                          n_pred.astype(np.int64, copy=False), n_gold.astype(np.int64, copy=False))
 
 
 def _token_tags(run: MatcherRun) -> SequenceCounts:
@@ -232,11 +232,11 @@ def _check(sc: SequenceCounts, counts: Counts, what: str) -> None:
     present = counts.present().labels
     missing = sorted(set(present) - set(sc.labels))
     ref = counts.select(sc.labels)
-    tp = sc.tp.sum(axis=0)
+    tp = np.einsum("ij->j", sc.tp)  # column sums (einsum: without a pass per row)
     ok = (
         not missing
-        and np.array_equal(sc.n_pred.sum(axis=0), ref.n_pred)
-        and np.array_equal(sc.n_gold.sum(axis=0), ref.n_gold)
+        and np.array_equal(np.einsum("ij->j", sc.n_pred), ref.n_pred)
+        and np.array_equal(np.einsum("ij->j", sc.n_gold), ref.n_gold)
         and np.allclose(tp, np.asarray(ref.tp, dtype=np.float64), rtol=1e-9, atol=1e-9)
     )
     if not ok:
