@@ -136,19 +136,27 @@ def _components(n: int, a: IntArray, b: IntArray) -> IntArray:
     return np.array([find(x) for x in range(n)], dtype=np.int64)
 
 
-def _conflict_error(side: EntityColumns, name: str, i: IntArray, j: IntArray,
-                    doc_ids: Sequence[str] | None) -> InvalidSpanError:
-    """The error for spans of one label sharing units: the first document's spans, plus totals."""
-    rows = np.unique(np.concatenate([i, j]))
+def conflict_error(side: EntityColumns, name: str, rows: IntArray,
+                   doc_ids: Sequence[str] | None, *,
+                   by_fragments: bool = False) -> InvalidSpanError:
+    """The error for spans of one label that overlap: the first document's spans, plus totals.
+
+    ``rows`` are the overlapping spans. The document is named by its id when
+    ``doc_ids`` are known (documents given as a mapping), else by its
+    0-based index; a discontinuous span is shown fragment by fragment.
+    ``by_fragments``: overlap was judged on fragments (the message says so).
+    """
+    rows = np.unique(rows)
     docs = np.unique(side.seq[rows])
     doc = int(docs[0])
     here = rows[side.seq[rows] == doc]
     here = here[np.lexsort((side.end[here], side.start[here], side.label[here]))]
     spans = [(int(side.start[r]), int(side.end[r]), side.labels[int(side.label[r])])
              for r in here]
+    counts = None if side.fragments is None else side.fragments.counts()
 
     def show(r: int) -> str:
-        if side.fragments is not None and side.fragments.counts()[r] > 1:
+        if counts is not None and side.fragments is not None and counts[r] > 1:
             parts = ";".join(f"{a} {b}" for a, b in side.fragments.row(r))
             return f"[{parts}] {side.labels[int(side.label[r])]}"
         return f"[{int(side.start[r])}, {int(side.end[r])}) {side.labels[int(side.label[r])]}"
@@ -164,12 +172,13 @@ def _conflict_error(side: EntityColumns, name: str, i: IntArray, j: IntArray,
     if doc_ids is not None and doc < len(doc_ids):
         document = doc_ids[doc]
         named = repr(document)
+    touching = ("touching is fine" if not by_fragments else
+                "touching is fine; the fragments of a discontinuous span count, not its extent")
     return InvalidSpanError(
         f"Overlapping {name} spans of the same label in document {named}: {shown}. "
         f"The overlap matcher needs the {name} spans of one label to be disjoint "
-        "(touching is fine; the fragments of a discontinuous span count, not its extent); "
-        "fix or remove them, or pass overlapping='merge' to glue overlapping spans into one."
-        f"{total}",
+        f"({touching}); fix or remove them, or pass overlapping='merge' to glue overlapping "
+        f"spans into one.{total}",
         document=document, spans=spans,
     )
 
@@ -356,7 +365,7 @@ def fragment_pairs(
         i, j = _conflicts(side)
         if len(i):
             if not merge:
-                raise _conflict_error(side, name, i, j, doc_ids)
+                raise conflict_error(side, name, np.concatenate([i, j]), doc_ids, by_fragments=True)
             n_before = len(side)
             sides[key], merged[key] = _merge(side, i, j)
             notes.append(f"overlap: merged {merged[key]} overlapping {name} spans into their "

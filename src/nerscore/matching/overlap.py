@@ -45,7 +45,12 @@ import numpy.typing as npt
 
 from nerscore.errors import InvalidSpanError, OptionError, option_error
 from nerscore.matching._loio import pointer_walk
-from nerscore.matching._overlap_fragments import factor, fragment_pairs, optimal_pairs
+from nerscore.matching._overlap_fragments import (
+    conflict_error,
+    factor,
+    fragment_pairs,
+    optimal_pairs,
+)
 from nerscore.matching.alignment import MatchResult
 from nerscore.matching.candidates import alignment_from_pairs, check_contiguous, group_keys
 from nerscore.matching.exact import multiset_pairs
@@ -63,7 +68,6 @@ IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
-_MAX_LISTED = 8  # offending spans shown in an error message
 _COMPATS = ("loio",)
 
 
@@ -122,40 +126,10 @@ def _describe_conflicts(
     side: EntityColumns, name: str, order: IntArray, conflict: BoolArray,
     doc_ids: Sequence[str] | None,
 ) -> InvalidSpanError:
-    """The error for overlapping spans: the first document's spans, plus totals.
-
-    The document is named by its id when ``doc_ids`` are known (documents
-    given as a mapping), else by its 0-based index.
-    """
+    """The error for overlapping spans: the rows of every chain of two or more."""
     cluster = np.cumsum(~conflict) - 1
     size = np.bincount(cluster)
-    rows = order[size[cluster] > 1]
-    docs = np.unique(side.seq[rows])
-    doc = int(docs[0])
-    here = np.sort(rows[side.seq[rows] == doc])
-    here = here[np.lexsort((side.end[here], side.start[here], side.label[here]))]
-    spans = [
-        (int(side.start[r]), int(side.end[r]), side.labels[int(side.label[r])]) for r in here
-    ]
-    shown = ", ".join(f"[{a}, {b}) {lab}" for a, b, lab in spans[:_MAX_LISTED])
-    if len(spans) > _MAX_LISTED:
-        shown += f" and {len(spans) - _MAX_LISTED} more"
-    total = ""
-    if len(docs) > 1:
-        total = f" In all, {len(rows)} {name} spans in {len(docs)} documents overlap."
-    document: str | int = doc
-    named = str(doc)
-    if doc_ids is not None and doc < len(doc_ids):
-        document = doc_ids[doc]
-        named = repr(document)
-    return InvalidSpanError(
-        f"Overlapping {name} spans of the same label in document {named}: {shown}. "
-        f"The overlap matcher needs the {name} spans of one label to be disjoint "
-        "(touching is fine); fix or remove them, or pass overlapping='merge' to glue "
-        f"overlapping spans into one.{total}",
-        document=document,
-        spans=spans,
-    )
+    return conflict_error(side, name, order[size[cluster] > 1], doc_ids)
 
 
 def _merge(side: EntityColumns, order: IntArray, conflict: BoolArray) -> EntityColumns:
