@@ -308,7 +308,7 @@ def test_errors_file_not_written_on_fallback(tmp_path, conll_files):
                                              gold_options={"comments": True},
                                              pred_options={"comments": True}), errors=out)
     assert not out.exists()
-    assert not [f for f in tmp_path.iterdir() if f.name.endswith(".partial")]
+    assert not [f for f in tmp_path.iterdir() if f.name.endswith((".partial", ".tmp"))]
 
 
 # ------------------------------------------------------------------------------ command line

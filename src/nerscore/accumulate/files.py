@@ -32,10 +32,8 @@ See ``docs/scale.md``.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import os
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -44,6 +42,7 @@ from nerscore.accumulate.scorer import EntityScorer
 from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_report
 from nerscore.analysis.errors import ErrorRecord, errors_from_report, errors_to_string, write_errors
 from nerscore.errors import NerscoreError
+from nerscore.io.atomic import AtomicFile
 from nerscore.io.chunks import (
     CHUNK_SIZE,
     NotStreamable,
@@ -112,9 +111,8 @@ class _ErrorSink:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         self.format = "csv" if self.path.lower().endswith(".csv") else "jsonl"
-        folder = os.path.dirname(os.path.abspath(self.path))
-        fd, self.tmp = tempfile.mkstemp(prefix=".nerscore-", suffix=".partial", dir=folder)
-        self.fh: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        self.file = AtomicFile(self.path)
+        self.fh: IO[str] = open(self.file.tmp, "w", encoding="utf-8", newline="")  # noqa: SIM115
         self.n = 0
         self.started = False
 
@@ -130,16 +128,12 @@ class _ErrorSink:
         if not self.started:  # no chunk at all: the in-memory writer's empty file
             write_errors([], self.fh, format=self.format)
         self.fh.close()
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(self.tmp, 0o666 & ~mask)  # as open() would have created it
-        os.replace(self.tmp, self.path)
+        self.file.commit()
         return self.n
 
     def discard(self) -> None:
         self.fh.close()
-        with contextlib.suppress(OSError):
-            os.remove(self.tmp)
+        self.file.discard()
 
 
 @dataclass

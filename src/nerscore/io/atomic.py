@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO, Any
 
-__all__ = ["atomic_open", "atomic_path", "same_file"]
+__all__ = ["AtomicFile", "atomic_open", "atomic_path", "same_file"]
 
 _Path = str | os.PathLike[str]
 
@@ -65,6 +65,76 @@ def _is_special(path: str) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
+class AtomicFile:
+    """A file replaced whole: written under a temporary name, renamed over the target at the end.
+
+    :func:`atomic_path` is this as a context manager; a writer that spans
+    several calls (records written chunk by chunk) keeps one and calls
+    :meth:`commit` or :meth:`discard`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file to (re)place. An existing file keeps its permission bits;
+        a new one gets the usual ones (``0o666`` less the umask). A device or
+        a pipe is written in place.
+
+    Attributes
+    ----------
+    tmp : str
+        Where to write.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
+    >>> f = AtomicFile(target)
+    >>> _ = pathlib.Path(f.tmp).write_text("new")
+    >>> target.exists()
+    False
+    >>> f.commit()
+    >>> target.read_text()
+    'new'
+    """
+
+    def __init__(self, path: _Path) -> None:
+        self.target = os.fspath(path)
+        self.in_place = _is_special(self.target)
+        if self.in_place:
+            self.tmp = self.target
+            return
+        folder, name = os.path.split(os.path.abspath(self.target))
+        try:
+            fd, self.tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+        except OSError as exc:  # name the file asked for, not the temporary one
+            why = exc.strerror if os.path.isdir(folder) else "No such folder"
+            raise OSError(exc.errno, f"{why} (the new content is written to a temporary file "
+                                     f"in {folder} first, then renamed)", self.target) from None
+        os.close(fd)
+        try:
+            mode = stat.S_IMODE(os.stat(self.target).st_mode)
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(self.tmp, mode)
+
+    def commit(self) -> None:
+        """Put the written file in place of the target (removed again if that fails)."""
+        if not self.in_place:
+            try:
+                os.replace(self.tmp, self.target)
+            except BaseException:
+                self.discard()
+                raise
+
+    def discard(self) -> None:
+        """Remove what was written; the target stays as it was."""
+        if not self.in_place:
+            with contextlib.suppress(OSError):
+                os.unlink(self.tmp)
+
+
 @contextlib.contextmanager
 def atomic_path(path: _Path) -> Iterator[str]:
     """A temporary path to write in, renamed over ``path`` when the block ends without error.
@@ -100,32 +170,13 @@ def atomic_path(path: _Path) -> Iterator[str]:
     >>> target.read_text()
     'new'
     """
-    target = os.fspath(path)
-    if _is_special(target):
-        yield target
-        return
-    folder, name = os.path.split(os.path.abspath(target))
+    f = AtomicFile(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:  # name the file asked for, not the temporary one
-        why = exc.strerror if os.path.isdir(folder) else "No such folder"
-        raise OSError(exc.errno, f"{why} (the new content is written to a temporary file in "
-                                 f"{folder} first, then renamed)", target) from None
-    os.close(fd)
-    try:
-        try:
-            mode = stat.S_IMODE(os.stat(target).st_mode)
-        except OSError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        yield tmp
-        os.replace(tmp, target)
+        yield f.tmp
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        f.discard()
         raise
+    f.commit()
 
 
 @contextlib.contextmanager
