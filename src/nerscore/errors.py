@@ -8,6 +8,7 @@ says what went wrong and how to fix it.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from types import FrameType, ModuleType
 
 __all__ = [
@@ -25,9 +26,11 @@ __all__ = [
     "TextMismatchWarning",
     "UndefinedMetricWarning",
     "UnknownLabelWarning",
+    "closest",
     "describe_location",
     "option_error",
     "require",
+    "unknown_choice",
     "user_keywords",
     "user_stacklevel",
 ]
@@ -322,3 +325,33 @@ def require(module: str, *, extra: str) -> ModuleType:
             f"This feature of nerscore requires {top}; install with: "
             f"pip install 'nerscore[{extra}]'"
         ) from exc
+
+
+def closest(value: str, choices: Sequence[str], *, cutoff: float = 0.6) -> str | None:
+    """The choice closest to a mistyped ``value`` (case ignored), for "did you mean" hints.
+
+    Examples
+    --------
+    >>> closest("frist", ["first", "mean_logits"]), closest("PRE", ["PER", "LOC"])
+    ('first', 'PER')
+    >>> closest("zzz", ["first"]) is None
+    True
+    """
+    import difflib
+
+    folded = {c.casefold(): c for c in choices}
+    found = difflib.get_close_matches(value.strip().casefold(), list(folded), n=1, cutoff=cutoff)
+    return folded[found[0]] if found else None
+
+
+def unknown_choice(name: str, value: object, choices: Sequence[str]) -> str:
+    """The message for ``value`` of option ``name`` outside ``choices``, with the closest one.
+
+    Examples
+    --------
+    >>> print(unknown_choice("aggregation", "frist", ("first", "hf_max")))
+    Expected `aggregation` to be one of 'first', 'hf_max'; got 'frist'. Did you mean 'first'?
+    """
+    message = str(option_error(name, "one of " + ", ".join(map(repr, choices)), value))
+    close = closest(value, choices, cutoff=0.5) if isinstance(value, str) else None
+    return message + (f" Did you mean {close!r}?" if close else "")

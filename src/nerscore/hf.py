@@ -29,7 +29,6 @@ infinite logits. In ``batch_eval_metrics`` mode with tensors,
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -43,6 +42,7 @@ from nerscore.errors import (
     OptionError,
     SchemeError,
     option_error,
+    unknown_choice,
 )
 from nerscore.scoring.metrics import count_matches
 from nerscore.scoring.reduction import reduce_counts
@@ -73,17 +73,6 @@ def _unpack(eval_pred: Any) -> tuple[Any, Any]:
     return preds, labels
 
 
-def _choice(name: str, value: object, choices: tuple[str, ...]) -> str:
-    """The message for ``value`` outside ``choices``, with the closest valid value."""
-    message = str(option_error(name, "one of " + ", ".join(map(repr, choices)), value))
-    if isinstance(value, str):
-        folded = {c.lower(): c for c in choices}
-        close = difflib.get_close_matches(value.strip().lower(), list(folded), n=1, cutoff=0.5)
-        if close:
-            message += f" Did you mean {folded[close[0]]!r}?"
-    return message
-
-
 def _check_options(scheme: object, mode: object, validate: object) -> tuple[str | None, str]:
     """The canonical scheme and mode (``lenient`` or ``strict``); ``validate`` a bool."""
     modes = (Mode.LENIENT.value, Mode.STRICT.value)
@@ -92,13 +81,13 @@ def _check_options(scheme: object, mode: object, validate: object) -> tuple[str 
     except ValueError:
         mode_name = None
     if mode_name not in modes:
-        raise OptionError(_choice("mode", mode, modes), option="mode")
+        raise OptionError(unknown_choice("mode", mode, modes), option="mode")
     scheme_name = None
     if scheme is not None:
         try:
             scheme_name = Scheme.parse(scheme, name="scheme").value
         except ValueError:
-            raise SchemeError(_choice("scheme", scheme, tuple(s.value for s in Scheme))
+            raise SchemeError(unknown_choice("scheme", scheme, tuple(s.value for s in Scheme))
                               ) from None
     if not isinstance(validate, bool):
         raise option_error("validate", "True or False", validate)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from nerscore.errors import OptionError
+from nerscore.errors import OptionError, closest
 from nerscore.io.format_hooks import (
     ChunkStream,
     Counted,
@@ -425,10 +425,8 @@ def get_format(name: str | Format) -> Format:
     names = format_names()
     if isinstance(name, str) and name in _REGISTRY:  # registered by an entry point
         return _REGISTRY[name]
-    import difflib
-
-    close = difflib.get_close_matches(str(name).lower(), names, n=1)
-    hint = f" Did you mean {close[0]!r}?" if close else ""
+    close = closest(str(name), names)
+    hint = f" Did you mean {close!r}?" if close else ""
     raise OptionError(f"Unknown format {name!r}; the formats are "
                       f"{', '.join(repr(n) for n in names)}.{hint}", option="format")
 

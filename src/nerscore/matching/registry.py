@@ -9,13 +9,12 @@ nothing else in the library names a matcher.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from nerscore.errors import OptionError, option_error, user_keywords
+from nerscore.errors import OptionError, closest, option_error, user_keywords
 from nerscore.matching.alignment import Alignment, MatchResult
 from nerscore.values.selection import Selection
 
@@ -214,7 +213,8 @@ class Matcher:
         valid = list(dict.fromkeys([*keywords, *DECODING_KEYWORDS]))
         texts = []
         for name in unknown:
-            close = difflib.get_close_matches(name, [*valid, *own], n=1)
+            found = closest(name, [*valid, *own])
+            close = [found] if found else []
             elsewhere = [m for m in MATCHERS if m != self.name
                          and any(o.name == name for o in get_matcher(m).options)]
             note = ""

@@ -18,13 +18,12 @@ format name is not a built-in one). See ``docs/reports.md``.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from nerscore.errors import OptionError
+from nerscore.errors import OptionError, closest
 
 if TYPE_CHECKING:
     from nerscore.analysis.breakdowns import Breakdown
@@ -205,8 +204,8 @@ def get_renderer(name: str, *, kind: str | None = None, extras: tuple[str, ...] 
     renderer = _REGISTRY.get(name)
     if renderer is None:
         known = renderer_names(kind)
-        close = difflib.get_close_matches(str(name), known, n=1)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
+        close = closest(str(name), known)
+        hint = f" Did you mean {close!r}?" if close else ""
         raise OptionError(f"Unknown output format {name!r}; the formats are "
                           f"{', '.join(known)}.{hint}")
     if kind is not None and kind not in renderer.functions:

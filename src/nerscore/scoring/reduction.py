@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -10,7 +9,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import OptionError, UnknownLabelWarning, option_error, user_stacklevel
+from nerscore.errors import (
+    OptionError,
+    UnknownLabelWarning,
+    closest,
+    option_error,
+    user_stacklevel,
+)
 from nerscore.values.counts import Counts
 from nerscore.values.options import OptionEnum
 from nerscore.values.ratios import ZeroDivision, check_beta, check_zero_division, safe_divide
@@ -95,11 +100,10 @@ def select_labels(counts: Counts, labels: Sequence[str] | None) -> Counts:
         return present
     missing = [lab for lab in dict.fromkeys(asked) if lab not in present.labels]
     if missing:
-        folded = {lab.casefold(): lab for lab in present.labels}
         named = []
         for lab in missing:
-            close = difflib.get_close_matches(lab.casefold(), folded, n=1)
-            named.append(f"{lab!r} (did you mean {folded[close[0]]!r}?)" if close else repr(lab))
+            close = closest(lab, present.labels)
+            named.append(f"{lab!r} (did you mean {close!r}?)" if close else repr(lab))
         what = ("which has" if len(missing) == 1 else "which have") + " no gold and no predicted "
         what += "entity: its scores are" if len(missing) == 1 else "entity: their scores are"
         existing = (f"The labels with entities are {', '.join(map(repr, present.labels))}."

@@ -9,42 +9,23 @@ values and suggests the closest one.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nerscore.errors import OptionError, SchemeError, option_error
+from nerscore.errors import OptionError, SchemeError, option_error, unknown_choice
 from nerscore.torch._tables import TagTables, as_tag_tuple, tag_tables
 from nerscore.values.schemes import Mode, Scheme
 
 __all__ = ["MATCHES", "MODES", "STRATEGIES", "Settings", "check_choice", "check_t",
-           "settings", "unknown_choice"]
+           "settings"]
 
 MATCHES = ("exact", "threshold")
 MODES = ("lenient", "strict")
 STRATEGIES = ("first", "mean_logits", "max_per_class", "hf_average", "hf_max")
 
 
-def unknown_choice(name: str, value: object, choices: Sequence[str]) -> str:
-    """The message for a value outside ``choices``: the valid values and the closest one.
-
-    Examples
-    --------
-    >>> print(unknown_choice("aggregation", "frist", STRATEGIES))
-    Expected `aggregation` to be one of 'first', 'mean_logits', 'max_per_class', 'hf_average', 'hf_max'; got 'frist'. Did you mean 'first'?
-    """
-    valid = ", ".join(repr(c) for c in choices)
-    message = str(option_error(name, f"one of {valid}", value))
-    if isinstance(value, str):
-        folded = {c.lower(): c for c in choices}
-        close = difflib.get_close_matches(value.strip().lower(), list(folded), n=1, cutoff=0.5)
-        if close:
-            message += f" Did you mean {folded[close[0]]!r}?"
-    return message
-
-
 def check_choice(name: str, value: object, choices: Sequence[str]) -> str:
-    """``value`` if it is one of ``choices``, else an :class:`OptionError` (see :func:`unknown_choice`).
+    """``value`` if it is one of ``choices``, else an :class:`OptionError` (see :func:`nerscore.errors.unknown_choice`).
 
     Examples
     --------
