@@ -11,6 +11,12 @@ from nerscore.accumulate.files import (
 from nerscore.accumulate.scorer import (
     EntityScorer as EntityScorer,
 )
+from nerscore.analysis.agreement import (
+    AdjudicationStats as AdjudicationStats,
+    Agreement as Agreement,
+    adjudicate as adjudicate,
+    agreement as agreement,
+)
 from nerscore.analysis.breakdowns import (
     Breakdown as Breakdown,
     Bucket as Bucket,

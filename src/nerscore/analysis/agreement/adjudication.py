@@ -1,0 +1,222 @@
+"""An adjudicated annotation from several annotators' by voting (docs/agreement.md).
+
+In each document, every distinct ``(start, end, label)`` entity gets one vote
+from each annotator who marked it (an annotator votes once per entity). It
+*wins* when its votes reach the quorum: ``min_votes``, by default a strict
+majority of the annotators of that document (``n // 2 + 1``).
+
+Two winners *conflict* when they overlap and no annotator marked both
+(annotators who mark both mean them to nest or overlap, so both are kept).
+Conflicts are resolved winner by winner in this order: more votes first,
+then the longer span, then the earlier start, then the label in alphabetical
+order; a winner that conflicts with one already kept is dropped. A conflict
+decided between equal votes is a *tie*: counted and listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from nerscore.analysis.agreement.inputs import Annotated, join_annotations
+from nerscore.errors import option_error
+from nerscore.values.decoding import Decoding
+from nerscore.values.documents import Document, is_int
+from nerscore.values.schemes import Mode, Scheme
+from nerscore.values.spans import Entity, Span
+
+__all__ = ["AdjudicationStats", "Tie", "adjudicate"]
+
+Key = tuple[int, int, str]
+
+
+@dataclass(frozen=True)
+class Tie:
+    """A conflict decided between winners with equal votes.
+
+    Attributes
+    ----------
+    document : str
+        Its id (or position).
+    kept, dropped : tuple of (int, int, str)
+        The entity kept (by the rule) and the one dropped.
+    votes : int
+        Votes of each.
+    """
+
+    document: str
+    kept: Key
+    dropped: Key
+    votes: int
+
+
+@dataclass(frozen=True)
+class AdjudicationStats:
+    """What adjudication decided.
+
+    Attributes
+    ----------
+    names : tuple of str
+        The annotators.
+    min_votes : int or None
+        The quorum given (None: a strict majority of each document's annotators).
+    n_documents : int
+        Documents adjudicated.
+    candidates : int
+        Distinct entities proposed by at least one annotator.
+    accepted : int
+        Entities in the adjudicated set.
+    below_quorum : int
+        Candidates with too few votes.
+    conflicts : int
+        Winners dropped because they overlap a winner kept before them.
+    ties : tuple of Tie
+        Conflicts decided between equal votes.
+    unanimous : int
+        Accepted entities every annotator of the document marked.
+    notes : tuple of str
+        Documents some annotators lack.
+    """
+
+    names: tuple[str, ...]
+    min_votes: int | None
+    n_documents: int
+    candidates: int
+    accepted: int
+    below_quorum: int
+    conflicts: int
+    ties: tuple[Tie, ...]
+    unanimous: int
+    notes: tuple[str, ...] = ()
+
+    def summary(self) -> str:
+        """A few lines saying what was decided.
+
+        Examples
+        --------
+        >>> _, stats = adjudicate([[["B-X", "O"]], [["B-X", "O"]], [["O", "B-Y"]]])
+        >>> print(stats.summary())
+        3 annotators (A, B, C), 1 documents; quorum: a strict majority of each document's annotators
+        2 candidate entities: 1 accepted (0 unanimous), 1 below the quorum, 0 dropped in conflicts (0 ties)
+        """
+        quorum = (f"{self.min_votes} votes" if self.min_votes is not None
+                  else "a strict majority of each document's annotators")
+        lines = [
+            f"{len(self.names)} annotators ({', '.join(self.names)}), {self.n_documents} "
+            f"documents; quorum: {quorum}",
+            f"{self.candidates} candidate entities: {self.accepted} accepted ({self.unanimous} "
+            f"unanimous), {self.below_quorum} below the quorum, {self.conflicts} dropped in "
+            f"conflicts ({len(self.ties)} ties)",
+        ]
+        lines += [f"tie in document {t.document}: kept {t.kept}, dropped {t.dropped} "
+                  f"({t.votes} votes each)" for t in self.ties]
+        return "\n".join(lines)
+
+
+def _overlap(a: Key, b: Key) -> bool:
+    return (a[0] < b[1] and b[0] < a[1]) or (a[0] == a[1] == b[0] == b[1])
+
+
+def _check_min_votes(min_votes: object, n: int) -> int | None:
+    if min_votes is None:
+        return None
+    if not is_int(min_votes) or not 1 <= int(str(min_votes)) <= n:
+        raise option_error("min_votes", f"an integer from 1 to {n} (the annotators) or None",
+                           min_votes)
+    return int(str(min_votes))
+
+
+def adjudicate_joined(annotated: Annotated, min_votes: int | None) -> tuple[
+        list[Document], AdjudicationStats]:
+    """:func:`adjudicate` on annotations already joined."""
+    n_docs = annotated.n_documents
+    voters: list[dict[Key, set[int]]] = [{} for _ in range(n_docs)]
+    for a, cols in enumerate(annotated.entities):
+        labels = cols.labels
+        for d, s, e, lab in zip(cols.seq.tolist(), cols.start.tolist(), cols.end.tolist(),
+                                cols.label.tolist(), strict=True):
+            voters[d].setdefault((s, e, labels[lab]), set()).add(a)
+    candidates = below = conflicts = unanimous = 0
+    ties: list[Tie] = []
+    documents: list[Document] = []
+    for d in range(n_docs):
+        n_present = int(annotated.present[:, d].sum())
+        quorum = min_votes if min_votes is not None else n_present // 2 + 1
+        votes = voters[d]
+        candidates += len(votes)
+        winners = [k for k, v in votes.items() if len(v) >= quorum]
+        below += len(votes) - len(winners)
+        winners.sort(key=lambda k: (-len(votes[k]), -(k[1] - k[0]), k[0], k[2]))
+        kept: list[Key] = []
+        for w in winners:
+            rival = next((k for k in kept if _overlap(k, w) and not votes[k] & votes[w]), None)
+            if rival is None:
+                kept.append(w)
+                continue
+            conflicts += 1
+            if len(votes[rival]) == len(votes[w]):
+                ties.append(Tie(annotated.document_name(d), rival, w, len(votes[w])))
+        unanimous += sum(len(votes[k]) == n_present for k in kept)
+        kept.sort()
+        text = annotated.texts[d] if annotated.texts is not None else None
+        documents.append(Document(annotated.document_name(d),
+                                  tuple(Entity(Span(s, e), lab) for s, e, lab in kept),
+                                  text=text))
+    accepted = sum(len(doc.spans) for doc in documents)
+    stats = AdjudicationStats(annotated.names, min_votes, n_docs, candidates, accepted, below,
+                              conflicts, tuple(ties), unanimous, annotated.notes)
+    return documents, stats
+
+
+def adjudicate(
+    annotations: object,
+    *,
+    names: Sequence[str] | None = None,
+    min_votes: int | None = None,
+    scheme: str | Scheme | None = None,
+    mode: str | Mode = "lenient",
+    suffix: bool = False,
+    delimiter: str = "-",
+    outside: str = "O",
+) -> tuple[list[Document], AdjudicationStats]:
+    """Adjudicate several annotators' entities by voting (see the module docstring).
+
+    Parameters
+    ----------
+    annotations : sequence or mapping of annotation sets
+        Two or more annotation sets of the same documents (as for
+        :func:`nerscore.agreement`), or ``{annotator: annotation set}``.
+    names : sequence of str, optional
+        The annotators' names.
+    min_votes : int, optional
+        Votes an entity needs; default: a strict majority of the annotators
+        of its document.
+    scheme, mode, suffix, delimiter, outside : optional
+        How tags are decoded; see :func:`nerscore.tags_to_entities`.
+
+    Returns
+    -------
+    documents : list of Document
+        The adjudicated entities per document (token offsets for tag input;
+        :func:`nerscore.entities_to_tags` writes them as tags).
+    stats : AdjudicationStats
+        Counts of what was decided, with the ties.
+
+    Raises
+    ------
+    OptionError
+        For ``min_votes`` outside 1 to the number of annotators.
+
+    Examples
+    --------
+    >>> docs, stats = adjudicate({"a": {"d": [(0, 5, "PER"), (9, 12, "LOC")]},
+    ...                           "b": {"d": [(0, 5, "PER")]},
+    ...                           "c": {"d": [(0, 5, "ORG"), (9, 12, "LOC")]}})
+    >>> [(e.start, e.end, e.label) for e in docs[0].spans]
+    [(0, 5, 'PER'), (9, 12, 'LOC')]
+    >>> stats.accepted, stats.below_quorum
+    (2, 1)
+    """
+    decoding = Decoding(scheme, mode, suffix, delimiter, outside)
+    annotated = join_annotations(annotations, names=names, decoding=decoding)
+    return adjudicate_joined(annotated, _check_min_votes(min_votes, len(annotated.names)))

@@ -1,0 +1,231 @@
+""":func:`agreement`: every agreement number between annotators, in one call (docs/agreement.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from nerscore.analysis.agreement.coefficients import alpha_from_parts
+from nerscore.analysis.agreement.disagreements import find_disagreements
+from nerscore.analysis.agreement.inputs import Annotated, join_annotations
+from nerscore.analysis.agreement.pairwise import SYMMETRIC, PairCounts, pair_counts
+from nerscore.analysis.agreement.results import (
+    Agreement,
+    DocumentAgreement,
+    PairwiseF1,
+    TokenLevel,
+)
+from nerscore.analysis.agreement.tokens import alpha_by_document, token_labels, token_level
+from nerscore.analysis.significance.resampling import (
+    bootstrap_plan,
+    bootstrap_weights,
+    rngs,
+)
+from nerscore.analysis.significance.results import Estimate
+from nerscore.errors import option_error
+from nerscore.matching.registry import get_matcher
+from nerscore.values.decoding import Decoding
+from nerscore.values.schemes import Mode, Scheme
+from nerscore.values.selection import Selection
+
+__all__ = ["agreement"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def _tuple(m: FloatArray) -> tuple[tuple[float, ...], ...]:
+    return tuple(tuple(float(x) for x in row) for row in m)
+
+
+def _pairwise(annotated: Annotated, pc: PairCounts, match: str) -> PairwiseF1:
+    n = len(annotated.names)
+    micro = pc.f1(pc.tp.sum(axis=(1, 2)), pc.total.sum(axis=(1, 2)))
+    per_label = {lab: _tuple(pc.matrix(n, pc.f1(pc.tp[:, :, k].sum(axis=1),
+                                                pc.total[:, :, k].sum(axis=1))))
+                 for k, lab in enumerate(pc.labels)}
+    return PairwiseF1(annotated.names, _tuple(pc.matrix(n, micro)), per_label,
+                      match in SYMMETRIC)
+
+
+def _documents(annotated: Annotated, pc: PairCounts) -> tuple[DocumentAgreement, ...]:
+    names = annotated.names
+    f1 = pc.f1(pc.tp.sum(axis=2), pc.total.sum(axis=2))  # (pairs, docs)
+    shared = _shared_entities(annotated)
+    out = []
+    for d in range(annotated.n_documents):
+        pairs = {f"{names[i]}/{names[j]}": float(f1[p, d])
+                 for p, (i, j) in enumerate(pc.pairs) if pc.both[p, d]}
+        out.append(DocumentAgreement(annotated.document_name(d), pairs, int(shared[d])))
+    order = sorted(range(len(out)), key=lambda d: (np.isnan(out[d].mean), out[d].mean, d))
+    return tuple(out[d] for d in order)
+
+
+def _shared_entities(annotated: Annotated) -> npt.NDArray[np.int64]:
+    """Per document, the entities every annotator of it marked."""
+    keys: list[set[tuple[int, int, int, int]]] = []
+    for c in annotated.entities:
+        keys.append(set(zip(c.seq.tolist(), c.start.tolist(), c.end.tolist(),
+                            c.label.tolist(), strict=True)))
+    out = np.zeros(annotated.n_documents, dtype=np.int64)
+    common = set.intersection(*keys)
+    for d, *_ in common:
+        out[d] += 1
+    # a document some annotator lacks: the entities of those who annotated it
+    lacking = np.flatnonzero(~annotated.present.all(axis=0))
+    for d in lacking.tolist():
+        present = np.flatnonzero(annotated.present[:, d]).tolist()
+        sets = [{k for k in keys[a] if k[0] == d} for a in present]
+        out[d] = len(set.intersection(*sets)) if sets else 0
+    return out
+
+
+def _check_bootstrap(n_resamples: object, level: object, seed: object) -> None:
+    if not isinstance(n_resamples, int) or isinstance(n_resamples, bool) or n_resamples < 0:
+        raise option_error("n_resamples", "a non-negative int", n_resamples)
+    if not isinstance(level, float) or not 0 < level < 1:
+        raise option_error("level", "a float between 0 and 1", level)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise option_error("seed", "an int or None", seed)
+
+
+def _intervals(pc: PairCounts, alpha_parts: FloatArray, n_resamples: int, level: float,
+               seed: int | None, point: dict[str, float]) -> dict[str, Estimate]:
+    """Percentile bootstrap over documents of the mean pairwise F1 and alpha."""
+    tp = pc.tp.sum(axis=2).T  # (docs, pairs)
+    total = pc.total.sum(axis=2).T
+    data = np.concatenate([tp, total, np.nan_to_num(alpha_parts)], axis=1)
+    n_pairs = tp.shape[1]
+    if n_resamples == 0 or data.shape[0] == 0:
+        return {k: Estimate(v, float("nan"), float("nan")) for k, v in point.items()}
+    plan = bootstrap_plan(data)
+    rows = data[plan.columns]
+    boot, _ = rngs(seed)
+    f1s: list[FloatArray] = []
+    alphas: list[FloatArray] = []
+    for w in bootstrap_weights(boot, plan, n_resamples):
+        sums = w @ rows
+        f1 = pc.f1(sums[:, :n_pairs], sums[:, n_pairs:2 * n_pairs])
+        f1s.append(f1.mean(axis=1))
+        parts = sums[:, 2 * n_pairs:]
+        alphas.append(np.array([alpha_from_parts(float(r[0]), r[1:]) for r in parts]))
+    out = {}
+    for name, values in (("mean_f1", np.concatenate(f1s)), ("alpha", np.concatenate(alphas))):
+        if name == "alpha" and np.isnan(alpha_parts).any():
+            out[name] = Estimate(point[name], float("nan"), float("nan"))
+            continue
+        finite = values[~np.isnan(values)]
+        if len(finite) < len(values) or not len(finite):
+            lo = hi = float("nan")
+        else:
+            lo, hi = (float(x) for x in np.quantile(finite, [(1 - level) / 2, (1 + level) / 2]))
+        out[name] = Estimate(point[name], lo, hi)
+    return out
+
+
+def agreement(
+    annotations: object,
+    *,
+    names: Sequence[str] | None = None,
+    match: str = "exact",
+    tags: bool = False,
+    tokenizer: object = "words",
+    n_resamples: int = 1000,
+    level: float = 0.95,
+    seed: int | None = 0,
+    scheme: str | Scheme | None = None,
+    mode: str | Mode = "lenient",
+    suffix: bool = False,
+    delimiter: str = "-",
+    outside: str = "O",
+    **options: Any,
+) -> Agreement:
+    """Agreement between two or more annotators of the same documents.
+
+    Parameters
+    ----------
+    annotations : sequence or mapping of annotation sets
+        One set per annotator, each in any input shape nerscore reads (tag
+        sequences, :class:`~nerscore.EncodedTags`, a reader's result, span
+        documents), or a mapping ``{annotator: annotation set}``. Documents
+        are joined by id (or position); a document an annotator lacks is
+        left out of that annotator's pairs and reported in ``notes``.
+    names : sequence of str, optional
+        The annotators' names (default: the mapping's keys, or A, B, C, ...).
+    match : str
+        The matcher of the pairwise entity F1 (``nerscore.get_matcher``).
+    tags : bool
+        Token level: compare raw tags instead of entity labels (tag input).
+    tokenizer : str or callable
+        How span documents with text are cut into tokens: ``"words"``
+        (default: runs of word characters, every other non-space character
+        alone), ``"whitespace"``, or ``f(text) -> (start, end) pairs``.
+    n_resamples : int
+        Resamples of the percentile bootstrap over documents of the mean
+        pairwise F1 and of alpha (0: no intervals).
+    level : float
+        The intervals' confidence level.
+    seed : int or None
+        The seed of the resampling (``numpy.random.SeedSequence``).
+    scheme, mode, suffix, delimiter, outside : optional
+        How tags are decoded; see :func:`nerscore.tags_to_entities`.
+    **options
+        The matcher's options.
+
+    Returns
+    -------
+    Agreement
+        Pairwise entity F1 (micro and per label), token-level Cohen's and
+        Fleiss' kappa and Krippendorff's alpha (overall and per label, over
+        all and over labelled tokens), per-document F1, the disagreements,
+        and bootstrap intervals.
+
+    Raises
+    ------
+    OptionError
+        For an unknown matcher or option, or fewer than two annotation sets.
+    LengthMismatchError
+        For tag sets of different shapes.
+
+    See Also
+    --------
+    adjudicate : one annotation from several, by voting.
+
+    Notes
+    -----
+    Every number is defined with a worked example in ``docs/agreement.md``.
+
+    Examples
+    --------
+    >>> a = agreement([[["B-PER", "O", "B-LOC"]], [["B-PER", "O", "O"]]], n_resamples=0)
+    >>> a.f1.matrix
+    ((1.0, 0.6666666666666666), (0.6666666666666666, 1.0))
+    >>> round(a.tokens.overall["all"].alpha, 4)
+    0.5455
+    """
+    _check_bootstrap(n_resamples, level, seed)
+    matcher = get_matcher(match)
+    entity_keys = {o: options.pop(o) for o in Selection.KEYWORDS if o in options}
+    resolved = matcher.resolve(options)
+    decoding = Decoding(scheme, mode, suffix, delimiter, outside)
+    annotated = join_annotations(annotations, names=names, decoding=decoding)
+    pc = pair_counts(annotated, match, {**resolved, **entity_keys})
+    f1 = _pairwise(annotated, pc, match)
+    tl = token_labels(annotated, tags=tags, tokenizer=tokenizer)
+    level_result: TokenLevel = token_level(tl)
+    alpha = (level_result.overall["all"].alpha if level_result.overall is not None
+             else float("nan"))
+    intervals = _intervals(pc, alpha_by_document(tl, annotated.n_documents), n_resamples,
+                           level, seed, {"mean_f1": f1.mean(), "alpha": alpha})
+    texts: tuple[Any, ...] | None = None
+    if annotated.texts is not None:
+        texts = annotated.texts
+    elif annotated.tokens is not None:
+        texts = tuple(annotated.tokens)
+    return Agreement(
+        annotated.names, match, {**resolved, **entity_keys}, annotated.n_documents, f1,
+        level_result, _documents(annotated, pc), find_disagreements(annotated), intervals,
+        level, n_resamples, seed, annotated.notes, texts,
+    )

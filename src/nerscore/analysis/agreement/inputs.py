@@ -1,0 +1,311 @@
+"""Several annotators' annotations of the same documents, joined document by document.
+
+:func:`join_annotations` reads two or more annotation sets, each in any shape
+the scorers read (tag sequences, :class:`~nerscore.EncodedTags`, a reader's
+result, span documents with or without ids, a mapping ``{doc_id: spans}``),
+given as a sequence or as a mapping ``{annotator: annotation set}`` (what a
+reader of a multi-annotator export yields).
+
+- **Tags**: sentences are paired by position; every annotator must give the
+  same number of sentences and of tokens in each.
+- **Spans**: documents are joined by id when every set has ids (the union of
+  the ids, in order of first appearance), by position otherwise (the same
+  number of documents). A document that some annotator lacks is *absent* for
+  that annotator: it is reported in :attr:`Annotated.notes` and left out of
+  every pair and statistic that would need it, never read as "no entities".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from nerscore.decode.entities import decode
+from nerscore.decode.inputs import input_kind, prepare_spans, unwrap
+from nerscore.errors import InputTypeError, LengthMismatchError, OptionError
+from nerscore.values.decoding import Decoding
+from nerscore.values.spans import EntityColumns
+from nerscore.values.tags import EncodedTags
+
+__all__ = ["Annotated", "annotator_names", "join_annotations", "tag_strings"]
+
+BoolArray = npt.NDArray[np.bool_]
+_SHOW = 5
+
+
+@dataclass(frozen=True, eq=False)
+class Annotated:
+    """Every annotator's entities over one joined list of documents.
+
+    Attributes
+    ----------
+    names : tuple of str
+        The annotators.
+    kind : str
+        ``"tags"`` or ``"spans"``.
+    doc_ids : tuple of str, optional
+        The id of each joined document (None: documents joined by position).
+    present : array of bool, shape (n_annotators, n_documents)
+        Which annotator annotated which document.
+    entities : tuple of EntityColumns
+        Per annotator, its entities; ``seq`` is the joined document index and
+        every annotator's columns share one label vocabulary.
+    tags : tuple of EncodedTags, optional
+        Per annotator, its tags (tag input only).
+    texts : tuple of (str or None), optional
+        Per document, its text (span input with text).
+    tokens : sequence of list of str, optional
+        Per sentence, its tokens (tag input read from files).
+    decoding : Decoding, optional
+        How the tags were decoded (tag input only).
+    notes : tuple of str
+        The documents some annotators lack.
+    """
+
+    names: tuple[str, ...]
+    kind: str
+    doc_ids: tuple[str, ...] | None
+    present: BoolArray
+    entities: tuple[EntityColumns, ...]
+    tags: tuple[EncodedTags, ...] | None = None
+    texts: tuple[str | None, ...] | None = None
+    tokens: Sequence[list[str]] | None = None
+    decoding: Decoding | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The shared label vocabulary."""
+        return self.entities[0].labels
+
+    @property
+    def n_documents(self) -> int:
+        """Joined documents (sentences, for tag input)."""
+        return int(self.present.shape[1])
+
+    def document_name(self, d: int) -> str:
+        """How document ``d`` is shown: its id, or its position."""
+        return self.doc_ids[d] if self.doc_ids is not None else str(d)
+
+
+def annotator_names(annotations: object, names: Sequence[str] | None) -> tuple[list[str], list[Any]]:
+    """The annotators' names and their annotation sets, checked.
+
+    Raises
+    ------
+    OptionError
+        For fewer than two sets, names that do not fit, or repeated names.
+
+    Examples
+    --------
+    >>> annotator_names([[["O"]], [["O"]]], None)[0]
+    ['A', 'B']
+    >>> annotator_names({"ann": [["O"]], "bob": [["O"]]}, None)[0]
+    ['ann', 'bob']
+    """
+    if isinstance(annotations, Mapping):
+        given = [str(k) for k in annotations]
+        sets = list(annotations.values())
+    elif isinstance(annotations, Sequence) and not isinstance(annotations, (str, bytes)):
+        sets = list(annotations)
+        given = [_letter(k) for k in range(len(sets))]
+    else:
+        raise InputTypeError(
+            "Expected `annotations` to be a sequence of annotation sets (one per annotator) or "
+            f"a mapping {{annotator: annotation set}}; got {type(annotations).__name__}."
+        )
+    if len(sets) < 2:
+        raise OptionError(f"Agreement needs two or more annotation sets; got {len(sets)}.")
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(names) != len(sets):
+            raise OptionError(f"Expected `names` to give one name per annotation set "
+                              f"({len(sets)}); got {len(names)}.")
+        given = names
+    if len(set(given)) != len(given):
+        raise OptionError(f"Expected distinct annotator names; got {given}.")
+    return given, sets
+
+
+def _letter(k: int) -> str:
+    return chr(ord("A") + k) if k < 26 else f"annotator {k + 1}"
+
+
+def join_annotations(
+    annotations: object, *, names: Sequence[str] | None = None,
+    decoding: Decoding | None = None,
+) -> Annotated:
+    """Read every annotation set and join them document by document (see the module docstring).
+
+    Parameters
+    ----------
+    annotations : sequence or mapping of annotation sets
+        Two or more sets, one per annotator.
+    names : sequence of str, optional
+        The annotators' names (default: the mapping's keys, or A, B, C, ...).
+    decoding : Decoding, optional
+        How tags are decoded.
+
+    Returns
+    -------
+    Annotated
+
+    Raises
+    ------
+    InputTypeError
+        When some sets are tags and others spans, or ids are given by some only.
+    LengthMismatchError
+        When tag sets differ in sentences or tokens, or positional span sets
+        in documents.
+
+    Examples
+    --------
+    >>> a = join_annotations({"x": {"d1": [(0, 4, "PER")], "d2": []},
+    ...                       "y": {"d1": [(0, 4, "LOC")]}})
+    >>> a.doc_ids, a.present.tolist(), a.labels
+    (('d1', 'd2'), [[True, True], [True, False]], ('LOC', 'PER'))
+    >>> a.notes
+    ("1 document(s) are not annotated by every annotator and are left out of the pairs and statistics that lack them: 'd2' (missing for y).",)
+    """
+    decoding = Decoding() if decoding is None else decoding
+    ann_names, sets = annotator_names(annotations, names)
+    sets = [unwrap(s) for s in sets]
+    kinds = [input_kind(s, s) for s in sets]
+    if any(isinstance(s, Mapping) for s in sets) or any(
+            _has_documents(s) for s in sets):
+        kinds = ["spans" if k == "tags" and _empty(s) else k for k, s in zip(kinds, sets,
+                                                                               strict=True)]
+    if len(set(kinds)) > 1:
+        shown = ", ".join(f"{n}: {k}" for n, k in zip(ann_names, kinds, strict=True))
+        raise InputTypeError(f"Some annotation sets are tag sequences and others spans ({shown}); "
+                             "give every annotator's set in the same form.")
+    if kinds[0] == "tags":
+        return _join_tags(ann_names, sets, decoding)
+    given = decoding.given()
+    if given:
+        raise OptionError(f"{', '.join(given)} only apply to tag sequences, but the annotation "
+                          "sets are spans; leave them out.")
+    return _join_spans(ann_names, sets)
+
+
+def _has_documents(s: object) -> bool:
+    return isinstance(s, list) and bool(s) and not isinstance(s[0], (list, tuple, str))
+
+
+def _empty(s: object) -> bool:
+    return isinstance(s, (list, tuple)) and all(isinstance(x, (list, tuple)) and not x for x in s)
+
+
+def _shared_labels(cols: list[EntityColumns]) -> list[EntityColumns]:
+    labels = tuple(sorted({lab for c in cols for lab in c.labels}))
+    return [c.with_labels(labels) for c in cols]
+
+
+def _join_tags(names: list[str], sets: list[Any], decoding: Decoding) -> Annotated:
+    encoded = [s if isinstance(s, EncodedTags) else _encode(s, n) for s, n in
+               zip(sets, names, strict=True)]
+    first = encoded[0]
+    for enc, name in zip(encoded[1:], names[1:], strict=True):
+        if enc.n_sequences != first.n_sequences:
+            raise LengthMismatchError(
+                f"Annotator {names[0]!r} has {first.n_sequences} sentences but {name!r} has "
+                f"{enc.n_sequences}; tag sequences are paired by position, so every annotator "
+                "must give the same sentences in the same order.",
+                expected=first.n_sequences, actual=enc.n_sequences)
+        bad = np.flatnonzero(enc.lengths != first.lengths)
+        if len(bad):
+            s = int(bad[0])
+            raise LengthMismatchError(
+                f"Sentence {s} has {int(first.lengths[s])} tokens for annotator {names[0]!r} but "
+                f"{int(enc.lengths[s])} for {name!r}; every annotator must tag the same tokens.",
+                expected=int(first.lengths[s]), actual=int(enc.lengths[s]))
+    cols = _shared_labels([decode(enc, decoding) for enc in encoded])
+    n = first.n_sequences
+    cols = [EntityColumns(c.seq, c.start, c.end, c.label, c.labels, n, c.fragments)
+            for c in cols]
+    tokens = next((t for t in (e.sentence_tokens() for e in encoded) if t is not None), None)
+    return Annotated(tuple(names), "tags", None, np.ones((len(names), n), dtype=bool),
+                     tuple(cols), tags=tuple(encoded), tokens=tokens, decoding=decoding)
+
+
+def _encode(s: object, name: str) -> EncodedTags:
+    if isinstance(s, (str, bytes)) or not isinstance(s, Sequence):
+        raise InputTypeError(f"Expected the tags of annotator {name!r} to be a list of tag "
+                             f"sequences; got {type(s).__name__}.")
+    for k, sent in enumerate(s):
+        if isinstance(sent, (str, bytes)) or not isinstance(sent, Sequence):
+            raise InputTypeError(f"Expected sentence {k} of annotator {name!r} to be a list of "
+                                 f"tags; got {type(sent).__name__} {sent!r}.")
+    return EncodedTags.from_lists(s)
+
+
+def _join_spans(names: list[str], sets: list[Any]) -> Annotated:
+    preps = [prepare_spans(s, s) for s in sets]
+    with_ids = [p.doc_ids is not None for p in preps]
+    if any(with_ids) and not all(with_ids):
+        plain = [n for n, w in zip(names, with_ids, strict=True) if not w]
+        raise InputTypeError(
+            f"The documents of {', '.join(map(repr, plain))} have no ids but the others' have; "
+            "give every annotator's documents ids (to join them by id) or none (by position).")
+    if all(with_ids):
+        order: dict[str, int] = {}
+        for p in preps:
+            assert p.doc_ids is not None
+            for d in p.doc_ids:
+                order.setdefault(d, len(order))
+        doc_ids: tuple[str, ...] | None = tuple(order)
+        rows = [np.array([order[d] for d in p.doc_ids or ()], dtype=np.int64) for p in preps]
+    else:
+        counts = [p.gold.n_sequences for p in preps]
+        if len(set(counts)) > 1:
+            shown = ", ".join(f"{n}: {c}" for n, c in zip(names, counts, strict=True))
+            raise LengthMismatchError(
+                f"The annotation sets have different numbers of documents ({shown}); documents "
+                "without ids are paired by position, so give the same documents in the same "
+                "order, or give them ids.", expected=counts[0], actual=max(counts))
+        doc_ids = None
+        rows = [np.arange(counts[0], dtype=np.int64) for _ in preps]
+    n_docs = len(doc_ids) if doc_ids is not None else int(rows[0].size)
+    present = np.zeros((len(names), n_docs), dtype=bool)
+    texts: list[str | None] = [None] * n_docs
+    cols: list[EntityColumns] = []
+    for a, (p, r) in enumerate(zip(preps, rows, strict=True)):
+        present[a, r] = True
+        g = p.gold
+        cols.append(EntityColumns(r[g.seq] if len(g) else g.seq, g.start, g.end, g.label,
+                                  g.labels, n_docs, g.fragments))
+        for k, text in enumerate(p.texts or ()):
+            if text is not None and texts[r[k]] is None:
+                texts[r[k]] = text
+    notes: tuple[str, ...] = ()
+    lacking = np.flatnonzero(~present.all(axis=0))
+    if len(lacking):
+        shown = "; ".join(
+            f"{_name(doc_ids, int(d))!r} (missing for "
+            f"{', '.join(n for n, ok in zip(names, present[:, d], strict=True) if not ok)})"
+            for d in lacking[:_SHOW])
+        more = f"; ... ({len(lacking) - _SHOW} more)" if len(lacking) > _SHOW else ""
+        notes = (f"{len(lacking)} document(s) are not annotated by every annotator and are left "
+                 f"out of the pairs and statistics that lack them: {shown}{more}.",)
+    has_text = any(t is not None for t in texts)
+    return Annotated(tuple(names), "spans", doc_ids, present, tuple(_shared_labels(cols)),
+                     texts=tuple(texts) if has_text else None, notes=notes)
+
+
+def _name(doc_ids: tuple[str, ...] | None, d: int) -> str:
+    return doc_ids[d] if doc_ids is not None else str(d)
+
+
+def tag_strings(annotated: Annotated) -> tuple[tuple[str, ...], list[npt.NDArray[np.int64]]]:
+    """Every annotator's raw tags as ids into one shared vocabulary (tag input only)."""
+    assert annotated.tags is not None
+    vocab = tuple(sorted({t for enc in annotated.tags for t in enc.vocab}))
+    index = {t: i for i, t in enumerate(vocab)}
+    ids = [np.array([index[t] for t in enc.vocab], dtype=np.int64)[enc.ids]
+           for enc in annotated.tags]
+    return vocab, ids
+

@@ -1,0 +1,237 @@
+"""Token-level agreement: every annotator's label of every token, then kappa and alpha.
+
+A token's label is the label of the entity it belongs to, ``O`` outside
+(``tags=True``: its raw tag). Tokens are the input's own tokens for tag
+input; span documents with text are cut by a named tokenizer (a token
+belongs to every entity it shares a character with); span documents without
+text use the offsets themselves as tokens, up to the last end any annotator
+gives (docs/agreement.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Union
+
+import numpy as np
+import numpy.typing as npt
+
+from nerscore.analysis.agreement.coefficients import (
+    alpha_from_parts,
+    alpha_parts,
+    category_counts,
+    cohen_kappa,
+    fleiss_kappa,
+)
+from nerscore.analysis.agreement.inputs import Annotated, tag_strings
+from nerscore.analysis.agreement.results import Matrix, TokenAgreement, TokenLevel
+from nerscore.errors import OptionError, option_error
+from nerscore.values.spans import EntityColumns
+
+__all__ = ["TOKENIZERS", "TokenLabels", "token_labels", "token_level"]
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+#: Named tokenizers of span documents with text: name -> pattern of one token.
+TOKENIZERS: dict[str, str] = {
+    "words": r"\w+|[^\w\s]",  # runs of word characters; every other non-space char alone
+    "whitespace": r"\S+",  # runs of non-space characters (bratiaa's default)
+}
+
+Tokenizer = Union[str, Callable[[str], Iterable[tuple[int, int]]]]  # noqa: UP007
+
+
+@dataclass(frozen=True, eq=False)
+class TokenLabels:
+    """Every annotator's labels of every token.
+
+    Attributes
+    ----------
+    labels : tuple of str
+        The classes besides ``O`` (entity labels, or tags with ``tags=True``).
+    member : array of bool, shape (n_annotators, n_tokens, n_labels)
+        Whether the annotator gave the token that label.
+    rated : array of bool, shape (n_annotators, n_tokens)
+        Whether the annotator annotated the token's document.
+    doc : array of int, shape (n_tokens,)
+        The document of each token.
+    units : str
+        What the tokens are.
+    """
+
+    labels: tuple[str, ...]
+    member: npt.NDArray[np.bool_]
+    rated: BoolArray
+    doc: IntArray
+    units: str
+
+    def categories(self) -> IntArray:
+        """``(n_annotators, n_tokens)``: 0 for ``O``, ``1 + label`` otherwise (one label per token)."""
+        anything = self.member.any(axis=2)
+        return np.where(anything, self.member.argmax(axis=2) + 1, 0).astype(np.int64)
+
+
+def _token_bounds(text: str, tokenizer: Tokenizer) -> tuple[IntArray, IntArray]:
+    if callable(tokenizer):
+        pairs = [(int(s), int(e)) for s, e in tokenizer(text)]
+    else:
+        pairs = [m.span() for m in re.finditer(TOKENIZERS[tokenizer], text)]
+    if not pairs:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    arr = np.array(pairs, dtype=np.int64)
+    return arr[:, 0], arr[:, 1]
+
+
+def _check_tokenizer(tokenizer: object) -> Tokenizer:
+    if callable(tokenizer):
+        return tokenizer
+    if isinstance(tokenizer, str) and tokenizer in TOKENIZERS:
+        return tokenizer
+    valid = ", ".join(repr(n) for n in TOKENIZERS)
+    raise option_error("tokenizer", f"one of {valid} or a callable text -> (start, end) pairs",
+                       tokenizer)
+
+
+def _layout(annotated: Annotated, tokenizer: Tokenizer) -> tuple[
+        IntArray, list[EntityColumns], str]:
+    """Token offsets per document, and every annotator's entities as global token ranges."""
+    n_docs = annotated.n_documents
+    if annotated.kind == "tags":
+        assert annotated.tags is not None
+        offsets = annotated.tags[0].offsets
+        ranges = [EntityColumns(c.seq, offsets[c.seq] + c.start, offsets[c.seq] + c.end,
+                                c.label, c.labels, n_docs) for c in
+                  (e.pieces() for e in annotated.entities)]
+        return offsets, ranges, "tokens"
+    pieces = [e.pieces() for e in annotated.entities]
+    if annotated.texts is None:
+        lengths = np.zeros(n_docs, dtype=np.int64)
+        for c in pieces:
+            if len(c):
+                np.maximum.at(lengths, c.seq, c.end)
+        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+        ranges = [EntityColumns(c.seq, offsets[c.seq] + c.start, offsets[c.seq] + c.end,
+                                c.label, c.labels, n_docs) for c in pieces]
+        return offsets, ranges, "offsets"
+    bounds = [_token_bounds(t or "", tokenizer) for t in annotated.texts]
+    offsets = np.concatenate([[0], np.cumsum([len(s) for s, _ in bounds])]).astype(np.int64)
+    ranges = []
+    for c in pieces:
+        u0 = np.zeros(len(c), dtype=np.int64)
+        u1 = np.zeros(len(c), dtype=np.int64)
+        for d in np.unique(c.seq).tolist():
+            rows = np.flatnonzero(c.seq == d)
+            starts, ends = bounds[d]
+            u0[rows] = offsets[d] + np.searchsorted(ends, c.start[rows], side="right")
+            u1[rows] = offsets[d] + np.searchsorted(starts, c.end[rows], side="left")
+        u1 = np.maximum(u0, u1)
+        ranges.append(EntityColumns(c.seq, u0, u1, c.label, c.labels, n_docs))
+    name = tokenizer if isinstance(tokenizer, str) else getattr(tokenizer, "__name__", "custom")
+    return offsets, ranges, f"{name} tokens"
+
+
+def token_labels(annotated: Annotated, *, tags: bool = False,
+                 tokenizer: object = "words") -> TokenLabels:
+    """Every annotator's label of every token (see the module docstring)."""
+    tok = _check_tokenizer(tokenizer)
+    if tags and annotated.kind != "tags":
+        raise OptionError("tags=True reads raw tags, but the annotation sets are spans; "
+                          "leave it out.")
+    offsets, ranges, units = _layout(annotated, tok)
+    n_tokens = int(offsets[-1])
+    doc = np.repeat(np.arange(annotated.n_documents, dtype=np.int64), np.diff(offsets))
+    rated = annotated.present[:, doc]
+    if tags:
+        vocab, ids = tag_strings(annotated)
+        outside = annotated.decoding.outside if annotated.decoding is not None else "O"
+        keep = [i for i, t in enumerate(vocab) if t != outside]
+        member = np.stack([ids_a[:, None] == np.array(keep)[None, :] for ids_a in ids])
+        return TokenLabels(tuple(vocab[i] for i in keep), member, rated, doc, "tags")
+    n_labels = len(annotated.labels)
+    member = np.zeros((len(ranges), n_tokens, n_labels), dtype=bool)
+    for a, c in enumerate(ranges):
+        diff = np.zeros((n_tokens + 1) * n_labels, dtype=np.int64)
+        np.add.at(diff, c.start * n_labels + c.label, 1)
+        np.add.at(diff, c.end * n_labels + c.label, -1)
+        cover = np.cumsum(diff.reshape(n_tokens + 1, n_labels)[:n_tokens], axis=0)
+        member[a] = cover > 0
+    return TokenLabels(annotated.labels, member, rated, doc, units)
+
+
+def _coefficients(cat: IntArray, rated: BoolArray, k: int, keep: BoolArray) -> TokenAgreement:
+    n_ann = cat.shape[0]
+    cohen = np.eye(n_ann)
+    for i in range(n_ann):
+        for j in range(i + 1, n_ann):
+            both = keep & rated[i] & rated[j]
+            cohen[i, j] = cohen[j, i] = cohen_kappa(cat[i, both], cat[j, both], k)
+    complete = keep & rated.all(axis=0)
+    table = category_counts(cat[:, complete], rated[:, complete], k)
+    fleiss = fleiss_kappa(table)
+    dis, values = alpha_parts(category_counts(cat[:, keep], rated[:, keep], k))
+    alpha = alpha_from_parts(float(dis.sum()), values.sum(axis=0).astype(np.float64))
+    return TokenAgreement(_tuple(cohen), fleiss, alpha, int(keep.sum()))
+
+
+def _tuple(m: npt.NDArray[np.float64]) -> Matrix:
+    return tuple(tuple(float(x) for x in row) for row in m)
+
+
+def _both(cat: IntArray, rated: BoolArray, k: int) -> dict[str, TokenAgreement]:
+    labelled = ((cat != 0) & rated).any(axis=0)
+    return {"all": _coefficients(cat, rated, k, np.ones(cat.shape[1], dtype=bool)),
+            "labelled": _coefficients(cat, rated, k, labelled)}
+
+
+def _token_f1(tl: TokenLabels, label: int) -> Matrix:
+    m = tl.member[:, :, label]
+    n_ann = m.shape[0]
+    out = np.eye(n_ann)
+    for i in range(n_ann):
+        for j in range(i + 1, n_ann):
+            both = tl.rated[i] & tl.rated[j]
+            a, b = m[i] & both, m[j] & both
+            total = int(a.sum()) + int(b.sum())
+            out[i, j] = out[j, i] = 2 * int((a & b).sum()) / total if total else float("nan")
+    return _tuple(out)
+
+
+def token_level(tl: TokenLabels) -> TokenLevel:
+    """Kappa, alpha and token F1, overall and per label, over all and labelled tokens."""
+    multi = (tl.member.sum(axis=2) > 1) & tl.rated
+    overall: dict[str, TokenAgreement] | None = None
+    reason = ""
+    if multi.any():
+        where = int(np.flatnonzero(multi.any(axis=0))[0])
+        first = where - int(np.searchsorted(tl.doc, tl.doc[where]))
+        reason = (f"{int(multi.any(axis=0).sum())} token(s) hold two or more labels (nested or "
+                  f"overlapping entities; the first is token {first} of document "
+                  f"{int(tl.doc[where])}), so a token has no single label and only the "
+                  "per-label (one-vs-rest) numbers are defined.")
+    else:
+        overall = _both(tl.categories(), tl.rated, len(tl.labels) + 1)
+    per_label = {lab: _both(tl.member[:, :, i].astype(np.int64), tl.rated, 2)
+                 for i, lab in enumerate(tl.labels)}
+    f1 = {lab: _token_f1(tl, i) for i, lab in enumerate(tl.labels)}
+    return TokenLevel(tl.units, overall, reason, per_label, f1)
+
+
+def alpha_by_document(tl: TokenLabels, n_docs: int) -> npt.NDArray[np.float64]:
+    """``(n_docs, 1 + k)``: per document, the summed disagreement and pairable values of alpha.
+
+    Summed over any multiset of documents they give that multiset's alpha
+    (:func:`~nerscore.analysis.agreement.coefficients.alpha_from_parts`);
+    NaN columns when the overall alpha is undefined (a token with two labels).
+    """
+    k = len(tl.labels) + 1
+    if ((tl.member.sum(axis=2) > 1) & tl.rated).any():
+        return np.full((n_docs, 1 + k), np.nan)
+    dis, values = alpha_parts(category_counts(tl.categories(), tl.rated, k))
+    out = np.zeros((n_docs, 1 + k))
+    out[:, 0] = np.bincount(tl.doc, weights=dis, minlength=n_docs)
+    for c in range(k):
+        out[:, 1 + c] = np.bincount(tl.doc, weights=values[:, c], minlength=n_docs)
+    return out

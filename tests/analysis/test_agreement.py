@@ -1,0 +1,286 @@
+"""Agreement between annotators (nerscore.analysis.agreement), against the reference packages."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+
+import nerscore
+from nerscore.analysis.agreement import TokenAgreement, agreement
+from nerscore.analysis.agreement.inputs import join_annotations
+from nerscore.errors import InputTypeError, LengthMismatchError, OptionError
+from tests.paths import DATA
+
+BRAT = DATA / "agreement" / "brat"
+CONLL = DATA / "agreement" / "conll"
+ANNOTATORS = ("ann1", "ann2", "ann3")
+
+sklearn_metrics = pytest.importorskip("sklearn.metrics")
+krippendorff = pytest.importorskip("krippendorff")
+inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
+
+
+# --------------------------------------------------------------------------- the recipe
+
+def _token_labels(text: str, spans: list[tuple[int, int, str]], pattern: str) -> list[str]:
+    """A token's label: the label of an entity sharing a character with it, else O."""
+    out = []
+    for m in re.finditer(pattern, text):
+        labs = {lab for s, e, lab in spans if s < m.end() and m.start() < e}
+        assert len(labs) <= 1
+        out.append(labs.pop() if labs else "O")
+    return out
+
+
+def _reference(rows: list[list[str | None]]) -> dict[str, Any]:
+    """Cohen per pair, Fleiss (complete tokens) and alpha (all) by the reference packages."""
+    cats = sorted({x for r in rows for x in r if x is not None})
+    code = {c: i for i, c in enumerate(cats)}
+    n = len(rows)
+    cohen = {}
+    for i, j in itertools.combinations(range(n), 2):
+        both = [(a, b) for a, b in zip(rows[i], rows[j], strict=True)
+                if a is not None and b is not None]
+        cohen[i, j] = sklearn_metrics.cohen_kappa_score([a for a, _ in both],
+                                                        [b for _, b in both])
+    complete = [k for k in range(len(rows[0])) if all(r[k] is not None for r in rows)]
+    table = np.zeros((len(complete), len(cats)))
+    for u, k in enumerate(complete):
+        for r in rows:
+            table[u, code[r[k]]] += 1
+    fleiss = inter_rater.fleiss_kappa(table, method="fleiss")
+    data = np.array([[np.nan if x is None else code[x] for x in r] for r in rows], dtype=float)
+    alpha = krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")
+    return {"cohen": cohen, "fleiss": fleiss, "alpha": alpha}
+
+
+def _check(result: TokenAgreement, ref: dict[str, Any]) -> None:
+    for (i, j), kappa in ref["cohen"].items():
+        assert result.cohen[i][j] == pytest.approx(kappa, abs=1e-9)
+        assert result.cohen[j][i] == result.cohen[i][j]
+    assert result.fleiss == pytest.approx(ref["fleiss"], abs=1e-9)
+    assert result.alpha == pytest.approx(ref["alpha"], abs=1e-9)
+
+
+def _random_docs(seed: int, n_docs: int = 12) -> dict[str, dict[str, nerscore.Document]]:
+    rng = random.Random(seed)
+    words = ["Anna", "met", "Bob", "in", "Paris", ",", "at", "ACME", "Corp.", "today", "."]
+    labels = ["PER", "LOC", "ORG"]
+    out: dict[str, dict[str, nerscore.Document]] = {n: {} for n in ("x", "y", "z", "w")}
+    for d in range(n_docs):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(5, 20)))
+        bounds = [m.span() for m in re.finditer(r"\S+", text)]
+        for name in out:
+            if name == "w" and d % 4 == 0:
+                continue  # w did not annotate every fourth document
+            spans, k = [], 0
+            while k < len(bounds):
+                if rng.random() < 0.35:
+                    length = rng.randint(1, 3)
+                    last = min(k + length, len(bounds)) - 1
+                    spans.append((bounds[k][0], bounds[last][1], rng.choice(labels)))
+                    k = last + 2
+                else:
+                    k += 1
+            out[name][f"doc{d}"] = nerscore.Document(f"doc{d}", spans, text=text)
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_token_coefficients_equal_the_reference_packages(seed: int) -> None:
+    sets = _random_docs(seed)
+    result = agreement(sets, tokenizer="whitespace", n_resamples=0)
+    names = list(sets)
+    doc_ids = list(sets["x"])
+    rows: list[list[str | None]] = []
+    for name in names:
+        row: list[str | None] = []
+        for d in doc_ids:
+            text = sets["x"][d].text
+            assert text is not None
+            doc = sets[name].get(d)
+            labels = _token_labels(text, [(e.start, e.end, e.label) for e in doc.spans]
+                                   if doc else [], r"\S+")
+            row += labels if doc else [None] * len(labels)
+        rows.append(row)
+    assert result.tokens.overall is not None
+    _check(result.tokens.overall["all"], _reference(rows))
+    labelled = [k for k in range(len(rows[0])) if any(r[k] not in (None, "O") for r in rows)]
+    _check(result.tokens.overall["labelled"], _reference([[r[k] for k in labelled]
+                                                          for r in rows]))
+    for lab in ("PER", "LOC", "ORG"):
+        binary = [[None if x is None else str(x == lab) for x in r] for r in rows]
+        _check(result.tokens.per_label[lab]["all"], _reference(binary))
+        keep = [k for k in range(len(rows[0])) if any(r[k] == lab for r in rows)]
+        _check(result.tokens.per_label[lab]["labelled"],
+               _reference([[r[k] for k in keep] for r in binary]))
+    assert result.notes
+    assert "'doc0' (missing for w)" in result.notes[0]
+
+
+def _conll(name: str) -> Any:
+    return nerscore.read_conll(CONLL / f"{name}.conll")
+
+
+def test_tag_input_equals_the_reference_packages_on_the_conll_fixture() -> None:
+    sets = {n: _conll(n) for n in ANNOTATORS}
+    result = agreement(sets, n_resamples=0)
+    rows: list[list[str | None]] = [
+        [t if t == "O" else t[2:] for sent in sets[n].tags.to_lists() for t in sent]
+        for n in ANNOTATORS]
+    assert result.tokens.overall is not None
+    _check(result.tokens.overall["all"], _reference(rows))
+    raw = agreement(sets, tags=True, n_resamples=0)
+    assert raw.tokens.overall is not None
+    _check(raw.tokens.overall["all"], _reference(
+        [[t for sent in sets[n].tags.to_lists() for t in sent] for n in ANNOTATORS]))
+    assert raw.tokens.units == "tags"
+    assert "B-NP" in raw.tokens.per_label
+
+
+@pytest.mark.parametrize("match", nerscore.matching.registry.matcher_names())
+def test_pairwise_f1_is_the_matchers_f1(match: str) -> None:
+    sets = {n: _conll(n) for n in ANNOTATORS}
+    result = agreement(sets, match=match, n_resamples=0)
+    for (i, a), (j, b) in itertools.permutations(enumerate(ANNOTATORS), 2):
+        report = nerscore.evaluate(sets[a], sets[b], match=match, zero_division=0.0)
+        f1 = report.micro.fbeta
+        assert result.f1.matrix[i][j] == pytest.approx(f1, abs=1e-12), (a, b)
+    if result.f1.symmetric:
+        for a, b in itertools.combinations(ANNOTATORS, 2):
+            ab = nerscore.evaluate(sets[a], sets[b], match=match).micro.fbeta
+            ba = nerscore.evaluate(sets[b], sets[a], match=match).micro.fbeta
+            assert ab == pytest.approx(ba, abs=1e-12)
+
+
+def test_symmetric_matchers_are_symmetric() -> None:
+    sets = {n: nerscore.read_brat(BRAT / n) for n in ANNOTATORS}
+    for match in ("exact", "token"):
+        m = np.array(agreement(sets, match=match, n_resamples=0).f1.matrix)
+        assert np.array_equal(m, m.T)
+        assert agreement(sets, match=match, n_resamples=0).f1.symmetric
+
+
+# --------------------------------------------------------------------------- bratiaa
+
+@pytest.fixture(scope="module")
+def bratiaa_agree() -> object:
+    saved = np.geterr()
+    try:
+        agree = pytest.importorskip("bratiaa.agree")
+    finally:
+        np.seterr(**saved)  # bratiaa changes NumPy's error handling when imported
+    return agree
+
+
+def test_instance_level_equals_bratiaa(bratiaa_agree: object) -> None:
+    ref = bratiaa_agree.compute_f1_agreement(str(BRAT))  # type: ignore[attr-defined]
+    sets = {n: nerscore.read_brat(BRAT / n) for n in ANNOTATORS}
+    result = agreement(sets, n_resamples=0)
+    mean, sd = ref.mean_sd_total()
+    assert (result.f1.mean(), result.f1.sd()) == pytest.approx((mean, sd), abs=1e-12)
+    means, sds = ref.mean_sd_per_label()
+    for k, lab in enumerate(ref.labels):
+        assert result.f1.mean(lab) == pytest.approx(means[k], abs=1e-12)
+        assert result.f1.sd(lab) == pytest.approx(sds[k], abs=1e-12)
+    means, sds = ref.mean_sd_per_document()
+    ours = {d.document + ".ann": d for d in result.documents}
+    for k, doc in enumerate(ref.documents):
+        assert ours[doc].mean == pytest.approx(means[k], abs=1e-12)
+        assert ours[doc].sd == pytest.approx(sds[k], abs=1e-12)
+
+
+def test_token_level_f1_equals_bratiaa(bratiaa_agree: object) -> None:
+    from bratiaa.utils import tokenize
+
+    ref = bratiaa_agree.compute_f1_agreement(  # type: ignore[attr-defined]
+        str(BRAT), token_func=tokenize)
+    sets = {n: nerscore.read_brat(BRAT / n) for n in ANNOTATORS}
+    result = agreement(sets, tokenizer="whitespace", n_resamples=0)
+    means, sds = ref.mean_sd_per_label()
+    for k, lab in enumerate(ref.labels):
+        pairs = [result.tokens.f1[lab][i][j] for i, j in itertools.combinations(range(3), 2)]
+        assert float(np.mean(pairs)) == pytest.approx(means[k], abs=1e-12)
+        assert float(np.std(pairs)) == pytest.approx(sds[k], abs=1e-12)
+
+
+# --------------------------------------------------------------------------- the rest
+
+def test_missing_documents_are_left_out_of_the_pairs_that_lack_them() -> None:
+    a = {"d1": [(0, 4, "PER")], "d2": [(0, 3, "LOC")]}
+    b = {"d1": [(0, 4, "PER")]}
+    c = {"d1": [(0, 4, "ORG")], "d2": [(0, 3, "LOC")]}
+    result = agreement({"a": a, "b": b, "c": c}, n_resamples=0)
+    assert result.f1.matrix[0][1] == 1.0  # d2 is not scored as "b found nothing"
+    assert result.f1.matrix[0][2] == 0.5
+    assert "'d2' (missing for b)" in result.notes[0]
+    docs = {d.document: d for d in result.documents}
+    assert set(docs["d2"].f1) == {"a/c"}
+    assert result.tokens.overall is None or result.tokens.units == "offsets"
+
+
+def test_overlapping_entities_leave_only_the_per_label_numbers() -> None:
+    a = [[(0, 10, "ORG"), (0, 4, "PER")]]
+    b = [[(0, 10, "ORG")]]
+    result = agreement([a, b], n_resamples=0)
+    assert result.tokens.overall is None
+    assert "two or more labels" in result.tokens.reason
+    assert math.isnan(result.tokens.per_label["ORG"]["all"].alpha)  # one category only
+    assert result.tokens.per_label["PER"]["all"].cohen[0][1] == pytest.approx(0.0)
+
+
+def test_disagreements_are_grouped_with_who_said_what() -> None:
+    sets = [[["B-PER", "I-PER", "O", "B-LOC", "O", "B-ORG"]],
+            [["B-PER", "O", "O", "B-MISC", "O", "B-ORG"]],
+            [["B-PER", "I-PER", "O", "B-LOC", "O", "O"]]]
+    result = agreement(sets, names=["x", "y", "z"], n_resamples=0)
+    found = [(d.start, d.end, d.kind, d.missing_by) for d in result.disagreements]
+    assert found == [(0, 2, "boundary", ()), (3, 4, "label", ()), (5, 6, "missing", ("z",))]
+    assert result.disagreements[1].spans == {"x": ((3, 4, "LOC"),), "y": ((3, 4, "MISC"),),
+                                             "z": ((3, 4, "LOC"),)}
+
+
+def test_bootstrap_intervals_are_reproducible_and_hold_the_estimate() -> None:
+    sets = {n: nerscore.read_brat(BRAT / n) for n in ANNOTATORS}
+    a = agreement(sets, n_resamples=200, seed=7)
+    b = agreement(sets, n_resamples=200, seed=7)
+    assert a.intervals == b.intervals
+    for est in a.intervals.values():
+        assert est.low <= est.value <= est.high
+        assert est.low < est.high
+
+
+def test_documents_are_sorted_least_agreed_first() -> None:
+    sets = {n: nerscore.read_brat(BRAT / n) for n in ANNOTATORS}
+    means = [d.mean for d in agreement(sets, n_resamples=0).documents]
+    assert means == sorted(means)
+
+
+def test_bad_input_says_what_and_where() -> None:
+    with pytest.raises(OptionError, match="two or more annotation sets; got 1"):
+        agreement([[["O"]]])
+    with pytest.raises(LengthMismatchError, match="Sentence 0 has 2 tokens for annotator 'A'"):
+        agreement([[["O", "O"]], [["O"]]])
+    with pytest.raises(InputTypeError, match="Some annotation sets are tag sequences"):
+        agreement([[["B-X"]], [[(0, 1, "X")]]])
+    with pytest.raises(OptionError, match="`names` to give one name per annotation set"):
+        agreement([[["O"]], [["O"]]], names=["a"])
+    with pytest.raises(OptionError, match="tokenizer"):
+        agreement([[[(0, 1, "X")]], [[(0, 1, "X")]]], tokenizer="nltk")
+    with pytest.raises(OptionError, match="labled"):
+        agreement([[["O"]], [["O"]]], labled=False)
+
+
+def test_a_reader_yielding_several_annotators_plugs_in() -> None:
+    export = {"ann": {"d": nerscore.Document("d", [(0, 4, "PER")], text="Anna left")},
+              "bob": {"d": nerscore.Document("d", [(0, 4, "PER")], text="Anna left")}}
+    joined = join_annotations(export)
+    assert joined.names == ("ann", "bob")
+    assert joined.texts == ("Anna left",)
+    assert agreement(export, n_resamples=0).f1.matrix[0][1] == 1.0
