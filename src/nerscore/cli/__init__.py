@@ -26,6 +26,8 @@ SUBCOMMANDS = {
     "report": "nerscore.cli.report",
     "compare": "nerscore.cli.compare",
     "diagnose": "nerscore.cli.diagnose",
+    "agree": "nerscore.cli.agree",
+    "adjudicate": "nerscore.cli.agree",
 }
 
 

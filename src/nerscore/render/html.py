@@ -253,5 +253,12 @@ def _scores(output: ScoreOutput, digits: int) -> str:
     return render_html(output.report, digits=digits, confusion=confusion)
 
 
-HTML = register_renderer(Renderer("html", "a self-contained HTML page", {"scores": _scores},
+def _agreement(result: Any, digits: int) -> str:
+    from nerscore.render.html_agreement import render_agreement_html
+
+    return render_agreement_html(result, digits)
+
+
+HTML = register_renderer(Renderer("html", "a self-contained HTML page",
+                                  {"scores": _scores, "agreement": _agreement},
                                   frozenset({"confusion"})))

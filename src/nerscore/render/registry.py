@@ -7,7 +7,8 @@ renderer turns results into text for each *kind* of result it supports:
   the confusion matrix, breakdown and confidence intervals when asked for;
   ``Renderer.extras`` says which of those the format shows);
 - ``"comparison"``: a :class:`~nerscore.Comparison`;
-- ``"diagnostics"``: a :class:`~nerscore.Diagnostics`.
+- ``"diagnostics"``: a :class:`~nerscore.Diagnostics`;
+- ``"agreement"``: an :class:`~nerscore.Agreement`.
 
 The built-in formats register themselves from their modules (listed in
 :data:`BUILTIN`); any other module adds one with :func:`register_renderer`,
@@ -53,7 +54,7 @@ BUILTIN: dict[str, str] = {
 }
 
 #: The kinds of result a renderer may support.
-KINDS = ("scores", "comparison", "diagnostics")
+KINDS = ("scores", "comparison", "diagnostics", "agreement")
 
 #: Entry point group of renderers from other packages.
 ENTRY_POINT_GROUP = "nerscore.renderers"

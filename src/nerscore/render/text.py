@@ -254,10 +254,17 @@ def _diagnostics(result: Any, digits: int, markdown: bool) -> str:
     return render_diagnostics(result, format="markdown" if markdown else "text", digits=digits)
 
 
+def _agreement(result: Any, digits: int, markdown: bool) -> str:
+    from nerscore.render.agreement import render_agreement
+
+    return render_agreement(result, format="markdown" if markdown else "text", digits=digits)
+
+
 def _functions(markdown: bool) -> dict[str, Any]:
     return {"scores": lambda o, d: _scores(o, d, markdown),
             "comparison": lambda r, d: _comparison(r, d, markdown),
-            "diagnostics": lambda r, d: _diagnostics(r, d, markdown)}
+            "diagnostics": lambda r, d: _diagnostics(r, d, markdown),
+            "agreement": lambda r, d: _agreement(r, d, markdown)}
 
 
 _ALL_EXTRAS = frozenset({"confusion", "breakdown", "intervals"})

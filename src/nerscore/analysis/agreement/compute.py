@@ -219,11 +219,11 @@ def agreement(
              else float("nan"))
     intervals = _intervals(pc, alpha_by_document(tl, annotated.n_documents), n_resamples,
                            level, seed, {"mean_f1": f1.mean(), "alpha": alpha})
-    texts: tuple[Any, ...] | None = None
-    if annotated.texts is not None:
-        texts = annotated.texts
-    elif annotated.tokens is not None:
-        texts = tuple(annotated.tokens)
+    texts: dict[str, Any] | None = None
+    source = annotated.texts if annotated.texts is not None else annotated.tokens
+    if source is not None:
+        texts = {annotated.document_name(d): source[d] for d in range(annotated.n_documents)
+                 if source[d] is not None}
     return Agreement(
         annotated.names, match, {**resolved, **entity_keys}, annotated.n_documents, f1,
         level_result, _documents(annotated, pc), find_disagreements(annotated), intervals,

@@ -263,7 +263,7 @@ class Agreement:
         The bootstrap's settings.
     notes : tuple of str
         Documents some annotators lack, and other remarks.
-    texts : tuple, optional
+    texts : mapping of str to (str or list of str), optional
         Per document, its text or tokens (for showing disagreements in context).
     """
 
@@ -282,7 +282,7 @@ class Agreement:
     n_resamples: int
     seed: int | None
     notes: tuple[str, ...] = ()
-    texts: tuple[Any, ...] | None = field(default=None, repr=False)
+    texts: Mapping[str, Any] | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """Everything as JSON-safe data (the ``json`` format)."""

@@ -1,0 +1,241 @@
+"""The ``agree`` and ``adjudicate`` subcommands: agreement between annotators, and a voted gold.
+
+``nerscore agree A B [C ...]`` reads one file (or BRAT folder) per
+annotator and prints :func:`nerscore.agreement`'s result;
+``nerscore adjudicate A B C -o gold.conll`` writes :func:`nerscore.adjudicate`'s
+documents in any writable format and prints a summary of what was decided
+(docs/agreement.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING, Any
+
+from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._output import (
+    add_quiet_option,
+    declare_files,
+    output_renderer,
+    write_result,
+)
+
+if TYPE_CHECKING:
+    from nerscore.io.formats import ReadResult
+
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+__all__ = ["register", "run_adjudicate", "run_agree"]
+
+AGREE_DESCRIPTION = """\
+Agreement between annotators of the same documents, one file (or BRAT folder)
+per annotator: pairwise entity F1 under any matcher (a matrix, its mean and
+per label), token-level Cohen's kappa (every pair), Fleiss' kappa and
+Krippendorff's alpha, overall and per label, over all tokens and over the
+tokens some annotator labelled; the least-agreed documents; the disagreements
+by kind; bootstrap intervals over documents. Documents are joined by id (or
+position); one that some annotator lacks is reported and left out of the pairs
+that lack it. --format html writes one page with the F1 heat map and every
+disagreement in its sentence.
+"""
+
+AGREE_EXAMPLES = """\
+examples:
+  nerscore agree ann1.conll ann2.conll ann3.conll --names ana ben cai
+  nerscore agree project/ann1 project/ann2 --format html -o agreement.html
+  nerscore agree a.jsonl b.jsonl --match overlap --format json
+"""
+
+ADJUDICATE_DESCRIPTION = """\
+One annotation from several by voting: an entity (same span and label) is kept
+when at least --min-votes annotators marked it (default: a strict majority of
+each document's annotators). Overlapping winners that no annotator marked
+together conflict: more votes win, then the longer span, then the earlier
+start, then the label in alphabetical order; ties are listed. The output format
+follows the -o name (or --output-format): CoNLL in the input's scheme (--scheme;
+IOB2 when not given), JSON Lines, or a BRAT folder.
+"""
+
+ADJUDICATE_EXAMPLES = """\
+examples:
+  nerscore adjudicate ann1.conll ann2.conll ann3.conll -o gold.conll
+  nerscore adjudicate a.jsonl b.jsonl c.jsonl d.jsonl --min-votes 3 -o gold.jsonl
+"""
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", metavar="FILE", nargs="+",
+                   help="one annotation file (or BRAT folder) per annotator, two or more")
+    p.add_argument("--names", metavar="NAME", nargs="+", default=None,
+                   help="one name per FILE (default: the file names)")
+    p.add_argument("--input-format", type=fm.format_name, default=None, metavar="FORMAT",
+                   help=fm.format_help("every FILE"))
+    from nerscore.values.schemes import Mode
+
+    p.add_argument("--mode", type=opt.enum_type(Mode, "mode"), default="lenient",
+                   metavar="MODE", help="decoding of tags: lenient (default) or strict")
+    add_quiet_option(p)
+    opt.add_tag_options(p)
+    opt.add_conll_options(p)
+
+
+def register(subparsers: Subparsers) -> None:
+    """Add the ``agree`` and ``adjudicate`` subcommands.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        From ``ArgumentParser.add_subparsers()``.
+    """
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "agree", help="agreement between annotators: F1, kappa, alpha, disagreements",
+        description=AGREE_DESCRIPTION, epilog=AGREE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+    _common(p)
+    p.add_argument("--format", default="text", metavar="FORMAT",
+                   help="output format: text, markdown, json, html, or one a plugin registers "
+                        "(default: text)")
+    p.add_argument("-o", "--output", metavar="FILE", default=None,
+                   help="write the result to FILE (default: standard output)")
+    p.add_argument("--tags", action="store_true",
+                   help="token level: compare raw tags instead of entity labels")
+    p.add_argument("--tokenizer", choices=("words", "whitespace"), default="words",
+                   help="tokens of span files with text (default: words)")
+    p.add_argument("--digits", type=opt.non_negative_int, default=2, metavar="N",
+                   help="decimals (default: 2)")
+    opt.add_resampling_options(p)
+    opt.add_match_options(p)
+    declare_files(p, inputs=("files",), outputs={"output": "--output"})
+    p.set_defaults(func=run_agree)
+
+    q: argparse.ArgumentParser = subparsers.add_parser(
+        "adjudicate", help="one annotation from several by majority vote",
+        description=ADJUDICATE_DESCRIPTION, epilog=ADJUDICATE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
+    _common(q)
+    q.add_argument("--min-votes", type=opt.non_negative_int, default=None, metavar="N",
+                   help="votes an entity needs (default: a strict majority)")
+    q.add_argument("-o", "--output", metavar="PATH", required=True,
+                   help="the adjudicated file (a folder for BRAT)")
+    q.add_argument("--output-format", type=fm.format_name, default=None, metavar="FORMAT",
+                   help="format of --output (default: guessed from its name)")
+    declare_files(q, inputs=("files",), outputs={"output": "--output"})
+    q.set_defaults(func=run_adjudicate)
+
+
+def _note(command: str, message: str) -> None:
+    from nerscore.cli.commands import note
+
+    note(command, message)
+
+
+def _read(args: argparse.Namespace, command: str) -> tuple[dict[str, Any], dict[str, Any],
+                                                           list[ReadResult]]:
+    """``{name: data}`` of the files, the tag options, and what was read."""
+    names = args.names if args.names is not None else [
+        os.path.basename(os.path.normpath(f)) for f in args.files]
+    if len(args.files) < 2:
+        raise opt.UsageError(f"{command} needs two or more FILEs (one per annotator)")
+    if len(names) != len(args.files):
+        raise opt.UsageError(f"--names gives {len(names)} name(s) for {len(args.files)} FILE(s); "
+                             "give one name per FILE")
+    if len(set(names)) != len(names):
+        raise opt.UsageError("--names (or the FILE names) must be distinct; give --names")
+    files = [(path, path, fm.input_format(path, args.input_format)) for path in args.files]
+    options = [fm.reader_options(args, fmt) for _, _, fmt in files]
+    kind = fm.same_kind([(label, path, fmt, o) for (label, path, fmt), o
+                         in zip(files, options, strict=True)],
+                        "set --input-format if a format was guessed wrongly")
+    if kind == "spans":
+        fm.check_span_options(args, (fmt for _, _, fmt in files))
+    fm.check_reader_flags(args, [(None, fmt) for _, _, fmt in files])
+    tag_kw: dict[str, Any] = {}
+    if kind == "tags":
+        if args.mode == "strict" and args.scheme is None:
+            raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
+        tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
+    read = [fmt.load(path, o) for (_, path, fmt), o in zip(files, options, strict=True)]
+    for r in read:
+        for n in r.notes:
+            _note(command, n)
+    return dict(zip(names, (r.data for r in read), strict=True)), tag_kw, read
+
+
+def run_agree(args: argparse.Namespace) -> int:
+    """Run ``nerscore agree``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    import nerscore
+
+    renderer = output_renderer(args, "agreement")
+    data, tag_kw, _ = _read(args, "agree")
+    resampling = {k: v for k, v in opt.resampling_kwargs(args).items() if v is not None}
+    result = nerscore.agreement(data, match=args.match, tags=args.tags,
+                                tokenizer=args.tokenizer, **resampling, **tag_kw,
+                                **opt.match_kwargs(args))
+    if args.format not in ("text",):
+        for n in result.notes:
+            _note("agree", n)
+    write_result(renderer.functions["agreement"](result, args.digits), args.output)
+    if args.output is not None:
+        _note("agree", f"wrote {args.output}")
+    return 0
+
+
+def run_adjudicate(args: argparse.Namespace) -> int:
+    """Run ``nerscore adjudicate``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    import nerscore
+    from nerscore.io.convert.reading import TagChunk, WriteOptions
+    from nerscore.io.formats import guess_format
+
+    data, tag_kw, read = _read(args, "adjudicate")
+    out_fmt = guess_format(args.output, args.output_format)
+    docs, stats = nerscore.adjudicate(data, min_votes=args.min_votes, **tag_kw)
+    if tag_kw:
+        writer = out_fmt.write_tags
+        if writer is None:
+            raise opt.UsageError(f"the inputs are tag files but --output is a {out_fmt.name} "
+                                 "file, which holds spans; write CoNLL (or Parquet)")
+        first = read[0].data
+        lengths = first.lengths.tolist()
+        tags = nerscore.entities_to_tags(
+            [nerscore.Entity(e.span, e.label, k) for k, d in enumerate(docs) for e in d.spans],
+            lengths, scheme=args.scheme or "IOB2", suffix=args.suffix,
+            delimiter=args.tag_delimiter, outside=args.outside)
+        tokens = first.sentence_tokens()
+        starts = [int(x) for x in (read[0].documents or ())]
+        writer([TagChunk(nerscore.EncodedTags.from_lists(tags), tokens, documents=starts)],
+               args.output, WriteOptions(outside=args.outside))
+    else:
+        span_writer = out_fmt.write_spans
+        if span_writer is None:
+            raise opt.UsageError(f"the inputs are span files but --output is a {out_fmt.name} "
+                                 "file, which holds tags; write JSON Lines or BRAT")
+        span_writer([docs], args.output, WriteOptions())
+    for line in stats.summary().splitlines():
+        _note("adjudicate", line)
+    for n in stats.notes:
+        _note("adjudicate", n)
+    _note("adjudicate", f"wrote {args.output}")
+    return 0

@@ -1,0 +1,79 @@
+"""Adjudication by voting (nerscore.adjudicate)."""
+
+from __future__ import annotations
+
+import pytest
+
+import nerscore
+from nerscore.errors import OptionError
+from tests.paths import DATA
+
+CONLL = DATA / "agreement" / "conll"
+
+
+def _spans(doc: nerscore.Document) -> list[tuple[int, int, str]]:
+    return [(e.start, e.end, e.label) for e in doc.spans]
+
+
+def test_a_strict_majority_wins_by_default() -> None:
+    docs, stats = nerscore.adjudicate([
+        {"d": [(0, 5, "PER"), (9, 12, "LOC")], "e": []},
+        {"d": [(0, 5, "PER")], "e": [(0, 1, "X")]},
+        {"d": [(0, 5, "ORG"), (9, 12, "LOC")], "e": [(0, 1, "X")]},
+    ])
+    assert [_spans(d) for d in docs] == [[(0, 5, "PER"), (9, 12, "LOC")], [(0, 1, "X")]]
+    assert (stats.candidates, stats.accepted, stats.below_quorum, stats.unanimous) == (4, 3, 1, 0)
+
+
+def test_a_quorum_among_four_needs_three() -> None:
+    sets = [{"d": [(0, 2, "A")]}, {"d": [(0, 2, "A")]}, {"d": [(0, 2, "B")]},
+            {"d": [(0, 2, "B")]}]
+    docs, stats = nerscore.adjudicate(sets)
+    assert _spans(docs[0]) == []
+    assert stats.below_quorum == 2
+
+
+def test_overlapping_winners_conflict_votes_then_length_decide_and_ties_are_listed() -> None:
+    sets = [{"d": [(0, 4, "PER")]}, {"d": [(0, 4, "PER")]}, {"d": [(2, 8, "ORG")]},
+            {"d": [(2, 8, "ORG")]}, {"d": [(0, 4, "PER")]}]
+    docs, stats = nerscore.adjudicate(sets, min_votes=2)
+    assert _spans(docs[0]) == [(0, 4, "PER")]  # 3 votes against 2
+    assert (stats.conflicts, stats.ties) == (1, ())
+    docs, stats = nerscore.adjudicate(sets[:4], min_votes=2)
+    assert _spans(docs[0]) == [(2, 8, "ORG")]  # 2 against 2: the longer span
+    assert stats.conflicts == 1
+    assert [(t.kept, t.dropped, t.votes) for t in stats.ties] == [
+        ((2, 8, "ORG"), (0, 4, "PER"), 2)]
+    assert "tie in document d: kept (2, 8, 'ORG'), dropped (0, 4, 'PER')" in stats.summary()
+
+
+def test_entities_one_annotator_nests_are_not_a_conflict() -> None:
+    sets = [{"d": [(0, 10, "ORG"), (0, 4, "PER")]}, {"d": [(0, 10, "ORG"), (0, 4, "PER")]}]
+    docs, stats = nerscore.adjudicate(sets)
+    assert _spans(docs[0]) == [(0, 4, "PER"), (0, 10, "ORG")]
+    assert stats.conflicts == 0
+
+
+def test_a_document_some_annotators_lack_counts_only_its_annotators() -> None:
+    docs, stats = nerscore.adjudicate([{"d": [(0, 1, "X")], "e": [(0, 1, "Y")]},
+                                       {"d": [(0, 1, "X")]}, {"d": []}])
+    assert [_spans(d) for d in docs] == [[(0, 1, "X")], [(0, 1, "Y")]]  # e: 1 of 1
+    assert "'e' (missing for B, C)" in stats.notes[0]
+
+
+def test_tag_files_adjudicate_to_tags() -> None:
+    sets = [nerscore.read_conll(CONLL / f"ann{k}.conll") for k in (1, 2, 3)]
+    docs, stats = nerscore.adjudicate(sets)
+    lengths = sets[0].tags.lengths.tolist()
+    tags = nerscore.entities_to_tags(
+        [nerscore.Entity(e.span, e.label, k) for k, d in enumerate(docs) for e in d.spans],
+        lengths, scheme="IOB2")
+    gold = sets[0].tags.to_lists()
+    assert stats.n_documents == len(gold)
+    report = nerscore.evaluate(gold, tags)
+    assert 0.9 < report.micro.fbeta < 1.0  # two perturbed copies rarely outvote the original
+
+
+def test_min_votes_is_checked() -> None:
+    with pytest.raises(OptionError, match=r"`min_votes` to be an integer from 1 to 2"):
+        nerscore.adjudicate([[["O"]], [["O"]]], min_votes=3)

@@ -1,0 +1,79 @@
+"""The ``agree`` and ``adjudicate`` subcommands, run in-process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import nerscore
+from nerscore.cli import main
+from tests.paths import DATA
+
+CONLL = [str(DATA / "agreement" / "conll" / f"ann{k}.conll") for k in (1, 2, 3)]
+BRAT = [str(DATA / "agreement" / "brat" / f"ann{k}") for k in (1, 2, 3)]
+
+
+def test_agree_prints_the_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["agree", *CONLL, "--names", "a", "b", "c", "--resamples", "50"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("agreement of 3 annotators over 40 documents; entity F1 by "
+                          "match='exact'\n\npairwise entity F1 (micro)\n")
+    expected = nerscore.agreement(dict(zip("abc", map(nerscore.read_conll, CONLL),
+                                           strict=True)), n_resamples=0)
+    assert f"mean pairwise F1: {expected.f1.mean():.2f}" in out
+    assert "least-agreed documents (of 40)" in out
+
+
+def test_agree_json_holds_every_number(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["agree", *BRAT, "--format", "json", "--match", "overlap",
+                 "--resamples", "20"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["annotators"] == ["ann1", "ann2", "ann3"]
+    assert data["match"] == "overlap"
+    assert data["f1"]["symmetric"] is False
+    assert set(data["tokens"]["overall"]) == {"all", "labelled"}
+    assert data["disagreements"]["counts"]["label"] > 0
+
+
+def test_agree_html_page(tmp_path: Path) -> None:
+    out = tmp_path / "agreement.html"
+    assert main(["agree", *BRAT, "--format", "html", "-o", str(out), "--resamples", "10"]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "<h2>Pairwise entity F1</h2>" in page
+    assert 'id="dis-data"' in page
+    assert "Viruca Atanes" in page
+
+
+def test_agree_refuses_one_file_and_bad_names(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["agree", CONLL[0]]) == 2
+    assert "two or more FILEs" in capsys.readouterr().err
+    assert main(["agree", *CONLL, "--names", "a"]) == 2
+    assert "--names gives 1 name(s) for 3 FILE(s)" in capsys.readouterr().err
+
+
+def test_adjudicate_writes_conll_and_a_summary(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "gold.conll"
+    assert main(["adjudicate", *CONLL, "--min-votes", "2", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "quorum: 2 votes" in err
+    assert "accepted" in err
+    gold = nerscore.read_conll(out)
+    docs, _ = nerscore.adjudicate([nerscore.read_conll(p) for p in CONLL], min_votes=2)
+    assert sum(len(d.spans) for d in docs) == len(nerscore.tags_to_entities(
+        gold.tags.to_lists(), scheme="IOB2"))
+
+
+def test_adjudicate_writes_jsonl_from_brat(tmp_path: Path) -> None:
+    out = tmp_path / "gold.jsonl"
+    assert main(["adjudicate", *BRAT, "-o", str(out)]) == 0
+    docs = nerscore.read_jsonl(out)
+    assert len(docs) == 10
+    assert all(d.text for d in docs)
+
+
+def test_adjudicate_never_writes_over_an_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["adjudicate", *CONLL, "-o", CONLL[0]]) == 2
+    assert "--output" in capsys.readouterr().err
