@@ -52,8 +52,12 @@ def category_counts(categories: IntArray, rated: npt.NDArray[np.bool_], k: int) 
     a rater did not rate (``rated`` False) is not counted.
     """
     n_units = categories.shape[1]
-    flat = (np.arange(n_units, dtype=np.int64) * k)[None, :] + categories
-    return np.bincount(flat[rated], minlength=n_units * k).reshape(n_units, k)
+    out = np.empty((n_units, k), dtype=np.int64)
+    all_rated = bool(rated.all())
+    for c in range(k):
+        hit = categories == c
+        out[:, c] = np.count_nonzero(hit if all_rated else hit & rated, axis=0)
+    return out
 
 
 def fleiss_kappa(table: IntArray) -> float:
@@ -68,14 +72,22 @@ def fleiss_kappa(table: IntArray) -> float:
     if n_units == 0:
         return float("nan")
     n = int(table[0].sum())
-    t = table.astype(np.float64)
-    p_j = t.sum(axis=0) / (n_units * n)
-    p_i = ((t * t).sum(axis=1) - n) / (n * (n - 1))
+    p_j = table.sum(axis=0).astype(np.float64) / (n_units * n)
+    p_i = (_row_squares(table) - n) / (n * (n - 1))
     p_bar = float(p_i.mean())
     p_e = float((p_j * p_j).sum())
     if p_e == 1.0:
         return float("nan")
     return (p_bar - p_e) / (1.0 - p_e)
+
+
+def _row_squares(table: IntArray) -> FloatArray:
+    """``sum_c table[:, c] ** 2`` (column by column: fast for few columns)."""
+    out = np.zeros(table.shape[0], dtype=np.float64)
+    for c in range(table.shape[1]):
+        col = table[:, c].astype(np.float64)
+        out += col * col
+    return out
 
 
 def alpha_parts(table: IntArray) -> tuple[FloatArray, IntArray]:
@@ -89,12 +101,13 @@ def alpha_parts(table: IntArray) -> tuple[FloatArray, IntArray]:
     values : array of int, shape (n_units, k)
         :math:`n_{uc}` of the pairable units (``m_u >= 2``), 0 elsewhere.
     """
-    m = table.sum(axis=1)
+    m = np.zeros(table.shape[0], dtype=np.int64)
+    for c in range(table.shape[1]):
+        m += table[:, c]
     pairable = m >= 2
-    values = np.where(pairable[:, None], table, 0)
-    t = values.astype(np.float64)
+    values = table if pairable.all() else np.where(pairable[:, None], table, 0)
     mf = m.astype(np.float64)
-    num = mf * mf - (t * t).sum(axis=1)
+    num = mf * mf - _row_squares(values)
     dis = np.zeros(len(m), dtype=np.float64)
     dis[pairable] = num[pairable] / (mf[pairable] - 1.0)
     return dis, values

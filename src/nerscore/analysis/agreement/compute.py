@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.analysis.agreement.coefficients import alpha_from_parts
-from nerscore.analysis.agreement.disagreements import find_disagreements
+from nerscore.analysis.agreement.disagreements import annotated_shared, find_disagreements
 from nerscore.analysis.agreement.inputs import Annotated, join_annotations
 from nerscore.analysis.agreement.pairwise import SYMMETRIC, PairCounts, pair_counts
 from nerscore.analysis.agreement.results import (
@@ -53,33 +53,26 @@ def _pairwise(annotated: Annotated, pc: PairCounts, match: str) -> PairwiseF1:
 def _documents(annotated: Annotated, pc: PairCounts) -> tuple[DocumentAgreement, ...]:
     names = annotated.names
     f1 = pc.f1(pc.tp.sum(axis=2), pc.total.sum(axis=2))  # (pairs, docs)
-    shared = _shared_entities(annotated)
+    n_pairs = pc.both.sum(axis=0)
+    values = np.where(pc.both, f1, 0.0)
+    undefined = (pc.both & np.isnan(f1)).any(axis=0) | (n_pairs == 0)
+    safe = np.maximum(n_pairs, 1)
+    mean = np.where(undefined, np.nan, np.nan_to_num(values).sum(axis=0) / safe)
+    dev = np.where(pc.both, np.nan_to_num(f1) - np.nan_to_num(mean)[None, :], 0.0)
+    sd = np.where(undefined, np.nan, np.sqrt((dev * dev).sum(axis=0) / safe))
+    shared = annotated_shared(annotated)
+    labels = [f"{names[i]}/{names[j]}" for i, j in pc.pairs]
+    every = bool(pc.both.all())
+    order = np.lexsort((np.arange(len(mean)), np.nan_to_num(mean, nan=2.0)))
+    columns = f1.T.tolist()
     out = []
-    for d in range(annotated.n_documents):
-        pairs = {f"{names[i]}/{names[j]}": float(f1[p, d])
-                 for p, (i, j) in enumerate(pc.pairs) if pc.both[p, d]}
-        out.append(DocumentAgreement(annotated.document_name(d), pairs, int(shared[d])))
-    order = sorted(range(len(out)), key=lambda d: (np.isnan(out[d].mean), out[d].mean, d))
-    return tuple(out[d] for d in order)
-
-
-def _shared_entities(annotated: Annotated) -> npt.NDArray[np.int64]:
-    """Per document, the entities every annotator of it marked."""
-    keys: list[set[tuple[int, int, int, int]]] = []
-    for c in annotated.entities:
-        keys.append(set(zip(c.seq.tolist(), c.start.tolist(), c.end.tolist(),
-                            c.label.tolist(), strict=True)))
-    out = np.zeros(annotated.n_documents, dtype=np.int64)
-    common = set.intersection(*keys)
-    for d, *_ in common:
-        out[d] += 1
-    # a document some annotator lacks: the entities of those who annotated it
-    lacking = np.flatnonzero(~annotated.present.all(axis=0))
-    for d in lacking.tolist():
-        present = np.flatnonzero(annotated.present[:, d]).tolist()
-        sets = [{k for k in keys[a] if k[0] == d} for a in present]
-        out[d] = len(set.intersection(*sets)) if sets else 0
-    return out
+    for d in order.tolist():
+        row = columns[d]
+        pairs = (dict(zip(labels, row, strict=True)) if every else
+                 {lab: x for lab, x, ok in zip(labels, row, pc.both[:, d], strict=True) if ok})
+        out.append(DocumentAgreement(annotated.document_name(d), pairs, int(shared[d]),
+                                     float(mean[d]), float(sd[d])))
+    return tuple(out)
 
 
 def _check_bootstrap(n_resamples: object, level: object, seed: object) -> None:

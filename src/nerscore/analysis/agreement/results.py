@@ -174,22 +174,17 @@ class DocumentAgreement:
     f1 : mapping of str to float
         ``{"A/B": F1}`` for every pair that both annotated it.
     n_entities : int
-        Entities all annotators marked in it.
+        Entities all its annotators marked in it.
+    mean, sd : float
+        Mean and standard deviation of ``f1`` over the pairs (NaN when one
+        is NaN: a pair with no entity in it).
     """
 
     document: str
     f1: Mapping[str, float]
     n_entities: int
-
-    @property
-    def mean(self) -> float:
-        """Mean F1 over the pairs."""
-        return mean_sd(list(self.f1.values()))[0]
-
-    @property
-    def sd(self) -> float:
-        """Standard deviation of F1 over the pairs."""
-        return mean_sd(list(self.f1.values()))[1]
+    mean: float
+    sd: float
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict."""

@@ -52,7 +52,7 @@ class TokenLabels:
     ----------
     labels : tuple of str
         The classes besides ``O`` (entity labels, or tags with ``tags=True``).
-    member : array of bool, shape (n_annotators, n_tokens, n_labels)
+    member : array of bool, shape (n_labels, n_annotators, n_tokens)
         Whether the annotator gave the token that label.
     rated : array of bool, shape (n_annotators, n_tokens)
         Whether the annotator annotated the token's document.
@@ -70,8 +70,17 @@ class TokenLabels:
 
     def categories(self) -> IntArray:
         """``(n_annotators, n_tokens)``: 0 for ``O``, ``1 + label`` otherwise (one label per token)."""
-        anything = self.member.any(axis=2)
-        return np.where(anything, self.member.argmax(axis=2) + 1, 0).astype(np.int64)
+        cat = np.zeros(self.member.shape[1:], dtype=np.int64)
+        for k in range(len(self.labels) - 1, -1, -1):
+            cat[self.member[k]] = k + 1
+        return cat
+
+    def multi(self) -> BoolArray:
+        """``(n_annotators, n_tokens)``: where an annotator gave a token two or more labels."""
+        count = np.zeros(self.member.shape[1:], dtype=np.int16)
+        for k in range(len(self.labels)):
+            count += self.member[k]
+        return np.asarray((count > 1) & self.rated)
 
 
 def _token_bounds(text: str, tokenizer: Tokenizer) -> tuple[IntArray, IntArray]:
@@ -148,32 +157,40 @@ def token_labels(annotated: Annotated, *, tags: bool = False,
         vocab, ids = tag_strings(annotated)
         outside = annotated.decoding.outside if annotated.decoding is not None else "O"
         keep = [i for i, t in enumerate(vocab) if t != outside]
-        member = np.stack([ids_a[:, None] == np.array(keep)[None, :] for ids_a in ids])
+        stacked = np.stack(ids)
+        member = np.stack([stacked == i for i in keep]) if keep else np.zeros(
+            (0, *stacked.shape), dtype=bool)
         return TokenLabels(tuple(vocab[i] for i in keep), member, rated, doc, "tags")
     n_labels = len(annotated.labels)
-    member = np.zeros((len(ranges), n_tokens, n_labels), dtype=bool)
+    member = np.zeros((n_labels, len(ranges), n_tokens), dtype=bool)
     for a, c in enumerate(ranges):
         diff = np.zeros((n_tokens + 1) * n_labels, dtype=np.int64)
         np.add.at(diff, c.start * n_labels + c.label, 1)
         np.add.at(diff, c.end * n_labels + c.label, -1)
         cover = np.cumsum(diff.reshape(n_tokens + 1, n_labels)[:n_tokens], axis=0)
-        member[a] = cover > 0
+        member[:, a, :] = (cover > 0).T
     return TokenLabels(annotated.labels, member, rated, doc, units)
 
 
-def _coefficients(cat: IntArray, rated: BoolArray, k: int, keep: BoolArray) -> TokenAgreement:
+def _coefficients(cat: IntArray, rated: BoolArray, k: int, keep: BoolArray | None) -> TokenAgreement:
+    if keep is not None:
+        cat, rated = cat[:, keep], rated[:, keep]
     n_ann = cat.shape[0]
+    complete = rated.all(axis=0)
+    every = bool(complete.all())
     cohen = np.eye(n_ann)
     for i in range(n_ann):
         for j in range(i + 1, n_ann):
-            both = keep & rated[i] & rated[j]
+            if every:
+                cohen[i, j] = cohen[j, i] = cohen_kappa(cat[i], cat[j], k)
+                continue
+            both = rated[i] & rated[j]
             cohen[i, j] = cohen[j, i] = cohen_kappa(cat[i, both], cat[j, both], k)
-    complete = keep & rated.all(axis=0)
-    table = category_counts(cat[:, complete], rated[:, complete], k)
-    fleiss = fleiss_kappa(table)
-    dis, values = alpha_parts(category_counts(cat[:, keep], rated[:, keep], k))
+    counts = category_counts(cat, rated, k)
+    fleiss = fleiss_kappa(counts if every else counts[complete])
+    dis, values = alpha_parts(counts)
     alpha = alpha_from_parts(float(dis.sum()), values.sum(axis=0).astype(np.float64))
-    return TokenAgreement(_tuple(cohen), fleiss, alpha, int(keep.sum()))
+    return TokenAgreement(_tuple(cohen), fleiss, alpha, int(cat.shape[1]))
 
 
 def _tuple(m: npt.NDArray[np.float64]) -> Matrix:
@@ -182,26 +199,30 @@ def _tuple(m: npt.NDArray[np.float64]) -> Matrix:
 
 def _both(cat: IntArray, rated: BoolArray, k: int) -> dict[str, TokenAgreement]:
     labelled = ((cat != 0) & rated).any(axis=0)
-    return {"all": _coefficients(cat, rated, k, np.ones(cat.shape[1], dtype=bool)),
+    return {"all": _coefficients(cat, rated, k, None),
             "labelled": _coefficients(cat, rated, k, labelled)}
 
 
 def _token_f1(tl: TokenLabels, label: int) -> Matrix:
-    m = tl.member[:, :, label]
+    m = tl.member[label]
     n_ann = m.shape[0]
     out = np.eye(n_ann)
+    every = bool(tl.rated.all())
     for i in range(n_ann):
         for j in range(i + 1, n_ann):
-            both = tl.rated[i] & tl.rated[j]
-            a, b = m[i] & both, m[j] & both
-            total = int(a.sum()) + int(b.sum())
-            out[i, j] = out[j, i] = 2 * int((a & b).sum()) / total if total else float("nan")
+            a, b = m[i], m[j]
+            if not every:
+                both = tl.rated[i] & tl.rated[j]
+                a, b = a & both, b & both
+            total = int(np.count_nonzero(a)) + int(np.count_nonzero(b))
+            tp = int(np.count_nonzero(a & b))
+            out[i, j] = out[j, i] = 2 * tp / total if total else float("nan")
     return _tuple(out)
 
 
 def token_level(tl: TokenLabels) -> TokenLevel:
     """Kappa, alpha and token F1, overall and per label, over all and labelled tokens."""
-    multi = (tl.member.sum(axis=2) > 1) & tl.rated
+    multi = tl.multi()
     overall: dict[str, TokenAgreement] | None = None
     reason = ""
     if multi.any():
@@ -213,7 +234,7 @@ def token_level(tl: TokenLabels) -> TokenLevel:
                   "per-label (one-vs-rest) numbers are defined.")
     else:
         overall = _both(tl.categories(), tl.rated, len(tl.labels) + 1)
-    per_label = {lab: _both(tl.member[:, :, i].astype(np.int64), tl.rated, 2)
+    per_label = {lab: _both(tl.member[i].astype(np.int64), tl.rated, 2)
                  for i, lab in enumerate(tl.labels)}
     f1 = {lab: _token_f1(tl, i) for i, lab in enumerate(tl.labels)}
     return TokenLevel(tl.units, overall, reason, per_label, f1)
@@ -227,7 +248,7 @@ def alpha_by_document(tl: TokenLabels, n_docs: int) -> npt.NDArray[np.float64]:
     NaN columns when the overall alpha is undefined (a token with two labels).
     """
     k = len(tl.labels) + 1
-    if ((tl.member.sum(axis=2) > 1) & tl.rated).any():
+    if tl.multi().any():
         return np.full((n_docs, 1 + k), np.nan)
     dis, values = alpha_parts(category_counts(tl.categories(), tl.rated, k))
     out = np.zeros((n_docs, 1 + k))
