@@ -208,6 +208,11 @@ def test_token_level_f1_equals_bratiaa(bratiaa_agree: object) -> None:
         pairs = [result.tokens.f1[lab][i][j] for i, j in itertools.combinations(range(3), 2)]
         assert float(np.mean(pairs)) == pytest.approx(means[k], abs=1e-12)
         assert float(np.std(pairs)) == pytest.approx(sds[k], abs=1e-12)
+    means, sds = ref.mean_sd_per_document()
+    for k, doc in enumerate(ref.documents):
+        mean, sd = result.tokens.documents[doc.removesuffix(".ann")]
+        assert mean == pytest.approx(means[k], abs=1e-12)
+        assert sd == pytest.approx(sds[k], abs=1e-12)
 
 
 # --------------------------------------------------------------------------- the rest

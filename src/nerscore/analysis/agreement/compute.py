@@ -11,7 +11,12 @@ import numpy.typing as npt
 from nerscore.analysis.agreement.coefficients import alpha_from_parts
 from nerscore.analysis.agreement.disagreements import annotated_shared, find_disagreements
 from nerscore.analysis.agreement.inputs import Annotated, join_annotations
-from nerscore.analysis.agreement.pairwise import SYMMETRIC, PairCounts, pair_counts
+from nerscore.analysis.agreement.pairwise import (
+    SYMMETRIC,
+    PairCounts,
+    pair_counts,
+    pair_mean_sd,
+)
 from nerscore.analysis.agreement.results import (
     Agreement,
     DocumentAgreement,
@@ -53,13 +58,7 @@ def _pairwise(annotated: Annotated, pc: PairCounts, match: str) -> PairwiseF1:
 def _documents(annotated: Annotated, pc: PairCounts) -> tuple[DocumentAgreement, ...]:
     names = annotated.names
     f1 = pc.f1(pc.tp.sum(axis=2), pc.total.sum(axis=2))  # (pairs, docs)
-    n_pairs = pc.both.sum(axis=0)
-    values = np.where(pc.both, f1, 0.0)
-    undefined = (pc.both & np.isnan(f1)).any(axis=0) | (n_pairs == 0)
-    safe = np.maximum(n_pairs, 1)
-    mean = np.where(undefined, np.nan, np.nan_to_num(values).sum(axis=0) / safe)
-    dev = np.where(pc.both, np.nan_to_num(f1) - np.nan_to_num(mean)[None, :], 0.0)
-    sd = np.where(undefined, np.nan, np.sqrt((dev * dev).sum(axis=0) / safe))
+    mean, sd = pair_mean_sd(f1, pc.both)
     shared = annotated_shared(annotated)
     labels = [f"{names[i]}/{names[j]}" for i, j in pc.pairs]
     every = bool(pc.both.all())
@@ -207,7 +206,8 @@ def agreement(
     pc = pair_counts(annotated, match, {**resolved, **entity_keys})
     f1 = _pairwise(annotated, pc, match)
     tl = token_labels(annotated, tags=tags, tokenizer=tokenizer)
-    level_result: TokenLevel = token_level(tl)
+    level_result: TokenLevel = token_level(
+        tl, [annotated.document_name(d) for d in range(annotated.n_documents)])
     alpha = (level_result.overall["all"].alpha if level_result.overall is not None
              else float("nan"))
     intervals = _intervals(pc, alpha_by_document(tl, annotated.n_documents), n_resamples,

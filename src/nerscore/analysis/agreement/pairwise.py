@@ -20,7 +20,7 @@ from nerscore.analysis.agreement.inputs import Annotated
 from nerscore.analysis.significance.units import sequence_counts
 from nerscore.values.spans import EntityColumns
 
-__all__ = ["SYMMETRIC", "PairCounts", "pair_counts"]
+__all__ = ["SYMMETRIC", "PairCounts", "pair_counts", "pair_mean_sd"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -65,6 +65,22 @@ class PairCounts:
             if (j, i) not in self.pairs:
                 m[j, i] = v
         return m
+
+
+def pair_mean_sd(f1: FloatArray, both: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray]:
+    """Per document (column), mean and SD of ``f1`` over the pairs that annotated it.
+
+    NaN where a pair's F1 is NaN (no entity on either side) or no pair has the
+    document (``numpy.mean`` and ``numpy.std`` of the pairs, as bratiaa).
+    """
+    n_pairs = both.sum(axis=0)
+    undefined = (both & np.isnan(f1)).any(axis=0) | (n_pairs == 0)
+    safe = np.maximum(n_pairs, 1)
+    values = np.where(both, np.nan_to_num(f1), 0.0)
+    mean = values.sum(axis=0) / safe
+    dev = np.where(both, values - mean[None, :], 0.0)
+    sd = np.sqrt((dev * dev).sum(axis=0) / safe)
+    return np.where(undefined, np.nan, mean), np.where(undefined, np.nan, sd)
 
 
 def _restrict(c: EntityColumns, docs: npt.NDArray[np.bool_]) -> EntityColumns:

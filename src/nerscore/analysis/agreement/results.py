@@ -142,6 +142,9 @@ class TokenLevel:
         ``{label: {"all": ..., "labelled": ...}}``.
     f1 : mapping of str to matrix
         Token-level F1 of every pair per label (a token counted once per label).
+    documents : mapping of str to (float, float)
+        Per document, the mean and SD over the pairs of their token-level F1
+        (all labels).
     """
 
     units: str
@@ -149,6 +152,7 @@ class TokenLevel:
     reason: str
     per_label: Mapping[str, Mapping[str, TokenAgreement]]
     f1: Mapping[str, Matrix]
+    documents: Mapping[str, tuple[float, float]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe dict."""
@@ -160,6 +164,8 @@ class TokenLevel:
             "per_label": {lab: {k: v.to_dict() for k, v in d.items()}
                           for lab, d in self.per_label.items()},
             "f1": {lab: _matrix(m) for lab, m in self.f1.items()},
+            "documents": {d: {"mean": json_float(m), "sd": json_float(s)}
+                          for d, (m, s) in self.documents.items()},
         }
 
 

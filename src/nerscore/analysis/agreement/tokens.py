@@ -11,7 +11,7 @@ gives (docs/agreement.md).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Union
 
@@ -26,6 +26,7 @@ from nerscore.analysis.agreement.coefficients import (
     fleiss_kappa,
 )
 from nerscore.analysis.agreement.inputs import Annotated, tag_strings
+from nerscore.analysis.agreement.pairwise import pair_mean_sd
 from nerscore.analysis.agreement.results import Matrix, TokenAgreement, TokenLevel
 from nerscore.errors import OptionError, option_error
 from nerscore.values.spans import EntityColumns
@@ -58,6 +59,8 @@ class TokenLabels:
         Whether the annotator annotated the token's document.
     doc : array of int, shape (n_tokens,)
         The document of each token.
+    present : array of bool, shape (n_annotators, n_documents)
+        Which annotator annotated which document.
     units : str
         What the tokens are.
     """
@@ -67,6 +70,7 @@ class TokenLabels:
     rated: BoolArray
     doc: IntArray
     units: str
+    present: BoolArray | None = None
 
     def categories(self) -> IntArray:
         """``(n_annotators, n_tokens)``: 0 for ``O``, ``1 + label`` otherwise (one label per token)."""
@@ -160,7 +164,8 @@ def token_labels(annotated: Annotated, *, tags: bool = False,
         stacked = np.stack(ids)
         member = np.stack([stacked == i for i in keep]) if keep else np.zeros(
             (0, *stacked.shape), dtype=bool)
-        return TokenLabels(tuple(vocab[i] for i in keep), member, rated, doc, "tags")
+        return TokenLabels(tuple(vocab[i] for i in keep), member, rated, doc, "tags",
+                           annotated.present)
     n_labels = len(annotated.labels)
     member = np.zeros((n_labels, len(ranges), n_tokens), dtype=bool)
     for a, c in enumerate(ranges):
@@ -169,7 +174,7 @@ def token_labels(annotated: Annotated, *, tags: bool = False,
         np.add.at(diff, c.end * n_labels + c.label, -1)
         cover = np.cumsum(diff.reshape(n_tokens + 1, n_labels)[:n_tokens], axis=0)
         member[:, a, :] = (cover > 0).T
-    return TokenLabels(annotated.labels, member, rated, doc, units)
+    return TokenLabels(annotated.labels, member, rated, doc, units, annotated.present)
 
 
 def _coefficients(cat: IntArray, rated: BoolArray, k: int, keep: BoolArray | None) -> TokenAgreement:
@@ -203,24 +208,44 @@ def _both(cat: IntArray, rated: BoolArray, k: int) -> dict[str, TokenAgreement]:
             "labelled": _coefficients(cat, rated, k, labelled)}
 
 
-def _token_f1(tl: TokenLabels, label: int) -> Matrix:
-    m = tl.member[label]
-    n_ann = m.shape[0]
-    out = np.eye(n_ann)
+def _token_f1(tl: TokenLabels, doc_names: Sequence[str]) -> tuple[
+        dict[str, Matrix], dict[str, tuple[float, float]]]:
+    """Token F1 of every pair: per label, and per document (mean and SD over the pairs)."""
+    n_lab, n_ann, _ = tl.member.shape
+    n_docs = len(doc_names)
+    pairs = [(i, j) for i in range(n_ann) for j in range(i + 1, n_ann)]
+    per_label = np.repeat(np.eye(n_ann)[None], n_lab, axis=0)
+    tp_doc = np.zeros((len(pairs), n_docs))
+    total_doc = np.zeros((len(pairs), n_docs))
+    both_doc = np.zeros((len(pairs), n_docs), dtype=bool)
     every = bool(tl.rated.all())
-    for i in range(n_ann):
-        for j in range(i + 1, n_ann):
-            a, b = m[i], m[j]
-            if not every:
-                both = tl.rated[i] & tl.rated[j]
+    for p, (i, j) in enumerate(pairs):
+        both = None if every else tl.rated[i] & tl.rated[j]
+        tp_tok = np.zeros(tl.member.shape[2], dtype=np.int16)
+        total_tok = np.zeros(tl.member.shape[2], dtype=np.int16)
+        for k in range(n_lab):
+            a, b = tl.member[k, i], tl.member[k, j]
+            if both is not None:
                 a, b = a & both, b & both
+            hit = a & b
+            tp_tok += hit
+            total_tok += a
+            total_tok += b
             total = int(np.count_nonzero(a)) + int(np.count_nonzero(b))
-            tp = int(np.count_nonzero(a & b))
-            out[i, j] = out[j, i] = 2 * tp / total if total else float("nan")
-    return _tuple(out)
+            per_label[k, i, j] = per_label[k, j, i] = (
+                2 * int(np.count_nonzero(hit)) / total if total else float("nan"))
+        tp_doc[p] = np.bincount(tl.doc, weights=tp_tok, minlength=n_docs)
+        total_doc[p] = np.bincount(tl.doc, weights=total_tok, minlength=n_docs)
+        both_doc[p] = (tl.present[i] & tl.present[j]) if tl.present is not None else True
+    f1 = np.full(tp_doc.shape, np.nan)
+    np.divide(2 * tp_doc, total_doc, out=f1, where=total_doc > 0)
+    mean, sd = pair_mean_sd(f1, both_doc)
+    documents = {name: (float(m), float(s)) for name, m, s in
+                 zip(doc_names, mean.tolist(), sd.tolist(), strict=True)}
+    return {lab: _tuple(per_label[k]) for k, lab in enumerate(tl.labels)}, documents
 
 
-def token_level(tl: TokenLabels) -> TokenLevel:
+def token_level(tl: TokenLabels, doc_names: Sequence[str]) -> TokenLevel:
     """Kappa, alpha and token F1, overall and per label, over all and labelled tokens."""
     multi = tl.multi()
     overall: dict[str, TokenAgreement] | None = None
@@ -236,8 +261,8 @@ def token_level(tl: TokenLabels) -> TokenLevel:
         overall = _both(tl.categories(), tl.rated, len(tl.labels) + 1)
     per_label = {lab: _both(tl.member[i].astype(np.int64), tl.rated, 2)
                  for i, lab in enumerate(tl.labels)}
-    f1 = {lab: _token_f1(tl, i) for i, lab in enumerate(tl.labels)}
-    return TokenLevel(tl.units, overall, reason, per_label, f1)
+    f1, documents = _token_f1(tl, doc_names)
+    return TokenLevel(tl.units, overall, reason, per_label, f1, documents)
 
 
 def alpha_by_document(tl: TokenLabels, n_docs: int) -> npt.NDArray[np.float64]:

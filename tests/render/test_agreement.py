@@ -1,0 +1,50 @@
+"""Agreement rendered as text, Markdown, JSON and HTML (exact strings for the text formats)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import nerscore
+from nerscore.render.agreement import render_agreement
+from nerscore.render.html_agreement import render_agreement_html
+from tests.paths import DATA
+
+EXPECTED = DATA / "agreement" / "expected"
+
+A = [["B-PER", "O", "B-LOC", "I-LOC"], ["B-PER", "O", "B-PER"]]
+B = [["B-PER", "O", "B-LOC", "I-LOC"], ["B-PER", "O", "O"]]
+C = [["B-PER", "O", "B-ORG", "I-ORG"], ["B-PER", "O", "B-PER"]]
+
+
+@pytest.fixture(scope="module")
+def result() -> nerscore.Agreement:
+    return nerscore.agreement({"A": A, "B": B, "C": C}, n_resamples=0)
+
+
+@pytest.mark.parametrize(("fmt", "name"), [("text", "worked.txt"), ("markdown", "worked.md")])
+def test_text_formats_are_stable(result: nerscore.Agreement, fmt: str, name: str) -> None:
+    expected = (EXPECTED / name).read_text(encoding="utf-8")
+    assert render_agreement(result, format=fmt) + "\n" == expected
+    assert nerscore.render_result(result, format=fmt) + "\n" == expected
+
+
+def test_json_is_the_dict(result: nerscore.Agreement) -> None:
+    data = json.loads(nerscore.render_result(result, format="json"))
+    assert data == json.loads(result.to_json())
+    assert data["f1"]["matrix"][0][1] == pytest.approx(6 / 7)
+    assert data["disagreements"]["counts"] == {"label": 1, "missing": 1}
+    assert data["intervals"]["mean_f1"]["low"] is None  # no resamples
+
+
+def test_html_page_escapes_and_holds_every_section() -> None:
+    sets = {"<x>": [[(0, 4, "PER")]], "y": [[(0, 4, "LOC")]]}
+    page = render_agreement_html(nerscore.agreement(sets, n_resamples=0))
+    assert "<x>" not in page
+    assert "&lt;x&gt;" in page
+    for section in ("Pairwise entity F1", "Per label", "Token level", "Least-agreed documents",
+                    "Disagreements"):
+        assert f"<h2>{section}" in page
+    assert nerscore.render_result(nerscore.agreement(sets, n_resamples=0),
+                                  format="html") == page
