@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["alpha_from_parts", "alpha_parts", "category_counts", "cohen_kappa", "fleiss_kappa"]
+__all__ = ["alpha_from_parts", "alpha_parts", "category_counts", "cohen_from_confusion",
+           "cohen_kappa", "fleiss_kappa"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -33,10 +34,24 @@ def cohen_kappa(a: IntArray, b: IntArray, k: int) -> float:
     >>> cohen_kappa(np.array([0, 1, 1, 0]), np.array([0, 1, 0, 0]), 2)
     0.5
     """
-    n = len(a)
+    if len(a) == 0:
+        return float("nan")
+    return cohen_from_confusion(np.bincount(a * k + b, minlength=k * k).reshape(k, k))
+
+
+def cohen_from_confusion(confusion: npt.NDArray[np.int64]) -> float:
+    """Cohen's kappa of a ``k x k`` confusion table of two raters (what sklearn computes).
+
+    Examples
+    --------
+    >>> cohen_from_confusion(np.array([[2, 0], [1, 1]]))
+    0.5
+    """
+    conf = confusion.astype(np.float64)
+    n = conf.sum()
     if n == 0:
         return float("nan")
-    conf = np.bincount(a * k + b, minlength=k * k).reshape(k, k).astype(np.float64)
+    k = conf.shape[0]
     expected = np.outer(conf.sum(axis=1), conf.sum(axis=0)) / n
     off = ~np.eye(k, dtype=bool)
     denominator = float(expected[off].sum())

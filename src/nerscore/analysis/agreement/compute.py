@@ -21,9 +21,8 @@ from nerscore.analysis.agreement.results import (
     Agreement,
     DocumentAgreement,
     PairwiseF1,
-    TokenLevel,
 )
-from nerscore.analysis.agreement.tokens import alpha_by_document, token_labels, token_level
+from nerscore.analysis.agreement.tokens import token_labels, token_level
 from nerscore.analysis.significance.resampling import (
     bootstrap_plan,
     bootstrap_weights,
@@ -206,11 +205,11 @@ def agreement(
     pc = pair_counts(annotated, match, {**resolved, **entity_keys})
     f1 = _pairwise(annotated, pc, match)
     tl = token_labels(annotated, tags=tags, tokenizer=tokenizer)
-    level_result: TokenLevel = token_level(
+    level_result, alpha_parts = token_level(
         tl, [annotated.document_name(d) for d in range(annotated.n_documents)])
     alpha = (level_result.overall["all"].alpha if level_result.overall is not None
              else float("nan"))
-    intervals = _intervals(pc, alpha_by_document(tl, annotated.n_documents), n_resamples,
+    intervals = _intervals(pc, alpha_parts, n_resamples,
                            level, seed, {"mean_f1": f1.mean(), "alpha": alpha})
     texts: dict[str, Any] | None = None
     source = annotated.texts if annotated.texts is not None else annotated.tokens

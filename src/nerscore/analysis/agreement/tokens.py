@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +22,7 @@ from nerscore.analysis.agreement.coefficients import (
     alpha_from_parts,
     alpha_parts,
     category_counts,
+    cohen_from_confusion,
     cohen_kappa,
     fleiss_kappa,
 )
@@ -177,21 +178,43 @@ def token_labels(annotated: Annotated, *, tags: bool = False,
     return TokenLabels(annotated.labels, member, rated, doc, units, annotated.present)
 
 
-def _coefficients(cat: IntArray, rated: BoolArray, k: int, keep: BoolArray | None) -> TokenAgreement:
+def _binary_cohen(a: BoolArray, b: BoolArray) -> float:
+    n = len(a)
+    n11 = int(np.count_nonzero(a & b))
+    na, nb = int(np.count_nonzero(a)), int(np.count_nonzero(b))
+    return cohen_from_confusion(np.array([[n - na - nb + n11, nb - n11], [na - n11, n11]]))
+
+
+def _binary_counts(member: BoolArray, rated: BoolArray, every: bool) -> IntArray:
+    yes = np.zeros(member.shape[1], dtype=np.int64)
+    m = np.zeros(member.shape[1], dtype=np.int64)
+    for a in range(member.shape[0]):
+        yes += member[a] if every else member[a] & rated[a]
+        m += rated[a]
+    return np.stack([m - yes, yes], axis=1)
+
+
+def _coefficients(cat: npt.NDArray[Any], rated: BoolArray, k: int, keep: BoolArray | None,
+                  counts: IntArray | None = None) -> TokenAgreement:
+    """Cohen, Fleiss and alpha of categories (``k == 2``: of a boolean label-or-not)."""
     if keep is not None:
         cat, rated = cat[:, keep], rated[:, keep]
     n_ann = cat.shape[0]
     complete = rated.all(axis=0)
     every = bool(complete.all())
+    binary = cat.dtype == np.bool_
     cohen = np.eye(n_ann)
     for i in range(n_ann):
         for j in range(i + 1, n_ann):
-            if every:
-                cohen[i, j] = cohen[j, i] = cohen_kappa(cat[i], cat[j], k)
-                continue
-            both = rated[i] & rated[j]
-            cohen[i, j] = cohen[j, i] = cohen_kappa(cat[i, both], cat[j, both], k)
-    counts = category_counts(cat, rated, k)
+            a, b = cat[i], cat[j]
+            if not every:
+                both = rated[i] & rated[j]
+                a, b = a[both], b[both]
+            cohen[i, j] = cohen[j, i] = (_binary_cohen(a, b) if binary else
+                                         cohen_kappa(a, b, k))
+    if counts is None:
+        counts = (_binary_counts(cat, rated, every) if binary else
+                  category_counts(cat, rated, k))
     fleiss = fleiss_kappa(counts if every else counts[complete])
     dis, values = alpha_parts(counts)
     alpha = alpha_from_parts(float(dis.sum()), values.sum(axis=0).astype(np.float64))
@@ -202,9 +225,12 @@ def _tuple(m: npt.NDArray[np.float64]) -> Matrix:
     return tuple(tuple(float(x) for x in row) for row in m)
 
 
-def _both(cat: IntArray, rated: BoolArray, k: int) -> dict[str, TokenAgreement]:
-    labelled = ((cat != 0) & rated).any(axis=0)
-    return {"all": _coefficients(cat, rated, k, None),
+def _both(cat: npt.NDArray[Any], rated: BoolArray, k: int,
+          counts: IntArray | None = None) -> dict[str, TokenAgreement]:
+    labelled = np.zeros(cat.shape[1], dtype=bool)
+    for a in range(cat.shape[0]):
+        labelled |= (cat[a] != 0) & rated[a]
+    return {"all": _coefficients(cat, rated, k, None, counts),
             "labelled": _coefficients(cat, rated, k, labelled)}
 
 
@@ -245,8 +271,15 @@ def _token_f1(tl: TokenLabels, doc_names: Sequence[str]) -> tuple[
     return {lab: _tuple(per_label[k]) for k, lab in enumerate(tl.labels)}, documents
 
 
-def token_level(tl: TokenLabels, doc_names: Sequence[str]) -> TokenLevel:
-    """Kappa, alpha and token F1, overall and per label, over all and labelled tokens."""
+def token_level(tl: TokenLabels, doc_names: Sequence[str]) -> tuple[
+        TokenLevel, npt.NDArray[np.float64]]:
+    """Kappa, alpha and token F1, overall and per label, over all and labelled tokens.
+
+    Also returns :func:`alpha_by_document`'s parts of the overall alpha.
+    """
+    n_docs = len(doc_names)
+    k = len(tl.labels) + 1
+    parts = np.full((n_docs, 1 + k), np.nan)
     multi = tl.multi()
     overall: dict[str, TokenAgreement] | None = None
     reason = ""
@@ -258,26 +291,26 @@ def token_level(tl: TokenLabels, doc_names: Sequence[str]) -> TokenLevel:
                   f"{int(tl.doc[where])}), so a token has no single label and only the "
                   "per-label (one-vs-rest) numbers are defined.")
     else:
-        overall = _both(tl.categories(), tl.rated, len(tl.labels) + 1)
-    per_label = {lab: _both(tl.member[i].astype(np.int64), tl.rated, 2)
-                 for i, lab in enumerate(tl.labels)}
+        cat = tl.categories()
+        counts = category_counts(cat, tl.rated, k)
+        overall = _both(cat, tl.rated, k, counts)
+        parts = alpha_by_document(counts, tl.doc, n_docs)
+    per_label = {lab: _both(tl.member[i], tl.rated, 2) for i, lab in enumerate(tl.labels)}
     f1, documents = _token_f1(tl, doc_names)
-    return TokenLevel(tl.units, overall, reason, per_label, f1, documents)
+    return TokenLevel(tl.units, overall, reason, per_label, f1, documents), parts
 
 
-def alpha_by_document(tl: TokenLabels, n_docs: int) -> npt.NDArray[np.float64]:
+def alpha_by_document(counts: IntArray, doc: IntArray, n_docs: int) -> npt.NDArray[np.float64]:
     """``(n_docs, 1 + k)``: per document, the summed disagreement and pairable values of alpha.
 
-    Summed over any multiset of documents they give that multiset's alpha
-    (:func:`~nerscore.analysis.agreement.coefficients.alpha_from_parts`);
-    NaN columns when the overall alpha is undefined (a token with two labels).
+    ``counts`` is the ``(n_tokens, k)`` category table and ``doc`` each token's
+    document. Summed over any multiset of documents, the rows give that
+    multiset's alpha (:func:`~nerscore.analysis.agreement.coefficients.alpha_from_parts`).
     """
-    k = len(tl.labels) + 1
-    if tl.multi().any():
-        return np.full((n_docs, 1 + k), np.nan)
-    dis, values = alpha_parts(category_counts(tl.categories(), tl.rated, k))
+    dis, values = alpha_parts(counts)
+    k = counts.shape[1]
     out = np.zeros((n_docs, 1 + k))
-    out[:, 0] = np.bincount(tl.doc, weights=dis, minlength=n_docs)
+    out[:, 0] = np.bincount(doc, weights=dis, minlength=n_docs)
     for c in range(k):
-        out[:, 1 + c] = np.bincount(tl.doc, weights=values[:, c], minlength=n_docs)
+        out[:, 1 + c] = np.bincount(doc, weights=values[:, c], minlength=n_docs)
     return out
