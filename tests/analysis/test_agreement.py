@@ -282,6 +282,12 @@ def test_bad_input_says_what_and_where() -> None:
         agreement([[["O"]], [["O"]]], labled=False)
 
 
+def test_an_annotator_without_any_span_is_read_as_spans() -> None:
+    result = agreement([[[(0, 4, "PER")], []], [[], []]], n_resamples=0)
+    assert result.f1.matrix[0][1] == 0.0
+    assert result.tokens.units == "offsets"
+
+
 def test_a_reader_yielding_several_annotators_plugs_in() -> None:
     export = {"ann": {"d": nerscore.Document("d", [(0, 4, "PER")], text="Anna left")},
               "bob": {"d": nerscore.Document("d", [(0, 4, "PER")], text="Anna left")}}

@@ -175,8 +175,7 @@ def join_annotations(
     ann_names, sets = annotator_names(annotations, names)
     sets = [unwrap(s) for s in sets]
     kinds = [input_kind(s, s) for s in sets]
-    if any(isinstance(s, Mapping) for s in sets) or any(
-            _has_documents(s) for s in sets):
+    if "spans" in kinds:  # a set without a single span or tag takes the others' kind
         kinds = ["spans" if k == "tags" and _empty(s) else k for k, s in zip(kinds, sets,
                                                                                strict=True)]
     if len(set(kinds)) > 1:
@@ -190,10 +189,6 @@ def join_annotations(
         raise OptionError(f"{', '.join(given)} only apply to tag sequences, but the annotation "
                           "sets are spans; leave them out.")
     return _join_spans(ann_names, sets)
-
-
-def _has_documents(s: object) -> bool:
-    return isinstance(s, list) and bool(s) and not isinstance(s[0], (list, tuple, str))
 
 
 def _empty(s: object) -> bool:
