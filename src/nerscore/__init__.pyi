@@ -22,6 +22,12 @@ from nerscore.analysis.confusion import (
     confusion_from_report as confusion_from_report,
     confusion_matrix as confusion_matrix,
 )
+from nerscore.analysis.curves import (
+    Curve as Curve,
+    OperatingPoint as OperatingPoint,
+    PRCurve as PRCurve,
+    threshold_curve as threshold_curve,
+)
 from nerscore.analysis.diagnostics import (
     Diagnostics as Diagnostics,
     Finding as Finding,
