@@ -425,12 +425,13 @@ def _slow_fields(flat: list[Any], seq: IntArray, names: Sequence[str | int], sid
 def _score_column(raw: Sequence[Any], start: IntArray, end: IntArray, labels: Sequence[Any],
                   seq: IntArray, names: Sequence[str | int], side: str) -> FloatArray:
     """The scores as floats (NaN: unscored); the first bad one raises naming its span."""
-    try:
+    kinds = set(map(type, raw))
+    ok = all(k is type(None) or (issubclass(k, (int, float, np.integer, np.floating))
+                                 and not issubclass(k, (bool, np.bool_))) for k in kinds)
+    col = np.full(len(raw), np.nan)
+    if ok:
         col = np.array([np.nan if x is None else x for x in raw], dtype=np.float64)
-        ok = (not any(isinstance(x, (bool, np.bool_, str, bytes)) for x in raw)
-              and bool(np.isfinite(col[[x is not None for x in raw]]).all()))
-    except (TypeError, ValueError):
-        ok = False
+        ok = bool(np.isfinite(col[[x is not None for x in raw]]).all())
     if not ok:
         for i, x in enumerate(raw):
             k = int(seq[i])
