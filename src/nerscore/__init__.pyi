@@ -17,6 +17,10 @@ from nerscore.analysis.breakdowns import (
     breakdown as breakdown,
     breakdown_from_report as breakdown_from_report,
 )
+from nerscore.analysis.calibration import (
+    Calibration as Calibration,
+    calibration as calibration,
+)
 from nerscore.analysis.confusion import (
     ConfusionMatrix as ConfusionMatrix,
     confusion_from_report as confusion_from_report,
