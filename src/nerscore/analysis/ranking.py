@@ -148,8 +148,11 @@ def rank_predictions(gold: EntityColumns, pred: EntityColumns, match: str,
     gold, pred = unify_labels(gold, pred)
     score = scores_of(pred)
     n_gold = np.bincount(gold.label, minlength=len(gold.labels)).astype(np.int64)
+    # highest score first, ties in row order; the order within one score does not matter to
+    # any point of a curve (a threshold keeps all of them or none)
+    order = np.argsort(-score, kind="stable").astype(np.int64)
     if match == "exact":
-        correct, label = _exact(gold, pred, score, labeled=bool(options.get("labeled", True)))
+        correct, label = _exact(gold, pred, order, labeled=bool(options.get("labeled", True)))
     else:
         if options.get("compat") is not None:
             raise OptionError(
@@ -158,18 +161,19 @@ def rank_predictions(gold: EntityColumns, pred: EntityColumns, match: str,
                 option="compat")
         correct = _threshold(gold, pred, score, float(options.get("t", 0.5)))
         label = pred.label
-    # the order within one score does not matter: a threshold keeps all of them or none
-    order = np.lexsort((np.arange(len(pred)), -score)).astype(np.int64)
     return Ranked(score[order], correct[order], label[order], order, n_gold, gold.labels)
 
 
-def _exact(gold: EntityColumns, pred: EntityColumns, score: FloatArray, *,
+def _exact(gold: EntityColumns, pred: EntityColumns, order: IntArray, *,
            labeled: bool) -> tuple[BoolArray, IntArray]:
-    """Per prediction (row order): correct, and the label it counts under."""
+    """Per prediction (row order): correct, and the label it counts under.
+
+    ``order`` is the predictions' score order (highest first).
+    """
     kg, kp = row_keys(gold, pred, labeled=labeled)
     n = len(pred)
-    # by key, then score descending, then row: the rank of each prediction within its key
-    by_key = np.lexsort((np.arange(n), -score, kp))
+    # by key, then in score order: the rank of each prediction within its key
+    by_key = order[np.argsort(kp[order], kind="stable")]
     keys = kp[by_key]
     head = np.ones(n, dtype=bool)
     head[1:] = keys[1:] != keys[:-1]

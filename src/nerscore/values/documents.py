@@ -394,7 +394,7 @@ def _fast_fields(flat: list[Any]) -> _Fields | None:
         # every tuple has at least 3 items (else IndexError): exactly 3 (or all 4, the
         # fourth a score) iff they add up to 3n (4n)
         total = sum(map(len, flat))
-        if total == 4 * len(flat) and all(len(x) == 4 for x in flat):
+        if total == 4 * len(flat) and set(map(len, flat)) == {4}:
             scores = list(map(itemgetter(3), flat))
         elif total != 3 * len(flat):
             return None
@@ -426,6 +426,10 @@ def _score_column(raw: Sequence[Any], start: IntArray, end: IntArray, labels: Se
                   seq: IntArray, names: Sequence[str | int], side: str) -> FloatArray:
     """The scores as floats (NaN: unscored); the first bad one raises naming its span."""
     kinds = set(map(type, raw))
+    if kinds == {float}:  # the common case: one C-level pass
+        col = np.fromiter(raw, dtype=np.float64, count=len(raw))
+        if np.isfinite(col).all():
+            return col
     ok = all(k is type(None) or (issubclass(k, (int, float, np.integer, np.floating))
                                  and not issubclass(k, (bool, np.bool_))) for k in kinds)
     col = np.full(len(raw), np.nan)
