@@ -44,6 +44,10 @@ from nerscore.analysis.errors import (
     list_errors as list_errors,
     write_errors as write_errors,
 )
+from nerscore.analysis.runs import (
+    Runs as Runs,
+    score_runs as score_runs,
+)
 from nerscore.analysis.significance import (
     Comparison as Comparison,
     SequenceCounts as SequenceCounts,

@@ -25,6 +25,7 @@ from nerscore.cli._output import (
     write_result,
 )
 from nerscore.cli._score_input import add_stream_options, score_streaming, wants_streaming
+from nerscore.cli.runs import add_runs_options, run_runs, wants_runs
 from nerscore.cli.thresholds import add_threshold_options, threshold_from_dev
 
 if TYPE_CHECKING:
@@ -105,7 +106,8 @@ def register(subparsers: Subparsers) -> None:
     add_stream_options(score)
     opt.add_resampling_options(score, ci=True)
     add_threshold_options(score)
-    declare_files(score, inputs=("gold", "pred"), outputs={"output": "--output", "errors": "--errors"})
+    add_runs_options(score)
+    declare_files(score, inputs=("gold", "pred", "more_preds", "threshold_from"), outputs={"output": "--output", "errors": "--errors"})
     score.set_defaults(func=run_score)
 
 
@@ -145,6 +147,8 @@ def run_score(args: argparse.Namespace) -> int:
     """
     import nerscore
 
+    if wants_runs(args):
+        return run_runs(args)
     one_file = args.pred is None
     if one_file:
         if args.gold_column is None or args.pred_column is None:
