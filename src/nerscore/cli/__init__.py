@@ -26,6 +26,7 @@ SUBCOMMANDS = {
     "report": "nerscore.cli.report",
     "compare": "nerscore.cli.compare",
     "diagnose": "nerscore.cli.diagnose",
+    "curve": "nerscore.cli.curve",
 }
 
 
