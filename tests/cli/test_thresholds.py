@@ -111,3 +111,33 @@ def test_unscored_predictions_with_a_threshold_are_an_error(capsys, files, tmp_p
     status, _, err = run(capsys, "score", files["gold"], plain, "--threshold", "0.5")
     assert status == 1
     assert "min_score=0.5 keeps the predictions scored at least 0.5, but 3 of the 3 " in err
+
+
+def test_compare_at_each_systems_own_dev_threshold(capsys, files, tmp_path):
+    # system b scores everything lower: its own dev threshold is lower too
+    lower = [{"id": d["id"], "spans": [[*s[:3], s[3] / 2] if isinstance(s, list)
+                                       else {**s, "score": s["score"] / 2} for s in d["spans"]]}
+             for d in DEV_PRED]
+    dev_b = write(tmp_path / "dev_b.jsonl", lower)
+    test_b = write(tmp_path / "test_b.jsonl", [{"id": "t", "spans": [
+        [*s[:3], s[3] / 2] for s in TEST_PRED[0]["spans"]]}])
+    status, out, err = run(capsys, "compare", files["gold"], files["pred"], test_b,
+                           "--names", "a", "b", "--threshold-from", files["dev_gold"],
+                           files["dev_pred"], dev_b, "--zero-division", "0", "--format", "json",
+                           "--resamples", "50")
+    assert status == 0
+    assert "a: threshold 0.4 chosen on" in err
+    assert "b: threshold 0.2 chosen on" in err
+    data = json.loads(out)
+    a, b = data["systems"]
+    assert (a["name"], b["name"]) == ("a", "b")
+    assert a["micro"] == b["micro"]  # the same predictions kept, each at its own threshold
+    assert a["micro"]["recall"]["value"] == 2 / 3
+
+
+def test_compare_threshold_from_needs_one_dev_file_per_system(capsys, files):
+    status, _, err = run(capsys, "compare", files["gold"], files["pred"], files["pred"],
+                         "--names", "a", "b", "--threshold-from", files["dev_gold"],
+                         files["dev_pred"])
+    assert status == 2
+    assert "--threshold-from takes DEV_GOLD and one DEV_PRED per system: 3 files for 2 " in err
