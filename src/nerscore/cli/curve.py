@@ -15,7 +15,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
-from nerscore.cli._output import declare_files, write_result
+from nerscore.cli._output import add_quiet_option, declare_files, write_result
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -65,6 +65,7 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("-o", "--output", metavar="FILE", default=None,
                         help="write to FILE (default: standard output; png needs FILE)")
     parser.add_argument("--beta", type=float, default=1.0, help="beta of F-beta (default: 1)")
+    add_quiet_option(parser)
     fm.add_input_format_options(parser)
     opt.add_match_options(parser)
     opt.add_conll_options(parser)
