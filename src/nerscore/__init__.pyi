@@ -23,10 +23,20 @@ from nerscore.analysis.breakdowns import (
     breakdown as breakdown,
     breakdown_from_report as breakdown_from_report,
 )
+from nerscore.analysis.calibration import (
+    Calibration as Calibration,
+    calibration as calibration,
+)
 from nerscore.analysis.confusion import (
     ConfusionMatrix as ConfusionMatrix,
     confusion_from_report as confusion_from_report,
     confusion_matrix as confusion_matrix,
+)
+from nerscore.analysis.curves import (
+    Curve as Curve,
+    OperatingPoint as OperatingPoint,
+    PRCurve as PRCurve,
+    threshold_curve as threshold_curve,
 )
 from nerscore.analysis.diagnostics import (
     Diagnostics as Diagnostics,
@@ -39,6 +49,10 @@ from nerscore.analysis.errors import (
     errors_from_report as errors_from_report,
     list_errors as list_errors,
     write_errors as write_errors,
+)
+from nerscore.analysis.runs import (
+    Runs as Runs,
+    score_runs as score_runs,
 )
 from nerscore.analysis.significance import (
     Comparison as Comparison,

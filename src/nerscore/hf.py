@@ -50,7 +50,8 @@ from nerscore.values.counts import Counts
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.tags import EncodedTags
 
-__all__ = ["TokenClassificationMetrics", "compute_metrics", "preprocess_logits_for_metrics"]
+__all__ = ["TokenClassificationMetrics", "compute_metrics", "preprocess_logits_for_metrics",
+           "scored_spans"]
 
 IGNORE_INDEX = -100
 
@@ -353,3 +354,63 @@ def compute_metrics(label_list: Sequence[str], *, scheme: str | None = None,
     nerscore.errors.InvalidTagError: `labels` holds label id 9 at sequence 1, token 2 (position [1, 2]); label ids must lie in 0..2 (one per tag of `label_list`) or, in the labels, be the ignore index -100. Fix the ids or pass the label list they index.
     """
     return TokenClassificationMetrics(label_list, scheme=scheme, mode=mode, validate=validate)
+
+
+def scored_spans(eval_pred: Any, label_list: Sequence[str], *, rule: str = "min",
+                 scheme: str | None = None, mode: str = "lenient") -> tuple[list[Any], list[Any]]:
+    """Gold and scored predicted spans from a token classifier's logits, for curves and calibration.
+
+    Each token's score is the softmax probability of its arg-max tag; an
+    entity's score is the ``rule`` (``"min"``, ``"mean"`` or ``"first"``) over
+    its tokens' scores; the ``-100`` positions are left out, as
+    :func:`compute_metrics` leaves them out (docs/curves.md).
+
+    Parameters
+    ----------
+    eval_pred : EvalPrediction or (logits, label_ids)
+        Logits ``(n, length, classes)`` (arrays or tensors) and label ids
+        ``(n, length)``.
+    label_list : sequence of str
+        Tag of every label id.
+    rule : {"min", "mean", "first"}
+        How an entity's score is made from its tokens'.
+    scheme, mode : optional
+        How tags are decoded.
+
+    Returns
+    -------
+    (gold, pred)
+        Per sequence, ``(start, end, label)`` and ``(start, end, label,
+        score)`` spans in token offsets: ``nerscore.threshold_curve(gold,
+        pred)``.
+
+    Examples
+    --------
+    >>> logits = np.log(np.array([[[0.1, 0.8, 0.1], [0.2, 0.1, 0.7], [0.9, 0.05, 0.05]]]))
+    >>> gold, pred = scored_spans((logits, np.array([[1, 2, -100]])), ["O", "B-PER", "I-PER"])
+    >>> gold, [(s, e, lab, round(x, 4)) for s, e, lab, x in pred[0]]
+    ([[(0, 2, 'PER')]], [(0, 2, 'PER', 0.7)])
+    """
+    from nerscore.decode.scored import scored_span_lists
+    from nerscore.values.decoding import Decoding
+
+    logits, labels = _unpack(eval_pred)
+    x = _array(logits, "predictions").astype(np.float64)
+    ids = _array(labels, "labels")
+    if x.ndim != 3 or ids.shape != x.shape[:2]:
+        raise LengthMismatchError(
+            f"Expected logits of shape (n, length, classes) and label ids of shape (n, length); "
+            f"got {x.shape} and {ids.shape}.", expected=x.ndim, actual=ids.ndim)
+    keep = ids != IGNORE_INDEX
+    _bad_id(ids, keep, "labels", len(label_list))
+    _non_finite(x, keep)
+    x = x - x.max(axis=-1, keepdims=True)
+    probs = np.exp(x)
+    probs /= probs.sum(axis=-1, keepdims=True)
+    pred_ids = probs.argmax(-1)
+    token_scores = np.take_along_axis(probs, pred_ids[..., None], axis=-1)[..., 0]
+    gold, pred = scored_span_lists(pred_ids, token_scores, keep, list(label_list),
+                                   gold_ids=np.where(keep, ids, 0), rule=rule,
+                                   decoding=Decoding(scheme, mode))
+    assert gold is not None
+    return gold, pred

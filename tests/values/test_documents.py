@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from nerscore.errors import InvalidSpanError
-from nerscore.values.documents import check_span, coerce_span, span_columns
+from nerscore.values.documents import check_score, check_span, coerce_span, score_of, span_columns
 from nerscore.values.spans import Entity, Span
 
 
@@ -25,13 +25,15 @@ def reference(span_lists, side="y_pred"):
     for d, spans in enumerate(span_lists):
         for i, item in enumerate(spans):
             s, e, lab = coerce_span(item, document=d, side=side, index=i)
-            rows.append((d, i, s, e, lab))
+            rows.append((d, i, s, e, lab, score_of(item)))
     bad = [r for r in rows if r[2] < 0 or r[3] < r[2]]
     if bad:
-        d, i, s, e, lab = bad[0]
+        d, i, s, e, lab, _ = bad[0]
         others = len(bad) - 1
         extra = f" (and {others} more invalid span{'s' * (others != 1)})" if others else ""
         check_span(s, e, lab, document=d, text_length=None, side=side, extra=extra, index=i)
+    for d, i, s, e, lab, x in rows:
+        check_score(x, document=d, span=(s, e, lab, x), side=side, index=i)
     vocab = tuple(sorted({r[4] for r in rows}))
     return (
         [r[0] for r in rows], [r[2] for r in rows], [r[3] for r in rows],
@@ -72,7 +74,8 @@ any_label = st.one_of(
 @st.composite
 def item(draw, offset=any_offset, label=any_label):
     s, e, lab = draw(offset), draw(offset), draw(label)
-    shape = draw(st.sampled_from(["tuple", "tuple", "list", "dict", "short", "long", "str"]))
+    shape = draw(st.sampled_from(["tuple", "tuple", "list", "dict", "short", "long", "longer",
+                                  "str"]))
     if shape == "tuple":
         return (s, e, lab)
     if shape == "list":
@@ -82,7 +85,10 @@ def item(draw, offset=any_offset, label=any_label):
     if shape == "short":
         return (s, e)
     if shape == "long":
-        return (s, e, lab, "extra")
+        return (s, e, lab, draw(st.sampled_from([0.5, 1, -2.0, None, "extra", float("nan"),
+                                                 True, np.float32(0.25)])))
+    if shape == "longer":
+        return (s, e, lab, 0.5, "extra")
     return "abc"
 
 
@@ -150,7 +156,10 @@ def test_numpy_and_intenum_offsets_are_integers():
         ((0, 1, 5), r"Span 2 \(0, 1, 5\) of document 1 of y_pred needs a str label; got int 5"),
         ((0, 1, ["Y"]), r"needs a str label; got list \['Y'\]"),
         ((0, 1), r"Item 2 \(0, 1\) of document 1 of y_pred is not a span"),
-        ((0, 1, "Y", "Z"), r"Item 2 \(0, 1, 'Y', 'Z'\) of document 1 of y_pred is not a span"),
+        ((0, 1, "Y", "Z"), r"Span 2 \(0, 1, 'Y', 'Z'\) of document 1 of y_pred has score 'Z'; "
+                           "a score is a finite number"),
+        ((0, 1, "Y", 0.5, 1), r"Item 2 \(0, 1, 'Y', 0.5, 1\) of document 1 of y_pred is not a "
+                              "span"),
         ("abc", r"Item 2 'abc' of document 1 of y_pred is not a span"),
         ({"start": 0, "end": 1}, r"Span 2 .* of document 1 of y_pred lacks the key\(s\) 'label'"),
         ((5, 3, "Y"), r"Span 2 \(5, 3, 'Y'\) of document 1 of y_pred has start > end"),

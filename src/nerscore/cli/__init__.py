@@ -28,6 +28,7 @@ SUBCOMMANDS = {
     "diagnose": "nerscore.cli.diagnose",
     "agree": "nerscore.cli.agree",
     "adjudicate": "nerscore.cli.agree",
+    "curve": "nerscore.cli.curve",
 }
 
 

@@ -379,8 +379,12 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
     entities = parser.add_argument_group("entities (docs/fragments.md)")
     for option in ENTITY_OPTIONS:
         default = "" if option.default is None else f" (default: {option.default})"
-        entities.add_argument(option.flag, dest=option.name, choices=list(option.choices),
-                              default=None, help=keywords_to_flags(option.help) + default)
+        if option.choices:
+            entities.add_argument(option.flag, dest=option.name, choices=list(option.choices),
+                                  default=None, help=keywords_to_flags(option.help) + default)
+        else:
+            entities.add_argument(option.flag, dest=option.name, type=_option_type(option),
+                                  default=None, metavar="T", help=option.help + default)
 
 
 #: Library keyword -> CLI flag, for advice written for Python callers.

@@ -25,6 +25,8 @@ from nerscore.cli._output import (
     write_result,
 )
 from nerscore.cli._score_input import add_stream_options, score_streaming, wants_streaming
+from nerscore.cli.runs import add_runs_options, run_runs, wants_runs
+from nerscore.cli.thresholds import add_threshold_options, threshold_from_dev
 
 if TYPE_CHECKING:
     from nerscore.analysis.confusion import ConfusionMatrix
@@ -103,7 +105,9 @@ def register(subparsers: Subparsers) -> None:
     opt.add_side_options(score)
     add_stream_options(score)
     opt.add_resampling_options(score, ci=True)
-    declare_files(score, inputs=("gold", "pred"), outputs={"output": "--output", "errors": "--errors"})
+    add_threshold_options(score)
+    add_runs_options(score)
+    declare_files(score, inputs=("gold", "pred", "more_preds", "threshold_from"), outputs={"output": "--output", "errors": "--errors"})
     score.set_defaults(func=run_score)
 
 
@@ -143,6 +147,8 @@ def run_score(args: argparse.Namespace) -> int:
     """
     import nerscore
 
+    if wants_runs(args):
+        return run_runs(args)
     one_file = args.pred is None
     if one_file:
         if args.gold_column is None or args.pred_column is None:
@@ -188,8 +194,9 @@ def run_score(args: argparse.Namespace) -> int:
     renderer = output_renderer(args, "scores", asked)
     options = opt.match_kwargs(args)
     opt.resampling_kwargs(args)  # checks that --resamples, --level and --seed come with --ci
+    chosen = threshold_from_dev(args, options)  # sets min_score with --threshold-from
     if wants_streaming(args):  # chunk by chunk when that gives the same output
-        status = _score_streamed(args, sides, kind, one_file, options)
+        status = _score_streamed(args, sides, kind, one_file, options, chosen)
         if status is not None:
             return status
     from nerscore.io.formats import pair_notes
@@ -199,7 +206,7 @@ def run_score(args: argparse.Namespace) -> int:
     aligned = pair_notes(gold, pred, strict_tokens=args.strict_tokens)
     for n in aligned:
         note("score", f"{n} Pass --strict-tokens to make this an error.", kind="warning")
-    notes = gold.notes + (() if one_file else pred.notes) + aligned
+    notes = chosen + gold.notes + (() if one_file else pred.notes) + aligned
     tag_kw: dict[str, Any] = {}
     if kind == "tags":
         if args.mode == "strict" and args.scheme is None:
@@ -232,13 +239,15 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def _score_streamed(args: argparse.Namespace, sides: tuple[tuple[str, Format], ...], kind: str,
-                    one_file: bool, options: dict[str, Any]) -> int | None:
+                    one_file: bool, options: dict[str, Any],
+                    chosen: tuple[str, ...] = ()) -> int | None:
     """``run_score`` on the streaming path (docs/scale.md); None to score in memory."""
     columns = [args.label_column if c is None else c for c in (args.gold_column, args.pred_column)]
     same = None
     if not one_file and columns[0] == columns[1] and not (args.workers or args.scheduler):
         same = _same_file(args.gold, args.pred)
-    res = score_streaming(args, sides, kind, one_file, options, notes=(same,) if same else ())
+    res = score_streaming(args, sides, kind, one_file, options,
+                          notes=chosen + ((same,) if same else ()))
     if res is None:
         return None
     for n in res.token_notes:

@@ -21,6 +21,7 @@ from nerscore.cli._output import (
     output_renderer,
     write_result,
 )
+from nerscore.cli.compare_thresholds import add_compare_threshold_options, per_system_thresholds
 
 if TYPE_CHECKING:
 
@@ -99,7 +100,8 @@ def register(subparsers: Subparsers) -> None:
     opt.add_tag_options(p)
     opt.add_conll_options(p)
     opt.add_side_options(p)
-    declare_files(p, inputs=("gold", "preds"), outputs={"output": "--output"})
+    add_compare_threshold_options(p)
+    declare_files(p, inputs=("gold", "preds", "threshold_from"), outputs={"output": "--output"})
     p.set_defaults(func=run_compare)
 
 
@@ -172,6 +174,9 @@ def run_compare(args: argparse.Namespace) -> int:
     options = opt.match_kwargs(args)
     renderer = output_renderer(args, "comparison")
     gold, preds, tag_kw, documents = _read(args)
+    preds, chosen = per_system_thresholds(args, preds, names, options)
+    for n in chosen:
+        _note(n)
     bar = ProgressBar("bootstrap", unit="resamples")
     try:
         result = nerscore.compare(

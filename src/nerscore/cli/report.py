@@ -188,6 +188,27 @@ def _diagnostics(args: argparse.Namespace, scored: _Scored, names: list[str]) ->
     return found if len(found) > 1 else found[names[0]]
 
 
+def _curves(args: argparse.Namespace, scored: _Scored) -> tuple[Any, Any]:
+    """The first system's threshold curve and calibration when its predictions have scores."""
+    import nerscore
+    from nerscore.analysis.ranking import RANKED_MATCHERS
+    from nerscore.errors import InputTypeError
+
+    if args.match not in RANKED_MATCHERS or scored.tag_kw:
+        return None, None
+    options = {k: v for k, v in opt.match_kwargs(args).items() if k != "min_score"}
+    try:
+        curve = nerscore.threshold_curve(scored.gold, scored.preds[0], match=args.match,
+                                         **options)
+    except InputTypeError:  # predictions without scores: no curves to draw
+        return None, None
+    try:
+        cal = nerscore.calibration(scored.gold, scored.preds[0], match=args.match, **options)
+    except InputTypeError:  # scores outside [0, 1]: no reliability diagram
+        cal = None
+    return curve, cal
+
+
 def run_report(args: argparse.Namespace) -> int:
     """Run ``nerscore report``.
 
@@ -213,9 +234,11 @@ def run_report(args: argparse.Namespace) -> int:
     systems = dict(zip(names, reports, strict=True)) if len(reports) > 1 else None
     comparison = _comparison(args, scored, names) if len(reports) > 1 else None
     diagnostics = _diagnostics(args, scored, names) if args.train is not None else None
+    curve, calibration = _curves(args, scored)
     page = render_html(reports[0], systems=systems, name=names[0], texts=scored.texts,
                        errors=not args.no_errors, digits=args.digits, title=args.title,
-                       comparison=comparison, diagnostics=diagnostics)
+                       comparison=comparison, diagnostics=diagnostics, curve=curve,
+                       calibration=calibration)
     if args.output == "-":
         sys.stdout.write(page)
         return 0

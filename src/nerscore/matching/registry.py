@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import OptionError, closest, option_error, user_keywords
 from nerscore.matching.alignment import Alignment, MatchResult
-from nerscore.values.selection import Selection
+from nerscore.values.selection import Selection, parse_min_score
 
 if TYPE_CHECKING:
     from nerscore.decode.inputs import Prepared
@@ -37,7 +37,7 @@ MATCHERS: dict[str, str] = {
 
 #: The keywords every function that takes matcher options also takes (by name or through
 #: its ``**options``): the matcher, how tags are decoded, and which entities are scored
-#: (``discontinuous``, ``subset``: :class:`~nerscore.values.selection.Selection`).
+#: (``discontinuous``, ``subset``, ``min_score``: :class:`~nerscore.values.selection.Selection`).
 DECODING_KEYWORDS = ("match", "scheme", "mode", "suffix", "delimiter", "outside",
                      *Selection.KEYWORDS)
 
@@ -102,7 +102,7 @@ def choice(name: str, values: tuple[str | None, ...]) -> Callable[[Any], Any]:
     return parse
 
 
-#: The options every matcher takes besides its own (:class:`~nerscore.values.selection.Selection`):
+#: The options every matcher takes besides its own (``discontinuous``, ``subset``, ``min_score``: :class:`~nerscore.values.selection.Selection`).
 #: applied to both sides before the matcher runs, shown in a report's ``entities``, and the
 #: command line's ``--discontinuous`` and ``--subset`` (docs/fragments.md).
 ENTITY_OPTIONS: tuple[Option, ...] = (
@@ -113,6 +113,9 @@ ENTITY_OPTIONS: tuple[Option, ...] = (
     Option("subset", None, lambda v: Selection(subset=v).subset,
            "'discontinuous' scores only the gold and predicted entities with two or more "
            "fragments", ("discontinuous",)),
+    Option("min_score", None, parse_min_score,
+           "keep only the predictions scored at least this (the operating threshold of a "
+           "scored system; docs/curves.md)", flag_name="threshold"),
 )
 
 
@@ -198,7 +201,7 @@ class Matcher:
         >>> get_matcher("exact").resolve({"labled": False})
         Traceback (most recent call last):
         ...
-        nerscore.errors.OptionError: Unknown keyword 'labled'; did you mean 'labeled'? The keywords are 'match', 'scheme', 'mode', 'suffix', 'delimiter', 'outside', 'discontinuous', 'subset' and the options of match='exact': 'labeled'.
+        nerscore.errors.OptionError: Unknown keyword 'labled'; did you mean 'labeled'? The keywords are 'match', 'scheme', 'mode', 'suffix', 'delimiter', 'outside', 'discontinuous', 'subset', 'min_score' and the options of match='exact': 'labeled'.
         """
         known = {o.name: o for o in self.options}
         unknown = [n for n in options if n not in known]

@@ -45,7 +45,7 @@ from nerscore.matching.registry import Matcher, Option, choice
 from nerscore.values.counts import Counts
 from nerscore.values.spans import EntityColumns, unify_labels
 
-__all__ = ["MATCHER", "check_t", "match_threshold"]
+__all__ = ["MATCHER", "check_t", "match_threshold", "position_rank", "qualifying_pairs"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -96,7 +96,7 @@ def _by_position(side: EntityColumns) -> IntArray | None:
     return np.lexsort((side.start, side.label, side.seq)).astype(np.int64)
 
 
-def _qualifying(
+def qualifying_pairs(
     gold: EntityColumns, pred: EntityColumns, t: float
 ) -> tuple[IntArray, IntArray, FloatArray, FloatArray]:
     """Qualifying pairs ``(gi, pi)`` with their larger and smaller overlap ratio."""
@@ -124,7 +124,7 @@ def _qualifying(
     return gi[ok], pi[ok], np.maximum(r_g, r_p), np.minimum(r_g, r_p)
 
 
-def _position_rank(side: EntityColumns, rows: IntArray) -> IntArray:
+def position_rank(side: EntityColumns, rows: IntArray) -> IntArray:
     """Rank (indexed by row) of ``rows`` ordered by (start, end, row)."""
     order = rows[np.lexsort((rows, side.end[rows], side.start[rows]))]
     rank = np.zeros(len(side), dtype=np.int64)
@@ -146,8 +146,8 @@ def _one_to_one(
     rest = np.flatnonzero(~alone)
     if len(rest):
         rg, rp = gi[rest], pi[rest]
-        g_rank = _position_rank(gold, _unique(rg))
-        p_rank = _position_rank(pred, _unique(rp))
+        g_rank = position_rank(gold, _unique(rg))
+        p_rank = position_rank(pred, _unique(rp))
         order = np.lexsort((p_rank[rp], g_rank[rg], -lo[rest], -hi[rest]))
         rg, rp = rg[order], rp[order]
         taken = greedy_matching(rg, rp, len(gold), len(pred))
@@ -181,7 +181,7 @@ def _default_pairs(
     if len(g_rest) == 0 or len(p_rest) == 0:
         return eg, ep
     g_sub, p_sub = gold.take(g_rest), pred.take(p_rest)
-    gi, pi, hi, lo = _qualifying(g_sub, p_sub, t)
+    gi, pi, hi, lo = qualifying_pairs(g_sub, p_sub, t)
     rg, rp = _one_to_one(g_sub, p_sub, gi, pi, hi, lo)
     return np.concatenate([eg, g_rest[rg]]), np.concatenate([ep, p_rest[rp]])
 
@@ -203,7 +203,7 @@ def _kaggle(gold: EntityColumns, pred: EntityColumns, t: float) -> MatchResult:
                 spans=[(int(side.start[r]), int(side.end[r]), side.labels[int(side.label[r])])],
             )
     n_lab = len(gold.labels)
-    gi, pi, hi, _ = _qualifying(gold, pred, t)
+    gi, pi, hi, _ = qualifying_pairs(gold, pred, t)
     # each gold keeps its qualifying prediction with the largest max ratio
     # (ties: the earliest prediction in input order)
     order = np.lexsort((pi, -hi, gi))

@@ -83,6 +83,8 @@ def render_html(
     title: str = "nerscore report",
     name: str = "system",
     page_size: int = 50,
+    curve: Any = None,
+    calibration: Any = None,
 ) -> str:
     """A self-contained HTML page: summary, per-label table, confusion matrix, error browser.
 
@@ -128,6 +130,14 @@ def render_html(
         The name of ``report`` among ``systems``.
     page_size : int
         Errors per page of the error browser.
+    curve : Curve, optional
+        The threshold curve of scored predictions (:func:`nerscore.threshold_curve`):
+        a "Curves" section draws precision against recall and F1 against
+        threshold as inline SVG, the best-F1 operating point circled
+        (docs/curves.md); with ``calibration`` (:func:`nerscore.calibration`)
+        also the reliability diagram.
+    calibration : Calibration, optional
+        See ``curve``.
 
     Returns
     -------
@@ -177,6 +187,12 @@ def render_html(
         summary.append(f"<h3>Notes</h3>{notes}")
     body.append(_section("summary", "Summary", "".join(summary)))
     body.append(_section("labels", "Per label", labels_table(shown, digits)))
+    if curve is not None:
+        from nerscore.render.html_curves import curves_section
+
+        nav.append(("curves", "Curves"))
+        body.append(_section("curves", "Curves", curves_section(curve, calibration,
+                                                                digits=digits)))
 
     if comparison is not None:
         nav.append(("significance", "Significance"))

@@ -87,7 +87,9 @@ def entity_summary(counts: Counts, selection: Selection) -> dict[str, Any]:
         "pred": {"discontinuous": int(t.get("pred_discontinuous", 0)),
                  "ignored": int(t.get("pred_ignored", 0))},
         "ignore_regions": int(t.get("ignore_regions", 0)),
-    }
+    } | ({} if selection.min_score is None else {
+        "min_score": selection.min_score,
+        "below_min_score": int(t.get("pred_below_min_score", 0))})
 
 
 def entity_notes(entities: Mapping[str, Any]) -> tuple[str, ...]:
@@ -120,6 +122,11 @@ def entity_notes(entities: Mapping[str, Any]) -> tuple[str, ...]:
                    f"{'s' if ignored != 1 else ''} overlapping them "
                    f"{'were' if ignored != 1 else 'was'} removed (neither true nor false "
                    "positives).")
+    if entities.get("min_score") is not None:
+        below = entities["below_min_score"]
+        out.append(f"Threshold: only predictions scored at least {entities['min_score']:g} were "
+                   f"scored (min_score); {below} prediction{'s' if below != 1 else ''} below it "
+                   f"{'were' if below != 1 else 'was'} removed.")
     return tuple(out)
 
 

@@ -10,6 +10,8 @@ positions removed:
   every scheme, ``exact`` or ``threshold`` matching, optional subword to
   word aggregation (:func:`aggregate_subwords`, :func:`word_ids_tensor`);
 * :func:`entity_scores` — micro, macro, weighted and per-label P/R/F1 tensors;
+* :func:`scored_spans` — gold and scored predicted spans from logits, for
+  :func:`nerscore.threshold_curve` and :func:`nerscore.calibration`;
 * :class:`EntityMetric` — a ``torchmetrics`` metric (extra ``torchmetrics``;
   imported on first use).
 
@@ -44,6 +46,7 @@ from nerscore.torch.functional import (  # noqa: E402
     count_entities,
     entity_scores,
 )
+from nerscore.torch.scored import scored_spans  # noqa: E402
 
 __all__ = [
     "STRATEGIES",
@@ -52,6 +55,7 @@ __all__ = [
     "aggregate_subwords",
     "count_entities",
     "entity_scores",
+    "scored_spans",
     "word_ids_tensor",
     "word_targets",
 ]

@@ -7,6 +7,10 @@ Span inputs come in several shapes (docs/index.md): per document, a list of
 ``{doc_id: spans}``. Offsets are half-open ``[start, end)`` with
 ``0 <= start <= end``, and ``end <= len(text)`` when the text is known.
 
+A predicted span may carry the system's confidence: a dict's ``"score"``,
+a tuple's fourth field ``(start, end, label, score)`` or ``Entity.score``
+(docs/curves.md); it never affects matching.
+
 A discontinuous span has ``"fragments": [[start, end], ...]`` beside its
 ``start`` and ``end`` (its extent), or is an Entity with fragments
 (docs/fragments.md). A document may name regions nobody annotated
@@ -19,231 +23,43 @@ integer NumPy columns in one pass (the hot path behind every scorer);
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter, itemgetter, methodcaller
-from typing import Any, Union, cast
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from nerscore.errors import InputTypeError, InvalidSpanError
-from nerscore.values.fragments import Fragments, normalize_fragments
+from nerscore.values.fragments import Fragments
+from nerscore.values.span_checks import (
+    INT_TYPES,
+    SpanLike,
+    check_fragments,
+    check_score,
+    check_span,
+    coerce_region,
+    coerce_regions,
+    coerce_span,
+    describe_doc,
+    fragments_of,
+    is_int,
+    score_of,
+)
 from nerscore.values.spans import Entity, EntityColumns, Span
 from nerscore.values.tags import encode_strings
 
-__all__ = ["Document", "SpanLike", "check_fragments", "check_span", "coerce_region",
-           "coerce_span", "describe_doc", "is_int", "span_columns"]
+__all__ = ["Document", "SpanLike", "check_fragments", "check_score", "check_span",
+           "coerce_region", "coerce_regions", "coerce_span", "describe_doc", "fragments_of",
+           "is_int", "score_of", "span_columns"]
 
 IntArray = npt.NDArray[np.int64]
-
-#: One span as users write it: ``(start, end, label)``, ``{"start", "end", "label"}`` or Entity.
-SpanLike = Union[Entity, Sequence[Any], Mapping[str, Any]]  # noqa: UP007 (runtime alias, 3.10)
-
-_INT_TYPES = (int, np.integer)
-
-
-def is_int(x: object) -> bool:
-    """Whether ``x`` is an integer (Python or NumPy), not a bool."""
-    return isinstance(x, _INT_TYPES) and not isinstance(x, (bool, np.bool_))
-
-
-def describe_doc(name: str | int) -> str:
-    """How messages name a document: ``document 'id'`` or ``document 3``."""
-    return f"document {name!r}" if isinstance(name, str) else f"document {name}"
-
-
-def coerce_span(
-    item: object, *, document: str | int, side: str = "", index: int | None = None
-) -> tuple[int, int, str]:
-    """Read one span-like item as ``(start, end, label)``, checking its types.
-
-    Raises
-    ------
-    InvalidSpanError
-        When the item is not a span or its fields have the wrong types.
-    """
-    where = describe_doc(document) + (f" of {side}" if side else "")
-    num = "" if index is None else f" {index}"
-    if isinstance(item, Entity):
-        return item.start, item.end, item.label
-    if isinstance(item, Mapping):
-        missing = [k for k in ("start", "end", "label") if k not in item]
-        if missing:
-            raise InvalidSpanError(
-                f"Span{num} {item!r} of {where} lacks the key(s) {', '.join(map(repr, missing))}; "
-                "write spans as {'start': int, 'end': int, 'label': str}.",
-                document=document,
-            )
-        s, e, lab = item["start"], item["end"], item["label"]
-    elif isinstance(item, (tuple, list)) and len(item) == 3:
-        s, e, lab = item
-    else:
-        raise InvalidSpanError(
-            f"Item{num} {item!r} of {where} is not a span; write spans as (start, end, label) "
-            "tuples, {'start', 'end', 'label'} dicts or Entity objects.",
-            document=document,
-        )
-    if not (is_int(s) and is_int(e)):
-        raise InvalidSpanError(
-            f"Span{num} {item!r} of {where} needs integer offsets; got start {s!r} and end {e!r}.",
-            document=document,
-        )
-    if not isinstance(lab, str):
-        raise InvalidSpanError(
-            f"Span{num} {item!r} of {where} needs a str label; got {type(lab).__name__} {lab!r}.",
-            document=document,
-        )
-    return int(s), int(e), lab
-
-
-def check_span(
-    start: int, end: int, label: str, *, document: str | int, text_length: int | None,
-    side: str = "", extra: str = "", index: int | None = None,
-) -> None:
-    """Raise :class:`InvalidSpanError` unless ``0 <= start <= end (<= text_length)``."""
-    where = describe_doc(document) + (f" of {side}" if side else "") + extra
-    span = (start, end, label)
-    what = "Span" if index is None else f"Span {index}"
-    if start < 0:
-        problem, fix = "has a negative start", "offsets count from 0"
-    elif end < start:
-        problem = "has start > end"
-        fix = "spans are half-open [start, end) with start <= end"
-    elif text_length is not None and end > text_length:
-        problem = f"ends beyond the text, which has {text_length} characters"
-        fix = "offsets are Python str indices into the document text"
-    else:
-        return
-    raise InvalidSpanError(f"{what} {span!r} of {where} {problem}; {fix}.", document=document,
-                           spans=[span])
-
-
-def fragments_of(item: object) -> Any:
-    """The fragments an item gives (a mapping's ``"fragments"``, an Entity's), or None."""
-    if isinstance(item, Entity):
-        return item.fragments or None
-    if isinstance(item, Mapping):
-        return item.get("fragments")
-    return None
-
-
-def check_fragments(
-    raw: object, start: int, end: int, label: str, *, document: str | int, side: str = "",
-    index: int | None = None,
-) -> tuple[tuple[int, int], ...] | None:
-    """The fragments of span ``(start, end, label)``, normalized; None when it is contiguous.
-
-    Raises
-    ------
-    InvalidSpanError
-        When the fragments are not a list of ``[start, end]`` pairs, overlap,
-        are empty among several, or do not span ``[start, end)`` (the span of
-        a discontinuous entity is its extent), naming document and span.
-
-    Examples
-    --------
-    >>> check_fragments([[19, 29], [0, 4]], 0, 29, "D", document="d")
-    ((0, 4), (19, 29))
-    >>> check_fragments([[0, 4], [19, 29]], 0, 30, "D", document="d")
-    Traceback (most recent call last):
-    ...
-    nerscore.errors.InvalidSpanError: Span (0, 30, 'D') of document 'd' has fragments [[0, 4], [19, 29]] that span [0, 29), not [0, 30); start and end of a discontinuous span are its extent (first start to last end).
-    """
-    if raw is None:
-        return None
-    where = describe_doc(document) + (f" of {side}" if side else "")
-    what = "Span" if index is None else f"Span {index}"
-    span = (start, end, label)
-    if isinstance(raw, (str, bytes)) or not isinstance(raw, (Sequence, tuple)):
-        raise InvalidSpanError(
-            f"{what} {span!r} of {where} has fragments {raw!r}; write them as a list of "
-            "[start, end] pairs.", document=document, spans=[span])
-    try:
-        pairs = normalize_fragments(raw)
-    except ValueError as exc:
-        raise InvalidSpanError(f"{what} {span!r} of {where}: {exc}", document=document,
-                               spans=[span]) from None
-    extent = (pairs[0][0], pairs[-1][1])
-    if extent != (start, end):
-        raise InvalidSpanError(
-            f"{what} {span!r} of {where} has fragments {[list(p) for p in pairs]} that span "
-            f"[{extent[0]}, {extent[1]}), not [{start}, {end}); start and end of a "
-            "discontinuous span are its extent (first start to last end).",
-            document=document, spans=[span])
-    return pairs if len(pairs) > 1 else None
-
-
-def coerce_region(
-    item: object, *, document: str | int, text_length: int | None, index: int | None = None,
-) -> Span | Entity:
-    """One ignore region: a :class:`Span` (every label) or an :class:`Entity` (its label only).
-
-    Regions are written ``[start, end]`` or ``[start, end, label]`` (lists or
-    tuples), ``{"start", "end"[, "label"]}`` dicts, Span or Entity objects.
-
-    Raises
-    ------
-    InvalidSpanError
-        For anything else, a region that covers no unit, or one reaching
-        beyond the text, naming document and region.
-
-    Examples
-    --------
-    >>> coerce_region([0, 10], document="d", text_length=None)
-    Span(start=0, end=10)
-    >>> coerce_region({"start": 4, "end": 8, "label": "PER"}, document="d", text_length=None)
-    Entity(span=Span(start=4, end=8), label='PER', sentence=0)
-    >>> coerce_region([5, 5], document="d", text_length=None, index=0)
-    Traceback (most recent call last):
-    ...
-    nerscore.errors.InvalidSpanError: Ignore region 0 [5, 5] of document 'd' covers no unit; a region is [start, end) with start < end.
-    """
-    where = describe_doc(document)
-    what = "Ignore region" + ("" if index is None else f" {index}")
-    label: object = None
-    if isinstance(item, Span):
-        s, e = item.start, item.end
-    elif isinstance(item, Entity) and not item.fragments:
-        s, e, label = item.start, item.end, item.label
-    elif isinstance(item, Mapping) and "start" in item and "end" in item:
-        s, e, label = item["start"], item["end"], item.get("label")
-    elif isinstance(item, (tuple, list)) and len(item) in (2, 3):
-        s, e = item[0], item[1]
-        label = item[2] if len(item) == 3 else None
-    else:
-        raise InvalidSpanError(
-            f"{what} {item!r} of {where} is not a region; write [start, end] for every label "
-            "or [start, end, label] for one label.", document=document)
-    shown = item if not isinstance(item, (Span, Entity)) else [s, e, *([label] if label else [])]
-    if not (is_int(s) and is_int(e)) or (label is not None and not isinstance(label, str)):
-        raise InvalidSpanError(
-            f"{what} {shown!r} of {where} needs integer offsets and a str label (or none).",
-            document=document)
-    if not 0 <= s < e:
-        raise InvalidSpanError(
-            f"{what} {shown!r} of {where} covers no unit; a region is [start, end) with "
-            "start < end.", document=document)
-    if text_length is not None and e > text_length:
-        raise InvalidSpanError(
-            f"{what} {shown!r} of {where} ends beyond the text, which has {text_length} "
-            "characters.", document=document)
-    span = Span(int(s), int(e))
-    return span if label is None else Entity(span, str(label))
-
-
-def coerce_regions(items: object, *, document: str | int,
-                   text_length: int | None) -> tuple[Span | Entity, ...]:
-    """Every ignore region of a document (see :func:`coerce_region`)."""
-    if items is None:
-        return ()
-    if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
-        raise InputTypeError(
-            f"Expected the ignore regions of {describe_doc(document)} to be a list of "
-            f"[start, end] or [start, end, label]; got {type(items).__name__}.")
-    return tuple(coerce_region(item, document=document, text_length=text_length, index=i)
-                 for i, item in enumerate(items))
+FloatArray = npt.NDArray[np.float64]
+#: Field lists of many spans: starts, ends, labels, fragments (or None), scores (or None).
+_Fields = tuple[Sequence[Any], Sequence[Any], Sequence[Any], Sequence[Any] | None,
+                Sequence[Any] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,7 +150,8 @@ class Document:
                 if item.sentence == 0 and (n is None or item.span.end <= n):
                     append(item)
                     continue
-            elif kind is tuple or kind is list or (kind is dict and "fragments" not in item):
+            elif kind is tuple or kind is list or (kind is dict and "fragments" not in item
+                                                   and "score" not in item):
                 try:
                     s, e, lab = (item if kind is not dict
                                  else (item["start"], item["end"], item["label"]))
@@ -348,9 +165,11 @@ class Document:
             s, e, lab = coerce_span(item, document=self.id, index=i)
             check_span(s, e, lab, document=self.id, text_length=n, index=i)
             frags = check_fragments(fragments_of(item), s, e, lab, document=self.id, index=i)
+            score = check_score(score_of(item), document=self.id, span=item, index=i)
             append(item if isinstance(item, Entity) and item.sentence == 0
                    else Entity(Span(s, e), lab, 0,
-                               () if frags is None else tuple(Span(a, b) for a, b in frags)))
+                               () if frags is None else tuple(Span(a, b) for a, b in frags),
+                               score))
         object.__setattr__(self, "spans", tuple(out))
         if self.ignore:
             object.__setattr__(self, "ignore", coerce_regions(self.ignore, document=self.id,
@@ -388,6 +207,8 @@ class Document:
             span: dict[str, Any] = {"start": e.start, "end": e.end, "label": e.label}
             if e.fragments:
                 span["fragments"] = [[f.start, f.end] for f in e.fragments]
+            if e.score is not None:
+                span["score"] = e.score
             spans.append(span)
         out["spans"] = spans
         if self.ignore:
@@ -419,7 +240,7 @@ def _int_column(values: Sequence[Any], n: int) -> IntArray | None:
         plain = False
     if not plain:  # e.g. NumPy integers: check every type
         kinds = set(map(type, values))
-        if not all(issubclass(k, _INT_TYPES) and not issubclass(k, (bool, np.bool_))
+        if not all(issubclass(k, INT_TYPES) and not issubclass(k, (bool, np.bool_))
                    for k in kinds):
             return None
     try:
@@ -493,7 +314,9 @@ def span_columns(
     fragments = None
     if fields[3] is not None:
         fragments = _fragment_columns(fields[3], start, end, labels, seq, names, side)
-    return EntityColumns(seq, start, end, label, vocab, n_docs, fragments)
+    scores = None if fields[4] is None else _score_column(fields[4], start, end, labels, seq, names,
+                                                         side)
+    return EntityColumns(seq, start, end, label, vocab, n_docs, fragments, scores)
 
 
 def _fragment_columns(
@@ -530,16 +353,15 @@ def _encode_fields(
     return start, end, label, vocab
 
 
-def _fast_fields(
-    flat: list[Any],
-) -> tuple[Sequence[Any], Sequence[Any], Sequence[Any], Sequence[Any] | None] | None:
+def _fast_fields(flat: list[Any]) -> _Fields | None:
     """Split homogeneous span items into field lists (C-level loops), or None.
 
     The fourth list holds what each span gives as fragments (None when no
-    span has any); dicts with fragments go through the general reader.
+    span has any), the fifth its score (None when no span has one); dicts
+    with fragments go through the general reader.
     """
     if not flat:
-        return (), (), (), None
+        return (), (), (), None, None
     kinds = set(map(type, flat))
     getters: tuple[Any, Any, Any]
     if kinds <= {tuple, list}:
@@ -555,27 +377,36 @@ def _fast_fields(
     except (KeyError, IndexError):
         return None
     frags: list[Any] | None = None
+    scores: list[Any] | None = None
     if kinds == {dict}:
         # dicts of exactly three keys have none; a dict with fragments is read span by span
-        if sum(map(len, flat)) != 3 * len(flat) and any(
-                map(methodcaller("__contains__", "fragments"), flat)):
-            return None
+        if sum(map(len, flat)) != 3 * len(flat):
+            if any(map(methodcaller("__contains__", "fragments"), flat)):
+                return None
+            if any(map(methodcaller("__contains__", "score"), flat)):
+                scores = list(map(methodcaller("get", "score"), flat))
     elif kinds == {Entity}:
         given = list(map(attrgetter("fragments"), flat))
         frags = [f or None for f in given] if any(given) else None
-    # every tuple has at least 3 items (else IndexError): exactly 3 iff they add up to 3n
-    elif sum(map(len, flat)) != 3 * len(flat):
-        return None
-    return s, e, lab, frags
+        scored = list(map(attrgetter("score"), flat))
+        scores = scored if any(x is not None for x in scored) else None
+    else:
+        # every tuple has at least 3 items (else IndexError): exactly 3 (or all 4, the
+        # fourth a score) iff they add up to 3n (4n)
+        total = sum(map(len, flat))
+        if total == 4 * len(flat) and set(map(len, flat)) == {4}:
+            scores = list(map(itemgetter(3), flat))
+        elif total != 3 * len(flat):
+            return None
+    return s, e, lab, frags, scores
 
 
-def _slow_fields(
-    flat: list[Any], seq: IntArray, names: Sequence[str | int], side: str
-) -> tuple[list[int], list[int], list[str], list[Any] | None]:
+def _slow_fields(flat: list[Any], seq: IntArray, names: Sequence[str | int], side: str) -> _Fields:
     s_out: list[int] = []
     e_out: list[int] = []
     l_out: list[str] = []
     f_out: list[Any] = []
+    x_out: list[Any] = []
     doc_of = seq.tolist()
     first = 0
     for i, item in enumerate(flat):
@@ -586,4 +417,29 @@ def _slow_fields(
         e_out.append(e)
         l_out.append(lab)
         f_out.append(fragments_of(item))
-    return s_out, e_out, l_out, f_out if any(f is not None for f in f_out) else None
+        x_out.append(score_of(item))
+    return (s_out, e_out, l_out, f_out if any(f is not None for f in f_out) else None,
+            x_out if any(x is not None for x in x_out) else None)
+
+
+def _score_column(raw: Sequence[Any], start: IntArray, end: IntArray, labels: Sequence[Any],
+                  seq: IntArray, names: Sequence[str | int], side: str) -> FloatArray:
+    """The scores as floats (NaN: unscored); the first bad one raises naming its span."""
+    kinds = set(map(type, raw))
+    if kinds == {float}:  # the common case: one C-level pass
+        col = np.fromiter(raw, dtype=np.float64, count=len(raw))
+        if np.isfinite(col).all():
+            return col
+    ok = all(k is type(None) or (issubclass(k, (int, float, np.integer, np.floating))
+                                 and not issubclass(k, (bool, np.bool_))) for k in kinds)
+    col = np.full(len(raw), np.nan)
+    if ok:
+        col = np.array([np.nan if x is None else x for x in raw], dtype=np.float64)
+        ok = bool(np.isfinite(col[[x is not None for x in raw]]).all())
+    if not ok:
+        for i, x in enumerate(raw):
+            k = int(seq[i])
+            first = int(np.searchsorted(seq, k, side="left"))
+            check_score(x, document=names[k], span=(int(start[i]), int(end[i]), labels[i], x),
+                        side=side, index=i - first)
+    return col

@@ -7,9 +7,12 @@ Two options that every scorer takes besides the matcher's own:
   its last end, as tools without fragments do;
 - ``subset``: ``None`` (default) scores every entity; ``"discontinuous"``
   scores only the gold and predicted entities with two or more fragments
-  (published discontinuous-NER work reports both).
+  (published discontinuous-NER work reports both);
+- ``min_score``: ``None`` (default) scores every prediction; a number keeps
+  only the predictions whose score is at least that number (the operating
+  threshold of a system that scores its entities, docs/curves.md).
 
-:class:`Selection` holds both as one validated value; public functions take
+:class:`Selection` holds them as one validated value; public functions take
 them as keywords (beside the matcher options, in ``**options``) and split
 them off with :meth:`Selection.split`.
 """
@@ -22,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from nerscore.errors import option_error
+from nerscore.errors import InputTypeError, option_error
 from nerscore.values.options import OptionEnum
 from nerscore.values.spans import EntityColumns
 
-__all__ = ["Discontinuous", "Selection", "Subset"]
+__all__ = ["Discontinuous", "Selection", "Subset", "parse_min_score"]
 
 
 class Discontinuous(OptionEnum):
@@ -44,13 +47,15 @@ class Subset(OptionEnum):
 
 @dataclass(frozen=True)
 class Selection:
-    """The ``discontinuous`` and ``subset`` options as one validated value.
+    """The ``discontinuous``, ``subset`` and ``min_score`` options as one validated value.
 
     Examples
     --------
     >>> sel, rest = Selection.split({"subset": "discontinuous", "t": 0.5})
     >>> sel, rest
-    (Selection(discontinuous='fragments', subset='discontinuous'), {'t': 0.5})
+    (Selection(discontinuous='fragments', subset='discontinuous', min_score=None), {'t': 0.5})
+    >>> Selection(min_score=0.5).given()
+    {'min_score': 0.5}
     >>> Selection(discontinuous="EXTENT").given()
     {'discontinuous': 'extent'}
     >>> Selection(subset="all")
@@ -61,11 +66,13 @@ class Selection:
 
     discontinuous: str = Discontinuous.FRAGMENTS.value
     subset: str | None = None
+    min_score: float | None = None
 
     #: The keywords, as public functions take them.
-    KEYWORDS = ("discontinuous", "subset")
+    KEYWORDS = ("discontinuous", "subset", "min_score")
 
-    def __init__(self, discontinuous: str = "fragments", subset: str | None = None) -> None:
+    def __init__(self, discontinuous: str = "fragments", subset: str | None = None,
+                 min_score: float | None = None) -> None:
         object.__setattr__(self, "discontinuous",
                            Discontinuous.parse(discontinuous, name="discontinuous").value)
         if subset is not None:
@@ -74,6 +81,7 @@ class Selection:
             except ValueError:
                 raise option_error("subset", "one of 'discontinuous' or None", subset) from None
         object.__setattr__(self, "subset", subset)
+        object.__setattr__(self, "min_score", parse_min_score(min_score))
 
     @classmethod
     def split(cls, options: Mapping[str, Any]) -> tuple[Selection, dict[str, Any]]:
@@ -88,6 +96,8 @@ class Selection:
             out["discontinuous"] = self.discontinuous
         if self.subset is not None:
             out["subset"] = self.subset
+        if self.min_score is not None:
+            out["min_score"] = self.min_score
         return out
 
     def apply(self, gold: EntityColumns,
@@ -97,7 +107,14 @@ class Selection:
         The tallies (:attr:`nerscore.Counts.tallies`) count the entities of
         two or more fragments on each side as given (``gold_discontinuous``,
         ``pred_discontinuous``); then ``subset`` keeps only those, and
-        ``extent`` reads them as their extents.
+        ``extent`` reads them as their extents. ``min_score`` removes the
+        predictions scored below it first, and counts them
+        (``pred_below_min_score``).
+
+        Raises
+        ------
+        InputTypeError
+            For ``min_score`` with predictions that have no score.
 
         Examples
         --------
@@ -111,6 +128,9 @@ class Selection:
         True
         """
         tallies: dict[str, int] = {}
+        if self.min_score is not None:
+            pred, below = self.apply_min_score(pred)
+            tallies["pred_below_min_score"] = below
         out = []
         for name, cols in (("gold", gold), ("pred", pred)):
             many = cols.discontinuous() if cols.fragments is not None else None
@@ -124,3 +144,51 @@ class Selection:
                 cols = cols.extent()
             out.append(cols)
         return out[0], out[1], tallies
+
+    def apply_min_score(self, pred: EntityColumns) -> tuple[EntityColumns, int]:
+        """The predictions scored at least ``min_score``, and how many were removed.
+
+        Examples
+        --------
+        >>> p = EntityColumns([0, 0], [0, 5], [4, 9], [0, 0], ("PER",), score=[0.9, 0.3])
+        >>> kept, removed = Selection(min_score=0.5).apply_min_score(p)
+        >>> kept.start.tolist(), removed
+        ([0], 1)
+        """
+        t = self.min_score
+        if t is None or not len(pred):
+            return pred, 0
+        score = pred.score
+        unscored = len(pred) if score is None else int(np.count_nonzero(np.isnan(score)))
+        if unscored:
+            raise InputTypeError(
+                f"min_score={t} keeps the predictions scored at least {t}, but {unscored} of "
+                f"the {len(pred)} predictions have no score; give every predicted span a score "
+                "(a dict's 'score', a tuple's fourth field, a JSON Lines span's \"score\") or "
+                "leave min_score out.")
+        assert score is not None
+        keep = score >= t
+        return pred.take(keep), int(len(pred) - np.count_nonzero(keep))
+
+
+def parse_min_score(value: object) -> float | None:
+    """``min_score`` as a float (None: no threshold).
+
+    Examples
+    --------
+    >>> parse_min_score("0.5"), parse_min_score(None)
+    (0.5, None)
+    >>> parse_min_score("high")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.OptionError: Expected `min_score` to be a finite number or None; got 'high'.
+    """
+    if value is None:
+        return None
+    try:
+        x = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        x = float("nan")
+    if isinstance(value, bool) or not np.isfinite(x):
+        raise option_error("min_score", "a finite number or None", value)
+    return x

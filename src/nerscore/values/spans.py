@@ -10,7 +10,7 @@ fragments of discontinuous entities when there are any
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +21,7 @@ __all__ = ["Entity", "EntityColumns", "Span", "Tags"]
 
 Tags = Sequence[str]
 IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -65,6 +66,11 @@ class Entity:
     A contiguous entity has no fragments (``()``): its span is its one
     fragment. Build a discontinuous one with :meth:`from_fragments`.
 
+    ``score`` is the system's confidence in a predicted entity (None when
+    unscored). It is not part of the entity's identity: it never affects
+    equality, ordering or matching, only threshold curves, calibration and
+    ``min_score`` (docs/curves.md).
+
     Raises
     ------
     ValueError
@@ -80,21 +86,25 @@ class Entity:
     (Span(start=0, end=29), True, [(0, 4), (19, 29)])
     >>> Entity.from_fragments([(0, 4), (4, 9)], "X") == Entity(Span(0, 9), "X")
     True
+    >>> Entity(Span(0, 2), "PER", score=0.9) == Entity(Span(0, 2), "PER")
+    True
     """
 
     span: Span
     label: str
     sentence: int = 0
     fragments: tuple[Span, ...] = ()
+    score: float | None = field(default=None, compare=False)
 
     def __init__(self, span: Span, label: str, sentence: int = 0,
-                 fragments: tuple[Span, ...] = ()) -> None:
+                 fragments: tuple[Span, ...] = (), score: float | None = None) -> None:
         # written out (no __post_init__): entities are built by the million
         setattr_ = object.__setattr__
         setattr_(self, "span", span)
         setattr_(self, "label", label)
         setattr_(self, "sentence", sentence)
         setattr_(self, "fragments", fragments)
+        setattr_(self, "score", score)
         if fragments:
             pairs = normalize_fragments(fragments)
             extent = (pairs[0][0], pairs[-1][1])
@@ -109,15 +119,16 @@ class Entity:
 
     @classmethod
     def from_fragments(cls, fragments: Sequence[Span | Sequence[int]], label: str,
-                       sentence: int = 0) -> Entity:
+                       sentence: int = 0, score: float | None = None) -> Entity:
         """The entity of these fragments (any order), its span their extent."""
         pairs = normalize_fragments(fragments)
         return cls(Span(pairs[0][0], pairs[-1][1]), label, sentence,
-                   tuple(Span(a, b) for a, b in pairs) if len(pairs) > 1 else ())
+                   tuple(Span(a, b) for a, b in pairs) if len(pairs) > 1 else (), score)
 
     def __repr__(self) -> str:
         head = f"Entity(span={self.span!r}, label={self.label!r}, sentence={self.sentence!r}"
-        return head + (f", fragments={self.fragments!r})" if self.fragments else ")")
+        tail = f", score={self.score!r})" if self.score is not None else ")"
+        return head + (f", fragments={self.fragments!r}" if self.fragments else "") + tail
 
     def _key(self) -> tuple[int, int, int, str, tuple[Span, ...]]:
         return (self.sentence, self.span.start, self.span.end, self.label, self.fragments)
@@ -175,6 +186,9 @@ class EntityColumns:
     fragments : Fragments, optional
         The fragments of every row, when some row has two or more; None
         otherwise (and set to None when given without such a row).
+    score : array of float, optional
+        The confidence of every row (NaN for an unscored one), when some
+        row has one; None otherwise (and set to None when every row is NaN).
 
     Examples
     --------
@@ -193,6 +207,7 @@ class EntityColumns:
     labels: tuple[str, ...]
     n_sequences: int = 0
     fragments: Fragments | None = None
+    score: FloatArray | None = None
 
     def __post_init__(self) -> None:
         for name in ("seq", "start", "end", "label"):
@@ -207,6 +222,11 @@ class EntityColumns:
                 raise ValueError("EntityColumns needs the fragments of every row.")
             if not (self.fragments.counts() > 1).any():
                 object.__setattr__(self, "fragments", None)
+        if self.score is not None:
+            score = np.ascontiguousarray(np.asarray(self.score, dtype=np.float64).reshape(-1))
+            if len(score) != n:
+                raise ValueError("EntityColumns needs the score of every row.")
+            object.__setattr__(self, "score", None if np.isnan(score).all() else score)
 
     def __len__(self) -> int:
         return len(self.seq)
@@ -236,6 +256,10 @@ class EntityColumns:
         if any(e.fragments for e in ents):
             fragments = Fragments.from_lists(
                 [tuple((f.start, f.end) for f in e.fragments) for e in ents], start, end)
+        score = None
+        if any(e.score is not None for e in ents):
+            score = np.array([np.nan if e.score is None else e.score for e in ents],
+                             dtype=np.float64)
         return cls(
             _col([e.sentence for e in ents]),
             start,
@@ -244,6 +268,7 @@ class EntityColumns:
             vocab,
             n_sequences,
             fragments,
+            score,
         )
 
     def to_entities(self) -> list[Entity]:
@@ -259,6 +284,10 @@ class EntityColumns:
         if f is not None:
             for i in np.flatnonzero(f.counts() > 1).tolist():
                 out[i] = Entity.from_fragments(f.row(i), out[i].label, out[i].sentence)
+        if self.score is not None:
+            out = [Entity(e.span, e.label, e.sentence, e.fragments,
+                          None if x != x else x)  # NaN: unscored
+                   for e, x in zip(out, self.score.tolist(), strict=True)]
         return out
 
     def with_labels(self, labels: Sequence[str]) -> EntityColumns:
@@ -270,7 +299,8 @@ class EntityColumns:
         remap = np.array([index[lab] for lab in self.labels], dtype=np.int64)
         new_label = remap[self.label] if len(self.label) else self.label
         return EntityColumns(
-            self.seq, self.start, self.end, new_label, labels, self.n_sequences, self.fragments
+            self.seq, self.start, self.end, new_label, labels, self.n_sequences, self.fragments,
+            self.score,
         )
 
     def sorted(self) -> EntityColumns:
@@ -284,6 +314,7 @@ class EntityColumns:
         return EntityColumns(
             self.seq[r], self.start[r], self.end[r], self.label[r], self.labels,
             self.n_sequences, None if self.fragments is None else self.fragments.take(r),
+            None if self.score is None else self.score[r],
         )
 
     def fragment_counts(self) -> IntArray:
@@ -308,14 +339,15 @@ class EntityColumns:
             return self
         rows = self.fragments.rows()
         return EntityColumns(self.seq[rows], self.fragments.start, self.fragments.end,
-                             self.label[rows], self.labels, self.n_sequences)
+                             self.label[rows], self.labels, self.n_sequences,
+                             score=None if self.score is None else self.score[rows])
 
     def extent(self) -> EntityColumns:
         """The same rows read as their extents (first start to last end), without fragments."""
         if self.fragments is None:
             return self
         return EntityColumns(self.seq, self.start, self.end, self.label, self.labels,
-                             self.n_sequences)
+                             self.n_sequences, score=self.score)
 
 
 def unify_labels(a: EntityColumns, b: EntityColumns) -> tuple[EntityColumns, EntityColumns]:

@@ -1,0 +1,109 @@
+"""``nerscore compare ... --threshold-from DEV_GOLD DEV_PRED ...``: each system at its own threshold.
+
+Each system's threshold is chosen on its own development predictions
+(``--objective``, docs/curves.md) and applied to its test predictions before
+the comparison; the notes state every threshold. ``--threshold T`` (one
+threshold for all systems) needs nothing here: it is an entity option of
+every command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from typing import Any
+
+from nerscore.cli import _formats as fm, _options as opt
+
+__all__ = ["add_compare_threshold_options", "per_system_thresholds"]
+
+
+def add_compare_threshold_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--threshold-from DEV_GOLD DEV_PRED ...`` and ``--objective`` to ``compare``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The ``compare`` parser.
+    """
+    group = parser.add_argument_group("scored predictions (docs/curves.md)")
+    group.add_argument("--threshold-from", nargs="+", metavar="FILE", default=None,
+                       help="DEV_GOLD DEV_PRED ... (one DEV_PRED per system, in the order of "
+                            "PRED): choose each system's threshold on its development "
+                            "predictions and compare the systems at their own thresholds")
+    group.add_argument("--objective", default=None, metavar="OBJECTIVE",
+                       help="what --threshold-from maximises: f1 (default), fbeta, "
+                            "precision@R or recall@P")
+
+
+def per_system_thresholds(args: argparse.Namespace, preds: list[Any], names: list[str],
+                          options: dict[str, Any]) -> tuple[list[Any], list[str]]:
+    """Each system's predictions at the threshold chosen on its development files, and notes.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed ``compare`` arguments.
+    preds : list
+        The systems' test predictions as read (documents of scored spans).
+    names : list of str
+        The systems' names.
+    options : dict
+        The matcher and entity options.
+
+    Returns
+    -------
+    (preds, notes)
+        The predictions kept at each system's threshold (unchanged without
+        ``--threshold-from``), and one note per system.
+
+    Raises
+    ------
+    UsageError
+        For a wrong number of files, ``--objective`` alone, or with
+        ``--threshold``.
+    """
+    if args.threshold_from is None:
+        if args.objective is not None:
+            raise opt.UsageError("--objective needs --threshold-from DEV_GOLD DEV_PRED ...")
+        return preds, []
+    if options.get("min_score") is not None:
+        raise opt.UsageError("give --threshold T or --threshold-from, not both")
+    if len(args.threshold_from) != len(preds) + 1:
+        raise opt.UsageError(
+            f"--threshold-from takes DEV_GOLD and one DEV_PRED per system: {len(preds) + 1} "
+            f"files for {len(preds)} systems; got {len(args.threshold_from)}")
+    from nerscore.analysis.curves import parse_objective, threshold_curve
+    from nerscore.values.documents import Document
+
+    objective = args.objective or "f1"
+    parse_objective(objective)
+    dev = []
+    for k, path in enumerate(args.threshold_from):
+        fmt = fm.input_format(path, args.gold_format if k == 0 else args.pred_format)
+        reading = fm.reader_options(args, fmt, "gold" if k == 0 else "pred")
+        if fmt.kind_of(path, reading) != "spans":
+            raise opt.UsageError(f"--threshold-from needs span files with scores; {path!r} is "
+                                 f"read as {fmt.name} tags")
+        dev.append(fmt.load(path, reading).data)
+    out, notes = [], []
+    for name, pred, dev_pred, path in zip(names, preds, dev[1:], args.threshold_from[1:],
+                                          strict=True):
+        if not (isinstance(pred, list) and all(isinstance(d, Document) for d in pred)):
+            raise opt.UsageError("--threshold-from needs span files (documents with scored "
+                                 "spans) as PRED")
+        point = threshold_curve(dev[0], dev_pred, match=args.match, **options).choose(objective)
+        t = point.threshold
+        kept = []
+        for doc in pred:
+            if any(e.score is None for e in doc.spans):
+                raise opt.UsageError(f"system {name!r}: document {doc.id!r} has a span without "
+                                     "a score; --threshold-from needs a score on every span")
+            kept.append(dataclasses.replace(
+                doc, spans=tuple(e for e in doc.spans if e.score is not None and e.score >= t)))
+        out.append(kept)
+        notes.append(f"{name}: threshold {t:g} chosen on {args.threshold_from[0]} and {path} "
+                     f"(objective {objective}; there precision {point.precision:.4f}, recall "
+                     f"{point.recall:.4f}, F1 {point.fbeta:.4f}); the system is compared with "
+                     "its predictions scored at least that.")
+    return out, notes

@@ -1,0 +1,151 @@
+"""``nerscore curve GOLD PRED``: the threshold curve of scored predictions, as data or a picture.
+
+``--format csv`` (default) writes one row per point (``label`` is ``micro``
+or a label), ``json`` the curve with its summary numbers and the
+calibration, ``svg`` and ``png`` one picture (``--plot pr|f1|reliability``;
+PNG needs matplotlib, ``pip install 'nerscore[plot]'``). See docs/curves.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+from typing import TYPE_CHECKING, Any
+
+from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._output import add_quiet_option, declare_files, write_result
+
+if TYPE_CHECKING:
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+__all__ = ["register", "run_curve"]
+
+FORMATS = ("csv", "json", "svg", "png")
+
+EPILOG = """\
+examples:
+  nerscore curve gold.jsonl pred.jsonl -o curve.csv
+  nerscore curve gold.jsonl pred.jsonl --format svg --plot pr -o pr.svg
+  nerscore curve gold.jsonl pred.jsonl --format png --plot reliability -o reliability.png
+"""
+
+
+def _bins(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1; got {value!r}")
+    return n
+
+
+def register(subparsers: Subparsers) -> None:
+    """Add the ``curve`` subcommand.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        From ``ArgumentParser.add_subparsers()``.
+    """
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "curve", help="precision, recall and F1 at every threshold of scored predictions",
+        description=__doc__, epilog=EPILOG, allow_abbrev=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("gold", metavar="GOLD", help="gold span file")
+    parser.add_argument("pred", metavar="PRED", help="predicted span file, a score on every span")
+    parser.add_argument("--format", choices=FORMATS, default="csv",
+                        help="csv (default), json, svg or png")
+    parser.add_argument("--plot", choices=("pr", "f1", "reliability"), default="pr",
+                        help="the picture of --format svg|png (default: pr)")
+    parser.add_argument("--bins", type=_bins, default=15, metavar="N",
+                        help="score bins of the reliability table (default: 15)")
+    parser.add_argument("-o", "--output", metavar="FILE", default=None,
+                        help="write to FILE (default: standard output; png needs FILE)")
+    parser.add_argument("--beta", type=float, default=1.0, help="beta of F-beta (default: 1)")
+    add_quiet_option(parser)
+    fm.add_input_format_options(parser)
+    opt.add_match_options(parser)
+    opt.add_conll_options(parser)
+    declare_files(parser, inputs=("gold", "pred"), outputs={"output": "--output"})
+    parser.set_defaults(func=run_curve)
+
+
+def _csv(rows: list[dict[str, Any]]) -> str:
+    buf = io.StringIO()
+    fields = ["label", "threshold", "tp", "n_pred", "n_gold", "precision", "recall", "fbeta"]
+    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    for r in rows:
+        writer.writerow({k: ("" if r[k] is None else r[k]) for k in fields})
+    return buf.getvalue()
+
+
+def run_curve(args: argparse.Namespace) -> int:
+    """Run ``nerscore curve``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    import nerscore
+    from nerscore.errors import InputTypeError
+
+    if args.format == "png" and args.output in (None, "-"):
+        raise opt.UsageError("--format png needs -o FILE")
+    data = []
+    for path, given, side in ((args.gold, args.gold_format, "gold"),
+                              (args.pred, args.pred_format, "pred")):
+        fmt = fm.input_format(path, given)
+        reading = fm.reader_options(args, fmt, side)
+        if fmt.kind_of(path, reading) != "spans":
+            raise opt.UsageError(f"nerscore curve needs span files with scores; {path!r} is "
+                                 f"read as {fmt.name} tags, which carry no score")
+        data.append(fmt.load(path, reading).data)
+    options = opt.match_kwargs(args)
+    curve = nerscore.threshold_curve(data[0], data[1], match=args.match, beta=args.beta,
+                                     **options)
+    calibration = None
+    needs_cal = args.format == "json" or (args.format in ("svg", "png")
+                                         and args.plot == "reliability")
+    if needs_cal:
+        try:
+            calibration = nerscore.calibration(data[0], data[1], match=args.match,
+                                               bins=args.bins, **options)
+        except InputTypeError:
+            if args.format != "json":
+                raise
+    if args.format == "png":
+        from nerscore.io.atomic import atomic_open
+        from nerscore.render.png_curves import curve_png
+
+        png = curve_png(curve, calibration, args.plot)
+        with atomic_open(args.output, "wb") as fh:
+            fh.write(png)
+        return 0
+    if args.format == "csv":
+        text = _csv(curve.rows())
+    elif args.format == "json":
+        out = curve.to_dict()
+        out["calibration"] = None if calibration is None else calibration.to_dict()
+        text = json.dumps(out, indent=2, ensure_ascii=False)
+    else:
+        from nerscore.render.html_curves import f1_svg, pr_svg, reliability_svg
+
+        if args.plot == "pr":
+            text = pr_svg(curve, curve.best)
+        elif args.plot == "f1":
+            text = f1_svg(curve, curve.best)
+        else:
+            assert calibration is not None
+            text = reliability_svg(calibration)
+    write_result(text, args.output)
+    return 0

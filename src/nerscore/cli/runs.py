@@ -1,0 +1,108 @@
+"""``nerscore score GOLD RUN1 RUN2 ... --runs``: several runs of one system, mean ± SD over runs.
+
+Every run is read and scored as ``nerscore score GOLD RUN`` would score it
+(in memory); the summary (docs/curves.md) is printed as text or, with
+``--format json``, as data.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._output import write_result
+
+__all__ = ["add_runs_options", "run_runs", "wants_runs"]
+
+
+def add_runs_options(parser: argparse.ArgumentParser) -> None:
+    """Add the further PRED files and ``--runs``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The ``score`` parser, whose positionals so far are GOLD and PRED.
+    """
+    parser.add_argument("more_preds", metavar="PRED2", nargs="*", default=[],
+                        help="with --runs: more runs of the same system")
+    parser.add_argument("--runs", action="store_true",
+                        help="PRED PRED2 ... are runs of one system (seeds, samples, prompts): "
+                             "print mean ± SD over runs per label, the standard error and t "
+                             "interval of F1, and which gold entities only some runs find "
+                             "(docs/curves.md)")
+
+
+def wants_runs(args: argparse.Namespace) -> bool:
+    """Whether ``score`` summarises several runs; a usage error for several PRED without --runs.
+
+    Raises
+    ------
+    UsageError
+        For more than one PRED file without ``--runs``, or ``--runs`` with
+        an option it does not take.
+    """
+    if not args.runs:
+        if args.more_preds:
+            raise opt.UsageError("several PRED files are several runs of one system: add --runs "
+                                 "(or compare systems with nerscore compare)")
+        return False
+    refused = [flag for flag, on in (("--errors", args.errors is not None),
+                                     ("--confusion", args.confusion),
+                                     ("--breakdown", args.breakdown is not None),
+                                     ("--ci", args.ci), ("--threshold-from",
+                                                         args.threshold_from is not None))
+               if on]
+    if refused:
+        raise opt.UsageError(f"--runs does not take {', '.join(refused)}")
+    if args.pred is None:
+        raise opt.UsageError("--runs needs GOLD and one or more PRED files")
+    if args.format not in (None, "text", "json"):
+        raise opt.UsageError(f"--runs prints text or json, not --format {args.format}")
+    return True
+
+
+def run_runs(args: argparse.Namespace) -> int:
+    """Score every run and print the summary.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed ``score`` arguments with ``--runs``.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    from nerscore.analysis.runs import score_runs
+    from nerscore.render.runs import render_runs_json, render_runs_text
+
+    files = [args.pred, *args.more_preds]
+    gold_fmt = fm.input_format(args.gold, args.gold_format)
+    gold_reading = fm.reader_options(args, gold_fmt, "gold")
+    kind = gold_fmt.kind_of(args.gold, gold_reading)
+    gold = gold_fmt.load(args.gold, gold_reading)
+    preds = []
+    for path in files:
+        fmt = fm.input_format(path, args.pred_format)
+        reading = fm.reader_options(args, fmt, "pred")
+        if fmt.kind_of(path, reading) != kind:
+            raise opt.UsageError(f"cannot score {path} ({fmt.name}) against {gold_fmt.name} "
+                                 "gold: give every file as tags, or every file as spans")
+        preds.append(fmt.load(path, reading).data)
+    tag_kw: dict[str, Any] = {}
+    if kind == "tags":
+        if args.mode == "strict" and args.scheme is None:
+            raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
+        tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
+    summary = score_runs(gold.data, preds, names=files, match=args.match, beta=args.beta,
+                         zero_division=args.zero_division,
+                         level=0.95 if args.level is None else args.level,
+                         **tag_kw, **opt.match_kwargs(args))
+    if args.format == "json":
+        text = render_runs_json(summary)
+    else:
+        text = render_runs_text(summary, args.digits, gold=args.gold, match=args.match)
+    write_result(text, args.output)
+    return 0

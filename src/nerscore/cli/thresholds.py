@@ -1,0 +1,105 @@
+"""``nerscore score --threshold-from DEV_GOLD DEV_PRED``: a threshold chosen on one set, applied to another.
+
+The threshold is chosen on the development files by ``--objective``
+(docs/curves.md) and passed on as ``min_score``; the notes state where it
+was chosen, its scores there, and that the scores shown are of the files
+scored. Choosing on the very files scored gets a warning.
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import os
+import sys
+from typing import Any
+
+from nerscore.cli import _formats as fm, _options as opt
+
+__all__ = ["add_threshold_options", "threshold_from_dev"]
+
+
+def add_threshold_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--threshold-from DEV_GOLD DEV_PRED`` and ``--objective``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The ``score`` parser (``--threshold`` comes with the matcher options).
+    """
+    group = parser.add_argument_group("scored predictions (docs/curves.md)")
+    group.add_argument("--threshold-from", nargs=2, metavar=("DEV_GOLD", "DEV_PRED"),
+                       default=None,
+                       help="choose the threshold on these development files (span files whose "
+                            "predictions have scores) and score GOLD PRED at it")
+    group.add_argument("--objective", default=None, metavar="OBJECTIVE",
+                       help="what --threshold-from maximises: f1 (default), fbeta (at --beta), "
+                            "precision@R (best precision at recall >= R) or recall@P (best "
+                            "recall at precision >= P)")
+
+
+def _same(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b) or (os.path.isfile(a) and os.path.isfile(b)
+                                          and filecmp.cmp(a, b, shallow=False))
+    except OSError:
+        return False
+
+
+def threshold_from_dev(args: argparse.Namespace, options: dict[str, Any]) -> tuple[str, ...]:
+    """Choose the threshold on the development files; put it in ``options`` as ``min_score``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed ``score`` arguments.
+    options : dict
+        The matcher and entity options; ``min_score`` is set in place.
+
+    Returns
+    -------
+    tuple of str
+        The notes that state the choice (none without ``--threshold-from``).
+
+    Raises
+    ------
+    UsageError
+        For ``--objective`` without ``--threshold-from``, both ``--threshold``
+        and ``--threshold-from``, or development files of tags.
+    """
+    if args.threshold_from is None:
+        if args.objective is not None:
+            raise opt.UsageError("--objective needs --threshold-from DEV_GOLD DEV_PRED")
+        return ()
+    if options.get("min_score") is not None:
+        raise opt.UsageError("give --threshold T or --threshold-from DEV_GOLD DEV_PRED, not both")
+    from nerscore.analysis.curves import parse_objective, threshold_curve
+
+    objective = args.objective or "f1"
+    parse_objective(objective)  # an unknown objective before any file is read
+    dev_gold, dev_pred = args.threshold_from
+    data = []
+    for path, given, side in ((dev_gold, args.gold_format, "gold"),
+                              (dev_pred, args.pred_format, "pred")):
+        fmt = fm.input_format(path, given)
+        reading = fm.reader_options(args, fmt, side)
+        if fmt.kind_of(path, reading) != "spans":
+            raise opt.UsageError(
+                f"--threshold-from needs span files whose predictions have scores; {path!r} is "
+                f"read as {fmt.name} tags, which carry no score")
+        data.append(fmt.load(path, reading).data)
+    curve = threshold_curve(data[0], data[1], match=args.match, beta=args.beta, **options)
+    point = curve.choose(objective)
+    options["min_score"] = point.threshold
+    f_name = "F1" if point.beta == 1 else f"F{point.beta:g}"
+    notes = [
+        f"Threshold {point.threshold:g} chosen on {dev_gold} and {dev_pred} (objective "
+        f"{objective}): there precision {point.precision:.4f}, recall {point.recall:.4f}, "
+        f"{f_name} {point.fbeta:.4f}. The scores shown are of {args.gold} and {args.pred} at "
+        "that threshold."]
+    if _same(dev_gold, args.gold) and _same(dev_pred, args.pred):
+        warning = ("The threshold was chosen on the same files it is reported on, so these "
+                   "scores are optimistic; choose it on development data.")
+        print(f"nerscore score: warning: {warning}", file=sys.stderr)
+        notes.append(warning)
+    return tuple(notes)

@@ -1,0 +1,75 @@
+"""``nerscore curve GOLD PRED``: the threshold curve as CSV, JSON, SVG or PNG."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+import nerscore
+from nerscore.cli import main
+from tests.cli.test_thresholds import DEV_GOLD, DEV_PRED, write
+
+
+@pytest.fixture
+def files(tmp_path):
+    return write(tmp_path / "gold.jsonl", DEV_GOLD), write(tmp_path / "pred.jsonl", DEV_PRED)
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, out, err
+
+
+def test_csv_rows_are_the_curves_points(capsys, files):
+    status, out, err = run(capsys, "curve", *files)
+    assert (status, err) == (0, "")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    curve = nerscore.threshold_curve(DEV_GOLD, DEV_PRED)
+    assert len(rows) == len(curve.rows())
+    micro = [r for r in rows if r["label"] == "micro"]
+    assert [float(r["threshold"]) for r in micro] == curve.micro.threshold.tolist()
+    assert [int(r["tp"]) for r in micro] == curve.micro.tp.tolist()
+
+
+def test_json_holds_the_curve_and_the_calibration(capsys, files):
+    status, out, _ = run(capsys, "curve", *files, "--format", "json", "--bins", "5")
+    assert status == 0
+    data = json.loads(out)
+    assert data["micro"]["best"]["threshold"] == 0.4
+    assert data["calibration"]["bins"] == 5
+    assert data["calibration"]["overall"]["n"] == 5
+
+
+@pytest.mark.parametrize(("plot", "label"), [("pr", "Precision–recall"),
+                                             ("f1", "F1 against threshold"),
+                                             ("reliability", "Reliability")])
+def test_svg_pictures(capsys, files, plot, label):
+    status, out, _ = run(capsys, "curve", *files, "--format", "svg", "--plot", plot)
+    assert status == 0
+    assert out.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+    assert f'aria-label="{label}"' in out
+
+
+def test_png_picture(capsys, files, tmp_path):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "pr.png"
+    status, _, _ = run(capsys, "curve", *files, "--format", "png", "-o", str(target))
+    assert status == 0
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_usage_and_data_errors(capsys, files, tmp_path):
+    status, _, err = run(capsys, "curve", *files, "--format", "png")
+    assert (status, "--format png needs -o FILE" in err) == (2, True)
+    status, _, err = run(capsys, "curve", *files, "--match", "overlap")
+    assert status == 1
+    assert "support --match exact and --match threshold" in err
+    plain = write(tmp_path / "plain.jsonl", DEV_GOLD)
+    status, _, err = run(capsys, "curve", files[0], plain)
+    assert status == 1
+    assert "need a score on every prediction; 4 of the 4 predictions have none" in err

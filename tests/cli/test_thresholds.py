@@ -1,0 +1,143 @@
+"""``nerscore score --threshold`` and ``--threshold-from DEV_GOLD DEV_PRED --objective``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import nerscore
+from nerscore.cli import main
+
+DEV_GOLD = [{"id": "a", "spans": [[0, 4, "PER"], [10, 16, "LOC"], [20, 25, "PER"]]},
+            {"id": "b", "spans": [[0, 6, "ORG"]]}]
+DEV_PRED = [{"id": "a", "spans": [[0, 4, "PER", 0.95], [10, 16, "PER", 0.7],
+                                  [20, 25, "PER", 0.6]]},
+            {"id": "b", "spans": [{"start": 0, "end": 6, "label": "ORG", "score": 0.4},
+                                  [8, 9, "ORG", 0.3]]}]
+TEST_GOLD = [{"id": "t", "spans": [[0, 5, "PER"], [9, 12, "LOC"], [14, 18, "PER"]]}]
+TEST_PRED = [{"id": "t", "spans": [[0, 5, "PER", 0.8], [9, 12, "LOC", 0.35],
+                                   [14, 18, "PER", 0.5]]}]
+
+
+def write(path, records):
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def files(tmp_path):
+    return {name: write(tmp_path / f"{name}.jsonl", data) for name, data in
+            (("dev_gold", DEV_GOLD), ("dev_pred", DEV_PRED), ("gold", TEST_GOLD),
+             ("pred", TEST_PRED))}
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, out, err
+
+
+def test_threshold_chosen_on_dev_is_applied_to_test(capsys, files):
+    status, out, err = run(capsys, "score", files["gold"], files["pred"], "--threshold-from",
+                           files["dev_gold"], files["dev_pred"], "--format", "json",
+                           "--zero-division", "0")
+    assert (status, err) == (0, "")
+    report = json.loads(out)
+    # chosen on dev: 0.4 (best F1 0.75); on test the LOC prediction (0.35) falls below it
+    assert report["entities"]["min_score"] == 0.4
+    assert report["entities"]["below_min_score"] == 1
+    assert report["overall"]["tp"] == 2
+    assert report["overall"]["n_pred"] == 2
+    assert any(n.startswith(f"Threshold 0.4 chosen on {files['dev_gold']} and "
+                            f"{files['dev_pred']} (objective f1): there precision 0.7500, "
+                            "recall 0.7500, F1 0.7500.") for n in report["notes"])
+    # the same as the API's two steps
+    curve = nerscore.threshold_curve(DEV_GOLD, DEV_PRED)
+    api = nerscore.evaluate(TEST_GOLD, TEST_PRED, min_score=curve.choose("f1").threshold,
+                            zero_division=0)
+    assert (api.micro.tp, api.micro.n_pred) == (2, 2)
+
+
+def test_objectives_on_the_command_line(capsys, files):
+    status, out, _ = run(capsys, "score", files["gold"], files["pred"], "--threshold-from",
+                         files["dev_gold"], files["dev_pred"], "--objective", "recall@0.9",
+                         "--format", "json", "--zero-division", "0")
+    assert status == 0
+    assert json.loads(out)["entities"]["min_score"] == 0.95
+    status, _, err = run(capsys, "score", files["gold"], files["pred"], "--threshold-from",
+                         files["dev_gold"], files["dev_pred"], "--objective", "precision@0.9")
+    assert status == 1
+    assert err == ("nerscore score: error: No threshold reaches recall 0.9 (objective "
+                   "'precision@0.9'); the highest recall of any threshold is 0.7500. Lower the "
+                   "bound.\n")
+
+
+def test_choosing_on_the_scored_files_is_warned_about(capsys, files):
+    status, out, err = run(capsys, "score", files["dev_gold"], files["dev_pred"],
+                           "--threshold-from", files["dev_gold"], files["dev_pred"],
+                           "--zero-division", "0")
+    assert status == 0
+    assert err.startswith("nerscore score: warning: The threshold was chosen on the same files "
+                          "it is reported on, so these scores are optimistic")
+    assert "note: The threshold was chosen on the same files" in out
+
+
+def test_a_fixed_threshold(capsys, files):
+    status, out, _ = run(capsys, "score", files["gold"], files["pred"], "--threshold", "0.6",
+                         "--format", "json", "--zero-division", "0")
+    assert status == 0
+    report = json.loads(out)
+    assert (report["overall"]["tp"], report["overall"]["n_pred"]) == (1, 1)
+    assert report["entities"]["below_min_score"] == 2
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--objective", "f1"], "--objective needs --threshold-from DEV_GOLD DEV_PRED"),
+    (["--threshold", "0.5", "--threshold-from", "DG", "DP"],
+     "give --threshold T or --threshold-from DEV_GOLD DEV_PRED, not both"),
+    (["--threshold", "high"], "argument --threshold: expected a finite number or None; got "
+                              "'high'"),
+])
+def test_usage_errors(capsys, files, argv, message):
+    status, _, err = run(capsys, "score", files["gold"], files["pred"], *argv)
+    assert status == 2
+    assert message in err
+
+
+def test_unscored_predictions_with_a_threshold_are_an_error(capsys, files, tmp_path):
+    plain = write(tmp_path / "plain.jsonl", TEST_GOLD)
+    status, _, err = run(capsys, "score", files["gold"], plain, "--threshold", "0.5")
+    assert status == 1
+    assert "min_score=0.5 keeps the predictions scored at least 0.5, but 3 of the 3 " in err
+
+
+def test_compare_at_each_systems_own_dev_threshold(capsys, files, tmp_path):
+    # system b scores everything lower: its own dev threshold is lower too
+    lower = [{"id": d["id"], "spans": [[*s[:3], s[3] / 2] if isinstance(s, list)
+                                       else {**s, "score": s["score"] / 2} for s in d["spans"]]}
+             for d in DEV_PRED]
+    dev_b = write(tmp_path / "dev_b.jsonl", lower)
+    test_b = write(tmp_path / "test_b.jsonl", [{"id": "t", "spans": [
+        [*s[:3], s[3] / 2] for s in TEST_PRED[0]["spans"]]}])
+    status, out, err = run(capsys, "compare", files["gold"], files["pred"], test_b,
+                           "--names", "a", "b", "--threshold-from", files["dev_gold"],
+                           files["dev_pred"], dev_b, "--zero-division", "0", "--format", "json",
+                           "--resamples", "50")
+    assert status == 0
+    assert "a: threshold 0.4 chosen on" in err
+    assert "b: threshold 0.2 chosen on" in err
+    data = json.loads(out)
+    a, b = data["systems"]
+    assert (a["name"], b["name"]) == ("a", "b")
+    assert a["micro"] == b["micro"]  # the same predictions kept, each at its own threshold
+    assert a["micro"]["recall"]["value"] == 2 / 3
+
+
+def test_compare_threshold_from_needs_one_dev_file_per_system(capsys, files):
+    status, _, err = run(capsys, "compare", files["gold"], files["pred"], files["pred"],
+                         "--names", "a", "b", "--threshold-from", files["dev_gold"],
+                         files["dev_pred"])
+    assert status == 2
+    assert "--threshold-from takes DEV_GOLD and one DEV_PRED per system: 3 files for 2 " in err
