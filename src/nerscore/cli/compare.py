@@ -99,6 +99,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_tag_options(p)
     opt.add_conll_options(p)
     opt.add_side_options(p)
+    fm.add_tool_options(p)
     declare_files(p, inputs=("gold", "preds"), outputs={"output": "--output"})
     p.set_defaults(func=run_compare)
 
