@@ -6,9 +6,9 @@ the Basic Multilingual Plane (most emoji) counts two, while a Python ``str``
 counts it once. :func:`python_offsets` reads a tool's offsets either way and
 decides which reading the file uses: from the span's own text where the tool
 stores it (``value.text`` in Label Studio), else from word boundaries
-(docs/formats/offsets.md). Every reader of an annotation tool keeps its spans
-as :class:`ToolSpan` records, with the tool's confidence score where it has
-one.
+(docs/formats/label-studio.md, docs/formats/doccano.md). Every reader of an
+annotation tool keeps its spans as :class:`ToolSpan` records, with the
+tool's confidence score where it has one.
 """
 
 from __future__ import annotations
