@@ -34,9 +34,10 @@ def test_one_export_scores_an_annotator_against_the_predictions(capsys):
                            "--format", "json")
     assert status == 0, err
     assert overall(out) == (3, 0, 1)  # the prediction misses 'Paris'
-    notes = json.loads(out)["notes"]
-    assert sum("cancelled (skipped)" in n for n in notes) == 1  # said once, not per side
-    assert not any("same file" in n for n in notes)
+    # what reading annotator 1 counted; nothing for the predictions; not "the same file"
+    assert json.loads(out)["notes"] == [f"{EXPORT}: 1 span(s) had offsets counting UTF-16 code "
+                                        "units (characters beyond U+FFFF count two), converted "
+                                        "to character offsets."]
 
 
 def test_two_annotators_against_each_other(capsys):
@@ -126,3 +127,14 @@ def test_convert_writes_extents_of_discontinuous_spans_and_counts_them(capsys, t
     assert status == 0, err
     assert "discontinuous" in err
     assert read_doccano(tmp_path / "o.jsonl").documents[0].span_texts() == ["lung and lobe"]
+
+
+def test_convert_and_diagnose_name_the_annotator_with_annotator(capsys, tmp_path):
+    status, _, err = run(capsys, "convert", EXPORT, tmp_path / "a.jsonl", "--from-format",
+                         "label-studio")
+    assert status == 1
+    assert "choose one with annotator=NAME (--annotator NAME)" in err
+    status, out, err = run(capsys, "diagnose", "--train", EXPORT, "--test", EXPORT,
+                           "--input-format", "label-studio", "--annotator", "1")
+    assert status == 0, err
+    assert "LOC" in out

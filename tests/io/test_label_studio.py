@@ -45,6 +45,10 @@ def test_the_export_holds_two_annotators_a_cancelled_one_and_predictions():
     assert [d.id for d in ls.documents(2)] == ["1"]  # the cancelled task is not a document
     assert ls.unannotated("2") == ["2"]
     assert ls.counts == {"ignored:choices": 1, "utf16": 1}
+    assert ls.counts_by == {"1": {"utf16": 1}, "2": {"ignored:choices": 1},
+                            "predictions:ner-v1": {}}
+    assert len(ls.notes()) == 3
+    assert ls.notes(["predictions:ner-v1"]) == ()
 
 
 def test_prediction_scores_are_kept_per_span():
@@ -89,7 +93,8 @@ def test_gold_of_one_annotator_against_the_predictions():
     docs, notes = select(read_label_studio(EXPORT), "2")
     assert docs[1].ignore  # task 2: annotator 2 cancelled it
     assert not docs[1].spans
-    assert "1 task(s) without an annotation of '2'" in notes[0]
+    assert "1 cancelled (skipped) annotation(s), left out: '2': 1." in notes[0]
+    assert "1 task(s) without an annotation of '2'" in notes[-1]
     pred, _ = select(read_label_studio(EXPORT), side="pred")
     report = nerscore.evaluate(docs, pred, zero_division=0)
     # task 1: PER 'Anna' vs 'Anna Smith' (fp + fn), LOC 'Berlin' (tp);

@@ -200,7 +200,7 @@ def run_score(args: argparse.Namespace) -> int:
     aligned = pair_notes(gold, pred, strict_tokens=args.strict_tokens)
     for n in aligned:
         note("score", f"{n} Pass --strict-tokens to make this an error.", kind="warning")
-    notes = tuple(dict.fromkeys(gold.notes + (() if one_file else pred.notes) + aligned))
+    notes = gold.notes + (() if one_file else pred.notes) + aligned
     tag_kw: dict[str, Any] = {}
     if kind == "tags":
         if args.mode == "strict" and args.scheme is None:

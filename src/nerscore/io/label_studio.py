@@ -99,6 +99,8 @@ class LabelStudioExport:
         units, converted), ``multi_label`` (spans with several labels),
         ``ignored:TYPE`` (results that are not spans), ``repeated`` (a
         second annotation of one annotator on one task; the last is kept).
+    counts_by : dict of str to dict
+        The same counts per annotator (and per ``"predictions:VERSION"``).
     aliases : dict of str to str
         Email -> annotator id, where the export gives emails.
     """
@@ -109,6 +111,7 @@ class LabelStudioExport:
     predictions_: tuple[LabelStudioAnnotation, ...] = ()
     counts: dict[str, int] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
+    counts_by: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def annotators(self) -> tuple[str, ...]:
@@ -207,8 +210,18 @@ class LabelStudioExport:
         return {a.task: a.spans for a in pool if not a.cancelled
                 and (a.annotator == name or name == PREDICTIONS)}
 
-    def notes(self) -> tuple[str, ...]:
+    def notes(self, annotators: Iterable[str] | None = None) -> tuple[str, ...]:
         """What reading counted, as sentences naming the file.
+
+        Parameters
+        ----------
+        annotators : iterable of str, optional
+            Only what was counted reading these annotators (and
+            ``"predictions:VERSION"``); default: everything.
+
+        Returns
+        -------
+        tuple of str
 
         Examples
         --------
@@ -217,11 +230,14 @@ class LabelStudioExport:
         ("ls.json: 1 cancelled (skipped) annotation(s), left out: '2': 1.", 'ls.json: 3 span(s) had offsets counting UTF-16 code units (characters beyond U+FFFF count two), converted to character offsets.')
         """
         out = []
-        if self.cancelled:
-            per = ", ".join(f"{a!r}: {n}" for a, n in self.cancelled.items())
-            out.append(f"{sum(self.cancelled.values())} cancelled (skipped) annotation(s), left "
+        who = None if annotators is None else set(annotators)
+        cancelled = {a: n for a, n in self.cancelled.items() if who is None or a in who}
+        if cancelled:
+            per = ", ".join(f"{a!r}: {n}" for a, n in cancelled.items())
+            out.append(f"{sum(cancelled.values())} cancelled (skipped) annotation(s), left "
                        f"out: {per}.")
-        c = self.counts
+        c = self.counts if who is None else sum(
+            (Counter(self.counts_by.get(a, {})) for a in sorted(who)), Counter())
         if c.get("utf16"):
             out.append(f"{c['utf16']} span(s) had offsets counting UTF-16 code units "
                        "(characters beyond U+FFFF count two), converted to character offsets.")
@@ -337,7 +353,7 @@ def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
     if not isinstance(tasks, list):
         raise FormatError(f"{source}: expected a JSON array of tasks (Label Studio's JSON "
                           f"export); got {type(tasks).__name__}.", source=source)
-    counts: Counter[str] = Counter()
+    by: dict[str, Counter[str]] = {}
     aliases: dict[str, str] = {}
     texts: dict[str, str] = {}
     anns: list[LabelStudioAnnotation] = []
@@ -355,6 +371,7 @@ def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
         seen: dict[str, int] = {}
         for n, ann in enumerate(task.get("annotations") or ()):
             name = _annotator_of(ann, aliases)
+            counts = by.setdefault(name, Counter())
             at = f"{where}, annotation {ann.get('id', n + 1)}"
             spans = python_offsets(text, _spans(ann.get("result", []), at, None, source,
                                                 counts), units=units, source=source,
@@ -370,18 +387,21 @@ def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
             anns.append(record)
         for n, pred in enumerate(task.get("predictions") or ()):
             version = str(pred.get("model_version") or "")
+            counts = by.setdefault(f"{PREDICTIONS}:{version}", Counter())
             at = f"{where}, prediction {pred.get('id', n + 1)}"
             spans = python_offsets(text, _spans(pred.get("result", []), at, pred.get("score"),
                                                 source, counts),
                                    units=units, source=source, counts=counts)
             preds.append(LabelStudioAnnotation(task_id, f"{PREDICTIONS}:{version}",
                                                tuple(spans)))
+    total = sum(by.values(), Counter())
     return LabelStudioExport(source, texts, tuple(anns), tuple(preds),
-                             dict(sorted(counts.items())), aliases)
+                             dict(sorted(total.items())), aliases,
+                             {k: dict(sorted(c.items())) for k, c in by.items()})
 
 
 def select(export: LabelStudioExport, annotator: str | int | None = None,
-           side: str = "gold") -> tuple[list[Document], tuple[str, ...]]:
+           side: str | None = "gold") -> tuple[list[Document], tuple[str, ...]]:
     """The documents one side of a score reads from an export, and the notes on the choice.
 
     Parameters
@@ -392,8 +412,9 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
         An annotator, ``"predictions"`` or ``"predictions:VERSION"``. Default:
         the only annotator for ``side="gold"``, the predictions for
         ``side="pred"``.
-    side : {"gold", "pred"}
-        Which side the documents are. Gold documents of the tasks the
+    side : {"gold", "pred"} or None
+        Which side the documents are (None: read as gold, outside a score,
+        as ``convert`` does). Gold documents of the tasks the
         annotator did not annotate (or cancelled) are unannotated (one ignore
         region over the text: predictions there count neither way); on the
         prediction side such tasks are left out (predicting nothing).
@@ -401,6 +422,7 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
     Returns
     -------
     (list of Document, tuple of str)
+        The documents, and notes on what reading them counted.
 
     Raises
     ------
@@ -414,21 +436,24 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
     >>> docs, notes = select(ls, "2")
     >>> [(d.id, len(d.spans), len(d.ignore)) for d in docs]
     [('1', 2, 0), ('2', 0, 1)]
-    >>> notes
-    ("tests/data/label_studio/export.json: 1 task(s) without an annotation of '2' (cancelled or not done) are not scored: predictions there count neither way.",)
+    >>> for note in notes:
+    ...     print(note)
+    tests/data/label_studio/export.json: 1 cancelled (skipped) annotation(s), left out: '2': 1.
+    tests/data/label_studio/export.json: ignored results that are not spans: 1 choices.
+    tests/data/label_studio/export.json: 1 task(s) without an annotation of '2' (cancelled or not done) are not scored: predictions there count neither way.
     """
-    if side not in ("gold", "pred"):
-        raise ValueError(f"Expected `side` to be 'gold' or 'pred'; got {side!r}.")
-    flag = f"--{side}-annotator"
+    if side not in ("gold", "pred", None):
+        raise ValueError(f"Expected `side` to be 'gold', 'pred' or None; got {side!r}.")
+    flag = f"--{side}-annotator" if side else "--annotator"
     if annotator is None and side == "pred":
         annotator = PREDICTIONS
     if annotator is None:
-        names = export.annotators
+        names, which = export.annotators, "one" if side is None else "the gold one"
         if len(names) != 1:
             listed = ", ".join(map(repr, names))
             raise OptionError(
                 f"{export.path} holds annotations of {len(names)} annotators"
-                f"{' (' + listed + ')' if names else ''}; choose the gold one with annotator="
+                f"{' (' + listed + ')' if names else ''}; choose {which} with annotator="
                 f"NAME ({flag} NAME)" + (", or read the predictions with annotator="
                 f"'{PREDICTIONS}'." if not names and export.predictions_ else "."),
                 option="annotator")
@@ -441,21 +466,24 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
                               f"{', '.join(map(repr, export.annotators)) or 'none'}.",
                               option="annotator")
         version = name.partition(":")[2] if ":" in name else None
-        return export.predictions(version), ()
+        read = [p.annotator for p in export.predictions_
+                if version is None or p.annotator == f"{PREDICTIONS}:{version}"]
+        return export.predictions(version), export.notes(read)
     docs = export.documents(name)
     missing = export.unannotated(name)
-    if not missing:
-        return docs, ()
     who = export._annotator(name)
+    read = export.notes([who])
+    if not missing:
+        return docs, read
     if side == "pred":
-        return docs, (f"{export.path}: {len(missing)} task(s) without an annotation of "
-                      f"{who!r} predict nothing.",)
+        return docs, (*read, f"{export.path}: {len(missing)} task(s) without an annotation of "
+                      f"{who!r} predict nothing.")
     done = {d.id: d for d in docs}
     out = [done.get(t) or Document(t, (), text, source=export.path, ignore=(Span(0, len(text)),))
            for t, text in export.texts.items()]
-    return out, (f"{export.path}: {len(missing)} task(s) without an annotation of {who!r} "
-                 "(cancelled or not done) are not scored: predictions there count neither "
-                 "way.",)
+    return out, (*read, f"{export.path}: {len(missing)} task(s) without an annotation of "
+                 f"{who!r} (cancelled or not done) are not scored: predictions there count "
+                 "neither way.")
 
 
 def _task(doc: Document, k: int) -> dict[str, Any]:
@@ -515,10 +543,10 @@ def write_label_studio(documents: Iterable[Document], path: str | os.PathLike[st
 
 def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
     given = dict(options)
-    annotator, side = given.pop("annotator", None), given.pop("side", "gold")
+    annotator, side = given.pop("annotator", None), given.pop("side", None)
     export = read_label_studio(path, **given)
     docs, notes = select(export, annotator, side)
-    return ReadResult(docs, export.notes() + notes, source=export)
+    return ReadResult(docs, notes, source=export)
 
 
 def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
