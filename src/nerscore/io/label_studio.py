@@ -466,9 +466,9 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
                               f"{', '.join(map(repr, export.annotators)) or 'none'}.",
                               option="annotator")
         version = name.partition(":")[2] if ":" in name else None
-        read = [p.annotator for p in export.predictions_
-                if version is None or p.annotator == f"{PREDICTIONS}:{version}"]
-        return export.predictions(version), export.notes(read)
+        models = [p.annotator for p in export.predictions_
+                  if version is None or p.annotator == f"{PREDICTIONS}:{version}"]
+        return export.predictions(version), export.notes(models)
     docs = export.documents(name)
     missing = export.unannotated(name)
     who = export._annotator(name)
