@@ -84,3 +84,8 @@ def test_written_files_read_back_equal(tmp_path):
     assert read_doccano(tmp_path / "out.jsonl").documents == docs
     assert (tmp_path / "out.jsonl").read_text(encoding="utf-8") == LABEL.read_text(
         encoding="utf-8").replace('"Comments": [], ', "")
+
+
+def test_the_older_labels_key_is_read(tmp_path):
+    path = write(tmp_path, {"id": 3, "text": "Anna flew", "labels": [[0, 4, "PER"]]})
+    assert read_doccano(path).documents[0].span_texts() == ["Anna"]

@@ -171,3 +171,13 @@ def test_written_tasks_read_back_equal(tmp_path):
         "value"] == {"start": 27, "end": 32, "text": "Paris", "labels": ["LOC"]}
     with pytest.raises(ValueError, match="has no text"):
         write_label_studio([Document("x", [(0, 1, "X")])], tmp_path / "x.json")
+
+
+def test_min_json_exports_are_refused_with_advice_and_old_completions_read(tmp_path):
+    path = write(tmp_path, [{"id": 1, "text": "Anna", "label": [{"start": 0, "end": 4,
+                                                                 "labels": ["PER"]}]}])
+    with pytest.raises(FormatError, match=r"task 1 has no 'data' object.*JSON-MIN"):
+        read_label_studio(path)
+    old = write(tmp_path, [{"id": 1, "data": {"text": "Anna"}, "completions": [
+        {"completed_by": 1, "result": [labels(0, 4, "PER", "Anna")]}]}])
+    assert read_label_studio(old).documents("1")[0].span_texts() == ["Anna"]

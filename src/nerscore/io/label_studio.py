@@ -12,9 +12,9 @@ An export (``Export > JSON`` in Label Studio) is one JSON array of tasks::
 
 - The text is ``data.text`` (or the one string field of ``data``); the
   document id is the task's ``id``.
-- Each annotation is one annotator's (``completed_by``: a user id, or an
-  object with ``id`` and ``email``); several annotations of a task are
-  several annotators. Cancelled (skipped) annotations are counted, never
+- Each annotation (``completions`` in exports before Label Studio 1.0) is
+  one annotator's (``completed_by``: a user id, or an object with ``id``
+  and ``email``); several annotations of a task are several annotators. Cancelled (skipped) annotations are counted, never
   scored. Predictions are grouped by ``model_version``; a result's ``score``
   (else its prediction's) is kept with the span.
 - Only ``labels`` results are spans; other result types (choices, relations,
@@ -254,10 +254,14 @@ class LabelStudioExport:
         return tuple(f"{self.path}: {n}" for n in out)
 
 
-def _text_of(data: Any, source: str, where: str) -> str:
+def _text_of(task: dict[str, Any], source: str, where: str) -> str:
+    data = task.get("data")
     if not isinstance(data, dict):
+        hint = (" This looks like a JSON-MIN or CSV-style export: export the project as JSON."
+                if "text" in task else "")
         raise FormatError(f"{source}: {where} has no 'data' object; a Label Studio task is "
-                          "{\"data\": {\"text\": ...}, \"annotations\": [...]}.", source=source)
+                          "{\"data\": {\"text\": ...}, \"annotations\": [...]}." + hint,
+                          source=source)
     text = data.get("text")
     if isinstance(text, str):
         return text
@@ -367,9 +371,9 @@ def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
         if task_id in texts:
             raise FormatError(f"{source}: task id {task_id} appears twice; ids must be unique.",
                               source=source)
-        text = texts[task_id] = _text_of(task.get("data"), source, where)
+        text = texts[task_id] = _text_of(task, source, where)
         seen: dict[str, int] = {}
-        for n, ann in enumerate(task.get("annotations") or ()):
+        for n, ann in enumerate(task.get("annotations") or task.get("completions") or ()):
             name = _annotator_of(ann, aliases)
             counts = by.setdefault(name, Counter())
             at = f"{where}, annotation {ann.get('id', n + 1)}"
