@@ -14,9 +14,10 @@ An export (``Export > JSON`` in Label Studio) is one JSON array of tasks::
   document id is the task's ``id``.
 - Each annotation (``completions`` in exports before Label Studio 1.0) is
   one annotator's (``completed_by``: a user id, or an object with ``id``
-  and ``email``); several annotations of a task are several annotators. Cancelled (skipped) annotations are counted, never
-  scored. Predictions are grouped by ``model_version``; a result's ``score``
-  (else its prediction's) is kept with the span.
+  and ``email``); several annotations of a task are several annotators.
+  Cancelled (skipped) annotations are counted, never scored. Predictions
+  are grouped by ``model_version``; a result's ``score`` (else its
+  prediction's) is kept with the span.
 - Only ``labels`` results are spans; other result types (choices, relations,
   text areas) are counted and ignored. A span with several labels is one
   span per label, counted.
