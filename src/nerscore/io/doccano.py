@@ -109,7 +109,7 @@ def _spans(obj: dict[str, Any], source: str, n: int, counts: Counter[str]) -> li
     if not isinstance(items, list):
         raise _fail(source, n, f"expected {key!r} to be a list; got {type(items).__name__}.")
     counts["entities" if key == "entities" else "label"] += 1
-    relations = len(obj.get("relations") or ())
+    relations = len(obj["relations"]) if isinstance(obj.get("relations"), list) else 0
     if relations:
         counts["relations"] += relations
     out = []

@@ -274,6 +274,17 @@ def _text_of(task: dict[str, Any], source: str, where: str) -> str:
                       "of a task from data.text.", source=source)
 
 
+def _records(task: dict[str, Any], keys: tuple[str, ...], source: str,
+             where: str) -> list[dict[str, Any]]:
+    """The annotations (or predictions) of a task: a list of objects."""
+    key = next((k for k in keys if task.get(k) is not None), keys[0])
+    records = task.get(key) or []
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        raise FormatError(f"{source}: {where}: expected {key!r} to be a list of objects; got "
+                          f"{json.dumps(records)[:80]}.", source=source)
+    return records
+
+
 def _annotator_of(ann: dict[str, Any], aliases: dict[str, str]) -> str:
     who = ann.get("completed_by")
     if isinstance(who, dict):
@@ -374,7 +385,7 @@ def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
                               source=source)
         text = texts[task_id] = _text_of(task, source, where)
         seen: dict[str, int] = {}
-        for n, ann in enumerate(task.get("annotations") or task.get("completions") or ()):
+        for n, ann in enumerate(_records(task, ("annotations", "completions"), source, where)):
             name = _annotator_of(ann, aliases)
             counts = by.setdefault(name, Counter())
             at = f"{where}, annotation {ann.get('id', n + 1)}"
@@ -390,7 +401,7 @@ def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
             if not record.cancelled:
                 seen[name] = len(anns)
             anns.append(record)
-        for n, pred in enumerate(task.get("predictions") or ()):
+        for n, pred in enumerate(_records(task, ("predictions",), source, where)):
             version = str(pred.get("model_version") or "")
             counts = by.setdefault(f"{PREDICTIONS}:{version}", Counter())
             at = f"{where}, prediction {pred.get('id', n + 1)}"
