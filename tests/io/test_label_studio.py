@@ -139,6 +139,7 @@ def test_several_labels_other_results_and_model_versions(tmp_path):
                                           r"with annotator='predictions:VERSION'"):
         select(ls, side="pred")
     docs, _ = select(ls, "predictions:a", side="pred")
+    assert ls.counts_by["predictions:a"] == {}
     assert [(d.id, len(d.spans)) for d in docs] == [("1", 1)]
     assert [len(d.spans) for d in select(ls, "predictions:b")[0]] == [0]
 
@@ -181,3 +182,14 @@ def test_min_json_exports_are_refused_with_advice_and_old_completions_read(tmp_p
     old = write(tmp_path, [{"id": 1, "data": {"text": "Anna"}, "completions": [
         {"completed_by": 1, "result": [labels(0, 4, "PER", "Anna")]}]}])
     assert read_label_studio(old).documents("1")[0].span_texts() == ["Anna"]
+
+
+def test_a_second_prediction_of_one_model_replaces_the_first_counted(tmp_path):
+    path = write(tmp_path, [task(1, "Anna flew", [], [
+        {"model_version": "m", "result": [labels(0, 4, "ORG")]},
+        {"model_version": "m", "result": [labels(0, 4, "PER")]}])])
+    ls = read_label_studio(path)
+    assert [e.label for e in ls.predictions()[0].spans] == ["PER"]
+    _, notes = select(ls, side="pred")
+    assert notes == (f"{path}: 1 task(s) had two annotations of one annotator (or two "
+                     "predictions of one model): the last one was read.",)

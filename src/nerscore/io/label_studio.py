@@ -99,7 +99,8 @@ class LabelStudioExport:
         What was counted: ``utf16`` (spans whose offsets counted UTF-16 code
         units, converted), ``multi_label`` (spans with several labels),
         ``ignored:TYPE`` (results that are not spans), ``repeated`` (a
-        second annotation of one annotator on one task; the last is kept).
+        second annotation of one annotator, or prediction of one model, on
+        one task; the last is kept).
     counts_by : dict of str to dict
         The same counts per annotator (and per ``"predictions:VERSION"``).
     aliases : dict of str to str
@@ -246,8 +247,8 @@ class LabelStudioExport:
             out.append(f"{c['multi_label']} span(s) had several labels: read as one span per "
                        "label.")
         if c.get("repeated"):
-            out.append(f"{c['repeated']} task(s) had two annotations of one annotator: the last "
-                       "one was read.")
+            out.append(f"{c['repeated']} task(s) had two annotations of one annotator (or two "
+                       "predictions of one model): the last one was read.")
         ignored = {k.partition(":")[2]: n for k, n in c.items() if k.startswith("ignored:")}
         if ignored:
             out.append("ignored results that are not spans: "
@@ -384,7 +385,8 @@ def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
             raise FormatError(f"{source}: task id {task_id} appears twice; ids must be unique.",
                               source=source)
         text = texts[task_id] = _text_of(task, source, where)
-        seen: dict[str, int] = {}
+        seen: dict[str, int] = {}  # annotator -> index in anns, for this task
+        models: dict[str, int] = {}  # "predictions:VERSION" -> index in preds
         for n, ann in enumerate(_records(task, ("annotations", "completions"), source, where)):
             name = _annotator_of(ann, aliases)
             counts = by.setdefault(name, Counter())
@@ -408,8 +410,13 @@ def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
             spans = python_offsets(text, _spans(pred.get("result", []), at, pred.get("score"),
                                                 source, counts),
                                    units=units, source=source, counts=counts)
-            preds.append(LabelStudioAnnotation(task_id, f"{PREDICTIONS}:{version}",
-                                               tuple(spans)))
+            model = LabelStudioAnnotation(task_id, f"{PREDICTIONS}:{version}", tuple(spans))
+            if model.annotator in models:  # a second prediction of one model: the last is read
+                counts["repeated"] += 1
+                preds[models[model.annotator]] = model
+                continue
+            models[model.annotator] = len(preds)
+            preds.append(model)
     total = sum(by.values(), Counter())
     return LabelStudioExport(source, texts, tuple(anns), tuple(preds),
                              dict(sorted(total.items())), aliases,
