@@ -168,7 +168,8 @@ class LabelStudioExport:
 
     def unannotated(self, annotator: str | int) -> list[str]:
         """The tasks without a (not cancelled) annotation of ``annotator``."""
-        done = {d.id for d in self.documents(annotator)}
+        name = self._annotator(annotator)
+        done = {a.task for a in self.annotations if a.annotator == name and not a.cancelled}
         return [t for t in self.texts if t not in done]
 
     def predictions(self, model_version: str | None = None) -> list[Document]:
