@@ -108,6 +108,10 @@ from nerscore.io.convert import (
     ConversionResult as ConversionResult,
     convert_file as convert_file,
 )
+from nerscore.io.doccano import (
+    read_doccano as read_doccano,
+    write_doccano as write_doccano,
+)
 from nerscore.io.formats import (
     ChunkStream as ChunkStream,
     Format as Format,
@@ -121,6 +125,16 @@ from nerscore.io.jsonl import (
     read_jsonl as read_jsonl,
     write_jsonl as write_jsonl,
 )
+from nerscore.io.label_studio import (
+    LabelStudioExport as LabelStudioExport,
+    read_label_studio as read_label_studio,
+    write_label_studio as write_label_studio,
+)
+from nerscore.io.prodigy import (
+    read_prodigy as read_prodigy,
+    write_prodigy as write_prodigy,
+)
+from nerscore.io.webanno import read_webanno as read_webanno
 from nerscore.matching import (
     Alignment as Alignment,
     Matcher as Matcher,

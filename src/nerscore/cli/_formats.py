@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "add_input_format_options",
+    "add_tool_options",
     "check_reader_flags",
     "check_span_options",
     "format_help",
@@ -27,6 +28,7 @@ __all__ = [
     "input_format",
     "reader_options",
     "same_kind",
+    "tool_kwargs",
 ]
 
 #: Reader keyword -> (flag, attribute, default) of the reading options every file shares.
@@ -36,9 +38,16 @@ _SHARED = {
     "column_delimiter": ("--delimiter-columns", "delimiter_columns", "auto"),
     "comments": ("--comments", "comments", False),
     "encoding": ("--encoding", "encoding", "utf-8"),
+    "offsets": ("--offsets", "offsets", "auto"),
+    "layer": ("--layer", "layer", "NamedEntity"),
+    "feature": ("--feature", "feature", None),
+    "annotator": ("--annotator", "annotator", None),
 }
 #: Reader keyword -> per-side flag (``{side}`` is gold or pred), unset unless given.
-_PER_SIDE = {"label_column": "{side}-column", "encoding": "{side}-encoding"}
+_PER_SIDE = {"label_column": "{side}-column", "encoding": "{side}-encoding",
+             "annotator": "{side}-annotator"}
+#: The reader keywords of annotation-tool formats, set by :func:`add_tool_options`.
+_TOOL = ("offsets", "layer", "feature")
 
 #: Options of tag files (decoding) and of CoNLL files that span files cannot take.
 _TAG_FLAGS = (
@@ -85,7 +94,8 @@ def format_help(what: str) -> str:
     -------
     str
     """
-    return (f"format of {what}: conll, jsonl, brat, parquet or one a package adds "
+    return (f"format of {what}: conll, jsonl, brat, parquet, label-studio, doccano, prodigy, "
+            "webanno or one a package adds "
             "(docs/formats.md); default: from the name: .jsonl/.json is jsonl, .parquet "
             "parquet, a folder or .ann file brat, anything else conll")
 
@@ -102,6 +112,66 @@ def add_input_format_options(parser: argparse.ArgumentParser) -> None:
     for side in ("gold", "pred"):
         group.add_argument(f"--{side}-format", type=format_name, default=None, metavar="FORMAT",
                            help=format_help(side.upper()))
+
+
+def add_tool_options(parser: argparse.ArgumentParser, *, sides: bool = True) -> None:
+    """Add the reading options of annotation-tool exports (Label Studio, doccano, Prodigy, WebAnno).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
+    sides : bool
+        ``--gold-annotator`` and ``--pred-annotator`` (commands with GOLD and
+        PRED), else one ``--annotator`` (``convert``).
+    """
+    group = parser.add_argument_group("annotation-tool exports (docs/formats.md)")
+    if sides:
+        group.add_argument("--gold-annotator", default=None, metavar="NAME",
+                           help="label-studio, prodigy, webanno folders: the annotator whose "
+                                "annotations are GOLD (default: the only one)")
+        group.add_argument("--pred-annotator", default=None, metavar="NAME",
+                           help="the annotator whose annotations are PRED; label-studio: "
+                                "'predictions' (the default) or 'predictions:MODEL_VERSION'")
+    else:
+        group.add_argument("--annotator", default=None, metavar="NAME",
+                           help="label-studio, prodigy, webanno folders: the annotator to read "
+                                "(label-studio: or 'predictions')")
+    group.add_argument("--offsets", choices=("auto", "python", "utf16"), default="auto",
+                       help="label-studio, doccano: what offsets count: characters (python), "
+                            "UTF-16 code units as in a browser (utf16), or decided from the "
+                            "span texts (auto, the default)")
+    group.add_argument("--layer", default="NamedEntity", metavar="NAME",
+                       help="webanno: the span layer to read, by its name or its last part "
+                            "(default: NamedEntity)")
+    group.add_argument("--feature", default=None, metavar="NAME",
+                       help="webanno: the layer's feature holding the label (default: value)")
+
+
+def tool_kwargs(args: argparse.Namespace, side: str | None = None) -> dict[str, Any]:
+    """The annotation-tool reading options given (or their defaults), for one side.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+    side : {"gold", "pred"}, optional
+        The side of the file: formats whose files hold both sides (Label
+        Studio: annotations and predictions) take it as ``side``.
+
+    Returns
+    -------
+    dict
+    """
+    out = {k: getattr(args, k) for k in _TOOL if hasattr(args, k)}
+    annotator = getattr(args, f"{side}_annotator", None) if side else None
+    if annotator is None:
+        annotator = getattr(args, "annotator", None)
+    if annotator is not None:
+        out["annotator"] = annotator
+    if side is not None:
+        out["side"] = side
+    return out
 
 
 def input_format(path: str, given: str | None) -> Format:
@@ -140,6 +210,7 @@ def reader_options(args: argparse.Namespace, fmt: Format, side: str | None = Non
     dict
     """
     given = opt.conll_kwargs(args) if side is None else opt.side_conll_kwargs(args, side)
+    given.update(tool_kwargs(args, side))
     return {k: v for k, v in given.items() if k in fmt.options}
 
 

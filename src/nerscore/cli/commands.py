@@ -103,6 +103,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_tag_options(score)
     opt.add_conll_options(score)
     opt.add_side_options(score)
+    fm.add_tool_options(score)
     add_stream_options(score)
     opt.add_resampling_options(score, ci=True)
     add_threshold_options(score)
@@ -214,7 +215,7 @@ def run_score(args: argparse.Namespace) -> int:
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
     y_true, y_pred = gold.data, pred.data
     columns = [args.label_column if c is None else c for c in (args.gold_column, args.pred_column)]
-    if not one_file and columns[0] == columns[1]:  # two columns of one file are two sides
+    if not one_file and columns[0] == columns[1] and "side" not in gold_fmt.options:
         same = _same_file(args.gold, args.pred)
         if same:
             note("score", same)
@@ -244,7 +245,8 @@ def _score_streamed(args: argparse.Namespace, sides: tuple[tuple[str, Format], .
     """``run_score`` on the streaming path (docs/scale.md); None to score in memory."""
     columns = [args.label_column if c is None else c for c in (args.gold_column, args.pred_column)]
     same = None
-    if not one_file and columns[0] == columns[1] and not (args.workers or args.scheduler):
+    if (not one_file and columns[0] == columns[1] and not (args.workers or args.scheduler)
+            and "side" not in sides[0][1].options):  # an export holding both sides
         same = _same_file(args.gold, args.pred)
     res = score_streaming(args, sides, kind, one_file, options,
                           notes=chosen + ((same,) if same else ()))

@@ -101,6 +101,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_conll_options(p)
     opt.add_side_options(p)
     add_compare_threshold_options(p)
+    fm.add_tool_options(p)
     declare_files(p, inputs=("gold", "preds", "threshold_from"), outputs={"output": "--output"})
     p.set_defaults(func=run_compare)
 

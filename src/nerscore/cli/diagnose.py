@@ -120,6 +120,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_match_options(parser)
     opt.add_tag_options(parser)
     opt.add_conll_options(parser)
+    fm.add_tool_options(parser, sides=False)
     declare_files(parser, inputs=("train", "test", "pred"), outputs={"output": "--output"})
     parser.set_defaults(func=run)
 

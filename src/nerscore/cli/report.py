@@ -80,6 +80,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_score_options(parser)
     opt.add_tag_options(parser)
     opt.add_conll_options(parser)
+    fm.add_tool_options(parser)
     declare_files(parser, inputs=("gold", "preds", "train"), outputs={"output": "--output"})
     parser.set_defaults(func=run_report)
 
@@ -124,13 +125,13 @@ def _score_all(args: argparse.Namespace) -> _Scored:
 
     gold_fmt = fm.input_format(args.gold, args.gold_format)
     pred_fmts = [fm.input_format(p, args.pred_format) for p in args.preds]
-    kind = gold_fmt.kind_of(args.gold, fm.reader_options(args, gold_fmt))
+    kind = gold_fmt.kind_of(args.gold, fm.reader_options(args, gold_fmt, "gold"))
     for path, fmt in zip(args.preds, pred_fmts, strict=True):
-        if fmt.kind_of(path, fm.reader_options(args, fmt)) != kind:
+        if fmt.kind_of(path, fm.reader_options(args, fmt, "pred")) != kind:
             raise opt.UsageError(
                 f"cannot score {fmt.name} predictions ({path}) against {gold_fmt.name} gold: "
                 "give all files as tag files, or all as span files")
-    fm.check_reader_flags(args, [(None, f) for f in (gold_fmt, *pred_fmts)])
+    fm.check_reader_flags(args, [("gold", gold_fmt), *(("pred", f) for f in pred_fmts)])
     options = opt.match_kwargs(args)
     score_kw: dict[str, Any] = {"match": args.match, "beta": args.beta,
                                 "zero_division": args.zero_division, **options}
@@ -139,10 +140,10 @@ def _score_all(args: argparse.Namespace) -> _Scored:
         if args.mode == "strict" and args.scheme is None:
             raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
-    gold = gold_fmt.load(args.gold, fm.reader_options(args, gold_fmt))
+    gold = gold_fmt.load(args.gold, fm.reader_options(args, gold_fmt, "gold"))
     reports, preds = [], []
     for path, fmt in zip(args.preds, pred_fmts, strict=True):
-        pred = fmt.load(path, fm.reader_options(args, fmt))
+        pred = fmt.load(path, fm.reader_options(args, fmt, "pred"))
         aligned = pair_notes(gold, pred, strict_tokens=args.strict_tokens)
         for n in aligned:
             note("report", f"{path}: {n} Pass --strict-tokens to make this an error.",

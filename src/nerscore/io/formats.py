@@ -64,6 +64,10 @@ BUILTIN_FORMATS: dict[str, str] = {
     "jsonl": "nerscore.io.jsonl",
     "brat": "nerscore.io.brat",
     "parquet": "nerscore.io.parquet",
+    "label-studio": "nerscore.io.label_studio",
+    "doccano": "nerscore.io.doccano",
+    "prodigy": "nerscore.io.prodigy",
+    "webanno": "nerscore.io.webanno",
 }
 #: The format of a file name that no format claims.
 FALLBACK_FORMAT = "conll"
@@ -412,7 +416,7 @@ def get_format(name: str | Format) -> Format:
     >>> get_format("jsnol")
     Traceback (most recent call last):
     ...
-    nerscore.errors.OptionError: Unknown format 'jsnol'; the formats are 'conll', 'jsonl', 'brat', 'parquet'. Did you mean 'jsonl'?
+    nerscore.errors.OptionError: Unknown format 'jsnol'; the formats are 'conll', 'jsonl', 'brat', 'parquet', 'label-studio', 'doccano', 'prodigy', 'webanno'. Did you mean 'jsonl'?
     """
     if isinstance(name, Format):
         return name

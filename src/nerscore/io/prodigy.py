@@ -1,0 +1,292 @@
+r"""Prodigy JSONL: annotated examples as ``prodigy db-out`` writes them.
+
+One example per line::
+
+    {"text": "Anna flew", "tokens": [{"text": "Anna", "start": 0, "end": 4, "id": 0, "ws": true},
+                                 {"text": "flew", "start": 5, "end": 9, "id": 1, "ws": false}],
+     "spans": [{"start": 0, "end": 4, "token_start": 0, "token_end": 0, "label": "PER"}],
+     "answer": "accept", "_input_hash": 1850475491, "_task_hash": -1213419093,
+     "_annotator_id": "ner_news-anna", "_session_id": "ner_news-anna"}
+
+- Only accepted examples are scored; ``reject`` and ``ignore`` are counted.
+  An example without ``answer`` (a file of model suggestions, not a
+  dataset) is read as accepted, counted.
+- Spans are ``start``/``end`` character offsets (Python indices: Prodigy
+  is written in Python); ``token_start``/``token_end`` (inclusive) are
+  checked against ``tokens`` where both are given. A span's ``score``
+  (model suggestions) is kept with it.
+- The document id is ``_input_hash`` (the same text has the same hash in
+  every dataset, so gold and predictions pair), else ``meta.id``, else the
+  example's number in the file. Several accepted examples of one input are
+  several annotators: choose one with ``annotator=`` (``_annotator_id`` or
+  ``_session_id``); otherwise they are an error naming them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from nerscore.errors import FormatError, OptionError
+from nerscore.io._tool_spans import ToolSpan, entities, json_lines, python_offsets
+from nerscore.io.atomic import atomic_open
+from nerscore.io.formats import Counted, Format, ReadResult, register_format
+from nerscore.values.documents import Document
+
+if TYPE_CHECKING:
+    from nerscore.io.convert.reading import WriteOptions
+
+__all__ = ["FORMAT", "ProdigyData", "read_prodigy", "write_prodigy"]
+
+_ANSWERS = ("accept", "reject", "ignore")
+
+
+class ProdigyData(NamedTuple):
+    """The accepted examples of a Prodigy file, their spans with scores, and the counts.
+
+    Attributes
+    ----------
+    documents : list of Document
+        The accepted examples, in file order.
+    spans : dict of str to list of ToolSpan
+        Document id -> its spans, with their ``score`` where the file has one.
+    counts : dict of str to int
+        ``accept``, ``reject``, ``ignore`` (examples by answer), ``no_answer``
+        (read as accepted), ``other_annotator`` (examples of annotators not
+        chosen).
+    annotators : tuple of str
+        The ``_annotator_id`` (else ``_session_id``) values, in order.
+    path : str
+        The file.
+    """
+
+    documents: list[Document]
+    spans: dict[str, list[ToolSpan]]
+    counts: dict[str, int]
+    annotators: tuple[str, ...]
+    path: str
+
+    def notes(self) -> tuple[str, ...]:
+        """What reading counted, as sentences naming the file.
+
+        Examples
+        --------
+        >>> ProdigyData([], {}, {"accept": 3, "reject": 1, "ignore": 2}, (), "p.jsonl").notes()
+        ('p.jsonl: 3 example(s) read; left out: 1 rejected, 2 ignored.',)
+        """
+        c, out = self.counts, []
+        skipped = [f"{c[k]} {w}" for k, w in (("reject", "rejected"), ("ignore", "ignored"),
+                                              ("other_annotator", "of other annotators"))
+                   if c.get(k)]
+        if skipped:
+            out.append(f"{c.get('accept', 0) + c.get('no_answer', 0)} example(s) read; left "
+                       f"out: {', '.join(skipped)}.")
+        if c.get("no_answer"):
+            out.append(f"{c['no_answer']} example(s) without 'answer' were read as accepted.")
+        return tuple(f"{self.path}: {n}" for n in out)
+
+
+def _fail(source: str, n: int, message: str) -> FormatError:
+    return FormatError(f"{source}, line {n}: {message}", source=source, line=n)
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _who(obj: dict[str, Any]) -> str | None:
+    who = obj.get("_annotator_id", obj.get("_session_id"))
+    return None if who is None else str(who)
+
+
+def _spans(obj: dict[str, Any], source: str, n: int) -> list[ToolSpan]:
+    spans = obj.get("spans", [])
+    if not isinstance(spans, list):
+        raise _fail(source, n, f"expected 'spans' to be a list; got {type(spans).__name__}.")
+    tokens = obj.get("tokens")
+    out = []
+    for k, span in enumerate(spans):
+        ok = (isinstance(span, dict) and _int(span.get("start")) and _int(span.get("end"))
+              and isinstance(span.get("label"), str))
+        if not ok:
+            raise _fail(source, n, f"span {k} is {json.dumps(span)[:80]}; expected "
+                        "{\"start\": int, \"end\": int, \"label\": str, ...}.")
+        ts, te = span.get("token_start"), span.get("token_end")
+        if isinstance(tokens, list) and _int(ts) and _int(te):
+            try:
+                first, last = tokens[ts], tokens[te]
+                bounds = (first["start"], last["end"])
+            except (IndexError, KeyError, TypeError):
+                raise _fail(source, n, f"span {k} has token_start {ts} and token_end {te}, "
+                            f"but the example has {len(tokens)} tokens.") from None
+            if bounds != (span["start"], span["end"]) or ts < 0 or te < ts:
+                raise _fail(source, n, f"span {k} ({span['start']}, {span['end']}, "
+                            f"{span['label']!r}) does not match its tokens {ts}..{te}, which "
+                            f"cover {bounds[0]}..{bounds[1]}; fix the offsets or the token "
+                            "indices (token_end is inclusive).")
+        score = span.get("score")
+        conf = float(score) if isinstance(score, int | float) and not isinstance(
+            score, bool) else None
+        text = span.get("text") if isinstance(span.get("text"), str) else None
+        out.append(ToolSpan(span["start"], span["end"], span["label"], text, conf,
+                            f"line {n}, span {k}"))
+    return out
+
+
+def _id(obj: dict[str, Any], k: int) -> tuple[str, str]:
+    if obj.get("_input_hash") is not None:
+        return str(obj["_input_hash"]), "_input_hash"
+    meta = obj.get("meta")
+    if isinstance(meta, dict) and meta.get("id") is not None:
+        return str(meta["id"]), "meta.id"
+    return str(k), "number"
+
+
+def read_prodigy(path: str | os.PathLike[str], *, encoding: str = "utf-8",
+                 annotator: str | None = None) -> ProdigyData:
+    r"""Read a Prodigy JSONL file: the accepted examples as documents.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (``prodigy db-out DATASET > file.jsonl``).
+    encoding : str
+        Text encoding of the file.
+    annotator : str, optional
+        Read only the examples whose ``_annotator_id`` (or ``_session_id``) is
+        this; needed where several annotators accepted one input.
+
+    Returns
+    -------
+    ProdigyData
+        ``documents``, ``spans`` (with scores), ``counts``; ``notes()``.
+
+    Raises
+    ------
+    FormatError
+        For malformed lines, a record without text, an unknown ``answer``,
+        spans that disagree with their tokens or the text, or two accepted
+        examples of one input.
+    OptionError
+        For an ``annotator`` the file does not have.
+
+    Examples
+    --------
+    >>> data = read_prodigy("tests/data/prodigy/ner.jsonl")
+    >>> [(d.id, d.span_texts()) for d in data.documents]
+    [('1850475491', ['Anna Smith', 'Berlin']), ('-40178912', ['ACME', 'Paris'])]
+    >>> data.counts
+    {'accept': 2, 'ignore': 1, 'reject': 1}
+    """
+    source = os.fspath(path)
+    counts: Counter[str] = Counter()
+    docs: list[Document] = []
+    spans: dict[str, list[ToolSpan]] = {}
+    seen: dict[str, tuple[int, str | None]] = {}
+    annotators: dict[str, None] = {}
+    kinds: set[str] = set()
+    k = 0
+    for n, obj in json_lines(path, encoding):
+        k += 1
+        who = _who(obj)
+        if who is not None:
+            annotators[who] = None
+        answer = obj.get("answer")
+        if answer is not None and answer not in _ANSWERS:
+            raise _fail(source, n, f"unknown answer {answer!r}; Prodigy answers are 'accept', "
+                        "'reject' and 'ignore'.")
+        if annotator is not None and who != annotator:
+            counts["other_annotator"] += 1
+            continue
+        counts[answer or "no_answer"] += 1
+        if answer not in (None, "accept"):
+            continue
+        doc_id, kind = _id(obj, k)
+        kinds.add(kind)
+        if len(kinds) > 1:
+            raise _fail(source, n, f"the example is identified by {kind} but earlier ones by "
+                        f"{' and '.join(sorted(kinds - {kind}))}; give every example an "
+                        "_input_hash (or a meta.id), or none.")
+        if doc_id in seen:
+            line, other = seen[doc_id]
+            raise _fail(source, n, f"a second accepted example of input {doc_id} (first on line "
+                        f"{line}, annotator {other!r}; this one {who!r}): choose one "
+                        "annotator with annotator=NAME (--gold-annotator/--pred-annotator).")
+        seen[doc_id] = (n, who)
+        text = obj.get("text")
+        if not isinstance(text, str):
+            raise _fail(source, n, "expected a string 'text'.")
+        found = python_offsets(text, _spans(obj, source, n), units="python", source=source)
+        spans[doc_id] = found
+        docs.append(Document(doc_id, entities(found), text,
+                             source=source, line=n))
+    if annotator is not None and annotator not in annotators:
+        listed = ", ".join(map(repr, annotators)) or "none"
+        raise OptionError(f"{source}: no annotator {annotator!r}; the annotators "
+                          f"(_annotator_id or _session_id) are {listed}.", option="annotator")
+    return ProdigyData(docs, spans, dict(sorted(counts.items())), tuple(annotators), source)
+
+
+def write_prodigy(documents: Iterable[Document], path: str | os.PathLike[str], *,
+                  encoding: str = "utf-8") -> None:
+    r"""Write documents as accepted Prodigy examples (``text``, ``spans``, ``answer``, ``meta.id``).
+
+    Prodigy's hashes are not computed: the document id goes to ``meta.id``,
+    which :func:`read_prodigy` reads back as the id; ``prodigy db-in`` adds
+    the hashes.
+
+    Parameters
+    ----------
+    documents : iterable of Document
+        Documents with text.
+    path : str or path-like
+        The file (overwritten).
+    encoding : str
+        Text encoding.
+
+    Raises
+    ------
+    ValueError
+        For a document without text.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> tmp = pathlib.Path(tempfile.mkdtemp()) / "p.jsonl"
+    >>> write_prodigy([Document("d1", [(0, 4, "PER")], "Anna flew")], tmp)
+    >>> tmp.read_text()
+    '{"text": "Anna flew", "spans": [{"start": 0, "end": 4, "label": "PER"}], "answer": "accept", "meta": {"id": "d1"}}\n'
+    """
+    with atomic_open(path, "w", encoding=encoding, newline="\n") as fh:
+        for doc in documents:
+            if doc.text is None:
+                raise ValueError(f"Document {doc.id!r} has no text; Prodigy examples need it.")
+            record = {"text": doc.text,
+                      "spans": [{"start": e.start, "end": e.end, "label": e.label}
+                                for e in doc.spans],
+                      "answer": "accept", "meta": {"id": doc.id}}
+            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+# ----------------------------------------------------------------------------- the format
+
+
+def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
+    data = read_prodigy(path, **options)
+    return ReadResult(data.documents, data.notes(), source=data)
+
+
+def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
+    documents = Counted(chunks)
+    write_prodigy(documents.items(), target, encoding=options.encoding)
+    return documents.count
+
+
+#: The ``prodigy`` format (no suffix of its own: ``.jsonl`` is JSON Lines).
+FORMAT = register_format(Format(
+    "prodigy", "Prodigy JSONL: accepted examples with character spans",
+    kind="spans", read=_read, options=("encoding", "annotator"), write_spans=_write_spans,
+))

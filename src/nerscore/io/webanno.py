@@ -1,0 +1,328 @@
+r"""WebAnno TSV 3 files, as INCEpTION and WebAnno export them: spans of a named layer.
+
+A file is one document: a header naming the layers and their features, then
+sentences of one token per line::
+
+    #FORMAT=WebAnno TSV 3.3
+    #T_SP=de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity|identifier|value
+
+
+    #Text=Anna Smith flew to Berlin.
+    1-1	0-4	Anna	*[1]	PER[1]
+    1-2	5-10	Smith	*[1]	PER[1]
+    1-3	11-15	flew	_	_
+
+- Each feature of each layer is one column after the token, in header
+  order. The layer is chosen by name (``layer=``: the full name or its last
+  part, default ``NamedEntity``) and the label is one of its features
+  (``feature=``, default ``value``).
+- A span over several tokens carries an id (``PER[1]``) on each; stacked
+  annotations on one token are separated by ``|`` (``PER[1]|ORG[2]``); ``_``
+  is no annotation; ``*`` is an annotation without a value for the feature,
+  counted and not scored. ``\`` escapes the characters the format uses.
+- Offsets (``0-4``) count UTF-16 code units (INCEpTION is written in Java):
+  they are converted to Python indices, counted. The document's text is the
+  sentences' ``#Text`` placed at their first token; what lies between
+  sentences is not in the file and is read as spaces. Every token is checked
+  against that text.
+- A folder is read as one document per ``.tsv`` file (id: the path relative to
+  the folder, without ``.tsv``). INCEpTION's project export keeps one file per
+  annotator (``annotation/DOC/USER.tsv``): ``annotator=USER`` reads those
+  files, each document named by its folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
+from typing import Any, NamedTuple
+
+from nerscore.errors import FormatError, OptionError
+from nerscore.io._textfile import read_text
+from nerscore.io._tool_spans import ToolSpan, entities, utf16_positions
+from nerscore.io.formats import Format, ReadResult, register_format
+from nerscore.values.documents import Document
+
+__all__ = ["FORMAT", "NAMED_ENTITY", "WebAnnoData", "read_webanno"]
+
+#: The named-entity layer of DKPro Core, INCEpTION's and WebAnno's default NER layer.
+NAMED_ENTITY = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"
+
+_ROW = re.compile(r"(\d+)-(\d+)(?:\.\d+)?\Z")
+_OFFSETS = re.compile(r"(\d+)-(\d+)\Z")
+_ITEM = re.compile(r"(.*?)(?<!\\)\[(\d+)\]\Z", re.DOTALL)
+_SPLIT = re.compile(r"(?<!\\)\|")
+_UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
+class WebAnnoData(NamedTuple):
+    """The documents of WebAnno TSV files, their spans, and what reading counted.
+
+    Attributes
+    ----------
+    documents : list of Document
+        One per file.
+    spans : dict of str to list of ToolSpan
+        Document id -> its spans (Python offsets).
+    counts : dict of str to int
+        ``no_value`` (annotations without a value for the feature, not
+        scored), ``stacked`` (tokens with several annotations of the layer),
+        ``utf16`` (spans whose offsets changed from UTF-16 code units).
+    layer, feature : str
+        What was read.
+    path : str
+        The file or folder.
+    """
+
+    documents: list[Document]
+    spans: dict[str, list[ToolSpan]]
+    counts: dict[str, int]
+    layer: str
+    feature: str
+    path: str
+
+    def notes(self) -> tuple[str, ...]:
+        """What reading counted, as sentences naming the file.
+
+        Examples
+        --------
+        >>> WebAnnoData([], {}, {"no_value": 1}, NAMED_ENTITY, "value", "x.tsv").notes()
+        ("x.tsv: 1 NamedEntity annotation(s) have no 'value' (shown as *): not scored.",)
+        """
+        c, out = self.counts, []
+        short = self.layer.rsplit(".", 1)[-1]
+        if c.get("no_value"):
+            out.append(f"{c['no_value']} {short} annotation(s) have no {self.feature!r} (shown "
+                       "as *): not scored.")
+        if c.get("stacked"):
+            out.append(f"{c['stacked']} token(s) carry stacked {short} annotations (read as "
+                       "separate spans).")
+        if c.get("utf16"):
+            out.append(f"{c['utf16']} span(s) had offsets counting UTF-16 code units (characters "
+                       "beyond U+FFFF count two), converted to character offsets.")
+        return tuple(f"{self.path}: {n}" for n in out)
+
+
+def _unescape(text: str) -> str:
+    return _UNESCAPE.sub(lambda m: m.group(1), text)
+
+
+class _Header(NamedTuple):
+    column: int  # index of the label column among the annotation columns
+    layer: str
+    feature: str
+
+
+def _header(lines: list[str], source: str, layer: str, feature: str | None) -> _Header:
+    if not lines or not lines[0].startswith("#FORMAT=WebAnno TSV 3"):
+        got = lines[0][:40] if lines else "an empty file"
+        raise FormatError(f"{source}, line 1: expected '#FORMAT=WebAnno TSV 3.x'; got {got!r}. "
+                          "Export the document as 'WebAnno TSV v3' from INCEpTION/WebAnno.",
+                          source=source, line=1)
+    layers: list[tuple[str, str, list[str], int]] = []  # kind, name, features, first column
+    column = 0
+    for line in lines[1:]:
+        if not line.startswith("#T_"):
+            if line.startswith("#Text=") or _ROW.match(line.split("\t", 1)[0]):
+                break
+            continue
+        kind, _, spec = line.partition("=")
+        name, *features = spec.split("|")
+        layers.append((kind[1:], name, features, column))
+        column += max(1, len(features))
+    spans = [entry for entry in layers if entry[0] == "T_SP"]
+    wanted = [entry for entry in spans
+              if layer in (entry[1], entry[1].rsplit(".", 1)[-1])]
+    if len(wanted) != 1:
+        listed = ", ".join(repr(e[1]) for e in spans) or "none"
+        problem = "has several span layers named" if wanted else "has no span layer"
+        raise OptionError(f"{source} {problem} {layer!r}; its span layers are {listed}. Choose "
+                          "one with layer=NAME (--layer NAME).", option="layer")
+    _, name, features, first = wanted[0]
+    if feature is None:
+        feature = "value" if "value" in features or not features else (
+            features[0] if len(features) == 1 else "")
+        if not feature:
+            raise OptionError(f"{source}: layer {name!r} has the features "
+                              f"{', '.join(map(repr, features))}; choose the label with "
+                              "feature=NAME (--feature NAME).", option="feature")
+    if features and feature not in features:
+        raise OptionError(f"{source}: layer {name!r} has no feature {feature!r}; its features "
+                          f"are {', '.join(map(repr, features))}.", option="feature")
+    return _Header(first + (features.index(feature) if features else 0), name, feature)
+
+
+def _document(path: Path, doc_id: str, *, encoding: str, layer: str, feature: str | None,
+              counts: Counter[str]) -> tuple[Document, list[ToolSpan], _Header]:
+    source = os.fspath(path)
+    lines = [line.removesuffix("\r") for line in read_text(path, encoding=encoding).split("\n")]
+    head = _header(lines, source, layer, feature)
+    pieces: list[str] = []  # the text, sentence by sentence, with the gaps between them
+    units = 0  # UTF-16 length of the pieces
+    sentence: list[str] = []
+    tokens: list[tuple[int, int, int, str]] = []  # line, begin, end, token (UTF-16 offsets)
+    open_spans: dict[str, list[Any]] = {}  # id -> [begin, end, label, line]
+    found: list[list[Any]] = []
+    placed = True
+    for n, line in enumerate(lines, 1):
+        if line.startswith("#Text="):
+            if placed:
+                sentence, placed = [], False
+            sentence.append(_unescape(line[len("#Text="):]))
+            continue
+        if not line.strip() or line.startswith("#"):
+            continue
+        cells = line.split("\t")
+        if len(cells) < 3 or not _ROW.match(cells[0]) or not _OFFSETS.match(cells[1]):
+            raise FormatError(f"{source}, line {n}: expected 'SENT-TOKEN<TAB>BEGIN-END<TAB>TOKEN"
+                              f"<TAB>...'; got {line[:60]!r}.", source=source, line=n)
+        begin, end = (int(x) for x in cells[1].split("-"))
+        if not placed:
+            text = "\n".join(sentence)
+            if begin < units:
+                raise FormatError(f"{source}, line {n}: the sentence starts at {begin}, before "
+                                  f"the end of the previous one ({units}).", source=source,
+                                  line=n)
+            pieces += [" " * (begin - units), text]
+            units = begin + len(text.encode("utf-16-le")) // 2
+            placed = True
+        tokens.append((n, begin, end, _unescape(cells[2])))
+        annotations = cells[3:]
+        cell = annotations[head.column] if head.column < len(annotations) else "_"
+        if cell in ("_", ""):
+            continue
+        items = _SPLIT.split(cell)
+        if len(items) > 1:
+            counts["stacked"] += 1
+        for k, item in enumerate(items):
+            m = _ITEM.match(item)
+            value, ident = (m.group(1), m.group(2)) if m else (item, None)
+            if value == "*":
+                if ident is None or ident not in open_spans:
+                    counts["no_value"] += 1
+                    open_spans.setdefault(ident or f"{n}:{k}", [begin, end, None, n])
+                continue
+            if ident is not None and ident in open_spans:
+                span = open_spans[ident]
+                span[0], span[1] = min(span[0], begin), max(span[1], end)
+                continue
+            span = [begin, end, _unescape(value), n]
+            open_spans[ident or f"{n}:{k}"] = span
+            found.append(span)
+    text = "".join(pieces)
+    positions = utf16_positions(text)
+
+    def py(offset: int, n: int) -> int:
+        if positions is None:
+            return offset
+        if offset not in positions:
+            raise FormatError(f"{source}, line {n}: offset {offset} falls inside a character "
+                              "beyond U+FFFF.", source=source, line=n)
+        return positions[offset]
+
+    for n, begin, end, token in tokens:
+        b, e = py(begin, n), py(end, n)
+        if text[b:e] != token:
+            raise FormatError(f"{source}, line {n}: the token {token!r} at {begin}-{end} is "
+                              f"{text[b:e]!r} in the sentence text (#Text); the file is "
+                              "inconsistent.", source=source, line=n)
+    spans = []
+    for begin, end, label, n in found:
+        b, e = py(begin, n), py(end, n)
+        if (b, e) != (begin, end):
+            counts["utf16"] += 1
+        spans.append(ToolSpan(b, e, label, text[b:e], where=f"line {n}"))
+    spans.sort(key=lambda s: (s.start, s.end))
+    doc = Document(doc_id, entities(spans), text, source=source)
+    return doc, spans, head
+
+
+def read_webanno(path: str | os.PathLike[str], *, encoding: str = "utf-8",
+                 layer: str = "NamedEntity", feature: str | None = None,
+                 annotator: str | None = None) -> WebAnnoData:
+    r"""Read WebAnno TSV 3 files: the spans of one layer, labelled by one feature.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A ``.tsv`` file (one document) or a folder of them (read recursively,
+        sorted).
+    encoding : str
+        Text encoding of the files.
+    layer : str
+        The span layer: its full name (``webanno.custom.Entity``) or the last
+        part of it (``NamedEntity``, the default).
+    feature : str, optional
+        The feature holding the label (default: ``value``, or the layer's only
+        feature).
+    annotator : str, optional
+        In a folder, read only the files named ``ANNOTATOR.tsv`` (INCEpTION's
+        ``annotation/DOC/ANNOTATOR.tsv``), each document named by its folder.
+
+    Returns
+    -------
+    WebAnnoData
+        ``documents``, ``spans``, ``counts``; ``notes()``.
+
+    Raises
+    ------
+    FormatError
+        For a file that is not WebAnno TSV 3, malformed token lines, or
+        tokens that disagree with the sentence text.
+    OptionError
+        For a layer or feature the file does not have, listing those it has.
+
+    Examples
+    --------
+    >>> data = read_webanno("tests/data/webanno/news.tsv")
+    >>> [(s.label, s.text) for s in data.spans["news"]]
+    [('PER', 'Anna Smith'), ('LOC', 'Berlin'), ('ORG', 'ACME'), ('ORG', 'ACME Paris'), ('LOC', 'Paris')]
+    >>> data.counts
+    {'no_value': 1, 'stacked': 2, 'utf16': 3}
+    """
+    root = Path(path)
+    if root.is_dir():
+        pattern = "*.tsv" if annotator is None else f"{annotator}.tsv"
+        files = sorted(root.rglob(pattern))
+        if not files:
+            raise FormatError(f"{os.fspath(root)}: no {pattern} file in the folder or its "
+                              "subfolders.", source=os.fspath(root))
+
+        def name(p: Path) -> str:
+            rel = p.relative_to(root)
+            rel = rel.parent if annotator is not None else rel.with_suffix("")
+            return PurePosixPath(*rel.parts).as_posix()
+    elif root.is_file():
+        files = [root]
+
+        def name(p: Path) -> str:
+            return p.stem
+    else:
+        raise FileNotFoundError(f"No such file or folder: {os.fspath(path)!r}.")
+    counts: Counter[str] = Counter()
+    docs, spans = [], {}
+    head = None
+    for f in files:
+        doc, found, head = _document(f, name(f), encoding=encoding, layer=layer,
+                                     feature=feature, counts=counts)
+        docs.append(doc)
+        spans[doc.id] = found
+    assert head is not None
+    return WebAnnoData(docs, spans, dict(sorted(counts.items())), head.layer, head.feature,
+                       os.fspath(path))
+
+
+def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
+    data = read_webanno(path, **options)
+    return ReadResult(data.documents, data.notes(), source=data)
+
+
+#: The ``webanno`` format: WebAnno TSV 3 (``.tsv`` is CoNLL unless the format is named).
+FORMAT = register_format(Format(
+    "webanno", "WebAnno TSV 3 (INCEpTION): spans of a named layer, stacked, with [n] ids",
+    kind="spans", read=_read, folder=False,
+    options=("encoding", "layer", "feature", "annotator"),
+))

@@ -1,0 +1,93 @@
+"""Prodigy JSONL: accepted examples only, tokens checked, scores kept, annotators chosen."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from nerscore.errors import FormatError, OptionError
+from nerscore.io.prodigy import read_prodigy, write_prodigy
+from tests.paths import DATA
+
+NER = DATA / "prodigy" / "ner.jsonl"
+
+
+def write(tmp_path, *records):
+    path = tmp_path / "p.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def example(text="Anna flew", spans=({"start": 0, "end": 4, "label": "PER"},), **extra):
+    return {"text": text, "spans": list(spans), **extra}
+
+
+def test_only_accepted_examples_are_read_and_the_rest_counted():
+    data = read_prodigy(NER)
+    assert [d.id for d in data.documents] == ["1850475491", "-40178912"]
+    assert data.counts == {"accept": 2, "ignore": 1, "reject": 1}
+    assert data.annotators == ("ner_news-anna",)
+    assert data.notes() == (f"{NER}: 2 example(s) read; left out: 1 rejected, 1 ignored.",)
+
+
+def test_span_scores_are_kept(tmp_path):
+    path = write(tmp_path, example(spans=[{"start": 0, "end": 4, "label": "PER", "score": 0.7}],
+                                   answer="accept"))
+    assert read_prodigy(path).spans["1"][0].score == 0.7
+
+
+def test_examples_without_answer_are_read_as_accepted(tmp_path):
+    path = write(tmp_path, example(), example(text="Bob ran"))
+    data = read_prodigy(path)
+    assert [d.id for d in data.documents] == ["1", "2"]
+    assert data.notes() == (f"{path}: 2 example(s) without 'answer' were read as accepted.",)
+
+
+def test_spans_are_checked_against_their_tokens(tmp_path):
+    tokens = [{"text": "Anna", "start": 0, "end": 4, "id": 0},
+              {"text": "flew", "start": 5, "end": 9, "id": 1}]
+    bad = example(tokens=tokens, answer="accept",
+                  spans=[{"start": 0, "end": 4, "token_start": 0, "token_end": 1, "label": "P"}])
+    with pytest.raises(FormatError, match=r"line 1: span 0 \(0, 4, 'P'\) does not match its "
+                                          r"tokens 0\.\.1, which cover 0\.\.9"):
+        read_prodigy(write(tmp_path, bad))
+    bad["spans"][0]["token_end"] = 5
+    with pytest.raises(FormatError, match="token_end 5, but the example has 2 tokens"):
+        read_prodigy(write(tmp_path, bad))
+
+
+def test_two_annotators_of_one_input_need_a_choice(tmp_path):
+    path = write(tmp_path, example(_input_hash=7, answer="accept", _annotator_id="ds-ann"),
+                 example(_input_hash=7, answer="accept", _annotator_id="ds-bob", spans=[]))
+    with pytest.raises(FormatError, match=r"line 2: a second accepted example of input 7 \(first "
+                                          r"on line 1, annotator 'ds-ann'; this one 'ds-bob'\)"):
+        read_prodigy(path)
+    bob = read_prodigy(path, annotator="ds-bob")
+    assert [(d.id, d.spans) for d in bob.documents] == [("7", ())]
+    assert bob.counts == {"accept": 1, "other_annotator": 1}
+    with pytest.raises(OptionError, match="no annotator 'ds-eve'; the annotators"):
+        read_prodigy(path, annotator="ds-eve")
+
+
+@pytest.mark.parametrize(("record", "message"), [
+    (example(answer="maybe"), "unknown answer 'maybe'"),
+    ({"spans": []}, "expected a string 'text'"),
+    (example(spans=[{"start": 0, "label": "X"}]), "span 0 is .*; expected"),
+    (example(spans=[{"start": 0, "end": 40, "label": "X"}]), "ends beyond the text"),
+])
+def test_malformed_examples_are_errors_naming_the_line(tmp_path, record, message):
+    with pytest.raises(FormatError, match=message):
+        read_prodigy(write(tmp_path, record))
+
+
+def test_mixed_ids_are_an_error(tmp_path):
+    path = write(tmp_path, example(_input_hash=1), example())
+    with pytest.raises(FormatError, match="identified by number but earlier ones by _input_hash"):
+        read_prodigy(path)
+
+
+def test_written_examples_read_back_equal(tmp_path):
+    docs = read_prodigy(NER).documents
+    write_prodigy(docs, tmp_path / "out.jsonl")
+    assert read_prodigy(tmp_path / "out.jsonl").documents == docs

@@ -1,0 +1,65 @@
+"""Offsets of annotation tools: UTF-16 code units read as Python indices, decided per span."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from nerscore.errors import FormatError
+from nerscore.io._tool_spans import ToolSpan, python_offsets, utf16_positions
+
+TEXT = "\U0001F600 Anna and \U0001F389 Bob"  # two characters beyond U+FFFF
+
+
+def u16(i):
+    return len(TEXT[:i].encode("utf-16-le")) // 2
+
+
+def test_utf16_positions_skip_the_middle_of_surrogate_pairs():
+    pos = utf16_positions(TEXT)
+    assert pos is not None
+    assert 1 not in pos
+    assert all(TEXT[pos[u16(i)]] == TEXT[i] for i in range(len(TEXT)))
+    assert utf16_positions("caf\u00e9") is None  # within the BMP both readings agree
+
+
+@pytest.mark.parametrize("units", ["auto", "utf16"])
+def test_each_span_with_text_is_read_the_way_its_text_says(units):
+    anna, bob = TEXT.index("Anna"), TEXT.index("Bob")
+    spans = [ToolSpan(u16(anna), u16(anna) + 4, "PER", "Anna"),
+             ToolSpan(u16(bob), u16(bob) + 3, "PER", "Bob")]
+    counts: Counter[str] = Counter()
+    out = python_offsets(TEXT, spans, units=units, counts=counts)
+    assert [TEXT[s.start:s.end] for s in out] == ["Anna", "Bob"]
+    assert counts == {"utf16": 2}
+
+
+def test_mixed_readings_in_one_document_are_each_resolved_in_auto_mode():
+    anna, bob = TEXT.index("Anna"), TEXT.index("Bob")
+    spans = [ToolSpan(anna, anna + 4, "PER", "Anna"),  # Python offsets
+             ToolSpan(u16(bob), u16(bob) + 3, "PER", "Bob")]  # UTF-16 offsets
+    out = python_offsets(TEXT, spans)
+    assert [TEXT[s.start:s.end] for s in out] == ["Anna", "Bob"]
+
+
+def test_spans_without_text_follow_the_spans_with_text_of_their_document():
+    anna, bob = TEXT.index("Anna"), TEXT.index("Bob")
+    spans = [ToolSpan(u16(anna), u16(anna) + 4, "PER", "Anna"),
+             ToolSpan(u16(bob), u16(bob) + 3, "PER")]
+    counts: Counter[str] = Counter()
+    out = python_offsets(TEXT, spans, counts=counts)
+    assert [TEXT[s.start:s.end] for s in out] == ["Anna", "Bob"]
+    assert counts == {"utf16": 2, "utf16_guessed": 1}
+
+
+def test_a_utf16_offset_inside_a_surrogate_pair_is_an_error():
+    with pytest.raises(FormatError, match=r"span \(1, 3, 'X'\) falls inside a character beyond "
+                                          "U\\+FFFF"):
+        python_offsets(TEXT, [ToolSpan(1, 3, "X")], units="utf16")
+
+
+def test_without_text_offsets_are_only_checked_for_order():
+    assert python_offsets(None, [ToolSpan(5, 9, "X")])[0].start == 5
+    with pytest.raises(FormatError, match="has start > end"):
+        python_offsets(None, [ToolSpan(9, 5, "X")])
