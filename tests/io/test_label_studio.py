@@ -193,3 +193,11 @@ def test_a_second_prediction_of_one_model_replaces_the_first_counted(tmp_path):
     _, notes = select(ls, side="pred")
     assert notes == (f"{path}: 1 task(s) had two annotations of one annotator (or two "
                      "predictions of one model): the last one was read.",)
+
+
+def test_prediction_scores_reach_the_entities_and_min_score():
+    pred, _ = select(read_label_studio(EXPORT), side="pred")
+    assert [[e.score for e in d.spans] for d in pred] == [[0.98, 0.91], [0.87]]
+    gold, _ = select(read_label_studio(EXPORT), "1")
+    at_95 = nerscore.evaluate(gold, pred, min_score=0.95, zero_division=0)
+    assert at_95.micro.fp + at_95.micro.tp == 1  # only the 0.98 prediction is kept

@@ -63,14 +63,14 @@ class ToolSpan:
 
 
 def entities(spans: Sequence[ToolSpan]) -> tuple[Entity, ...]:
-    """The spans as entities (start, end, label), in order.
+    """The spans as entities (start, end, label), in order, with the tool's score when it has one.
 
     Examples
     --------
     >>> entities([ToolSpan(0, 4, "PER", score=0.9)])
-    (Entity(span=Span(start=0, end=4), label='PER', sentence=0),)
+    (Entity(span=Span(start=0, end=4), label='PER', sentence=0, score=0.9),)
     """
-    return tuple(Entity(Span(s.start, s.end), s.label) for s in spans)
+    return tuple(Entity(Span(s.start, s.end), s.label, score=s.score) for s in spans)
 
 
 def check_units(units: str) -> str:
