@@ -9,7 +9,9 @@ space-separated with CRLF line ends (``word tag``), and the two merged into one
 Every command runs as a whole process, round-robin, after one untimed warm-up run each;
 the table gives median wall and CPU time, the peak resident memory, and the ratios to the
 Perl script (``--perl PATH/conlleval.pl``, when given) and to ``nerscore conlleval`` on the
-merged file.
+merged file, and to ``nerscore score`` (the report's target is a few times one scoring
+pass). Two start-up rows time ``nerscore --version`` and ``nerscore score`` on files of
+25,000 tokens made the same way.
 
     .venv/bin/python benchmarks/bench_score.py --perl /path/to/conlleval.pl
     .venv/bin/python benchmarks/bench_score.py --tokens 4000000 --repeats 3
@@ -90,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         gold, pred, merged, n = write_files(folder, args.tokens)
+        (folder / "small").mkdir()
+        s_gold, s_pred, _, n_small = write_files(folder / "small", 25_000)
         out = folder / "out"
         tasks: dict[str, tuple[list[str], Path | None]] = {
             "nerscore conlleval MERGED": ([exe, "conlleval", str(merged)], None),
@@ -101,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
             "nerscore report GOLD PRED --train GOLD": (
                 [exe, "report", str(gold), str(pred), "--train", str(gold), "-o",
                  str(out) + ".html", "-q"], None),
+            "start-up: nerscore --version": ([exe, "--version"], None),
+            f"start-up: nerscore score, {n_small:,} tokens": (
+                [exe, "score", str(s_gold), str(s_pred)], None),
         }
         if args.perl and shutil.which("perl"):
             tasks["perl conlleval.pl < MERGED"] = (["perl", args.perl], merged)
@@ -116,16 +123,18 @@ def main(argv: list[str] | None = None) -> int:
 
     perl = "perl conlleval.pl < MERGED" if "perl conlleval.pl < MERGED" in times else None
     base = "nerscore conlleval MERGED"
+    score = "nerscore score GOLD PRED"
     rows = []
     for name in times:
         ratio_perl = f"{med(perl, 1) / med(name, 1):.1f}x" if perl else "n/a"
         rows.append([name, f"{med(name, 0):.2f} s", f"{med(name, 1):.2f} s",
-                     f"{med(name, 2):.0f} MB", ratio_perl, f"{med(name, 1) / med(base, 1):.2f}"])
+                     f"{med(name, 2):.0f} MB", ratio_perl, f"{med(name, 1) / med(base, 1):.2f}",
+                     f"{med(name, 1) / med(score, 1):.2f}"])
     print(f"machine: {machine()}")
     print(f"input: {n:,} tokens; gold tab-separated, prediction space-separated with CRLF; "
           f"{args.repeats} runs each, medians")
     print(table(["command", "wall", "CPU", "peak RSS", "Perl CPU / CPU",
-                 "CPU / nerscore conlleval"], rows, "lrrrrr"))
+                 "CPU / nerscore conlleval", "CPU / score"], rows, "lrrrrrr"))
     return 0
 
 

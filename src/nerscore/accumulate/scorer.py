@@ -10,7 +10,6 @@ after earlier ones).
 from __future__ import annotations
 
 import copy
-import dataclasses
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -217,8 +216,7 @@ class EntityScorer:
                 records = errors_from_report(part, texts=texts)
                 offset = self.n_sequences - prep.n_sequences
                 if offset:
-                    records = [dataclasses.replace(r, sequence=r.sequence + offset)
-                               for r in records]
+                    records = [r.shifted(offset) for r in records]
                 self.on_errors(records)
         self.n_batches += 1
 

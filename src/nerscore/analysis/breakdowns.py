@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,7 @@ from nerscore.values.decoding import Decoding
 from nerscore.values.ratios import check_zero_division, safe_divide
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import EntityColumns
+from nerscore.values.tags import Slices
 
 if TYPE_CHECKING:
     from nerscore.decode.inputs import Prepared
@@ -179,12 +180,16 @@ class Breakdown:
 # ------------------------------------------------------------------------------- surfaces
 
 
-def texts_of(prep: Prepared) -> list[Any] | None:
+def texts_of(prep: Prepared) -> Sequence[Any] | None:
     """Per sequence, the text (str) or token list that offsets refer to, when the input has it.
 
     Spans give their documents' texts; tags read from a file give their tokens.
     """
-    return None if prep.texts is None else list(prep.texts)
+    if prep.texts is None:
+        return None
+    if isinstance(prep.texts, Slices):  # a file's tokens: read only where an entity covers them
+        return prep.texts
+    return list(prep.texts)
 
 
 def surfaces(cols: EntityColumns, texts: Sequence[Any] | None) -> list[str] | None:
@@ -202,8 +207,10 @@ def surfaces(cols: EntityColumns, texts: Sequence[Any] | None) -> list[str] | No
     if texts is None or (len(cols) and int(cols.seq.max()) >= len(texts)):
         return None
     out: list[str] = []
+    item_of: Callable[[int], Any] = texts.view if isinstance(texts, Slices) else \
+        texts.__getitem__
     for q, s, e in zip(cols.seq.tolist(), cols.start.tolist(), cols.end.tolist(), strict=True):
-        item = texts[q]
+        item = item_of(q)
         if item is None or e > len(item):
             return None
         part = item[s:e]

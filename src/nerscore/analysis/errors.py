@@ -32,8 +32,8 @@ import csv
 import io
 import json
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, fields
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
@@ -49,6 +49,7 @@ from nerscore.values.fragments import same_fragments
 from nerscore.values.options import OptionEnum
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import EntityColumns
+from nerscore.values.tags import Slices
 
 if TYPE_CHECKING:
     from nerscore.scoring.report import Report
@@ -135,12 +136,24 @@ class ErrorRecord:
         -------
         dict
         """
-        out = asdict(self)
+        out = {name: getattr(self, name) for name in FIELDS}
         out["category"] = self.category.value
         for side in ("gold_fragments", "pred_fragments"):
             if out[side] is not None:
                 out[side] = [list(f) for f in out[side]]
         return out
+
+    def shifted(self, offset: int) -> ErrorRecord:
+        """The same record with ``sequence`` moved by ``offset`` (a batch within a corpus).
+
+        Examples
+        --------
+        >>> ErrorRecord(ErrorCategory.MISSED, 0, None, 3, 5, "PER", None, None, None).shifted(7).sequence
+        7
+        """
+        values = [getattr(self, name) for name in FIELDS]
+        values[1] += offset
+        return ErrorRecord(*values)
 
 
 #: Column order of :func:`write_errors`.
@@ -157,7 +170,8 @@ def _texts_for(
             "Expected `texts` to be a sequence with one text (str) or token list per "
             "sequence; got a single str. Wrap it in a list."
         )
-    texts = list(texts)
+    if not isinstance(texts, Slices):  # token lists of a file stay unread until covered
+        texts = list(texts)
     if len(texts) != n_sequences:
         raise LengthMismatchError(
             f"Expected `texts` to hold one item per sequence ({n_sequences}); "
@@ -231,9 +245,12 @@ def _records(
     g_frags = _fragments_of(gold, np.where(has_g, g_row, -1)[order])
     p_frags = _fragments_of(pred, np.where(has_p, p_row, -1)[order])
     out = []
+    item_of: Callable[[int], Any] | None = None
+    if texts is not None:  # a file's token lists are read only where an entity covers them
+        item_of = texts.view if isinstance(texts, Slices) else texts.__getitem__
     for k, (c, q, g0, g1, g_lab, p0, p1, p_lab) in enumerate(columns):
         doc = None if ids is None else ids[q]
-        item = None if texts is None else texts[q]
+        item = None if item_of is None else item_of(q)
         g, p = g_lab >= 0, p_lab >= 0
         gf, pf = g_frags[k], p_frags[k]
         out.append(ErrorRecord(
@@ -453,8 +470,9 @@ def write_errors(
 def _write(records: Iterable[ErrorRecord], fh: IO[str], format: str) -> int:  # noqa: A002
     n = 0
     if format == "jsonl":
+        encode = json.JSONEncoder(ensure_ascii=False).encode  # one encoder for all records
         for rec in records:
-            fh.write(json.dumps(rec.to_dict(), ensure_ascii=False) + "\n")
+            fh.write(encode(rec.to_dict()) + "\n")
             n += 1
         return n
     writer = csv.writer(fh, lineterminator="\n")

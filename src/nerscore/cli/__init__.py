@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 __all__ = ["build_parser", "main"]
 
@@ -39,7 +39,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     ----------
     command : str, optional
         Register only the module of this subcommand (what ``main`` does when
-        the command line names one, so that ``nerscore conlleval`` starts fast).
+        the command line names one, so that ``nerscore conlleval`` starts fast);
+        ``"--version"`` registers none.
 
     Returns
     -------
@@ -63,7 +64,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"nerscore {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    modules = [SUBCOMMANDS[command]] if command in SUBCOMMANDS else SUBCOMMANDS.values()
+    modules: Iterable[str] = SUBCOMMANDS.values()
+    if command in SUBCOMMANDS:
+        modules = [SUBCOMMANDS[command]]
+    elif command == "--version":  # prints and exits before any subcommand is needed
+        modules = []
     for name in dict.fromkeys(modules):
         importlib.import_module(name).register(subparsers)
     return parser
@@ -138,9 +143,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     # cost of a thread pool (set before NumPy is first imported, never overriding).
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")
-    from nerscore.cli._options import UsageError, keywords_to_flags
-    from nerscore.errors import NerscoreError
-
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(args_list[0] if args_list else None)
     try:
@@ -151,7 +153,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     command = args.command
+    from nerscore.cli._options import UsageError, keywords_to_flags
     from nerscore.cli._output import check_outputs, set_quiet
+    from nerscore.errors import NerscoreError
 
     set_quiet(getattr(args, "quiet", False))
     with warnings.catch_warnings(record=True) as caught:

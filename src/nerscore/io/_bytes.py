@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["GOLDEN", "WORD", "intern_ranges", "word_view", "words_at"]
+__all__ = ["GOLDEN", "WORD", "count_newlines", "intern_ranges", "low_bytes", "raw_words_at", "word_view",
+           "words_at"]
 
 IntArray = npt.NDArray[np.int64]
 ByteArray = npt.NDArray[np.uint8]
@@ -83,15 +84,45 @@ def words_at(
     >>> [int(x).to_bytes(8, "little") for x in w]
     [b'Jonas\x00\x00\x00', b'left\x00\x00\x00\x00']
     """
-    out = np.empty(len(pos), dtype=WORD)
-    safe = pos <= len(b) - 8
-    if view is not None:
-        out[safe] = view[pos[safe]]
-    for i in np.flatnonzero(~safe).tolist():  # the last few bytes of the buffer
+    out = raw_words_at(b, view, pos)
+    out &= low_bytes(remaining)
+    return out
+
+
+def raw_words_at(b: ByteArray, view: WordArray | None, pos: IntArray) -> WordArray:
+    r"""``b[pos : pos + 8]`` of every position as one word, zero-padded past the end of ``b``.
+
+    Examples
+    --------
+    >>> b = np.frombuffer(b"Jonas left", dtype=np.uint8)
+    >>> [int(x).to_bytes(8, "little") for x in raw_words_at(b, word_view(b), np.array([0, 6]))]
+    [b'Jonas le', b'left\x00\x00\x00\x00']
+    """
+    last = len(b) - 8
+    out: WordArray = view[np.minimum(pos, last)] if view is not None else np.empty(
+        len(pos), dtype=WORD)
+    tail = np.flatnonzero(pos > last) if len(pos) and pos.max() > last else ()
+    for i in tail:  # the last few bytes of the buffer
         p = int(pos[i])
         out[i] = np.frombuffer(b[p : p + 8].tobytes().ljust(8, b"\0"), dtype=WORD)[0]
-    result: WordArray = out & _LOW_BYTES[np.clip(remaining, 0, 8)]
-    return result
+    return out
+
+
+def count_newlines(data: bytes | memoryview) -> int:
+    r"""``data.count(b"\n")``, in one vectorised pass (bytes.count is a byte-by-byte loop).
+
+    Examples
+    --------
+    >>> count_newlines(b"a\nb\n\n")
+    3
+    """
+    return int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) == 10))
+
+
+def low_bytes(n: IntArray) -> WordArray:
+    """Per element, the mask keeping the ``n`` lowest bytes of a word (all of them from 8 on)."""
+    mask: WordArray = _LOW_BYTES[np.clip(n, 0, 8)]
+    return mask
 
 
 def intern_ranges(

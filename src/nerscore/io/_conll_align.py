@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.errors import FormatError, LengthMismatchError
-from nerscore.io._bytes import word_view, words_at
+from nerscore.io._bytes import low_bytes, raw_words_at, word_view, words_at
 from nerscore.io._conll_corpus import ConllCorpus, ConllText
 
 __all__ = ["TokenDiff", "check_aligned"]
@@ -180,8 +180,12 @@ def _differing_fields(a: ConllText, b: ConllText) -> IntArray:
     ba = np.frombuffer(a.data, dtype=np.uint8)
     bb = np.frombuffer(b.data, dtype=np.uint8)
     ra, rb = word_view(ba), word_view(bb)
-    idx = np.flatnonzero(~differ & (la > 0))
-    off = 0
+    # the first 8 bytes of every token, the bytes past its end masked off
+    bad = raw_words_at(ba, ra, a.token_start) ^ raw_words_at(bb, rb, b.token_start)
+    bad &= low_bytes(la)
+    differ |= bad.astype(bool)
+    idx = np.flatnonzero(~differ & (la > 8))
+    off = 8
     while len(idx):
         rest = la[idx] - off
         bad = words_at(ba, ra, a.token_start[idx] + off, rest) != \

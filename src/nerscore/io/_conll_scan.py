@@ -2,7 +2,10 @@ r"""The CoNLL scanner behind :func:`~nerscore.io.conll.read_conll`: bytes to col
 
 A block of whole lines is split with NumPy, without Python work per line:
 words are runs of bytes above the space (so ``\r`` and tabs separate
-them), lines are split into content lines, ``-DOCSTART-`` lines, comments
+them); a block whose lines hold the same number of fields split by single
+tabs or single spaces (files as tools write them) needs only the positions
+of its newlines and delimiters, and takes that shorter way to the same
+result. Lines are split into content lines, ``-DOCSTART-`` lines, comments
 and blank lines, and the token and label columns of every token line are
 found both at runs of whitespace and at tabs, so that ``"auto"`` can choose
 the delimiter for a whole file (:func:`decide`). The label column is
@@ -43,7 +46,7 @@ Found = Ranges | FormatError | Callable[[], Ranges | FormatError]
 
 #: Bytes up to this one (space, tab, CR and the other control characters) separate words.
 _SPACE = 32
-_TAB, _NEWLINE, _HASH = 9, 10, ord("#")
+_TAB, _NEWLINE, _CR, _HASH = 9, 10, 13, ord("#")
 
 
 def decode_error(
@@ -215,16 +218,21 @@ def _extract(scan: Scan, delimiter: str) -> Block:
     s = scan.start
     # byte positions fit 32 bits below 2 GiB: half the memory for the four columns
     dtype = np.int32 if s + len(scan.b) < 2**31 else np.int64
-    return Block(ids, vocab, scan.offsets, scan.lines, (tok_s + s).astype(dtype),
-                 (tok_e + s).astype(dtype), (lab_s + s).astype(dtype),
-                 (lab_e + s).astype(dtype), scan.documents, scan.n_comments)
+    cols = [(x + s if s else x).astype(dtype) for x in (tok_s, tok_e, lab_s, lab_e)]
+    return Block(ids, vocab, scan.offsets, scan.lines, cols[0], cols[1], cols[2], cols[3],
+                 scan.documents, scan.n_comments)
 
 
 def scan_block(
     data: bytes, start: int, stop: int, first_line: int, opt: ScanOptions,
     column_delimiter: str, validate: bool,
 ) -> Scan:
-    """Split ``data[start:stop]`` (whole lines, the first being ``first_line``)."""
+    """Split ``data[start:stop]`` (whole lines, the first being ``first_line``).
+
+    Lines whose fields are separated by single delimiter bytes take the fast
+    path (:func:`_delimited_lines`); any other block is split into words
+    (:func:`_word_lines`). Both give the same lines and columns.
+    """
     if validate:
         try:
             data[start:stop].decode("utf-8")
@@ -232,6 +240,95 @@ def scan_block(
             raise decode_error(exc, data[start:stop], opt.source, opt.encoding,
                                first_line) from None
     b = np.frombuffer(data, dtype=np.uint8, count=stop - start, offset=start)
+    lines: _DelimitedLines | _WordLines | None = _delimited_lines(b)
+    if lines is None:
+        lines = _word_lines(b)
+    n_lines, cl, cstart = lines.n_lines, lines.content, lines.cstart
+
+    # line kinds
+    is_doc = np.zeros(len(cl), dtype=bool)
+    if opt.docstart:
+        mark = opt.docstart.encode("utf-8")
+        cand = (lines.first_end - cstart) == len(mark)
+        if cand.any():
+            idx = np.flatnonzero(cand)
+            ok = np.ones(len(idx), dtype=bool)
+            for j, byte in enumerate(mark):
+                ok &= b[cstart[idx] + j] == byte
+            is_doc[idx[ok]] = True
+    is_comment = np.zeros(len(cl), dtype=bool)
+    if opt.comments and len(cl):
+        is_comment = (b[cstart] == _HASH) & ~is_doc
+    is_token = ~(is_doc | is_comment)
+
+    # sentences: a boundary is a blank line or a -DOCSTART- line; comments are skipped
+    if is_token.all():  # no -DOCSTART- line or comment: a gap between lines is a blank line
+        tl = cl
+        new = np.empty(len(tl), dtype=bool)
+        new[:1] = True
+        np.greater(tl[1:] - tl[:-1], 1, out=new[1:])
+    else:
+        boundary = np.ones(n_lines, dtype=bool)
+        boundary[cl] = False
+        boundary[cl[is_doc]] = True
+        seen = np.cumsum(boundary)
+        tl = cl[is_token]
+        new = np.ones(len(tl), dtype=bool)
+        new[1:] = seen[tl[1:]] != seen[tl[:-1]]
+    sent_first = np.flatnonzero(new)
+    offsets = np.append(sent_first, len(tl)).astype(np.int64)
+    documents = np.searchsorted(tl[sent_first], cl[is_doc]).astype(np.int64)
+
+    # the token and label columns of every token line, under each candidate delimiter
+    cend = lines.cend
+    if len(tl) != len(cl):
+        cstart, cend = cstart[is_token], cend[is_token]
+    where = _Where(data, start, first_line, tl, cstart, cend, opt)
+    columns: dict[str, Found] = {}
+    counts: dict[str, tuple[int, int]] = {}
+    lines.add_columns(b, is_token, where, column_delimiter, columns, counts)
+    return Scan(b, start, offsets, (tl + first_line).astype(np.int64), documents,
+                 int(is_comment.sum()), len(tl), columns, counts)
+
+
+@dataclass(frozen=True, eq=False)
+class _WordLines:
+    """A block split into words (runs of bytes above the space) and lines of words."""
+
+    n_lines: int
+    #: the content lines (0-based line numbers), where their text starts and ends
+    content: IntArray
+    cstart: IntArray
+    cend: IntArray
+    #: where the first word of each content line ends
+    first_end: IntArray
+    first_word: IntArray
+    last_word: IntArray
+    wstart: IntArray
+    wend: IntArray
+
+    def add_columns(self, b: npt.NDArray[np.uint8], is_token: npt.NDArray[np.bool_],
+                    where: _Where, column_delimiter: str, columns: dict[str, Found],
+                    counts: dict[str, tuple[int, int]]) -> None:
+        """The token and label ranges of the token lines under each candidate delimiter."""
+        tfw, tcs, tce = self.first_word[is_token], where.cstart, where.cend
+        wstart, wend = self.wstart, self.wend
+        if column_delimiter in ("auto", "space"):
+            n_cols = self.last_word[is_token] - tfw + 1
+            counts["space"] = _spread(n_cols)
+            columns["space"] = _space_columns(n_cols, tfw, wstart, wend, where)
+        if column_delimiter in ("auto", "tab"):
+            tabs = np.flatnonzero(b == _TAB)
+            tab_lo = np.searchsorted(tabs, tcs)
+            n_cols = np.searchsorted(tabs, tce) - tab_lo + 1
+            key = "tab" if (n_cols > 1).all() else "tab!"
+            counts[key] = _spread(n_cols)
+            columns[key] = functools.partial(_tab_columns, n_cols, tab_lo, tabs, tcs, tce,
+                                             wstart, wend, where)
+
+
+def _word_lines(b: npt.NDArray[np.uint8]) -> _WordLines:
+    """Any block: words are runs of bytes above the space, lines end at newlines."""
     sep = b <= _SPACE
     word = ~sep
     flag = word.copy()
@@ -250,55 +347,111 @@ def scan_block(
     cl = np.flatnonzero(np.diff(bounds))  # content lines (0-based)
     fw = bounds[cl]  # first word of each content line
     lw = bounds[cl + 1] - 1  # last word
-    cstart, cend = wstart[fw], wend[lw]
+    return _WordLines(n_lines, cl, wstart[fw], wend[lw], wend[fw], fw, lw, wstart, wend)
 
-    # line kinds
-    is_doc = np.zeros(len(cl), dtype=bool)
-    if opt.docstart:
-        mark = opt.docstart.encode("utf-8")
-        cand = (wend[fw] - cstart) == len(mark)
-        if cand.any():
-            idx = np.flatnonzero(cand)
-            ok = np.ones(len(idx), dtype=bool)
-            for j, byte in enumerate(mark):
-                ok &= b[cstart[idx] + j] == byte
-            is_doc[idx[ok]] = True
-    is_comment = np.zeros(len(cl), dtype=bool)
-    if opt.comments and len(cl):
-        is_comment = (b[cstart] == _HASH) & ~is_doc
-    is_token = ~(is_doc | is_comment)
 
-    # sentences: a boundary is a blank line or a -DOCSTART- line; comments are skipped
-    boundary = np.ones(n_lines, dtype=bool)
-    boundary[cl] = False
-    boundary[cl[is_doc]] = True
-    seen = np.cumsum(boundary)
-    tl = cl[is_token]
-    new = np.ones(len(tl), dtype=bool)
-    new[1:] = seen[tl[1:]] != seen[tl[:-1]]
-    sent_first = np.flatnonzero(new)
-    offsets = np.append(sent_first, len(tl)).astype(np.int64)
-    documents = np.searchsorted(tl[sent_first], cl[is_doc]).astype(np.int64)
+@dataclass(frozen=True, eq=False)
+class _DelimitedLines:
+    """A block of lines of ``k + 1`` fields split by single delimiter bytes (:func:`_delimited_lines`)."""
 
-    # the token and label columns of every token line, under each candidate delimiter
-    tfw, tcs, tce = fw[is_token], cstart[is_token], cend[is_token]
-    where = _Where(data, start, first_line, tl, tcs, tce, opt)
+    n_lines: int
+    content: IntArray
+    cstart: IntArray
+    cend: IntArray
+    first_end: IntArray
+    delimiter: int
+    #: per content line, the positions of its ``k`` delimiters
+    delims: IntArray
+
+    def add_columns(self, b: npt.NDArray[np.uint8], is_token: npt.NDArray[np.bool_],
+                    where: _Where, column_delimiter: str, columns: dict[str, Found],
+                    counts: dict[str, tuple[int, int]]) -> None:
+        """As :meth:`_WordLines.add_columns`: both delimiters split these lines alike."""
+        n_tokens = len(where.lines)
+        delims = self.delims if n_tokens == len(self.delims) else self.delims[is_token]
+        n = delims.shape[1] + 1
+        spread = (n, n) if n_tokens else (0, 0)
+        ranges = functools.partial(self.ranges, delims, where)
+        if column_delimiter in ("auto", "space"):
+            counts["space"] = spread
+            columns["space"] = ranges("space")
+        if column_delimiter in ("auto", "tab"):
+            if self.delimiter == _TAB:
+                counts["tab"] = spread
+                columns["tab"] = functools.partial(ranges, "tab")
+            else:  # no tabs: every line is one tab-separated column
+                key = "tab!" if n_tokens else "tab"
+                counts[key] = (1, 1) if n_tokens else (0, 0)
+                columns[key] = functools.partial(_word_tab_columns, b, where, key)
+
+    @staticmethod
+    def ranges(delims: IntArray, where: _Where, delimiter: str) -> Ranges | FormatError:
+        """The token and label ranges of the token lines, all of ``k + 1`` fields."""
+        k = delims.shape[1]
+        cols = [c if c >= 0 else k + 1 + c
+                for c in (where.opt.token_column, where.opt.label_column)]
+        if len(delims) and not (0 <= cols[0] <= k and 0 <= cols[1] <= k and cols[0] != cols[1]):
+            found = _column_indices(np.full(len(delims), k + 1, dtype=np.int64), where,
+                                    delimiter)
+            assert isinstance(found, FormatError)
+            return found
+        out = []
+        for col in cols:
+            out.append(where.cstart if col == 0 else delims[:, col - 1] + 1)
+            out.append(where.cend if col == k else delims[:, col])
+        return out[0], out[1], out[2], out[3]
+
+
+def _word_tab_columns(b: npt.NDArray[np.uint8], where: _Where, key: str) -> Ranges | FormatError:
+    """Tab columns of a block without tabs: what :func:`_word_lines` gives (an error)."""
+    lines = _word_lines(b)
     columns: dict[str, Found] = {}
-    counts: dict[str, tuple[int, int]] = {}
-    if column_delimiter in ("auto", "space"):
-        n_cols = lw[is_token] - tfw + 1
-        counts["space"] = _spread(n_cols)
-        columns["space"] = _space_columns(n_cols, tfw, wstart, wend, where)
-    if column_delimiter in ("auto", "tab"):
-        tabs = np.flatnonzero(b == _TAB)
-        tab_lo = np.searchsorted(tabs, tcs)
-        n_cols = np.searchsorted(tabs, tce) - tab_lo + 1
-        key = "tab" if (n_cols > 1).all() else "tab!"
-        counts[key] = _spread(n_cols)
-        columns[key] = functools.partial(_tab_columns, n_cols, tab_lo, tabs, tcs, tce, wstart,
-                                         wend, where)
-    return Scan(b, start, offsets, (tl + first_line).astype(np.int64), documents,
-                 int(is_comment.sum()), len(tl), columns, counts)
+    lines.add_columns(b, np.isin(lines.content, where.lines), where, "tab", columns, {})
+    found = columns[key]
+    return found() if callable(found) else found
+
+
+def _delimited_lines(b: npt.NDArray[np.uint8]) -> _DelimitedLines | None:
+    r"""The lines of a block of ``k + 1`` fields per line, split by one delimiter byte.
+
+    Every content line holds the same number ``k >= 1`` of one delimiter (a
+    tab, or a space) with a field on either side, and every other byte up to
+    the space is a newline or a carriage return right before one: no empty
+    field, no whitespace at either end of a line, no blank line holding
+    spaces. Such a block needs only the positions of its newlines and
+    delimiters, not of every word. None for any other block.
+    """
+    n = len(b)
+    n_tab = int(np.count_nonzero(b == _TAB))
+    n_space = int(np.count_nonzero(b == _SPACE))
+    if n < 2 or (n_tab and n_space) or not (n_tab or n_space):
+        return None
+    delimiter = _TAB if n_tab else _SPACE
+    nl = np.flatnonzero(b == _NEWLINE)
+    if not len(nl):
+        return None
+    cr = b[nl - 1] == _CR
+    cr[0] &= nl[0] > 0  # a first line of the block that is empty
+    n_cr = int(np.count_nonzero(cr))
+    if int(np.count_nonzero(b <= _SPACE)) != len(nl) + n_tab + n_space + n_cr:
+        return None  # other whitespace, or a carriage return inside a line
+    n_lines = len(nl) + 1  # the part after the last newline is a (possibly empty) line
+    ends = np.empty(n_lines, dtype=np.int64)
+    np.subtract(nl, cr, out=ends[:-1])
+    ends[-1] = n
+    starts = np.empty(n_lines, dtype=np.int64)
+    starts[0] = 0
+    np.add(nl, 1, out=starts[1:])
+    cl = np.flatnonzero(ends > starts)
+    k, rest = divmod(n_tab + n_space, len(cl)) if len(cl) else (0, 1)
+    if rest or not k:
+        return None
+    cstart, cend = starts[cl], ends[cl]
+    delims = np.flatnonzero(b == delimiter).reshape(-1, k)
+    if not ((delims[:, 0] > cstart).all() and (delims[:, -1] < cend - 1).all()
+            and (k == 1 or (np.diff(delims, axis=1) > 1).all())):
+        return None  # lines of other lengths, an empty field, or a delimiter at either end
+    return _DelimitedLines(n_lines, cl, cstart, cend, delims[:, 0], delimiter, delims)
 
 
 def _spread(n_cols: IntArray) -> tuple[int, int]:

@@ -38,6 +38,7 @@ from typing import IO, Any, Literal
 import numpy as np
 
 from nerscore.errors import FormatError
+from nerscore.io._bytes import count_newlines
 from nerscore.io._conll_align import TokenDiff, check_aligned
 from nerscore.io._conll_corpus import ConllCorpus, Sentence, reader_notes
 from nerscore.io._conll_scan import (
@@ -73,6 +74,7 @@ _UTF8_NAMES = frozenset({"utf-8", "utf-8-sig", "ascii"})
 _BLOCK_SIZE = 1 << 22
 #: Blocks of the streaming reader: scanning takes ~150 bytes per byte of block at its peak.
 _STREAM_BLOCK_SIZE = 1 << 20
+_BOM = b"\xef\xbb\xbf"
 
 
 # ----------------------------------------------------------------------------- reading
@@ -427,8 +429,12 @@ def iter_conll_chunks(source: Source, *, chunk_size: int | None = 10_000,
 
 def _next_blank_line(data: bytes, pos: int) -> int:
     """Offset just after the first newline at or after ``pos`` that starts a blank line."""
-    cuts = [c for c in (data.find(b"\n\n", pos), data.find(b"\n\r\n", pos)) if c >= 0]
-    return min(cuts) + 1 if cuts else -1
+    for stop in (pos + (1 << 16), len(data)):  # the next 64 KiB hold one, most often
+        cuts = [c for c in (data.find(b"\n\n", pos, stop), data.find(b"\n\r\n", pos, stop))
+                if c >= 0]
+        if cuts:
+            return min(cuts) + 1
+    return -1
 
 
 def _block_spans(data: bytes, size: int) -> list[tuple[int, int, int]]:
@@ -439,7 +445,7 @@ def _block_spans(data: bytes, size: int) -> list[tuple[int, int, int]]:
         stop = _next_blank_line(data, start + size) if start + size < len(data) else -1
         stop = len(data) if stop < 0 else stop
         out.append((start, stop, line))
-        line += data.count(b"\n", start, stop)
+        line += count_newlines(memoryview(data)[start:stop])
         start = stop
     return out or [(0, 0, 1)]
 
@@ -459,32 +465,59 @@ def _stream_blocks(
             with naming(name or "<input>"):
                 chunk = fh.read(block_size)
             final = not chunk
-            if isinstance(chunk, str):
-                text = chunk
+            # UTF-8 bytes are kept as read and checked block by block (see _checked)
+            raw = codec == "utf-8" and isinstance(chunk, bytes)
+            if raw:
+                data = chunk
+                if first and (len(pending) + len(chunk) >= len(_BOM) or final):
+                    data, pending, first = (pending + chunk).removeprefix(_BOM), b"", False
             else:
-                try:
-                    text = decoder.decode(chunk, final=final)
-                except UnicodeDecodeError as exc:
-                    raise decode_error(exc, chunk, name, encoding,
-                                       line + pending.count(b"\n")) from None
-            if first and text:
-                text = text.removeprefix("\ufeff")
-                first = False
-            pending += text.encode("utf-8")
+                if isinstance(chunk, str):
+                    text = chunk
+                else:
+                    try:
+                        text = decoder.decode(chunk, final=final)
+                    except UnicodeDecodeError as exc:
+                        raise decode_error(exc, chunk, name, encoding,
+                                           line + pending.count(b"\n")) from None
+                if first and text:
+                    text = text.removeprefix("\ufeff")
+                    first = False
+                data = text.encode("utf-8")
+            pending += data
             if final:
                 if line == 1 and b"\r" in pending and b"\n" not in pending:
                     pending = pending.replace(b"\r", b"\n")  # old Mac line endings
                 if pending or line == 1:
-                    yield pending, line
+                    yield _checked(pending, raw, name, encoding, line), line
                 return
-            cut = max(pending.rfind(b"\n\n"), pending.rfind(b"\n\r\n")) + 1
+            cut = _last_blank_line(pending)
             if cut > 0:
                 block, pending = pending[:cut], pending[cut:]
-                yield block, line
-                line += block.count(b"\n")
+                yield _checked(block, raw, name, encoding, line), line
+                line += count_newlines(block)
     finally:
         if own:
             fh.close()
+
+
+def _last_blank_line(data: bytes) -> int:
+    """Offset just after the newline that starts the last blank line of ``data`` (0 if none)."""
+    for start in (max(len(data) - (1 << 16), 0), 0):  # the last 64 KiB hold one, most often
+        cut = max(data.rfind(b"\n\n", start), data.rfind(b"\n\r\n", start)) + 1
+        if cut > 0 or not start:
+            return cut
+    return 0
+
+
+def _checked(block: bytes, raw: bool, name: str | None, encoding: str, line: int) -> bytes:
+    """``block``, after checking that bytes kept as read are UTF-8 (a block ends at a newline)."""
+    if raw:
+        try:
+            block.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise decode_error(exc, block, name, encoding, line) from None
+    return block
 
 
 # ----------------------------------------------------------------------------- the format

@@ -22,6 +22,7 @@ from nerscore.analysis.pairing import analysis_alignment
 from nerscore.errors import OptionError
 from nerscore.scoring.report import Report
 from nerscore.values.spans import EntityColumns
+from nerscore.values.tags import Slices
 
 __all__ = ["CATEGORIES", "browser_markup", "error_payload", "script_json"]
 
@@ -169,7 +170,7 @@ def _texts(
     if isinstance(texts, str):
         raise TypeError("Expected `texts` to hold one text (str) or token list per sequence; "
                         "got a single str. Wrap it in a list.")
-    items = list(texts)
+    items = texts if isinstance(texts, Slices) else list(texts)  # a file's: read by row
     if len(items) != n:
         raise ValueError(f"Expected `texts` to hold one item per sequence ({n}); "
                          f"got {len(items)}.")

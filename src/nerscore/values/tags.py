@@ -222,6 +222,49 @@ class Slices(Sequence[list[str]]):
             raise IndexError(f"sequence {k} of {n}")
         return list(self.flat[int(self.offsets[k]) : int(self.offsets[k + 1])])
 
+    def view(self, k: int) -> Sequence[str]:
+        """Sequence ``k`` without reading its items: a slice of it reads only what it covers.
+
+        Examples
+        --------
+        >>> s = Slices(["a", "b", "c"], np.array([0, 2, 3]))
+        >>> v = s.view(0)
+        >>> len(v), v[1:], v[0]
+        (2, ['b'], 'a')
+        """
+        if not 0 <= k < len(self):
+            raise IndexError(f"sequence {k} of {len(self)}")
+        return _SliceView(self.flat, int(self.offsets[k]), int(self.offsets[k + 1]))
+
+
+class _SliceView(Sequence[str]):
+    """``flat[start:stop]``, read item by item or slice by slice (see :meth:`Slices.view`)."""
+
+    __slots__ = ("flat", "start", "stop")
+
+    def __init__(self, flat: Sequence[str], start: int, stop: int) -> None:
+        self.flat, self.start, self.stop = flat, start, stop
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    @overload
+    def __getitem__(self, k: int) -> str: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[str]: ...
+
+    def __getitem__(self, k: int | slice) -> str | list[str]:
+        if isinstance(k, slice):
+            a, b, step = k.indices(len(self))
+            if step != 1:
+                return [self[i] for i in range(a, b, step)]
+            return list(self.flat[self.start + a : self.start + max(a, b)])
+        n = len(self)
+        if not -n <= k < n:
+            raise IndexError(f"token {k} of {n}")
+        return self.flat[self.start + k % n]
+
 
 # ids are written as code points and read back as UTF-16 units: stay below the surrogates
 _MAX_CHAR_IDS = 0xD800
