@@ -15,6 +15,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._labels import add_label_options
 from nerscore.cli._output import (
     add_format_option,
     add_output_option,
@@ -97,6 +98,7 @@ def register(subparsers: Subparsers) -> None:
     add_quiet_option(score)
     fm.add_input_format_options(score)
     opt.add_match_options(score)
+    add_label_options(score)
     opt.add_score_options(score)
     opt.add_tag_options(score)
     opt.add_conll_options(score)
