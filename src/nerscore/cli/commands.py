@@ -80,7 +80,8 @@ def register(subparsers: Subparsers) -> None:
     """
     score = _parser(subparsers, "score", help="score a prediction against gold",
                     description=SCORE_DESCRIPTION, epilog=SCORE_EXAMPLES)
-    score.add_argument("gold", metavar="GOLD", help="gold (reference) file")
+    score.add_argument("gold", metavar="GOLD", help="gold (reference) file; - for standard "
+                       "input (GOLD or PRED)")
     score.add_argument("pred", metavar="PRED", nargs="?", default=None,
                        help="predicted file; leave it out to read gold and predicted labels "
                             "from two columns of GOLD (--gold-column, --pred-column)")
