@@ -30,6 +30,7 @@ BUILTINS = {
     "jsonl": ("spans", ".jsonl"),
     "brat": ("spans", ".ann"),
     "parquet": (None, ".parquet"),  # tags or spans, as the file says
+    "hf": ("tags", ".arrow"),
 }
 
 
@@ -47,7 +48,7 @@ def registry(monkeypatch):
 
 
 def test_the_builtins_are_listed_with_kinds_and_suffixes(registry):
-    assert format_names()[:4] == tuple(BUILTINS)
+    assert format_names()[:len(BUILTINS)] == tuple(BUILTINS)
     for name, (kind, suffix) in BUILTINS.items():
         fmt = get_format(name)
         assert fmt.name == name
@@ -101,7 +102,7 @@ def test_a_conll_name_imports_no_other_format(registry, monkeypatch):
 
 def test_an_unknown_name_is_an_error_with_a_suggestion(registry, capsys):
     with pytest.raises(OptionError, match=r"Unknown format 'jsnol'; the formats are 'conll', "
-                                          r"'jsonl', 'brat', 'parquet'\. Did you mean 'jsonl'\?"):
+                                          r"'jsonl', 'brat', 'parquet', 'hf'\. Did you mean 'jsonl'\?"):
         get_format("jsnol")
     with pytest.raises(OptionError, match="Did you mean 'parquet'"):
         nerscore.score_files("g.x", "p.x", gold_format="PARQUET")

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "add_input_format_options",
+    "add_split_option",
     "check_reader_flags",
     "check_span_options",
     "format_help",
@@ -36,6 +37,7 @@ _SHARED = {
     "column_delimiter": ("--delimiter-columns", "delimiter_columns", "auto"),
     "comments": ("--comments", "comments", False),
     "encoding": ("--encoding", "encoding", "utf-8"),
+    "split": ("--split", "split", None),
 }
 #: Reader keyword -> per-side flag (``{side}`` is gold or pred), unset unless given.
 _PER_SIDE = {"label_column": "{side}-column", "encoding": "{side}-encoding"}
@@ -85,9 +87,10 @@ def format_help(what: str) -> str:
     -------
     str
     """
-    return (f"format of {what}: conll, jsonl, brat, parquet or one a package adds "
+    return (f"format of {what}: conll, jsonl, brat, parquet, hf or one a package adds "
             "(docs/formats.md); default: from the name: .jsonl/.json is jsonl, .parquet "
-            "parquet, a folder or .ann file brat, anything else conll")
+            "parquet, a Hugging Face dataset folder hf, another folder or .ann file brat, "
+            "anything else conll")
 
 
 def add_input_format_options(parser: argparse.ArgumentParser) -> None:
@@ -102,6 +105,20 @@ def add_input_format_options(parser: argparse.ArgumentParser) -> None:
     for side in ("gold", "pred"):
         group.add_argument(f"--{side}-format", type=format_name, default=None, metavar="FORMAT",
                            help=format_help(side.upper()))
+    add_split_option(group)
+
+
+def add_split_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """Add ``--split``: the split of a Hugging Face dataset on disk (docs/formats/hf.md).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser or argument group
+        Where to add it.
+    """
+    parser.add_argument("--split", default=None, metavar="NAME",
+                        help="the split of a Hugging Face dataset on disk (train, "
+                             "validation, test, ...); needed when it has several")
 
 
 def input_format(path: str, given: str | None) -> Format:
@@ -140,6 +157,8 @@ def reader_options(args: argparse.Namespace, fmt: Format, side: str | None = Non
     dict
     """
     given = opt.conll_kwargs(args) if side is None else opt.side_conll_kwargs(args, side)
+    if getattr(args, "split", None) is not None:
+        given["split"] = args.split
     return {k: v for k, v in given.items() if k in fmt.options}
 
 
