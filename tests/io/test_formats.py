@@ -31,6 +31,7 @@ BUILTINS = {
     "brat": ("spans", ".ann"),
     "parquet": (None, ".parquet"),  # tags or spans, as the file says
     "hf": ("tags", ".arrow"),
+    "spacy": ("spans", ".spacy"),
 }
 
 
@@ -102,7 +103,7 @@ def test_a_conll_name_imports_no_other_format(registry, monkeypatch):
 
 def test_an_unknown_name_is_an_error_with_a_suggestion(registry, capsys):
     with pytest.raises(OptionError, match=r"Unknown format 'jsnol'; the formats are 'conll', "
-                                          r"'jsonl', 'brat', 'parquet', 'hf'\. Did you mean 'jsonl'\?"):
+                                          r"'jsonl', 'brat', 'parquet', 'hf', 'spacy'\. Did you mean 'jsonl'\?"):
         get_format("jsnol")
     with pytest.raises(OptionError, match="Did you mean 'parquet'"):
         nerscore.score_files("g.x", "p.x", gold_format="PARQUET")

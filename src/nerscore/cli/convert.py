@@ -99,7 +99,7 @@ def register(subparsers: Subparsers) -> None:
                      help="sentences or documents per chunk (default: 10000)")
     add_quiet_option(out)
     opt.add_conll_options(parser)
-    fm.add_split_option(parser)
+    fm.add_dataset_options(parser)
     declare_files(parser, inputs=("source",), outputs={"target": "OUT"})
     parser.set_defaults(func=run)
 
@@ -121,8 +121,8 @@ def run(args: argparse.Namespace) -> int:
     from nerscore.io.convert import convert_file
 
     conll = {k: v for k, v in opt.conll_kwargs(args).items() if k != "encoding"}
-    if args.split is not None:
-        conll["split"] = args.split
+    conll.update({k: getattr(args, k) for k in ("split", "units", "spans_key")
+                  if getattr(args, k) is not None})
     fmt = fm.input_format(args.source, args.from_format)
     fm.check_reader_flags(args, [(None, fmt)], ignore=("encoding",))
     bar = ProgressBar(f"converting {args.source}", unit=fmt.progress_unit)

@@ -65,6 +65,7 @@ BUILTIN_FORMATS: dict[str, str] = {
     "brat": "nerscore.io.brat",
     "parquet": "nerscore.io.parquet",
     "hf": "nerscore.io.hf_datasets",
+    "spacy": "nerscore.io.docbin",
 }
 #: The format of a file name that no format claims.
 FALLBACK_FORMAT = "conll"
@@ -418,7 +419,7 @@ def get_format(name: str | Format) -> Format:
     >>> get_format("jsnol")
     Traceback (most recent call last):
     ...
-    nerscore.errors.OptionError: Unknown format 'jsnol'; the formats are 'conll', 'jsonl', 'brat', 'parquet', 'hf'. Did you mean 'jsonl'?
+    nerscore.errors.OptionError: Unknown format 'jsnol'; the formats are 'conll', 'jsonl', 'brat', 'parquet', 'hf', 'spacy'. Did you mean 'jsonl'?
     """
     if isinstance(name, Format):
         return name
