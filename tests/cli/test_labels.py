@@ -100,3 +100,36 @@ def test_compare_and_report_take_them(capsys, tmp_path):
     html = page.read_text()
     assert "Labels removed (keep/drop): ADJP (6 gold, 1 predicted entity)" in html
     assert "not a label of the data" in err  # the map names GPE and FAC
+
+
+def test_convert_applies_them_to_the_entities_written(capsys, tmp_path):
+    import nerscore
+    from nerscore.io.formats import get_format
+
+    out = tmp_path / "pred.jsonl"
+    status, _, err = run(capsys, "convert", PRED, str(out), "--from-scheme", "IOB2",
+                         "--map", "ADJP=NP", "--drop", "SBAR")
+    assert status == 0, err
+    assert "Labels renamed (labels_map): ADJP -> NP (1 entity)." in err
+    assert "Labels merged by labels_map: ADJP and NP are written as NP." in err
+    assert "Labels removed (keep/drop): SBAR (3 entities)." in err
+    docs = get_format("jsonl").load(out).data
+    labels = {e.label for d in docs for e in d.spans}
+    assert labels == {"ADVP", "NP", "PP", "VP"}
+    # converting with the operations, then scoring, gives the scores of scoring with them
+    conll = tmp_path / "pred.conll"
+    assert main(["convert", PRED, str(conll), "--from-scheme", "IOB2", "--map", "ADJP=NP",
+                 "--drop", "SBAR"]) == 0
+    gold = tmp_path / "gold.conll"
+    assert main(["convert", GOLD, str(gold), "--from-scheme", "IOB2", "--map", "ADJP=NP",
+                 "--drop", "SBAR"]) == 0
+    with_ops = nerscore.score_files(GOLD, PRED, labels_map={"ADJP": "NP"}, drop=["SBAR"],
+                                    scheme="IOB2")
+    converted = nerscore.score_files(gold, conll, scheme="IOB2")
+    assert with_ops.report.counts.to_dict() == converted.report.counts.to_dict()
+
+
+def test_convert_of_tags_needs_their_scheme(capsys, tmp_path):
+    status, _, err = run(capsys, "convert", PRED, str(tmp_path / "x.conll"), "--keep", "NP")
+    assert status == 1
+    assert "Label operations act on entities: pass the scheme of the input tags" in err

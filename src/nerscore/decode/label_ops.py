@@ -19,9 +19,10 @@ import numpy as np
 from nerscore.decode.inputs import Prepared
 from nerscore.errors import OptionError, UnknownLabelWarning, closest, user_stacklevel
 from nerscore.values.label_ops import LabelOps, tally_key
-from nerscore.values.spans import EntityColumns
+from nerscore.values.spans import Entity, EntityColumns
 
-__all__ = ["apply_label_ops", "check_label_ops", "relabel_entities", "warn_unknown_labels"]
+__all__ = ["apply_label_ops", "check_label_ops", "relabel_entities", "relabel_entity_list",
+           "warn_unknown_labels"]
 
 
 def relabel_entities(cols: EntityColumns, ops: LabelOps,
@@ -86,6 +87,45 @@ def relabel_entities(cols: EntityColumns, ops: LabelOps,
     if not kept.all():
         out = out.take(kept)
     return out, tallies
+
+
+def relabel_entity_list(entities: Iterable[Entity], ops: LabelOps, tallies: dict[str, int],
+                        side: str = "gold") -> list[Entity]:
+    """Entity objects with ``ops`` applied (fragments kept), counted into ``tallies``.
+
+    The tallies are those of :func:`relabel_entities`, plus the entities of
+    each label before the operations (``labels:any:seen:<label>``).
+
+    Examples
+    --------
+    >>> from nerscore.values.spans import Span
+    >>> counts = {}
+    >>> relabel_entity_list([Entity(Span(0, 1), "GPE"), Entity(Span(2, 3), "MISC")],
+    ...                     LabelOps({"GPE": "LOC"}, drop=["MISC"]), counts)
+    [Entity(span=Span(start=0, end=1), label='LOC', sentence=0)]
+    >>> counts["labels:gold:map:GPE>LOC"], counts["labels:gold:drop:MISC"]
+    (1, 1)
+    """
+    renamed = dict(ops.labels_map)
+    targets = set(renamed.values())
+    out = []
+
+    def add(what: str, name: str) -> None:
+        key = tally_key(side if what != "seen" else "any", what, name)
+        tallies[key] = tallies.get(key, 0) + 1
+
+    for e in entities:
+        add("seen", e.label)
+        new = ops.new_label(e.label)
+        if e.label in renamed:
+            add("map", f"{e.label}>{renamed[e.label]}")
+        elif e.label in targets:
+            add("into", e.label)
+        if new is None:
+            add("drop", renamed.get(e.label, e.label))
+            continue
+        out.append(e if new == e.label else dataclasses.replace(e, label=new))
+    return out
 
 
 def apply_label_ops(prep: Prepared, ops: LabelOps, *, warn: bool = True) -> Prepared:

@@ -182,13 +182,21 @@ def _sides(counts: Mapping[str, int]) -> str:
     return f"{g} gold, {p} predicted entit{'y' if p == 1 else 'ies'}"
 
 
-def label_notes(tallies: Mapping[str, int]) -> tuple[str, ...]:
+def _one(counts: Mapping[str, int]) -> str:
+    n = counts.get("gold", 0)
+    return f"{n} entit{'y' if n == 1 else 'ies'}"
+
+
+def label_notes(tallies: Mapping[str, int], *, one_side: bool = False) -> tuple[str, ...]:
     """The report's notes on what the label operations did (none when they did nothing).
 
     Parameters
     ----------
     tallies : mapping of str to int
         :attr:`nerscore.Counts.tallies`.
+    one_side : bool
+        The tallies count one file (a conversion: its side is ``gold``):
+        the notes give one number per label, and merged labels are "written as".
 
     Returns
     -------
@@ -206,8 +214,9 @@ def label_notes(tallies: Mapping[str, int]) -> tuple[str, ...]:
     t = _tally(tallies)
     out = []
     maps = t.get("map", {})
+    count = _one if one_side else _sides
     if maps:
-        shown = "; ".join(f"{k.replace('>', ' -> ')} ({_sides(v)})" for k, v in sorted(maps.items()))
+        shown = "; ".join(f"{k.replace('>', ' -> ')} ({count(v)})" for k, v in sorted(maps.items()))
         out.append(f"Labels renamed (labels_map): {shown}.")
         sources: dict[str, list[str]] = {}
         for key in maps:
@@ -219,10 +228,10 @@ def label_notes(tallies: Mapping[str, int]) -> tuple[str, ...]:
             if len(srcs) > 1:
                 names = sorted(srcs)
                 out.append(f"Labels merged by labels_map: {', '.join(names[:-1])} and "
-                           f"{names[-1]} are scored as {b}.")
+                           f"{names[-1]} are {'written' if one_side else 'scored'} as {b}.")
     drops = t.get("drop", {})
     if drops:
-        shown = "; ".join(f"{k} ({_sides(v)})" for k, v in sorted(drops.items()))
+        shown = "; ".join(f"{k} ({count(v)})" for k, v in sorted(drops.items()))
         out.append(f"Labels removed (keep/drop): {shown}.")
     return tuple(out)
 
