@@ -216,6 +216,9 @@ from nerscore.values.decoding import (
 from nerscore.values.documents import (
     Document as Document,
 )
+from nerscore.values.label_ops import (
+    LabelOps as LabelOps,
+)
 from nerscore.values.schemes import (
     Mode as Mode,
     Scheme as Scheme,

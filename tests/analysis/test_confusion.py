@@ -376,7 +376,7 @@ def test_bad_align_and_options():
     with pytest.raises(TypeError, match=r"Unknown keyword 's' \(an option of match='overlap', "
                                         r"not of match='exact'\)\. The keywords are 'match', "
                                         r"'scheme', 'mode', 'suffix', 'delimiter', 'outside', "
-                                        r"'discontinuous', 'subset', 'min_score' and the options of "
+                                        r"'discontinuous', 'subset', 'min_score', 'labels_map', 'keep', 'drop' and the options of "
                                         r"match='exact': 'labeled'\."):
         confusion_matrix([["B-PER"]], [["B-PER"]], s=0.5)
     # exact's confusion pairs by bounds whatever the labels, so `labeled` changes nothing

@@ -34,6 +34,8 @@ BUILTINS = {
     "doccano": ("spans", None),
     "prodigy": ("spans", None),
     "webanno": ("spans", None),
+    "hf": ("tags", ".arrow"),
+    "spacy": ("spans", ".spacy"),
 }
 
 
@@ -106,7 +108,7 @@ def test_a_conll_name_imports_no_other_format(registry, monkeypatch):
 def test_an_unknown_name_is_an_error_with_a_suggestion(registry, capsys):
     with pytest.raises(OptionError, match=r"Unknown format 'jsnol'; the formats are 'conll', "
                                           r"'jsonl', 'brat', 'parquet', 'label-studio', "
-                                          r"'doccano', 'prodigy', 'webanno'\. Did you mean 'jsonl'\?"):
+                                          r"'doccano', 'prodigy', 'webanno', 'hf', 'spacy'\. Did you mean 'jsonl'\?"):
         get_format("jsnol")
     with pytest.raises(OptionError, match="Did you mean 'parquet'"):
         nerscore.score_files("g.x", "p.x", gold_format="PARQUET")

@@ -11,7 +11,7 @@ from nerscore.matching import get_matcher
 GOLD = [["B-PER", "O", "B-LOC"]]
 PRED = [["B-PER", "O", "O"]]
 EVALUATE_KEYWORDS = ("'match', 'scheme', 'mode', 'beta', 'zero_division', 'labels', 'suffix', "
-                     "'delimiter', 'outside', 'discontinuous', 'subset', 'min_score'")
+                     "'delimiter', 'outside', 'discontinuous', 'subset', 'min_score', 'labels_map', 'keep', 'drop'")
 
 
 def _message(call):
@@ -32,7 +32,7 @@ def test_a_misspelt_keyword_of_entity_scorer_is_named_with_its_close_match():
     assert _message(lambda: nerscore.EntityScorer(schem="BIO")) == (
         "Unknown keyword 'schem'; did you mean 'scheme'? The keywords are 'scheme', 'mode', "
         "'match', 'beta', 'zero_division', 'labels', 'suffix', 'delimiter', 'outside', "
-        "'confusion', 'on_errors', 'whole_input', 'discontinuous', 'subset', 'min_score' and the options of "
+        "'confusion', 'on_errors', 'whole_input', 'discontinuous', 'subset', 'min_score', 'labels_map', 'keep', 'drop' and the options of "
         "match='exact': 'labeled'.")
 
 
@@ -70,7 +70,7 @@ def test_only_keywords_the_function_takes_are_suggested_and_listed():
     message = _message(lambda: nerscore.count_matches(GOLD, PRED, zero_divison=0.0))
     assert message == (
         "Unknown keyword 'zero_divison'. The keywords are 'scheme', 'mode', 'match', 'suffix', "
-        "'delimiter', 'outside', 'discontinuous', 'subset', 'min_score' and the options of match='exact': "
+        "'delimiter', 'outside', 'discontinuous', 'subset', 'min_score', 'labels_map', 'keep', 'drop' and the options of match='exact': "
         "'labeled'.")
 
 

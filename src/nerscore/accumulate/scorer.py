@@ -18,6 +18,7 @@ import numpy as np
 
 from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_report
 from nerscore.analysis.errors import ErrorRecord, errors_from_report
+from nerscore.decode.label_ops import warn_unknown_labels
 from nerscore.decode.text_agreement import TextMismatches
 from nerscore.errors import TextMismatchWarning
 from nerscore.io.chunks import NotStreamable
@@ -26,6 +27,7 @@ from nerscore.scoring.metrics import build_report, run_matcher
 from nerscore.scoring.report import Report
 from nerscore.values.counts import Counts
 from nerscore.values.decoding import Decoding
+from nerscore.values.label_ops import LabelOps, seen_labels
 from nerscore.values.ratios import check_beta, check_zero_division
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.selection import Selection
@@ -128,6 +130,7 @@ class EntityScorer:
         matcher = get_matcher(match)
         self._decoding = decoding
         self._match = match
+        self._label_ops, options = LabelOps.split(options)
         self._selection, options = Selection.split(options)
         self._given = tuple(options)
         self._options = matcher.resolve(options)
@@ -174,14 +177,15 @@ class EntityScorer:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 run = run_matcher(y_true, y_pred, self._match, self._decoding,
-                                  self._run_options(), align=self._aligned())
+                                  self._run_options(), align=self._aligned(),
+                                  warn_labels=False)
             # differing texts add up over batches: one note and warning for the whole input
             caught = [w for w in caught if not issubclass(w.category, TextMismatchWarning)]
             if caught:
                 raise NotStreamable(f"a chunk warned: {caught[0].message}")
         else:
             run = run_matcher(y_true, y_pred, self._match, self._decoding, self._run_options(),
-                              align=self._aligned())
+                              align=self._aligned(), warn_labels=False)
         prep, res = run.prep, run.result
         extra = dict(res.extra)
         if self._whole_input:
@@ -222,7 +226,7 @@ class EntityScorer:
 
     def _run_options(self) -> dict[str, Any]:
         """The matcher's options and the selection's, as :func:`run_matcher` takes them."""
-        return {**self._options, **self._selection.given()}
+        return {**self._options, **self._selection.given(), **self._label_ops.given()}
 
     def _add_details(self, details: tuple[str | None, str | None, dict[str, Any]]) -> None:
         """Keep the scheme, mode and matcher details of the first batch; later ones must agree."""
@@ -265,7 +269,8 @@ class EntityScorer:
 
         With ``whole_input``, documents whose texts differ are the scorer's
         own note, and one :class:`~nerscore.errors.TextMismatchWarning`, as
-        on the whole input at once.
+        on the whole input at once. A label that the label operations name
+        and no batch has is one :class:`~nerscore.errors.UnknownLabelWarning`.
 
         Raises
         ------
@@ -281,6 +286,8 @@ class EntityScorer:
         if self.text_mismatches:
             self.text_mismatches.warn()
             notes = (self.text_mismatches.note(), *notes)
+        if self._label_ops and self.n_batches:  # once, over the labels of every batch
+            warn_unknown_labels(self._label_ops, seen_labels(self.counts.tallies))
         return build_report(
             self.counts, match=self._match, options={k: self._options[k] for k in self._given},
             scheme=scheme, mode=mode, beta=self._beta, zero_division=self._zero_division,

@@ -160,8 +160,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     set_quiet(getattr(args, "quiet", False))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        spooled = None
         try:
             check_outputs(args)  # never write over an input
+            from nerscore.cli._stdin import spool_standard_input
+
+            spooled = spool_standard_input(args)  # an input given as '-'
             status = int(args.func(args))
         except UsageError as exc:
             print(f"nerscore {command}: error: {exc}. See 'nerscore {command} --help'.",
@@ -171,11 +175,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             _silence_stdout()
             status = 0
         except (NerscoreError, OSError, ValueError) as exc:
-            print(f"nerscore {command}: error: {keywords_to_flags(_one_line(exc, args))}",
-                  file=sys.stderr)
+            text = _one_line(exc, args)
+            if spooled is not None:  # the temporary file is the user's standard input
+                text = text.replace(spooled.path, "<stdin>")
+            print(f"nerscore {command}: error: {keywords_to_flags(text)}", file=sys.stderr)
             status = 1
         except KeyboardInterrupt:
             status = 130
+        finally:
+            if spooled is not None:
+                spooled.close()
     if not getattr(args, "quiet", False):
         _report_warnings(command, caught)
     set_quiet(False)

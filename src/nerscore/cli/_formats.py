@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from nerscore.io.formats import Format
 
 __all__ = [
+    "add_dataset_options",
     "add_input_format_options",
     "add_tool_options",
     "check_reader_flags",
@@ -42,6 +43,9 @@ _SHARED = {
     "layer": ("--layer", "layer", "NamedEntity"),
     "feature": ("--feature", "feature", None),
     "annotator": ("--annotator", "annotator", None),
+    "split": ("--split", "split", None),
+    "units": ("--units", "units", None),
+    "spans_key": ("--spans-key", "spans_key", None),
 }
 #: Reader keyword -> per-side flag (``{side}`` is gold or pred), unset unless given.
 _PER_SIDE = {"label_column": "{side}-column", "encoding": "{side}-encoding",
@@ -95,9 +99,11 @@ def format_help(what: str) -> str:
     str
     """
     return (f"format of {what}: conll, jsonl, brat, parquet, label-studio, doccano, prodigy, "
-            "webanno or one a package adds "
+            "webanno, hf, spacy or one a package adds "
             "(docs/formats.md); default: from the name: .jsonl/.json is jsonl, .parquet "
-            "parquet, a folder or .ann file brat, anything else conll")
+            "parquet, .spacy spacy, a Hugging Face dataset folder hf, another folder or .ann "
+            "file brat, "
+            "anything else conll")
 
 
 def add_input_format_options(parser: argparse.ArgumentParser) -> None:
@@ -112,6 +118,26 @@ def add_input_format_options(parser: argparse.ArgumentParser) -> None:
     for side in ("gold", "pred"):
         group.add_argument(f"--{side}-format", type=format_name, default=None, metavar="FORMAT",
                            help=format_help(side.upper()))
+    add_dataset_options(group)
+
+
+def add_dataset_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """Add ``--split`` (Hugging Face datasets), ``--units`` and ``--spans-key`` (spaCy files).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser or argument group
+        Where to add them.
+    """
+    parser.add_argument("--split", default=None, metavar="NAME",
+                        help="the split of a Hugging Face dataset on disk (train, "
+                             "validation, test, ...); needed when it has several")
+    parser.add_argument("--units", choices=("char", "token"), default=None,
+                        help="spaCy .spacy files: spans by character (default) or token "
+                             "offsets")
+    parser.add_argument("--spans-key", default=None, metavar="KEY",
+                        help="spaCy .spacy files: read the span group doc.spans[KEY] "
+                             "instead of doc.ents")
 
 
 def add_tool_options(parser: argparse.ArgumentParser, *, sides: bool = True) -> None:
@@ -211,6 +237,9 @@ def reader_options(args: argparse.Namespace, fmt: Format, side: str | None = Non
     """
     given = opt.conll_kwargs(args) if side is None else opt.side_conll_kwargs(args, side)
     given.update(tool_kwargs(args, side))
+    for name in ("split", "units", "spans_key"):
+        if getattr(args, name, None) is not None:
+            given[name] = getattr(args, name)
     return {k: v for k, v in given.items() if k in fmt.options}
 
 

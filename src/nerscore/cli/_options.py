@@ -457,19 +457,20 @@ def match_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     -------
     dict
         Keyword arguments for the matcher (only those given), with
-        ``discontinuous`` and ``subset`` when given.
+        ``discontinuous``, ``subset`` and the label operations when given.
 
     Raises
     ------
     UsageError
         When an option does not apply to ``--match``.
     """
+    from nerscore.cli._labels import label_kwargs
     from nerscore.matching import get_matcher
     from nerscore.matching.registry import ENTITY_OPTIONS
 
     entities = {o.name: getattr(args, o.name) for o in ENTITY_OPTIONS
                 if getattr(args, o.name, None) is not None}
-    return {**_matcher_kwargs(args, get_matcher), **entities}
+    return {**_matcher_kwargs(args, get_matcher), **entities, **label_kwargs(args)}
 
 
 def _matcher_kwargs(args: argparse.Namespace, get_matcher: Callable[[str], Any]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._labels import add_label_options
 from nerscore.cli._output import (
     add_format_option,
     add_output_option,
@@ -81,7 +82,8 @@ def register(subparsers: Subparsers) -> None:
     """
     score = _parser(subparsers, "score", help="score a prediction against gold",
                     description=SCORE_DESCRIPTION, epilog=SCORE_EXAMPLES)
-    score.add_argument("gold", metavar="GOLD", help="gold (reference) file")
+    score.add_argument("gold", metavar="GOLD", help="gold (reference) file; - for standard "
+                       "input (GOLD or PRED)")
     score.add_argument("pred", metavar="PRED", nargs="?", default=None,
                        help="predicted file; leave it out to read gold and predicted labels "
                             "from two columns of GOLD (--gold-column, --pred-column)")
@@ -99,6 +101,7 @@ def register(subparsers: Subparsers) -> None:
     add_quiet_option(score)
     fm.add_input_format_options(score)
     opt.add_match_options(score)
+    add_label_options(score)
     opt.add_score_options(score)
     opt.add_tag_options(score)
     opt.add_conll_options(score)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._intervals import documents_of
+from nerscore.cli._labels import add_label_options
 from nerscore.cli._output import (
     ProgressBar,
     add_format_option,
@@ -96,6 +97,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_resampling_options(p)
     fm.add_input_format_options(p)
     opt.add_match_options(p)
+    add_label_options(p)
     opt.add_score_options(p)
     opt.add_tag_options(p)
     opt.add_conll_options(p)

@@ -65,6 +65,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_arguments(parser)
     declare_files(parser, inputs=("file",), outputs={"output": "--output"})
+    parser.set_defaults(reads_stdin=True)  # '-' is read as a stream, not spooled
     parser.set_defaults(func=run)
 
 

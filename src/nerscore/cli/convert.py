@@ -10,6 +10,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._labels import add_label_options, label_kwargs
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
 
 if TYPE_CHECKING:
@@ -100,6 +101,8 @@ def register(subparsers: Subparsers) -> None:
     add_quiet_option(out)
     opt.add_conll_options(parser)
     fm.add_tool_options(parser, sides=False)
+    fm.add_dataset_options(parser)
+    add_label_options(parser)
     declare_files(parser, inputs=("source",), outputs={"target": "OUT"})
     parser.set_defaults(func=run)
 
@@ -122,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
 
     conll = {k: v for k, v in opt.conll_kwargs(args).items() if k != "encoding"}
     conll.update(fm.tool_kwargs(args))
+    conll.update({k: getattr(args, k) for k in ("split", "units", "spans_key")
+                  if getattr(args, k) is not None})
     fmt = fm.input_format(args.source, args.from_format)
     fm.check_reader_flags(args, [(None, fmt)], ignore=("encoding",))
     bar = ProgressBar(f"converting {args.source}", unit=fmt.progress_unit)
@@ -133,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
             parquet_kind=args.parquet_kind, chunk_size=args.chunk_size,
             encoding=args.encoding, conll_options=conll, suffix=args.suffix,
             delimiter=args.tag_delimiter, outside=args.outside, progress=bar,
+            **label_kwargs(args),
         )
     finally:
         bar.close()

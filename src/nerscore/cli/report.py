@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._labels import add_label_options
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
 
 if TYPE_CHECKING:
@@ -77,6 +78,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_resampling_options(parser)
     fm.add_input_format_options(parser)
     opt.add_match_options(parser)
+    add_label_options(parser)
     opt.add_score_options(parser)
     opt.add_tag_options(parser)
     opt.add_conll_options(parser)
@@ -183,8 +185,12 @@ def _diagnostics(args: argparse.Namespace, scored: _Scored, names: list[str]) ->
                              f"{train_fmt.name} (set --gold-format if a format was guessed "
                              "wrongly)")
     train = train_fmt.load(args.train, options).data
+    from nerscore.values.label_ops import LabelOps
+
+    # the diagnostics describe the files as they are: the label operations are not applied
+    options = {k: v for k, v in opt.match_kwargs(args).items() if k not in LabelOps.KEYWORDS}
     found = {name: nerscore.diagnose(train, scored.gold, pred=pred, match=args.match,
-                                     **scored.tag_kw, **opt.match_kwargs(args))
+                                     **scored.tag_kw, **options)
              for name, pred in zip(names, scored.preds, strict=True)}
     return found if len(found) > 1 else found[names[0]]
 

@@ -68,6 +68,8 @@ BUILTIN_FORMATS: dict[str, str] = {
     "doccano": "nerscore.io.doccano",
     "prodigy": "nerscore.io.prodigy",
     "webanno": "nerscore.io.webanno",
+    "hf": "nerscore.io.hf_datasets",
+    "spacy": "nerscore.io.docbin",
 }
 #: The format of a file name that no format claims.
 FALLBACK_FORMAT = "conll"
@@ -134,6 +136,10 @@ class Format:
         ``"fragments"`` (discontinuous spans) and ``"ignore"`` (ignore
         regions; docs/fragments.md). :func:`~nerscore.convert_file` writes
         the rest as extents, or leaves it out, and counts it.
+    detect : callable, optional
+        ``detect(folder) -> bool``: whether a folder is this format by what
+        it holds (a Hugging Face dataset's JSON files); a folder that no
+        format detects is the first ``folder`` format's (BRAT).
 
     Records compare by identity: one record is one format.
     """
@@ -157,6 +163,7 @@ class Format:
     ] | None = None
     progress_unit: str = "rows"
     keeps: tuple[str, ...] = ()
+    detect: Callable[[str], bool] | None = None
 
     def __post_init__(self) -> None:
         where = f"Format {self.name!r}"
@@ -416,7 +423,7 @@ def get_format(name: str | Format) -> Format:
     >>> get_format("jsnol")
     Traceback (most recent call last):
     ...
-    nerscore.errors.OptionError: Unknown format 'jsnol'; the formats are 'conll', 'jsonl', 'brat', 'parquet', 'label-studio', 'doccano', 'prodigy', 'webanno'. Did you mean 'jsonl'?
+    nerscore.errors.OptionError: Unknown format 'jsnol'; the formats are 'conll', 'jsonl', 'brat', 'parquet', 'label-studio', 'doccano', 'prodigy', 'webanno', 'hf', 'spacy'. Did you mean 'jsonl'?
     """
     if isinstance(name, Format):
         return name
@@ -445,6 +452,10 @@ def _claimed(path: str, formats: Sequence[Format]) -> Format | None:
     if best is not None:
         return best
     if os.path.isdir(path) or path.endswith(("/", os.sep)):
+        if os.path.isdir(path):
+            found = next((f for f in formats if f.detect is not None and f.detect(path)), None)
+            if found is not None:
+                return found
         return next((f for f in formats if f.folder), None)
     return None
 
@@ -490,6 +501,8 @@ def guess_format(path: str | os.PathLike[str], given: str | Format | None = None
     for name in BUILTIN_FORMATS:  # the rest of the built-ins, one at a time
         if name not in _REGISTRY and _load_builtin(name).claim(p):
             return _REGISTRY[name]
+    if os.path.isdir(p):  # a folder: every built-in may detect it
+        _load_builtins()
     found = _claimed(p, [_REGISTRY[n] for n in _known()])
     if found is None and not _plugins_loaded:
         _load_plugins()

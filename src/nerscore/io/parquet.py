@@ -163,7 +163,11 @@ def iter_parquet_tags(
     pf = _open(path)
     schema = pf.schema_arrow
     if column not in schema.names:
-        raise FormatError(f"{source}: no column {column!r} (columns: {schema.names}).",
+        hint = ""
+        if b"huggingface" in (schema.metadata or {}):
+            hint = (" It is a Hugging Face dataset file: read it with --gold-format/--pred-"
+                    "format hf (format 'hf').")
+        raise FormatError(f"{source}: no column {column!r} (columns: {schema.names}).{hint}",
                           source=source)
     vocab = None
     if _pa().types.is_integer(schema.field(column).type.value_type):

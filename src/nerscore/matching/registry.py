@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import OptionError, closest, option_error, user_keywords
 from nerscore.matching.alignment import Alignment, MatchResult
+from nerscore.values.label_ops import LabelOps
 from nerscore.values.selection import Selection, parse_min_score
 
 if TYPE_CHECKING:
@@ -37,9 +38,10 @@ MATCHERS: dict[str, str] = {
 
 #: The keywords every function that takes matcher options also takes (by name or through
 #: its ``**options``): the matcher, how tags are decoded, and which entities are scored
-#: (``discontinuous``, ``subset``, ``min_score``: :class:`~nerscore.values.selection.Selection`).
+#: (``discontinuous``, ``subset``, ``min_score``: :class:`~nerscore.values.selection.Selection`), and the
+#: label operations (``labels_map``, ``keep``, ``drop``: :class:`~nerscore.values.label_ops.LabelOps`).
 DECODING_KEYWORDS = ("match", "scheme", "mode", "suffix", "delimiter", "outside",
-                     *Selection.KEYWORDS)
+                     *Selection.KEYWORDS, *LabelOps.KEYWORDS)
 
 
 @dataclass(frozen=True)
@@ -201,7 +203,7 @@ class Matcher:
         >>> get_matcher("exact").resolve({"labled": False})
         Traceback (most recent call last):
         ...
-        nerscore.errors.OptionError: Unknown keyword 'labled'; did you mean 'labeled'? The keywords are 'match', 'scheme', 'mode', 'suffix', 'delimiter', 'outside', 'discontinuous', 'subset', 'min_score' and the options of match='exact': 'labeled'.
+        nerscore.errors.OptionError: Unknown keyword 'labled'; did you mean 'labeled'? The keywords are 'match', 'scheme', 'mode', 'suffix', 'delimiter', 'outside', 'discontinuous', 'subset', 'min_score', 'labels_map', 'keep', 'drop' and the options of match='exact': 'labeled'.
         """
         known = {o.name: o for o in self.options}
         unknown = [n for n in options if n not in known]

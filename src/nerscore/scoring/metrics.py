@@ -15,6 +15,7 @@ from typing import Any
 
 from nerscore._version import __version__
 from nerscore.decode.inputs import Prepared, prepare
+from nerscore.decode.label_ops import apply_label_ops, check_label_ops
 from nerscore.errors import OptionError, user_stacklevel
 from nerscore.matching import Matcher, MatchResult, get_matcher
 from nerscore.scoring.reduction import (
@@ -28,6 +29,7 @@ from nerscore.scoring.reduction import (
 from nerscore.scoring.report import Report, Row, entity_notes, entity_summary
 from nerscore.values.counts import Counts
 from nerscore.values.decoding import Decoding
+from nerscore.values.label_ops import LabelOps, label_notes
 from nerscore.values.ratios import check_beta, check_zero_division, safe_divide
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.selection import Selection
@@ -129,20 +131,26 @@ class MatcherRun:
 
 def run_matcher(
     y_true: object, y_pred: object, match: str, decoding: Decoding, options: Mapping[str, Any],
-    *, align: bool,
+    *, align: bool, warn_labels: bool = True,
 ) -> MatcherRun:
     """Look the matcher up, validate its options, prepare both sides and match them.
 
-    ``options`` are the matcher's and the :class:`Selection`'s
-    (``discontinuous``, ``subset``). With ``align=False`` only the counts
+    ``options`` are the matcher's, the :class:`Selection`'s
+    (``discontinuous``, ``subset``) and the :class:`LabelOps`'
+    (``labels_map``, ``keep``, ``drop``; applied first). With ``align=False`` only the counts
     are computed (the matcher's fast path) and the result carries no
     alignment. The result's counts include the token totals of tag inputs
-    and the input's tallies.
+    and the input's tallies. ``warn_labels=False`` leaves the warning on
+    labels the label operations name and the input lacks to the caller
+    (a batch may lack a label that the whole input has).
     """
     matcher = get_matcher(match)
+    label_ops, options = LabelOps.split(options)
     selection, options = Selection.split(options)
     resolved = matcher.resolve(options)
-    prep = select_entities(_prepare(y_true, y_pred, decoding), selection)
+    prep = _prepare(y_true, y_pred, decoding)
+    check_label_ops(label_ops, match, prep.tags is not None)
+    prep = select_entities(apply_label_ops(prep, label_ops, warn=warn_labels), selection)
     if align:
         res = matcher.run(prep, **resolved)
     else:
@@ -490,7 +498,7 @@ def build_report(
     elif n_tokens is not None:
         notes = (*notes, "no tokens: accuracy is undefined.")
     entities = entity_summary(counts, selection or Selection())
-    notes = (*notes, *entity_notes(entities))
+    notes = (*notes, *entity_notes(entities), *label_notes(counts.tallies))
     return Report(
         match=match,
         options=dict(options),

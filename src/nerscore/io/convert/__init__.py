@@ -42,6 +42,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
+from nerscore.decode.label_ops import warn_unknown_labels
 from nerscore.errors import OptionError
 from nerscore.io.atomic import atomic_path, same_file
 from nerscore.io.chunks import slice_tags
@@ -52,9 +53,10 @@ from nerscore.io.convert.reading import (
     TagChunk,
     WriteOptions,
 )
-from nerscore.io.convert.writing import keep_only, retag, to_documents, to_tags
+from nerscore.io.convert.writing import keep_only, relabel_documents, retag, to_documents, to_tags
 from nerscore.io.formats import Format, guess_format
 from nerscore.values.documents import Document
+from nerscore.values.label_ops import LabelOps, label_notes, seen_labels
 from nerscore.values.tags import EncodedTags
 
 __all__ = ["ConversionResult", "convert_file"]
@@ -81,6 +83,9 @@ def convert_file(
     delimiter: str = "-",
     outside: str = "O",
     progress: Progress | None = None,
+    labels_map: Mapping[str, str] | None = None,
+    keep: Sequence[str] | None = None,
+    drop: Sequence[str] | None = None,
 ) -> ConversionResult:
     r"""Convert an annotated file to another format and/or tag scheme (module docstring).
 
@@ -119,6 +124,10 @@ def convert_file(
     progress : callable, optional
         Called as ``progress(done, total)`` after each chunk (bytes of CoNLL
         input, rows of Parquet input: the format's ``progress_unit``).
+    labels_map, keep, drop : optional
+        Label operations on the entities written (docs/label-ops.md):
+        renamed, kept or dropped after decoding; tag input needs
+        ``from_scheme`` to decode them. The notes say what they touched.
 
     Returns
     -------
@@ -147,7 +156,8 @@ def convert_file(
     syntax = {"suffix": suffix, "delimiter": delimiter, "outside": outside}
     if to_scheme is None and from_scheme is not None:
         to_scheme = from_scheme
-    opt = Options(from_scheme, to_scheme, mode, misaligned, syntax, result)
+    ops = LabelOps(labels_map, keep, drop)
+    opt = Options(from_scheme, to_scheme, mode, misaligned, syntax, result, label_ops=ops)
     given = {"encoding": encoding, **(conll_options or {})}
     read_options = {k: v for k, v in given.items() if k in fin.options}
     in_tags = fin.kind_of(src, read_options) == "tags"
@@ -168,6 +178,9 @@ def convert_file(
     if not out_tags and to_scheme is not None and not in_tags:
         raise ValueError(f"The output {dst} gets spans: to_scheme=None (a scheme applies to "
                          "tag output).")
+    if in_tags and ops and from_scheme is None:
+        raise ValueError("Label operations act on entities: pass the scheme of the input tags "
+                         "to decode them, e.g. from_scheme='IOB2' (nerscore never guesses it).")
     if in_tags and to_scheme is not None and from_scheme is None:
         raise ValueError("Writing tags in another scheme decodes them: pass the scheme of the "
                          "input tags, e.g. from_scheme='IOB2' (nerscore never guesses it).")
@@ -175,9 +188,12 @@ def convert_file(
                WriteOptions(encoding, labels_as, outside, Layout()), progress)
     if fout.folder:  # a folder: each of its files is replaced atomically
         job.write(src, dst)
-        return result
-    with atomic_path(dst) as tmp:  # an interrupted conversion leaves no half-written file
-        job.write(src, tmp)
+    else:
+        with atomic_path(dst) as tmp:  # an interrupted conversion leaves no half-written file
+            job.write(src, tmp)
+    if ops:
+        warn_unknown_labels(ops, seen_labels(opt.label_tallies))
+        result.reader_notes.extend(label_notes(opt.label_tallies, one_side=True))
     return result
 
 
@@ -210,7 +226,7 @@ class _Job:
             else:
                 self._write_spans(_lost_documents(tags, opt, fout.name), dst)
             return
-        spans = (data for data, _ in self._chunks(src))
+        spans = (relabel_documents(data, opt) for data, _ in self._chunks(src))
         if self.out_tags:
             self._write_tags((to_tags(c, opt) for c in spans), dst)
         else:

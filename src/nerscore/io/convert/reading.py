@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nerscore.values.label_ops import LabelOps
 from nerscore.values.tags import EncodedTags, Slices
 
 __all__ = [
@@ -197,6 +198,8 @@ class Options:
     syntax: dict[str, Any]
     result: ConversionResult
     n_docs: int = 0
+    label_ops: LabelOps = field(default_factory=LabelOps)
+    label_tallies: dict[str, int] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------------ reading

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from nerscore.decode.label_ops import relabel_entity_list
 from nerscore.errors import FormatError
 from nerscore.io.convert.reading import CONLL_KEY, Layout, Options, TagChunk, WriteOptions
 from nerscore.values.documents import Document
@@ -24,6 +25,7 @@ from nerscore.values.tags import EncodedTags
 __all__ = [
     "keep_only",
     "relabel_conll",
+    "relabel_documents",
     "retag",
     "to_documents",
     "to_tags",
@@ -50,6 +52,8 @@ def _decode(chunk: TagChunk, opt: Options) -> list[Entity]:
         else:
             opt.result.repaired += malformed
     opt.result.n_entities += len(ents)
+    if opt.label_ops:
+        ents = relabel_entity_list(ents, opt.label_ops, opt.label_tallies)
     return ents
 
 
@@ -65,12 +69,23 @@ def _encode(ents: Sequence[Entity], lengths: list[int], opt: Options) -> Encoded
 
 
 def retag(chunk: TagChunk, opt: Options) -> TagChunk:
-    """Re-encode a chunk in ``opt.to_scheme`` (unchanged when none is asked), counting repairs."""
-    if opt.to_scheme is None:
+    """Re-encode a chunk in ``opt.to_scheme``, counting repairs (unchanged when nothing is asked).
+
+    Label operations (``opt.label_ops``) decode and re-encode the chunk too.
+    """
+    if opt.to_scheme is None and not opt.label_ops:
         return chunk
     ents = _decode(chunk, opt)
     labels = _encode(ents, chunk.labels.lengths.tolist(), opt)
     return TagChunk(labels, chunk.tokens, chunk.extra, chunk.documents)
+
+
+def relabel_documents(docs: Sequence[Document], opt: Options) -> list[Document]:
+    """The documents with the label operations of ``opt`` applied to their spans, counted."""
+    if not opt.label_ops:
+        return list(docs)
+    return [dataclasses.replace(d, spans=tuple(relabel_entity_list(
+        d.spans, opt.label_ops, opt.label_tallies))) for d in docs]
 
 
 def to_documents(chunk: TagChunk, opt: Options) -> list[Document]:

@@ -1,0 +1,110 @@
+"""The label operations on the command line: ``--map``, ``--map-file``, ``--keep``, ``--drop``.
+
+A command adopts them with two lines: :func:`add_label_options` on its
+parser, and :func:`label_kwargs` merged into the keywords it passes to the
+library (``labels_map``, ``keep``, ``drop``; docs/label-ops.md). Commands
+whose keywords come from :func:`nerscore.cli._options.match_kwargs` get them
+from there.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["add_label_options", "label_kwargs", "label_pair"]
+
+
+def label_pair(value: str) -> tuple[str, str]:
+    """An argparse ``type``: ``OLD=NEW`` as a pair of labels.
+
+    Parameters
+    ----------
+    value : str
+        What was given.
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> label_pair("GPE=LOC")
+    ('GPE', 'LOC')
+    """
+    old, sep, new = value.partition("=")
+    old, new = old.strip(), new.strip()
+    if not sep or not old or not new:
+        raise argparse.ArgumentTypeError(f"expected OLD=NEW (e.g. GPE=LOC); got {value!r}")
+    return old, new
+
+
+def _labels(value: str) -> list[str]:
+    found = [v.strip() for v in value.split(",") if v.strip()]
+    if not found:
+        raise argparse.ArgumentTypeError(f"expected labels separated by commas; got {value!r}")
+    return found
+
+
+def add_label_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--map OLD=NEW`` (repeatable), ``--map-file FILE``, ``--keep`` and ``--drop``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
+    """
+    group = parser.add_argument_group("labels (docs/label-ops.md)")
+    which = group.add_mutually_exclusive_group()
+    group.add_argument("--map", dest="label_map", metavar="OLD=NEW", type=label_pair,
+                       action="append", default=None,
+                       help="rename entity label OLD to NEW on both sides before matching "
+                            "(repeatable; two labels renamed to one are merged)")
+    group.add_argument("--map-file", dest="label_map_file", metavar="FILE", default=None,
+                       help='a JSON object of renamings, e.g. {"GPE": "LOC", "FAC": "LOC"}; '
+                            "--map entries win")
+    which.add_argument("--keep", dest="keep_labels", metavar="LABELS", type=_labels,
+                       action="extend", default=None,
+                       help="score only these labels (after renaming; comma-separated, "
+                            "repeatable)")
+    which.add_argument("--drop", dest="drop_labels", metavar="LABELS", type=_labels,
+                       action="extend", default=None,
+                       help="remove entities of these labels from both sides (after "
+                            "renaming; comma-separated, repeatable)")
+
+
+def label_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """The label operations given, as the library's keywords (empty when none, or not added).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments of a command with :func:`add_label_options`.
+
+    Returns
+    -------
+    dict
+        ``labels_map``, ``keep`` and ``drop``, those given.
+
+    Notes
+    -----
+    A ``--map`` entry wins over the ``--map-file`` entry of its label; two
+    ``--map`` entries for one label are left to
+    :class:`~nerscore.values.label_ops.LabelOps`, which refuses them.
+    """
+    out: dict[str, Any] = {}
+    pairs: list[tuple[str, str]] = list(getattr(args, "label_map", None) or ())
+    if getattr(args, "label_map_file", None) is not None:
+        from nerscore.values.label_ops import read_label_map
+
+        given = {old for old, _ in pairs}
+        pairs = [p for p in read_label_map(args.label_map_file).items()
+                 if p[0] not in given] + pairs
+    if pairs:
+        out["labels_map"] = pairs
+    keep, drop = getattr(args, "keep_labels", None), getattr(args, "drop_labels", None)
+    if keep is not None:
+        out["keep"] = keep
+    if drop is not None:
+        out["drop"] = drop
+    return out

@@ -1,0 +1,135 @@
+"""``--map``, ``--map-file``, ``--keep`` and ``--drop`` in score, compare and report."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from nerscore.cli import main
+from tests.paths import DATA, EXAMPLES
+
+GOLD = str(EXAMPLES / "conll2000" / "gold.conll")
+PRED = str(EXAMPLES / "conll2000" / "pred.conll")
+PRED2 = str(EXAMPLES / "conll2000" / "pred_discard.conll")
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, out, err
+
+
+def _json(capsys, *argv):
+    status, out, err = run(capsys, "score", GOLD, PRED, "--format", "json", *argv)
+    assert status == 0, err
+    return json.loads(out), err
+
+
+@pytest.mark.parametrize("chunks", ["0", "7"])  # in memory, and streamed in chunks
+def test_score_maps_and_drops_and_says_so(capsys, chunks):
+    got, _ = _json(capsys, "--map", "ADJP=NP", "--map", "ADVP=NP", "--drop", "SBAR,PP",
+                   "--chunk-sentences", chunks)
+    assert sorted(got["labels"]) == ["NP", "VP"]
+    assert got["labels"]["NP"]["n_gold"] == 262 + 6 + 8
+    assert got["notes"] == [
+        "Labels renamed (labels_map): ADJP -> NP (6 gold, 1 predicted entity); ADVP -> NP "
+        "(8 gold, 11 predicted entities).",
+        "Labels merged by labels_map: ADJP, ADVP and NP are scored as NP.",
+        "Labels removed (keep/drop): PP (90 gold, 107 predicted entities); SBAR (6 gold, 3 "
+        "predicted entities).",
+    ]
+
+
+def test_keep_equals_drop_of_the_rest(capsys):
+    kept, _ = _json(capsys, "--keep", "NP", "--keep", "VP")
+    dropped, _ = _json(capsys, "--drop", "ADJP,ADVP,PP,SBAR")
+    assert kept["overall"] == dropped["overall"]
+
+
+def test_map_file_and_map_flags(capsys, tmp_path):
+    path = tmp_path / "map.json"
+    path.write_text('{"ADJP": "NP", "ADVP": "VP"}')  # --map ADVP=NP wins
+    from_file, _ = _json(capsys, "--map-file", str(path), "--map", "ADVP=NP")
+    flags, _ = _json(capsys, "--map", "ADJP=NP", "--map", "ADVP=NP")
+    assert from_file["overall"] == flags["overall"]
+
+
+def test_an_unknown_label_is_a_warning_and_scoring_goes_on(capsys):
+    got, err = _json(capsys, "--keep", "NP,VPP")
+    assert list(got["labels"]) == ["NP"]
+    assert ("warning: The label operations name 'VPP', which is not a label of the data; the "
+            "labels are 'ADJP', 'ADVP', 'NP', 'PP', 'SBAR', 'VP'. Did you mean 'VP'?") in err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--keep", "NP", "--drop", "VP"], "argument --drop: not allowed with argument --keep"),
+    (["--map", "NP"], "expected OLD=NEW"),
+])
+def test_bad_label_options_are_usage_errors(capsys, argv, message):
+    status, _, err = run(capsys, "score", GOLD, PRED, *argv)
+    assert status == 2
+    assert message in err
+
+
+def test_one_label_mapped_twice_is_an_error(capsys):
+    status, _, err = run(capsys, "score", GOLD, PRED, "--map", "NP=A", "--map", "NP=B")
+    assert status == 1
+    assert "`labels_map` maps 'NP' twice: to 'A' and 'B'" in err
+
+
+def test_a_bad_map_file_is_an_error_naming_it(capsys, tmp_path):
+    path = tmp_path / "map.json"
+    path.write_text("[1]")
+    status, _, err = run(capsys, "score", GOLD, PRED, "--map-file", str(path))
+    assert status == 1
+    assert f"{path}: expected one JSON object of labels" in err
+
+
+def test_compare_and_report_take_them(capsys, tmp_path):
+    status, out, err = run(capsys, "compare", GOLD, PRED, PRED2, "--names", "a", "b",
+                           "--resamples", "20", "--drop", "PP", "--format", "json")
+    assert status == 0, err
+    assert "a: Labels removed (keep/drop): PP (90 gold, 107 predicted entities)." in \
+        json.loads(out)["notes"]
+    page = tmp_path / "r.html"
+    status, _, err = run(capsys, "report", GOLD, PRED, "--map-file",
+                         str(DATA / "label_ops" / "map.json"), "--keep", "NP", "-o", str(page))
+    assert status == 0, err
+    html = page.read_text()
+    assert "Labels removed (keep/drop): ADJP (6 gold, 1 predicted entity)" in html
+    assert "not a label of the data" in err  # the map names GPE and FAC
+
+
+def test_convert_applies_them_to_the_entities_written(capsys, tmp_path):
+    import nerscore
+    from nerscore.io.formats import get_format
+
+    out = tmp_path / "pred.jsonl"
+    status, _, err = run(capsys, "convert", PRED, str(out), "--from-scheme", "IOB2",
+                         "--map", "ADJP=NP", "--drop", "SBAR")
+    assert status == 0, err
+    assert "Labels renamed (labels_map): ADJP -> NP (1 entity)." in err
+    assert "Labels merged by labels_map: ADJP and NP are written as NP." in err
+    assert "Labels removed (keep/drop): SBAR (3 entities)." in err
+    docs = get_format("jsonl").load(out).data
+    labels = {e.label for d in docs for e in d.spans}
+    assert labels == {"ADVP", "NP", "PP", "VP"}
+    # converting with the operations, then scoring, gives the scores of scoring with them
+    conll = tmp_path / "pred.conll"
+    assert main(["convert", PRED, str(conll), "--from-scheme", "IOB2", "--map", "ADJP=NP",
+                 "--drop", "SBAR"]) == 0
+    gold = tmp_path / "gold.conll"
+    assert main(["convert", GOLD, str(gold), "--from-scheme", "IOB2", "--map", "ADJP=NP",
+                 "--drop", "SBAR"]) == 0
+    with_ops = nerscore.score_files(GOLD, PRED, labels_map={"ADJP": "NP"}, drop=["SBAR"],
+                                    scheme="IOB2")
+    converted = nerscore.score_files(gold, conll, scheme="IOB2")
+    assert with_ops.report.counts.to_dict() == converted.report.counts.to_dict()
+
+
+def test_convert_of_tags_needs_their_scheme(capsys, tmp_path):
+    status, _, err = run(capsys, "convert", PRED, str(tmp_path / "x.conll"), "--keep", "NP")
+    assert status == 1
+    assert "Label operations act on entities: pass the scheme of the input tags" in err

@@ -1,0 +1,112 @@
+"""``-`` for one input file: standard input, with the format given or sniffed."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+
+import pytest
+
+from nerscore.cli import main
+from nerscore.cli._stdin import sniff_format
+from tests.paths import EXAMPLES
+
+GOLD = EXAMPLES / "conll2000" / "gold.conll"
+PRED = EXAMPLES / "conll2000" / "pred.conll"
+PRED2 = EXAMPLES / "conll2000" / "pred_discard.conll"
+
+
+class _Stdin(io.TextIOWrapper):
+    def __init__(self, data: bytes, tty: bool = False) -> None:
+        super().__init__(io.BytesIO(data), encoding="utf-8")
+        self._tty = tty
+
+    def isatty(self) -> bool:
+        return self._tty
+
+
+def run(capsys, monkeypatch, data, *argv, tty=False):
+    monkeypatch.setattr(sys, "stdin", _Stdin(data, tty))
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, out, err
+
+
+def _overall(out):
+    return json.loads(out)["overall"]
+
+
+def test_a_conll_prediction_from_standard_input_scores_as_the_file(capsys, monkeypatch):
+    status, out, err = run(capsys, monkeypatch, PRED.read_bytes(), "score", GOLD, "-",
+                           "--format", "json")
+    assert status == 0, err
+    status, want, _ = run(capsys, monkeypatch, b"", "score", GOLD, PRED, "--format", "json")
+    assert _overall(out) == _overall(want)
+
+
+def test_gold_from_standard_input_and_the_temporary_file_is_removed(capsys, monkeypatch,
+                                                                   tmp_path):
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    status, out, err = run(capsys, monkeypatch, GOLD.read_bytes(), "score", "-", PRED,
+                           "--format", "json")
+    assert status == 0, err
+    assert _overall(out)["tp"] == 371
+    assert os.listdir(tmp_path) == []
+
+
+def test_json_lines_and_parquet_are_sniffed(capsys, monkeypatch, tmp_path):
+    gold = tmp_path / "g.jsonl"
+    gold.write_text('{"id": "a", "text": "Anna met Bo", "spans": [{"start": 0, "end": 4, '
+                    '"label": "PER"}, {"start": 9, "end": 11, "label": "PER"}]}\n')
+    pred = b'{"id": "a", "spans": [{"start": 0, "end": 4, "label": "PER"}]}\n'
+    status, out, err = run(capsys, monkeypatch, pred, "score", gold, "-", "--format", "json")
+    assert status == 0, err
+    assert (_overall(out)["tp"], _overall(out)["n_gold"]) == (1, 2)
+    pq, pred_file = tmp_path / "p.parquet", tmp_path / "p.jsonl"
+    pred_file.write_bytes(pred)
+    assert main(["convert", str(pred_file), str(pq)]) == 0
+    capsys.readouterr()
+    status, out2, err = run(capsys, monkeypatch, pq.read_bytes(), "score", gold, "-",
+                            "--format", "json")
+    assert status == 0, err
+    assert _overall(out2) == _overall(out)
+
+
+def test_a_given_format_wins_over_the_sniffed_one(capsys, monkeypatch):
+    status, _, err = run(capsys, monkeypatch, PRED.read_bytes(), "score", GOLD, "-",
+                         "--pred-format", "parquet")
+    assert status == 1
+    assert "not a parquet file" in err  # read as the format given
+
+
+def test_compare_and_convert_read_one_input_from_standard_input(capsys, monkeypatch, tmp_path):
+    status, out, err = run(capsys, monkeypatch, PRED2.read_bytes(), "compare", GOLD, PRED, "-",
+                           "--names", "pred", "discard", "--resamples", "20", "--format",
+                           "json")
+    assert status == 0, err
+    assert [s["name"] for s in json.loads(out)["systems"]] == ["pred", "discard"]
+    target = tmp_path / "pred.jsonl"
+    status, _, err = run(capsys, monkeypatch, PRED.read_bytes(), "convert", "-", target,
+                         "--from-scheme", "IOB2")
+    assert status == 0, err
+    assert len(target.read_text().splitlines()) == 40
+
+
+@pytest.mark.parametrize(("data", "argv", "tty", "message"), [
+    (b"x", ["score", "-", "-"], False, "standard input can be read once"),
+    (b"", ["score", str(GOLD), "-"], False, "standard input ('-') is empty"),
+    (b"x", ["score", str(GOLD), "-"], True, "'-' reads standard input, but it is a terminal"),
+])
+def test_standard_input_usage_errors(capsys, monkeypatch, data, argv, tty, message):
+    status, _, err = run(capsys, monkeypatch, data, *argv, tty=tty)
+    assert status == 2
+    assert message in err
+
+
+def test_sniff_format():
+    assert sniff_format(b"\xef\xbb\xbf\n  {") == "jsonl"
+    assert sniff_format(b"") == "conll"
+    assert sniff_format(b"-DOCSTART- O\n") == "conll"

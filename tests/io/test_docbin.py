@@ -1,0 +1,137 @@
+"""spaCy ``.spacy`` files: reading, writing, and spaCy's own scorer on the same docs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import nerscore
+from nerscore.cli import main
+from nerscore.errors import FormatError, OptionError
+from nerscore.io.docbin import read_docbin, write_docbin
+from nerscore.io.formats import guess_format
+from nerscore.values.documents import Document
+from tests.paths import DATA
+
+spacy = pytest.importorskip("spacy")
+from spacy.scorer import Scorer, get_ner_prf  # noqa: E402
+from spacy.tokens import Doc, DocBin, Span  # noqa: E402
+from spacy.training import Example  # noqa: E402
+
+GOLD = DATA / "spacy" / "conll2000_gold.spacy"
+PRED = DATA / "spacy" / "conll2000_pred.spacy"
+
+
+def _docs(path):
+    return list(DocBin().from_disk(path).get_docs(spacy.vocab.Vocab()))
+
+
+@pytest.mark.parametrize("units", ["char", "token"])
+def test_scores_equal_spacys_scorer_on_the_same_docs(units):
+    examples = [Example(p, g) for p, g in zip(_docs(PRED), _docs(GOLD), strict=True)]
+    theirs = Scorer.score_spans(examples, "ents")
+    prf = get_ner_prf(examples)
+    ours = nerscore.score_files(GOLD, PRED, gold_options={"units": units},
+                                pred_options={"units": units}, zero_division=0).report
+    for key, value in (("p", ours.micro.precision), ("r", ours.micro.recall),
+                       ("f", ours.micro.f1)):
+        # spaCy adds 1e-100 to every denominator: equal to the last bits
+        assert theirs[f"ents_{key}"] == pytest.approx(value, rel=1e-12, abs=0)
+        assert prf[f"ents_{key}"] == pytest.approx(value, rel=1e-12, abs=0)
+    assert set(theirs["ents_per_type"]) == set(ours.labels)
+    for label, row in ours.labels.items():
+        for key, value in (("p", row.precision), ("r", row.recall), ("f", row.f1)):
+            assert theirs["ents_per_type"][label][key] == pytest.approx(value, abs=1e-12)
+            assert prf["ents_per_type"].get(label, {"p": 0.0, "r": 0.0, "f": 0.0})[key] == \
+                pytest.approx(value, abs=1e-12)
+
+
+def test_the_docbins_hold_the_conll_example():
+    conll = nerscore.score_files(DATA.parent.parent / "examples" / "conll2000" / "gold.conll",
+                                 DATA.parent.parent / "examples" / "conll2000" / "pred.conll")
+    ours = nerscore.score_files(GOLD, PRED)
+    assert ours.report.counts.to_dict() == conll.report.counts.to_dict()
+    assert ours.streamed
+
+
+def test_character_and_token_offsets_and_texts():
+    docs, notes = read_docbin(GOLD)
+    assert notes == ()
+    assert docs[0].id == "1"
+    assert docs[0].text.startswith("Rockwell International Corp. 's")
+    assert [(e.start, e.end, e.label) for e in docs[0].spans[:2]] == [(0, 28, "NP"),
+                                                                      (29, 42, "NP")]
+    tokens, _ = read_docbin(GOLD, units="token")
+    assert [(e.start, e.end) for e in tokens[0].spans[:2]] == [(0, 3), (3, 6)]
+    assert tokens[0].text is None
+    assert guess_format(GOLD).name == "spacy"
+
+
+def test_span_groups_and_missing_annotation_are_read_and_counted(tmp_path):
+    vocab = spacy.vocab.Vocab()
+    doc = Doc(vocab, words=["Anna", "met", "Bo", "in", "Paris"],
+              ents=["B-PER", "O", "B-PER", "", ""])  # the last two tokens: no annotation
+    doc.spans["sc"] = [Span(doc, 0, 1, label="PER"), doc[0:3]]
+    path = tmp_path / "d.spacy"
+    DocBin(docs=[doc, Doc(vocab, words=["x"])]).to_disk(path)
+    docs, notes = read_docbin(path)
+    assert [(e.start, e.end, e.label) for e in docs[0].spans] == [(0, 4, "PER"), (9, 11, "PER")]
+    assert notes == (f"{path}: 3 tokens in 2 documents have no entity annotation (missing, "
+                     "not O); they are read as outside every entity.",)
+    docs, notes = read_docbin(path, spans_key="sc")
+    assert [(e.start, e.end, e.label) for e in docs[0].spans] == [(0, 4, "PER"), (0, 11, "")]
+    assert notes == (f"{path}: 1 document have no span group 'sc'; read as having no span.",)
+
+
+def test_round_trip_through_json_lines_loses_nothing(tmp_path, capsys):
+    jsonl = tmp_path / "gold.jsonl"
+    back = tmp_path / "back.spacy"
+    assert main(["convert", str(GOLD), str(jsonl)]) == 0
+    assert main(["convert", str(jsonl), str(back)]) == 0
+    capsys.readouterr()
+    first, _ = read_docbin(GOLD)
+    second, _ = read_docbin(back)
+    assert [(d.text, d.spans) for d in first] == [(d.text, d.spans) for d in second]
+    assert main(["score", str(GOLD), str(back), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["overall"]["f1"] == 1.0
+
+
+def test_writing_keeps_texts_with_any_whitespace(tmp_path):
+    docs = [Document("a", [(0, 4, "PER"), (10, 19, "LOC")], "Anna\n\t in  Le Mans ."),
+            Document("b", [], "")]
+    path = tmp_path / "w.spacy"
+    assert write_docbin(path, docs) == 2
+    got, _ = read_docbin(path)
+    assert [(d.text, [(e.start, e.end, e.label) for e in d.spans]) for d in got] == [
+        ("Anna\n\t in  Le Mans .", [(0, 4, "PER"), (10, 19, "LOC")]), ("", [])]
+
+
+def test_write_errors(tmp_path):
+    with pytest.raises(FormatError, match="Document 'a' has no text"):
+        write_docbin(tmp_path / "x.spacy", [Document("a", [(0, 1, "X")])])
+    with pytest.raises(FormatError, match=r"the span 2-6 \(LOC\) is empty or overlaps "
+                                          r"another; .*spans_key"):
+        write_docbin(tmp_path / "x.spacy", [Document("a", [(0, 4, "PER"), (2, 6, "LOC")],
+                                                     "Anna Smith")])
+    write_docbin(tmp_path / "g.spacy", [Document("a", [(0, 4, "PER"), (2, 6, "LOC")],
+                                                 "Anna Smith")], spans_key="sc")
+    docs, _ = read_docbin(tmp_path / "g.spacy", spans_key="sc")
+    assert [(e.start, e.end) for e in docs[0].spans] == [(0, 4), (2, 6)]
+
+
+def test_read_errors(tmp_path):
+    bad = tmp_path / "bad.spacy"
+    bad.write_bytes(b"not a docbin")
+    with pytest.raises(FormatError, match=r"bad\.spacy: not a spaCy DocBin"):
+        read_docbin(bad)
+    with pytest.raises(OptionError, match="Expected `units` to be one of 'char', 'token'"):
+        read_docbin(GOLD, units="word")
+
+
+def test_command_line_options(capsys):
+    assert main(["score", str(GOLD), str(PRED), "--units", "token", "--spans-key", "x",
+                 "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["overall"]["n_gold"] == 0
+    assert any("40 documents have no span group 'x'" in n for n in out["notes"])

@@ -1,0 +1,125 @@
+"""Hugging Face datasets on disk (``save_to_disk`` folders, the hub's Parquet layout)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+import nerscore
+from nerscore.cli import main
+from nerscore.errors import FormatError
+from nerscore.io.formats import get_format, guess_format
+from nerscore.io.hf_datasets import hf_splits, iter_hf_tags, read_hf_dataset
+from tests.paths import DATA, EXAMPLES
+
+pytest.importorskip("pyarrow")
+
+HF = DATA / "hf"
+GOLD_DD = HF / "conll2000"
+PRED_HUB = HF / "conll2000_pred"
+CONLL_GOLD = EXAMPLES / "conll2000" / "gold.conll"
+CONLL_PRED = EXAMPLES / "conll2000" / "pred.conll"
+
+
+def _conll(path):
+    read = get_format("conll").load(path)
+    return read.data.to_lists(), [list(t) for t in read.texts()]
+
+
+def test_every_layout_reads_the_tags_and_tokens_of_the_conll_file():
+    tags, tokens = _conll(CONLL_GOLD)
+    for path, split in ((GOLD_DD, "test"), (GOLD_DD / "test", None),
+                        (GOLD_DD / "test" / "data-00000-of-00001.arrow", None)):
+        got = read_hf_dataset(path, split=split)
+        assert got.to_lists() == tags, path
+        assert [list(t) for t in got.sentence_tokens()] == tokens, path
+    pred_tags, pred_tokens = _conll(CONLL_PRED)
+    for path in (PRED_HUB, PRED_HUB / "data" / "test-00000-of-00001.parquet"):
+        got = read_hf_dataset(path, split="test" if path == PRED_HUB else None)
+        assert got.to_lists() == pred_tags  # the ClassLabel names come in another order
+        assert [list(t) for t in got.sentence_tokens()] == pred_tokens
+    assert read_hf_dataset(GOLD_DD, split="train").to_lists() == tags[:10]
+
+
+def test_splits_of_each_layout():
+    assert list(hf_splits(GOLD_DD)) == ["train", "test"]
+    assert list(hf_splits(PRED_HUB)) == ["test"]
+    assert list(hf_splits(GOLD_DD / "test")) == [""]
+
+
+def test_the_format_is_found_from_the_folder():
+    assert guess_format(GOLD_DD).name == "hf"
+    assert guess_format(GOLD_DD / "test").name == "hf"
+    assert guess_format(PRED_HUB).name == "hf"
+    assert guess_format(GOLD_DD / "test" / "data-00000-of-00001.arrow").name == "hf"
+    assert guess_format(DATA / "brat" / "conll2002").name == "brat"
+
+
+def test_scores_equal_those_of_the_conll_files_streamed_or_not():
+    want = nerscore.score_files(CONLL_GOLD, CONLL_PRED).report
+    for chunk in (7, 10_000):
+        got = nerscore.score_files(GOLD_DD, PRED_HUB, chunk_size=chunk,
+                                   gold_options={"split": "test"},
+                                   pred_options={"split": "test"})
+        assert got.streamed
+        assert got.report.counts == want.counts
+        assert got.report.accuracy == want.accuracy
+
+
+def test_command_line_with_split(capsys, tmp_path):
+    assert main(["score", str(GOLD_DD), str(PRED_HUB), "--split", "test", "--format",
+                 "json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert main(["score", str(CONLL_GOLD), str(CONLL_PRED), "--format", "json"]) == 0
+    want = json.loads(capsys.readouterr().out)
+    assert got["overall"] == want["overall"]
+    assert main(["score", str(GOLD_DD), str(PRED_HUB)]) == 1
+    assert ("holds the splits 'train', 'test': choose one (split=NAME; --split NAME" in
+            capsys.readouterr().err)
+    assert main(["score", str(CONLL_GOLD), str(CONLL_PRED), "--split", "test"]) == 2
+    assert "--split applies to no input" in capsys.readouterr().err
+    out = tmp_path / "gold.conll"
+    assert main(["convert", str(GOLD_DD), str(out), "--split", "train"]) == 0
+    assert get_format("conll").load(out).data.to_lists() == _conll(CONLL_GOLD)[0][:10]
+
+
+def test_errors_say_what_and_where(tmp_path):
+    with pytest.raises(FormatError, match=r"has no split 'dev'; its splits are 'train', 'test'"):
+        read_hf_dataset(GOLD_DD, split="dev")
+    with pytest.raises(FormatError, match=r"not a Hugging Face dataset on disk"):
+        read_hf_dataset(tmp_path)
+    with pytest.raises(FormatError, match=r"no column 'labels' in the dataset's features "
+                                          r"\('id', 'tokens', 'ner_tags'\)"):
+        read_hf_dataset(GOLD_DD, split="test", column="labels")
+    with pytest.raises(FormatError, match=r"the column .id. is not a sequence of "
+                                          r"ClassLabel ids or strings"):
+        list(iter_hf_tags(GOLD_DD, split="test", column="id"))
+    broken = tmp_path / "d"
+    shutil.copytree(GOLD_DD / "test", broken)
+    info = json.loads((broken / "dataset_info.json").read_text())
+    info["features"]["ner_tags"]["feature"] = {"dtype": "int64", "_type": "Value"}
+    (broken / "dataset_info.json").write_text(json.dumps(info))
+    with pytest.raises(FormatError, match=r"nerscore reads the tag names from a ClassLabel"):
+        read_hf_dataset(broken)
+
+
+def test_the_shipped_fixtures_are_what_datasets_writes_and_reads(tmp_path):
+    datasets = pytest.importorskip("datasets")
+    from tests.io.hf_fixtures import build
+
+    build(tmp_path)
+    for split in ("train", "test"):
+        assert (read_hf_dataset(tmp_path / "conll2000", split=split).to_lists()
+                == read_hf_dataset(GOLD_DD, split=split).to_lists())
+    # datasets' own reading of the shipped folder: the same tag names, sentence by sentence
+    ds = datasets.load_from_disk(str(GOLD_DD))["test"]
+    names = ds.features["ner_tags"].feature.names
+    theirs = [[names[i] for i in row] for row in ds["ner_tags"]]
+    assert read_hf_dataset(GOLD_DD, split="test").to_lists() == theirs
+    hub = datasets.load_dataset("parquet", data_dir=str(PRED_HUB / "data"), split="test",
+                                cache_dir=str(tmp_path / "cache"))
+    names = hub.features["ner_tags"].feature.names
+    theirs = [[names[i] for i in row] for row in hub["ner_tags"]]
+    assert read_hf_dataset(PRED_HUB).to_lists() == theirs

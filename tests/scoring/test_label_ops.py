@@ -1,0 +1,136 @@
+"""Label operations (``labels_map``, ``keep``, ``drop``) in every scorer."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import nerscore
+from nerscore.decode.label_ops import relabel_entities
+from nerscore.errors import FormatError, OptionError, UnknownLabelWarning
+from nerscore.values.label_ops import LabelOps, label_notes, read_label_map
+from nerscore.values.spans import EntityColumns
+from tests.paths import DATA
+
+GOLD = [["B-GPE", "I-GPE", "O", "B-LOC", "B-MISC"], ["B-FAC", "O", "B-PER"]]
+PRED = [["B-LOC", "I-LOC", "O", "B-LOC", "O"], ["B-LOC", "O", "B-MISC"]]
+
+
+def _relabelled(y, mapping):
+    return [[t[:2] + mapping.get(t[2:], t[2:]) if t != "O" else t for t in s] for s in y]
+
+
+def test_a_map_gives_the_scores_of_relabelled_input():
+    mapping = {"GPE": "LOC", "FAC": "LOC"}
+    got = nerscore.evaluate(GOLD, PRED, labels_map=mapping, zero_division=0)
+    want = nerscore.evaluate(_relabelled(GOLD, mapping), _relabelled(PRED, mapping),
+                             zero_division=0)
+    assert got.counts.to_dict() == want.counts.to_dict()
+    assert got.micro == want.micro
+
+
+def test_drop_and_keep_remove_entities_from_both_sides():
+    dropped = nerscore.evaluate(GOLD, PRED, drop=["MISC", "PER"], zero_division=0)
+    kept = nerscore.evaluate(GOLD, PRED, keep=["GPE", "LOC", "FAC"], zero_division=0)
+    assert dropped.counts.to_dict() == kept.counts.to_dict()
+    assert sorted(dropped.labels) == ["FAC", "GPE", "LOC"]
+    assert dropped.labels["LOC"].n_pred == 3  # the predicted MISC is gone: no false positive
+    assert dropped.micro.n_gold == 3
+
+
+def test_a_renamed_label_never_joins_adjacent_entities():
+    # B-GPE I-LOC is two entities (lenient); rewriting the tags would make it one
+    gold, pred = [["B-GPE", "I-LOC"]], [["B-LOC", "I-LOC"]]
+    r = nerscore.evaluate(gold, pred, labels_map={"GPE": "LOC"}, zero_division=0)
+    assert (r.labels["LOC"].n_gold, r.labels["LOC"].tp) == (2, 0)
+
+
+def test_notes_say_what_was_renamed_merged_and_removed():
+    r = nerscore.evaluate(GOLD, PRED, labels_map={"GPE": "LOC", "FAC": "LOC"}, drop=["MISC"],
+                          zero_division=0)
+    assert r.notes == (
+        "Labels renamed (labels_map): FAC -> LOC (1 gold, 0 predicted entities); GPE -> LOC "
+        "(1 gold, 0 predicted entities).",
+        "Labels merged by labels_map: FAC, GPE and LOC are scored as LOC.",
+        "Labels removed (keep/drop): MISC (1 gold, 1 predicted entity).",
+    )
+    assert nerscore.evaluate(GOLD, PRED, zero_division=0).notes == ()
+
+
+def test_a_batched_scorer_gives_the_notes_and_counts_of_one_call():
+    kw = {"labels_map": {"GPE": "LOC"}, "drop": ["PER"], "zero_division": 0}
+    whole = nerscore.evaluate(GOLD, PRED, **kw)
+    s = nerscore.EntityScorer(**kw)
+    for g, p in zip(GOLD, PRED, strict=True):
+        s.update([g], [p])
+    batched = s.compute()
+    assert batched.counts == whole.counts
+    assert batched.notes == whole.notes
+
+
+def test_an_unknown_label_warns_once_with_the_labels_of_the_data():
+    with pytest.warns(UnknownLabelWarning, match=r"name 'MSIC', which is not a label of the "
+                      r"data; the labels are 'FAC', 'GPE', 'LOC', 'MISC', 'PER'\. Did you "
+                      r"mean 'MISC'\?"):
+        nerscore.f1_score(GOLD, PRED, drop=["MSIC"])
+    # a label that only one batch has is no unknown label of the whole input
+    s = nerscore.EntityScorer(keep=["PER"], zero_division=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s.update([GOLD[0]], [PRED[0]])
+        s.update([GOLD[1]], [PRED[1]])
+        s.compute()
+    s.reset()
+    s.update([GOLD[0]], [PRED[0]])
+    with pytest.warns(UnknownLabelWarning, match="'PER'"):
+        s.compute()
+
+
+def test_spans_and_every_entity_matcher_take_them():
+    gold = [[(0, 4, "GPE"), (10, 14, "MISC")]]
+    pred = [[(0, 4, "LOC"), (10, 13, "MISC")]]
+    for match in ("exact", "semeval", "overlap", "threshold", "token"):
+        r = nerscore.evaluate(gold, pred, match=match, labels_map={"GPE": "LOC"},
+                              drop=["MISC"], zero_division=0)
+        assert list(r.labels) == ["LOC"], match
+        assert r.micro.f1 == 1.0, match
+
+
+def test_token_matcher_on_tags_refuses_them():
+    with pytest.raises(OptionError, match="match='token' counts the tags"):
+        nerscore.evaluate(GOLD, PRED, match="token", keep=["LOC"])
+
+
+@pytest.mark.parametrize(("kw", "message"), [
+    ({"keep": ["A"], "drop": ["B"]}, "Give `keep` or `drop`, not both"),
+    ({"labels_map": {"A": 1}}, "Expected every label of `labels_map` to be a non-empty str"),
+    ({"labels_map": [("A", "B"), ("A", "C")]}, "maps 'A' twice"),
+    ({"labels_map": "A=B"}, "Expected `labels_map` to be a mapping"),
+    ({"keep": {"A": 1}}, "Expected `keep` to be a list of labels"),
+])
+def test_bad_label_operations_are_refused(kw, message):
+    with pytest.raises(OptionError, match=message):
+        nerscore.evaluate(GOLD, PRED, **kw)
+
+
+def test_relabel_entities_codes_against_the_new_labels():
+    cols = EntityColumns.from_entities([], labels=("A", "B"))
+    new, tallies = relabel_entities(cols, LabelOps({"A": "B"}))
+    assert (new.labels, len(new), tallies) == (("B",), 0, {})
+    assert relabel_entities(cols, LabelOps())[0] is cols
+
+
+def test_label_notes_ignore_other_tallies():
+    assert label_notes({"gold_discontinuous": 2, "labels:any:seen:X": 1}) == ()
+
+
+def test_read_label_map(tmp_path):
+    assert read_label_map(DATA / "label_ops" / "map.json") == {"GPE": "LOC", "FAC": "LOC"}
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"GPE": ')
+    with pytest.raises(FormatError, match=r"bad\.json, line 1: not JSON"):
+        read_label_map(bad)
+    bad.write_text('["GPE", "LOC"]')
+    with pytest.raises(FormatError, match="expected one JSON object of labels"):
+        read_label_map(bad)
