@@ -45,6 +45,10 @@ from nerscore.decode.entities import (
     entities_to_tags as entities_to_tags,
     tags_to_entities as tags_to_entities,
 )
+from nerscore.decode.mentions import (
+    MentionAlignment as MentionAlignment,
+    align_mentions as align_mentions,
+)
 from nerscore.decode.offsets import (
     align_tokens as align_tokens,
     char_spans_to_tags as char_spans_to_tags,
@@ -101,6 +105,13 @@ from nerscore.io.jsonl import (
     read_jsonl as read_jsonl,
     write_jsonl as write_jsonl,
 )
+from nerscore.io.llm_output import (
+    parse_llm_output as parse_llm_output,
+)
+from nerscore.io.llm_records import (
+    LLMRecord as LLMRecord,
+    read_llm_records as read_llm_records,
+)
 from nerscore.matching import (
     Alignment as Alignment,
     Matcher as Matcher,
@@ -152,6 +163,10 @@ from nerscore.render.text import (
     render_markdown as render_markdown,
     render_text as render_text,
 )
+from nerscore.scoring.llm import (
+    LLMSummary as LLMSummary,
+    evaluate_llm as evaluate_llm,
+)
 from nerscore.scoring.metrics import (
     accuracy_score as accuracy_score,
     classification_report as classification_report,
@@ -181,6 +196,10 @@ from nerscore.values.decoding import (
 )
 from nerscore.values.documents import (
     Document as Document,
+)
+from nerscore.values.mentions import (
+    Mention as Mention,
+    ParsedOutput as ParsedOutput,
 )
 from nerscore.values.schemes import (
     Mode as Mode,

@@ -32,6 +32,7 @@ MATCHERS: dict[str, str] = {
     "overlap": "nerscore.matching.overlap",
     "threshold": "nerscore.matching.threshold",
     "token": "nerscore.matching.token",
+    "mention": "nerscore.matching.mention",
 }
 
 

@@ -1,0 +1,354 @@
+"""Scoring what generative models answered: parse, align, map labels, match (docs/llm.md).
+
+:func:`evaluate_llm` takes gold documents and model outputs (raw strings,
+parsed outputs or mentions), reads each output
+(:func:`~nerscore.io.llm_output.parse_llm_output`), places its mentions in
+the gold text (:func:`~nerscore.decode.mentions.align_mentions`), maps its
+labels to the gold schema, and scores the aligned entities with any matcher.
+Nothing is dropped silently:
+
+- a parse failure predicts nothing for its document (its gold entities are
+  all missed) and is counted;
+- an unaligned mention (a hallucination) is a false positive under every
+  matcher: the mentions are scored as predictions that no gold entity can
+  match (under ``match="token"`` each counts its characters, or its tokens
+  for token input);
+- labels match case-insensitively, ``label_aliases`` maps the rest, and a
+  label still outside the gold schema is scored as it is (a false positive)
+  and counted apart, so that a schema problem is told apart from a
+  recognition problem.
+
+The report's ``notes`` and its ``llm`` entry (:class:`LLMSummary`) say how
+many documents, parse failures, repaired outputs, mentions, unaligned
+mentions (the hallucination rate), ambiguous alignments and out-of-schema
+labels there were, with the policy and the normalisation used.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from nerscore.decode.mentions import MentionAlignment, align_mentions
+from nerscore.errors import InputTypeError, OptionError
+from nerscore.io.llm_output import mentions_from_json, parse_llm_output
+from nerscore.io.llm_records import LLMRecord
+from nerscore.matching.registry import get_matcher
+from nerscore.scoring.metrics import build_report, count_matches, run_matcher
+from nerscore.scoring.report import Report
+from nerscore.values.decoding import Decoding
+from nerscore.values.documents import Document
+from nerscore.values.mentions import Mention, ParsedOutput
+from nerscore.values.spans import Entity, Span
+
+__all__ = ["LLMSummary", "evaluate_llm", "label_aliases_map"]
+
+_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class LLMSummary:
+    """What reading and aligning model outputs counted.
+
+    Attributes
+    ----------
+    documents, parse_failures, repaired, mentions, unaligned, ambiguous, out_of_schema : int
+        Gold documents; outputs nothing could be read from; outputs read
+        after a repair; mentions read; mentions not placed in the text;
+        mentions placed while the policy chose among occurrences; mentions
+        whose label is outside the gold schema after case folding and aliases.
+    snapped, dropped, rewritten, offsets_rejected : int
+        Token input: spans moved to token boundaries, and mentions dropped
+        by snapping; inline markup: characters the model rewrote; mentions
+        whose own offsets did not point at their text.
+    policy, normalize : str
+        The alignment policy and normalisation.
+    unaligned_list : list of (str, str, str)
+        ``(document id, mention text, label)`` of every unaligned mention.
+    failures : list of (str, str)
+        ``(document id, problem)`` of every parse failure.
+    schema_labels : dict of str to int
+        Out-of-schema labels and how often each was answered.
+    """
+
+    documents: int = 0
+    parse_failures: int = 0
+    repaired: int = 0
+    mentions: int = 0
+    unaligned: int = 0
+    ambiguous: int = 0
+    out_of_schema: int = 0
+    snapped: int = 0
+    dropped: int = 0
+    rewritten: int = 0
+    offsets_rejected: int = 0
+    policy: str = "sequential"
+    normalize: str = "exact"
+    unaligned_list: list[tuple[str, str, str]] = field(default_factory=list)
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    schema_labels: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def hallucination_rate(self) -> float:
+        """Unaligned mentions over mentions (0.0 without mentions)."""
+        return self.unaligned / self.mentions if self.mentions else 0.0
+
+    def notes(self) -> tuple[str, ...]:
+        """The summary in words, for a report's notes.
+
+        Examples
+        --------
+        >>> LLMSummary(documents=2, mentions=5, unaligned=1,
+        ...            unaligned_list=[("d1", "London", "LOC")]).notes()[:2]
+        ("LLM output: 2 documents, 0 parse failures, 0 repaired outputs, 5 mentions, 1 unaligned (hallucination rate 20.0%), 0 ambiguous alignments, 0 out-of-schema labels; align='sequential', normalize='exact'.", "Unaligned mentions (false positives): 'London' (LOC) in document 'd1'.")
+        """
+        out = [
+            f"LLM output: {self.documents} documents, {self.parse_failures} parse failures, "
+            f"{self.repaired} repaired outputs, {self.mentions} mentions, {self.unaligned} "
+            f"unaligned (hallucination rate {100 * self.hallucination_rate:.1f}%), "
+            f"{self.ambiguous} ambiguous alignments, {self.out_of_schema} out-of-schema "
+            f"labels; align={self.policy!r}, normalize={self.normalize!r}."
+        ]
+        if self.unaligned_list:
+            shown = ", ".join(f"{t!r} ({lab}) in document {d!r}"
+                              for d, t, lab in self.unaligned_list[:_SHOWN])
+            more = len(self.unaligned_list) - _SHOWN
+            out.append(f"Unaligned mentions (false positives): {shown}"
+                       + (f" and {more} more." if more > 0 else "."))
+        if self.failures:
+            shown = "; ".join(f"document {d!r}: {p}" for d, p in self.failures[:_SHOWN])
+            more = len(self.failures) - _SHOWN
+            out.append(f"Parse failures (their gold entities count as missed): {shown}"
+                       + (f"; and {more} more." if more > 0 else "."))
+        if self.schema_labels:
+            listed = ", ".join(f"{lab!r} ({n})" for lab, n in sorted(self.schema_labels.items()))
+            out.append(f"Labels outside the gold schema (scored as false positives; map them "
+                       f"with label_aliases / --label-alias): {listed}.")
+        if self.snapped or self.dropped:
+            out.append(f"Snapping to tokens moved {self.snapped} span(s) and dropped "
+                       f"{self.dropped} mention(s) with no whole token.")
+        if self.rewritten:
+            out.append(f"Inline markup rewrote {self.rewritten} character(s) of the text; "
+                       "mentions were mapped back by a character alignment.")
+        if self.offsets_rejected:
+            out.append(f"{self.offsets_rejected} mention(s) had offsets that do not point at "
+                       "their text; they were placed by their string.")
+        return tuple(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe counts and lists (the report's ``llm`` entry)."""
+        return {
+            "documents": self.documents, "parse_failures": self.parse_failures,
+            "repaired": self.repaired, "mentions": self.mentions, "unaligned": self.unaligned,
+            "hallucination_rate": self.hallucination_rate, "ambiguous": self.ambiguous,
+            "out_of_schema": self.out_of_schema, "snapped": self.snapped,
+            "dropped": self.dropped, "rewritten": self.rewritten,
+            "offsets_rejected": self.offsets_rejected, "policy": self.policy,
+            "normalize": self.normalize,
+            "unaligned_mentions": [{"id": d, "text": t, "label": lab}
+                                   for d, t, lab in self.unaligned_list],
+            "parse_failure_list": [{"id": d, "problem": p} for d, p in self.failures],
+            "schema_labels": dict(sorted(self.schema_labels.items())),
+        }
+
+
+def label_aliases_map(gold_labels: Sequence[str],
+                      label_aliases: Mapping[str, Sequence[str] | str] | None) -> dict[str, str]:
+    """Case-folded answer label -> gold label: each gold label, then its aliases.
+
+    Raises
+    ------
+    OptionError
+        For an alias of a label that is not in the gold schema, or one alias
+        given to two labels.
+
+    Examples
+    --------
+    >>> label_aliases_map(["LOC", "PER"], {"LOC": ["location", "Place"]})
+    {'loc': 'LOC', 'per': 'PER', 'location': 'LOC', 'place': 'LOC'}
+    """
+    out = {lab.casefold(): lab for lab in gold_labels}
+    for target, aliases in (label_aliases or {}).items():
+        if target not in gold_labels:
+            raise OptionError(
+                f"label_aliases maps to {target!r}, which is not a gold label; the gold labels "
+                f"are {', '.join(map(repr, sorted(gold_labels)))}.", option="label_aliases")
+        for alias in [aliases] if isinstance(aliases, str) else aliases:
+            key = str(alias).casefold()
+            if out.get(key, target) != target:
+                raise OptionError(f"label alias {alias!r} is given to both {out[key]!r} and "
+                                  f"{target!r}; give it to one label.", option="label_aliases")
+            out[key] = target
+    return out
+
+
+def _as_parsed(output: object, name: str, output_format: str) -> ParsedOutput:
+    if isinstance(output, LLMRecord):
+        return output.parsed
+    if isinstance(output, ParsedOutput):
+        return output
+    if isinstance(output, str):
+        return parse_llm_output(output, format=output_format)
+    if isinstance(output, (list, tuple)) and all(isinstance(m, Mention) for m in output):
+        return ParsedOutput(list(output), "mentions")
+    read = mentions_from_json(output)
+    if read is None:
+        raise InputTypeError(
+            f"The output of document {name!r} is a {type(output).__name__}; give a string (the "
+            "raw answer), a ParsedOutput, a list of Mention or of {'text', 'label'} dicts.")
+    return ParsedOutput(read[0], "mentions", tuple(read[1]))
+
+
+def _outputs_by_id(y_pred: object, ids: list[str]) -> dict[str, object]:
+    if isinstance(y_pred, Mapping):
+        return {str(k): v for k, v in y_pred.items()}
+    items = list(y_pred)  # type: ignore[call-overload]
+    if items and all(isinstance(r, LLMRecord) for r in items):
+        return {r.id: r for r in items}
+    if len(items) != len(ids):
+        raise InputTypeError(
+            f"Gold has {len(ids)} documents but {len(items)} outputs were given; outputs "
+            "without ids are paired by position (or give a mapping {doc_id: output}).")
+    return dict(zip(ids, items, strict=True))
+
+
+def evaluate_llm(
+    y_true: Sequence[Document], y_pred: object, *, match: str = "exact",
+    align: str = "sequential", normalize: str = "exact", snap: str = "contract",
+    label_aliases: Mapping[str, Sequence[str] | str] | None = None,
+    output_format: str = "auto", tokens: Sequence[Sequence[str]] | None = None,
+    beta: float = 1.0, zero_division: Any = "warn", labels: Sequence[str] | None = None,
+    **options: Any,
+) -> Report:
+    """Score model outputs (strings or mentions, no offsets) against gold documents.
+
+    Parameters
+    ----------
+    y_true : sequence of Document
+        Gold documents with their text (or with token spans and ``tokens``).
+    y_pred : sequence or mapping
+        One output per gold document (in order), or ``{doc_id: output}``, or
+        the records of :func:`~nerscore.io.llm_records.read_llm_records`. An
+        output is the raw string, a ParsedOutput, or a list of Mention or of
+        ``{"text", "label"}`` dicts. A gold document without an output
+        predicts nothing.
+    match : str
+        Any matcher (``"exact"``, ``"semeval"``, ``"overlap"``, ``"threshold"``,
+        ``"token"``, ``"mention"``).
+    align : {"sequential", "first", "all"}
+        The alignment policy (:func:`~nerscore.decode.mentions.align_mentions`).
+    normalize : {"exact", "casefold", "loose"}
+        How strings are found in the text (and compared, for ``match="mention"``
+        unless its ``normalize`` option is given).
+    snap : {"contract", "expand", "strict"}
+        With ``tokens``: how character spans snap to token boundaries.
+    label_aliases : mapping, optional
+        ``{gold_label: [alias, ...]}``: answer labels (case-insensitive) read
+        as the gold label.
+    output_format : str
+        How raw outputs are read (:func:`~nerscore.io.llm_output.parse_llm_output`).
+    tokens : sequence of list of str, optional
+        Each gold document's tokens when its spans are token indices (CoNLL,
+        Hugging Face datasets); the text is the tokens joined by one space.
+    beta, zero_division, labels
+        As :func:`nerscore.evaluate`.
+    **options
+        The matcher's options.
+
+    Returns
+    -------
+    Report
+        With the LLM summary in ``notes`` and ``extra["llm"]``.
+
+    Examples
+    --------
+    >>> from nerscore import Document
+    >>> text = "Paris is in France. Paris Hilton visited Paris."
+    >>> gold = [Document("d1", [(0, 5, "LOC"), (12, 18, "LOC"), (20, 32, "PER"),
+    ...                         (41, 46, "LOC")], text)]
+    >>> out = ['[{"text": "Paris", "label": "loc"}, {"text": "London", "label": "LOC"}]']
+    >>> r = evaluate_llm(gold, out, zero_division=0.0)
+    >>> r.micro.tp, r.micro.fp, r.micro.fn, r.extra["llm"]["unaligned"]
+    (1, 1, 3, 1)
+    """
+    docs = list(y_true)
+    if not all(isinstance(d, Document) for d in docs):
+        raise InputTypeError("evaluate_llm needs the gold side as Document objects with their "
+                             "text (nerscore.Document(id, spans, text)).")
+    if tokens is not None and len(tokens) != len(docs):
+        raise InputTypeError(f"Gold has {len(docs)} documents but tokens were given for "
+                             f"{len(tokens)}; give one token list per document.")
+    ids = [str(d.id) for d in docs]
+    outputs = _outputs_by_id(y_pred, ids)
+    gold_labels = sorted({e.label for d in docs for e in d.spans} | set(labels or ()))
+    to_gold = label_aliases_map(gold_labels, label_aliases)
+    summary = LLMSummary(documents=len(docs), policy=align, normalize=normalize)
+    schema: Counter[str] = Counter()
+    preds: list[Document] = []
+    lost: list[Mention] = []
+    for k, doc in enumerate(docs):
+        parsed = _as_parsed(outputs.get(ids[k], []), ids[k], output_format)
+        if doc.text is None and tokens is None:
+            raise InputTypeError(f"Gold document {ids[k]!r} has no text to align the model's "
+                                 "mentions with; give documents with their text (or tokens=).")
+        text = tokens[k] if tokens is not None else doc.text
+        mapped = [replace(m, label=to_gold.get(m.label.casefold(), m.label))
+                  for m in parsed.mentions]
+        schema.update(m.label for m in mapped if m.label not in gold_labels)
+        aligned = align_mentions(text or "", replace(parsed, mentions=mapped), policy=align,
+                                 normalize=normalize, snap=snap)
+        summary = _add(summary, ids[k], parsed, aligned)
+        lost += aligned.unaligned + aligned.dropped
+        preds.append(Document(doc.id, tuple(aligned.entities), doc.text))
+    summary = replace(summary, out_of_schema=sum(schema.values()), schema_labels=dict(schema))
+    if match == "mention":
+        options.setdefault("normalize", normalize)
+    decoding = Decoding()
+    run = run_matcher(docs, preds, match, decoding, options, align=get_matcher(match).aligns)
+    prep, res = run.prep, run.result
+    counts = res.counts
+    if lost:
+        counts = counts + _lost_counts(lost, match, options, token_units=tokens is not None)
+    extra = {**res.extra, "llm": summary.to_dict()}
+    return build_report(
+        counts, match=match, options={k: run.options[k] for k in options if k in run.options},
+        scheme=None, mode=None, beta=beta, zero_division=zero_division, labels=labels,
+        n_sequences=prep.n_sequences, n_tokens=None, alignment=res.alignment, extra=extra,
+        notes=(*prep.notes, *summary.notes()), doc_ids=prep.doc_ids, texts=prep.texts,
+        selection=run.selection)
+
+
+def _add(s: LLMSummary, name: str, parsed: ParsedOutput, a: MentionAlignment) -> LLMSummary:
+    return replace(
+        s, parse_failures=s.parse_failures + parsed.failed, repaired=s.repaired + parsed.repaired,
+        mentions=s.mentions + a.n_mentions, unaligned=s.unaligned + len(a.unaligned),
+        ambiguous=s.ambiguous + a.ambiguous, snapped=s.snapped + a.snapped,
+        dropped=s.dropped + len(a.dropped), rewritten=s.rewritten + a.rewritten,
+        offsets_rejected=s.offsets_rejected + a.offsets_rejected,
+        unaligned_list=[*s.unaligned_list, *((name, m.text, m.label) for m in a.unaligned)],
+        failures=[*s.failures, *((name, p) for p in parsed.problems[:1] if parsed.failed)])
+
+
+def _lost_counts(lost: list[Mention], match: str, options: Mapping[str, Any], *,
+                 token_units: bool) -> Any:
+    """The counts of predictions no gold entity can match: one span per lost mention.
+
+    Each mention becomes a span of its own length (characters, or tokens for
+    token input) in a document without gold entities, scored by the same
+    matcher, so that every matcher counts it as it counts a false positive.
+    """
+    spans: list[Entity] = []
+    parts = []
+    at = 0
+    for m in lost:
+        width = max(1, len(m.text.split())) if token_units else max(1, len(m.text))
+        spans.append(Entity(Span(at, at + width), m.label))
+        parts.append(m.text.ljust(width)[:width] if not token_units else "")
+        at += width + 1
+    text = None if token_units else " ".join(parts)
+    gold = [Document("lost", (), text)]
+    pred = [Document("lost", tuple(spans), text)]
+    opts = {k: v for k, v in options.items() if k not in ("discontinuous", "subset")}
+    return count_matches(gold, pred, match=match, **opts)
