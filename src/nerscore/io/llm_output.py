@@ -252,7 +252,7 @@ def parse_llm_output(output: object, *, format: str = "auto") -> ParsedOutput:  
         parsed = reader(output)
         if parsed is not None and parsed.failed:
             failed = failed or parsed
-        elif parsed is not None:
+        elif parsed is not None and (parsed.mentions or failed is None):
             return parsed
     if failed is not None:
         return failed
