@@ -180,3 +180,20 @@ def test_records_reader_errors(tmp_path):
     records = read_llm_records(path)
     assert records[0].parsed.mentions == [Mention("Paris", "LOC")]
     assert records[1].parsed.failed
+
+
+def test_outputs_without_gold_are_unaligned_and_gold_without_output_is_noted():
+    r = evaluate_llm(GOLD, {"d9": "LOC: Paris"}, zero_division=0.0)
+    assert tpfpfn(r) == (0, 1, 4)
+    llm = r.extra["llm"]
+    assert (llm["without_output"], llm["without_gold"], llm["unaligned"]) == (["d1"], ["d9"], 1)
+    assert "1 gold document(s) have no output and count as predicting nothing: 'd1'." in r.notes
+
+
+def test_records_without_ids_pair_by_position(tmp_path):
+    path = tmp_path / "llm.jsonl"
+    path.write_text('{"output": "LOC: Paris"}\n')
+    records = read_llm_records(path)
+    assert (records[0].id, records[0].numbered) == ("1", True)
+    r = evaluate_llm(GOLD, records, zero_division=0.0)
+    assert tpfpfn(r) == (1, 0, 3)

@@ -45,6 +45,9 @@ class LLMRecord:
         The file.
     line : int
         The record's line.
+    numbered : bool
+        Whether the id is the record's number (the file has no ids): such
+        records are paired with gold documents by position.
     """
 
     id: str
@@ -52,6 +55,7 @@ class LLMRecord:
     text: str | None = None
     source: str = ""
     line: int = 0
+    numbered: bool = False
 
 
 def _has_output(obj: dict[str, Any]) -> bool:
@@ -155,5 +159,6 @@ def read_llm_records(
         text = obj.get("text")
         if text is not None and not isinstance(text, str):
             raise _fail(source, n, f"expected 'text' to be a string; got {type(text).__name__}.")
-        records.append(LLMRecord(name, _parsed(obj, source, n, output_format), text, source, n))
+        records.append(LLMRecord(name, _parsed(obj, source, n, output_format), text, source, n,
+                                 numbered=doc_id is None))
     return records

@@ -43,7 +43,7 @@ from nerscore.values.documents import Document
 from nerscore.values.mentions import Mention, ParsedOutput
 from nerscore.values.spans import Entity, Span
 
-__all__ = ["LLMSummary", "evaluate_llm", "label_aliases_map"]
+__all__ = ["AlignedOutputs", "LLMSummary", "align_outputs", "evaluate_llm", "label_aliases_map"]
 
 _SHOWN = 10
 
@@ -71,6 +71,10 @@ class LLMSummary:
         ``(document id, problem)`` of every parse failure.
     schema_labels : dict of str to int
         Out-of-schema labels and how often each was answered.
+    without_output, without_gold : list of str
+        Gold documents no output was given for (they predict nothing), and
+        outputs for documents gold does not have (their mentions are
+        unaligned: there is no text to place them in).
     """
 
     documents: int = 0
@@ -89,6 +93,8 @@ class LLMSummary:
     unaligned_list: list[tuple[str, str, str]] = field(default_factory=list)
     failures: list[tuple[str, str]] = field(default_factory=list)
     schema_labels: dict[str, int] = field(default_factory=dict)
+    without_output: list[str] = field(default_factory=list)
+    without_gold: list[str] = field(default_factory=list)
 
     @property
     def hallucination_rate(self) -> float:
@@ -126,6 +132,12 @@ class LLMSummary:
             listed = ", ".join(f"{lab!r} ({n})" for lab, n in sorted(self.schema_labels.items()))
             out.append(f"Labels outside the gold schema (scored as false positives; map them "
                        f"with label_aliases / --label-alias): {listed}.")
+        if self.without_output:
+            out.append(f"{len(self.without_output)} gold document(s) have no output and count "
+                       f"as predicting nothing: {_names(self.without_output)}.")
+        if self.without_gold:
+            out.append(f"{len(self.without_gold)} output(s) are for documents gold does not "
+                       f"have; their mentions are unaligned: {_names(self.without_gold)}.")
         if self.snapped or self.dropped:
             out.append(f"Snapping to tokens moved {self.snapped} span(s) and dropped "
                        f"{self.dropped} mention(s) with no whole token.")
@@ -151,7 +163,14 @@ class LLMSummary:
                                    for d, t, lab in self.unaligned_list],
             "parse_failure_list": [{"id": d, "problem": p} for d, p in self.failures],
             "schema_labels": dict(sorted(self.schema_labels.items())),
+            "without_output": list(self.without_output),
+            "without_gold": list(self.without_gold),
         }
+
+
+def _names(ids: list[str]) -> str:
+    more = len(ids) - _SHOWN
+    return ", ".join(map(repr, ids[:_SHOWN])) + (f" and {more} more" if more > 0 else "")
 
 
 def label_aliases_map(gold_labels: Sequence[str],
@@ -205,7 +224,7 @@ def _outputs_by_id(y_pred: object, ids: list[str]) -> dict[str, object]:
     if isinstance(y_pred, Mapping):
         return {str(k): v for k, v in y_pred.items()}
     items = list(y_pred)  # type: ignore[call-overload]
-    if items and all(isinstance(r, LLMRecord) for r in items):
+    if items and all(isinstance(r, LLMRecord) and not r.numbered for r in items):
         return {r.id: r for r in items}
     if len(items) != len(ids):
         raise InputTypeError(
@@ -273,6 +292,70 @@ def evaluate_llm(
     >>> r.micro.tp, r.micro.fp, r.micro.fn, r.extra["llm"]["unaligned"]
     (1, 1, 3, 1)
     """
+    aligned = align_outputs(y_true, y_pred, align=align, normalize=normalize, snap=snap,
+                            label_aliases=label_aliases, output_format=output_format,
+                            tokens=tokens, labels=labels)
+    docs, preds, lost, summary = aligned.gold, aligned.pred, aligned.lost, aligned.summary
+    if match == "mention":
+        options.setdefault("normalize", normalize)
+    decoding = Decoding()
+    run = run_matcher(docs, preds, match, decoding, options, align=get_matcher(match).aligns)
+    prep, res = run.prep, run.result
+    counts = res.counts
+    if lost:
+        counts = counts + _lost_counts(lost, match, options, token_units=tokens is not None)
+    extra = {**res.extra, "llm": summary.to_dict()}
+    return build_report(
+        counts, match=match, options={k: run.options[k] for k in options if k in run.options},
+        scheme=None, mode=None, beta=beta, zero_division=zero_division, labels=labels,
+        n_sequences=prep.n_sequences, n_tokens=None, alignment=res.alignment, extra=extra,
+        notes=(*prep.notes, *summary.notes()), doc_ids=prep.doc_ids, texts=prep.texts,
+        selection=run.selection)
+
+
+@dataclass(frozen=True)
+class AlignedOutputs:
+    """Model outputs read, aligned and relabelled: what :func:`evaluate_llm` scores.
+
+    Attributes
+    ----------
+    gold : list of Document
+        The gold documents.
+    pred : list of Document
+        One per gold document: the aligned mentions as spans, the gold text.
+    lost : list of Mention
+        The mentions not placed (unaligned, or dropped by snapping).
+    summary : LLMSummary
+        What was counted.
+    """
+
+    gold: list[Document]
+    pred: list[Document]
+    lost: list[Mention]
+    summary: LLMSummary
+
+
+def align_outputs(
+    y_true: Sequence[Document], y_pred: object, *, align: str = "sequential",
+    normalize: str = "exact", snap: str = "contract",
+    label_aliases: Mapping[str, Sequence[str] | str] | None = None,
+    output_format: str = "auto", tokens: Sequence[Sequence[str]] | None = None,
+    labels: Sequence[str] | None = None,
+) -> AlignedOutputs:
+    r"""Read every output, map its labels and align its mentions to its gold document's text.
+
+    The parameters are those of :func:`evaluate_llm`.
+
+    Examples
+    --------
+    >>> from nerscore import Document
+    >>> res = align_outputs([Document("a", [(0, 4, "PER")], "Anna in Lyon")],
+    ...                     ["person: Anna\nLOC: Lyon, Paris"], label_aliases={"PER": "person"})
+    >>> [(e.start, e.end, e.label) for e in res.pred[0].spans], res.lost
+    ([(0, 4, 'PER'), (8, 12, 'LOC')], [Mention(text='Paris', label='LOC', start=None, end=None)])
+    >>> res.summary.schema_labels
+    {'LOC': 2}
+    """
     docs = list(y_true)
     if not all(isinstance(d, Document) for d in docs):
         raise InputTypeError("evaluate_llm needs the gold side as Document objects with their "
@@ -302,22 +385,20 @@ def evaluate_llm(
         summary = _add(summary, ids[k], parsed, aligned)
         lost += aligned.unaligned + aligned.dropped
         preds.append(Document(doc.id, tuple(aligned.entities), doc.text))
-    summary = replace(summary, out_of_schema=sum(schema.values()), schema_labels=dict(schema))
-    if match == "mention":
-        options.setdefault("normalize", normalize)
-    decoding = Decoding()
-    run = run_matcher(docs, preds, match, decoding, options, align=get_matcher(match).aligns)
-    prep, res = run.prep, run.result
-    counts = res.counts
-    if lost:
-        counts = counts + _lost_counts(lost, match, options, token_units=tokens is not None)
-    extra = {**res.extra, "llm": summary.to_dict()}
-    return build_report(
-        counts, match=match, options={k: run.options[k] for k in options if k in run.options},
-        scheme=None, mode=None, beta=beta, zero_division=zero_division, labels=labels,
-        n_sequences=prep.n_sequences, n_tokens=None, alignment=res.alignment, extra=extra,
-        notes=(*prep.notes, *summary.notes()), doc_ids=prep.doc_ids, texts=prep.texts,
-        selection=run.selection)
+    known = set(ids)
+    for name, output in outputs.items():
+        if name in known:
+            continue
+        parsed = _as_parsed(output, name, output_format)
+        mapped = [replace(m, label=to_gold.get(m.label.casefold(), m.label))
+                  for m in parsed.mentions]
+        schema.update(m.label for m in mapped if m.label not in gold_labels)
+        summary = _add(summary, name, parsed, MentionAlignment([], mapped, n_mentions=len(mapped)))
+        lost += mapped
+    summary = replace(summary, out_of_schema=sum(schema.values()), schema_labels=dict(schema),
+                      without_output=[i for i in ids if i not in outputs],
+                      without_gold=[i for i in outputs if i not in known])
+    return AlignedOutputs(docs, preds, lost, summary)
 
 
 def _add(s: LLMSummary, name: str, parsed: ParsedOutput, a: MentionAlignment) -> LLMSummary:
