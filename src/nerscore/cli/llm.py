@@ -365,15 +365,19 @@ def run_llm_convert(args: argparse.Namespace) -> int:
                                encoding=args.encoding)
     keywords = llm_keywords(args)
     aligned = align_outputs(docs, records, tokens=tokens, **keywords)
-    pred = aligned.pred
-    if tokens is not None:  # tokens joined by one space, as convert writes tags as spans
-        from nerscore.decode.offsets import token_spans_to_char_spans
-        from nerscore.values.documents import Document
+    from nerscore.values.documents import Document
 
-        pred = [Document(d.id, tuple(token_spans_to_char_spans(d.spans, toks,
-                                                               text=" ".join(toks))),
-                         " ".join(toks))
-                for d, toks in zip(pred, tokens, strict=True)]
+    pred = []
+    for k, doc in enumerate(docs):
+        spans = aligned.pred[str(doc.id)]
+        if tokens is None:
+            pred.append(Document(doc.id, tuple(spans), doc.text))  # type: ignore[arg-type]
+            continue
+        from nerscore.decode.offsets import token_spans_to_char_spans
+
+        text = " ".join(tokens[k])  # tokens joined by one space, as convert writes tags as spans
+        pred.append(Document(doc.id, tuple(token_spans_to_char_spans(spans, tokens[k],
+                                                                     text=text)), text))
     write_jsonl(pred, args.target, encoding=args.encoding)
     for n in aligned.summary.notes():
         note("convert", n)

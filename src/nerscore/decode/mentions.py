@@ -35,12 +35,14 @@ import difflib
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from nerscore.errors import option_error
 from nerscore.values.mentions import Mention, ParsedOutput
 from nerscore.values.spans import Entity, Span
 
-__all__ = ["NORMALIZATIONS", "POLICIES", "SNAPS", "MentionAlignment", "align_mentions",
+__all__ = ["NORMALIZATIONS", "POLICIES", "SNAPS", "MentionAlignment", "Placement",
+           "align_items", "align_mentions",
            "normalize_mention", "normalize_text"]
 
 POLICIES = ("sequential", "first", "all")
@@ -117,48 +119,71 @@ def normalize_text(text: str, normalize: str = "exact") -> tuple[str, list[int]]
     >>> normalize_text("Stra\u00dfe  A", "loose")
     ('strasse a', [0, 1, 2, 3, 4, 4, 5, 6, 8])
     """
+    norm, origin = _normalized(text, normalize)
+    return norm, list(range(len(text))) if origin is None else origin
+
+
+def _normalized(text: str, normalize: str) -> tuple[str, list[int] | None]:
+    """:func:`normalize_text`, with None for the origin when it is the identity (the fast path).
+
+    Normalisation is defined character by character; when every character
+    keeps its length (and, for ``loose``, no white space run is collapsed),
+    the whole-string methods give the same string, at C speed.
+    """
     if normalize == "exact":
-        return text, list(range(len(text)))
-    out: list[str] = []
+        return text, None
+    if normalize == "casefold":
+        out = text.casefold()
+        if len(out) == len(text):
+            return out, None
+    elif text.isascii() or unicodedata.is_normalized("NFKC", text):
+        out = text.casefold()
+        if len(out) == len(text):
+            out = out.translate(_SPACES)
+            if "  " not in out:
+                return out, None
+    chars: list[str] = []
     origin: list[int] = []
     for i, ch in enumerate(text):
         n = _norm_char(ch, normalize)
-        if normalize == "loose" and n == " " and out and out[-1] == " ":
+        if normalize == "loose" and n == " " and chars and chars[-1] == " ":
             continue
-        out.append(n)
+        chars.append(n)
         origin.extend([i] * len(n))
-    return "".join(out), origin
+    return "".join(chars), origin
+
+
+_SPACES = {c: " " for c in range(0x3001) if chr(c).isspace() and c != 0x20}
 
 
 def normalize_mention(text: str, normalize: str = "exact") -> str:
-    """A mention's string as it is looked up (``loose`` also trims punctuation and quotes).
+    r"""A mention's string as it is looked up (``loose`` also trims punctuation and quotes).
 
     Examples
     --------
     >>> normalize_mention(" \u201cParis\u201d,", "loose"), normalize_mention("PARIS", "casefold")
     ('paris', 'paris')
     """
-    norm = normalize_text(text, normalize)[0]
+    if normalize == "exact":
+        return text
+    norm = _normalized(text, normalize)[0]
     return norm.strip().strip(_TRIM).strip() if normalize == "loose" else norm
 
 
 class _Taken:
-    """The intervals already aligned, for overlap tests."""
+    """The characters already aligned, for overlap tests (a byte per character)."""
 
-    def __init__(self) -> None:
-        self.starts: list[int] = []
-        self.ends: list[int] = []
+    def __init__(self, n: int) -> None:
+        self.mask = bytearray(n)
 
     def free(self, s: int, e: int) -> bool:
-        k = bisect.bisect_right(self.starts, s)
-        if k and self.ends[k - 1] > s:
-            return False
-        return not (k < len(self.starts) and self.starts[k] < e)
+        return self.mask.find(1, s, e) < 0
 
     def add(self, s: int, e: int) -> None:
-        k = bisect.bisect_right(self.starts, s)
-        self.starts.insert(k, s)
-        self.ends.insert(k, e)
+        self.mask[s:e] = _ONES[: e - s] if e - s <= len(_ONES) else b"\x01" * (e - s)
+
+
+_ONES = b"\x01" * 4096
 
 
 def _occurrences(haystack: str, needle: str) -> list[int]:
@@ -229,47 +254,90 @@ def align_mentions(
     >>> align_mentions("Anna met Lyon", [Mention("London", "LOC")]).unaligned
     [Mention(text='London', label='LOC', start=None, end=None)]
     """
-    policy = _check("policy", policy, POLICIES)
-    normalize = _check("normalize", normalize, NORMALIZATIONS)
-    snap = _check("snap", snap, SNAPS)
+    written = mentions.text if isinstance(mentions, ParsedOutput) else None
+    given = list(mentions.mentions if isinstance(mentions, ParsedOutput) else mentions)
+    items = [(m.text, m.label, m.start, m.end) for m in given]
+    p = align_items(text, items, written, policy=policy, normalize=normalize, snap=snap)
+    return MentionAlignment(
+        [Entity(Span(s, e), lab) for s, e, lab in p.spans], [given[k] for k in p.unaligned],
+        p.ambiguous, len(items), p.rejected, p.rewritten, p.snapped,
+        [given[k] for k in p.dropped], policy, normalize)
+
+
+class Placement(NamedTuple):
+    """What :func:`align_items` placed, as plain values (the hot path of ``evaluate_llm``).
+
+    ``spans`` are ``(start, end, label)`` sorted by position; ``unaligned``
+    and ``dropped`` index the items given.
+    """
+
+    spans: list[tuple[int, int, str]]
+    unaligned: list[int]
+    ambiguous: int
+    rejected: int
+    rewritten: int
+    snapped: int
+    dropped: list[int]
+
+
+def align_items(
+    text: str | Sequence[str], items: Sequence[tuple[str, str, int | None, int | None]],
+    written: str | None = None, *, policy: str = "sequential", normalize: str = "exact",
+    snap: str = "contract",
+) -> Placement:
+    """:func:`align_mentions` on ``(text, label, start, end)`` tuples.
+
+    ``written`` is the text the model wrote back (inline markup), which the
+    items' offsets index into.
+
+    Examples
+    --------
+    >>> align_items("Anna met Anna", [("Anna", "PER", None, None)] * 3).spans
+    [(0, 4, 'PER'), (9, 13, 'PER')]
+    """
+    if policy not in POLICIES:
+        _check("policy", policy, POLICIES)
+    if normalize not in NORMALIZATIONS:
+        _check("normalize", normalize, NORMALIZATIONS)
+    if snap not in SNAPS:
+        _check("snap", snap, SNAPS)
     tokens = None if isinstance(text, str) else list(text)
     source = " ".join(tokens) if tokens is not None else str(text)
-    written = mentions.text if isinstance(mentions, ParsedOutput) else None
-    items = list(mentions.mentions if isinstance(mentions, ParsedOutput) else mentions)
-    norm, origin = normalize_text(source, normalize)
-    taken = _Taken()
-    placed: list[tuple[int, int, Mention]] = []
+    taken = _Taken(len(source))
+    placed: list[tuple[int, int, int]] = []
     rejected = rewritten = 0
-    loose: list[Mention] = []
+    loose: list[int] = []
     where: list[int] | None = None
     if written is not None and written != source:
         where, rewritten = _rewrite_map(written, source)
-    for m in items:
-        span = _given_span(m, source, normalize, where)
-        if span is None:
-            rejected += m.has_offsets and written is None
-            loose.append(m)
-        elif taken.free(*span):
-            taken.add(*span)
-            placed.append((*span, m))
-        else:
-            loose.append(m)
-    unaligned, ambiguous = _place(loose, norm, origin, taken, placed, policy, normalize)
-    placed.sort(key=lambda p: (p[0], p[1]))
-    result = MentionAlignment([Entity(Span(s, e), m.label) for s, e, m in placed], unaligned,
-                              ambiguous, len(items), rejected, rewritten, policy=policy,
-                              normalize=normalize)
+    if all(it[2] is None for it in items):  # the common case: no offsets given
+        loose = list(range(len(items)))
+    else:
+        for k, (mtext, _, start, end) in enumerate(items):
+            if start is None or end is None:
+                loose.append(k)
+                continue
+            span = _given_span(mtext, start, end, source, normalize, where)
+            if span is None:
+                rejected += written is None
+                loose.append(k)
+            elif taken.free(*span):
+                taken.add(*span)
+                placed.append((*span, k))
+            else:
+                loose.append(k)
+    unaligned, ambiguous = _place(loose, items, source, taken, placed, policy, normalize)
+    placed.sort()
     if tokens is None:
-        return result
-    return _snap(result, placed, tokens, snap)
+        spans = [(s, e, items[k][1]) for s, e, k in placed]
+        return Placement(spans, unaligned, ambiguous, rejected, rewritten, 0, [])
+    spans, dropped, snapped = _snap(placed, items, tokens, snap)
+    return Placement(spans, unaligned, ambiguous, rejected, rewritten, snapped, dropped)
 
 
-def _given_span(m: Mention, source: str, normalize: str,
+def _given_span(text: str, s: int, e: int, source: str, normalize: str,
                 where: list[int] | None) -> tuple[int, int] | None:
     """The mention's own offsets, when they point at its text (mapped back when rewritten)."""
-    if m.start is None or m.end is None:
-        return None
-    s, e = m.start, m.end
     if where is not None:
         inside = [where[k] for k in range(max(s, 0), min(e, len(where))) if where[k] >= 0]
         if not inside:
@@ -278,51 +346,73 @@ def _given_span(m: Mention, source: str, normalize: str,
         return (s, e) if s < e else None
     if not 0 <= s < e <= len(source):
         return None
-    if normalize_mention(source[s:e], normalize) != normalize_mention(m.text, normalize):
+    if normalize_mention(source[s:e], normalize) != normalize_mention(text, normalize):
         return None
     return s, e
 
 
-def _place(loose: list[Mention], norm: str, origin: list[int], taken: _Taken,
-           placed: list[tuple[int, int, Mention]], policy: str,
-           normalize: str) -> tuple[list[Mention], int]:
-    """Place mentions by their string, longest first; return the unaligned and the ambiguous count."""
-    groups: dict[str, list[Mention]] = {}
-    for m in loose:
-        groups.setdefault(normalize_mention(m.text, normalize), []).append(m)
-    unaligned: list[Mention] = []
+def _place(loose: list[int], items: Sequence[tuple[str, str, int | None, int | None]],
+           source: str, taken: _Taken, placed: list[tuple[int, int, int]], policy: str,
+           normalize: str) -> tuple[list[int], int]:
+    """Place items by their string, longest first; return the unaligned and the ambiguous count."""
+    groups: dict[str, list[int]] = {}
+    if normalize == "exact":
+        for k in loose:
+            groups.setdefault(items[k][0], []).append(k)
+    else:
+        for k in loose:
+            groups.setdefault(normalize_mention(items[k][0], normalize), []).append(k)
+    norm, origin = _normalized(source, normalize)
+    unaligned: list[int] = []
     ambiguous = 0
+    mask = taken.mask
+    find = norm.find
     for key in sorted(groups, key=len, reverse=True):
         group = groups[key]
         if not key:
             unaligned.extend(group)
             continue
         free: list[tuple[int, int]] = []
-        for at in _occurrences(norm, key):
-            s, e = origin[at], origin[at + len(key) - 1] + 1
-            if taken.free(s, e) and (not free or free[-1][1] <= s):
+        n = len(key)
+        last = 0
+        at = find(key)
+        while at >= 0:
+            if origin is None:
+                s, e = at, at + n
+            else:
+                s, e = origin[at], origin[at + n - 1] + 1
+            if s >= last and mask.find(1, s, e) < 0:
                 free.append((s, e))
+                last = e
+            at = find(key, at + 1)
         if policy == "sequential":
-            chosen = list(zip(free, group, strict=False))
-            ambiguous += len(chosen) if len(free) > len(group) else 0
+            chosen = free[: len(group)]
+            if len(free) > len(group):
+                ambiguous += len(group)
+            for (s, e), k in zip(chosen, group, strict=False):
+                taken.add(s, e)
+                placed.append((s, e, k))
             unaligned.extend(group[len(chosen):])
+        elif not free:
+            unaligned.extend(group)
         elif policy == "first":
-            chosen = [(free[0], m) for m in group] if free else []
-            ambiguous += len(group) if len(free) > 1 else 0
-            unaligned.extend(group if not free else [])
-        else:
-            first = group[0]
-            chosen = [(span, first) for span in free]
-            ambiguous += sum(m.label != first.label for m in group)
-            unaligned.extend(group if not free else [])
-        for (s, e), m in chosen:
+            s, e = free[0]
             taken.add(s, e)
-            placed.append((s, e, m))
+            placed.extend((s, e, k) for k in group)
+            ambiguous += len(group) if len(free) > 1 else 0
+        else:
+            first = items[group[0]][1]
+            for s, e in free:
+                taken.add(s, e)
+                placed.append((s, e, group[0]))
+            ambiguous += sum(items[k][1] != first for k in group)
+    unaligned.sort()
     return unaligned, ambiguous
 
 
-def _snap(result: MentionAlignment, placed: list[tuple[int, int, Mention]],
-          tokens: list[str], snap: str) -> MentionAlignment:
+def _snap(placed: list[tuple[int, int, int]],
+          items: Sequence[tuple[str, str, int | None, int | None]], tokens: list[str],
+          snap: str) -> tuple[list[tuple[int, int, str]], list[int], int]:
     """Character spans to token indices (spaCy's ``char_span`` modes)."""
     starts, ends = [], []
     at = 0
@@ -330,23 +420,20 @@ def _snap(result: MentionAlignment, placed: list[tuple[int, int, Mention]],
         starts.append(at)
         ends.append(at + len(tok))
         at += len(tok) + 1
-    entities: list[Entity] = []
-    dropped: list[Mention] = []
+    spans: list[tuple[int, int, str]] = []
+    dropped: list[int] = []
     snapped = 0
-    for s, e, m in placed:
-        first = bisect.bisect_left(ends, s + 1)  # first token ending after s
-        last = bisect.bisect_left(starts, e)  # tokens starting before e
+    for s, e, k in placed:
         if snap == "contract":
-            i = bisect.bisect_left(starts, s)
-            j = bisect.bisect_right(ends, e)
+            i = bisect.bisect_left(starts, s)  # first token starting at or after s
+            j = bisect.bisect_right(ends, e)  # tokens ending at or before e
         else:
-            i, j = first, last
+            i = bisect.bisect_left(ends, s + 1)  # first token ending after s
+            j = bisect.bisect_left(starts, e)  # tokens starting before e
         exact = i < len(starts) and starts[i] == s and j > 0 and ends[j - 1] == e
         if i >= j or (snap == "strict" and not exact):
-            dropped.append(m)
+            dropped.append(k)
             continue
         snapped += not exact
-        entities.append(Entity(Span(i, j), m.label))
-    return MentionAlignment(entities, result.unaligned, result.ambiguous, result.n_mentions,
-                            result.offsets_rejected, result.rewritten, snapped, dropped,
-                            result.policy, result.normalize)
+        spans.append((i, j, items[k][1]))
+    return spans, sorted(dropped), snapped

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from typing import Any
 
-__all__ = ["find_json", "load_json"]
+__all__ = ["find_json", "load_json", "matching_end"]
 
-_OPEN = {"[": "]", "{": "}"}
 
 
 def find_json(text: str) -> tuple[int, str] | None:
@@ -36,6 +36,8 @@ def find_json(text: str) -> tuple[int, str] | None:
     --------
     >>> find_json('Sure! ```json\n[{"a": 1}]\n``` Done.')
     (14, '[{"a": 1}]\n')
+    >>> find_json('The answer: [{"a": 1}] and more.')
+    (12, '[{"a": 1}] and more.')
     >>> find_json("[Paris](LOC) is a city") is None
     True
     """
@@ -51,21 +53,19 @@ def find_json(text: str) -> tuple[int, str] | None:
     at = _start(text)
     if at is None:
         return None
-    end = _matching_end(text, at)
-    return at, text[at:end]
+    return at, text[at:]
+
+
+_OPENING = re.compile(r"""[\[{](?=\s*(?:[\[{"'\]}]|$))""")
 
 
 def _start(text: str) -> int | None:
-    """The first ``[`` or ``{`` that opens JSON-looking content."""
-    for i, ch in enumerate(text):
-        if ch in _OPEN:
-            rest = text[i + 1:i + 40].lstrip()
-            if not rest or rest[0] in "{[\"']}" or (ch == "{" and rest[0] == "}"):
-                return i
-    return None
+    """The first ``[`` or ``{`` that opens JSON-looking content (a value or a closing bracket next)."""
+    found = _OPENING.search(text)
+    return None if found is None else found.start()
 
 
-def _matching_end(text: str, at: int) -> int:
+def matching_end(text: str, at: int) -> int:
     """The end of the value opened at ``at`` (the end of ``text`` when it is never closed)."""
     depth, in_str, esc = 0, "", False
     for i in range(at, len(text)):

@@ -25,15 +25,39 @@ is a parse failure (``format="failed"``), never an exception.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from nerscore.errors import option_error
-from nerscore.io._json_repair import find_json, load_json
+from nerscore.io._json_repair import find_json, load_json, matching_end
 from nerscore.values.mentions import Mention, ParsedOutput
 
-__all__ = ["LLM_FORMATS", "mentions_from_json", "parse_llm_output"]
+__all__ = ["LLM_FORMATS", "Item", "RawOutput", "items_from_json", "mentions_from_json",
+           "parse_llm_output", "read_output"]
+
+#: One mention on the hot path: ``(text, label, start, end)`` (offsets None when not given).
+Item = tuple[str, str, "int | None", "int | None"]
+
+
+class RawOutput(NamedTuple):
+    """What a reader found, as plain tuples (the hot path of :func:`nerscore.evaluate_llm`).
+
+    :func:`parse_llm_output` returns the same as a :class:`ParsedOutput` of
+    :class:`Mention` values.
+    """
+
+    items: list[Item]
+    format: str
+    problems: tuple[str, ...] = ()
+    repairs: tuple[str, ...] = ()
+    text: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        """Whether nothing could be read."""
+        return self.format == "failed"
 
 TEXT_KEYS = ("text", "entity", "mention", "span", "name", "word")
 LABEL_KEYS = ("label", "type", "entity_type", "entity_group", "category")
@@ -44,13 +68,14 @@ _MARKDOWN = re.compile(r"\[([^\[\]\n]+)\]\(([A-Za-z][\w .-]*)\)")
 _AT_HASH = re.compile(r"@@(.+?)##([A-Za-z][\w-]*)")
 _LABEL_LINE = re.compile(r"^\s*(?:[-*\u2022]\s*)?\**([A-Za-z][\w-]*)\**\s*:\s*(.*?)\s*$")
 _ITEM_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*(.+?)\s*\(([A-Za-z][\w -]*)\)\s*[.;,]?\s*$")
+_DECODER = json.JSONDecoder()
 _NOTHING = frozenset({"", "none", "n/a", "na", "-", "null", "nil", "[]", "no entities"})
 
 
-def _inline(pattern: re.Pattern[str], name: str) -> Callable[[str], ParsedOutput | None]:
-    def read(output: str) -> ParsedOutput | None:
+def _inline(pattern: re.Pattern[str], name: str) -> Callable[[str], RawOutput | None]:
+    def read(output: str) -> RawOutput | None:
         parts: list[str] = []
-        mentions: list[Mention] = []
+        mentions: list[Item] = []
         at = length = 0
         for m in pattern.finditer(output):
             parts.append(output[at:m.start()])
@@ -59,13 +84,13 @@ def _inline(pattern: re.Pattern[str], name: str) -> Callable[[str], ParsedOutput
             if name == "xml":
                 inner, label = m.group(2), m.group(1)
             parts.append(inner)
-            mentions.append(Mention(inner, label.strip(), length, length + len(inner)))
+            mentions.append((inner, label.strip(), length, length + len(inner)))
             length += len(inner)
             at = m.end()
         if not mentions:
             return None
         parts.append(output[at:])
-        return ParsedOutput(mentions, name, text="".join(parts), raw=output)
+        return RawOutput(mentions, name, text="".join(parts))
 
     return read
 
@@ -79,24 +104,24 @@ def _split_values(value: str) -> list[str]:
     return out
 
 
-def _read_lines(output: str) -> ParsedOutput | None:
-    mentions: list[Mention] = []
+def _read_lines(output: str) -> RawOutput | None:
+    mentions: list[Item] = []
     kinds: set[str] = set()
     for line in output.splitlines():
         item = _ITEM_LINE.match(line)
         if item:
-            mentions.append(Mention(item.group(1).strip("\"'`*"), item.group(2).strip()))
+            mentions.append((item.group(1).strip("\"'`*"), item.group(2).strip(), None, None))
             kinds.add("item-lines")
             continue
         lab = _LABEL_LINE.match(line)
         if lab:
             values = _split_values(lab.group(2))
-            mentions.extend(Mention(v, lab.group(1)) for v in values)
+            mentions.extend((v, lab.group(1), None, None) for v in values)
             kinds.add("label-lines")
     if not kinds:
         return None
     name = kinds.pop() if len(kinds) == 1 else "label-lines"
-    return ParsedOutput(mentions, name, raw=output)
+    return RawOutput(mentions, name)
 
 
 def mentions_from_json(value: Any) -> tuple[list[Mention], list[str], str] | None:
@@ -113,41 +138,55 @@ def mentions_from_json(value: Any) -> tuple[list[Mention], list[str], str] | Non
     >>> mentions_from_json([{"entity": "Paris"}, ["Lyon", "LOC"]])[1]
     ["item 1 ({'entity': 'Paris'}) has no label key ('label', 'type', 'entity_type', 'entity_group', 'category'); skipped"]
     """
+    read = items_from_json(value)
+    if read is None:
+        return None
+    return [Mention(*item) for item in read[0]], read[1], read[2]
+
+
+def items_from_json(value: Any) -> tuple[list[Item], list[str], str] | None:
+    """:func:`mentions_from_json` with the mentions as ``(text, label, start, end)`` tuples."""
     if isinstance(value, dict):
         for key in WRAPPER_KEYS:
             if isinstance(value.get(key), list) and len(value) == 1:
-                return mentions_from_json(value[key])
-        mentions: list[Mention] = []
+                return items_from_json(value[key])
+        items: list[Item] = []
         problems: list[str] = []
-        for label, items in value.items():
-            seq = [items] if isinstance(items, str) else items
+        for label, listed in value.items():
+            seq = [listed] if isinstance(listed, str) else listed
             if not isinstance(seq, list):
-                problems.append(f"label {label!r}: expected a list of strings; got {items!r}; "
+                problems.append(f"label {label!r}: expected a list of strings; got {listed!r}; "
                                 "skipped")
                 continue
             for k, item in enumerate(seq, 1):
                 if isinstance(item, str):
                     if item.strip().lower() not in _NOTHING:
-                        mentions.append(Mention(item, str(label)))
+                        items.append((item, str(label), None, None))
                 else:
                     problems.append(f"label {label!r}, item {k}: expected a string; got "
                                     f"{item!r}; skipped")
-        return mentions, problems, "json-dict"
+        return items, problems, "json-dict"
     if isinstance(value, list):
-        mentions, problems = [], []
-        for k, item in enumerate(value, 1):
-            mention, problem = _item(item, k)
-            if mention is not None:
-                mentions.append(mention)
+        items, problems = [], []
+        for k, obj in enumerate(value, 1):
+            if type(obj) is dict:  # the common case, without a function call
+                text, label = obj.get("text"), obj.get("label")
+                if (type(text) is str and type(label) is str and "start" not in obj
+                        and "end" not in obj):
+                    items.append((text, label, None, None))
+                    continue
+            found, problem = _item(obj, k)
+            if found is not None:
+                items.append(found)
             else:
                 problems.append(problem)
-        return mentions, problems, "json-list"
+        return items, problems, "json-list"
     return None
 
 
-def _item(item: Any, k: int) -> tuple[Mention | None, str]:
+def _item(item: Any, k: int) -> tuple[Item | None, str]:
     if isinstance(item, (list, tuple)) and len(item) == 2 and all(isinstance(x, str) for x in item):
-        return Mention(item[0], item[1]), ""
+        return (item[0], item[1], None, None), ""
     if not isinstance(item, Mapping):
         return None, f"item {k} ({item!r}) is not an object with a text and a label; skipped"
     text = next((item[key] for key in TEXT_KEYS if key in item), None)
@@ -160,32 +199,34 @@ def _item(item: Any, k: int) -> tuple[Mention | None, str]:
                       f"({', '.join(map(repr, LABEL_KEYS))}); skipped")
     start, end = item.get("start"), item.get("end")
     if isinstance(start, int) and isinstance(end, int) and _is_int(start) and _is_int(end):
-        return Mention(text, label, start, end), ""
-    return Mention(text, label), ""
+        return (text, label, start, end), ""
+    return (text, label, None, None), ""
 
 
 def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _read_json(output: str) -> ParsedOutput | None:
+def _read_json(output: str) -> RawOutput | None:
     found = find_json(output)
     if found is None:
         return None
     at, body = found
-    value, repairs = load_json(body)
+    try:  # well-formed JSON, prose after it ignored
+        value, repairs = _DECODER.raw_decode(body)[0], []
+    except json.JSONDecodeError:
+        value, repairs = load_json(body[:matching_end(body, 0)])
     if value is None:
         line = output.count("\n", 0, at) + 1
-        return ParsedOutput([], "failed", (f"{repairs[0]} in the JSON starting at line {line}",),
-                            raw=output)
-    read = mentions_from_json(value)
+        return RawOutput([], "failed", (f"{repairs[0]} in the JSON starting at line {line}",))
+    read = items_from_json(value)
     if read is None:
         return None
-    mentions, problems, name = read
-    return ParsedOutput(mentions, name, tuple(problems), tuple(repairs), raw=output)
+    items, problems, name = read
+    return RawOutput(items, name, tuple(problems), tuple(repairs))
 
 
-_READERS: dict[str, Callable[[str], ParsedOutput | None]] = {
+_READERS: dict[str, Callable[[str], RawOutput | None]] = {
     "json": _read_json,
     "xml": _inline(_XML, "xml"),
     "markdown": _inline(_MARKDOWN, "markdown"),
@@ -238,23 +279,37 @@ def parse_llm_output(output: object, *, format: str = "auto") -> ParsedOutput:  
     >>> bad.failed, bad.problems
     (True, ('no entity list found: not JSON, inline markup or label lines',))
     """
+    read = read_output(output, format=format)
+    raw = output if isinstance(output, str) else repr(output)
+    return ParsedOutput([Mention(*item) for item in read.items], read.format, read.problems,
+                        read.repairs, read.text, raw=raw)
+
+
+def read_output(output: object, *, format: str = "auto") -> RawOutput:  # noqa: A002
+    """:func:`parse_llm_output` with the mentions as ``(text, label, start, end)`` tuples.
+
+    Examples
+    --------
+    >>> read_output("LOC: Paris").items
+    [('Paris', 'LOC', None, None)]
+    """
     if format not in LLM_FORMATS:
         raise option_error("format", "one of " + ", ".join(map(repr, LLM_FORMATS)), format)
     if not isinstance(output, str):
-        return ParsedOutput([], "failed", (f"expected the output to be a string; got "
-                                           f"{type(output).__name__}",), raw=repr(output))
+        return RawOutput([], "failed", (f"expected the output to be a string; got "
+                                        f"{type(output).__name__}",))
     if output.strip().strip(".").lower() in _NOTHING:
-        return ParsedOutput([], "empty", raw=output)
-    failed: ParsedOutput | None = None
+        return RawOutput([], "empty")
+    failed: RawOutput | None = None
     for name, reader in _READERS.items():
         if format not in ("auto", name):
             continue
         parsed = reader(output)
         if parsed is not None and parsed.failed:
             failed = failed or parsed
-        elif parsed is not None and (parsed.mentions or failed is None):
+        elif parsed is not None and (parsed.items or failed is None):
             return parsed
     if failed is not None:
         return failed
     what = "not JSON, inline markup or label lines" if format == "auto" else f"format={format!r}"
-    return ParsedOutput([], "failed", (f"no entity list found: {what}",), raw=output)
+    return RawOutput([], "failed", (f"no entity list found: {what}",))

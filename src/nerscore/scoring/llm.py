@@ -28,12 +28,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from nerscore.decode.mentions import MentionAlignment, align_mentions
+from nerscore.decode.mentions import Placement, align_items
 from nerscore.errors import InputTypeError, OptionError
-from nerscore.io.llm_output import mentions_from_json, parse_llm_output
+from nerscore.io.llm_output import Item, RawOutput, items_from_json, read_output
 from nerscore.io.llm_records import LLMRecord
 from nerscore.matching.registry import get_matcher
 from nerscore.scoring.metrics import build_report, count_matches, run_matcher
@@ -203,21 +203,23 @@ def label_aliases_map(gold_labels: Sequence[str],
     return out
 
 
-def _as_parsed(output: object, name: str, output_format: str) -> ParsedOutput:
-    if isinstance(output, LLMRecord):
-        return output.parsed
-    if isinstance(output, ParsedOutput):
-        return output
+def _read(output: object, name: str, output_format: str) -> RawOutput:
+    """One output as ``(text, label, start, end)`` items, whatever form it was given in."""
     if isinstance(output, str):
-        return parse_llm_output(output, format=output_format)
+        return read_output(output, format=output_format)
+    if isinstance(output, LLMRecord):
+        output = output.parsed
+    if isinstance(output, ParsedOutput):
+        return RawOutput([(m.text, m.label, m.start, m.end) for m in output.mentions],
+                         output.format, output.problems, output.repairs, output.text)
     if isinstance(output, (list, tuple)) and all(isinstance(m, Mention) for m in output):
-        return ParsedOutput(list(output), "mentions")
-    read = mentions_from_json(output)
+        return RawOutput([(m.text, m.label, m.start, m.end) for m in output], "mentions")
+    read = items_from_json(output)
     if read is None:
         raise InputTypeError(
             f"The output of document {name!r} is a {type(output).__name__}; give a string (the "
             "raw answer), a ParsedOutput, a list of Mention or of {'text', 'label'} dicts.")
-    return ParsedOutput(read[0], "mentions", tuple(read[1]))
+    return RawOutput(read[0], "mentions", tuple(read[1]))
 
 
 def _outputs_by_id(y_pred: object, ids: list[str]) -> dict[str, object]:
@@ -321,8 +323,9 @@ class AlignedOutputs:
     ----------
     gold : list of Document
         The gold documents.
-    pred : list of Document
-        One per gold document: the aligned mentions as spans, the gold text.
+    pred : dict of str to list of (int, int, str)
+        Per gold document id, the aligned mentions as ``(start, end, label)``
+        spans (character offsets, or token indices for token input).
     lost : list of Mention
         The mentions not placed (unaligned, or dropped by snapping).
     summary : LLMSummary
@@ -330,7 +333,7 @@ class AlignedOutputs:
     """
 
     gold: list[Document]
-    pred: list[Document]
+    pred: dict[str, list[tuple[int, int, str]]]
     lost: list[Mention]
     summary: LLMSummary
 
@@ -351,7 +354,7 @@ def align_outputs(
     >>> from nerscore import Document
     >>> res = align_outputs([Document("a", [(0, 4, "PER")], "Anna in Lyon")],
     ...                     ["person: Anna\nLOC: Lyon, Paris"], label_aliases={"PER": "person"})
-    >>> [(e.start, e.end, e.label) for e in res.pred[0].spans], res.lost
+    >>> res.pred["a"], res.lost
     ([(0, 4, 'PER'), (8, 12, 'LOC')], [Mention(text='Paris', label='LOC', start=None, end=None)])
     >>> res.summary.schema_labels
     {'LOC': 2}
@@ -366,50 +369,90 @@ def align_outputs(
     ids = [str(d.id) for d in docs]
     outputs = _outputs_by_id(y_pred, ids)
     gold_labels = sorted({e.label for d in docs for e in d.spans} | set(labels or ()))
-    to_gold = label_aliases_map(gold_labels, label_aliases)
-    summary = LLMSummary(documents=len(docs), policy=align, normalize=normalize)
-    schema: Counter[str] = Counter()
-    preds: list[Document] = []
-    lost: list[Mention] = []
+    tally = _Tally(label_aliases_map(gold_labels, label_aliases), set(gold_labels))
+    preds: dict[str, list[tuple[int, int, str]]] = {}
     for k, doc in enumerate(docs):
-        parsed = _as_parsed(outputs.get(ids[k], []), ids[k], output_format)
+        name = ids[k]
+        read = tally.read(_read(outputs.get(name, []), name, output_format), name)
         if doc.text is None and tokens is None:
-            raise InputTypeError(f"Gold document {ids[k]!r} has no text to align the model's "
+            raise InputTypeError(f"Gold document {name!r} has no text to align the model's "
                                  "mentions with; give documents with their text (or tokens=).")
-        text = tokens[k] if tokens is not None else doc.text
-        mapped = [replace(m, label=to_gold.get(m.label.casefold(), m.label))
-                  for m in parsed.mentions]
-        schema.update(m.label for m in mapped if m.label not in gold_labels)
-        aligned = align_mentions(text or "", replace(parsed, mentions=mapped), policy=align,
-                                 normalize=normalize, snap=snap)
-        summary = _add(summary, ids[k], parsed, aligned)
-        lost += aligned.unaligned + aligned.dropped
-        preds.append(Document(doc.id, tuple(aligned.entities), doc.text))
+        text = tokens[k] if tokens is not None else doc.text or ""
+        placed = align_items(text, read.items, read.text, policy=align, normalize=normalize,
+                             snap=snap)
+        tally.placed(name, read.items, placed)
+        preds[name] = placed.spans
     known = set(ids)
     for name, output in outputs.items():
-        if name in known:
-            continue
-        parsed = _as_parsed(output, name, output_format)
-        mapped = [replace(m, label=to_gold.get(m.label.casefold(), m.label))
-                  for m in parsed.mentions]
-        schema.update(m.label for m in mapped if m.label not in gold_labels)
-        summary = _add(summary, name, parsed, MentionAlignment([], mapped, n_mentions=len(mapped)))
-        lost += mapped
-    summary = replace(summary, out_of_schema=sum(schema.values()), schema_labels=dict(schema),
-                      without_output=[i for i in ids if i not in outputs],
-                      without_gold=[i for i in outputs if i not in known])
-    return AlignedOutputs(docs, preds, lost, summary)
+        if name not in known:
+            read = tally.read(_read(output, name, output_format), name)
+            tally.placed(name, read.items, Placement([], list(range(len(read.items))), 0, 0, 0,
+                                                     0, []))
+    summary = tally.summary(
+        documents=len(docs), policy=align, normalize=normalize,
+        without_output=[i for i in ids if i not in outputs],
+        without_gold=[i for i in outputs if i not in known])
+    return AlignedOutputs(docs, preds, tally.lost, summary)
 
 
-def _add(s: LLMSummary, name: str, parsed: ParsedOutput, a: MentionAlignment) -> LLMSummary:
-    return replace(
-        s, parse_failures=s.parse_failures + parsed.failed, repaired=s.repaired + parsed.repaired,
-        mentions=s.mentions + a.n_mentions, unaligned=s.unaligned + len(a.unaligned),
-        ambiguous=s.ambiguous + a.ambiguous, snapped=s.snapped + a.snapped,
-        dropped=s.dropped + len(a.dropped), rewritten=s.rewritten + a.rewritten,
-        offsets_rejected=s.offsets_rejected + a.offsets_rejected,
-        unaligned_list=[*s.unaligned_list, *((name, m.text, m.label) for m in a.unaligned)],
-        failures=[*s.failures, *((name, p) for p in parsed.problems[:1] if parsed.failed)])
+class _Tally:
+    """What reading and aligning counted, document after document."""
+
+    def __init__(self, to_gold: dict[str, str], schema: set[str]) -> None:
+        self.to_gold = to_gold
+        self.schema = schema
+        self.same: set[str] = set(schema)  # labels that map to themselves, in the schema
+        self.mapped: dict[str, str] = {}
+        self.c = dict.fromkeys(("parse_failures", "repaired", "mentions", "unaligned",
+                                "ambiguous", "snapped", "dropped", "rewritten",
+                                "offsets_rejected"), 0)
+        self.outside: Counter[str] = Counter()
+        self.unaligned: list[tuple[str, str, str]] = []
+        self.failures: list[tuple[str, str]] = []
+        self.lost: list[Mention] = []
+
+    def read(self, read: RawOutput, name: str) -> RawOutput:
+        """Count the output and map its labels to the gold schema."""
+        c = self.c
+        items = read.items
+        c["mentions"] += len(items)
+        if read.failed:
+            c["parse_failures"] += 1
+            self.failures.append((name, read.problems[0]))
+        if read.repairs:
+            c["repaired"] += 1
+        labels = {it[1] for it in items}
+        if labels <= self.same:  # the common case: every label is a gold label as written
+            return read
+        mapped = self.mapped
+        for lab in labels - mapped.keys():
+            mapped[lab] = self.to_gold.get(lab.casefold(), lab)
+        items = [(t, mapped[lab], s, e) for t, lab, s, e in items]
+        self.outside.update(lab for _, lab, _, _ in items if lab not in self.schema)
+        return read._replace(items=items)
+
+    def placed(self, name: str, items: list[Item], p: Placement) -> None:
+        """Count an alignment; keep the mentions it could not place."""
+        c = self.c
+        c["ambiguous"] += p.ambiguous
+        c["snapped"] += p.snapped
+        c["rewritten"] += p.rewritten
+        c["offsets_rejected"] += p.rejected
+        if p.unaligned or p.dropped:
+            c["unaligned"] += len(p.unaligned)
+            c["dropped"] += len(p.dropped)
+            for k in p.unaligned:
+                self.unaligned.append((name, items[k][0], items[k][1]))
+            self.lost += [Mention(*items[k]) for k in (*p.unaligned, *p.dropped)]
+
+    def summary(self, *, documents: int, policy: str, normalize: str,
+                without_output: list[str], without_gold: list[str]) -> LLMSummary:
+        c = self.c
+        return LLMSummary(
+            documents, c["parse_failures"], c["repaired"], c["mentions"], c["unaligned"],
+            c["ambiguous"], sum(self.outside.values()), c["snapped"], c["dropped"],
+            c["rewritten"], c["offsets_rejected"], policy, normalize, self.unaligned,
+            self.failures, dict(self.outside), without_output, without_gold)
 
 
 def _lost_counts(lost: list[Mention], match: str, options: Mapping[str, Any], *,
