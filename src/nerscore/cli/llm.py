@@ -69,9 +69,10 @@ def add_llm_options(parser: argparse.ArgumentParser, *, normalize: bool = False)
     if normalize:
         group.add_argument("--normalize", choices=NORMALIZATIONS, default=None,
                            help="how mention strings are found in the text (default: exact)")
-    group.add_argument("--align", choices=POLICIES, default=None,
+    group.add_argument("--align", choices=(*POLICIES, "spacy-llm"), default=None,
                        help="which occurrence a repeated string takes: sequential (the k-th "
-                            "mention the k-th free occurrence; default), first, or all; "
+                            "mention the k-th free occurrence; default), first, all, or "
+                            "spacy-llm (as spacy-llm's spacy.NER.v2 task; CoNLL gold); "
                             "--normalize exact|casefold|loose says how strings are found")
     group.add_argument("--snap", choices=SNAPS, default=None,
                        help="tag gold (tokens): how character spans snap to token boundaries "

@@ -37,7 +37,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from nerscore.errors import option_error
+from nerscore.decode.spacy_llm_rules import place_spacy_llm
+from nerscore.errors import OptionError, option_error
 from nerscore.values.mentions import Mention, ParsedOutput
 from nerscore.values.spans import Entity, Span
 
@@ -210,6 +211,7 @@ def _rewrite_map(written: str, source: str) -> tuple[list[int], int]:
 def align_mentions(
     text: str | Sequence[str], mentions: ParsedOutput | Sequence[Mention], *,
     policy: str = "sequential", normalize: str = "exact", snap: str = "contract",
+    compat: str | None = None,
 ) -> MentionAlignment:
     """Place mentions (strings with labels, no offsets) in the text they were found in.
 
@@ -229,6 +231,10 @@ def align_mentions(
         Token input: a span not on token boundaries keeps the tokens inside it
         (``contract``), every token it touches (``expand``), or is dropped
         (``strict``), as spaCy's ``char_span`` alignment modes.
+    compat : {None, "spacy-llm"}
+        ``"spacy-llm"`` places the mentions as spacy-llm's ``spacy.NER.v2``
+        task does (:mod:`~nerscore.decode.spacy_llm_rules`; token input only):
+        ``policy``, ``normalize`` and ``snap`` are then its own.
 
     Returns
     -------
@@ -237,7 +243,8 @@ def align_mentions(
     Raises
     ------
     OptionError
-        For an unknown ``policy``, ``normalize`` or ``snap``.
+        For an unknown ``policy``, ``normalize``, ``snap`` or ``compat``, or
+        ``compat="spacy-llm"`` without tokens.
 
     Examples
     --------
@@ -257,7 +264,8 @@ def align_mentions(
     written = mentions.text if isinstance(mentions, ParsedOutput) else None
     given = list(mentions.mentions if isinstance(mentions, ParsedOutput) else mentions)
     items = [(m.text, m.label, m.start, m.end) for m in given]
-    p = align_items(text, items, written, policy=policy, normalize=normalize, snap=snap)
+    p = align_items(text, items, written, policy=policy, normalize=normalize, snap=snap,
+                    compat=compat)
     return MentionAlignment(
         [Entity(Span(s, e), lab) for s, e, lab in p.spans], [given[k] for k in p.unaligned],
         p.ambiguous, len(items), p.rejected, p.rewritten, p.snapped,
@@ -283,7 +291,7 @@ class Placement(NamedTuple):
 def align_items(
     text: str | Sequence[str], items: Sequence[tuple[str, str, int | None, int | None]],
     written: str | None = None, *, policy: str = "sequential", normalize: str = "exact",
-    snap: str = "contract",
+    snap: str = "contract", compat: str | None = None,
 ) -> Placement:
     """:func:`align_mentions` on ``(text, label, start, end)`` tuples.
 
@@ -302,6 +310,13 @@ def align_items(
     if snap not in SNAPS:
         _check("snap", snap, SNAPS)
     tokens = None if isinstance(text, str) else list(text)
+    if compat is not None:
+        _check("compat", compat, ("spacy-llm",))
+        if tokens is None:
+            raise OptionError("compat='spacy-llm' aligns to spaCy tokens: give the text as its "
+                              "tokens (a list of str).", option="compat")
+        spans, unaligned, dropped = place_spacy_llm(items, tokens)
+        return Placement(spans, unaligned, 0, 0, 0, 0, dropped)
     source = " ".join(tokens) if tokens is not None else str(text)
     taken = _Taken(len(source))
     placed: list[tuple[int, int, int]] = []

@@ -226,12 +226,29 @@ def _read_json(output: str) -> RawOutput | None:
     return RawOutput(items, name, tuple(problems), tuple(repairs))
 
 
+def _read_spacy_llm(output: str) -> RawOutput | None:
+    """``LABEL: a, b`` lines as spacy-llm's ``spacy.NER.v2`` parser reads them.
+
+    Every line with a colon: the label before the first colon, the phrases
+    after it split at commas and stripped (quotes and "none" kept, empty
+    phrases skipped).
+    """
+    items: list[Item] = []
+    for line in output.strip().split("\n"):
+        if line and ":" in line:
+            label, phrases = line.split(":", 1)
+            items.extend((p.strip(), label.strip(), None, None)
+                         for p in phrases.strip().split(",") if p.strip())
+    return RawOutput(items, "spacy-llm") if items else None
+
+
 _READERS: dict[str, Callable[[str], RawOutput | None]] = {
     "json": _read_json,
     "xml": _inline(_XML, "xml"),
     "markdown": _inline(_MARKDOWN, "markdown"),
     "at-hash": _inline(_AT_HASH, "at-hash"),
     "lines": _read_lines,
+    "spacy-llm": _read_spacy_llm,
 }
 
 #: The ``format=`` values of :func:`parse_llm_output`, ``"auto"`` first.
@@ -245,10 +262,12 @@ def parse_llm_output(output: object, *, format: str = "auto") -> ParsedOutput:  
     ----------
     output : str
         The model's output as it was returned.
-    format : {"auto", "json", "xml", "markdown", "at-hash", "lines"}
+    format : {"auto", "json", "xml", "markdown", "at-hash", "lines", "spacy-llm"}
         Which reader to use; ``"auto"`` (default) tries JSON (fenced, bare or
         among prose), then XML-like tags, Markdown links, ``@@text##LABEL``
-        and finally ``LABEL: a, b`` / ``- a (LABEL)`` lines.
+        and finally ``LABEL: a, b`` / ``- a (LABEL)`` lines. ``"spacy-llm"``
+        reads ``LABEL: a, b`` lines exactly as spacy-llm's ``spacy.NER.v2``
+        task does (never chosen by ``"auto"``).
 
     Returns
     -------
@@ -302,7 +321,7 @@ def read_output(output: object, *, format: str = "auto") -> RawOutput:  # noqa: 
         return RawOutput([], "empty")
     failed: RawOutput | None = None
     for name, reader in _READERS.items():
-        if format not in ("auto", name):
+        if format != name and (format != "auto" or name == "spacy-llm"):
             continue
         parsed = reader(output)
         if parsed is not None and parsed.failed:

@@ -258,8 +258,12 @@ def evaluate_llm(
     match : str
         Any matcher (``"exact"``, ``"semeval"``, ``"overlap"``, ``"threshold"``,
         ``"token"``, ``"mention"``).
-    align : {"sequential", "first", "all"}
-        The alignment policy (:func:`~nerscore.decode.mentions.align_mentions`).
+    align : {"sequential", "first", "all", "spacy-llm"}
+        The alignment policy (:func:`~nerscore.decode.mentions.align_mentions`);
+        ``"spacy-llm"`` aligns as spacy-llm's ``spacy.NER.v2`` task does
+        (``compat="spacy-llm"``: token gold only, its ``LABEL: a, b`` parser
+        unless ``output_format`` is given; mentions it drops silently are
+        counted as unaligned).
     normalize : {"exact", "casefold", "loose"}
         How strings are found in the text (and compared, for ``match="mention"``
         unless its ``normalize`` option is given).
@@ -366,6 +370,13 @@ def align_outputs(
     if tokens is not None and len(tokens) != len(docs):
         raise InputTypeError(f"Gold has {len(docs)} documents but tokens were given for "
                              f"{len(tokens)}; give one token list per document.")
+    compat = None
+    if align == "spacy-llm":
+        if tokens is None:
+            raise InputTypeError("align='spacy-llm' aligns to spaCy tokens: give the gold "
+                                 "documents' tokens (tokens=) with token spans.")
+        compat, align = "spacy-llm", "all"
+        output_format = "spacy-llm" if output_format == "auto" else output_format
     ids = [str(d.id) for d in docs]
     outputs = _outputs_by_id(y_pred, ids)
     gold_labels = sorted({e.label for d in docs for e in d.spans} | set(labels or ()))
@@ -378,8 +389,11 @@ def align_outputs(
             raise InputTypeError(f"Gold document {name!r} has no text to align the model's "
                                  "mentions with; give documents with their text (or tokens=).")
         text = tokens[k] if tokens is not None else doc.text or ""
-        placed = align_items(text, read.items, read.text, policy=align, normalize=normalize,
-                             snap=snap)
+        if compat is None:
+            placed = align_items(text, read.items, read.text, policy=align,
+                                 normalize=normalize, snap=snap)
+        else:
+            placed = _in_schema(text, read.items, tally.schema)
         tally.placed(name, read.items, placed)
         preds[name] = placed.spans
     known = set(ids)
@@ -389,10 +403,23 @@ def align_outputs(
             tally.placed(name, read.items, Placement([], list(range(len(read.items))), 0, 0, 0,
                                                      0, []))
     summary = tally.summary(
-        documents=len(docs), policy=align, normalize=normalize,
+        documents=len(docs), policy=compat or align, normalize=normalize,
         without_output=[i for i in ids if i not in outputs],
         without_gold=[i for i in outputs if i not in known])
     return AlignedOutputs(docs, preds, tally.lost, summary)
+
+
+def _in_schema(tokens: Any, items: list[Item], schema: set[str]) -> Placement:
+    """spacy-llm's placement of the mentions with a gold label; the others are unaligned.
+
+    spacy-llm reads only the lines of the task's labels; nerscore counts the
+    other mentions as unaligned false positives.
+    """
+    keep = [k for k, it in enumerate(items) if it[1] in schema]
+    p = align_items(tokens, [items[k] for k in keep], compat="spacy-llm")
+    outside = [k for k, it in enumerate(items) if it[1] not in schema]
+    return p._replace(unaligned=sorted([*(keep[k] for k in p.unaligned), *outside]),
+                      dropped=[keep[k] for k in p.dropped])
 
 
 class _Tally:
