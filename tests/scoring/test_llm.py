@@ -197,3 +197,9 @@ def test_records_without_ids_pair_by_position(tmp_path):
     assert (records[0].id, records[0].numbered) == ("1", True)
     r = evaluate_llm(GOLD, records, zero_division=0.0)
     assert tpfpfn(r) == (1, 0, 3)
+
+
+def test_the_span_reader_points_model_outputs_to_evaluate_llm():
+    with pytest.raises(FormatError, match=r"line 1: the record holds a model output \('output' "
+                                          r"or 'mentions'\), not spans"):
+        nerscore.read_jsonl(LLM_DIR / "llm.jsonl")
