@@ -14,6 +14,7 @@ CASES = {
     "semeval": ({}, True),
     "overlap": ({"assignment": "optimal"}, True),
     "threshold": ({}, True),
+    "mention": ({"normalize": "casefold"}, True),
 }
 METRICS = [nerscore.precision_score, nerscore.recall_score, nerscore.f1_score,
            nerscore.fbeta_score]

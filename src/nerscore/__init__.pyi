@@ -65,6 +65,10 @@ from nerscore.decode.entities import (
     entities_to_tags as entities_to_tags,
     tags_to_entities as tags_to_entities,
 )
+from nerscore.decode.mentions import (
+    MentionAlignment as MentionAlignment,
+    align_mentions as align_mentions,
+)
 from nerscore.decode.offsets import (
     align_tokens as align_tokens,
     char_spans_to_tags as char_spans_to_tags,
@@ -130,6 +134,13 @@ from nerscore.io.label_studio import (
     read_label_studio as read_label_studio,
     write_label_studio as write_label_studio,
 )
+from nerscore.io.llm_output import (
+    parse_llm_output as parse_llm_output,
+)
+from nerscore.io.llm_records import (
+    LLMRecord as LLMRecord,
+    read_llm_records as read_llm_records,
+)
 from nerscore.io.prodigy import (
     read_prodigy as read_prodigy,
     write_prodigy as write_prodigy,
@@ -186,6 +197,10 @@ from nerscore.render.text import (
     render_markdown as render_markdown,
     render_text as render_text,
 )
+from nerscore.scoring.llm import (
+    LLMSummary as LLMSummary,
+    evaluate_llm as evaluate_llm,
+)
 from nerscore.scoring.metrics import (
     accuracy_score as accuracy_score,
     classification_report as classification_report,
@@ -218,6 +233,10 @@ from nerscore.values.documents import (
 )
 from nerscore.values.label_ops import (
     LabelOps as LabelOps,
+)
+from nerscore.values.mentions import (
+    Mention as Mention,
+    ParsedOutput as ParsedOutput,
 )
 from nerscore.values.schemes import (
     Mode as Mode,

@@ -14,7 +14,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli import _formats as fm, _options as opt, llm
 from nerscore.cli._labels import add_label_options
 from nerscore.cli._output import (
     add_format_option,
@@ -111,6 +111,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_resampling_options(score, ci=True)
     add_threshold_options(score)
     add_runs_options(score)
+    llm.add_llm_options(score)
     declare_files(score, inputs=("gold", "pred", "more_preds", "threshold_from"), outputs={"output": "--output", "errors": "--errors"})
     score.set_defaults(func=run_score)
 
@@ -173,6 +174,10 @@ def run_score(args: argparse.Namespace) -> int:
         )
     sides = (("gold", gold_fmt), ("pred", pred_fmt))
     reading = [fm.reader_options(args, fmt, side) for side, fmt in sides]
+    pred_encoding = reading[1].get("encoding", "utf-8")
+    if not one_file and llm.is_llm_prediction(args.pred, pred_fmt, pred_encoding):
+        return llm.run_llm_score(args, gold_fmt, reading[0], pred_encoding)
+    llm.check_no_llm_flags(args)
     kind = gold_fmt.kind_of(args.gold, reading[0])
     if pred_fmt.kind_of(args.pred, reading[1]) != kind:
         raise opt.UsageError(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli import _formats as fm, _options as opt, llm
 from nerscore.cli._labels import add_label_options, label_kwargs
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
 
@@ -44,6 +44,7 @@ examples:
   nerscore convert gold.conll gold.jsonl --from-scheme IOB2
   nerscore convert gold.conll gold_bilou.conll --from-scheme IOB2 --to-scheme BILOU
   nerscore convert brat_folder/ gold.conll --misaligned expand --to-scheme IOB2
+  nerscore convert llm.jsonl aligned.jsonl --gold gold.jsonl --align sequential
 """
 
 
@@ -103,7 +104,12 @@ def register(subparsers: Subparsers) -> None:
     fm.add_tool_options(parser, sides=False)
     fm.add_dataset_options(parser)
     add_label_options(parser)
-    declare_files(parser, inputs=("source",), outputs={"target": "OUT"})
+    parser.add_argument("--gold", metavar="GOLD", default=None,
+                        help="model outputs (records with \"output\" or \"mentions\"): the "
+                             "gold file whose texts their mentions are aligned to; OUT gets "
+                             "the aligned spans (docs/llm.md)")
+    llm.add_llm_options(parser, normalize=True)
+    declare_files(parser, inputs=("source", "gold"), outputs={"target": "OUT"})
     parser.set_defaults(func=run)
 
 
@@ -123,11 +129,17 @@ def run(args: argparse.Namespace) -> int:
     from nerscore.cli.commands import note
     from nerscore.io.convert import convert_file
 
+    fmt = fm.input_format(args.source, args.from_format)
+    if llm.is_llm_prediction(args.source, fmt, args.encoding):
+        return llm.run_llm_convert(args)
+    if args.gold is not None:
+        raise opt.UsageError(f"--gold is for model outputs; {args.source} has no records with "
+                             "\"output\" or \"mentions\"")
+    llm.check_no_llm_flags(args)
     conll = {k: v for k, v in opt.conll_kwargs(args).items() if k != "encoding"}
     conll.update(fm.tool_kwargs(args))
     conll.update({k: getattr(args, k) for k in ("split", "units", "spans_key")
                   if getattr(args, k) is not None})
-    fmt = fm.input_format(args.source, args.from_format)
     fm.check_reader_flags(args, [(None, fmt)], ignore=("encoding",))
     bar = ProgressBar(f"converting {args.source}", unit=fmt.progress_unit)
     try:

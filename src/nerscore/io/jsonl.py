@@ -56,6 +56,13 @@ def _fail(source: str, line: int, message: str) -> FormatError:
 def _spans_of(obj: dict[str, Any], source: str, n: int) -> list[Any]:
     if "spans" in obj and "entities" in obj:
         raise _fail(source, n, "the record has both 'spans' and 'entities'; keep one of them.")
+    if "spans" not in obj and "entities" not in obj and ("output" in obj or "mentions" in obj):
+        raise _fail(
+            source, n,
+            "the record holds a model output ('output' or 'mentions'), not spans; read it with "
+            "nerscore.read_llm_records and score it with nerscore.evaluate_llm, or run "
+            "'nerscore score GOLD THIS_FILE' (docs/llm.md).",
+        )
     if "spans" not in obj and "entities" not in obj:
         raise _fail(
             source, n,

@@ -33,6 +33,7 @@ MATCHERS: dict[str, str] = {
     "overlap": "nerscore.matching.overlap",
     "threshold": "nerscore.matching.threshold",
     "token": "nerscore.matching.token",
+    "mention": "nerscore.matching.mention",
 }
 
 
@@ -268,7 +269,7 @@ def get_matcher(name: object) -> Matcher:
     >>> get_matcher("fuzzy")
     Traceback (most recent call last):
     ...
-    nerscore.errors.OptionError: Expected `match` to be one of 'exact', 'semeval', 'overlap', 'threshold', 'token'; got 'fuzzy'.
+    nerscore.errors.OptionError: Expected `match` to be one of 'exact', 'semeval', 'overlap', 'threshold', 'token', 'mention'; got 'fuzzy'.
     """
     module = MATCHERS.get(name) if isinstance(name, str) else None
     if module is None:

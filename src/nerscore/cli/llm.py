@@ -1,0 +1,387 @@
+"""Model outputs on the command line: ``score`` and ``convert`` on ``output``/``mentions`` records.
+
+``nerscore score GOLD LLM.jsonl`` recognises a prediction file whose first
+record carries ``"output"`` or ``"mentions"`` instead of ``"spans"``
+(:func:`nerscore.io.llm_records.is_llm_file`) and scores it with
+:func:`nerscore.evaluate_llm`; ``nerscore convert LLM.jsonl OUT.jsonl --gold
+GOLD`` writes the aligned spans. The gold file is any span format with texts
+(JSON Lines, BRAT) or a tag file with tokens (CoNLL, Parquet), whose
+sentences are then numbered ``"1"``, ``"2"``, ... (docs/llm.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from nerscore.cli import _options as opt
+
+if TYPE_CHECKING:
+    from nerscore.io.formats import Format, ReadResult
+    from nerscore.scoring.report import Report
+    from nerscore.values.documents import Document
+
+__all__ = ["add_llm_options", "gold_documents", "is_llm_prediction", "label_aliases",
+           "llm_keywords", "run_llm_score"]
+
+_FLAGS = (("--align", "align"), ("--snap", "snap"), ("--label-alias", "label_alias"),
+          ("--output-format", "output_format"), ("--normalize", "normalize"))
+
+
+def note(command: str, message: str) -> None:
+    """One note on standard error (none with ``--quiet``), as every command prints them.
+
+    Parameters
+    ----------
+    command : str
+        The subcommand.
+    message : str
+        The text.
+    """
+    from nerscore.cli._output import is_quiet
+
+    if not is_quiet():
+        print(f"nerscore {command}: note: {' '.join(message.split())}", file=sys.stderr)
+
+
+def add_llm_options(parser: argparse.ArgumentParser, *, normalize: bool = False) -> None:
+    """Add the options of model outputs: ``--align``, ``--snap``, ``--label-alias``, ``--output-format``.
+
+    In ``score``, ``--normalize`` is the ``mention`` matcher's flag, and for
+    model outputs also how mentions are found in the text; other commands
+    get it here (``normalize=True``).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser.
+    normalize : bool
+        Also add ``--normalize``.
+    """
+    from nerscore.decode.mentions import NORMALIZATIONS, POLICIES, SNAPS
+    from nerscore.io.llm_output import LLM_FORMATS
+
+    group = parser.add_argument_group(
+        "model outputs (records with \"output\" or \"mentions\"; docs/llm.md)")
+    if normalize:
+        group.add_argument("--normalize", choices=NORMALIZATIONS, default=None,
+                           help="how mention strings are found in the text (default: exact)")
+    group.add_argument("--align", choices=(*POLICIES, "spacy-llm"), default=None,
+                       help="which occurrence a repeated string takes: sequential (the k-th "
+                            "mention the k-th free occurrence; default), first, all, or "
+                            "spacy-llm (as spacy-llm's spacy.NER.v2 task; CoNLL gold); "
+                            "--normalize exact|casefold|loose says how strings are found")
+    group.add_argument("--snap", choices=SNAPS, default=None,
+                       help="tag gold (tokens): how character spans snap to token boundaries "
+                            "(default: contract)")
+    group.add_argument("--label-alias", action="append", default=None, metavar="LABEL=A,B",
+                       help="read answer labels A, B as the gold label LABEL (repeatable), or "
+                            "a JSON file {\"LABEL\": [\"A\", \"B\"]}; labels always match "
+                            "case-insensitively")
+    group.add_argument("--output-format", choices=LLM_FORMATS, default=None,
+                       help="how \"output\" strings are read (default: auto)")
+
+
+def is_llm_prediction(path: str, fmt: Format, encoding: str = "utf-8") -> bool:
+    """Whether ``path`` is a JSON Lines file of model outputs.
+
+    Parameters
+    ----------
+    path : str
+        The prediction file.
+    fmt : Format
+        Its format.
+    encoding : str
+        Its encoding.
+
+    Returns
+    -------
+    bool
+    """
+    from nerscore.io.llm_records import is_llm_file
+
+    return fmt.name == "jsonl" and os.path.isfile(path) and is_llm_file(path, encoding=encoding)
+
+
+def check_no_llm_flags(args: argparse.Namespace) -> None:
+    """Refuse the model-output options for a prediction file that is not one.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Raises
+    ------
+    UsageError
+        When one of them was given.
+    """
+    given = [flag for flag, dest in _FLAGS if getattr(args, dest, None) is not None]
+    if given:
+        raise opt.UsageError(
+            f"{', '.join(given)} apply to model outputs: a JSON Lines prediction file whose "
+            "records carry \"output\" or \"mentions\" instead of \"spans\"")
+
+
+def label_aliases(values: list[str] | None) -> dict[str, list[str]] | None:
+    """``--label-alias`` values (``LABEL=A,B`` or a JSON file) as ``{label: [aliases]}``.
+
+    Parameters
+    ----------
+    values : list of str or None
+        What was given.
+
+    Returns
+    -------
+    dict or None
+
+    Raises
+    ------
+    UsageError
+        For a value that is neither.
+
+    Examples
+    --------
+    >>> label_aliases(["LOC=location,place", "PER=person"])
+    {'LOC': ['location', 'place'], 'PER': ['person']}
+    """
+    if not values:
+        return None
+    out: dict[str, list[str]] = {}
+    for value in values:
+        if "=" in value and not os.path.isfile(value):
+            label, _, names = value.partition("=")
+            aliases = [a.strip() for a in names.split(",") if a.strip()]
+            if not label.strip() or not aliases:
+                raise opt.UsageError(f"--label-alias needs LABEL=ALIAS[,ALIAS...]; got {value!r}")
+            out.setdefault(label.strip(), []).extend(aliases)
+            continue
+        try:
+            with open(value, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except OSError:
+            raise opt.UsageError(f"--label-alias takes LABEL=ALIAS[,ALIAS...] or a JSON file; "
+                                 f"{value!r} is neither") from None
+        except json.JSONDecodeError as exc:
+            raise opt.UsageError(f"--label-alias file {value}: malformed JSON ({exc.msg}, line "
+                                 f"{exc.lineno})") from None
+        if not isinstance(data, dict) or not all(
+                isinstance(v, (str, list)) for v in data.values()):
+            raise opt.UsageError(f"--label-alias file {value}: expected an object "
+                                 "{\"LABEL\": [\"alias\", ...]}")
+        for label, aliases in data.items():
+            out.setdefault(str(label), []).extend(
+                [aliases] if isinstance(aliases, str) else map(str, aliases))
+    return out
+
+
+def gold_documents(args: argparse.Namespace, fmt: Format, reading: dict[str, Any],
+                   ) -> tuple[list[Document], list[list[str]] | None, ReadResult]:
+    """The gold file as documents with texts, or with token spans and the tokens.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments (the decoding options of tag files).
+    fmt : Format
+        The gold file's format.
+    reading : dict
+        Its reader options.
+
+    Returns
+    -------
+    tuple
+        The documents, the tokens of each (None for span files) and the read result.
+    """
+    from nerscore.decode.entities import tags_to_entities
+    from nerscore.values.documents import Document
+
+    gold = fmt.load(args.gold, reading)
+    if fmt.kind_of(args.gold, reading) == "spans":
+        docs = list(gold.data)
+        if any(d.text is None for d in docs):
+            raise opt.UsageError(f"{args.gold}: model outputs are aligned to the gold text, and "
+                                 "its documents have no \"text\"")
+        return docs, None, gold
+    tokens = gold.data.sentence_tokens()
+    if tokens is None:
+        raise opt.UsageError(f"{args.gold}: model outputs are aligned to the gold tokens, and "
+                             "the file has none")
+    ents = tags_to_entities(gold.data, scheme=args.scheme, mode=args.mode,
+                            **opt.tag_kwargs(args))
+    per: list[list[Any]] = [[] for _ in range(len(tokens))]
+    for e in ents:
+        per[e.sentence].append(e)
+    docs = [Document(str(k + 1), tuple(s)) for k, s in enumerate(per)]
+    return docs, [list(t) for t in tokens], gold
+
+
+def llm_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of :func:`nerscore.evaluate_llm` given on the command line.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    dict
+    """
+    return {"align": args.align or "sequential", "normalize": args.normalize or "exact",
+            "snap": args.snap or "contract", "label_aliases": label_aliases(args.label_alias)}
+
+
+def run_llm_score(args: argparse.Namespace, gold_fmt: Format, reading: dict[str, Any],
+                  pred_encoding: str = "utf-8") -> int:
+    """``nerscore score`` on a file of model outputs.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+    gold_fmt : Format
+        The gold file's format.
+    reading : dict
+        The gold file's reader options.
+    pred_encoding : str
+        The prediction file's encoding.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    import dataclasses
+
+    from nerscore.cli._output import output_renderer, write_result
+    from nerscore.io.llm_records import read_llm_records
+    from nerscore.render.registry import ScoreOutput
+    from nerscore.scoring.llm import evaluate_llm
+
+    if args.ci:
+        raise opt.UsageError("--ci is not available for model outputs yet; score the aligned "
+                             "spans of 'nerscore convert LLM.jsonl OUT.jsonl --gold GOLD'")
+    keywords = llm_keywords(args)
+    args.normalize = None  # one flag: the alignment's, and the mention matcher's with it
+    options = opt.match_kwargs(args)
+    docs, tokens, gold = gold_documents(args, gold_fmt, reading)
+    records = read_llm_records(args.pred, output_format=args.output_format or "auto",
+                               encoding=pred_encoding)
+    report = evaluate_llm(docs, records, match=args.match, tokens=tokens, beta=args.beta,
+                          zero_division=args.zero_division, **keywords, **options)
+    if gold.notes:
+        report = dataclasses.replace(report, notes=tuple(report.notes) + tuple(gold.notes))
+    asked = [e for e, on in (("confusion", args.confusion), ("breakdown", args.breakdown)) if on]
+    renderer = output_renderer(args, "scores", asked)
+    confusion = breakdown = None
+    if args.confusion:
+        from nerscore.analysis.confusion import confusion_from_report
+
+        confusion = confusion_from_report(report)
+    if args.breakdown is not None:
+        from nerscore.analysis.breakdowns import breakdown_from_report
+
+        breakdown = breakdown_from_report(report, by=args.breakdown)
+    output = ScoreOutput(report, confusion, breakdown, None)
+    write_result(renderer.functions["scores"](output, args.digits), args.output)
+    if not renderer.shows_notes:
+        for n in report.notes:
+            note("score", n)
+    if args.errors is not None:
+        k = write_llm_errors(report, args.errors, gold)
+        note("score", f"wrote {k} entity error{'s' if k != 1 else ''} to {args.errors}")
+    return 0
+
+
+def write_llm_errors(report: Report, path: str, gold: ReadResult) -> int:
+    """The entity errors of ``report``, then one ``spurious`` record per unaligned mention.
+
+    An unaligned mention has no offsets: its record has the mention's text
+    and label, and no start or end.
+
+    Parameters
+    ----------
+    report : Report
+        A report of :func:`nerscore.evaluate_llm`.
+    path : str
+        The file (.jsonl or .csv).
+    gold : ReadResult
+        The gold file, for the texts.
+
+    Returns
+    -------
+    int
+        Records written.
+    """
+    from nerscore.analysis.errors import (
+        ErrorCategory,
+        ErrorRecord,
+        errors_from_report,
+        write_errors,
+    )
+
+    records = list(errors_from_report(report, texts=gold.texts()))
+    ids = list(report.doc_ids or [])
+    for m in report.extra["llm"]["unaligned_mentions"]:
+        seq = ids.index(m["id"]) if m["id"] in ids else -1
+        records.append(ErrorRecord(ErrorCategory.SPURIOUS, seq, m["id"], None, None, None, None,
+                                   None, m["label"], pred_text=m["text"]))
+    fmt = "csv" if path.lower().endswith(".csv") else "jsonl"
+    return write_errors(records, path, format=fmt)
+
+
+def run_llm_convert(args: argparse.Namespace) -> int:
+    """``nerscore convert LLM.jsonl OUT.jsonl --gold GOLD``: write the aligned spans.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    from nerscore.cli import _formats as fm
+    from nerscore.io.jsonl import write_jsonl
+    from nerscore.io.llm_records import read_llm_records
+    from nerscore.scoring.llm import align_outputs
+
+    if args.gold is None:
+        raise opt.UsageError(f"{args.source} holds model outputs: give the gold file their "
+                             "mentions are aligned to with --gold GOLD")
+    if args.to_format not in (None, "jsonl") or (not args.target.lower().endswith(
+            (".jsonl", ".json", ".ndjson")) and args.to_format is None):
+        raise opt.UsageError("aligned model outputs are written as JSON Lines (OUT.jsonl)")
+    gold_fmt = fm.input_format(args.gold, None)
+    reading = fm.reader_options(args, gold_fmt, "gold")
+    args.scheme = args.from_scheme
+    docs, tokens, _ = gold_documents(args, gold_fmt, reading)
+    records = read_llm_records(args.source, output_format=args.output_format or "auto",
+                               encoding=args.encoding)
+    keywords = llm_keywords(args)
+    aligned = align_outputs(docs, records, tokens=tokens, **keywords)
+    from nerscore.values.documents import Document
+
+    pred = []
+    for k, doc in enumerate(docs):
+        spans = aligned.pred[str(doc.id)]
+        if tokens is None:
+            pred.append(Document(doc.id, tuple(spans), doc.text))  # type: ignore[arg-type]
+            continue
+        from nerscore.decode.offsets import token_spans_to_char_spans
+
+        text = " ".join(tokens[k])  # tokens joined by one space, as convert writes tags as spans
+        pred.append(Document(doc.id, tuple(token_spans_to_char_spans(spans, tokens[k],
+                                                                     text=text)), text))
+    write_jsonl(pred, args.target, encoding=args.encoding)
+    for n in aligned.summary.notes():
+        note("convert", n)
+    note("convert", f"wrote {len(pred)} document{'s' if len(pred) != 1 else ''} of aligned "
+                    f"spans to {args.target}")
+    return 0

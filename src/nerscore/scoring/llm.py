@@ -1,0 +1,505 @@
+"""Scoring what generative models answered: parse, align, map labels, match (docs/llm.md).
+
+:func:`evaluate_llm` takes gold documents and model outputs (raw strings,
+parsed outputs or mentions), reads each output
+(:func:`~nerscore.io.llm_output.parse_llm_output`), places its mentions in
+the gold text (:func:`~nerscore.decode.mentions.align_mentions`), maps its
+labels to the gold schema, and scores the aligned entities with any matcher.
+Nothing is dropped silently:
+
+- a parse failure predicts nothing for its document (its gold entities are
+  all missed) and is counted;
+- an unaligned mention (a hallucination) is a false positive under every
+  matcher: the mentions are scored as predictions that no gold entity can
+  match (under ``match="token"`` each counts its characters, or its tokens
+  for token input);
+- labels match case-insensitively, ``label_aliases`` maps the rest, and a
+  label still outside the gold schema is scored as it is (a false positive)
+  and counted apart, so that a schema problem is told apart from a
+  recognition problem.
+
+The report's ``notes`` and its ``llm`` entry (:class:`LLMSummary`) say how
+many documents, parse failures, repaired outputs, mentions, unaligned
+mentions (the hallucination rate), ambiguous alignments and out-of-schema
+labels there were, with the policy and the normalisation used.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from nerscore.decode.mentions import Placement, align_items
+from nerscore.errors import InputTypeError, OptionError
+from nerscore.io.llm_output import Item, RawOutput, items_from_json, read_output
+from nerscore.io.llm_records import LLMRecord
+from nerscore.matching.registry import get_matcher
+from nerscore.scoring.metrics import build_report, count_matches, run_matcher
+from nerscore.scoring.report import Report
+from nerscore.values.decoding import Decoding
+from nerscore.values.documents import Document
+from nerscore.values.mentions import Mention, ParsedOutput
+from nerscore.values.spans import Entity, Span
+
+__all__ = ["AlignedOutputs", "LLMSummary", "align_outputs", "evaluate_llm", "label_aliases_map"]
+
+_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class LLMSummary:
+    """What reading and aligning model outputs counted.
+
+    Attributes
+    ----------
+    documents, parse_failures, repaired, mentions, unaligned, ambiguous, out_of_schema : int
+        Gold documents; outputs nothing could be read from; outputs read
+        after a repair; mentions read; mentions not placed in the text;
+        mentions placed while the policy chose among occurrences; mentions
+        whose label is outside the gold schema after case folding and aliases.
+    snapped, dropped, rewritten, offsets_rejected : int
+        Token input: spans moved to token boundaries, and mentions dropped
+        by snapping; inline markup: characters the model rewrote; mentions
+        whose own offsets did not point at their text.
+    policy, normalize : str
+        The alignment policy and normalisation.
+    unaligned_list : list of (str, str, str)
+        ``(document id, mention text, label)`` of every unaligned mention.
+    failures : list of (str, str)
+        ``(document id, problem)`` of every parse failure.
+    schema_labels : dict of str to int
+        Out-of-schema labels and how often each was answered.
+    without_output, without_gold : list of str
+        Gold documents no output was given for (they predict nothing), and
+        outputs for documents gold does not have (their mentions are
+        unaligned: there is no text to place them in).
+    """
+
+    documents: int = 0
+    parse_failures: int = 0
+    repaired: int = 0
+    mentions: int = 0
+    unaligned: int = 0
+    ambiguous: int = 0
+    out_of_schema: int = 0
+    snapped: int = 0
+    dropped: int = 0
+    rewritten: int = 0
+    offsets_rejected: int = 0
+    policy: str = "sequential"
+    normalize: str = "exact"
+    unaligned_list: list[tuple[str, str, str]] = field(default_factory=list)
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    schema_labels: dict[str, int] = field(default_factory=dict)
+    without_output: list[str] = field(default_factory=list)
+    without_gold: list[str] = field(default_factory=list)
+
+    @property
+    def hallucination_rate(self) -> float:
+        """Unaligned mentions over mentions (0.0 without mentions)."""
+        return self.unaligned / self.mentions if self.mentions else 0.0
+
+    def notes(self) -> tuple[str, ...]:
+        """The summary in words, for a report's notes.
+
+        Examples
+        --------
+        >>> LLMSummary(documents=2, mentions=5, unaligned=1,
+        ...            unaligned_list=[("d1", "London", "LOC")]).notes()[:2]
+        ("LLM output: 2 documents, 0 parse failures, 0 repaired outputs, 5 mentions, 1 unaligned (hallucination rate 20.0%), 0 ambiguous alignments, 0 out-of-schema labels; align='sequential', normalize='exact'.", "Unaligned mentions (false positives): 'London' (LOC) in document 'd1'.")
+        """
+        out = [
+            f"LLM output: {self.documents} documents, {self.parse_failures} parse failures, "
+            f"{self.repaired} repaired outputs, {self.mentions} mentions, {self.unaligned} "
+            f"unaligned (hallucination rate {100 * self.hallucination_rate:.1f}%), "
+            f"{self.ambiguous} ambiguous alignments, {self.out_of_schema} out-of-schema "
+            f"labels; align={self.policy!r}, normalize={self.normalize!r}."
+        ]
+        if self.unaligned_list:
+            shown = ", ".join(f"{t!r} ({lab}) in document {d!r}"
+                              for d, t, lab in self.unaligned_list[:_SHOWN])
+            more = len(self.unaligned_list) - _SHOWN
+            out.append(f"Unaligned mentions (false positives): {shown}"
+                       + (f" and {more} more." if more > 0 else "."))
+        if self.failures:
+            shown = "; ".join(f"document {d!r}: {p}" for d, p in self.failures[:_SHOWN])
+            more = len(self.failures) - _SHOWN
+            out.append(f"Parse failures (their gold entities count as missed): {shown}"
+                       + (f"; and {more} more." if more > 0 else "."))
+        if self.schema_labels:
+            listed = ", ".join(f"{lab!r} ({n})" for lab, n in sorted(self.schema_labels.items()))
+            out.append(f"Labels outside the gold schema (scored as false positives; map them "
+                       f"with label_aliases / --label-alias): {listed}.")
+        if self.without_output:
+            out.append(f"{len(self.without_output)} gold document(s) have no output and count "
+                       f"as predicting nothing: {_names(self.without_output)}.")
+        if self.without_gold:
+            out.append(f"{len(self.without_gold)} output(s) are for documents gold does not "
+                       f"have; their mentions are unaligned: {_names(self.without_gold)}.")
+        if self.snapped or self.dropped:
+            out.append(f"Snapping to tokens moved {self.snapped} span(s) and dropped "
+                       f"{self.dropped} mention(s) with no whole token.")
+        if self.rewritten:
+            out.append(f"Inline markup rewrote {self.rewritten} character(s) of the text; "
+                       "mentions were mapped back by a character alignment.")
+        if self.offsets_rejected:
+            out.append(f"{self.offsets_rejected} mention(s) had offsets that do not point at "
+                       "their text; they were placed by their string.")
+        return tuple(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe counts and lists (the report's ``llm`` entry)."""
+        return {
+            "documents": self.documents, "parse_failures": self.parse_failures,
+            "repaired": self.repaired, "mentions": self.mentions, "unaligned": self.unaligned,
+            "hallucination_rate": self.hallucination_rate, "ambiguous": self.ambiguous,
+            "out_of_schema": self.out_of_schema, "snapped": self.snapped,
+            "dropped": self.dropped, "rewritten": self.rewritten,
+            "offsets_rejected": self.offsets_rejected, "policy": self.policy,
+            "normalize": self.normalize,
+            "unaligned_mentions": [{"id": d, "text": t, "label": lab}
+                                   for d, t, lab in self.unaligned_list],
+            "parse_failure_list": [{"id": d, "problem": p} for d, p in self.failures],
+            "schema_labels": dict(sorted(self.schema_labels.items())),
+            "without_output": list(self.without_output),
+            "without_gold": list(self.without_gold),
+        }
+
+
+def _names(ids: list[str]) -> str:
+    more = len(ids) - _SHOWN
+    return ", ".join(map(repr, ids[:_SHOWN])) + (f" and {more} more" if more > 0 else "")
+
+
+def label_aliases_map(gold_labels: Sequence[str],
+                      label_aliases: Mapping[str, Sequence[str] | str] | None) -> dict[str, str]:
+    """Case-folded answer label -> gold label: each gold label, then its aliases.
+
+    Raises
+    ------
+    OptionError
+        For an alias of a label that is not in the gold schema, or one alias
+        given to two labels.
+
+    Examples
+    --------
+    >>> label_aliases_map(["LOC", "PER"], {"LOC": ["location", "Place"]})
+    {'loc': 'LOC', 'per': 'PER', 'location': 'LOC', 'place': 'LOC'}
+    """
+    out = {lab.casefold(): lab for lab in gold_labels}
+    for target, aliases in (label_aliases or {}).items():
+        if target not in gold_labels:
+            raise OptionError(
+                f"label_aliases maps to {target!r}, which is not a gold label; the gold labels "
+                f"are {', '.join(map(repr, sorted(gold_labels)))}.", option="label_aliases")
+        for alias in [aliases] if isinstance(aliases, str) else aliases:
+            key = str(alias).casefold()
+            if out.get(key, target) != target:
+                raise OptionError(f"label alias {alias!r} is given to both {out[key]!r} and "
+                                  f"{target!r}; give it to one label.", option="label_aliases")
+            out[key] = target
+    return out
+
+
+def _read(output: object, name: str, output_format: str) -> RawOutput:
+    """One output as ``(text, label, start, end)`` items, whatever form it was given in."""
+    if isinstance(output, str):
+        return read_output(output, format=output_format)
+    if isinstance(output, LLMRecord):
+        output = output.parsed
+    if isinstance(output, ParsedOutput):
+        return RawOutput([(m.text, m.label, m.start, m.end) for m in output.mentions],
+                         output.format, output.problems, output.repairs, output.text)
+    if isinstance(output, (list, tuple)) and all(isinstance(m, Mention) for m in output):
+        return RawOutput([(m.text, m.label, m.start, m.end) for m in output], "mentions")
+    read = items_from_json(output)
+    if read is None:
+        raise InputTypeError(
+            f"The output of document {name!r} is a {type(output).__name__}; give a string (the "
+            "raw answer), a ParsedOutput, a list of Mention or of {'text', 'label'} dicts.")
+    return RawOutput(read[0], "mentions", tuple(read[1]))
+
+
+def _outputs_by_id(y_pred: object, ids: list[str]) -> dict[str, object]:
+    if isinstance(y_pred, Mapping):
+        return {str(k): v for k, v in y_pred.items()}
+    items = list(y_pred)  # type: ignore[call-overload]
+    if items and all(isinstance(r, LLMRecord) and not r.numbered for r in items):
+        return {r.id: r for r in items}
+    if len(items) != len(ids):
+        raise InputTypeError(
+            f"Gold has {len(ids)} documents but {len(items)} outputs were given; outputs "
+            "without ids are paired by position (or give a mapping {doc_id: output}).")
+    return dict(zip(ids, items, strict=True))
+
+
+def evaluate_llm(
+    y_true: Sequence[Document], y_pred: object, *, match: str = "exact",
+    align: str = "sequential", normalize: str = "exact", snap: str = "contract",
+    label_aliases: Mapping[str, Sequence[str] | str] | None = None,
+    output_format: str = "auto", tokens: Sequence[Sequence[str]] | None = None,
+    beta: float = 1.0, zero_division: Any = "warn", labels: Sequence[str] | None = None,
+    **options: Any,
+) -> Report:
+    """Score model outputs (strings or mentions, no offsets) against gold documents.
+
+    Parameters
+    ----------
+    y_true : sequence of Document
+        Gold documents with their text (or with token spans and ``tokens``).
+    y_pred : sequence or mapping
+        One output per gold document (in order), or ``{doc_id: output}``, or
+        the records of :func:`~nerscore.io.llm_records.read_llm_records`. An
+        output is the raw string, a ParsedOutput, or a list of Mention or of
+        ``{"text", "label"}`` dicts. A gold document without an output
+        predicts nothing.
+    match : str
+        Any matcher (``"exact"``, ``"semeval"``, ``"overlap"``, ``"threshold"``,
+        ``"token"``, ``"mention"``).
+    align : {"sequential", "first", "all", "spacy-llm"}
+        The alignment policy (:func:`~nerscore.decode.mentions.align_mentions`);
+        ``"spacy-llm"`` aligns as spacy-llm's ``spacy.NER.v2`` task does
+        (``compat="spacy-llm"``: token gold only, its ``LABEL: a, b`` parser
+        unless ``output_format`` is given; mentions it drops silently are
+        counted as unaligned).
+    normalize : {"exact", "casefold", "loose"}
+        How strings are found in the text (and compared, for ``match="mention"``
+        unless its ``normalize`` option is given).
+    snap : {"contract", "expand", "strict"}
+        With ``tokens``: how character spans snap to token boundaries.
+    label_aliases : mapping, optional
+        ``{gold_label: [alias, ...]}``: answer labels (case-insensitive) read
+        as the gold label.
+    output_format : str
+        How raw outputs are read (:func:`~nerscore.io.llm_output.parse_llm_output`).
+    tokens : sequence of list of str, optional
+        Each gold document's tokens when its spans are token indices (CoNLL,
+        Hugging Face datasets); the text is the tokens joined by one space.
+    beta, zero_division, labels
+        As :func:`nerscore.evaluate`.
+    **options
+        The matcher's options.
+
+    Returns
+    -------
+    Report
+        With the LLM summary in ``notes`` and ``extra["llm"]``.
+
+    Examples
+    --------
+    >>> from nerscore import Document
+    >>> text = "Paris is in France. Paris Hilton visited Paris."
+    >>> gold = [Document("d1", [(0, 5, "LOC"), (12, 18, "LOC"), (20, 32, "PER"),
+    ...                         (41, 46, "LOC")], text)]
+    >>> out = ['[{"text": "Paris", "label": "loc"}, {"text": "London", "label": "LOC"}]']
+    >>> r = evaluate_llm(gold, out, zero_division=0.0)
+    >>> r.micro.tp, r.micro.fp, r.micro.fn, r.extra["llm"]["unaligned"]
+    (1, 1, 3, 1)
+    """
+    aligned = align_outputs(y_true, y_pred, align=align, normalize=normalize, snap=snap,
+                            label_aliases=label_aliases, output_format=output_format,
+                            tokens=tokens, labels=labels)
+    docs, preds, lost, summary = aligned.gold, aligned.pred, aligned.lost, aligned.summary
+    if match == "mention":
+        options.setdefault("normalize", normalize)
+    decoding = Decoding()
+    run = run_matcher(docs, preds, match, decoding, options, align=get_matcher(match).aligns)
+    prep, res = run.prep, run.result
+    counts = res.counts
+    if lost:
+        counts = counts + _lost_counts(lost, match, options, token_units=tokens is not None)
+    extra = {**res.extra, "llm": summary.to_dict()}
+    return build_report(
+        counts, match=match, options={k: run.options[k] for k in options if k in run.options},
+        scheme=None, mode=None, beta=beta, zero_division=zero_division, labels=labels,
+        n_sequences=prep.n_sequences, n_tokens=None, alignment=res.alignment, extra=extra,
+        notes=(*prep.notes, *summary.notes()), doc_ids=prep.doc_ids, texts=prep.texts,
+        selection=run.selection)
+
+
+@dataclass(frozen=True)
+class AlignedOutputs:
+    """Model outputs read, aligned and relabelled: what :func:`evaluate_llm` scores.
+
+    Attributes
+    ----------
+    gold : list of Document
+        The gold documents.
+    pred : dict of str to list of (int, int, str)
+        Per gold document id, the aligned mentions as ``(start, end, label)``
+        spans (character offsets, or token indices for token input).
+    lost : list of Mention
+        The mentions not placed (unaligned, or dropped by snapping).
+    summary : LLMSummary
+        What was counted.
+    """
+
+    gold: list[Document]
+    pred: dict[str, list[tuple[int, int, str]]]
+    lost: list[Mention]
+    summary: LLMSummary
+
+
+def align_outputs(
+    y_true: Sequence[Document], y_pred: object, *, align: str = "sequential",
+    normalize: str = "exact", snap: str = "contract",
+    label_aliases: Mapping[str, Sequence[str] | str] | None = None,
+    output_format: str = "auto", tokens: Sequence[Sequence[str]] | None = None,
+    labels: Sequence[str] | None = None,
+) -> AlignedOutputs:
+    r"""Read every output, map its labels and align its mentions to its gold document's text.
+
+    The parameters are those of :func:`evaluate_llm`.
+
+    Examples
+    --------
+    >>> from nerscore import Document
+    >>> res = align_outputs([Document("a", [(0, 4, "PER")], "Anna in Lyon")],
+    ...                     ["person: Anna\nLOC: Lyon, Paris"], label_aliases={"PER": "person"})
+    >>> res.pred["a"], res.lost
+    ([(0, 4, 'PER'), (8, 12, 'LOC')], [Mention(text='Paris', label='LOC', start=None, end=None)])
+    >>> res.summary.schema_labels
+    {'LOC': 2}
+    """
+    docs = list(y_true)
+    if not all(isinstance(d, Document) for d in docs):
+        raise InputTypeError("evaluate_llm needs the gold side as Document objects with their "
+                             "text (nerscore.Document(id, spans, text)).")
+    if tokens is not None and len(tokens) != len(docs):
+        raise InputTypeError(f"Gold has {len(docs)} documents but tokens were given for "
+                             f"{len(tokens)}; give one token list per document.")
+    compat = None
+    if align == "spacy-llm":
+        if tokens is None:
+            raise InputTypeError("align='spacy-llm' aligns to spaCy tokens: give the gold "
+                                 "documents' tokens (tokens=) with token spans.")
+        compat, align = "spacy-llm", "all"
+        output_format = "spacy-llm" if output_format == "auto" else output_format
+    ids = [str(d.id) for d in docs]
+    outputs = _outputs_by_id(y_pred, ids)
+    gold_labels = sorted({e.label for d in docs for e in d.spans} | set(labels or ()))
+    tally = _Tally(label_aliases_map(gold_labels, label_aliases), set(gold_labels))
+    preds: dict[str, list[tuple[int, int, str]]] = {}
+    for k, doc in enumerate(docs):
+        name = ids[k]
+        read = tally.read(_read(outputs.get(name, []), name, output_format), name)
+        if doc.text is None and tokens is None:
+            raise InputTypeError(f"Gold document {name!r} has no text to align the model's "
+                                 "mentions with; give documents with their text (or tokens=).")
+        text = tokens[k] if tokens is not None else doc.text or ""
+        if compat is None:
+            placed = align_items(text, read.items, read.text, policy=align,
+                                 normalize=normalize, snap=snap)
+        else:
+            placed = _in_schema(text, read.items, tally.schema)
+        tally.placed(name, read.items, placed)
+        preds[name] = placed.spans
+    known = set(ids)
+    for name, output in outputs.items():
+        if name not in known:
+            read = tally.read(_read(output, name, output_format), name)
+            tally.placed(name, read.items, Placement([], list(range(len(read.items))), 0, 0, 0,
+                                                     0, []))
+    summary = tally.summary(
+        documents=len(docs), policy=compat or align, normalize=normalize,
+        without_output=[i for i in ids if i not in outputs],
+        without_gold=[i for i in outputs if i not in known])
+    return AlignedOutputs(docs, preds, tally.lost, summary)
+
+
+def _in_schema(tokens: Any, items: list[Item], schema: set[str]) -> Placement:
+    """spacy-llm's placement of the mentions with a gold label; the others are unaligned.
+
+    spacy-llm reads only the lines of the task's labels; nerscore counts the
+    other mentions as unaligned false positives.
+    """
+    keep = [k for k, it in enumerate(items) if it[1] in schema]
+    p = align_items(tokens, [items[k] for k in keep], compat="spacy-llm")
+    outside = [k for k, it in enumerate(items) if it[1] not in schema]
+    return p._replace(unaligned=sorted([*(keep[k] for k in p.unaligned), *outside]),
+                      dropped=[keep[k] for k in p.dropped])
+
+
+class _Tally:
+    """What reading and aligning counted, document after document."""
+
+    def __init__(self, to_gold: dict[str, str], schema: set[str]) -> None:
+        self.to_gold = to_gold
+        self.schema = schema
+        self.same: set[str] = set(schema)  # labels that map to themselves, in the schema
+        self.mapped: dict[str, str] = {}
+        self.c = dict.fromkeys(("parse_failures", "repaired", "mentions", "unaligned",
+                                "ambiguous", "snapped", "dropped", "rewritten",
+                                "offsets_rejected"), 0)
+        self.outside: Counter[str] = Counter()
+        self.unaligned: list[tuple[str, str, str]] = []
+        self.failures: list[tuple[str, str]] = []
+        self.lost: list[Mention] = []
+
+    def read(self, read: RawOutput, name: str) -> RawOutput:
+        """Count the output and map its labels to the gold schema."""
+        c = self.c
+        items = read.items
+        c["mentions"] += len(items)
+        if read.failed:
+            c["parse_failures"] += 1
+            self.failures.append((name, read.problems[0]))
+        if read.repairs:
+            c["repaired"] += 1
+        labels = {it[1] for it in items}
+        if labels <= self.same:  # the common case: every label is a gold label as written
+            return read
+        mapped = self.mapped
+        for lab in labels - mapped.keys():
+            mapped[lab] = self.to_gold.get(lab.casefold(), lab)
+        items = [(t, mapped[lab], s, e) for t, lab, s, e in items]
+        self.outside.update(lab for _, lab, _, _ in items if lab not in self.schema)
+        return read._replace(items=items)
+
+    def placed(self, name: str, items: list[Item], p: Placement) -> None:
+        """Count an alignment; keep the mentions it could not place."""
+        c = self.c
+        c["ambiguous"] += p.ambiguous
+        c["snapped"] += p.snapped
+        c["rewritten"] += p.rewritten
+        c["offsets_rejected"] += p.rejected
+        if p.unaligned or p.dropped:
+            c["unaligned"] += len(p.unaligned)
+            c["dropped"] += len(p.dropped)
+            for k in p.unaligned:
+                self.unaligned.append((name, items[k][0], items[k][1]))
+            self.lost += [Mention(*items[k]) for k in (*p.unaligned, *p.dropped)]
+
+    def summary(self, *, documents: int, policy: str, normalize: str,
+                without_output: list[str], without_gold: list[str]) -> LLMSummary:
+        c = self.c
+        return LLMSummary(
+            documents, c["parse_failures"], c["repaired"], c["mentions"], c["unaligned"],
+            c["ambiguous"], sum(self.outside.values()), c["snapped"], c["dropped"],
+            c["rewritten"], c["offsets_rejected"], policy, normalize, self.unaligned,
+            self.failures, dict(self.outside), without_output, without_gold)
+
+
+def _lost_counts(lost: list[Mention], match: str, options: Mapping[str, Any], *,
+                 token_units: bool) -> Any:
+    """The counts of predictions no gold entity can match: one span per lost mention.
+
+    Each mention becomes a span of its own length (characters, or tokens for
+    token input) in a document without gold entities, scored by the same
+    matcher, so that every matcher counts it as it counts a false positive.
+    """
+    spans: list[Entity] = []
+    parts = []
+    at = 0
+    for m in lost:
+        width = max(1, len(m.text.split())) if token_units else max(1, len(m.text))
+        spans.append(Entity(Span(at, at + width), m.label))
+        parts.append(m.text.ljust(width)[:width] if not token_units else "")
+        at += width + 1
+    text = None if token_units else " ".join(parts)
+    gold = [Document("lost", (), text)]
+    pred = [Document("lost", tuple(spans), text)]
+    opts = {k: v for k, v in options.items() if k not in ("discontinuous", "subset")}
+    return count_matches(gold, pred, match=match, **opts)

@@ -1,0 +1,157 @@
+"""``nerscore score`` and ``nerscore convert`` on model outputs, run in-process through ``main(argv)``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import nerscore
+from nerscore.cli import main
+from tests.paths import DATA
+
+GOLD = str(DATA / "llm" / "gold.jsonl")
+LLM = str(DATA / "llm" / "llm.jsonl")
+TEXT = "Paris is in France. Paris Hilton visited Paris."
+OUTPUT = ('```json [{"text":"Paris","label":"LOC"},{"text":"France","label":"LOC"},'
+          '{"text":"Paris Hilton","label":"PER"},{"text":"Paris","label":"LOC"},'
+          '{"text":"London","label":"LOC"}] ```')
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, out, err
+
+
+@pytest.fixture
+def example(tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"id": "d1", "text": TEXT, "spans": [
+        [0, 5, "LOC"], [12, 18, "LOC"], [20, 32, "PER"], [41, 46, "LOC"]]}) + "\n")
+    llm = tmp_path / "llm.jsonl"
+    llm.write_text(json.dumps({"id": "d1", "output": OUTPUT}) + "\n")
+    return str(gold), str(llm)
+
+
+def overall(out):
+    data = json.loads(out)["overall"]
+    return data["tp"], data["fp"], data["fn"]
+
+
+@pytest.mark.parametrize(("flags", "expected"), [
+    ((), (4, 1, 0)),
+    (("--align", "first"), (3, 2, 1)),
+    (("--match", "mention"), (4, 1, 0)),
+    (("--align", "first", "--match", "mention"), (4, 1, 0)),
+])
+def test_worked_example_on_the_command_line(capsys, example, flags, expected):
+    status, out, err = run(capsys, "score", *example, "--format", "json", *flags)
+    assert status == 0
+    assert overall(out) == expected
+    notes = json.loads(out)["notes"]
+    assert "1 unaligned (hallucination rate 20.0%)" in notes[0]
+    assert notes[1] == "Unaligned mentions (false positives): 'London' (LOC) in document 'd1'."
+    assert err == ""
+
+
+def test_the_text_report_shows_the_llm_notes(capsys, example):
+    status, out, _ = run(capsys, "score", *example, "--zero-division", "0")
+    assert status == 0
+    assert "note: Unaligned mentions (false positives): 'London' (LOC) in document 'd1'." in out
+
+
+def test_fixture_set_equals_the_api(capsys):
+    status, out, _ = run(capsys, "score", GOLD, LLM, "--format", "json", "--zero-division",
+                           "0", "--label-alias", "ORG=organization", "--label-alias",
+                           "PER=person")
+    assert status == 0
+    api = nerscore.evaluate_llm(nerscore.read_jsonl(GOLD), nerscore.read_llm_records(LLM),
+                                label_aliases={"ORG": ["organization"], "PER": ["person"]},
+                                zero_division=0.0)
+    data = json.loads(out)
+    data["version"] = api.version
+    assert data == api.to_dict()
+    assert overall(out) == (38, 3, 7)
+
+
+def test_label_alias_json_file(capsys, tmp_path):
+    aliases = tmp_path / "aliases.json"
+    aliases.write_text('{"ORG": ["organization"], "PER": "person"}')
+    status, out, _ = run(capsys, "score", GOLD, LLM, "--format", "json", "--label-alias",
+                         str(aliases), "--zero-division", "0")
+    assert (status, overall(out)) == (0, (38, 3, 7))
+
+
+def test_normalize_and_text_report(capsys, tmp_path):
+    gold = tmp_path / "g.jsonl"
+    gold.write_text(json.dumps({"id": "a", "text": "Vio PARÍS.", "spans": [[4, 9, "LOC"]]}) + "\n")
+    llm = tmp_path / "p.jsonl"
+    llm.write_text(json.dumps({"id": "a", "mentions": [{"text": "parís", "label": "loc"}]}) + "\n")
+    _, out, _ = run(capsys, "score", str(gold), str(llm), "--format", "json")
+    assert overall(out) == (0, 1, 1)
+    _, out, _ = run(capsys, "score", str(gold), str(llm), "--format", "json",
+                    "--normalize", "casefold")
+    assert overall(out) == (1, 0, 0)
+    assert json.loads(out)["llm"]["normalize"] == "casefold"
+
+
+def test_conll_gold_is_aligned_to_its_tokens(capsys, tmp_path):
+    gold = tmp_path / "gold.conll"
+    gold.write_text("Paris B-PER\nHilton I-PER\nvisited O\nNew B-LOC\nYork I-LOC\n. O\n\n"
+                    "Anna B-PER\nslept O\n\n")
+    llm = tmp_path / "llm.jsonl"
+    llm.write_text('{"output": "PER: Paris Hil\\nLOC: New York"}\n{"output": "PER: Anna"}\n')
+    _, out, _ = run(capsys, "score", str(gold), str(llm), "--format", "json")
+    assert overall(out) == (2, 1, 1)
+    assert json.loads(out)["llm"]["snapped"] == 1
+    _, out, _ = run(capsys, "score", str(gold), str(llm), "--format", "json", "--snap", "expand")
+    assert overall(out) == (3, 0, 0)
+
+
+def test_errors_list_unaligned_mentions(capsys, example, tmp_path):
+    errors = tmp_path / "errors.jsonl"
+    status, _, err = run(capsys, "score", *example, "--errors", str(errors))
+    assert status == 0
+    records = [json.loads(line) for line in errors.read_text().splitlines()]
+    assert records == [{"category": "spurious", "sequence": 0, "doc_id": "d1",
+                        "gold_start": None, "gold_end": None, "gold_label": None,
+                        "pred_start": None, "pred_end": None, "pred_label": "LOC",
+                        "gold_text": None, "pred_text": "London", "gold_fragments": None,
+                        "pred_fragments": None}]
+    assert "wrote 1 entity error to" in err
+
+
+def test_llm_flags_need_model_outputs(capsys, tmp_path):
+    gold = tmp_path / "g.jsonl"
+    gold.write_text('{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n')
+    status, _, err = run(capsys, "score", str(gold), str(gold), "--align", "first")
+    assert status == 2
+    assert "--align apply to model outputs" in err
+
+
+def test_bad_label_alias(capsys, example):
+    status, _, err = run(capsys, "score", *example, "--label-alias", "LOC")
+    assert status == 2
+    assert "--label-alias takes LABEL=ALIAS[,ALIAS...] or a JSON file" in err
+    status, _, err = run(capsys, "score", *example, "--label-alias", "GPE=place")
+    assert status == 1
+    assert "label_aliases maps to 'GPE', which is not a gold label" in err
+
+
+def test_convert_writes_the_aligned_spans(capsys, example, tmp_path):
+    gold, llm = example
+    out = tmp_path / "aligned.jsonl"
+    status, _, err = run(capsys, "convert", llm, str(out), "--gold", gold)
+    assert status == 0
+    assert json.loads(out.read_text()) == {"id": "d1", "text": TEXT, "spans": [
+        {"start": 0, "end": 5, "label": "LOC"}, {"start": 12, "end": 18, "label": "LOC"},
+        {"start": 20, "end": 32, "label": "PER"}, {"start": 41, "end": 46, "label": "LOC"}]}
+    assert "1 unaligned" in err
+    status, _, err = run(capsys, "convert", llm, str(out))
+    assert status == 2
+    assert "give the gold file their mentions are aligned to with --gold GOLD" in err
+    status, _, err = run(capsys, "convert", gold, str(out), "--gold", gold)
+    assert status == 2
+    assert "--gold is for model outputs" in err
