@@ -295,3 +295,29 @@ def test_a_reader_yielding_several_annotators_plugs_in() -> None:
     assert joined.names == ("ann", "bob")
     assert joined.texts == ("Anna left",)
     assert agreement(export, n_resamples=0).f1.matrix[0][1] == 1.0
+
+
+def test_label_operations_act_on_every_annotators_entities() -> None:
+    sets = {"a": {"d": [(0, 5, "GPE"), (6, 9, "MISC")]}, "b": {"d": [(0, 5, "LOC")]}}
+    plain = agreement(sets, n_resamples=0)
+    mapped = agreement(sets, n_resamples=0, labels_map={"GPE": "LOC"}, drop=["MISC"])
+    assert plain.f1.matrix[0][1] == 0.0
+    assert mapped.f1.matrix[0][1] == 1.0
+    assert "Labels merged by labels_map: GPE and LOC are written as LOC." in mapped.notes
+    # the same for tags: the pairs are scored on the relabelled entities
+    tags = {"a": [["B-GPE", "I-GPE", "O", "B-MISC"]], "b": [["B-LOC", "I-LOC", "O", "O"]]}
+    assert agreement(tags, n_resamples=0, labels_map={"GPE": "LOC"},
+                     drop=["MISC"]).f1.matrix[0][1] == 1.0
+    with pytest.raises(OptionError, match="tags=True compares the raw tags"):
+        agreement(tags, n_resamples=0, tags=True, drop=["MISC"])
+    with pytest.warns(nerscore.UnknownLabelWarning, match="'GEP'"):
+        agreement(sets, n_resamples=0, labels_map={"GEP": "LOC"})
+
+
+def test_adjudication_votes_after_the_label_operations() -> None:
+    sets = {"a": {"d": [(0, 5, "GPE")]}, "b": {"d": [(0, 5, "LOC")]}, "c": {"d": []}}
+    docs, _ = nerscore.adjudicate(sets)
+    assert docs[0].spans == ()
+    docs, stats = nerscore.adjudicate(sets, labels_map={"GPE": "LOC"})
+    assert [(e.start, e.end, e.label) for e in docs[0].spans] == [(0, 5, "LOC")]
+    assert any("GPE -> LOC" in n for n in stats.notes)

@@ -77,3 +77,29 @@ def test_adjudicate_writes_jsonl_from_brat(tmp_path: Path) -> None:
 def test_adjudicate_never_writes_over_an_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["adjudicate", *CONLL, "-o", CONLL[0]]) == 2
     assert "--output" in capsys.readouterr().err
+
+
+def test_agree_reads_the_annotators_of_one_label_studio_export(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    export = str(DATA / "label_studio" / "export.json")
+    assert main(["agree", export, "--input-format", "label-studio", "--resamples", "1",
+                 "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["annotators"] == ["1", "2"]
+    assert "not annotated by every annotator" in captured.err
+    assert main(["agree", export, "--input-format", "label-studio", "--names", "x"]) == 2
+    assert "annotators of" in capsys.readouterr().err
+
+
+def test_agree_and_adjudicate_take_label_operations(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["agree", *CONLL, "--resamples", "1", "--format", "json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert main(["agree", *CONLL, "--resamples", "1", "--format", "json", "--keep", "NP"]) == 0
+    kept = json.loads(capsys.readouterr().out)
+    assert set(kept["f1"]["per_label"]) == {"NP"} != set(plain["f1"]["per_label"])
+    out = tmp_path / "gold.conll"
+    assert main(["adjudicate", *CONLL, "-o", str(out), "--drop", "NP"]) == 0
+    assert "NP" not in out.read_text(encoding="utf-8")
+    assert "Labels removed (keep/drop): NP" in capsys.readouterr().err

@@ -14,6 +14,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._labels import add_label_options, label_kwargs
 from nerscore.cli._output import (
     add_quiet_option,
     declare_files,
@@ -66,7 +67,9 @@ examples:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", metavar="FILE", nargs="+",
-                   help="one annotation file (or BRAT folder) per annotator, two or more")
+                   help="one annotation file (or BRAT folder) per annotator, two or more; or "
+                        "one Label Studio export (--input-format label-studio) holding several "
+                        "annotators")
     p.add_argument("--names", metavar="NAME", nargs="+", default=None,
                    help="one name per FILE (default: the file names)")
     p.add_argument("--input-format", type=fm.format_name, default=None, metavar="FORMAT",
@@ -78,6 +81,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     add_quiet_option(p)
     opt.add_tag_options(p)
     opt.add_conll_options(p)
+    add_label_options(p)
 
 
 def register(subparsers: Subparsers) -> None:
@@ -133,10 +137,14 @@ def _note(command: str, message: str) -> None:
 def _read(args: argparse.Namespace, command: str) -> tuple[dict[str, Any], dict[str, Any],
                                                            list[ReadResult]]:
     """``{name: data}`` of the files, the tag options, and what was read."""
+    if len(args.files) == 1 and fm.input_format(args.files[0], args.input_format).name == (
+            "label-studio"):
+        return _read_export(args, command)
     names = args.names if args.names is not None else [
         os.path.basename(os.path.normpath(f)) for f in args.files]
     if len(args.files) < 2:
-        raise opt.UsageError(f"{command} needs two or more FILEs (one per annotator)")
+        raise opt.UsageError(f"{command} needs two or more FILEs (one per annotator), or one "
+                             "export holding several annotators (--input-format label-studio)")
     if len(names) != len(args.files):
         raise opt.UsageError(f"--names gives {len(names)} name(s) for {len(args.files)} FILE(s); "
                              "give one name per FILE")
@@ -160,6 +168,25 @@ def _read(args: argparse.Namespace, command: str) -> tuple[dict[str, Any], dict[
         for n in r.notes:
             _note(command, n)
     return dict(zip(names, (r.data for r in read), strict=True)), tag_kw, read
+
+
+def _read_export(args: argparse.Namespace, command: str) -> tuple[dict[str, Any],
+                                                                  dict[str, Any], list[Any]]:
+    """``{annotator: documents}`` of one Label Studio export holding several annotators."""
+    from nerscore.io.label_studio import read_label_studio
+
+    export = read_label_studio(args.files[0], encoding=args.encoding or "utf-8")
+    annotators = list(export.annotators)
+    if len(annotators) < 2:
+        raise opt.UsageError(f"{args.files[0]} holds the annotations of {len(annotators)} "
+                             f"annotator(s); {command} needs two or more")
+    names = args.names if args.names is not None else annotators
+    if len(names) != len(annotators):
+        raise opt.UsageError(f"--names gives {len(names)} name(s) for the {len(annotators)} "
+                             f"annotators of {args.files[0]} ({', '.join(annotators)})")
+    for n in export.notes(annotators):
+        _note(command, n)
+    return {str(name): export.documents(a) for name, a in zip(names, annotators, strict=True)}, {}, []
 
 
 def run_agree(args: argparse.Namespace) -> int:
@@ -211,7 +238,8 @@ def run_adjudicate(args: argparse.Namespace) -> int:
 
     data, tag_kw, read = _read(args, "adjudicate")
     out_fmt = guess_format(args.output, args.output_format)
-    docs, stats = nerscore.adjudicate(data, min_votes=args.min_votes, **tag_kw)
+    docs, stats = nerscore.adjudicate(data, min_votes=args.min_votes, **tag_kw,
+                                      **label_kwargs(args))
     if tag_kw:
         writer = out_fmt.write_tags
         if writer is None:

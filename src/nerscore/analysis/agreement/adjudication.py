@@ -15,13 +15,14 @@ decided between equal votes is a *tie*: counted and listed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from nerscore.analysis.agreement.inputs import Annotated, join_annotations
+from nerscore.analysis.agreement.inputs import Annotated, join_annotations, relabel
 from nerscore.errors import option_error
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import Document, is_int
+from nerscore.values.label_ops import LabelOps
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import Entity, Span
 
@@ -178,6 +179,9 @@ def adjudicate(
     suffix: bool = False,
     delimiter: str = "-",
     outside: str = "O",
+    labels_map: Mapping[str, str] | None = None,
+    keep: Sequence[str] | None = None,
+    drop: Sequence[str] | None = None,
 ) -> tuple[list[Document], AdjudicationStats]:
     """Adjudicate several annotators' entities by voting (see the module docstring).
 
@@ -193,6 +197,9 @@ def adjudicate(
         of its document.
     scheme, mode, suffix, delimiter, outside : optional
         How tags are decoded; see :func:`nerscore.tags_to_entities`.
+    labels_map, keep, drop : optional
+        Label operations applied to every annotator's entities before the
+        vote (docs/label-ops.md); the stats' notes say what they did.
 
     Returns
     -------
@@ -218,5 +225,6 @@ def adjudicate(
     (2, 1)
     """
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
-    annotated = join_annotations(annotations, names=names, decoding=decoding)
+    annotated = relabel(join_annotations(annotations, names=names, decoding=decoding),
+                        LabelOps(labels_map, keep, drop))
     return adjudicate_joined(annotated, _check_min_votes(min_votes, len(annotated.names)))

@@ -10,7 +10,7 @@ import numpy.typing as npt
 
 from nerscore.analysis.agreement.coefficients import alpha_from_parts
 from nerscore.analysis.agreement.disagreements import annotated_shared, find_disagreements
-from nerscore.analysis.agreement.inputs import Annotated, join_annotations
+from nerscore.analysis.agreement.inputs import Annotated, join_annotations, relabel
 from nerscore.analysis.agreement.pairwise import (
     SYMMETRIC,
     PairCounts,
@@ -29,9 +29,11 @@ from nerscore.analysis.significance.resampling import (
     rngs,
 )
 from nerscore.analysis.significance.results import Estimate
-from nerscore.errors import option_error
+from nerscore.decode.label_ops import check_label_ops
+from nerscore.errors import OptionError, option_error
 from nerscore.matching.registry import get_matcher
 from nerscore.values.decoding import Decoding
+from nerscore.values.label_ops import LabelOps
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.selection import Selection
 
@@ -198,10 +200,16 @@ def agreement(
     """
     _check_bootstrap(n_resamples, level, seed)
     matcher = get_matcher(match)
+    ops, options = LabelOps.split(options)
     entity_keys = {o: options.pop(o) for o in Selection.KEYWORDS if o in options}
     resolved = matcher.resolve(options)
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
     annotated = join_annotations(annotations, names=names, decoding=decoding)
+    check_label_ops(ops, match, annotated.kind == "tags")
+    if ops and tags:
+        raise OptionError("labels_map, keep and drop act on entities, but tags=True compares "
+                          "the raw tags of every token; leave tags=False.", option="labels_map")
+    annotated = relabel(annotated, ops)
     pc = pair_counts(annotated, match, {**resolved, **entity_keys})
     f1 = _pairwise(annotated, pc, match)
     tl = token_labels(annotated, tags=tags, tokenizer=tokenizer)
@@ -217,7 +225,8 @@ def agreement(
         texts = {annotated.document_name(d): source[d] for d in range(annotated.n_documents)
                  if source[d] is not None}
     return Agreement(
-        annotated.names, match, {**resolved, **entity_keys}, annotated.n_documents, f1,
+        annotated.names, match, {**resolved, **entity_keys, **ops.given()},
+        annotated.n_documents, f1,
         level_result, _documents(annotated, pc), find_disagreements(annotated), intervals,
         level, n_resamples, seed, annotated.notes, texts,
     )

@@ -17,6 +17,7 @@ reader of a multi-annotator export yields).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,12 +27,14 @@ import numpy.typing as npt
 
 from nerscore.decode.entities import decode
 from nerscore.decode.inputs import input_kind, prepare_spans, unwrap
+from nerscore.decode.label_ops import relabel_entities, warn_unknown_labels
 from nerscore.errors import InputTypeError, LengthMismatchError, OptionError
 from nerscore.values.decoding import Decoding
+from nerscore.values.label_ops import LabelOps, label_notes
 from nerscore.values.spans import EntityColumns
 from nerscore.values.tags import EncodedTags
 
-__all__ = ["Annotated", "annotator_names", "join_annotations", "tag_strings"]
+__all__ = ["Annotated", "annotator_names", "join_annotations", "relabel", "tag_strings"]
 
 BoolArray = npt.NDArray[np.bool_]
 _SHOW = 5
@@ -63,7 +66,10 @@ class Annotated:
     decoding : Decoding, optional
         How the tags were decoded (tag input only).
     notes : tuple of str
-        The documents some annotators lack.
+        The documents some annotators lack, and what label operations did.
+    relabelled : bool
+        Label operations were applied to ``entities``: pairs are then scored
+        on the entities, not on the raw ``tags``.
     """
 
     names: tuple[str, ...]
@@ -76,6 +82,7 @@ class Annotated:
     tokens: Sequence[list[str]] | None = None
     decoding: Decoding | None = None
     notes: tuple[str, ...] = ()
+    relabelled: bool = False
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -304,3 +311,41 @@ def tag_strings(annotated: Annotated) -> tuple[tuple[str, ...], list[npt.NDArray
            for enc in annotated.tags]
     return vocab, ids
 
+
+
+def relabel(annotated: Annotated, ops: LabelOps) -> Annotated:
+    """Every annotator's entities with the label operations ``ops`` applied.
+
+    The operations act on decoded entities (a renamed label never joins two
+    entities), the same way for every annotator; the annotators' columns keep
+    one shared vocabulary, and the notes say what was renamed, merged and
+    removed, summed over the annotators. Labels ``ops`` names that no
+    annotator used are an :class:`~nerscore.errors.UnknownLabelWarning`.
+
+    Examples
+    --------
+    >>> a = join_annotations({"a": {"d": [(0, 2, "GPE"), (3, 4, "MISC")]},
+    ...                       "b": {"d": [(0, 2, "LOC")]}})
+    >>> r = relabel(a, LabelOps({"GPE": "LOC"}, drop=["MISC"]))
+    >>> r.labels, [len(c) for c in r.entities]
+    (('LOC',), [1, 1])
+    >>> for n in r.notes:
+    ...     print(n)
+    Labels renamed (labels_map): GPE -> LOC (1 entity).
+    Labels merged by labels_map: GPE and LOC are written as LOC.
+    Labels removed (keep/drop): MISC (1 entity).
+    """
+    if not ops:
+        return annotated
+    warn_unknown_labels(ops, annotated.labels)
+    tallies: dict[str, int] = {}
+    relabelled = []
+    for cols in annotated.entities:
+        new, counted = relabel_entities(cols, ops)
+        relabelled.append(new)
+        for k, v in counted.items():
+            tallies[k] = tallies.get(k, 0) + v
+    labels = tuple(sorted({lab for c in relabelled for lab in c.labels}))
+    return dataclasses.replace(
+        annotated, entities=tuple(c.with_labels(labels) for c in relabelled),
+        notes=annotated.notes + label_notes(tallies, one_side=True), relabelled=True)

@@ -102,7 +102,7 @@ def pair_counts(annotated: Annotated, match: str, options: Mapping[str, Any]) ->
     for p, (i, j) in enumerate(pairs):
         docs = annotated.present[i] & annotated.present[j]
         both[p] = docs
-        if annotated.tags is not None and decoding is not None:
+        if annotated.tags is not None and decoding is not None and not annotated.relabelled:
             sc = sequence_counts(annotated.tags[i], annotated.tags[j], match=match,
                                  scheme=decoding.scheme, mode=decoding.mode,
                                  suffix=decoding.suffix, delimiter=decoding.delimiter,
