@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_report
+from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_alignment
 from nerscore.analysis.errors import ErrorRecord, errors_from_report
+from nerscore.analysis.pairing import analysis_alignment
 from nerscore.decode.label_ops import warn_unknown_labels
 from nerscore.decode.text_agreement import TextMismatches
 from nerscore.errors import TextMismatchWarning
@@ -203,7 +204,10 @@ class EntityScorer:
         self.n_sequences += prep.n_sequences
         if prep.n_tokens is not None:
             self.n_tokens = (self.n_tokens or 0) + prep.n_tokens
-        if self._want_confusion or self.on_errors is not None:
+        if self._want_confusion:  # the batch's alignment is all the matrix reads
+            cm = confusion_from_alignment(analysis_alignment(self._match, res.alignment))
+            self.confusion = cm if self.confusion is None else self.confusion + cm
+        if self.on_errors is not None:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 part = build_report(
@@ -213,15 +217,11 @@ class EntityScorer:
                     n_tokens=prep.n_tokens, alignment=res.alignment, doc_ids=prep.doc_ids,
                     texts=prep.texts, selection=self._selection,
                 )
-            if self._want_confusion:
-                cm = confusion_from_report(part)
-                self.confusion = cm if self.confusion is None else self.confusion + cm
-            if self.on_errors is not None:
-                records = errors_from_report(part, texts=texts)
-                offset = self.n_sequences - prep.n_sequences
-                if offset:
-                    records = [r.shifted(offset) for r in records]
-                self.on_errors(records)
+            records = errors_from_report(part, texts=texts)
+            offset = self.n_sequences - prep.n_sequences
+            if offset:
+                records = [r.shifted(offset) for r in records]
+            self.on_errors(records)
         self.n_batches += 1
 
     def _run_options(self) -> dict[str, Any]:
