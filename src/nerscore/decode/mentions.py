@@ -387,6 +387,24 @@ def _place(loose: list[int], items: Sequence[tuple[str, str, int | None, int | N
         if not key:
             unaligned.extend(group)
             continue
+        if origin is None and len(group) == 1 and policy != "all":
+            # the common case, one mention of its string: its first free occurrence, and
+            # whether a second one (from its end on) makes it ambiguous; as the loop below
+            n = len(key)
+            at = find(key)
+            while at >= 0 and mask.find(1, at, at + n) >= 0:
+                at = find(key, at + 1)
+            if at < 0:
+                unaligned.append(group[0])
+                continue
+            e = at + n
+            nxt = find(key, e)
+            while nxt >= 0 and mask.find(1, nxt, nxt + n) >= 0:
+                nxt = find(key, nxt + 1)
+            ambiguous += nxt >= 0
+            mask[at:e] = b"\x01" * n
+            placed.append((at, e, group[0]))
+            continue
         free: list[tuple[int, int]] = []
         n = len(key)
         last = 0
