@@ -185,6 +185,7 @@ class _Taken:
 
 
 _ONES = b"\x01" * 4096
+_NO_OFFSET = frozenset({None})
 
 
 def _occurrences(haystack: str, needle: str) -> list[int]:
@@ -325,7 +326,7 @@ def align_items(
     where: list[int] | None = None
     if written is not None and written != source:
         where, rewritten = _rewrite_map(written, source)
-    if all(it[2] is None for it in items):  # the common case: no offsets given
+    if {it[2] for it in items} <= _NO_OFFSET:  # the common case: no offsets given
         loose = list(range(len(items)))
     else:
         for k, (mtext, _, start, end) in enumerate(items):
@@ -371,7 +372,10 @@ def _place(loose: list[int], items: Sequence[tuple[str, str, int | None, int | N
            normalize: str) -> tuple[list[int], int]:
     """Place items by their string, longest first; return the unaligned and the ambiguous count."""
     groups: dict[str, list[int]] = {}
-    if normalize == "exact":
+    if normalize == "exact" and len(loose) == len(items):
+        for k, it in enumerate(items):
+            groups.setdefault(it[0], []).append(k)
+    elif normalize == "exact":
         for k in loose:
             groups.setdefault(items[k][0], []).append(k)
     else:
@@ -382,12 +386,13 @@ def _place(loose: list[int], items: Sequence[tuple[str, str, int | None, int | N
     ambiguous = 0
     mask = taken.mask
     find = norm.find
+    single = origin is None and policy != "all"
     for key in sorted(groups, key=len, reverse=True):
         group = groups[key]
         if not key:
             unaligned.extend(group)
             continue
-        if origin is None and len(group) == 1 and policy != "all":
+        if single and len(group) == 1:
             # the common case, one mention of its string: its first free occurrence, and
             # whether a second one (from its end on) makes it ambiguous; as the loop below
             n = len(key)
