@@ -185,6 +185,7 @@ class _Taken:
 
 
 _ONES = b"\x01" * 4096
+_NO_OFFSET = frozenset({None})
 
 
 def _occurrences(haystack: str, needle: str) -> list[int]:
@@ -325,7 +326,7 @@ def align_items(
     where: list[int] | None = None
     if written is not None and written != source:
         where, rewritten = _rewrite_map(written, source)
-    if all(it[2] is None for it in items):  # the common case: no offsets given
+    if {it[2] for it in items} <= _NO_OFFSET:  # the common case: no offsets given
         loose = list(range(len(items)))
     else:
         for k, (mtext, _, start, end) in enumerate(items):
@@ -370,8 +371,15 @@ def _place(loose: list[int], items: Sequence[tuple[str, str, int | None, int | N
            source: str, taken: _Taken, placed: list[tuple[int, int, int]], policy: str,
            normalize: str) -> tuple[list[int], int]:
     """Place items by their string, longest first; return the unaligned and the ambiguous count."""
+    if normalize == "exact" and policy != "all" and len(loose) == len(items):
+        index = {it[0]: k for k, it in enumerate(items)}
+        if len(index) == len(items) and "" not in index:
+            return _place_distinct(index, source, taken.mask, placed)
     groups: dict[str, list[int]] = {}
-    if normalize == "exact":
+    if normalize == "exact" and len(loose) == len(items):
+        for k, it in enumerate(items):
+            groups.setdefault(it[0], []).append(k)
+    elif normalize == "exact":
         for k in loose:
             groups.setdefault(items[k][0], []).append(k)
     else:
@@ -382,10 +390,29 @@ def _place(loose: list[int], items: Sequence[tuple[str, str, int | None, int | N
     ambiguous = 0
     mask = taken.mask
     find = norm.find
+    single = origin is None and policy != "all"
     for key in sorted(groups, key=len, reverse=True):
         group = groups[key]
         if not key:
             unaligned.extend(group)
+            continue
+        if single and len(group) == 1:
+            # the common case, one mention of its string: its first free occurrence, and
+            # whether a second one (from its end on) makes it ambiguous; as the loop below
+            n = len(key)
+            at = find(key)
+            while at >= 0 and mask.find(1, at, at + n) >= 0:
+                at = find(key, at + 1)
+            if at < 0:
+                unaligned.append(group[0])
+                continue
+            e = at + n
+            nxt = find(key, e)
+            while nxt >= 0 and mask.find(1, nxt, nxt + n) >= 0:
+                nxt = find(key, nxt + 1)
+            ambiguous += nxt >= 0
+            mask[at:e] = b"\x01" * n
+            placed.append((at, e, group[0]))
             continue
         free: list[tuple[int, int]] = []
         n = len(key)
@@ -421,6 +448,36 @@ def _place(loose: list[int], items: Sequence[tuple[str, str, int | None, int | N
                 taken.add(s, e)
                 placed.append((s, e, group[0]))
             ambiguous += sum(items[k][1] != first for k in group)
+    unaligned.sort()
+    return unaligned, ambiguous
+
+
+def _place_distinct(index: dict[str, int], source: str, mask: bytearray,
+                    placed: list[tuple[int, int, int]]) -> tuple[list[int], int]:
+    """:func:`_place` when every string is mentioned once (the common case), without groups.
+
+    Each string takes its first free occurrence, and is ambiguous when a
+    second one starts at or after its end: what ``_place`` does for a group
+    of one under the ``sequential`` and ``first`` policies.
+    """
+    unaligned: list[int] = []
+    ambiguous = 0
+    find = source.find
+    for key in sorted(index, key=len, reverse=True):
+        n = len(key)
+        at = find(key)
+        while at >= 0 and mask.find(1, at, at + n) >= 0:
+            at = find(key, at + 1)
+        if at < 0:
+            unaligned.append(index[key])
+            continue
+        e = at + n
+        nxt = find(key, e)
+        while nxt >= 0 and mask.find(1, nxt, nxt + n) >= 0:
+            nxt = find(key, nxt + 1)
+        ambiguous += nxt >= 0
+        mask[at:e] = b"\x01" * n
+        placed.append((at, e, index[key]))
     unaligned.sort()
     return unaligned, ambiguous
 
