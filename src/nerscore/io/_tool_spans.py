@@ -16,12 +16,14 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from nerscore.errors import FormatError
 from nerscore.io._textfile import read_text
+from nerscore.io.atomic import atomic_open
+from nerscore.values.documents import Document
 from nerscore.values.spans import Entity, Span
 
 __all__ = [
@@ -71,6 +73,26 @@ def entities(spans: Sequence[ToolSpan]) -> tuple[Entity, ...]:
     (Entity(span=Span(start=0, end=4), label='PER', sentence=0, score=0.9),)
     """
     return tuple(Entity(Span(s.start, s.end), s.label, score=s.score) for s in spans)
+
+
+def text_of(doc: Document, what: str) -> str:
+    """The text of ``doc``; every annotation tool stores it, so a document without it is an error."""
+    if doc.text is None:
+        raise ValueError(f"Document {doc.id!r} has no text; {what} need it.")
+    return doc.text
+
+
+def record_id(doc_id: str) -> int | str:
+    """A document id as the tools write it: an id of decimal digits as an integer."""
+    return int(doc_id) if doc_id.isdigit() else doc_id
+
+
+def write_json_lines(documents: Iterable[Document], path: str | os.PathLike[str],
+                     record: Callable[[Document], dict[str, Any]], *, encoding: str) -> None:
+    """Write ``record(doc)`` of every document as one JSON line, atomically."""
+    with atomic_open(path, "w", encoding=encoding, newline="\n") as fh:
+        for doc in documents:
+            fh.write(json.dumps(record(doc), ensure_ascii=False) + "\n")
 
 
 def check_units(units: str) -> str:

@@ -37,8 +37,10 @@ from nerscore.io._tool_spans import (
     entities,
     json_lines,
     python_offsets,
+    record_id,
+    text_of,
+    write_json_lines,
 )
-from nerscore.io.atomic import atomic_open
 from nerscore.io.formats import Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
 
@@ -231,14 +233,9 @@ def write_doccano(documents: Iterable[Document], path: str | os.PathLike[str], *
     >>> tmp.read_text()
     '{"id": 1, "text": "Anna flew", "label": [[0, 4, "PER"]]}\n'
     """
-    with atomic_open(path, "w", encoding=encoding, newline="\n") as fh:
-        for doc in documents:
-            if doc.text is None:
-                raise ValueError(f"Document {doc.id!r} has no text; doccano files need it.")
-            doc_id: int | str = int(doc.id) if doc.id.isdigit() else doc.id
-            record = {"id": doc_id, "text": doc.text,
-                      "label": [[e.start, e.end, e.label] for e in doc.spans]}
-            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    write_json_lines(documents, path, lambda doc: {
+        "id": record_id(doc.id), "text": text_of(doc, "doccano files"),
+        "label": [[e.start, e.end, e.label] for e in doc.spans]}, encoding=encoding)
 
 
 # ----------------------------------------------------------------------------- the format

@@ -42,6 +42,8 @@ from nerscore.io._tool_spans import (
     entities,
     load_json,
     python_offsets,
+    record_id,
+    text_of,
 )
 from nerscore.io.atomic import atomic_open
 from nerscore.io.formats import Counted, Format, ReadResult, register_format
@@ -511,16 +513,13 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
 
 
 def _task(doc: Document, k: int) -> dict[str, Any]:
-    if doc.text is None:
-        raise ValueError(f"Document {doc.id!r} has no text; Label Studio tasks need it.")
-    text = doc.text
+    text = text_of(doc, "Label Studio tasks")
     result = [{"id": f"{doc.id}-{n}", "from_name": "label", "to_name": "text",
                "type": "labels", "origin": "manual",
                "value": {"start": e.start, "end": e.end, "text": text[e.start:e.end],
                          "labels": [e.label]}}
               for n, e in enumerate(doc.spans, 1)]
-    task_id: int | str = int(doc.id) if doc.id.isdigit() else doc.id
-    return {"id": task_id, "data": {"text": text},
+    return {"id": record_id(doc.id), "data": {"text": text},
             "annotations": [{"id": k, "result": result, "was_cancelled": False}]}
 
 

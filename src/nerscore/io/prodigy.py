@@ -31,8 +31,14 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.errors import FormatError, OptionError
-from nerscore.io._tool_spans import ToolSpan, entities, json_lines, python_offsets
-from nerscore.io.atomic import atomic_open
+from nerscore.io._tool_spans import (
+    ToolSpan,
+    entities,
+    json_lines,
+    python_offsets,
+    text_of,
+    write_json_lines,
+)
 from nerscore.io.formats import Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
 
@@ -260,15 +266,10 @@ def write_prodigy(documents: Iterable[Document], path: str | os.PathLike[str], *
     >>> tmp.read_text()
     '{"text": "Anna flew", "spans": [{"start": 0, "end": 4, "label": "PER"}], "answer": "accept", "meta": {"id": "d1"}}\n'
     """
-    with atomic_open(path, "w", encoding=encoding, newline="\n") as fh:
-        for doc in documents:
-            if doc.text is None:
-                raise ValueError(f"Document {doc.id!r} has no text; Prodigy examples need it.")
-            record = {"text": doc.text,
-                      "spans": [{"start": e.start, "end": e.end, "label": e.label}
-                                for e in doc.spans],
-                      "answer": "accept", "meta": {"id": doc.id}}
-            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    write_json_lines(documents, path, lambda doc: {
+        "text": text_of(doc, "Prodigy examples"),
+        "spans": [{"start": e.start, "end": e.end, "label": e.label} for e in doc.spans],
+        "answer": "accept", "meta": {"id": doc.id}}, encoding=encoding)
 
 
 # ----------------------------------------------------------------------------- the format
