@@ -25,10 +25,10 @@ import nerscore
 from nerscore.cli import main
 from nerscore.matching import get_matcher, matcher_names
 
-# bounded so that the whole file runs in about a minute on two cores
+# bounded so that the whole file runs in about half a minute on two cores
 _CHECKS = [HealthCheck.too_slow, HealthCheck.filter_too_much]
-FUZZ = settings(max_examples=3000, deadline=None, database=None, suppress_health_check=_CHECKS)
-FUZZ_CLI = settings(max_examples=1200, deadline=None, database=None,
+FUZZ = settings(max_examples=1000, deadline=None, database=None, suppress_health_check=_CHECKS)
+FUZZ_CLI = settings(max_examples=400, deadline=None, database=None,
                     suppress_health_check=_CHECKS)
 
 #: Words that say which side or which place a data error is about.

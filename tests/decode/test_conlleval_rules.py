@@ -250,9 +250,13 @@ def _block_size(size):
 def test_small_blocks_give_the_same_report(monkeypatch):
     data = (DATA / "conll2002-es" / "es.preds").read_bytes()
     expected = (DATA / "conll2002-es" / "expected.txt").read_bytes()
-    for size in (1, 100, 4096):
+    head = data[:data.index(b"\n\n", 20_000) + 2]
+    whole_head = run_cli([], head)[0]
+    for size in (100, 4096):
         monkeypatch.setattr(reader, "_BLOCK", size)
         assert run_cli([], data)[0] == expected
+    monkeypatch.setattr(reader, "_BLOCK", 1)  # a block boundary after every byte
+    assert run_cli([], head)[0] == whole_head
 
 
 def test_table_and_direct_decisions_agree(monkeypatch):

@@ -17,7 +17,7 @@ from nerscore.io.prodigy import read_prodigy
 from nerscore.io.webanno import read_webanno
 from tests.paths import DATA
 
-FUZZ = settings(max_examples=300, deadline=None, database=None,
+FUZZ = settings(max_examples=150, deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))
 
 KEYS = st.sampled_from([

@@ -189,7 +189,9 @@ DDP_SCRIPT = textwrap.dedent("""
             dist.destroy_process_group()
 
     if __name__ == "__main__":
-        mp.spawn(run, args=(int(sys.argv[1]), sys.argv[2]), nprocs=2, join=True)
+        # fork: the workers inherit the imports instead of importing torch again
+        mp.start_processes(run, args=(int(sys.argv[1]), sys.argv[2]), nprocs=2, join=True,
+                           start_method="fork")
 """)
 
 
