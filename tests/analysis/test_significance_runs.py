@@ -165,6 +165,9 @@ def test_a_system_with_one_run_beside_several_is_noted():
     assert res.system("B").runs.n_runs == 1
     assert math.isnan(res.system("B").runs.sd("f1"))
     assert "system 'B' has one run: only its units are resampled" in res.notes[1]
+    table = nerscore.render_comparison(res, digits=2).splitlines()
+    assert table[8].split() == ["B", "1", "1.00", "±", "-", "0.50", "±", "-", "0.67", "±", "-",
+                                "0.56", "±", "-"]
 
 
 def test_runs_must_predict_the_same_documents():
@@ -185,6 +188,10 @@ def test_runs_must_predict_the_same_documents():
      r"Expected `method` to be 'bootstrap' when a system has several runs .*system 'A'"),
     ({"A": [A1, A2], "B": [B1, B2]}, {"method": "randomization"}, "approximate randomization"),
     ({"A": A1, "B": [B1, B2]}, {}, r"System 'A' looks like one prediction .*\[run_1, run_2"),
+    ({"A": [[{"start": 0, "end": 4, "label": "PER"}]], "B": [B1]}, {}, "looks like one"),
+    ({"A": [{"id": "x", "spans": []}], "B": [B1]}, {}, "looks like one"),
+    ({"A": [nerscore.Document("x", [])], "B": [B1]}, {}, "looks like one"),
+    ({"A": [[nerscore.Entity(nerscore.Span(0, 4), "PER")]], "B": [B1]}, {}, "looks like one"),
     ({"A": [], "B": [B1]}, {}, "System 'A' has no runs"),
     ({"A": 3}, {}, "must be a list of predictions"),
     ([[A1, A2]], {}, "must be a non-empty mapping"),

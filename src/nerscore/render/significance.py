@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from nerscore.analysis.significance.results import Comparison, Estimate
+from nerscore.analysis.significance.results import Comparison, Estimate, RunSpread
 from nerscore.errors import option_error
 from nerscore.render.sections import titled_section
 
@@ -100,14 +100,15 @@ def _runs_table(r: Comparison, digits: int, md: bool) -> list[str]:
     """Each system's runs: how many, and mean ± SD over runs of each score."""
     cols = [("precision", "micro"), ("recall", "micro"), ("f1", "micro"), ("f1", "macro")]
     header = ["system", "runs", *(f"{a} {_NAMES[m]} mean ± SD" for m, a in cols)]
-    rows = []
-    for s in r.systems:
-        if s.runs is None:
-            continue
-        rows.append([s.name, str(s.runs.n_runs),
-                     *(f"{_num(s.runs.mean(m, a), digits)} ± {_num(s.runs.sd(m, a), digits)}"
-                       for m, a in cols)])
+    rows = [[s.name, str(s.runs.n_runs), *(_mean_sd(s.runs, m, a, digits) for m, a in cols)]
+            for s in r.systems if s.runs is not None]
     return _table(header, rows, md)
+
+
+def _mean_sd(spread: RunSpread, metric: str, average: str, digits: int) -> str:
+    """``"mean ± SD"``; ``"mean ± -"`` for one run (no SD)."""
+    sd = "-" if spread.n_runs == 1 else _num(spread.sd(metric, average), digits)
+    return f"{_num(spread.mean(metric, average), digits)} ± {sd}"
 
 
 def render_comparison(

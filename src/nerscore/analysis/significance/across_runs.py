@@ -71,9 +71,11 @@ from nerscore.errors import LengthMismatchError, NerscoreError, OptionError, opt
 from nerscore.matching import get_matcher
 from nerscore.scoring.metrics import run_matcher
 from nerscore.values.decoding import Decoding
+from nerscore.values.documents import Document
 from nerscore.values.label_ops import label_notes
 from nerscore.values.ratios import check_zero_division
 from nerscore.values.schemes import Mode, Scheme
+from nerscore.values.spans import Entity
 
 __all__ = ["RESAMPLED_TOGETHER", "RunDocumentsError", "compare_runs", "runs_bootstrap"]
 
@@ -91,6 +93,23 @@ class RunDocumentsError(NerscoreError, ValueError):
     """The runs of a system do not predict the same documents as gold."""
 
 
+def _is_one_prediction(first: object) -> bool:
+    """Whether ``first``, the first item of a system's value, is a sentence or a document.
+
+    A sentence (a list of tags), a document (a list of spans: tuples, span
+    dicts or entities) or a document with an id is the start of *one*
+    prediction; the first of several runs is itself a whole prediction.
+    """
+    if isinstance(first, Document) or (isinstance(first, Mapping) and (
+            {"spans", "entities"} & set(first))):
+        return True
+    if not isinstance(first, Sequence) or isinstance(first, (str, bytes)) or not len(first):
+        return False
+    inner = first[0]
+    return isinstance(inner, (str, tuple, Entity)) or (isinstance(inner, Mapping)
+                                                      and "start" in inner)
+
+
 def _runs_of(systems: object) -> list[tuple[str, list[tuple[str, object]]]]:
     """``[(system, [(run name, prediction), ...]), ...]`` from the mapping users pass."""
     if not isinstance(systems, Mapping) or not systems:
@@ -102,9 +121,7 @@ def _runs_of(systems: object) -> list[tuple[str, list[tuple[str, object]]]]:
         if isinstance(runs, Mapping):
             named = [(str(k), v) for k, v in runs.items()]
         elif isinstance(runs, Sequence) and not isinstance(runs, (str, bytes)):
-            first = runs[0] if len(runs) else None
-            inner = first[0] if isinstance(first, Sequence) and len(first) else None
-            if isinstance(inner, (str, tuple)):
+            if len(runs) and _is_one_prediction(runs[0]):
                 raise OptionError(
                     f"System {name!r} looks like one prediction (its first item is a sentence "
                     "or a document), not a list of runs; give its runs as a list of "
