@@ -56,8 +56,10 @@ from nerscore.analysis.runs import (
 )
 from nerscore.analysis.significance import (
     Comparison as Comparison,
+    RunSpread as RunSpread,
     SequenceCounts as SequenceCounts,
     compare as compare,
+    compare_runs as compare_runs,
     confidence_intervals as confidence_intervals,
     sequence_counts as sequence_counts,
 )

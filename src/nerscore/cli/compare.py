@@ -22,6 +22,7 @@ from nerscore.cli._output import (
     output_renderer,
     write_result,
 )
+from nerscore.cli.compare_runs import add_system_option, run_compare_runs
 from nerscore.cli.compare_thresholds import add_compare_threshold_options, per_system_thresholds
 
 if TYPE_CHECKING:
@@ -40,7 +41,9 @@ adjusted p-values over all pairs, or over each system against --baseline.
 Documents are resampled (-DOCSTART- lines of CoNLL files; without them, or with
 --unit sentence, sentences). Every prediction is matched once; resampling reuses
 its per-document counts. A p-value at the floor of R resamples shows as
-"< 1/(1+R)" (e.g. "< 0.001" for 999 or 1000).
+"< 1/(1+R)" (e.g. "< 0.001" for 999 or 1000). Systems with several runs each
+(--system NAME=RUN1,RUN2,...) are compared by their mean over runs, resampling
+documents and runs together.
 """
 
 COMPARE_EXAMPLES = """\
@@ -50,6 +53,8 @@ examples:
       --resamples 2000 --format markdown --output comparison.md
   nerscore compare gold.conll base.conll a.conll b.conll --names base A B --baseline base
   nerscore compare gold.jsonl a.jsonl b.jsonl --match overlap --metric recall
+  nerscore compare gold.conll --system A=a1.conll,a2.conll,a3.conll \
+      --system B=b1.conll,b2.conll,b3.conll
 """
 
 METRICS = ("f1", "precision", "recall")
@@ -73,7 +78,9 @@ def register(subparsers: Subparsers) -> None:
         allow_abbrev=False,
     )
     p.add_argument("gold", metavar="GOLD", help="gold (reference) file")
-    p.add_argument("preds", metavar="PRED", nargs="+", help="predicted files, one per system")
+    p.add_argument("preds", metavar="PRED", nargs="*",
+                   help="predicted files, one per system (or --system)")
+    add_system_option(p)
     p.add_argument("--names", metavar="NAME", nargs="+", default=None,
                    help="one name per PRED (default: the file names)")
     p.add_argument("--metric", choices=METRICS, default="f1",
@@ -104,7 +111,8 @@ def register(subparsers: Subparsers) -> None:
     opt.add_side_options(p)
     add_compare_threshold_options(p)
     fm.add_tool_options(p)
-    declare_files(p, inputs=("gold", "preds", "threshold_from"), outputs={"output": "--output"})
+    declare_files(p, inputs=("gold", "preds", "threshold_from", "system_files"),
+                  outputs={"output": "--output"})
     p.set_defaults(func=run_compare)
 
 
@@ -162,6 +170,11 @@ def run_compare(args: argparse.Namespace) -> int:
     """
     import nerscore
 
+    if args.system:
+        return run_compare_runs(args, _read, _note)
+    if not args.preds:
+        raise opt.UsageError("give one PRED file per system, or --system NAME=RUN1,RUN2,... "
+                             "for each system with several runs")
     names = args.names if args.names is not None else list(args.preds)
     if len(names) != len(args.preds):
         raise opt.UsageError(f"--names gives {len(names)} name(s) for {len(args.preds)} PRED "

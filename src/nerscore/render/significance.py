@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from nerscore.analysis.significance.results import Comparison, Estimate
+from nerscore.analysis.significance.results import Comparison, Estimate, RunSpread
 from nerscore.errors import option_error
 from nerscore.render.sections import titled_section
 
@@ -96,6 +96,21 @@ def _table(header: list[str], rows: list[list[str]], markdown: bool) -> list[str
     return [line(header), *(line(r) for r in rows)]
 
 
+def _runs_table(r: Comparison, digits: int, md: bool) -> list[str]:
+    """Each system's runs: how many, and mean ± SD over runs of each score."""
+    cols = [("precision", "micro"), ("recall", "micro"), ("f1", "micro"), ("f1", "macro")]
+    header = ["system", "runs", *(f"{a} {_NAMES[m]} mean ± SD" for m, a in cols)]
+    rows = [[s.name, str(s.runs.n_runs), *(_mean_sd(s.runs, m, a, digits) for m, a in cols)]
+            for s in r.systems if s.runs is not None]
+    return _table(header, rows, md)
+
+
+def _mean_sd(spread: RunSpread, metric: str, average: str, digits: int) -> str:
+    """``"mean ± SD"``; ``"mean ± -"`` for one run (no SD)."""
+    sd = "-" if spread.n_runs == 1 else _num(spread.sd(metric, average), digits)
+    return f"{_num(spread.mean(metric, average), digits)} ± {sd}"
+
+
 def render_comparison(
     result: Comparison, *, format: str = "text", digits: int = 4,  # noqa: A002 - the public name
 ) -> str:
@@ -133,13 +148,19 @@ def render_comparison(
     r = result
     pct = f"{r.level * 100:g}%"
     seed = "no seed" if r.seed is None else f"seed {r.seed}"
-    head = (f"{r.match} matching, {r.n_units} {r.unit}s resampled; {pct} percentile bootstrap "
-            f"intervals ({r.n_resamples} resamples, {seed})")
+    runs = any(s.runs is not None for s in r.systems)
+    what = f"{r.n_units} {r.unit}s" + (" and the runs of each system" if runs else "")
+    head = (f"{r.match} matching, {what} resampled{' together' if runs else ''}; {pct} "
+            f"percentile bootstrap intervals ({r.n_resamples} resamples, {seed})")
     lines = [f"**{head}**" if md else head, ""]
     header = ["system", "micro P", "micro R", "micro F1", "macro F1"]
+    if runs:
+        header = ["system", *(f"mean {h}" for h in header[1:])]
     rows = [[s.name, _est(s.micro.precision, digits), _est(s.micro.recall, digits),
              _est(s.micro.f1, digits), _est(s.macro.f1, digits)] for s in r.systems]
     lines += _table(header, rows, md)
+    if runs:
+        lines += ["", *_runs_table(r, digits, md)]
     if r.pairs:
         score = f"{r.average} {_NAMES[r.metric]}"
 

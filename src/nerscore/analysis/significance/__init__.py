@@ -7,12 +7,15 @@
   p-values from the paired bootstrap and from approximate randomization,
   Holm–Bonferroni adjusted over the pairs (:func:`holm_bonferroni`);
 - :func:`confidence_intervals` is :func:`compare` for one system;
+- :func:`compare_runs` compares systems with several runs each, resampling
+  documents and runs together;
 
 Definitions and formulas: docs/significance.md.
 """
 
 from __future__ import annotations
 
+from nerscore.analysis.significance.across_runs import RunDocumentsError, compare_runs
 from nerscore.analysis.significance.adjustment import holm_bonferroni
 from nerscore.analysis.significance.comparison import compare, confidence_intervals
 from nerscore.analysis.significance.results import (
@@ -20,6 +23,7 @@ from nerscore.analysis.significance.results import (
     Estimate,
     PairResult,
     PRFEstimates,
+    RunSpread,
     SystemScores,
 )
 from nerscore.analysis.significance.units import (
@@ -33,10 +37,13 @@ __all__ = [
     "Estimate",
     "PRFEstimates",
     "PairResult",
+    "RunDocumentsError",
+    "RunSpread",
     "SequenceCounts",
     "SystemScores",
     "UnsplittableCountsError",
     "compare",
+    "compare_runs",
     "confidence_intervals",
     "holm_bonferroni",
     "sequence_counts",

@@ -15,7 +15,7 @@ import numpy as np
 
 from nerscore.analysis.significance.resampling import METRICS
 
-__all__ = ["Comparison", "Estimate", "PRFEstimates", "PairResult", "SystemScores"]
+__all__ = ["Comparison", "Estimate", "PRFEstimates", "PairResult", "RunSpread", "SystemScores"]
 
 
 @dataclass(frozen=True)
@@ -45,12 +45,71 @@ class PRFEstimates:
 
 
 @dataclass(frozen=True)
+class RunSpread:
+    """A system's scores run by run (:func:`~nerscore.compare_runs`), with mean and SD over runs.
+
+    Attributes
+    ----------
+    runs : tuple of str
+        The runs' names, in order.
+    micro, macro : dict of str to tuple of float
+        ``{"precision", "recall", "f1"}`` -> the score of each run.
+
+    Examples
+    --------
+    >>> s = RunSpread(("a", "b", "c"), {"precision": (1.0, 0.5, 0.75), "recall": (1.0, 1.0, 1.0),
+    ...               "f1": (1.0, 0.5, 0.75)}, {})
+    >>> s.n_runs, s.mean("f1"), s.sd("f1")
+    (3, 0.75, 0.25)
+    """
+
+    runs: tuple[str, ...]
+    micro: dict[str, tuple[float, ...]]
+    macro: dict[str, tuple[float, ...]]
+
+    @property
+    def n_runs(self) -> int:
+        """Number of runs."""
+        return len(self.runs)
+
+    def values(self, metric: str, average: str = "micro") -> tuple[float, ...]:
+        """The score of each run."""
+        per: dict[str, tuple[float, ...]] = getattr(self, average)
+        return per[metric]
+
+    def mean(self, metric: str, average: str = "micro") -> float:
+        """The mean over runs."""
+        return float(np.mean(self.values(metric, average)))
+
+    def sd(self, metric: str, average: str = "micro") -> float:
+        """The sample standard deviation over runs (``n − 1``; NaN for one run)."""
+        v = self.values(metric, average)
+        return float(np.std(v, ddof=1)) if len(v) > 1 else float("nan")
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"runs", "n_runs", "micro": {metric: {"mean", "sd", "values"}}, "macro": ...}``."""
+        out: dict[str, Any] = {"runs": list(self.runs), "n_runs": self.n_runs}
+        for avg in ("micro", "macro"):
+            out[avg] = {m: {"mean": _json_float(self.mean(m, avg)),
+                            "sd": _json_float(self.sd(m, avg)),
+                            "values": [_json_float(x) for x in self.values(m, avg)]}
+                        for m in METRICS}
+        return out
+
+
+@dataclass(frozen=True)
 class SystemScores:
-    """One system's micro and macro scores with bootstrap intervals."""
+    """One system's micro and macro scores with bootstrap intervals.
+
+    ``runs`` is None for one prediction per system; from
+    :func:`~nerscore.compare_runs` it holds every run's scores, and the
+    scores with intervals are means over the runs.
+    """
 
     name: str
     micro: PRFEstimates
     macro: PRFEstimates
+    runs: RunSpread | None = None
 
     def get(self, metric: str, average: str = "micro") -> Estimate:
         """The estimate of ``metric`` (precision, recall, f1) under ``average`` (micro, macro)."""
@@ -58,8 +117,11 @@ class SystemScores:
         return est
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"name", "micro": {...}, "macro": {...}}``."""
-        return {"name": self.name, "micro": self.micro.to_dict(), "macro": self.macro.to_dict()}
+        """``{"name", "micro": {...}, "macro": {...}}``, and ``"runs"`` when there are runs."""
+        out: dict[str, Any] = {"name": self.name, "micro": self.micro.to_dict(), "macro": self.macro.to_dict()}
+        if self.runs is not None:
+            out["runs"] = self.runs.to_dict()
+        return out
 
 
 @dataclass(frozen=True)

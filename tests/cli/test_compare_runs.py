@@ -1,0 +1,117 @@
+"""``nerscore compare GOLD --system A=a1,a2 --system B=b1,b2``, run in-process through ``main``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nerscore
+from tests.cli.test_compare import _conll, run
+
+N_DOCS, PER_DOC = 20, 3
+
+
+@pytest.fixture
+def runs(tmp_path: Path) -> tuple[str, dict[str, list[str]], list, dict[str, list]]:
+    """Gold and two systems of three runs each, as CoNLL files with -DOCSTART- lines."""
+    rng = np.random.default_rng(0)
+    vocab = ["O", "O", "B-PER", "I-PER", "B-LOC"]
+    gold = [[[str(t) for t in rng.choice(vocab, 5)] for _ in range(PER_DOC)]
+            for _ in range(N_DOCS)]
+    files: dict[str, list[str]] = {}
+    data: dict[str, list] = {}
+    for name, rate in (("A", 0.05), ("B", 0.4)):
+        for k in range(3):
+            pred = [[[t if rng.random() > rate else "O" for t in s] for s in d] for d in gold]
+            files.setdefault(name, []).append(_conll(tmp_path / f"{name}{k}.conll", pred))
+            data.setdefault(name, []).append(pred)
+    return _conll(tmp_path / "gold.conll", gold), files, gold, data
+
+
+def _system(name: str, files: list[str]) -> list[str]:
+    return ["--system", f"{name}={','.join(files)}"]
+
+
+def test_compare_runs_text_says_documents_and_runs_were_resampled(capsys, runs):
+    gold, files, *_ = runs
+    status, out, err = run(capsys, "compare", gold, *_system("A", files["A"]),
+                           *_system("B", files["B"]), "--resamples", "100")
+    assert status == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith(f"exact matching, {N_DOCS} documents and the runs of each "
+                               "system resampled together;")
+    header = next(i for i, line in enumerate(lines) if line.startswith("system  runs"))
+    assert [line.split()[:2] for line in lines[header + 1:header + 3]] == [["A", "3"],
+                                                                           ["B", "3"]]
+    assert any(line.startswith("A vs B") for line in lines)
+    assert "note: documents and runs were resampled together" in out
+    assert "only the paired bootstrap is defined" in err  # --method both became bootstrap
+
+
+def test_compare_runs_json_equals_the_api(capsys, runs):
+    gold, files, gold_docs, data = runs
+    status, out, err = run(capsys, "compare", gold, *_system("A", files["A"]),
+                           *_system("B", files["B"][:2]), "--resamples", "100", "--seed", "2",
+                           "--format", "json", "--metric", "recall")
+    assert status == 0, err
+    flat = [s for d in gold_docs for s in d]
+    ref = nerscore.compare_runs(
+        flat, {"A": {f: [s for d in p for s in d] for f, p in zip(files["A"], data["A"],
+                                                                    strict=True)},
+               "B": {f: [s for d in p for s in d] for f, p in zip(files["B"][:2], data["B"],
+                                                                    strict=False)}},
+        n_resamples=100, seed=2, metric="recall", documents=range(0, N_DOCS * PER_DOC, PER_DOC))
+    got = json.loads(out)
+    assert got == json.loads(ref.to_json())
+    assert [s["runs"]["n_runs"] for s in got["systems"]] == [3, 2]
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--method", "randomization"], "--method randomization swaps two systems' predictions"),
+    (["--names", "x", "y"], "--names names PRED files"),
+    (["--system", "A=x.conll"], "the names of --system must be distinct"),
+    (["--system", "C"], "expected NAME=RUN1[,RUN2,...]"),
+    (["--system", "C=a,,b"], "an empty file name"),
+    (["--system", "C=a,a"], "--system C lists a run file twice"),
+    (["--baseline", "nobody"], "--baseline 'nobody' is none of the systems (A, B)"),
+    (["--threshold-from", "g", "d"], "does not apply to --system runs"),
+])
+def test_compare_runs_usage_errors_exit_2(capsys, runs, extra, message):
+    gold, files, *_ = runs
+    status, _, err = run(capsys, "compare", gold, *_system("A", files["A"]),
+                         *_system("B", files["B"]), *extra)
+    assert status == 2
+    assert message in err
+
+
+def test_pred_files_and_systems_are_exclusive(capsys, runs):
+    gold, files, *_ = runs
+    status, _, err = run(capsys, "compare", gold, files["A"][0], *_system("B", files["B"]))
+    assert status == 2
+    assert "give PRED files (one run per system) or --system" in err
+    status, _, err = run(capsys, "compare", gold)
+    assert status == 2
+    assert "give one PRED file per system, or --system" in err
+
+
+def test_missing_run_file_and_unequal_documents_exit_1(capsys, runs, tmp_path):
+    gold, files, *_ = runs
+    status, _, err = run(capsys, "compare", gold, *_system("A", files["A"]),
+                         *_system("B", [files["B"][0], str(tmp_path / "missing.conll")]))
+    assert status == 1
+    assert "cannot read PRED" in err
+    assert "missing.conll" in err
+    g = tmp_path / "g.jsonl"
+    g.write_text('{"id": "a", "text": "Jo", "spans": [[0, 2, "PER"]]}\n'
+                 '{"id": "b", "text": "Ed", "spans": []}\n', encoding="utf-8")
+    short = tmp_path / "short.jsonl"
+    short.write_text('{"id": "a", "text": "Jo", "spans": [[0, 2, "PER"]]}\n', encoding="utf-8")
+    twin = tmp_path / "twin.jsonl"
+    twin.write_text(g.read_text(encoding="utf-8"), encoding="utf-8")
+    status, _, err = run(capsys, "compare", str(g), "--system", f"A={g},{short}",
+                         "--system", f"B={g},{twin}", "--resamples", "10")
+    assert status == 1
+    assert f"run '{short}' of system 'A' does not predict the same documents as gold" in err
