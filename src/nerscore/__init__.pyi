@@ -61,6 +61,9 @@ from nerscore.analysis.significance import (
     confidence_intervals as confidence_intervals,
     sequence_counts as sequence_counts,
 )
+from nerscore.analysis.significance.llm_units import (
+    llm_sequence_counts as llm_sequence_counts,
+)
 from nerscore.decode.entities import (
     entities_to_tags as entities_to_tags,
     tags_to_entities as tags_to_entities,

@@ -23,6 +23,8 @@ from nerscore.cli._output import (
     write_result,
 )
 from nerscore.cli.compare_thresholds import add_compare_threshold_options, per_system_thresholds
+from nerscore.cli.llm import add_llm_options
+from nerscore.cli.llm_systems import llm_preds, with_llm_summaries
 
 if TYPE_CHECKING:
 
@@ -104,6 +106,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_side_options(p)
     add_compare_threshold_options(p)
     fm.add_tool_options(p)
+    add_llm_options(p)
     declare_files(p, inputs=("gold", "preds", "threshold_from"), outputs={"output": "--output"})
     p.set_defaults(func=run_compare)
 
@@ -114,13 +117,19 @@ def _note(message: str) -> None:
     note("compare", message)
 
 
-def _read(args: argparse.Namespace) -> tuple[Any, list[Any], dict[str, Any], Any]:
-    """Gold, the predictions, the tag options and the document starts of the files."""
+def _read(args: argparse.Namespace, outputs: set[str],
+          ) -> tuple[Any, list[Any], dict[str, Any], Any, Any]:
+    """Gold, the predictions, the tag options, the document starts, the model-output summaries.
+
+    A PRED of model outputs is given as its per-document counts
+    (:mod:`nerscore.cli.llm_systems`).
+    """
+    from nerscore.cli.llm_systems import check_unit, score_llm_system
     from nerscore.io.formats import pair_notes
 
     files = [("GOLD", args.gold, fm.input_format(args.gold, args.gold_format), "gold")]
     files += [(path, path, fm.input_format(path, args.pred_format), "pred")
-              for path in args.preds]
+              for path in args.preds if path not in outputs]
     options = [fm.reader_options(args, fmt, side) for _, _, fmt, side in files]
     kind = fm.same_kind([(label, path, fmt, o) for (label, path, fmt, _), o
                          in zip(files, options, strict=True)],
@@ -143,7 +152,22 @@ def _read(args: argparse.Namespace) -> tuple[Any, list[Any], dict[str, Any], Any
         notes += pred.notes
     for n in notes:
         _note(n)
-    return gold.data, [p.data for p in preds], tag_kw, documents_of(gold, args.unit)
+    data = iter([p.data for p in preds])
+    summaries, systems = {}, []
+    if outputs:
+        check_unit(args, files[0][2], gold)
+    for name, path in zip(_names(args), args.preds, strict=True):
+        if path not in outputs:
+            systems.append(next(data))
+            continue
+        scored = score_llm_system(args, files[0][2], gold, path, report=False, counts=True)
+        systems.append(scored.counts)
+        summaries[name] = scored.summary
+    return gold.data, systems, tag_kw, documents_of(gold, args.unit), summaries
+
+
+def _names(args: argparse.Namespace) -> list[str]:
+    return list(args.names) if args.names is not None else list(args.preds)
 
 
 
@@ -162,7 +186,7 @@ def run_compare(args: argparse.Namespace) -> int:
     """
     import nerscore
 
-    names = args.names if args.names is not None else list(args.preds)
+    names = _names(args)
     if len(names) != len(args.preds):
         raise opt.UsageError(f"--names gives {len(names)} name(s) for {len(args.preds)} PRED "
                              "file(s); give one name per PRED")
@@ -174,9 +198,10 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.beta != 1.0:
         raise opt.UsageError("--beta does not apply to compare: it scores precision, recall "
                              "and F1")
+    outputs = llm_preds(args, args.preds)  # files of model outputs (docs/llm.md)
     options = opt.match_kwargs(args)
     renderer = output_renderer(args, "comparison")
-    gold, preds, tag_kw, documents = _read(args)
+    gold, preds, tag_kw, documents, summaries = _read(args, outputs)
     preds, chosen = per_system_thresholds(args, preds, names, options)
     for n in chosen:
         _note(n)
@@ -191,6 +216,7 @@ def run_compare(args: argparse.Namespace) -> int:
         )
     finally:
         bar.close()
+    result = with_llm_summaries(result, summaries)
     if args.format != "text":
         for n in result.notes:
             _note(n)
