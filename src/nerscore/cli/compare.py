@@ -40,7 +40,9 @@ interval and p-values from the paired bootstrap and approximate randomization
 (--method to run one of them only). With three or more systems, Holm-Bonferroni
 adjusted p-values over all pairs, or over each system against --baseline.
 Documents are resampled (-DOCSTART- lines of CoNLL files; without them, or with
---unit sentence, sentences). Every prediction is matched once; resampling reuses
+--unit sentence, sentences). A PRED of model outputs (JSON Lines records with
+"output" or "mentions") is aligned to GOLD as 'nerscore score' does (--align,
+--normalize, --label-alias). Every prediction is matched once; resampling reuses
 its per-document counts. A p-value at the floor of R resamples shows as
 "< 1/(1+R)" (e.g. "< 0.001" for 999 or 1000).
 """
@@ -52,6 +54,7 @@ examples:
       --resamples 2000 --format markdown --output comparison.md
   nerscore compare gold.conll base.conll a.conll b.conll --names base A B --baseline base
   nerscore compare gold.jsonl a.jsonl b.jsonl --match overlap --metric recall
+  nerscore compare gold.jsonl llm.jsonl tagger.jsonl --names llm tagger --align sequential
 """
 
 METRICS = ("f1", "precision", "recall")

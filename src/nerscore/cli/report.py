@@ -37,7 +37,10 @@ side, one column per system, with a significance section: bootstrap
 confidence intervals and paired tests of every pair of systems
 (--resamples, --level, --seed; as 'nerscore compare'). With --train, a
 diagnostics section lists what the train/test split makes misleading (as
-'nerscore diagnose', for the first PRED).
+'nerscore diagnose', for the first PRED). A PRED of model outputs (JSON Lines
+records with "output" or "mentions") is aligned to GOLD as 'nerscore score'
+does (--align, --normalize, --label-alias); the page then shows its summary,
+its unaligned mentions and parse failures, and its raw outputs.
 """
 
 EXAMPLES = """\
