@@ -50,6 +50,9 @@ from nerscore.analysis.errors import (
     list_errors as list_errors,
     write_errors as write_errors,
 )
+from nerscore.analysis.llm_errors import (
+    unaligned_errors as unaligned_errors,
+)
 from nerscore.analysis.runs import (
     Runs as Runs,
     score_runs as score_runs,

@@ -362,19 +362,10 @@ def write_llm_errors(report: Report, path: str, gold: ReadResult) -> int:
     int
         Records written.
     """
-    from nerscore.analysis.errors import (
-        ErrorCategory,
-        ErrorRecord,
-        errors_from_report,
-        write_errors,
-    )
+    from nerscore.analysis.errors import errors_from_report, write_errors
+    from nerscore.analysis.llm_errors import unaligned_errors
 
-    records = list(errors_from_report(report, texts=gold.texts()))
-    at = {str(d): k for k, d in reversed(list(enumerate(report.doc_ids or [])))}
-    for m in report.extra["llm"]["unaligned_mentions"]:
-        seq = at.get(m["id"], -1)
-        records.append(ErrorRecord(ErrorCategory.UNALIGNED, seq, m["id"], None, None, None, None,
-                                   None, m["label"], pred_text=m["text"]))
+    records = [*errors_from_report(report, texts=gold.texts()), *unaligned_errors(report)]
     fmt = "csv" if path.lower().endswith(".csv") else "jsonl"
     return write_errors(records, path, format=fmt)
 

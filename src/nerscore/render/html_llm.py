@@ -107,7 +107,8 @@ def llm_summary_table(systems: Mapping[str, Report], digits: int) -> str:
             v = s.get(key)
             text = (f"{100 * v:.{digits}f}%" if key == "hallucination_rate" and v is not None
                     else num(v, digits) if isinstance(v, (int, float)) else escape(str(v)))
-            cells.append(f'<td class="num">{text}</td>')
+            numeric = isinstance(v, (int, float))
+            cells.append(f'<td class="num">{text}</td>' if numeric else f"<td>{text}</td>")
         rows.append(f"<tr><td>{escape(title)}</td>{''.join(cells)}</tr>")
     return (f'<table class="llm"><thead><tr><th>model outputs</th>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>")
