@@ -100,6 +100,10 @@ def test_compare_refuses_what_does_not_apply(capsys):
     status, _, err = run(capsys, "compare", GOLD, LLM, GOLD, "--unit", "sentence")
     assert status == 2
     assert "--unit sentence needs tag files" in err
+    status, _, err = run(capsys, "compare", GOLD, LLM, GOLD, "--threshold-from", GOLD, GOLD,
+                         GOLD)
+    assert status == 2
+    assert "hold model outputs, without scores" in err
     status, _, err = run(capsys, "compare", GOLD, GOLD, GOLD, "--names", "a", "b",
                          "--align", "first")
     assert status == 2

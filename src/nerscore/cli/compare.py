@@ -204,6 +204,9 @@ def run_compare(args: argparse.Namespace) -> int:
     outputs = llm_preds(args, args.preds)  # files of model outputs (docs/llm.md)
     options = opt.match_kwargs(args)
     renderer = output_renderer(args, "comparison")
+    if outputs and args.threshold_from is not None:
+        raise opt.UsageError("--threshold-from chooses thresholds of scored predictions; "
+                             f"{', '.join(sorted(outputs))} hold model outputs, without scores")
     gold, preds, tag_kw, documents, summaries = _read(args, outputs)
     preds, chosen = per_system_thresholds(args, preds, names, options)
     for n in chosen:

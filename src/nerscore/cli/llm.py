@@ -21,6 +21,7 @@ from nerscore.cli import _options as opt
 
 if TYPE_CHECKING:
     from nerscore.io.formats import Format, ReadResult
+    from nerscore.scoring.llm import AlignedOutputs
     from nerscore.scoring.report import Report
     from nerscore.values.documents import Document
 
@@ -264,7 +265,7 @@ def run_llm_score(args: argparse.Namespace, gold_fmt: Format, reading: dict[str,
     from nerscore.cli._output import output_renderer, write_result
     from nerscore.io.llm_records import read_llm_records
     from nerscore.render.registry import ScoreOutput
-    from nerscore.scoring.llm import evaluate_llm
+    from nerscore.scoring.llm import align_outputs, score_aligned
 
     resampling = opt.resampling_kwargs(args)  # checks --resamples, --level, --seed need --ci
     keywords = llm_keywords(args)
@@ -273,8 +274,9 @@ def run_llm_score(args: argparse.Namespace, gold_fmt: Format, reading: dict[str,
     docs, tokens, gold = gold_documents(args, gold_fmt, reading)
     records = read_llm_records(args.pred, output_format=args.output_format or "auto",
                                encoding=pred_encoding)
-    report = evaluate_llm(docs, records, match=args.match, tokens=tokens, beta=args.beta,
-                          zero_division=args.zero_division, **keywords, **options)
+    aligned = align_outputs(docs, records, tokens=tokens, **keywords)  # once, for --ci too
+    report = score_aligned(aligned, match=args.match, token_units=tokens is not None,
+                           beta=args.beta, zero_division=args.zero_division, **options)
     if gold.notes:
         report = dataclasses.replace(report, notes=tuple(report.notes) + tuple(gold.notes))
     asked = [e for e, on in (("confusion", args.confusion), ("breakdown", args.breakdown),
@@ -291,8 +293,7 @@ def run_llm_score(args: argparse.Namespace, gold_fmt: Format, reading: dict[str,
         breakdown = breakdown_from_report(report, by=args.breakdown)
     intervals = None
     if args.ci:
-        intervals = llm_intervals(args, docs, records, tokens, gold, keywords, options,
-                                  resampling)
+        intervals = llm_intervals(args, aligned, tokens is not None, gold, options, resampling)
     output = ScoreOutput(report, confusion, breakdown, intervals)
     write_result(renderer.functions["scores"](output, args.digits), args.output)
     if not renderer.shows_notes:
@@ -304,37 +305,38 @@ def run_llm_score(args: argparse.Namespace, gold_fmt: Format, reading: dict[str,
     return 0
 
 
-def llm_intervals(args: argparse.Namespace, docs: list[Document], records: Any,
-                  tokens: list[list[str]] | None, gold: ReadResult, keywords: dict[str, Any],
-                  options: dict[str, Any], resampling: dict[str, Any]) -> Any:
+def llm_intervals(args: argparse.Namespace, aligned: AlignedOutputs, token_units: bool,
+                  gold: ReadResult, options: dict[str, Any], resampling: dict[str, Any]) -> Any:
     """``score --ci`` on model outputs: documents resampled, parse failures and all.
 
     Parameters
     ----------
     args : argparse.Namespace
         Parsed arguments.
-    docs, records, tokens
-        The gold documents, the model's records and the gold tokens (tag gold).
+    aligned : AlignedOutputs
+        The outputs aligned to the gold documents.
+    token_units : bool
+        Whether they were aligned to the tokens of tag gold.
     gold : ReadResult
         The gold file as read (CoNLL ``-DOCSTART-`` lines group its sentences).
-    keywords, options, resampling : dict
-        The alignment keywords, the matcher's options and the resampling settings.
+    options, resampling : dict
+        The matcher's options and the resampling settings.
 
     Returns
     -------
     Comparison
     """
     import nerscore
-    from nerscore.analysis.significance.llm_units import llm_sequence_counts
+    from nerscore.analysis.significance.llm_units import aligned_sequence_counts
     from nerscore.cli._intervals import documents_of
     from nerscore.cli._output import ProgressBar
 
-    counts = llm_sequence_counts(docs, records, match=args.match, tokens=tokens, **keywords,
-                                 **options)
+    counts = aligned_sequence_counts(aligned, match=args.match, token_units=token_units,
+                                     **options)
     bar = ProgressBar("bootstrap", unit="resamples")
     try:
         return nerscore.confidence_intervals(
-            docs, counts, match=args.match, documents=documents_of(gold, "document"),
+            aligned.gold, counts, match=args.match, documents=documents_of(gold, "document"),
             zero_division=args.zero_division, progress=bar, **resampling, **options)
     finally:
         bar.close()

@@ -115,7 +115,7 @@ def score_llm_system(
     """
     from nerscore.analysis.significance.llm_units import aligned_sequence_counts
     from nerscore.io.llm_records import read_llm_records
-    from nerscore.scoring.llm import align_outputs, evaluate_llm
+    from nerscore.scoring.llm import align_outputs, score_aligned
 
     keywords = llm.llm_keywords(args)
     # one --normalize: the alignment's, and the mention matcher's with it
@@ -129,8 +129,8 @@ def score_llm_system(
     aligned = align_outputs(docs, records, tokens=tokens, **keywords)
     scored = None
     if report:
-        scored = evaluate_llm(docs, records, match=args.match, tokens=tokens, beta=args.beta,
-                              zero_division=args.zero_division, **keywords, **options)
+        scored = score_aligned(aligned, match=args.match, token_units=tokens is not None,
+                               beta=args.beta, zero_division=args.zero_division, **options)
     per_doc = None
     if counts:
         per_doc = aligned_sequence_counts(aligned, match=args.match,

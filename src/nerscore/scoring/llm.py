@@ -44,7 +44,7 @@ from nerscore.values.mentions import Mention, ParsedOutput
 from nerscore.values.spans import Entity, Span
 
 __all__ = ["AlignedOutputs", "LLMSummary", "align_outputs", "evaluate_llm", "label_aliases_map",
-           "lost_documents"]
+           "lost_documents", "score_aligned"]
 
 _SHOWN = 10
 
@@ -302,15 +302,41 @@ def evaluate_llm(
     aligned = align_outputs(y_true, y_pred, align=align, normalize=normalize, snap=snap,
                             label_aliases=label_aliases, output_format=output_format,
                             tokens=tokens, labels=labels)
+    return score_aligned(aligned, match=match, token_units=tokens is not None, beta=beta,
+                         zero_division=zero_division, labels=labels, **options)
+
+
+def score_aligned(aligned: AlignedOutputs, *, match: str = "exact", token_units: bool = False,
+                  beta: float = 1.0, zero_division: Any = "warn",
+                  labels: Sequence[str] | None = None, **options: Any) -> Report:
+    """The report of outputs aligned already (:func:`align_outputs`): :func:`evaluate_llm`'s second half.
+
+    Parameters
+    ----------
+    aligned : AlignedOutputs
+        What :func:`align_outputs` returned.
+    match : str
+        The matcher.
+    token_units : bool
+        Whether the outputs were aligned to tokens (``tokens=``).
+    beta, zero_division, labels
+        As :func:`nerscore.evaluate`.
+    **options
+        The matcher's options.
+
+    Returns
+    -------
+    Report
+    """
     docs, preds, lost, summary = aligned.gold, aligned.pred, aligned.lost, aligned.summary
     if match == "mention":
-        options.setdefault("normalize", normalize)
+        options.setdefault("normalize", summary.normalize)
     decoding = Decoding()
     run = run_matcher(docs, preds, match, decoding, options, align=get_matcher(match).aligns)
     prep, res = run.prep, run.result
     counts = res.counts
     if lost:
-        counts = counts + _lost_counts(lost, match, options, token_units=tokens is not None)
+        counts = counts + _lost_counts(lost, match, options, token_units=token_units)
     extra = {**res.extra, "llm": summary.to_dict()}
     return build_report(
         counts, match=match, options={k: run.options[k] for k in options if k in run.options},
