@@ -50,6 +50,9 @@ from nerscore.analysis.errors import (
     list_errors as list_errors,
     write_errors as write_errors,
 )
+from nerscore.analysis.llm_errors import (
+    unaligned_errors as unaligned_errors,
+)
 from nerscore.analysis.runs import (
     Runs as Runs,
     score_runs as score_runs,
@@ -62,6 +65,9 @@ from nerscore.analysis.significance import (
     compare_runs as compare_runs,
     confidence_intervals as confidence_intervals,
     sequence_counts as sequence_counts,
+)
+from nerscore.analysis.significance.llm_units import (
+    llm_sequence_counts as llm_sequence_counts,
 )
 from nerscore.decode.entities import (
     entities_to_tags as entities_to_tags,

@@ -481,3 +481,22 @@ def test_seventy_thousand_errors_of_110k_sentences_open_in_about_a_second(page, 
     print(timings)
     assert path.stat().st_size < 10_000_000, timings
     assert t2 - t1 < 3, timings
+
+
+def test_the_document_view_shows_the_model_output(page, tmp_path):
+    from nerscore.cli import main
+
+    data = ROOT / "tests" / "data" / "llm"
+    path = tmp_path / "llm.html"
+    assert main(["report", str(data / "gold.jsonl"), str(data / "llm.jsonl"), "-o", str(path),
+                 "--quiet", "--zero-division", "0"]) == 0
+    _open(page, path)
+    page.fill("#err-doc", "s11")
+    page.click("#err-doc-list li")
+    raw = page.locator("#err-doc-view details.llm-raw")
+    assert raw.count() == 1
+    raw.locator("summary").click()
+    assert "I can't" in (raw.locator("pre").text_content() or "")
+    page.fill("#err-doc", "s08")
+    page.click("#err-doc-list li")
+    assert "- Italia (Organization)" in (page.locator("#err-doc-view pre").text_content() or "")

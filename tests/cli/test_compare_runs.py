@@ -115,3 +115,12 @@ def test_missing_run_file_and_unequal_documents_exit_1(capsys, runs, tmp_path):
                          "--system", f"B={g},{twin}", "--resamples", "10")
     assert status == 1
     assert f"run '{short}' of system 'A' does not predict the same documents as gold" in err
+
+
+def test_model_output_runs_are_refused_with_the_convert_hint(capsys):
+    data = Path(__file__).resolve().parents[1] / "data" / "llm"
+    llm = str(data / "llm.jsonl")
+    status, _, err = run(capsys, "compare", str(data / "gold.jsonl"), "--system", f"A={llm}",
+                         "--system", f"B={llm}")
+    assert status == 2
+    assert "hold model outputs" in err and "nerscore convert" in err

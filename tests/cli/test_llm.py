@@ -115,7 +115,7 @@ def test_errors_list_unaligned_mentions(capsys, example, tmp_path):
     status, _, err = run(capsys, "score", *example, "--errors", str(errors))
     assert status == 0
     records = [json.loads(line) for line in errors.read_text().splitlines()]
-    assert records == [{"category": "spurious", "sequence": 0, "doc_id": "d1",
+    assert records == [{"category": "unaligned", "sequence": 0, "doc_id": "d1",
                         "gold_start": None, "gold_end": None, "gold_label": None,
                         "pred_start": None, "pred_end": None, "pred_label": "LOC",
                         "gold_text": None, "pred_text": "London", "gold_fragments": None,

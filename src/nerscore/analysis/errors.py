@@ -16,7 +16,12 @@ category                      meaning
 ``wrong_label``               same bounds, different label (FP + FN)
 ``wrong_boundary``            same label, overlapping but different bounds
 ``wrong_label_and_boundary``  overlapping, different label and bounds
+``unaligned``                 a model's mention not found in the text (FP)
 ============================  ===============================================
+
+``unaligned`` records come only from model outputs (docs/llm.md): a mention
+that alignment could not place has no offsets, so its record has its text
+(``pred_text``), its label and its document, and no start or end.
 
 Every record but ``spurious`` is one false negative of its gold label, and
 every record but ``missed`` one false positive of its predicted label, in
@@ -75,6 +80,7 @@ class ErrorCategory(OptionEnum):
     WRONG_LABEL = "wrong_label"
     WRONG_BOUNDARY = "wrong_boundary"
     WRONG_LABEL_AND_BOUNDARY = "wrong_label_and_boundary"
+    UNALIGNED = "unaligned"
 
 
 _CATEGORIES = tuple(ErrorCategory)

@@ -24,6 +24,8 @@ from nerscore.cli._output import (
 )
 from nerscore.cli.compare_runs import add_system_option, run_compare_runs
 from nerscore.cli.compare_thresholds import add_compare_threshold_options, per_system_thresholds
+from nerscore.cli.llm import add_llm_options
+from nerscore.cli.llm_systems import llm_preds, with_llm_summaries
 
 if TYPE_CHECKING:
 
@@ -39,7 +41,9 @@ interval and p-values from the paired bootstrap and approximate randomization
 (--method to run one of them only). With three or more systems, Holm-Bonferroni
 adjusted p-values over all pairs, or over each system against --baseline.
 Documents are resampled (-DOCSTART- lines of CoNLL files; without them, or with
---unit sentence, sentences). Every prediction is matched once; resampling reuses
+--unit sentence, sentences). A PRED of model outputs (JSON Lines records with
+"output" or "mentions") is aligned to GOLD as 'nerscore score' does (--align,
+--normalize, --label-alias). Every prediction is matched once; resampling reuses
 its per-document counts. A p-value at the floor of R resamples shows as
 "< 1/(1+R)" (e.g. "< 0.001" for 999 or 1000). Systems with several runs each
 (--system NAME=RUN1,RUN2,...) are compared by their mean over runs, resampling
@@ -55,6 +59,7 @@ examples:
   nerscore compare gold.jsonl a.jsonl b.jsonl --match overlap --metric recall
   nerscore compare gold.conll --system A=a1.conll,a2.conll,a3.conll \
       --system B=b1.conll,b2.conll,b3.conll
+  nerscore compare gold.jsonl llm.jsonl tagger.jsonl --names llm tagger --align sequential
 """
 
 METRICS = ("f1", "precision", "recall")
@@ -111,6 +116,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_side_options(p)
     add_compare_threshold_options(p)
     fm.add_tool_options(p)
+    add_llm_options(p)
     declare_files(p, inputs=("gold", "preds", "threshold_from", "system_files"),
                   outputs={"output": "--output"})
     p.set_defaults(func=run_compare)
@@ -122,13 +128,19 @@ def _note(message: str) -> None:
     note("compare", message)
 
 
-def _read(args: argparse.Namespace) -> tuple[Any, list[Any], dict[str, Any], Any]:
-    """Gold, the predictions, the tag options and the document starts of the files."""
+def _read(args: argparse.Namespace, outputs: set[str],
+          ) -> tuple[Any, list[Any], dict[str, Any], Any, Any]:
+    """Gold, the predictions, the tag options, the document starts, the model-output summaries.
+
+    A PRED of model outputs is given as its per-document counts
+    (:mod:`nerscore.cli.llm_systems`).
+    """
+    from nerscore.cli.llm_systems import check_unit, score_llm_system
     from nerscore.io.formats import pair_notes
 
     files = [("GOLD", args.gold, fm.input_format(args.gold, args.gold_format), "gold")]
     files += [(path, path, fm.input_format(path, args.pred_format), "pred")
-              for path in args.preds]
+              for path in args.preds if path not in outputs]
     options = [fm.reader_options(args, fmt, side) for _, _, fmt, side in files]
     kind = fm.same_kind([(label, path, fmt, o) for (label, path, fmt, _), o
                          in zip(files, options, strict=True)],
@@ -151,8 +163,33 @@ def _read(args: argparse.Namespace) -> tuple[Any, list[Any], dict[str, Any], Any
         notes += pred.notes
     for n in notes:
         _note(n)
-    return gold.data, [p.data for p in preds], tag_kw, documents_of(gold, args.unit)
+    data = iter([p.data for p in preds])
+    summaries, systems = {}, []
+    if outputs:
+        check_unit(args, files[0][2], gold)
+    for name, path in zip(_names(args), args.preds, strict=True):
+        if path not in outputs:
+            systems.append(next(data))
+            continue
+        scored = score_llm_system(args, files[0][2], gold, path, report=False, counts=True)
+        systems.append(scored.counts)
+        summaries[name] = scored.summary
+    return gold.data, systems, tag_kw, documents_of(gold, args.unit), summaries
 
+
+def _read_runs(args: argparse.Namespace) -> tuple[Any, list[Any], dict[str, Any], Any]:
+    """What :func:`_read` gives for the run files of ``--system`` (no model outputs)."""
+    outputs = llm_preds(args, args.preds)
+    if outputs:
+        raise opt.UsageError(
+            f"--system takes prediction files with offsets; {', '.join(sorted(outputs))} "
+            "hold model outputs: write their aligned spans with `nerscore convert OUTPUTS.jsonl "
+            "ALIGNED.jsonl --gold GOLD` and give those files as the runs")
+    return _read(args, set())[:4]
+
+
+def _names(args: argparse.Namespace) -> list[str]:
+    return list(args.names) if args.names is not None else list(args.preds)
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -171,11 +208,11 @@ def run_compare(args: argparse.Namespace) -> int:
     import nerscore
 
     if args.system:
-        return run_compare_runs(args, _read, _note)
+        return run_compare_runs(args, _read_runs, _note)
     if not args.preds:
         raise opt.UsageError("give one PRED file per system, or --system NAME=RUN1,RUN2,... "
                              "for each system with several runs")
-    names = args.names if args.names is not None else list(args.preds)
+    names = _names(args)
     if len(names) != len(args.preds):
         raise opt.UsageError(f"--names gives {len(names)} name(s) for {len(args.preds)} PRED "
                              "file(s); give one name per PRED")
@@ -187,9 +224,13 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.beta != 1.0:
         raise opt.UsageError("--beta does not apply to compare: it scores precision, recall "
                              "and F1")
+    outputs = llm_preds(args, args.preds)  # files of model outputs (docs/llm.md)
     options = opt.match_kwargs(args)
     renderer = output_renderer(args, "comparison")
-    gold, preds, tag_kw, documents = _read(args)
+    if outputs and args.threshold_from is not None:
+        raise opt.UsageError("--threshold-from chooses thresholds of scored predictions; "
+                             f"{', '.join(sorted(outputs))} hold model outputs, without scores")
+    gold, preds, tag_kw, documents, summaries = _read(args, outputs)
     preds, chosen = per_system_thresholds(args, preds, names, options)
     for n in chosen:
         _note(n)
@@ -204,6 +245,7 @@ def run_compare(args: argparse.Namespace) -> int:
         )
     finally:
         bar.close()
+    result = with_llm_summaries(result, summaries)
     if args.format != "text":
         for n in result.notes:
             _note(n)

@@ -21,6 +21,7 @@ from nerscore.cli import _options as opt
 
 if TYPE_CHECKING:
     from nerscore.io.formats import Format, ReadResult
+    from nerscore.scoring.llm import AlignedOutputs
     from nerscore.scoring.report import Report
     from nerscore.values.documents import Document
 
@@ -179,6 +180,7 @@ def label_aliases(values: list[str] | None) -> dict[str, list[str]] | None:
 
 
 def gold_documents(args: argparse.Namespace, fmt: Format, reading: dict[str, Any],
+                   loaded: ReadResult | None = None,
                    ) -> tuple[list[Document], list[list[str]] | None, ReadResult]:
     """The gold file as documents with texts, or with token spans and the tokens.
 
@@ -190,6 +192,8 @@ def gold_documents(args: argparse.Namespace, fmt: Format, reading: dict[str, Any
         The gold file's format.
     reading : dict
         Its reader options.
+    loaded : ReadResult, optional
+        The gold file, when it was read already.
 
     Returns
     -------
@@ -199,7 +203,7 @@ def gold_documents(args: argparse.Namespace, fmt: Format, reading: dict[str, Any
     from nerscore.decode.entities import tags_to_entities
     from nerscore.values.documents import Document
 
-    gold = fmt.load(args.gold, reading)
+    gold = fmt.load(args.gold, reading) if loaded is None else loaded
     if fmt.kind_of(args.gold, reading) == "spans":
         docs = list(gold.data)
         if any(d.text is None for d in docs):
@@ -231,7 +235,8 @@ def llm_keywords(args: argparse.Namespace) -> dict[str, Any]:
     -------
     dict
     """
-    return {"align": args.align or "sequential", "normalize": args.normalize or "exact",
+    normalize = getattr(args, "llm_normalize", None) or args.normalize
+    return {"align": args.align or "sequential", "normalize": normalize or "exact",
             "snap": args.snap or "contract", "label_aliases": label_aliases(args.label_alias)}
 
 
@@ -260,22 +265,22 @@ def run_llm_score(args: argparse.Namespace, gold_fmt: Format, reading: dict[str,
     from nerscore.cli._output import output_renderer, write_result
     from nerscore.io.llm_records import read_llm_records
     from nerscore.render.registry import ScoreOutput
-    from nerscore.scoring.llm import evaluate_llm
+    from nerscore.scoring.llm import align_outputs, score_aligned
 
-    if args.ci:
-        raise opt.UsageError("--ci is not available for model outputs yet; score the aligned "
-                             "spans of 'nerscore convert LLM.jsonl OUT.jsonl --gold GOLD'")
+    resampling = opt.resampling_kwargs(args)  # checks --resamples, --level, --seed need --ci
     keywords = llm_keywords(args)
     args.normalize = None  # one flag: the alignment's, and the mention matcher's with it
     options = opt.match_kwargs(args)
     docs, tokens, gold = gold_documents(args, gold_fmt, reading)
     records = read_llm_records(args.pred, output_format=args.output_format or "auto",
                                encoding=pred_encoding)
-    report = evaluate_llm(docs, records, match=args.match, tokens=tokens, beta=args.beta,
-                          zero_division=args.zero_division, **keywords, **options)
+    aligned = align_outputs(docs, records, tokens=tokens, **keywords)  # once, for --ci too
+    report = score_aligned(aligned, match=args.match, token_units=tokens is not None,
+                           beta=args.beta, zero_division=args.zero_division, **options)
     if gold.notes:
         report = dataclasses.replace(report, notes=tuple(report.notes) + tuple(gold.notes))
-    asked = [e for e, on in (("confusion", args.confusion), ("breakdown", args.breakdown)) if on]
+    asked = [e for e, on in (("confusion", args.confusion), ("breakdown", args.breakdown),
+                             ("intervals", args.ci)) if on]
     renderer = output_renderer(args, "scores", asked)
     confusion = breakdown = None
     if args.confusion:
@@ -286,7 +291,10 @@ def run_llm_score(args: argparse.Namespace, gold_fmt: Format, reading: dict[str,
         from nerscore.analysis.breakdowns import breakdown_from_report
 
         breakdown = breakdown_from_report(report, by=args.breakdown)
-    output = ScoreOutput(report, confusion, breakdown, None)
+    intervals = None
+    if args.ci:
+        intervals = llm_intervals(args, aligned, tokens is not None, gold, options, resampling)
+    output = ScoreOutput(report, confusion, breakdown, intervals)
     write_result(renderer.functions["scores"](output, args.digits), args.output)
     if not renderer.shows_notes:
         for n in report.notes:
@@ -297,11 +305,50 @@ def run_llm_score(args: argparse.Namespace, gold_fmt: Format, reading: dict[str,
     return 0
 
 
-def write_llm_errors(report: Report, path: str, gold: ReadResult) -> int:
-    """The entity errors of ``report``, then one ``spurious`` record per unaligned mention.
+def llm_intervals(args: argparse.Namespace, aligned: AlignedOutputs, token_units: bool,
+                  gold: ReadResult, options: dict[str, Any], resampling: dict[str, Any]) -> Any:
+    """``score --ci`` on model outputs: documents resampled, parse failures and all.
 
-    An unaligned mention has no offsets: its record has the mention's text
-    and label, and no start or end.
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+    aligned : AlignedOutputs
+        The outputs aligned to the gold documents.
+    token_units : bool
+        Whether they were aligned to the tokens of tag gold.
+    gold : ReadResult
+        The gold file as read (CoNLL ``-DOCSTART-`` lines group its sentences).
+    options, resampling : dict
+        The matcher's options and the resampling settings.
+
+    Returns
+    -------
+    Comparison
+    """
+    import nerscore
+    from nerscore.analysis.significance.llm_units import aligned_sequence_counts
+    from nerscore.cli._intervals import documents_of
+    from nerscore.cli._output import ProgressBar
+
+    counts = aligned_sequence_counts(aligned, match=args.match, token_units=token_units,
+                                     **options)
+    bar = ProgressBar("bootstrap", unit="resamples")
+    try:
+        return nerscore.confidence_intervals(
+            aligned.gold, counts, match=args.match, documents=documents_of(gold, "document"),
+            zero_division=args.zero_division, progress=bar, **resampling, **options)
+    finally:
+        bar.close()
+
+
+def write_llm_errors(report: Report, path: str, gold: ReadResult) -> int:
+    """The entity errors of ``report``, then one ``unaligned`` record per unaligned mention.
+
+    An unaligned mention has no offsets: its record has the category
+    ``unaligned``, the document, the mention's text (``pred_text``) and label,
+    and no start or end; its sequence is the document's index (-1 for an
+    output whose document gold does not have).
 
     Parameters
     ----------
@@ -317,19 +364,10 @@ def write_llm_errors(report: Report, path: str, gold: ReadResult) -> int:
     int
         Records written.
     """
-    from nerscore.analysis.errors import (
-        ErrorCategory,
-        ErrorRecord,
-        errors_from_report,
-        write_errors,
-    )
+    from nerscore.analysis.errors import errors_from_report, write_errors
+    from nerscore.analysis.llm_errors import unaligned_errors
 
-    records = list(errors_from_report(report, texts=gold.texts()))
-    ids = list(report.doc_ids or [])
-    for m in report.extra["llm"]["unaligned_mentions"]:
-        seq = ids.index(m["id"]) if m["id"] in ids else -1
-        records.append(ErrorRecord(ErrorCategory.SPURIOUS, seq, m["id"], None, None, None, None,
-                                   None, m["label"], pred_text=m["text"]))
+    records = [*errors_from_report(report, texts=gold.texts()), *unaligned_errors(report)]
     fmt = "csv" if path.lower().endswith(".csv") else "jsonl"
     return write_errors(records, path, format=fmt)
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._labels import add_label_options
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
+from nerscore.cli.llm import add_llm_options
 
 if TYPE_CHECKING:
     from nerscore.render import Report
@@ -36,7 +37,10 @@ side, one column per system, with a significance section: bootstrap
 confidence intervals and paired tests of every pair of systems
 (--resamples, --level, --seed; as 'nerscore compare'). With --train, a
 diagnostics section lists what the train/test split makes misleading (as
-'nerscore diagnose', for the first PRED).
+'nerscore diagnose', for the first PRED). A PRED of model outputs (JSON Lines
+records with "output" or "mentions") is aligned to GOLD as 'nerscore score'
+does (--align, --normalize, --label-alias); the page then shows its summary,
+its unaligned mentions and parse failures, and its raw outputs.
 """
 
 EXAMPLES = """\
@@ -83,6 +87,7 @@ def register(subparsers: Subparsers) -> None:
     opt.add_tag_options(parser)
     opt.add_conll_options(parser)
     fm.add_tool_options(parser)
+    add_llm_options(parser)
     declare_files(parser, inputs=("gold", "preds", "train"), outputs={"output": "--output"})
     parser.set_defaults(func=run_report)
 
@@ -115,6 +120,8 @@ class _Scored(NamedTuple):
     preds: list[Any]
     tag_kw: dict[str, Any]
     documents: list[int] | None
+    outputs: dict[str, dict[str, str]] | None = None  # raw model outputs, by PRED path
+    summaries: dict[str, Any] | None = None  # LLMSummary of each PRED of model outputs
 
 
 def _score_all(args: argparse.Namespace) -> _Scored:
@@ -123,17 +130,22 @@ def _score_all(args: argparse.Namespace) -> _Scored:
 
     import nerscore
     from nerscore.cli.commands import note
+    from nerscore.cli.llm_systems import llm_preds, score_llm_system
     from nerscore.io.formats import pair_notes
 
+    outputs = llm_preds(args, args.preds)  # files of model outputs (docs/llm.md)
     gold_fmt = fm.input_format(args.gold, args.gold_format)
     pred_fmts = [fm.input_format(p, args.pred_format) for p in args.preds]
     kind = gold_fmt.kind_of(args.gold, fm.reader_options(args, gold_fmt, "gold"))
     for path, fmt in zip(args.preds, pred_fmts, strict=True):
+        if path in outputs:
+            continue
         if fmt.kind_of(path, fm.reader_options(args, fmt, "pred")) != kind:
             raise opt.UsageError(
                 f"cannot score {fmt.name} predictions ({path}) against {gold_fmt.name} gold: "
                 "give all files as tag files, or all as span files")
-    fm.check_reader_flags(args, [("gold", gold_fmt), *(("pred", f) for f in pred_fmts)])
+    fm.check_reader_flags(args, [("gold", gold_fmt), *(("pred", f) for p, f in zip(
+        args.preds, pred_fmts, strict=True) if p not in outputs)])
     options = opt.match_kwargs(args)
     score_kw: dict[str, Any] = {"match": args.match, "beta": args.beta,
                                 "zero_division": args.zero_division, **options}
@@ -144,7 +156,17 @@ def _score_all(args: argparse.Namespace) -> _Scored:
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
     gold = gold_fmt.load(args.gold, fm.reader_options(args, gold_fmt, "gold"))
     reports, preds = [], []
+    raw, summaries = {}, {}
     for path, fmt in zip(args.preds, pred_fmts, strict=True):
+        if path in outputs:
+            llm = score_llm_system(args, gold_fmt, gold, path, counts=len(args.preds) > 1,
+                                   outputs=not args.no_errors)
+            assert llm.report is not None
+            notes = (*llm.report.notes, *gold.notes)
+            reports.append(dataclasses.replace(llm.report, notes=tuple(dict.fromkeys(notes))))
+            preds.append(llm.counts)
+            raw[path], summaries[path] = llm.outputs, llm.summary
+            continue
         pred = fmt.load(path, fm.reader_options(args, fmt, "pred"))
         aligned = pair_notes(gold, pred, strict_tokens=args.strict_tokens)
         for n in aligned:
@@ -154,28 +176,40 @@ def _score_all(args: argparse.Namespace) -> _Scored:
         notes = (*report.notes, *gold.notes, *pred.notes, *aligned)
         reports.append(dataclasses.replace(report, notes=tuple(dict.fromkeys(notes))))
         preds.append(pred.data)
-    return _Scored(reports, gold.texts(), gold.data, preds, tag_kw, list(gold.documents) or None)
+    return _Scored(reports, gold.texts(), gold.data, preds, tag_kw, list(gold.documents) or None,
+                   raw, summaries)
 
 
 def _comparison(args: argparse.Namespace, scored: _Scored, names: list[str]) -> Any:
     """``nerscore compare`` of the systems (two or more), for the significance section."""
     import nerscore
+    from nerscore.cli.llm_systems import with_llm_summaries
 
+    found = scored.summaries or {}
+    summaries = {name: found[path] for name, path in zip(names, args.preds, strict=True)
+                 if path in found}
+    options = opt.match_kwargs(args)
     bar = ProgressBar("bootstrap", unit="resamples")
     try:
-        return nerscore.compare(
+        result = nerscore.compare(
             scored.gold, dict(zip(names, scored.preds, strict=True)), match=args.match,
             documents=scored.documents, zero_division=args.zero_division, progress=bar,
-            **opt.resampling_kwargs(args), **scored.tag_kw, **opt.match_kwargs(args),
+            **opt.resampling_kwargs(args), **scored.tag_kw, **options,
         )
     finally:
         bar.close()
+    return with_llm_summaries(result, summaries)
 
 
 def _diagnostics(args: argparse.Namespace, scored: _Scored, names: list[str]) -> Any:
     """``nerscore diagnose`` of TRAIN and GOLD with each prediction (by system name, when several)."""
     import nerscore
 
+    if scored.summaries:
+        raise opt.UsageError("--train diagnoses ordinary predictions; "
+                             f"{', '.join(scored.summaries)} hold model outputs (write their "
+                             "aligned spans with 'nerscore convert LLM.jsonl OUT.jsonl --gold "
+                             "GOLD' and diagnose those)")
     gold_fmt = fm.input_format(args.gold, args.gold_format)
     train_fmt = fm.input_format(args.train, args.gold_format)
     options = fm.reader_options(args, train_fmt)
@@ -201,7 +235,8 @@ def _curves(args: argparse.Namespace, scored: _Scored) -> tuple[Any, Any]:
     from nerscore.analysis.ranking import RANKED_MATCHERS
     from nerscore.errors import InputTypeError
 
-    if args.match not in RANKED_MATCHERS or scored.tag_kw:
+    if args.match not in RANKED_MATCHERS or scored.tag_kw or args.preds[0] in (
+            scored.summaries or {}):  # no scores in model outputs
         return None, None
     options = {k: v for k, v in opt.match_kwargs(args).items() if k != "min_score"}
     try:
@@ -242,10 +277,13 @@ def run_report(args: argparse.Namespace) -> int:
     comparison = _comparison(args, scored, names) if len(reports) > 1 else None
     diagnostics = _diagnostics(args, scored, names) if args.train is not None else None
     curve, calibration = _curves(args, scored)
+    raw = scored.outputs or {}
     page = render_html(reports[0], systems=systems, name=names[0], texts=scored.texts,
                        errors=not args.no_errors, digits=args.digits, title=args.title,
                        comparison=comparison, diagnostics=diagnostics, curve=curve,
-                       calibration=calibration)
+                       calibration=calibration,
+                       model_outputs={name: raw[path] for name, path in zip(
+                           names, args.preds, strict=True) if path in raw})
     if args.output == "-":
         sys.stdout.write(page)
         return 0

@@ -20,6 +20,12 @@ from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_report
 from nerscore.errors import OptionError
 from nerscore.render.html_assets import CSS, SCRIPT
 from nerscore.render.html_errors import browser_markup, error_payload, script_json
+from nerscore.render.html_llm import (
+    llm_summary_table,
+    outputs_markup,
+    outputs_payload,
+    unaligned_section,
+)
 from nerscore.render.html_sections import (
     averages_table,
     confusion_section,
@@ -85,6 +91,7 @@ def render_html(
     page_size: int = 50,
     curve: Any = None,
     calibration: Any = None,
+    model_outputs: Mapping[str, Mapping[str, str]] | None = None,
 ) -> str:
     """A self-contained HTML page: summary, per-label table, confusion matrix, error browser.
 
@@ -138,6 +145,12 @@ def render_html(
         also the reliability diagram.
     calibration : Calibration, optional
         See ``curve``.
+    model_outputs : mapping of str to mapping of str to str, optional
+        Per system scored from model outputs (:func:`nerscore.evaluate_llm`),
+        the raw output of each document by id: shown, escaped, beside its
+        unaligned mentions and parse failures and under the document the
+        error browser opens (:mod:`nerscore.render.html_llm`). The summary of
+        such systems is a table of the Summary section either way.
 
     Returns
     -------
@@ -182,6 +195,9 @@ def render_html(
         if schemas:
             who = f" ({escape(sys_name)})" if several else ""
             summary.append(f"<h3>SemEval-2013 schemas{who}</h3>{schemas}")
+    llm = llm_summary_table(shown, digits)
+    if llm:
+        summary.append(f"<h3>Model outputs</h3>{llm}")
     notes = notes_section(shown)
     if notes:
         summary.append(f"<h3>Notes</h3>{notes}")
@@ -220,6 +236,7 @@ def render_html(
         data, why = error_payload(shown, texts)
         inner = (browser_markup([s["name"] for s in data["systems"]], page_size) if data
                  else f"<p>No error listing: {escape(why)}.</p>")
+        inner += unaligned_section(shown, model_outputs)
         body.append(_section("errors", "Errors", inner))
 
     links = "".join(f'<a href="#{i}">{escape(t)}</a>' for i, t in nav)
@@ -236,6 +253,8 @@ def render_html(
     if data is not None:
         parts.append(f'<script type="application/json" id="nerscore-data">'
                      f"{script_json(data)}</script>")
+        raw = outputs_markup(outputs_payload(model_outputs, data["docs"]))
+        parts += [raw] if raw else []
     parts += [f"<script>{SCRIPT}</script>", "</body>", "</html>", ""]
     return "\n".join(parts)
 

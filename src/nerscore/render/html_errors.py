@@ -26,8 +26,10 @@ from nerscore.values.tags import Slices
 
 __all__ = ["CATEGORIES", "browser_markup", "error_payload", "script_json"]
 
-#: Error categories in the page's order, with their display names.
-CATEGORIES = tuple((c.value, c.value.replace("_", " ")) for c in ErrorCategory)
+#: Error categories in the page's order, with their display names (unaligned mentions have
+#: no offsets: the page lists them apart, render/html_llm.py).
+CATEGORIES = tuple((c.value, c.value.replace("_", " ")) for c in ErrorCategory
+                   if c is not ErrorCategory.UNALIGNED)
 _CAT_INDEX = {c: i for i, c in enumerate(ErrorCategory)}
 
 

@@ -43,7 +43,8 @@ from nerscore.values.documents import Document
 from nerscore.values.mentions import Mention, ParsedOutput
 from nerscore.values.spans import Entity, Span
 
-__all__ = ["AlignedOutputs", "LLMSummary", "align_outputs", "evaluate_llm", "label_aliases_map"]
+__all__ = ["AlignedOutputs", "LLMSummary", "align_outputs", "evaluate_llm", "label_aliases_map",
+           "lost_documents", "score_aligned"]
 
 _SHOWN = 10
 
@@ -301,15 +302,41 @@ def evaluate_llm(
     aligned = align_outputs(y_true, y_pred, align=align, normalize=normalize, snap=snap,
                             label_aliases=label_aliases, output_format=output_format,
                             tokens=tokens, labels=labels)
+    return score_aligned(aligned, match=match, token_units=tokens is not None, beta=beta,
+                         zero_division=zero_division, labels=labels, **options)
+
+
+def score_aligned(aligned: AlignedOutputs, *, match: str = "exact", token_units: bool = False,
+                  beta: float = 1.0, zero_division: Any = "warn",
+                  labels: Sequence[str] | None = None, **options: Any) -> Report:
+    """The report of outputs aligned already (:func:`align_outputs`): :func:`evaluate_llm`'s second half.
+
+    Parameters
+    ----------
+    aligned : AlignedOutputs
+        What :func:`align_outputs` returned.
+    match : str
+        The matcher.
+    token_units : bool
+        Whether the outputs were aligned to tokens (``tokens=``).
+    beta, zero_division, labels
+        As :func:`nerscore.evaluate`.
+    **options
+        The matcher's options.
+
+    Returns
+    -------
+    Report
+    """
     docs, preds, lost, summary = aligned.gold, aligned.pred, aligned.lost, aligned.summary
     if match == "mention":
-        options.setdefault("normalize", normalize)
+        options.setdefault("normalize", summary.normalize)
     decoding = Decoding()
     run = run_matcher(docs, preds, match, decoding, options, align=get_matcher(match).aligns)
     prep, res = run.prep, run.result
     counts = res.counts
     if lost:
-        counts = counts + _lost_counts(lost, match, options, token_units=tokens is not None)
+        counts = counts + _lost_counts(lost, match, options, token_units=token_units)
     extra = {**res.extra, "llm": summary.to_dict()}
     return build_report(
         counts, match=match, options={k: run.options[k] for k in options if k in run.options},
@@ -334,12 +361,15 @@ class AlignedOutputs:
         The mentions not placed (unaligned, or dropped by snapping).
     summary : LLMSummary
         What was counted.
+    lost_ids : list of str
+        The document id of each mention of ``lost``.
     """
 
     gold: list[Document]
     pred: dict[str, list[tuple[int, int, str]]]
     lost: list[Mention]
     summary: LLMSummary
+    lost_ids: list[str] = field(default_factory=list)
 
 
 def align_outputs(
@@ -406,7 +436,7 @@ def align_outputs(
         documents=len(docs), policy=compat or align, normalize=normalize,
         without_output=[i for i in ids if i not in outputs],
         without_gold=[i for i in outputs if i not in known])
-    return AlignedOutputs(docs, preds, tally.lost, summary)
+    return AlignedOutputs(docs, preds, tally.lost, summary, tally.lost_ids)
 
 
 def _in_schema(tokens: Any, items: list[Item], schema: set[str]) -> Placement:
@@ -437,6 +467,7 @@ class _Tally:
         self.unaligned: list[tuple[str, str, str]] = []
         self.failures: list[tuple[str, str]] = []
         self.lost: list[Mention] = []
+        self.lost_ids: list[str] = []
 
     def read(self, read: RawOutput, name: str) -> RawOutput:
         """Count the output and map its labels to the gold schema."""
@@ -471,6 +502,7 @@ class _Tally:
             for k in p.unaligned:
                 self.unaligned.append((name, items[k][0], items[k][1]))
             self.lost += [Mention(*items[k]) for k in (*p.unaligned, *p.dropped)]
+            self.lost_ids += [name] * (len(p.unaligned) + len(p.dropped))
 
     def summary(self, *, documents: int, policy: str, normalize: str,
                 without_output: list[str], without_gold: list[str]) -> LLMSummary:
@@ -490,16 +522,52 @@ def _lost_counts(lost: list[Mention], match: str, options: Mapping[str, Any], *,
     token input) in a document without gold entities, scored by the same
     matcher, so that every matcher counts it as it counts a false positive.
     """
-    spans: list[Entity] = []
-    parts = []
-    at = 0
-    for m in lost:
-        width = max(1, len(m.text.split())) if token_units else max(1, len(m.text))
-        spans.append(Entity(Span(at, at + width), m.label))
-        parts.append(m.text.ljust(width)[:width] if not token_units else "")
-        at += width + 1
-    text = None if token_units else " ".join(parts)
-    gold = [Document("lost", (), text)]
-    pred = [Document("lost", tuple(spans), text)]
+    gold, pred = lost_documents(lost, ["lost"] * len(lost), token_units=token_units)
     opts = {k: v for k, v in options.items() if k not in ("discontinuous", "subset")}
     return count_matches(gold, pred, match=match, **opts)
+
+
+def lost_documents(lost: Sequence[Mention], ids: Sequence[str], *, token_units: bool,
+                   ) -> tuple[list[Document], list[Document]]:
+    """Gold and predicted documents in which the lost mentions are predictions no gold can match.
+
+    One pair of documents per distinct id of ``ids`` (the document of each
+    mention), in order of first appearance: the gold document has no
+    entities, the predicted one a span per mention, of the mention's length
+    (characters, or tokens for token input), one apart. Scored by any
+    matcher, each mention is then one false positive (under ``token``, its
+    characters or tokens), as :func:`evaluate_llm` counts it.
+
+    Parameters
+    ----------
+    lost : sequence of Mention
+        The mentions not placed.
+    ids : sequence of str
+        The document of each.
+    token_units : bool
+        Token input (spans in tokens, no text).
+
+    Returns
+    -------
+    (list of Document, list of Document)
+
+    Examples
+    --------
+    >>> gold, pred = lost_documents([Mention("London", "LOC"), Mention("Rome", "LOC")],
+    ...                             ["d1", "d1"], token_units=False)
+    >>> gold[0].spans, [(e.start, e.end) for e in pred[0].spans], pred[0].text
+    ((), [(0, 6), (7, 11)], 'London Rome')
+    """
+    parts: dict[str, tuple[list[Entity], list[str]]] = {}
+    for m, name in zip(lost, ids, strict=True):
+        spans, texts = parts.setdefault(name, ([], []))
+        at = spans[-1].end + 1 if spans else 0
+        width = max(1, len(m.text.split())) if token_units else max(1, len(m.text))
+        spans.append(Entity(Span(at, at + width), m.label))
+        texts.append("" if token_units else m.text.ljust(width)[:width])
+    gold, pred = [], []
+    for name, (spans, texts) in parts.items():
+        text = None if token_units else " ".join(texts)
+        gold.append(Document(name, (), text))
+        pred.append(Document(name, tuple(spans), text))
+    return gold, pred

@@ -356,7 +356,10 @@ def compare(
         Gold, as for :func:`nerscore.evaluate`.
     systems : mapping of name to prediction, or a sequence of predictions
         The predictions (named ``"system 1"``, ``"system 2"``, ... when a
-        sequence is given).
+        sequence is given). A prediction may also be its per-unit counts, a
+        :class:`SequenceCounts` (e.g. of model outputs:
+        :func:`~nerscore.analysis.significance.llm_units.llm_sequence_counts`),
+        paired with the others by document id.
     match : str
         The matcher (``"exact"``, ``"semeval"`` (strict schema),
         ``"overlap"``, ``"threshold"``, ``"token"``).
@@ -446,9 +449,13 @@ def compare(
         raise OptionError("`systems` is empty: give at least one prediction.", option="systems")
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
     matcher = get_matcher(match)
-    parts, resolved, tags = [], {}, False
+    parts, resolved, tags, ran = [], {}, False, False
     notes: list[str] = []
     for name, y_pred in named:
+        if isinstance(y_pred, SequenceCounts):  # counted already (e.g. llm_sequence_counts)
+            parts.append(y_pred)
+            continue
+        ran = True
         run = run_matcher(y_true, y_pred, match, decoding, options, align=matcher.aligns)
         resolved, tags = run.options, run.prep.tags is not None
         parts.append(counts_of_run(run, match))
@@ -458,7 +465,11 @@ def compare(
     pairs = _pairs(names, baseline)
     parts = _join_units(parts, names)
     used_unit = unit
-    if not tags:
+    if not ran:  # every system's per-unit counts given: `documents` groups their rows
+        if documents is not None:
+            parts = [p.group(documents) for p in parts]
+        resolved = matcher.resolve({k: v for k, v in options.items() if k in matcher.defaults})
+    elif not tags:
         if unit == "sentence":
             raise OptionError("unit='sentence' needs tag sequences; span inputs are resampled "
                               "by document (unit='document').", option="unit")

@@ -8,6 +8,7 @@ with :func:`nerscore.render_comparison` and serialise with
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -183,6 +184,9 @@ class Comparison:
         one side lacks, documents whose texts differ), prefixed with its name;
         units that fell back to sentences; which family of pairs the
         Holm–Bonferroni adjustment covered.
+    llm : dict of str to dict
+        For each system given as model outputs, what reading and aligning
+        them counted (:meth:`nerscore.LLMSummary.to_dict`); empty otherwise.
     """
 
     #: what :func:`nerscore.render_result` renders it as
@@ -203,6 +207,7 @@ class Comparison:
     zero_division: float = 0.0
     notes: tuple[str, ...] = ()
     baseline: str | None = None
+    llm: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def family(self) -> str:
@@ -230,6 +235,7 @@ class Comparison:
             "systems": [s.to_dict() for s in self.systems],
             "pairs": [p.to_dict() for p in self.pairs],
             "notes": list(self.notes),
+            **({"llm": {k: dict(v) for k, v in self.llm.items()}} if self.llm else {}),
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:

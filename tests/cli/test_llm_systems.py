@@ -1,0 +1,155 @@
+"""Model outputs in ``score --ci``, ``compare`` and ``report``, run in-process through ``main(argv)``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import nerscore
+from nerscore.cli import main
+from tests.paths import DATA
+
+GOLD = str(DATA / "llm" / "gold.jsonl")
+LLM = str(DATA / "llm" / "llm.jsonl")
+ALIAS = ("--label-alias", "ORG=organization", "--label-alias", "PER=person")
+ALIASES = {"ORG": ["organization"], "PER": ["person"]}
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, out, err
+
+
+def api_report(**kw):
+    return nerscore.evaluate_llm(nerscore.read_jsonl(GOLD), nerscore.read_llm_records(LLM),
+                                 label_aliases=ALIASES, zero_division=0.0, **kw)
+
+
+@pytest.mark.parametrize("match", ["exact", "token", "mention"])
+def test_score_ci_resamples_the_documents(capsys, match):
+    status, out, _ = run(capsys, "score", GOLD, LLM, *ALIAS, "--ci", "--resamples", "100",
+                         "--format", "json", "--zero-division", "0", "--match", match)
+    assert status == 0
+    data = json.loads(out)
+    ci = data["confidence_intervals"]
+    assert (ci["unit"], ci["n_units"]) == ("document", 11)
+    f1 = ci["systems"][0]["micro"]["f1"]
+    assert f1["value"] == pytest.approx(api_report(match=match).micro.f1)
+    assert f1["low"] < f1["value"] < f1["high"]
+    assert data["llm"]["parse_failures"] == 1
+
+
+def test_score_ci_on_conll_gold_groups_sentences_into_documents(capsys, tmp_path):
+    gold = tmp_path / "gold.conll"
+    gold.write_text("-DOCSTART- O\n\nAnna B-PER\nslept O\n\nBob B-PER\n\n-DOCSTART- O\n\n"
+                    "Paris B-LOC\n\n")
+    llm = tmp_path / "llm.jsonl"
+    llm.write_text('{"output": "PER: Anna"}\n{"output": "sorry"}\n{"output": "LOC: Paris"}\n')
+    status, out, _ = run(capsys, "score", str(gold), str(llm), "--ci", "--resamples", "50",
+                         "--format", "json")
+    assert status == 0
+    ci = json.loads(out)["confidence_intervals"]
+    assert (ci["unit"], ci["n_units"]) == ("document", 2)
+    assert ci["systems"][0]["micro"]["recall"]["value"] == pytest.approx(2 / 3)
+
+
+def test_compare_a_model_with_a_span_file(capsys):
+    status, out, err = run(capsys, "compare", GOLD, LLM, GOLD, "--names", "llm", "gold",
+                           *ALIAS, "--resamples", "100", "--format", "json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["systems"][1]["micro"]["f1"]["value"] == 1.0
+    assert data["systems"][0]["micro"]["f1"]["value"] == pytest.approx(api_report().micro.f1)
+    assert list(data["llm"]) == ["llm"]
+    assert data["llm"]["llm"]["unaligned_mentions"] == [
+        {"id": "s08", "text": "Italia", "label": "ORG"}]
+    assert data["notes"][0].startswith("llm: LLM output: 11 documents, 1 parse failures")
+    assert "nerscore compare: note: llm: LLM output" in err
+
+
+def test_compare_two_models_each_with_its_summary(capsys):
+    status, out, _ = run(capsys, "compare", GOLD, LLM, LLM, "--names", "a", "b", *ALIAS,
+                         "--resamples", "50", "--align", "first", "--normalize", "loose")
+    assert status == 0
+    assert "note: a: LLM output: 11 documents" in out
+    assert "note: b: LLM output: 11 documents" in out
+    assert "align='first', normalize='loose'" in out
+
+
+def test_compare_model_outputs_against_a_tag_file_on_conll_gold(capsys, tmp_path):
+    gold = tmp_path / "gold.conll"
+    gold.write_text("Anna B-PER\nslept O\n\nParis B-LOC\n\n")
+    tags = tmp_path / "pred.conll"
+    tags.write_text("Anna B-PER\nslept O\n\nParis O\n\n")
+    llm = tmp_path / "llm.jsonl"
+    llm.write_text('{"output": "PER: Anna"}\n{"output": "LOC: Paris, Rome"}\n')
+    status, out, _ = run(capsys, "compare", str(gold), str(llm), str(tags), "--names", "llm",
+                         "tags", "--resamples", "50", "--format", "json")
+    assert status == 0
+    data = json.loads(out)
+    llm_micro = data["systems"][0]["micro"]
+    assert (llm_micro["precision"]["value"], llm_micro["recall"]["value"]) == (2 / 3, 1.0)
+    assert data["systems"][1]["micro"]["recall"]["value"] == 0.5
+    assert data["llm"]["llm"]["unaligned"] == 1
+
+
+def test_compare_refuses_what_does_not_apply(capsys):
+    status, _, err = run(capsys, "compare", GOLD, LLM, GOLD, "--unit", "sentence")
+    assert status == 2
+    assert "--unit sentence needs tag files" in err
+    status, _, err = run(capsys, "compare", GOLD, LLM, GOLD, "--threshold-from", GOLD, GOLD,
+                         GOLD)
+    assert status == 2
+    assert "hold model outputs, without scores" in err
+    status, _, err = run(capsys, "compare", GOLD, GOLD, GOLD, "--names", "a", "b",
+                         "--align", "first")
+    assert status == 2
+    assert "--align apply to model outputs" in err
+
+
+def test_report_of_a_model_shows_its_summary_unaligned_mentions_and_outputs(capsys, tmp_path):
+    page = tmp_path / "report.html"
+    status, _, err = run(capsys, "report", GOLD, LLM, *ALIAS, "-o", str(page),
+                         "--zero-division", "0")
+    assert status == 0
+    html = page.read_text()
+    assert "<h3>Model outputs</h3>" in html
+    assert '<td>unaligned mentions</td><td class="num">1</td>' in html
+    assert '<td>hallucination rate</td><td class="num">2.44%</td>' in html
+    assert "<tr><td>s08</td><td>Italia</td><td>ORG</td>" in html
+    assert "<h3>Parse failures</h3>" in html
+    assert "<pre>- Cuba (Organization)\n" in html  # s08's raw output, beside Italia
+    block = html.split('id="nerscore-llm-outputs">', 1)[1].split("</script>", 1)[0]
+    outputs = json.loads(block)
+    records = [json.loads(line) for line in DATA.joinpath("llm", "llm.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    raw = {r["id"]: r["output"] for r in records if "output" in r}
+    assert set(outputs) == {"llm"}
+    assert outputs["llm"]["s11"] == raw["s11"]
+    data = json.loads(html.split('id="nerscore-data">', 1)[1].split("</script>", 1)[0])
+    assert sorted(outputs["llm"]) == sorted(data["docs"])  # the documents the browser lists
+    assert all(outputs["llm"][k] == raw[k] for k in outputs["llm"])
+    assert "<ORG>" not in block  # escaped inside the script element
+    assert "wrote" in err
+
+
+def test_report_side_by_side_with_a_span_file(capsys, tmp_path):
+    page = tmp_path / "report.html"
+    status, _, _ = run(capsys, "report", GOLD, LLM, GOLD, "--names", "llm", "gold", *ALIAS,
+                       "-o", str(page), "--resamples", "50", "--zero-division", "0")
+    assert status == 0
+    html = page.read_text()
+    assert "<th>model outputs</th><th>llm</th></tr>" in html
+    assert "<h3>Unaligned mentions (llm)</h3>" in html
+    assert 'id="significance"' in html
+    assert "llm: LLM output: 11 documents" in html  # the comparison's notes
+
+
+def test_report_refuses_train_diagnostics_of_model_outputs(capsys, tmp_path):
+    status, _, err = run(capsys, "report", GOLD, LLM, "--train", GOLD, "-o",
+                         str(tmp_path / "r.html"))
+    assert status == 2
+    assert "hold model outputs" in err
