@@ -149,7 +149,7 @@ def render_comparison(
     pct = f"{r.level * 100:g}%"
     seed = "no seed" if r.seed is None else f"seed {r.seed}"
     runs = any(s.runs is not None for s in r.systems)
-    what = f"{r.n_units} {r.unit}s" + (" and the runs of each system" if runs else "")
+    what = f"{r.n_units} {r.unit}{'' if r.n_units == 1 else 's'}" + (" and the runs of each system" if runs else "")
     head = (f"{r.match} matching, {what} resampled{' together' if runs else ''}; {pct} "
             f"percentile bootstrap intervals ({r.n_resamples} resamples, {seed})")
     lines = [f"**{head}**" if md else head, ""]
