@@ -172,3 +172,15 @@ def test_schema_needs_semeval_and_threshold_from(capsys, files):
                          files["dev_gold"], files["dev_pred"], "--schema", "partial")
     assert status == 2
     assert "--schema applies to --match semeval; got --match exact" in err
+
+
+@pytest.mark.parametrize("argv", [["--match", "overlap"], ["--match", "semeval", "--schema",
+                                                           "partial"]])
+def test_compare_threshold_from_with_partial_credit_matchers(capsys, files, argv):
+    status, _, err = run(capsys, "compare", files["gold"], files["pred"], files["pred"],
+                         "--names", "a", "b", "--threshold-from", files["dev_gold"],
+                         files["dev_pred"], files["dev_pred"], *argv, "--zero-division", "0",
+                         "--format", "json", "--resamples", "20")
+    assert status == 0
+    assert "a: threshold 0.4 chosen on" in err
+    assert "b: threshold 0.4 chosen on" in err
