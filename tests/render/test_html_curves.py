@@ -64,3 +64,15 @@ def test_render_html_takes_a_curve_per_system():
     section = curves_of(page)
     assert section.count("<svg") == 1 + 3 + 2  # B has no reliability diagram
     assert systems_curves_section(curves, cals) in section
+
+
+def test_the_section_says_what_a_true_positive_is_for_overlap_and_semeval():
+    from nerscore.render.html_curves import curves_section
+
+    gold = {"a": [(0, 4, "PER")]}
+    pred = {"a": [(0, 3, "PER", 0.9)]}
+    html = curves_section(nerscore.threshold_curve(gold, pred, match="overlap", s=0.5))
+    assert "(overlap: true positives are summed partial credit, s = 0.5)" in html
+    html = curves_section(nerscore.threshold_curve(gold, pred, match="semeval", schema="type"))
+    assert "(SemEval type schema)" in html
+    assert "schema" not in curves_section(nerscore.threshold_curve(gold, pred))

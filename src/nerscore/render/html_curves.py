@@ -196,6 +196,15 @@ def reliability_svg(cal: Calibration, *, title: str = "Reliability") -> str:
     return "".join(out)
 
 
+def _credit(curve: Curve) -> str:
+    """What a true positive is, for the matchers whose pairs earn partial credit or one schema."""
+    if curve.match == "overlap":
+        return f" (overlap: true positives are summed partial credit, s = {curve.options['s']:g})"
+    if curve.match == "semeval":
+        return f" (SemEval {escape(str(curve.options['schema']))} schema)"
+    return ""
+
+
 def curves_section(curve: Curve, calibration: Calibration | None = None,
                    point: OperatingPoint | None = None, digits: int = 2) -> str:
     """The HTML report's section: the three pictures and one line on the operating point.
@@ -220,8 +229,8 @@ def curves_section(curve: Curve, calibration: Calibration | None = None,
             f"<p>Operating point (circled): {how} at threshold {point.threshold:g} — precision "
             f"{point.precision:.{digits}f}, recall {point.recall:.{digits}f}, F1 "
             f"{point.fbeta:.{digits}f}; average precision "
-            f"{curve.micro.average_precision:.{digits}f}. Recall counts every gold entity, "
-            "found by some prediction or not.</p>")
+            f"{curve.micro.average_precision:.{digits}f}{_credit(curve)}. Recall counts every "
+            "gold entity, found by some prediction or not.</p>")
     return "".join(parts)
 
 
