@@ -41,7 +41,6 @@ from nerscore.matching._overlap_fragments import factor
 from nerscore.matching.candidates import candidate_pairs, greedy_matching
 from nerscore.matching.registry import get_matcher
 from nerscore.matching.semeval import SCHEMAS
-from nerscore.matching.threshold import position_rank
 from nerscore.values.fragments import same_fragments
 from nerscore.values.spans import EntityColumns
 
@@ -128,9 +127,10 @@ def overlap_credit(gold: EntityColumns, pred: EntityColumns, score: FloatArray,
     credit[part] = s * factor(gold, pred, gi[part], pi[part])
     earns = credit > 0
     gi, pi, credit = gi[earns], pi[earns], credit[earns]
-    p_rank = position_rank(pred, np.arange(len(pred), dtype=np.int64))
-    g_rank = position_rank(gold, np.arange(len(gold), dtype=np.int64))
-    order = np.lexsort((p_rank[pi], g_rank[gi], -credit, -score[pi])).astype(np.int64)
+    # score, then credit, then the earlier gold entity, then the earlier prediction (pairs
+    # still tied are duplicates: which of them is taken changes no count)
+    order = np.lexsort((pred.end[pi], pred.start[pi], gold.end[gi], gold.start[gi], -credit,
+                        -score[pi])).astype(np.int64)
     taken, rows = _claim(gi, pi, order, len(gold), len(pred))
     out = np.zeros(len(pred), dtype=np.float64)
     out[rows] = credit[taken]
