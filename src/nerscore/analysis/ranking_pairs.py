@@ -30,7 +30,7 @@ every threshold; the curve's true positives are cumulative sums of it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from nerscore.errors import OptionError, option_error
 from nerscore.matching._overlap_fragments import factor
-from nerscore.matching.candidates import candidate_pairs, greedy_matching
+from nerscore.matching.candidates import candidate_pairs, greedy_matching, isolated
 from nerscore.matching.registry import get_matcher
 from nerscore.matching.semeval import SCHEMAS
 from nerscore.values.fragments import same_fragments
@@ -100,10 +100,20 @@ def curve_options(match: str, options: Mapping[str, Any]) -> dict[str, Any]:
     return {"s": resolved["s"]}
 
 
-def _claim(g: IntArray, p: IntArray, order: IntArray, n_gold: int,
-           n_pred: int) -> tuple[IntArray, IntArray]:
-    """The pairs taken, candidate pairs given best first: (pair rows in ``order``, predictions)."""
-    taken = order[greedy_matching(g[order], p[order], n_gold, n_pred)]
+def _claim(g: IntArray, p: IntArray, keys: Callable[[IntArray], tuple[Any, ...]],
+           n_gold: int, n_pred: int) -> tuple[IntArray, IntArray]:
+    """The candidate pairs taken, and their predictions.
+
+    ``keys(rows)`` gives the :func:`numpy.lexsort` keys (most significant
+    last) of the pairs at ``rows``, best first. A pair whose gold entity and
+    prediction are in no other pair is taken whatever the order, so only
+    the others are sorted and matched.
+    """
+    alone = isolated(g, p, n_gold, n_pred)
+    rest = np.flatnonzero(~alone)
+    order = rest[np.lexsort(keys(rest))] if len(rest) else rest
+    taken = np.concatenate([np.flatnonzero(alone),
+                            order[greedy_matching(g[order], p[order], n_gold, n_pred)]])
     return taken, p[taken]
 
 
@@ -127,11 +137,13 @@ def overlap_credit(gold: EntityColumns, pred: EntityColumns, score: FloatArray,
     credit[part] = s * factor(gold, pred, gi[part], pi[part])
     earns = credit > 0
     gi, pi, credit = gi[earns], pi[earns], credit[earns]
-    # score, then credit, then the earlier gold entity, then the earlier prediction (pairs
-    # still tied are duplicates: which of them is taken changes no count)
-    order = np.lexsort((pred.end[pi], pred.start[pi], gold.end[gi], gold.start[gi], -credit,
-                        -score[pi])).astype(np.int64)
-    taken, rows = _claim(gi, pi, order, len(gold), len(pred))
+    def keys(r: IntArray) -> tuple[Any, ...]:
+        # score, then credit, then the earlier gold entity, then the earlier prediction (pairs
+        # still tied are duplicates: which of them is taken changes no count)
+        g, q = gi[r], pi[r]
+        return (pred.end[q], pred.start[q], gold.end[g], gold.start[g], -credit[r], -score[q])
+
+    taken, rows = _claim(gi, pi, keys, len(gold), len(pred))
     out = np.zeros(len(pred), dtype=np.float64)
     out[rows] = credit[taken]
     return out
@@ -162,11 +174,13 @@ def semeval_credit(gold: EntityColumns, pred: EntityColumns, score: FloatArray,
             "partial": same_bounds, "type": same_label}[schema]
     # partial: 1 for COR (same bounds), 0.5 for PAR; the other schemas: 1 for COR
     credit = np.where(same_bounds, 1.0, 0.5) if schema == "partial" else good.astype(np.float64)
-    gs, ge, ps, pe = gold.start[gi], gold.end[gi], pred.start[pi], pred.end[pi]
-    # the matcher's priority (its class, then every tie-break), under the score
-    order = np.lexsort((pi, gi, pl, gl, pe, ge, ~same_label, ps, gs, -ov, ~good,
-                        -score[pi])).astype(np.int64)
-    taken, rows = _claim(gi, pi, order, len(gold), len(pred))
+    def keys(r: IntArray) -> tuple[Any, ...]:
+        # the matcher's priority (its class, then every tie-break), under the score
+        g, q = gi[r], pi[r]
+        return (q, g, pl[r], gl[r], pred.end[q], gold.end[g], ~same_label[r], pred.start[q],
+                gold.start[g], -ov[r], ~good[r], -score[q])
+
+    taken, rows = _claim(gi, pi, keys, len(gold), len(pred))
     out = np.zeros(len(pred), dtype=np.float64)
     out[rows] = credit[taken]
     label = pred.label.copy()
