@@ -220,8 +220,8 @@ def test_unscored_predictions_are_refused():
 
 
 def test_matchers_without_a_score_ordered_form_are_refused():
-    with pytest.raises(OptionError, match="support match='exact' and match='threshold'"):
-        threshold_curve({"d": [(0, 1, "A")]}, {"d": [(0, 1, "A", 0.5)]}, match="overlap")
+    with pytest.raises(OptionError, match="support match='exact', 'threshold', 'overlap' and"):
+        threshold_curve({"d": [(0, 1, "A")]}, {"d": [(0, 1, "A", 0.5)]}, match="mention")
     with pytest.raises(OptionError, match="Expected `match` to be one of 'exact'"):
         threshold_curve({"d": [(0, 1, "A")]}, {"d": [(0, 1, "A", 0.5)]}, match="exactly")
 

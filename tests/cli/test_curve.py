@@ -66,10 +66,27 @@ def test_png_picture(capsys, files, tmp_path):
 def test_usage_and_data_errors(capsys, files, tmp_path):
     status, _, err = run(capsys, "curve", *files, "--format", "png")
     assert (status, "--format png needs -o FILE" in err) == (2, True)
-    status, _, err = run(capsys, "curve", *files, "--match", "overlap")
+    status, _, err = run(capsys, "curve", *files, "--match", "token")
     assert status == 1
-    assert "support --match exact and --match threshold" in err
+    assert "support --match exact, 'threshold', 'overlap' and 'semeval'" in err
+    status, _, err = run(capsys, "curve", *files, "--schema", "type")
+    assert (status, "--schema applies to --match semeval" in err) == (2, True)
     plain = write(tmp_path / "plain.jsonl", DEV_GOLD)
     status, _, err = run(capsys, "curve", files[0], plain)
     assert status == 1
     assert "need a score on every prediction; 4 of the 4 predictions have none" in err
+
+
+@pytest.mark.parametrize(("argv", "kwargs"), [
+    (["--match", "overlap", "--s", "0.5"], {"match": "overlap", "s": 0.5}),
+    (["--match", "semeval"], {"match": "semeval"}),
+    (["--match", "semeval", "--schema", "type"], {"match": "semeval", "schema": "type"}),
+])
+def test_partial_credit_matchers(capsys, files, argv, kwargs):
+    status, out, err = run(capsys, "curve", *files, "--format", "json", *argv)
+    assert (status, err) == (0, "")
+    data = json.loads(out)
+    curve = nerscore.threshold_curve(DEV_GOLD, DEV_PRED, **kwargs)
+    assert data["micro"] == curve.micro.to_dict()
+    assert data["options"] == dict(curve.options)
+    assert data["calibration"]["match"] == kwargs["match"]

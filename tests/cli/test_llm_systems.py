@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -153,3 +154,24 @@ def test_report_refuses_train_diagnostics_of_model_outputs(capsys, tmp_path):
                          str(tmp_path / "r.html"))
     assert status == 2
     assert "hold model outputs" in err
+
+
+def test_report_draws_curves_of_a_scored_span_file_beside_model_outputs(capsys, tmp_path):
+    scored = tmp_path / "scored.jsonl"
+    lines = []
+    for k, line in enumerate(Path(GOLD).read_text(encoding="utf-8").splitlines()):
+        rec = json.loads(line)
+        rec["spans"] = [[*s, round(0.5 + 0.04 * ((k + i) % 10), 2)]
+                        for i, s in enumerate(rec["spans"])]
+        lines.append(json.dumps(rec))
+    scored.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    page = tmp_path / "report.html"
+    status, _, _ = run(capsys, "report", GOLD, str(scored), LLM, "--names", "tagger", "llm",
+                       *ALIAS, "-o", str(page), "--resamples", "20", "--zero-division", "0")
+    assert status == 0
+    html = page.read_text(encoding="utf-8")
+    curves = html[html.index('id="curves"'):]
+    curves = curves[:curves.index("</section>")]
+    assert "<h3>tagger</h3>" in curves
+    assert "<h3>llm</h3>" not in curves
+    assert "llm" in curves  # named as a system without scores

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -141,3 +142,45 @@ def test_compare_threshold_from_needs_one_dev_file_per_system(capsys, files):
                          files["dev_pred"])
     assert status == 2
     assert "--threshold-from takes DEV_GOLD and one DEV_PRED per system: 3 files for 2 " in err
+
+
+@pytest.mark.parametrize(("match", "extra", "threshold", "note"), [
+    ("overlap", ["--s", "1"], 0.4, "(objective f1): there precision 0.6875, recall 0.6875"),
+    ("semeval", [], 0.4, "(objective f1, SemEval strict): there precision 0.5000"),
+    ("semeval", ["--schema", "partial"], 0.4, "(objective f1, SemEval partial): there "
+                                              "precision 0.8750"),
+])
+def test_threshold_from_dev_with_partial_credit_matchers(capsys, files, match, extra,
+                                                         threshold, note):
+    dev_pred = [{"id": "a", "spans": [[0, 3, "PER", 0.95], [10, 16, "PER", 0.7],
+                                      [20, 25, "PER", 0.6]]}, DEV_PRED[1]]
+    write(Path(files["dev_pred"]), dev_pred)
+    status, out, err = run(capsys, "score", files["gold"], files["pred"], "--threshold-from",
+                           files["dev_gold"], files["dev_pred"], "--match", match, *extra,
+                           "--format", "json", "--zero-division", "0")
+    assert (status, err) == (0, "")
+    report = json.loads(out)
+    assert report["entities"]["min_score"] == threshold
+    assert any(note in n for n in report["notes"]), report["notes"]
+
+
+def test_schema_needs_semeval_and_threshold_from(capsys, files):
+    status, _, err = run(capsys, "score", files["gold"], files["pred"], "--schema", "partial")
+    assert status == 2
+    assert "--schema needs --threshold-from" in err
+    status, _, err = run(capsys, "score", files["gold"], files["pred"], "--threshold-from",
+                         files["dev_gold"], files["dev_pred"], "--schema", "partial")
+    assert status == 2
+    assert "--schema applies to --match semeval; got --match exact" in err
+
+
+@pytest.mark.parametrize("argv", [["--match", "overlap"], ["--match", "semeval", "--schema",
+                                                           "partial"]])
+def test_compare_threshold_from_with_partial_credit_matchers(capsys, files, argv):
+    status, _, err = run(capsys, "compare", files["gold"], files["pred"], files["pred"],
+                         "--names", "a", "b", "--threshold-from", files["dev_gold"],
+                         files["dev_pred"], files["dev_pred"], *argv, "--zero-division", "0",
+                         "--format", "json", "--resamples", "20")
+    assert status == 0
+    assert "a: threshold 0.4 chosen on" in err
+    assert "b: threshold 0.4 chosen on" in err

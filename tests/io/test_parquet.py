@@ -107,3 +107,48 @@ def test_cli_scores_parquet(tmp_path, capsys):
     whole = json.loads(capsys.readouterr().out)
     assert streamed["overall"] == whole["overall"]
     assert streamed["labels"] == whole["labels"]
+
+
+def _scores(docs):
+    return [[e.score for e in d.spans] for d in docs]
+
+
+def test_span_scores_round_trip(tmp_path):
+    docs = [nerscore.Document("a", [(0, 4, "PER", 0.9), (5, 7, "LOC")], "Anna in NY"),
+            nerscore.Document("b", [{"start": 0, "end": 9, "label": "X", "score": 0.25,
+                                     "fragments": [[0, 2], [6, 9]]}, (3, 5, "Y", 1)])]
+    path = tmp_path / "s.parquet"
+    write_parquet_documents(path, docs)
+    back = read_parquet(path)
+    assert back == docs
+    assert _scores(back) == [[0.9, None], [0.25, 1.0]]
+    assert back[1].spans[0].fragments == docs[1].spans[0].fragments
+    field = pq.read_schema(path).field("spans").type.value_type.field("score")
+    assert field.type == pa.float64()
+    # files without scores, and scores of another numeric type, read as well
+    table = pa.table({"id": ["a"], "spans": pa.array(
+        [[{"start": 0, "end": 4, "label": "PER", "score": 0.5}]],
+        type=pa.list_(pa.struct([("start", pa.int32()), ("end", pa.int32()),
+                                 ("label", pa.string()), ("score", pa.float32())])))})
+    pq.write_table(table, tmp_path / "f32.parquet")
+    assert _scores(read_parquet(tmp_path / "f32.parquet")) == [[0.5]]
+
+
+def test_scored_parquet_gives_the_curve_of_the_jsonl(tmp_path, capsys):
+    gold = [{"id": "a", "spans": [[0, 4, "PER"], [10, 16, "LOC"]]}]
+    pred = [{"id": "a", "spans": [[0, 4, "PER", 0.9], [10, 16, "PER", 0.4],
+                                  [20, 22, "LOC", 0.6]]}]
+    paths = {}
+    for name, records in (("gold", gold), ("pred", pred)):
+        paths[name] = tmp_path / f"{name}.jsonl"
+        paths[name].write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+        assert main(["convert", str(paths[name]), str(tmp_path / f"{name}.parquet"), "-q"]) == 0
+    assert _scores(read_parquet(tmp_path / "pred.parquet")) == [[0.9, 0.4, 0.6]]
+    capsys.readouterr()
+    outs = []
+    for ext in ("jsonl", "parquet"):
+        assert main(["curve", str(tmp_path / f"gold.{ext}"), str(tmp_path / f"pred.{ext}"),
+                     "--format", "json"]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0] == outs[1]
+    assert outs[1]["micro"]["best"]["threshold"] == 0.9

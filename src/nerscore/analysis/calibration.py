@@ -9,7 +9,8 @@ bin them. For each bin:
 - ``mean_score``: the mean score of its predictions (the confidence);
 - ``accuracy``: the share of its predictions that are correct (true
   positives under score-ordered greedy matching of all predictions,
-  :mod:`nerscore.analysis.ranking`).
+  :mod:`nerscore.analysis.ranking`); where pairs earn partial credit
+  (``overlap``, SemEval ``partial``), the mean credit of its predictions.
 
 The expected calibration error is ``ECE = Σ_b (n_b / N)·|accuracy_b −
 mean_score_b|`` over the bins, and the maximum calibration error ``MCE =
@@ -39,12 +40,16 @@ FloatArray = npt.NDArray[np.float64]
 
 @dataclass(frozen=True)
 class CalibrationBin:
-    """One score bin ``(lower, upper]``: its predictions, their mean score and the share correct."""
+    """One score bin ``(lower, upper]``: its predictions, their mean score and the share correct.
+
+    ``correct`` is the number of correct predictions (an int), or their
+    summed credit (a float) where pairs earn partial credit.
+    """
 
     lower: float
     upper: float
     count: int
-    correct: int
+    correct: float
     mean_score: float
     accuracy: float
 
@@ -82,15 +87,17 @@ def _nan_none(x: float) -> float | None:
     return None if x != x else x
 
 
-def reliability(score: FloatArray, correct: npt.NDArray[np.bool_], *, bins: int = 15) -> Reliability:
+def reliability(score: FloatArray, correct: npt.NDArray[Any], *, bins: int = 15) -> Reliability:
     """The reliability table of scores in ``[0, 1]`` and whether each prediction is correct.
 
+    ``correct`` is a bool per prediction, or its credit in ``[0, 1]``.
     Without predictions, ECE and MCE are NaN.
     """
     edges = np.linspace(0.0, 1.0, bins + 1)
     which = np.searchsorted(edges[1:-1], score, side="left")
     count = np.bincount(which, minlength=bins)
     hits = np.bincount(which, weights=correct.astype(np.float64), minlength=bins)
+    whole = bool(np.all((correct == 0) | (correct == 1)))
     sums = np.bincount(which, weights=score, minlength=bins)
     out = []
     gaps = []
@@ -98,8 +105,8 @@ def reliability(score: FloatArray, correct: npt.NDArray[np.bool_], *, bins: int 
         n = int(count[k])
         mean = float(sums[k] / n) if n else float("nan")
         acc = float(hits[k] / n) if n else float("nan")
-        out.append(CalibrationBin(float(edges[k]), float(edges[k + 1]), n, int(hits[k]), mean,
-                                  acc))
+        hit = int(hits[k]) if whole else float(hits[k])
+        out.append(CalibrationBin(float(edges[k]), float(edges[k + 1]), n, hit, mean, acc))
         if n:
             gaps.append((n, abs(acc - mean)))
     total = len(score)
@@ -168,9 +175,10 @@ def calibration(
     ----------
     y_true, y_pred : span documents
         Gold, and predictions with a score in ``[0, 1]`` each.
-    match : {"exact", "threshold"}
+    match : {"exact", "threshold", "overlap", "semeval"}
         The matcher; a prediction is correct when score-ordered greedy
-        matching makes it a true positive.
+        matching makes it a true positive (``overlap`` and SemEval
+        ``partial``: it counts its credit).
     bins : int
         The number of equal-width score bins (15).
     labels : list of str, optional
@@ -211,11 +219,11 @@ def calibration(
             f"{len(ranked.score)} predictions are scored outside it (from "
             f"{float(ranked.score.min()):g} to {float(ranked.score.max()):g}). Map the scores "
             "to probabilities first (e.g. exp of a log-probability).")
-    overall = reliability(ranked.score, ranked.correct, bins=n_bins)
+    overall = reliability(ranked.score, ranked.credit, bins=n_bins)
     names = list(labels) if labels is not None else list(ranked.labels)
     index = {x: i for i, x in enumerate(ranked.labels)}
     per_label = {}
     for name in names:
         mine = ranked.label == index.get(name, -1)
-        per_label[name] = reliability(ranked.score[mine], ranked.correct[mine], bins=n_bins)
+        per_label[name] = reliability(ranked.score[mine], ranked.credit[mine], bins=n_bins)
     return Calibration(overall, per_label, n_bins, match, resolved)

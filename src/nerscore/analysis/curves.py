@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.analysis.ranking import Ranked, rank_predictions
+from nerscore.analysis.ranking_pairs import curve_options
 from nerscore.decode.inputs import prepare
 from nerscore.errors import OptionError, option_error
 from nerscore.matching.registry import get_matcher
@@ -77,14 +78,15 @@ class OperatingPoint:
     """The scores of the predictions at or above one threshold.
 
     ``objective`` says how the threshold was chosen (``"f1"``,
-    ``"precision@0.9"``, ...) or ``"fixed"``.
+    ``"precision@0.9"``, ...) or ``"fixed"``. ``tp`` is an int, or a float
+    where pairs earn partial credit (``overlap``, SemEval ``partial``).
     """
 
     threshold: float
     precision: float
     recall: float
     fbeta: float
-    tp: int
+    tp: float
     n_pred: int
     n_gold: int
     beta: float = 1.0
@@ -105,8 +107,11 @@ class PRCurve:
     threshold : array of float
         The distinct scores, descending; point ``k`` keeps the predictions
         scored at least ``threshold[k]``.
-    tp, n_pred : array of int
-        True positives and predictions at each threshold.
+    tp : array of int or float
+        True positives at each threshold: the summed credit of the
+        predictions (floats where pairs earn partial credit).
+    n_pred : array of int
+        Predictions at each threshold.
     n_gold : int
         Gold entities (the denominator of recall at every point).
     beta : float
@@ -124,7 +129,7 @@ class PRCurve:
     """
 
     threshold: FloatArray
-    tp: IntArray
+    tp: IntArray | FloatArray
     n_pred: IntArray
     n_gold: int
     beta: float = 1.0
@@ -165,7 +170,7 @@ class PRCurve:
     def point(self, k: int, objective: str = "fixed") -> OperatingPoint:
         """The operating point at index ``k``."""
         return OperatingPoint(float(self.threshold[k]), float(self.precision[k]),
-                              float(self.recall[k]), float(self.fbeta[k]), int(self.tp[k]),
+                              float(self.recall[k]), float(self.fbeta[k]), self.tp[k].item(),
                               int(self.n_pred[k]), self.n_gold, self.beta, objective)
 
     def at(self, threshold: float) -> OperatingPoint:
@@ -248,20 +253,29 @@ def _nan_none(x: float) -> float | None:
     return None if x != x else x
 
 
-def curve_of(score: FloatArray, correct: npt.NDArray[np.bool_], n_gold: int,
+def curve_of(score: FloatArray, credit: npt.NDArray[Any], n_gold: int,
              beta: float = 1.0) -> PRCurve:
-    """The curve of predictions given in descending score order.
+    """The curve of predictions given in descending score order, with each one's credit.
+
+    The true positives are the cumulative sums of the credit: ints when
+    every credit is 0 or 1, floats otherwise.
 
     Examples
     --------
     >>> c = curve_of(np.array([0.9, 0.9, 0.4]), np.array([True, False, True]), 3)
     >>> c.threshold.tolist(), c.tp.tolist(), c.n_pred.tolist()
     ([0.9, 0.4], [1, 2], [2, 3])
+    >>> curve_of(np.array([0.9, 0.4]), np.array([0.5, 1.0]), 2).tp.tolist()
+    [0.5, 1.5]
     """
     n = len(score)
     last = np.flatnonzero(np.append(score[1:] != score[:-1], True)) if n else np.zeros(
         0, dtype=np.int64)
-    tp = np.cumsum(correct, dtype=np.int64)[last] if n else np.zeros(0, dtype=np.int64)
+    whole = bool(np.all((credit == 0) | (credit == 1)))
+    tp: IntArray | FloatArray = np.zeros(0, dtype=np.int64)
+    if n:
+        tp = (np.cumsum(credit, dtype=np.int64) if whole
+              else np.cumsum(credit, dtype=np.float64))[last]
     return PRCurve(score[last].astype(np.float64), tp, (last + 1).astype(np.int64),
                    int(n_gold), beta)
 
@@ -318,7 +332,12 @@ def scored_predictions(
 ) -> tuple[Ranked, dict[str, Any]]:
     """Prepare both sides, select entities and rank the predictions (with the resolved options)."""
     selection, rest = Selection.split(options)
-    resolved = get_matcher(match).resolve(rest) if match in ("exact", "threshold") else rest
+    if match in ("overlap", "semeval"):
+        resolved = curve_options(match, rest)
+    elif match in ("exact", "threshold"):
+        resolved = get_matcher(match).resolve(rest)
+    else:
+        resolved = rest
     prep = select_entities(prepare(y_true, y_pred, decoding), selection)
     gold, pred = prep.gold, prep.pred
     if labels is not None:
@@ -352,9 +371,10 @@ def threshold_curve(
         Gold, and predictions with a score each (a dict's ``"score"``, a
         tuple's fourth field, ``Entity.score``, a JSON Lines span's
         ``"score"``).
-    match : {"exact", "threshold"}
+    match : {"exact", "threshold", "overlap", "semeval"}
         The matcher; true positives come from score-ordered greedy matching
-        (:mod:`nerscore.analysis.ranking`).
+        (:mod:`nerscore.analysis.ranking`): for ``overlap`` the summed
+        partial credit, for ``semeval`` one schema's (``schema=``).
     labels : list of str, optional
         Score only these labels (entities of others are left out before
         matching); ``per_label`` then lists them in this order.
@@ -364,8 +384,9 @@ def threshold_curve(
         How tags would be decoded (tag sequences carry no scores, so curves
         need span input).
     **options
-        The matcher's options (``labeled``, ``t``) and ``discontinuous``,
-        ``subset``.
+        The matcher's options (``labeled``, ``t``, ``s``; for ``semeval``
+        the ``schema``: ``"strict"`` (default), ``"exact"``, ``"partial"``
+        or ``"type"``) and ``discontinuous``, ``subset``.
 
     Returns
     -------
@@ -376,7 +397,9 @@ def threshold_curve(
     InputTypeError
         When a prediction has no score.
     OptionError
-        For a matcher other than ``exact`` and ``threshold``.
+        For ``match="token"`` or ``"mention"``, or an option with no
+        score-ordered form (``compat``, ``assignment="optimal"``,
+        ``overlapping="merge"``).
 
     Examples
     --------
@@ -396,7 +419,7 @@ def threshold_curve(
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
     ranked, resolved = scored_predictions(y_true, y_pred, match=match, labels=labels,
                                           decoding=decoding, options=options)
-    micro = curve_of(ranked.score, ranked.correct, int(ranked.n_gold.sum()), beta)
+    micro = curve_of(ranked.score, ranked.credit, int(ranked.n_gold.sum()), beta)
     names = list(labels) if labels is not None else list(ranked.labels)
     index = {x: i for i, x in enumerate(ranked.labels)}
     per_label: dict[str, PRCurve] = {}
@@ -406,6 +429,6 @@ def threshold_curve(
             per_label[name] = curve_of(np.zeros(0), np.zeros(0, dtype=bool), 0, beta)
             continue
         mine = ranked.label == k
-        per_label[name] = curve_of(ranked.score[mine], ranked.correct[mine],
+        per_label[name] = curve_of(ranked.score[mine], ranked.credit[mine],
                                    int(ranked.n_gold[k]), beta)
     return Curve(micro, per_label, match, resolved, beta)

@@ -19,9 +19,12 @@ threshold at once (docs/curves.md).
   that priority too, so with every score equal this is the matcher's own
   assignment; with distinct scores a higher-scored prediction may claim a
   gold entity that the matcher would give to a better-overlapping one.
+- ``overlap`` and ``semeval``: see :mod:`nerscore.analysis.ranking_pairs`;
+  a prediction earns the credit of its pair (partial credit for
+  ``overlap``, 0.5 for a SemEval ``partial`` match).
 
-Other matchers have no one-pass score-ordered form here; asking for them is
-an error naming the ones that have.
+Other matchers (``token``, ``mention``) have no one-pass score-ordered form
+here; asking for them is an error naming the ones that have.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from nerscore.analysis.ranking_pairs import DEFAULT_SCHEMA, overlap_credit, semeval_credit
 from nerscore.errors import InputTypeError, OptionError
 from nerscore.matching.candidates import greedy_matching
 from nerscore.matching.exact import row_keys
@@ -46,7 +50,7 @@ FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
 #: The matchers whose true positives at every threshold come from one score-ordered pass.
-RANKED_MATCHERS = ("exact", "threshold")
+RANKED_MATCHERS = ("exact", "threshold", "overlap", "semeval")
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,12 +61,13 @@ class Ranked:
     ----------
     score : array of float
         The scores, descending (ties in row order).
-    correct : array of bool
-        Whether each prediction is a true positive.
+    credit : array of float
+        What each prediction adds to the true positives: 1.0 or 0.0, or
+        partial credit (``overlap``, SemEval ``partial``).
     label : array of int
         The label each prediction counts under (an index into ``labels``):
-        its own, or, for ``exact`` with ``labeled=False``, its gold
-        partner's.
+        its own, or, for ``exact`` with ``labeled=False`` and for
+        ``semeval``, its gold partner's.
     rows : array of int
         Each prediction's row in the prepared predicted columns.
     n_gold : array of int
@@ -72,11 +77,16 @@ class Ranked:
     """
 
     score: FloatArray
-    correct: BoolArray
+    credit: FloatArray
     label: IntArray
     rows: IntArray
     n_gold: IntArray
     labels: tuple[str, ...]
+
+    @property
+    def correct(self) -> BoolArray:
+        """Whether each prediction earns any credit."""
+        return np.asarray(self.credit > 0)
 
 
 def scores_of(pred: EntityColumns) -> FloatArray:
@@ -117,9 +127,9 @@ def rank_predictions(gold: EntityColumns, pred: EntityColumns, match: str,
     gold, pred : EntityColumns
         Both sides as they are matched; every prediction has a score.
     match : str
-        ``"exact"`` or ``"threshold"`` (:data:`RANKED_MATCHERS`).
+        One of :data:`RANKED_MATCHERS`.
     options : dict
-        The matcher's resolved options.
+        The matcher's resolved options (for ``semeval``: ``schema``).
 
     Returns
     -------
@@ -136,14 +146,15 @@ def rank_predictions(gold: EntityColumns, pred: EntityColumns, match: str,
     >>> p = EntityColumns([0, 0, 0], [0, 0, 5], [4, 4, 9], [0, 0, 0], ("PER",),
     ...                   score=[0.2, 0.9, 0.5])
     >>> r = rank_predictions(g, p, "exact", {"labeled": True})
-    >>> r.score.tolist(), r.correct.tolist(), r.rows.tolist()
-    ([0.9, 0.5, 0.2], [True, True, False], [1, 2, 0])
+    >>> r.score.tolist(), r.credit.tolist(), r.rows.tolist()
+    ([0.9, 0.5, 0.2], [1.0, 1.0, 0.0], [1, 2, 0])
     """
     if match not in RANKED_MATCHERS:
         get_matcher(match)  # an unknown name gets the registry's message
         raise OptionError(
-            f"Threshold curves and calibration support match='exact' and match='threshold' "
-            f"(score-ordered greedy matching, docs/curves.md); got match={match!r}. Score "
+            f"Threshold curves and calibration support match='exact', 'threshold', 'overlap' "
+            f"and 'semeval' (score-ordered greedy matching, docs/curves.md); got "
+            f"match={match!r}. Score "
             f"{match!r} at a fixed threshold with min_score instead.", option="match")
     gold, pred = unify_labels(gold, pred)
     score = scores_of(pred)
@@ -151,17 +162,27 @@ def rank_predictions(gold: EntityColumns, pred: EntityColumns, match: str,
     # highest score first, ties in row order; the order within one score does not matter to
     # any point of a curve (a threshold keeps all of them or none)
     order = np.argsort(-score, kind="stable").astype(np.int64)
+    label = pred.label
     if match == "exact":
         correct, label = _exact(gold, pred, order, labeled=bool(options.get("labeled", True)))
+        credit = correct.astype(np.float64)
+    elif match == "overlap":
+        credit = overlap_credit(gold, pred, score, float(options.get("s", 0.75)))
+    elif match == "semeval":
+        if list(gold.labels) != sorted(gold.labels):  # the matcher's tie-breaks use sorted ids
+            vocab = sorted(gold.labels)
+            gold, pred = gold.with_labels(vocab), pred.with_labels(vocab)
+            n_gold = np.bincount(gold.label, minlength=len(vocab)).astype(np.int64)
+        credit, label = semeval_credit(gold, pred, score,
+                                       str(options.get("schema", DEFAULT_SCHEMA)))
     else:
         if options.get("compat") is not None:
             raise OptionError(
                 f"Threshold curves use the default threshold matcher; compat="
                 f"{options['compat']!r} has no score-ordered form. Leave compat out.",
                 option="compat")
-        correct = _threshold(gold, pred, score, float(options.get("t", 0.5)))
-        label = pred.label
-    return Ranked(score[order], correct[order], label[order], order, n_gold, gold.labels)
+        credit = _threshold(gold, pred, score, float(options.get("t", 0.5))).astype(np.float64)
+    return Ranked(score[order], credit[order], label[order], order, n_gold, gold.labels)
 
 
 def _exact(gold: EntityColumns, pred: EntityColumns, order: IntArray, *,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -168,7 +168,12 @@ class Runs:
         found it (a prediction matched it with credit).
     level : float
         The confidence level of the intervals.
+    source : str
+        What the gold is called in rendered output (its file name on the
+        command line).
     """
+
+    render_kind: ClassVar[str] = "runs"
 
     reports: tuple[Report, ...]
     names: tuple[str, ...]
@@ -178,6 +183,7 @@ class Runs:
     gold: Any = field(default=None, repr=False)
     doc_ids: Any = field(default=None, repr=False)
     level: float = 0.95
+    source: str = "gold"
 
     def unstable(self) -> list[tuple[str | int, int, int, str, int]]:
         """The gold entities found by some runs but not all: ``(document, start, end, label, runs)``.

@@ -14,6 +14,7 @@ import dataclasses
 from typing import Any
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli.thresholds import add_schema_option, curve_kwargs
 
 __all__ = ["add_compare_threshold_options", "per_system_thresholds"]
 
@@ -34,6 +35,7 @@ def add_compare_threshold_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--objective", default=None, metavar="OBJECTIVE",
                        help="what --threshold-from maximises: f1 (default), fbeta, "
                             "precision@R or recall@P")
+    add_schema_option(group)
 
 
 def per_system_thresholds(args: argparse.Namespace, preds: list[Any], names: list[str],
@@ -66,6 +68,8 @@ def per_system_thresholds(args: argparse.Namespace, preds: list[Any], names: lis
     if args.threshold_from is None:
         if args.objective is not None:
             raise opt.UsageError("--objective needs --threshold-from DEV_GOLD DEV_PRED ...")
+        if getattr(args, "schema", None) is not None:
+            raise opt.UsageError("--schema needs --threshold-from DEV_GOLD DEV_PRED ...")
         return preds, []
     if options.get("min_score") is not None:
         raise opt.UsageError("give --threshold T or --threshold-from, not both")
@@ -92,7 +96,8 @@ def per_system_thresholds(args: argparse.Namespace, preds: list[Any], names: lis
         if not (isinstance(pred, list) and all(isinstance(d, Document) for d in pred)):
             raise opt.UsageError("--threshold-from needs span files (documents with scored "
                                  "spans) as PRED")
-        point = threshold_curve(dev[0], dev_pred, match=args.match, **options).choose(objective)
+        point = threshold_curve(dev[0], dev_pred, match=args.match,
+                                **curve_kwargs(args, options)).choose(objective)
         t = point.threshold
         kept = []
         for doc in pred:

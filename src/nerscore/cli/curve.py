@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._output import add_quiet_option, declare_files, write_result
+from nerscore.cli.thresholds import add_schema_option, curve_kwargs
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -68,6 +69,7 @@ def register(subparsers: Subparsers) -> None:
     add_quiet_option(parser)
     fm.add_input_format_options(parser)
     opt.add_match_options(parser)
+    add_schema_option(parser)
     opt.add_conll_options(parser)
     declare_files(parser, inputs=("gold", "pred"), outputs={"output": "--output"})
     parser.set_defaults(func=run_curve)
@@ -110,7 +112,7 @@ def run_curve(args: argparse.Namespace) -> int:
             raise opt.UsageError(f"nerscore curve needs span files with scores; {path!r} is "
                                  f"read as {fmt.name} tags, which carry no score")
         data.append(fmt.load(path, reading).data)
-    options = opt.match_kwargs(args)
+    options = curve_kwargs(args, opt.match_kwargs(args))
     curve = nerscore.threshold_curve(data[0], data[1], match=args.match, beta=args.beta,
                                      **options)
     calibration = None

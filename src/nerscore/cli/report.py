@@ -229,26 +229,36 @@ def _diagnostics(args: argparse.Namespace, scored: _Scored, names: list[str]) ->
     return found if len(found) > 1 else found[names[0]]
 
 
-def _curves(args: argparse.Namespace, scored: _Scored) -> tuple[Any, Any]:
-    """The first system's threshold curve and calibration when its predictions have scores."""
+def _curves(args: argparse.Namespace, scored: _Scored, names: list[str]) -> tuple[Any, Any]:
+    """Each system's threshold curve and calibration, for the systems whose predictions have scores.
+
+    One system: its curve and calibration (or None); several: mappings of
+    system name to curve and to calibration (None when no system has scores).
+    """
     import nerscore
     from nerscore.analysis.ranking import RANKED_MATCHERS
     from nerscore.errors import InputTypeError
 
-    if args.match not in RANKED_MATCHERS or scored.tag_kw or args.preds[0] in (
-            scored.summaries or {}):  # no scores in model outputs
+    if args.match not in RANKED_MATCHERS or scored.tag_kw:
         return None, None
     options = {k: v for k, v in opt.match_kwargs(args).items() if k != "min_score"}
-    try:
-        curve = nerscore.threshold_curve(scored.gold, scored.preds[0], match=args.match,
-                                         **options)
-    except InputTypeError:  # predictions without scores: no curves to draw
-        return None, None
-    try:
-        cal = nerscore.calibration(scored.gold, scored.preds[0], match=args.match, **options)
-    except InputTypeError:  # scores outside [0, 1]: no reliability diagram
-        cal = None
-    return curve, cal
+    curves: dict[str, Any] = {}
+    cals: dict[str, Any] = {}
+    for name, path, pred in zip(names, args.preds, scored.preds, strict=True):
+        if path in (scored.summaries or {}):  # model outputs carry no scores
+            continue
+        try:
+            curves[name] = nerscore.threshold_curve(scored.gold, pred, match=args.match,
+                                                    **options)
+        except InputTypeError:  # predictions without scores: no curves to draw
+            continue
+        try:
+            cals[name] = nerscore.calibration(scored.gold, pred, match=args.match, **options)
+        except InputTypeError:  # scores outside [0, 1]: no reliability diagram
+            cals[name] = None
+    if len(names) == 1:
+        return curves.get(names[0]), cals.get(names[0])
+    return (curves, cals) if curves else (None, None)
 
 
 def run_report(args: argparse.Namespace) -> int:
@@ -276,7 +286,7 @@ def run_report(args: argparse.Namespace) -> int:
     systems = dict(zip(names, reports, strict=True)) if len(reports) > 1 else None
     comparison = _comparison(args, scored, names) if len(reports) > 1 else None
     diagnostics = _diagnostics(args, scored, names) if args.train is not None else None
-    curve, calibration = _curves(args, scored)
+    curve, calibration = _curves(args, scored, names)
     raw = scored.outputs or {}
     page = render_html(reports[0], systems=systems, name=names[0], texts=scored.texts,
                        errors=not args.no_errors, digits=args.digits, title=args.title,

@@ -1,13 +1,15 @@
 """``nerscore score GOLD RUN1 RUN2 ... --runs``: several runs of one system, mean ± SD over runs.
 
 Every run is read and scored as ``nerscore score GOLD RUN`` would score it
-(in memory); the summary (docs/curves.md) is printed as text or, with
-``--format json``, as data.
+(in memory); the summary (docs/curves.md) is rendered by the format
+registry's ``runs`` renderers: ``--format text`` (default), ``json`` or
+``markdown``.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from typing import Any
 
 from nerscore.cli import _formats as fm, _options as opt
@@ -57,8 +59,13 @@ def wants_runs(args: argparse.Namespace) -> bool:
         raise opt.UsageError(f"--runs does not take {', '.join(refused)}")
     if args.pred is None:
         raise opt.UsageError("--runs needs GOLD and one or more PRED files")
-    if args.format not in (None, "text", "json"):
-        raise opt.UsageError(f"--runs prints text or json, not --format {args.format}")
+    from nerscore.errors import OptionError
+    from nerscore.render.registry import get_renderer
+
+    try:
+        get_renderer(args.format or "text", kind="runs")
+    except OptionError as exc:
+        raise opt.UsageError(f"--runs: {exc}") from None
     return True
 
 
@@ -76,7 +83,7 @@ def run_runs(args: argparse.Namespace) -> int:
         The exit status (0).
     """
     from nerscore.analysis.runs import score_runs
-    from nerscore.render.runs import render_runs_json, render_runs_text
+    from nerscore.render.registry import render_result
 
     files = [args.pred, *args.more_preds]
     gold_fmt = fm.input_format(args.gold, args.gold_format)
@@ -100,9 +107,7 @@ def run_runs(args: argparse.Namespace) -> int:
                          zero_division=args.zero_division,
                          level=0.95 if args.level is None else args.level,
                          **tag_kw, **opt.match_kwargs(args))
-    if args.format == "json":
-        text = render_runs_json(summary)
-    else:
-        text = render_runs_text(summary, args.digits, gold=args.gold, match=args.match)
-    write_result(text, args.output)
+    summary = dataclasses.replace(summary, source=args.gold)
+    write_result(render_result(summary, format=args.format or "text", digits=args.digits),
+                 args.output)
     return 0

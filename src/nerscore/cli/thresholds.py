@@ -16,7 +16,51 @@ from typing import Any
 
 from nerscore.cli import _formats as fm, _options as opt
 
-__all__ = ["add_threshold_options", "threshold_from_dev"]
+__all__ = ["add_schema_option", "add_threshold_options", "curve_kwargs", "threshold_from_dev"]
+
+_SCHEMAS = ("strict", "exact", "partial", "type")
+
+
+def add_schema_option(group: argparse._ActionsContainer) -> None:
+    """Add ``--schema``: the SemEval schema a curve traces with ``--match semeval``.
+
+    Parameters
+    ----------
+    group : argparse parser or argument group
+        Where the option goes.
+    """
+    group.add_argument("--schema", choices=_SCHEMAS, default=None,
+                       help="with --match semeval: the SemEval schema whose precision and "
+                            "recall the curve traces (default: strict)")
+
+
+def curve_kwargs(args: argparse.Namespace, options: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of ``threshold_curve``: the matcher options and ``--schema``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments (``match``, ``schema``).
+    options : dict
+        The matcher and entity options.
+
+    Returns
+    -------
+    dict
+        ``options``, with ``schema`` when ``--schema`` was given.
+
+    Raises
+    ------
+    UsageError
+        For ``--schema`` with a matcher other than ``semeval``.
+    """
+    out = dict(options)
+    schema = getattr(args, "schema", None)
+    if schema is not None:
+        if args.match != "semeval":
+            raise opt.UsageError(f"--schema applies to --match semeval; got --match {args.match}")
+        out["schema"] = schema
+    return out
 
 
 def add_threshold_options(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +80,7 @@ def add_threshold_options(parser: argparse.ArgumentParser) -> None:
                        help="what --threshold-from maximises: f1 (default), fbeta (at --beta), "
                             "precision@R (best precision at recall >= R) or recall@P (best "
                             "recall at precision >= P)")
+    add_schema_option(group)
 
 
 def _same(a: str, b: str) -> bool:
@@ -70,6 +115,8 @@ def threshold_from_dev(args: argparse.Namespace, options: dict[str, Any]) -> tup
     if args.threshold_from is None:
         if args.objective is not None:
             raise opt.UsageError("--objective needs --threshold-from DEV_GOLD DEV_PRED")
+        if getattr(args, "schema", None) is not None:
+            raise opt.UsageError("--schema needs --threshold-from DEV_GOLD DEV_PRED")
         return ()
     if options.get("min_score") is not None:
         raise opt.UsageError("give --threshold T or --threshold-from DEV_GOLD DEV_PRED, not both")
@@ -88,13 +135,15 @@ def threshold_from_dev(args: argparse.Namespace, options: dict[str, Any]) -> tup
                 f"--threshold-from needs span files whose predictions have scores; {path!r} is "
                 f"read as {fmt.name} tags, which carry no score")
         data.append(fmt.load(path, reading).data)
-    curve = threshold_curve(data[0], data[1], match=args.match, beta=args.beta, **options)
+    kwargs = curve_kwargs(args, options)
+    curve = threshold_curve(data[0], data[1], match=args.match, beta=args.beta, **kwargs)
     point = curve.choose(objective)
     options["min_score"] = point.threshold
     f_name = "F1" if point.beta == 1 else f"F{point.beta:g}"
+    schema = f", SemEval {curve.options['schema']}" if args.match == "semeval" else ""
     notes = [
         f"Threshold {point.threshold:g} chosen on {dev_gold} and {dev_pred} (objective "
-        f"{objective}): there precision {point.precision:.4f}, recall {point.recall:.4f}, "
+        f"{objective}{schema}): there precision {point.precision:.4f}, recall {point.recall:.4f}, "
         f"{f_name} {point.fbeta:.4f}. The scores shown are of {args.gold} and {args.pred} at "
         "that threshold."]
     if _same(dev_gold, args.gold) and _same(dev_pred, args.pred):

@@ -11,7 +11,8 @@ Two layouts, one row per sentence or document:
   ``"spans"``, a ``list<struct<start: int, end: int, label: string>>``; a
   span's optional ``fragments`` field (``list<struct<start: int, end:
   int>>``, null for a contiguous span) holds the fragments of a
-  discontinuous one, and an optional ``"ignore"`` column
+  discontinuous one, its optional ``score`` field (a number, null for an
+  unscored span) the system's confidence (docs/curves.md), and an optional ``"ignore"`` column
   (``list<struct<start: int, end: int, label: string>>``, label null for a
   region of every label) the document's ignore regions (docs/fragments.md).
 
@@ -228,12 +229,18 @@ def iter_parquet_documents(
 
 
 def _span(s: Mapping[str, Any]) -> Any:
-    """A span struct as the span it is: a triple, or a dict with its fragments."""
+    """A span struct as the span it is: a triple or, scored, a 4-tuple; a dict with fragments."""
     frags = s.get("fragments")
+    score = s.get("score")
     if not frags:
-        return (s["start"], s["end"], s["label"])
-    return {"start": s["start"], "end": s["end"], "label": s["label"],
-            "fragments": [[f["start"], f["end"]] for f in frags]}
+        if score is None:
+            return (s["start"], s["end"], s["label"])
+        return (s["start"], s["end"], s["label"], score)
+    out = {"start": s["start"], "end": s["end"], "label": s["label"],
+           "fragments": [[f["start"], f["end"]] for f in frags]}
+    if score is not None:
+        out["score"] = score
+    return out
 
 
 def _region(r: Mapping[str, Any]) -> list[Any]:
@@ -436,13 +443,15 @@ def write_parquet_documents(
 
     ``documents`` may be documents or chunks (lists) of documents; chunks
     are written one at a time. Each span has ``fragments`` (null unless it
-    is discontinuous); ``ignore`` holds each document's ignore regions.
+    is discontinuous) and ``score`` (float64, null for an unscored span);
+    ``ignore`` holds each document's ignore regions.
     """
     pa = _pa()
     pq = _pq()
     bounds = [("start", pa.int64()), ("end", pa.int64())]
     span_type = pa.list_(pa.struct([*bounds, ("label", pa.string()),
-                                    ("fragments", pa.list_(pa.struct(bounds)))]))
+                                    ("fragments", pa.list_(pa.struct(bounds))),
+                                    ("score", pa.float64())]))
     region_type = pa.list_(pa.struct([*bounds, ("label", pa.string())]))
     schema = pa.schema([("id", pa.string()), ("text", pa.string()), ("spans", span_type),
                         ("ignore", region_type)])
@@ -455,7 +464,8 @@ def write_parquet_documents(
                 "text": [d.text for d in batch],
                 "spans": [[{"start": e.start, "end": e.end, "label": e.label,
                             "fragments": [{"start": f.start, "end": f.end}
-                                          for f in e.fragments] if e.fragments else None}
+                                          for f in e.fragments] if e.fragments else None,
+                            "score": e.score}
                            for e in d.spans] for d in batch],
                 "ignore": [[dict(zip(("start", "end", "label"),
                                      [*region_list(r), None][:3], strict=True))

@@ -137,14 +137,16 @@ def render_html(
         The name of ``report`` among ``systems``.
     page_size : int
         Errors per page of the error browser.
-    curve : Curve, optional
+    curve : Curve, or mapping of str to Curve, optional
         The threshold curve of scored predictions (:func:`nerscore.threshold_curve`):
         a "Curves" section draws precision against recall and F1 against
         threshold as inline SVG, the best-F1 operating point circled
         (docs/curves.md); with ``calibration`` (:func:`nerscore.calibration`)
-        also the reliability diagram.
-    calibration : Calibration, optional
-        See ``curve``.
+        also the reliability diagram. A mapping gives each system's curve
+        under its name: the section then draws every system's micro curve in
+        one picture, then each system's pictures.
+    calibration : Calibration, or mapping of str to Calibration, optional
+        See ``curve`` (a mapping when ``curve`` is one).
     model_outputs : mapping of str to mapping of str to str, optional
         Per system scored from model outputs (:func:`nerscore.evaluate_llm`),
         the raw output of each document by id: shown, escaped, beside its
@@ -204,11 +206,19 @@ def render_html(
     body.append(_section("summary", "Summary", "".join(summary)))
     body.append(_section("labels", "Per label", labels_table(shown, digits)))
     if curve is not None:
-        from nerscore.render.html_curves import curves_section
+        from nerscore.render.html_curves import curves_section, systems_curves_section
 
         nav.append(("curves", "Curves"))
-        body.append(_section("curves", "Curves", curves_section(curve, calibration,
-                                                                digits=digits)))
+        if isinstance(curve, Mapping):
+            cals = calibration if isinstance(calibration, Mapping) else None
+            html = systems_curves_section(curve, cals, digits=digits)
+            missing = [n for n in shown if n not in curve]
+            if missing:
+                html += ("<p>No curves for " + ", ".join(escape(n) for n in missing)
+                         + ": their predictions have no scores.</p>")
+        else:
+            html = curves_section(curve, calibration, digits=digits)
+        body.append(_section("curves", "Curves", html))
 
     if comparison is not None:
         nav.append(("significance", "Significance"))

@@ -11,7 +11,7 @@ is in ``nerscore curve --format csv|json``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from nerscore.analysis.calibration import Calibration
     from nerscore.analysis.curves import Curve, OperatingPoint, PRCurve
 
-__all__ = ["MAX_POINTS", "PLOTS", "curves_section", "f1_svg", "pr_svg", "reliability_svg"]
+__all__ = ["MAX_POINTS", "PLOTS", "curves_section", "f1_svg", "pr_svg", "reliability_svg",
+           "systems_curves_section", "systems_pr_svg"]
 
 #: Points drawn per line at most.
 MAX_POINTS = 400
@@ -195,6 +196,15 @@ def reliability_svg(cal: Calibration, *, title: str = "Reliability") -> str:
     return "".join(out)
 
 
+def _credit(curve: Curve) -> str:
+    """What a true positive is, for the matchers whose pairs earn partial credit or one schema."""
+    if curve.match == "overlap":
+        return f" (overlap: true positives are summed partial credit, s = {curve.options['s']:g})"
+    if curve.match == "semeval":
+        return f" (SemEval {escape(str(curve.options['schema']))} schema)"
+    return ""
+
+
 def curves_section(curve: Curve, calibration: Calibration | None = None,
                    point: OperatingPoint | None = None, digits: int = 2) -> str:
     """The HTML report's section: the three pictures and one line on the operating point.
@@ -219,6 +229,72 @@ def curves_section(curve: Curve, calibration: Calibration | None = None,
             f"<p>Operating point (circled): {how} at threshold {point.threshold:g} — precision "
             f"{point.precision:.{digits}f}, recall {point.recall:.{digits}f}, F1 "
             f"{point.fbeta:.{digits}f}; average precision "
-            f"{curve.micro.average_precision:.{digits}f}. Recall counts every gold entity, "
-            "found by some prediction or not.</p>")
+            f"{curve.micro.average_precision:.{digits}f}{_credit(curve)}. Recall counts every "
+            "gold entity, found by some prediction or not.</p>")
+    return "".join(parts)
+
+
+def systems_pr_svg(curves: Mapping[str, Curve], *,
+                   title: str = "Precision–recall, all systems") -> str:
+    """The micro precision–recall curve of each system in one picture, each best point circled.
+
+    Examples
+    --------
+    >>> import nerscore
+    >>> g = {"d": [(0, 4, "A")]}
+    >>> a = nerscore.threshold_curve(g, {"d": [(0, 4, "A", 0.9), (5, 6, "A", 0.2)]})
+    >>> b = nerscore.threshold_curve(g, {"d": [(0, 4, "A", 0.3), (5, 6, "A", 0.8)]})
+    >>> svg = systems_pr_svg({"a": a, "b": b})
+    >>> svg.count("<polyline"), svg.count("<circle"), ">b</text>" in svg
+    (2, 2, True)
+    """
+    out = _frame(title, "recall", "precision")
+    names = []
+    for k, (name, curve) in enumerate(curves.items()):
+        c = curve.micro
+        color = _COLORS[k % len(_COLORS)]
+        names.append(name)
+        if not len(c):
+            continue
+        idx = _sample(len(c), None)
+        pts = " ".join(f"{_x(a):.1f},{_y(b):.1f}" for a, b in zip(
+            c.recall[idx].tolist(), c.precision[idx].tolist(), strict=True) if a == a)
+        out.append(f'<polyline fill="none" stroke="{color}" stroke-width="2" points="{pts}"/>')
+        best = c.best
+        if best is not None and best.recall == best.recall:
+            out.append(f'<circle cx="{_x(best.recall):.1f}" cy="{_y(best.precision):.1f}" '
+                       f'r="4" fill="none" stroke="{color}" stroke-width="2"><title>'
+                       f"{escape(name)}: threshold {best.threshold:g}, precision "
+                       f"{best.precision:.3f}, recall {best.recall:.3f}</title></circle>")
+    out += _legend(names)
+    out.append("</svg>")
+    return "".join(out)
+
+
+def systems_curves_section(curves: Mapping[str, Curve],
+                           calibrations: Mapping[str, Calibration | None] | None = None,
+                           digits: int = 2) -> str:
+    """The Curves section of several systems: their micro curves together, then each system's.
+
+    A system missing from ``curves`` (its predictions have no scores) is
+    named as such.
+
+    Examples
+    --------
+    >>> import nerscore
+    >>> g = {"d": [(0, 4, "A")]}
+    >>> p = {"d": [(0, 4, "A", 0.9), (5, 6, "A", 0.2)]}
+    >>> html = systems_curves_section({"a": nerscore.threshold_curve(g, p),
+    ...                                "b <1>": nerscore.threshold_curve(g, p)})
+    >>> html.count("<svg"), html.count("<h3>"), "b &lt;1&gt;" in html
+    (5, 2, True)
+    """
+    cals = calibrations or {}
+    parts = []
+    if len(curves) > 1:
+        parts.append('<div class="curves" style="display:flex;flex-wrap:wrap;gap:12px">'
+                     + systems_pr_svg(curves) + "</div>")
+    for name, curve in curves.items():
+        parts.append(f"<h3>{escape(name)}</h3>")
+        parts.append(curves_section(curve, cals.get(name), digits=digits))
     return "".join(parts)

@@ -42,6 +42,7 @@ JSON = register_renderer(Renderer(
     {"scores": lambda o, d: _dumps(scores_to_dict(o)),
      "comparison": lambda r, d: _dumps(r.to_dict()),
      "diagnostics": lambda r, d: _dumps(r.to_dict()),
-     "agreement": lambda r, d: _dumps(r.to_dict())},
+     "agreement": lambda r, d: _dumps(r.to_dict()),
+     "runs": lambda r, d: _dumps(r.to_dict())},
     frozenset({"confusion", "breakdown", "intervals"}), shows_notes=True,
 ))

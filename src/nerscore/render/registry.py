@@ -8,7 +8,9 @@ renderer turns results into text for each *kind* of result it supports:
   ``Renderer.extras`` says which of those the format shows);
 - ``"comparison"``: a :class:`~nerscore.Comparison`;
 - ``"diagnostics"``: a :class:`~nerscore.Diagnostics`;
-- ``"agreement"``: an :class:`~nerscore.Agreement`.
+- ``"agreement"``: an :class:`~nerscore.Agreement`;
+- ``"runs"``: a :class:`~nerscore.analysis.runs.Runs` (several runs of one
+  system, :func:`nerscore.score_runs`).
 
 The built-in formats register themselves from their modules (listed in
 :data:`BUILTIN`); any other module adds one with :func:`register_renderer`,
@@ -54,7 +56,7 @@ BUILTIN: dict[str, str] = {
 }
 
 #: The kinds of result a renderer may support.
-KINDS = ("scores", "comparison", "diagnostics", "agreement")
+KINDS = ("scores", "comparison", "diagnostics", "agreement", "runs")
 
 #: Entry point group of renderers from other packages.
 ENTRY_POINT_GROUP = "nerscore.renderers"
@@ -210,7 +212,8 @@ def get_renderer(name: str, *, kind: str | None = None, extras: tuple[str, ...] 
         raise OptionError(f"Unknown output format {name!r}; the formats are "
                           f"{', '.join(known)}.{hint}")
     if kind is not None and kind not in renderer.functions:
-        raise OptionError(f"The {name} format does not render a {kind}; formats that do: "
+        what = "runs summary" if kind == "runs" else kind
+        raise OptionError(f"The {name} format does not render a {what}; formats that do: "
                           f"{', '.join(renderer_names(kind))}.")
     missing = [e for e in extras if e not in renderer.extras]
     if missing:
@@ -229,7 +232,7 @@ def _kind_of(result: Any) -> str:
     if kind in KINDS:
         return str(kind)
     raise OptionError(f"Cannot render a {type(result).__name__}: expected a Report, a "
-                      "ScoreOutput, a Comparison or Diagnostics.")
+                      "ScoreOutput, a Comparison, Diagnostics, an Agreement or Runs.")
 
 
 def render_result(result: Any, *, format: str = "text", digits: int = 2) -> str:  # noqa: A002 - the public name
@@ -237,7 +240,7 @@ def render_result(result: Any, *, format: str = "text", digits: int = 2) -> str:
 
     Parameters
     ----------
-    result : Report, ScoreOutput, Comparison or Diagnostics
+    result : Report, ScoreOutput, Comparison, Diagnostics, Agreement or Runs
         What to render.
     format : str
         A format name (:func:`renderer_names`): ``"text"``, ``"json"``,

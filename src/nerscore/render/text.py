@@ -260,11 +260,18 @@ def _agreement(result: Any, digits: int, markdown: bool) -> str:
     return render_agreement(result, format="markdown" if markdown else "text", digits=digits)
 
 
+def _runs(result: Any, digits: int, markdown: bool) -> str:
+    from nerscore.render.runs import render_runs_markdown, render_runs_text
+
+    return (render_runs_markdown if markdown else render_runs_text)(result, digits)
+
+
 def _functions(markdown: bool) -> dict[str, Any]:
     return {"scores": lambda o, d: _scores(o, d, markdown),
             "comparison": lambda r, d: _comparison(r, d, markdown),
             "diagnostics": lambda r, d: _diagnostics(r, d, markdown),
-            "agreement": lambda r, d: _agreement(r, d, markdown)}
+            "agreement": lambda r, d: _agreement(r, d, markdown),
+            "runs": lambda r, d: _runs(r, d, markdown)}
 
 
 _ALL_EXTRAS = frozenset({"confusion", "breakdown", "intervals"})
