@@ -7,9 +7,13 @@ downloaded by ``playwright install``. Where Chromium cannot be had, the tests sk
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,12 +40,25 @@ def _install_chromium() -> str | None:
     return None
 
 
+@contextlib.contextmanager
+def _one_installer() -> Iterator[None]:
+    """Hold a machine-wide lock: parallel test workers install the package one at a time."""
+    with open(Path(tempfile.gettempdir()) / "nerscore-chromium.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
     path = shutil.which("chromium") or shutil.which("chromium-browser")
     if path is None:
-        why = _install_chromium()
-        path = shutil.which("chromium")
+        with _one_installer():
+            path = shutil.which("chromium")
+            why = _install_chromium() if path is None else None
+            path = shutil.which("chromium")
         if path is None:
             pytest.skip(why or "Chromium could not be installed")
     return path
