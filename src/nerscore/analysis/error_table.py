@@ -297,33 +297,25 @@ def _json_ints(values: IntArray) -> list[str] | str:
 
 
 def _json_strings(values: Sequence[Any] | None) -> list[str] | str:
-    """Each value as a JSON string, ``null`` for None; one ``null`` when there are no values."""
+    r"""Each value as a JSON string, ``null`` for None; one ``null`` when there are no values.
+
+    As ``encode_basestring`` of each value, in one call where no value holds a
+    backslash, a newline or a NUL: the values are joined by newlines, None
+    written as NUL, and encoded at once; a newline becomes ``\n`` and a NUL
+    ``\u0000``, which nothing else produces without a backslash.
+    """
     if values is None:
         return "null"
-    given = np.array(values, dtype=object)
-    if len(given) != len(values):  # pragma: no cover - values are scalars
-        raise ValueError("Expected one value per record.")
-    has = np.flatnonzero(given != None)  # noqa: E711 - element-wise
-    if not len(has):
+    n_none = values.count(None) if isinstance(values, list) else sum(v is None for v in values)
+    if n_none == len(values):
         return "null"
-    out = np.full(len(given), "null", dtype=object)
-    out[has] = _encode_all(given[has].tolist())
-    return out.tolist()  # type: ignore[no-any-return]
-
-
-def _encode_all(texts: list[str]) -> list[str]:
-    r"""``encode_basestring`` of each text, in one call where no text holds a backslash or newline.
-
-    The texts are joined by newlines, encoded at once (a newline becomes the
-    two characters ``\n``, which no other character produces when there is
-    no backslash) and cut there.
-    """
-    joined = "\n".join(texts)
-    if "\\" not in joined:
-        parts = encode_basestring(joined).replace("\\n", '"\n"').split("\n")
-        if len(parts) == len(texts):  # no text held a newline of its own
+    joined = "\n".join(["\0" if v is None else v for v in values])
+    if "\\" not in joined and joined.count("\0") == n_none:
+        parts = (encode_basestring(joined).replace("\\n", '"\n"')
+                 .replace('"\\u0000"', "null").split("\n"))
+        if len(parts) == len(values):  # no value held a newline of its own
             return parts
-    return list(map(encode_basestring, texts))
+    return ["null" if v is None else encode_basestring(v) for v in values]
 
 
 def _json_fragments(values: list[Frags | None] | None) -> list[str] | str:

@@ -126,7 +126,7 @@ def low_bytes(n: IntArray) -> WordArray:
 
 
 def intern_ranges(
-    b: ByteArray, starts: IntArray, ends: IntArray
+    b: ByteArray, starts: IntArray, ends: IntArray, *, many: bool = False
 ) -> tuple[IntArray, tuple[str, ...]]:
     """Integer ids (first-occurrence order) of the UTF-8 byte strings ``b[starts:ends]``.
 
@@ -140,6 +140,9 @@ def intern_ranges(
         The bytes.
     starts, ends : array of int
         Byte range of every string.
+    many : bool
+        Expect many distinct strings (tokens rather than labels): sort the
+        keys at once instead of peeling off the distinct values one by one.
 
     Returns
     -------
@@ -170,7 +173,7 @@ def intern_ranges(
         key = key * GOLDEN + lens.astype(np.uint64)
         for k in range(1, n_words):
             key = key * GOLDEN + words[:, k]
-    values, first = _distinct(key)
+    values, first = _distinct(key, 0 if many else 64)
     if not exact:
         rep = first[np.searchsorted(values, key)]
         if not (np.array_equal(words, words[rep]) and np.array_equal(lens, lens[rep])):
@@ -195,7 +198,7 @@ def _ranked(
     return rank[inv].astype(np.int64), vocab
 
 
-def _distinct(key: WordArray) -> tuple[WordArray, IntArray]:
+def _distinct(key: WordArray, peel: int = 64) -> tuple[WordArray, IntArray]:
     """Sorted distinct values of ``key`` and the first index of each.
 
     A corpus has few distinct labels, so peeling them off one by one (each
@@ -206,7 +209,7 @@ def _distinct(key: WordArray) -> tuple[WordArray, IntArray]:
     rest = key
     rest_idx = np.arange(len(key))
     while len(rest):
-        if len(found) >= 64:
+        if len(found) >= peel:
             values, first = np.unique(key, return_index=True)
             return values, first.astype(np.int64)
         found.append(int(rest_idx[0]))
