@@ -173,16 +173,21 @@ def intern_ranges(
         key = key * GOLDEN + lens.astype(np.uint64)
         for k in range(1, n_words):
             key = key * GOLDEN + words[:, k]
-    values, first = _distinct(key, 0 if many else 64)
+    if many:  # one sort gives the distinct values and where each key is among them
+        values, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        first, inv = first.astype(np.int64), inv.reshape(-1)
+    else:
+        values, first = _distinct(key)
+        inv = np.searchsorted(values, key)
     if not exact:
-        rep = first[np.searchsorted(values, key)]
+        rep = first[inv]
         if not (np.array_equal(words, words[rep]) and np.array_equal(lens, lens[rep])):
             # a hash collision (practically never): exact byte-string keys
             full = np.concatenate([words, lens.astype(np.uint64)[:, None]], axis=1)
             _, first, inv = np.unique(full.view(f"V{8 * (n_words + 1)}").reshape(-1),
                                       return_index=True, return_inverse=True)
             return _ranked(b, starts, ends, first, inv.reshape(-1))
-    return _ranked(b, starts, ends, first, np.searchsorted(values, key))
+    return _ranked(b, starts, ends, first, inv)
 
 
 def _ranked(
@@ -198,7 +203,7 @@ def _ranked(
     return rank[inv].astype(np.int64), vocab
 
 
-def _distinct(key: WordArray, peel: int = 64) -> tuple[WordArray, IntArray]:
+def _distinct(key: WordArray) -> tuple[WordArray, IntArray]:
     """Sorted distinct values of ``key`` and the first index of each.
 
     A corpus has few distinct labels, so peeling them off one by one (each
@@ -209,7 +214,7 @@ def _distinct(key: WordArray, peel: int = 64) -> tuple[WordArray, IntArray]:
     rest = key
     rest_idx = np.arange(len(key))
     while len(rest):
-        if len(found) >= peel:
+        if len(found) >= 64:
             values, first = np.unique(key, return_index=True)
             return values, first.astype(np.int64)
         found.append(int(rest_idx[0]))
