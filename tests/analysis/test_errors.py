@@ -430,3 +430,18 @@ def test_column_writers_on_a_file(tmp_path, fmt: str) -> None:
     assert [(r.gold_text, r.pred_text) for r in records] == [
         ("Ann Lee", "Ann"), (None, "m\\x"), ('"Bo" ü', '"Bo"'), (None, "ü")]
     assert ErrorTable.from_records(table).to_string(fmt) == _one_by_one(records, fmt)
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_writing_in_blocks_equals_writing_at_once(fmt: str) -> None:
+    recs = list_errors([["B-A", "O", "B-B"]] * 20, [["O", "B-A", "B-C"]] * 20,
+                       texts=[["x", "y", "z"]] * 20)
+    table = ErrorTable.from_records(recs)
+    text, raw = io.StringIO(), io.BytesIO()
+    table.write_to(text, fmt, block=7)
+    table.write_to(raw, fmt, block=1000)
+    assert text.getvalue() == raw.getvalue().decode("utf-8") == errors_to_string(recs, format=fmt)
+    headless = io.StringIO()
+    table.write_to(headless, fmt, header=False, block=5)
+    assert headless.getvalue() == (text.getvalue().split("\n", 1)[1] if fmt == "csv"
+                                   else text.getvalue())

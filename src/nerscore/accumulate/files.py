@@ -117,16 +117,14 @@ class _ErrorSink:
         self.started = False
 
     def write(self, records: Sequence[ErrorRecord]) -> None:
-        text = ErrorTable.from_records(records).to_string(self.format)
-        if self.format == "csv" and self.started:  # the header once
-            text = text.split("\n", 1)[1] if "\n" in text else ""
+        # the CSV header once
+        ErrorTable.from_records(records).write_to(self.fh, self.format, header=not self.started)
         self.started = True
-        self.fh.write(text.encode("utf-8"))
         self.n += len(records)
 
     def commit(self) -> int:
         if not self.started:  # no chunk at all: the in-memory writer's empty file
-            self.fh.write(ErrorTable.from_records([]).to_string(self.format).encode("utf-8"))
+            ErrorTable.from_records([]).write_to(self.fh, self.format)
         self.fh.close()
         self.file.commit()
         return self.n

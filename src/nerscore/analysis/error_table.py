@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from json.encoder import encode_basestring
-from typing import Any, overload
+from typing import IO, Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -211,6 +211,39 @@ gold_text,pred_text,gold_fragments,pred_fragments
         """The same records with ``sequence`` moved by ``offset`` (a batch within a corpus)."""
         return replace(self, sequence=self.sequence + offset) if offset else self
 
+    def rows(self, start: int, stop: int) -> ErrorTable:
+        """Records ``start`` to ``stop`` (exclusive) as a table.
+
+        Examples
+        --------
+        >>> t = ErrorTable.from_records([ErrorRecord(ErrorCategory.MISSED, k, None, 0, 1, "X",
+        ...                                          None, None, None) for k in range(5)])
+        >>> t.rows(1, 3).sequence.tolist()
+        [1, 2]
+        """
+        cut = slice(start, stop)
+
+        def part(values: list[Any] | None) -> Any:
+            return None if values is None else values[cut]
+
+        return ErrorTable(
+            self.category[cut], self.sequence[cut], self.gold_start[cut], self.gold_end[cut],
+            self.gold_label[cut], self.pred_start[cut], self.pred_end[cut],
+            self.pred_label[cut], self.labels, part(self.doc_id), part(self.gold_text),
+            part(self.pred_text), part(self.gold_fragments), part(self.pred_fragments))
+
+    def write_to(self, fh: IO[str] | IO[bytes], format: str = "jsonl",  # noqa: A002
+                 *, header: bool = True, block: int = 1 << 16) -> None:
+        """Write :meth:`to_string` to ``fh`` (text, or bytes as UTF-8), ``block`` records at a time.
+
+        ``header=False`` leaves out the CSV header row.
+        """
+        for k, start in enumerate(range(0, max(len(self), 1), block)):
+            text = self.rows(start, start + block).to_string(format)
+            if format == "csv" and (k or not header):
+                text = text.split("\n", 1)[1]
+            fh.write(text.encode("utf-8") if _is_binary(fh) else text)  # type: ignore[arg-type]
+
     @classmethod
     def from_records(cls, records: Iterable[ErrorRecord]) -> ErrorTable:
         """The columns of any records (an :class:`ErrorTable` is returned as it is)."""
@@ -251,6 +284,10 @@ def _nullable(values: IntArray) -> list[int | None]:
     for k in np.flatnonzero(values < 0).tolist():
         out[k] = None
     return out
+
+
+def _is_binary(fh: IO[Any]) -> bool:
+    return "b" in getattr(fh, "mode", "") or isinstance(fh, (io.BufferedIOBase, io.RawIOBase))
 
 
 def _csv_fragments(frags: Frags | None) -> str | None:

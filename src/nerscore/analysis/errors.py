@@ -407,12 +407,11 @@ def write_errors(
     if format not in ("jsonl", "csv"):
         raise ValueError(f"Expected `format` to be one of 'jsonl', 'csv'; got {format!r}.")
     table = ErrorTable.from_records(records)
-    text = table.to_string(format)
     if isinstance(path_or_file, (str, os.PathLike)):
         with atomic_open(path_or_file, "wb") as fh:
-            fh.write(text.encode("utf-8"))
+            table.write_to(fh, format)
     else:
-        path_or_file.write(text)
+        table.write_to(path_or_file, format)
     return len(table)
 
 
