@@ -16,6 +16,8 @@ from nerscore.analysis.errors import (
     FIELDS,
     ErrorCategory,
     ErrorRecord,
+    ErrorTable,
+    error_table,
     errors_from_report,
     errors_to_string,
     list_errors,
@@ -367,3 +369,79 @@ def test_chains_of_overlaps_stay_fast_and_greedy():
     # greedy by earlier gold start, then earlier pred start: gold k goes with pred k
     assert [r.category.value for r in recs] == ["wrong_boundary"] * n
     assert all(r.pred_start == r.gold_start + 1 for r in recs)
+
+
+# --------------------------------------------------------------------------- columns and writers
+
+
+def _one_by_one(records: list[ErrorRecord], fmt: str) -> str:
+    """What the writers wrote before they wrote columns: one encoder or csv row per record."""
+    buf = io.StringIO()
+    if fmt == "jsonl":
+        encode = json.JSONEncoder(ensure_ascii=False).encode
+        for rec in records:
+            buf.write(encode(rec.to_dict()) + "\n")
+        return buf.getvalue()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(FIELDS)
+    for rec in records:
+        d = rec.to_dict()
+        writer.writerow([";".join(f"{a} {b}" for a, b in v) if isinstance(v, list)
+                         else "" if v is None else v for v in (d[f] for f in FIELDS)])
+    return buf.getvalue()
+
+
+AWKWARD = ["a\\nb", 'say "hi"', "x\ny", "tab\tü", "", "100%", "a,b", "\x01"]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_column_writers_equal_one_encoder_per_record(fmt: str) -> None:
+    cats = list(ErrorCategory)
+    records = [
+        ErrorRecord(cats[k % 5], k, None if k % 3 else f"d{k}%s",
+                    None if k % 5 == 1 else k, None if k % 5 == 1 else k + 2,
+                    None if k % 5 == 1 else "PER",
+                    None if k % 5 == 0 else k + 1, None if k % 5 == 0 else k + 3,
+                    None if k % 5 == 0 else 'O"RG',
+                    None if k % 5 == 1 else AWKWARD[k % len(AWKWARD)],
+                    None if k % 5 == 0 else AWKWARD[(k + 3) % len(AWKWARD)],
+                    ((0, 2), (5, 9)) if k == 4 else None, None)
+        for k in range(40)]
+    assert errors_to_string(records, format=fmt) == _one_by_one(records, fmt)
+    table = ErrorTable.from_records(records)
+    assert list(table) == records
+    assert table.shifted(5)[3] == records[3].shifted(5)
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_column_writers_on_a_file(tmp_path, fmt: str) -> None:
+    gold = tmp_path / "g.conll"
+    pred = tmp_path / "p.conll"
+    gold.write_text("Ann\tB-PER\nLee\tI-PER\nm\\x\tO\n\n\"Bo\"\tB-ORG\nü\tI-ORG\n", encoding="utf-8")
+    pred.write_text("Ann B-PER\r\nLee O\r\nm\\x B-LOC\r\n\r\n\"Bo\" B-ORG\r\nü B-ORG\r\n",
+                    encoding="utf-8")
+    from nerscore.io.conll import read_conll
+
+    g, p = read_conll(gold), read_conll(pred)
+    report = evaluate(g.tags, p.tags, zero_division=0)
+    table = error_table(report, texts=g.tags.sentence_tokens())
+    records = errors_from_report(report, texts=[list(s.tokens) for s in g])
+    assert list(table) == records
+    assert [(r.gold_text, r.pred_text) for r in records] == [
+        ("Ann Lee", "Ann"), (None, "m\\x"), ('"Bo" ü', '"Bo"'), (None, "ü")]
+    assert ErrorTable.from_records(table).to_string(fmt) == _one_by_one(records, fmt)
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_writing_in_blocks_equals_writing_at_once(fmt: str) -> None:
+    recs = list_errors([["B-A", "O", "B-B"]] * 20, [["O", "B-A", "B-C"]] * 20,
+                       texts=[["x", "y", "z"]] * 20)
+    table = ErrorTable.from_records(recs)
+    text, raw = io.StringIO(), io.BytesIO()
+    table.write_to(text, fmt, block=7)
+    table.write_to(raw, fmt, block=1000)
+    assert text.getvalue() == raw.getvalue().decode("utf-8") == errors_to_string(recs, format=fmt)
+    headless = io.StringIO()
+    table.write_to(headless, fmt, header=False, block=5)
+    assert headless.getvalue() == (text.getvalue().split("\n", 1)[1] if fmt == "csv"
+                                   else text.getvalue())

@@ -178,3 +178,25 @@ def test_parse_blocks_of_a_fast_block_choose_a_delimiter():
     assert delimiter == "space"  # tabs and whitespace give the same columns
     assert block.vocab == ("B-X", "O")
     assert block.ids.tolist() == [0, 1, 1]
+
+
+def test_interning_many_strings_equals_interning_few() -> None:
+    """``many=True`` (one sort) numbers the strings as the peeling path does."""
+    import random
+
+    import numpy as np
+
+    from nerscore.io._bytes import intern_ranges
+
+    rng = random.Random(0)
+    words = [rng.choice(["O", "B-PER", "a-rather-long-token-x", "ü", "", f"tok{rng.randrange(200)}"])
+             for _ in range(3000)]
+    data = " ".join(words).encode("utf-8")
+    lens = [len(w.encode("utf-8")) for w in words]
+    starts = np.cumsum([0, *(n + 1 for n in lens[:-1])])
+    ends = starts + np.array(lens)
+    b = np.frombuffer(data, dtype=np.uint8)
+    ids, vocab = intern_ranges(b, starts, ends, many=True)
+    assert [vocab[i] for i in ids.tolist()] == words
+    assert vocab == tuple(dict.fromkeys(words))
+    assert (ids == intern_ranges(b, starts, ends)[0]).all()

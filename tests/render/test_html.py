@@ -408,3 +408,22 @@ def test_the_error_browser_data_holds_the_fragments_of_discontinuous_entities():
     assert data["golds"][0]["frags"] == [[0, 0, 4, 19, 10]]
     assert "frags" not in data["systems"][0]["pred"]
     assert data["systems"][0]["errors"] == {"cat": [3], "row": [0], "g": [0], "p": [0]}
+
+
+def test_payload_of_file_tokens_equals_payload_of_token_lists(tmp_path) -> None:
+    """The token table interned from a file's bytes is the one built from token strings."""
+    from nerscore.io.conll import read_conll
+
+    rows = [("the", "O", "O"), ("Ann", "B-PER", "B-PER"), ("Lee", "I-PER", "O"),
+            ("the", "O", "B-ORG"), ("", "", ""), ("ü", "B-LOC", "B-LOC"), ("a b", "O", "O"),
+            ("the", "O", "O"), ("", "", ""), ("x", "O", "O"), ("", "", ""),
+            ("long-token-of-many-bytes", "B-ORG", "B-PER"), ("the", "O", "O")]
+    gold, pred = tmp_path / "g.conll", tmp_path / "p.conll"
+    gold.write_text("".join(f"{w}\t{g}\n" if w else "\n" for w, g, _ in rows), encoding="utf-8")
+    pred.write_text("".join(f"{w}\t{p}\n" if w else "\n" for w, _, p in rows), encoding="utf-8")
+    g, p = read_conll(gold), read_conll(pred)
+    report = nerscore.evaluate(g.tags, p.tags, zero_division=0)
+    from_file, _ = error_payload({"s": report}, g.tags.sentence_tokens())
+    from_lists, _ = error_payload({"s": report}, [list(s.tokens) for s in g])
+    assert from_file == from_lists
+    assert from_file["tokens"][0] == "the"

@@ -40,7 +40,7 @@ from typing import IO, Any
 
 from nerscore.accumulate.scorer import EntityScorer
 from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_report
-from nerscore.analysis.errors import ErrorRecord, errors_from_report, errors_to_string, write_errors
+from nerscore.analysis.errors import ErrorRecord, ErrorTable, error_table, write_errors
 from nerscore.errors import NerscoreError
 from nerscore.io.atomic import AtomicFile
 from nerscore.io.chunks import (
@@ -112,21 +112,19 @@ class _ErrorSink:
         self.path = os.fspath(path)
         self.format = "csv" if self.path.lower().endswith(".csv") else "jsonl"
         self.file = AtomicFile(self.path)
-        self.fh: IO[str] = open(self.file.tmp, "w", encoding="utf-8", newline="")  # noqa: SIM115
+        self.fh: IO[bytes] = open(self.file.tmp, "wb")  # noqa: SIM115
         self.n = 0
         self.started = False
 
     def write(self, records: Sequence[ErrorRecord]) -> None:
-        text = errors_to_string(records, format=self.format)
-        if self.format == "csv" and self.started:  # the header once
-            text = text.split("\n", 1)[1] if "\n" in text else ""
+        # the CSV header once
+        ErrorTable.from_records(records).write_to(self.fh, self.format, header=not self.started)
         self.started = True
-        self.fh.write(text)
         self.n += len(records)
 
     def commit(self) -> int:
         if not self.started:  # no chunk at all: the in-memory writer's empty file
-            write_errors([], self.fh, format=self.format)
+            ErrorTable.from_records([]).write_to(self.fh, self.format)
         self.fh.close()
         self.file.commit()
         return self.n
@@ -217,7 +215,7 @@ class FileScoring:
                 gold, self.pred_format or self.gold_format)
         return guess_format(gold, self.gold_format), guess_format(pred, self.pred_format)
 
-    def scorer(self, on_errors: Callable[[list[ErrorRecord]], None] | None = None,
+    def scorer(self, on_errors: Callable[[Sequence[ErrorRecord]], None] | None = None,
                ) -> EntityScorer:
         """An empty accumulator with these options (``whole_input``: the files' report)."""
         return EntityScorer.with_decoding(
@@ -237,7 +235,7 @@ _DECODING = ("scheme", "mode", "suffix", "delimiter", "outside")
 
 def score_shard(
     gold: str | os.PathLike[str], pred: str | os.PathLike[str] | None, job: FileScoring, *,
-    errors: bool | Callable[[list[ErrorRecord]], None] = False,
+    errors: bool | Callable[[Sequence[ErrorRecord]], None] = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> ShardResult:
     """Score one pair of files chunk by chunk (the work of one task on a cluster).
@@ -256,7 +254,7 @@ def score_shard(
     p_path = None if pred is None else os.fspath(pred)
     fmts = job.formats(g_path, p_path)
     collected: list[ErrorRecord] | None = None
-    sink: Callable[[list[ErrorRecord]], None] | None = None
+    sink: Callable[[Sequence[ErrorRecord]], None] | None = None
     if callable(errors):
         sink = errors
     elif errors:
@@ -401,7 +399,7 @@ def _in_memory(gold: str | os.PathLike[str], pred: str | os.PathLike[str] | None
     cm = confusion_from_report(report) if job.confusion else None
     n_errors = None
     if errors is not None:
-        records = errors_from_report(report, texts=g.texts())
+        records = error_table(report, texts=g.texts())
         fmt = "csv" if os.fspath(errors).lower().endswith(".csv") else "jsonl"
         n_errors = write_errors(records, errors, format=fmt)
     return StreamResult(report, cm, n_errors, False, fallback, 0, aligned)

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_alignment
-from nerscore.analysis.errors import ErrorRecord, errors_from_report
+from nerscore.analysis.errors import ErrorRecord, error_table
 from nerscore.analysis.pairing import analysis_alignment
 from nerscore.decode.label_ops import warn_unknown_labels
 from nerscore.decode.text_agreement import TextMismatches
@@ -50,7 +50,8 @@ class EntityScorer:
         Also sum the entity confusion matrix of every batch (:attr:`confusion`).
     on_errors : callable, optional
         Called with the error records of every batch, numbered as in the
-        listing of all batches together.
+        listing of all batches together: a sequence of ``ErrorRecord``
+        held as columns (:class:`~nerscore.analysis.errors.ErrorTable`).
     whole_input : bool
         The report must be, note for note, the one of :func:`nerscore.evaluate`
         on all batches at once: a batch that warns or notes something (its
@@ -93,7 +94,7 @@ class EntityScorer:
         delimiter: str = "-",
         outside: str = "O",
         confusion: bool = False,
-        on_errors: Callable[[list[ErrorRecord]], None] | None = None,
+        on_errors: Callable[[Sequence[ErrorRecord]], None] | None = None,
         whole_input: bool = False,
         **options: Any,
     ) -> None:
@@ -105,7 +106,7 @@ class EntityScorer:
         cls, decoding: Decoding, *, match: str = "exact",
         options: Mapping[str, Any] | None = None, beta: float = 1.0,
         zero_division: Any = "warn", labels: Sequence[str] | None = None,
-        confusion: bool = False, on_errors: Callable[[list[ErrorRecord]], None] | None = None,
+        confusion: bool = False, on_errors: Callable[[Sequence[ErrorRecord]], None] | None = None,
         whole_input: bool = False,
     ) -> EntityScorer:
         """A scorer from a :class:`~nerscore.Decoding` and the matcher options as one mapping.
@@ -126,7 +127,7 @@ class EntityScorer:
 
     def _setup(self, decoding: Decoding, match: str, options: Mapping[str, Any], beta: float,
                zero_division: Any, labels: Sequence[str] | None, confusion: bool,
-               on_errors: Callable[[list[ErrorRecord]], None] | None,
+               on_errors: Callable[[Sequence[ErrorRecord]], None] | None,
                whole_input: bool) -> None:
         matcher = get_matcher(match)
         self._decoding = decoding
@@ -217,11 +218,9 @@ class EntityScorer:
                     n_tokens=prep.n_tokens, alignment=res.alignment, doc_ids=prep.doc_ids,
                     texts=prep.texts, selection=self._selection,
                 )
-            records = errors_from_report(part, texts=texts)
-            offset = self.n_sequences - prep.n_sequences
-            if offset:
-                records = [r.shifted(offset) for r in records]
-            self.on_errors(records)
+            # columns: records are made only if the receiver reads them one by one
+            self.on_errors(error_table(part, texts=texts).shifted(
+                self.n_sequences - prep.n_sequences))
         self.n_batches += 1
 
     def _run_options(self) -> dict[str, Any]:

@@ -206,6 +206,10 @@ def surfaces(cols: EntityColumns, texts: Sequence[Any] | None) -> list[str] | No
     """
     if texts is None or (len(cols) and int(cols.seq.max()) >= len(texts)):
         return None
+    if isinstance(texts, Slices):  # a file's tokens: joined for all rows at once
+        if len(cols) and bool((cols.end > np.diff(texts.offsets)[cols.seq]).any()):
+            return None
+        return texts.join_ranges(cols.seq, cols.start, cols.end)
     out: list[str] = []
     item_of: Callable[[int], Any] = texts.view if isinstance(texts, Slices) else \
         texts.__getitem__

@@ -33,17 +33,15 @@ fragment.
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import os
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from nerscore.analysis.error_table import FIELDS, ErrorCategory, ErrorRecord, ErrorTable
 from nerscore.analysis.pairing import analysis_alignment
 from nerscore.errors import InvalidSpanError, LengthMismatchError
 from nerscore.io.atomic import atomic_open
@@ -51,7 +49,6 @@ from nerscore.matching.alignment import Alignment
 from nerscore.scoring.metrics import run_matcher
 from nerscore.values.decoding import Decoding
 from nerscore.values.fragments import same_fragments
-from nerscore.values.options import OptionEnum
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import EntityColumns
 from nerscore.values.tags import Slices
@@ -63,6 +60,8 @@ __all__ = [
     "FIELDS",
     "ErrorCategory",
     "ErrorRecord",
+    "ErrorTable",
+    "error_table",
     "errors_from_report",
     "errors_to_string",
     "list_errors",
@@ -70,100 +69,10 @@ __all__ = [
 ]
 
 IntArray = npt.NDArray[np.int64]
+Frags = tuple[tuple[int, int], ...]
 
 
-class ErrorCategory(OptionEnum):
-    """The kinds of entity error."""
-
-    MISSED = "missed"
-    SPURIOUS = "spurious"
-    WRONG_LABEL = "wrong_label"
-    WRONG_BOUNDARY = "wrong_boundary"
-    WRONG_LABEL_AND_BOUNDARY = "wrong_label_and_boundary"
-    UNALIGNED = "unaligned"
-
-
-_CATEGORIES = tuple(ErrorCategory)
 _MISSED, _SPURIOUS, _LABEL, _BOUNDARY, _BOTH = range(5)
-
-
-@dataclass(frozen=True, slots=True)
-class ErrorRecord:
-    """One error: a gold entity, a prediction, or a mismatched pair of both.
-
-    Offsets are half-open, in the units of the input: tokens for tag
-    sequences, characters for character spans.
-
-    Attributes
-    ----------
-    category : ErrorCategory
-        What went wrong (see the module documentation).
-    sequence : int
-        Index of the sentence or document.
-    doc_id : str or None
-        Document id, when the input had ids.
-    gold_start, gold_end, gold_label : int, int, str, or None
-        The gold entity (None for ``spurious``).
-    pred_start, pred_end, pred_label : int, int, str, or None
-        The prediction (None for ``missed``).
-    gold_text, pred_text : str or None
-        The covered text (tokens joined by spaces for token input), when
-        text or tokens are known; a discontinuous entity's fragments joined
-        by `` … ``.
-    gold_fragments, pred_fragments : tuple of (int, int), or None
-        The fragments of a discontinuous entity (None for a contiguous one
-        or an absent side); written ``"0 4;19 29"`` in CSV.
-
-    Examples
-    --------
-    >>> r = ErrorRecord(ErrorCategory.MISSED, 0, None, 3, 5, "PER", None, None, None)
-    >>> r.to_dict()["category"], r.to_dict()["gold_label"]
-    ('missed', 'PER')
-    """
-
-    category: ErrorCategory
-    sequence: int
-    doc_id: str | None
-    gold_start: int | None
-    gold_end: int | None
-    gold_label: str | None
-    pred_start: int | None
-    pred_end: int | None
-    pred_label: str | None
-    gold_text: str | None = None
-    pred_text: str | None = None
-    gold_fragments: tuple[tuple[int, int], ...] | None = None
-    pred_fragments: tuple[tuple[int, int], ...] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The record as a JSON-safe dictionary (field order kept).
-
-        Returns
-        -------
-        dict
-        """
-        out = {name: getattr(self, name) for name in FIELDS}
-        out["category"] = self.category.value
-        for side in ("gold_fragments", "pred_fragments"):
-            if out[side] is not None:
-                out[side] = [list(f) for f in out[side]]
-        return out
-
-    def shifted(self, offset: int) -> ErrorRecord:
-        """The same record with ``sequence`` moved by ``offset`` (a batch within a corpus).
-
-        Examples
-        --------
-        >>> ErrorRecord(ErrorCategory.MISSED, 0, None, 3, 5, "PER", None, None, None).shifted(7).sequence
-        7
-        """
-        values = [getattr(self, name) for name in FIELDS]
-        values[1] += offset
-        return ErrorRecord(*values)
-
-
-#: Column order of :func:`write_errors`.
-FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ErrorRecord))
 
 
 def _texts_for(
@@ -213,7 +122,7 @@ def _records(
     *,
     doc_ids: Sequence[Any] | None,
     texts: Sequence[Any] | None,
-) -> list[ErrorRecord]:
+) -> ErrorTable:
     gold, pred = base.gold, base.pred
     pg, pp, missed, spurious = base.pairs_gold, base.pairs_pred, base.missed, base.spurious
     same_bounds = same_fragments(gold, pg, pred, pp)
@@ -245,41 +154,64 @@ def _records(
     start = np.where(has_g, gs, ps)
     end = np.where(has_g, ge, pe)
     order = np.lexsort((pl, ps, gl, cat, end, start, seq))
-    labels: list[str | None] = [*gold.labels, None]  # label -1 (absent side) -> None
-    ids = None if doc_ids is None else [None if d is None else str(d) for d in doc_ids]
-    columns = zip(*(a[order].tolist() for a in (cat, seq, gs, ge, gl, ps, pe, pl)), strict=True)
+    cat, seq, gs, ge, gl, ps, pe, pl = (a[order] for a in (cat, seq, gs, ge, gl, ps, pe, pl))
     g_frags = _fragments_of(gold, np.where(has_g, g_row, -1)[order])
     p_frags = _fragments_of(pred, np.where(has_p, p_row, -1)[order])
-    out = []
-    item_of: Callable[[int], Any] | None = None
-    if texts is not None:  # a file's token lists are read only where an entity covers them
-        item_of = texts.view if isinstance(texts, Slices) else texts.__getitem__
-    for k, (c, q, g0, g1, g_lab, p0, p1, p_lab) in enumerate(columns):
-        doc = None if ids is None else ids[q]
-        item = None if item_of is None else item_of(q)
-        g, p = g_lab >= 0, p_lab >= 0
-        gf, pf = g_frags[k], p_frags[k]
-        out.append(ErrorRecord(
-            category=_CATEGORIES[c], sequence=q, doc_id=doc,
-            gold_start=g0 if g else None, gold_end=g1 if g else None,
-            gold_label=labels[g_lab],
-            pred_start=p0 if p else None, pred_end=p1 if p else None,
-            pred_label=labels[p_lab],
-            gold_text=_cover(item, g0, g1, q, doc, gf) if g and item is not None else None,
-            pred_text=_cover(item, p0, p1, q, doc, pf) if p and item is not None else None,
-            gold_fragments=gf, pred_fragments=pf,
-        ))
-    return out
+    doc = None
+    if doc_ids is not None:
+        ids = [None if d is None else str(d) for d in doc_ids]
+        doc = [ids[q] for q in seq.tolist()]
+    g_text = p_text = None
+    if texts is not None and (isinstance(texts, Slices) or any(t is not None for t in texts)):
+        g_text, p_text = _covered(texts, seq, (gs, ge, g_frags), (ps, pe, p_frags), doc)
+    return ErrorTable(cat, seq, gs, ge, gl, ps, pe, pl, tuple(gold.labels), doc,
+                      g_text, p_text, g_frags, p_frags)
 
 
-def _fragments_of(cols: EntityColumns,
-                  rows: IntArray) -> list[tuple[tuple[int, int], ...] | None]:
-    """The fragments of each row (-1: none) that is discontinuous, else None."""
+Side = tuple[IntArray, IntArray, "list[Frags | None] | None"]
+
+
+def _covered(texts: Sequence[Any], seq: IntArray, gold: Side, pred: Side,
+             doc: list[str | None] | None) -> tuple[list[str | None], list[str | None]]:
+    """The text each side of each record covers (None for an absent side or text).
+
+    The token column of a file is joined for all records at once
+    (:meth:`~nerscore.values.tags.Slices.join_ranges`); any other text, and
+    any record that would raise, record by record.
+    """
+    if isinstance(texts, Slices) and gold[2] is None and pred[2] is None:
+        lengths = np.diff(texts.offsets)[seq] if len(seq) else seq
+        fits = all(bool(((e <= lengths) | (s < 0)).all()) for s, e, _ in (gold, pred))
+        if fits:
+            out: list[list[str | None]] = []
+            for s, e, _ in (gold, pred):
+                has = np.flatnonzero(s >= 0)
+                joined = np.full(len(seq), None, dtype=object)
+                joined[has] = texts.join_ranges(seq[has], s[has], e[has])
+                out.append(joined.tolist())
+            return out[0], out[1]
+    item_of = texts.view if isinstance(texts, Slices) else texts.__getitem__
+    g_text: list[str | None] = []
+    p_text: list[str | None] = []
+    sides = ((gold, g_text), (pred, p_text))
+    for k, q in enumerate(seq.tolist()):
+        item = item_of(q)
+        d = None if doc is None else doc[k]
+        for (s, e, frags), column in sides:
+            a = int(s[k])
+            column.append(None if a < 0 or item is None else
+                          _cover(item, a, int(e[k]), q, d, None if frags is None else frags[k]))
+    return g_text, p_text
+
+
+def _fragments_of(cols: EntityColumns, rows: IntArray) -> list[Frags | None] | None:
+    """The fragments of each row (-1: none) that is discontinuous, else None (all None: None)."""
     if cols.fragments is None:
-        return [None] * len(rows)
+        return None
     many = cols.fragments.counts() > 1
     f = cols.fragments
-    return [f.row(r) if r >= 0 and many[r] else None for r in rows.tolist()]
+    out = [f.row(r) if r >= 0 and many[r] else None for r in rows.tolist()]
+    return out if any(x is not None for x in out) else None
 
 
 def list_errors(
@@ -359,17 +291,17 @@ def list_errors(
         extra = [len(x) for x in (texts, doc_ids) if x is not None and not isinstance(x, str)]
         n_seq = max([n_seq, *extra])
     prep_texts: Sequence[Any] | None = prep.texts
-    return _from_alignment(
+    return list(_from_alignment(
         analysis_alignment(match, res.alignment), n_seq,
         doc_ids=doc_ids if doc_ids is not None else prep.doc_ids,
         texts=texts if texts is not None else prep_texts,
-    )
+    ))
 
 
 def _from_alignment(
     base: Alignment, n_seq: int, *,
     doc_ids: Sequence[Any] | None, texts: Sequence[Any] | None,
-) -> list[ErrorRecord]:
+) -> ErrorTable:
     ids = None
     if doc_ids is not None:
         ids = list(doc_ids)
@@ -412,18 +344,29 @@ def errors_from_report(
     >>> [(e.category.value, e.pred_start, e.pred_label) for e in errors_from_report(r)]
     [('spurious', 1, 'LOC')]
     """
+    return list(error_table(report, texts=texts))
+
+
+def error_table(report: Report, *, texts: Sequence[Any] | None = None) -> ErrorTable:
+    """:func:`errors_from_report` as columns: records are made only when read.
+
+    What the command line writes and the HTML report embeds; pass it to
+    :func:`write_errors` to write all records at once.
+
+    Examples
+    --------
+    >>> import nerscore
+    >>> r = nerscore.evaluate([["B-PER", "O"]], [["B-PER", "B-LOC"]], zero_division=0.0)
+    >>> t = error_table(r)
+    >>> len(t), t.pred_start.tolist(), t[0] == errors_from_report(r)[0]
+    (1, [1], True)
+    """
     base = analysis_alignment(report.match, report.alignment)
     n_seq = max(base.gold.n_sequences, base.pred.n_sequences, report.n_sequences or 0)
     return _from_alignment(
         base, n_seq, doc_ids=report.doc_ids,
         texts=texts if texts is not None else report.texts,
     )
-
-
-def _csv_value(value: Any) -> Any:
-    if isinstance(value, list):  # fragments, as BRAT writes them
-        return ";".join(f"{a} {b}" for a, b in value)
-    return "" if value is None else value
 
 
 def write_errors(
@@ -437,7 +380,8 @@ def write_errors(
     Parameters
     ----------
     records : iterable of ErrorRecord
-        From :func:`list_errors` or :func:`errors_from_report`.
+        From :func:`list_errors`, :func:`errors_from_report` or
+        :func:`error_table` (written column by column).
     path_or_file : str, path or text file
         Where to write; a path is created or overwritten.
     format : {"jsonl", "csv"}
@@ -467,27 +411,13 @@ def write_errors(
     """
     if format not in ("jsonl", "csv"):
         raise ValueError(f"Expected `format` to be one of 'jsonl', 'csv'; got {format!r}.")
+    table = ErrorTable.from_records(records)
     if isinstance(path_or_file, (str, os.PathLike)):
-        with atomic_open(path_or_file, "w", encoding="utf-8", newline="") as fh:
-            return _write(records, fh, format)
-    return _write(records, path_or_file, format)
-
-
-def _write(records: Iterable[ErrorRecord], fh: IO[str], format: str) -> int:  # noqa: A002
-    n = 0
-    if format == "jsonl":
-        encode = json.JSONEncoder(ensure_ascii=False).encode  # one encoder for all records
-        for rec in records:
-            fh.write(encode(rec.to_dict()) + "\n")
-            n += 1
-        return n
-    writer = csv.writer(fh, lineterminator="\n")
-    writer.writerow(FIELDS)
-    for rec in records:
-        d = rec.to_dict()
-        writer.writerow([_csv_value(d[f]) for f in FIELDS])
-        n += 1
-    return n
+        with atomic_open(path_or_file, "wb") as fh:
+            table.write_to(fh, format)
+    else:
+        table.write_to(path_or_file, format)
+    return len(table)
 
 
 def errors_to_string(records: Iterable[ErrorRecord], *, format: str = "jsonl") -> str:  # noqa: A002

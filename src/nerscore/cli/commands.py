@@ -323,9 +323,9 @@ def _output(report: Report, args: argparse.Namespace, cm: ConfusionMatrix | None
 
 
 def _write_errors(report: Report, path: str, gold: ReadResult) -> None:
-    from nerscore.analysis.errors import errors_from_report, write_errors
+    from nerscore.analysis.errors import error_table, write_errors
 
-    records = errors_from_report(report, texts=gold.texts())
+    records = error_table(report, texts=gold.texts())
     fmt = "csv" if path.lower().endswith(".csv") else "jsonl"
     n = write_errors(records, path, format=fmt)
     note("score", f"wrote {n} entity error{'s' if n != 1 else ''} to {path}")

@@ -126,7 +126,7 @@ def low_bytes(n: IntArray) -> WordArray:
 
 
 def intern_ranges(
-    b: ByteArray, starts: IntArray, ends: IntArray
+    b: ByteArray, starts: IntArray, ends: IntArray, *, many: bool = False
 ) -> tuple[IntArray, tuple[str, ...]]:
     """Integer ids (first-occurrence order) of the UTF-8 byte strings ``b[starts:ends]``.
 
@@ -140,6 +140,9 @@ def intern_ranges(
         The bytes.
     starts, ends : array of int
         Byte range of every string.
+    many : bool
+        Expect many distinct strings (tokens rather than labels): sort the
+        keys at once instead of peeling off the distinct values one by one.
 
     Returns
     -------
@@ -170,16 +173,21 @@ def intern_ranges(
         key = key * GOLDEN + lens.astype(np.uint64)
         for k in range(1, n_words):
             key = key * GOLDEN + words[:, k]
-    values, first = _distinct(key)
+    if many:  # one sort gives the distinct values and where each key is among them
+        values, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        first, inv = first.astype(np.int64), inv.reshape(-1)
+    else:
+        values, first = _distinct(key)
+        inv = np.searchsorted(values, key)
     if not exact:
-        rep = first[np.searchsorted(values, key)]
+        rep = first[inv]
         if not (np.array_equal(words, words[rep]) and np.array_equal(lens, lens[rep])):
             # a hash collision (practically never): exact byte-string keys
             full = np.concatenate([words, lens.astype(np.uint64)[:, None]], axis=1)
             _, first, inv = np.unique(full.view(f"V{8 * (n_words + 1)}").reshape(-1),
                                       return_index=True, return_inverse=True)
             return _ranked(b, starts, ends, first, inv.reshape(-1))
-    return _ranked(b, starts, ends, first, np.searchsorted(values, key))
+    return _ranked(b, starts, ends, first, inv)
 
 
 def _ranked(

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.errors import LengthMismatchError
+from nerscore.io._bytes import intern_ranges
 from nerscore.values.tags import EncodedTags
 
 __all__ = [
@@ -29,6 +30,8 @@ __all__ = [
 ]
 
 IntArray = npt.NDArray[np.int64]
+#: Tokens interned at a time by :meth:`FieldView.intern_ranges`.
+_INTERN_BLOCK = 1 << 18
 #: Byte positions in a file (int32 below 2 GiB, else int64).
 PosArray = npt.NDArray[np.signedinteger[Any]]
 
@@ -105,6 +108,69 @@ class FieldView(Sequence[str]):
 
     def __iter__(self) -> Iterator[str]:
         return iter(self[:])
+
+    def join_ranges(self, first: IntArray, stop: IntArray) -> list[str]:
+        r"""The tokens ``first[k]:stop[k]`` of each range ``k``, joined by single spaces.
+
+        One gather over the file's bytes and one decode for all ranges, so no
+        string is made per token.
+
+        Examples
+        --------
+        >>> v = FieldView(b"Ann B\nLee I\nleft O\n", np.array([0, 6, 12]), np.array([3, 9, 16]))
+        >>> v.join_ranges(np.array([0, 2, 1]), np.array([2, 3, 1]))
+        ['Ann Lee', 'left', '']
+        """
+        first = np.asarray(first, dtype=np.int64)
+        counts = np.asarray(stop, dtype=np.int64) - first
+        if not len(counts):
+            return []
+        n_tok = int(counts.sum())
+        before = np.cumsum(counts) - counts
+        tok = np.arange(n_tok, dtype=np.int64) + np.repeat(first - before, counts)
+        starts = self._starts[tok].astype(np.int64)
+        lens = self._ends[tok].astype(np.int64) - starts
+        width = lens + 1  # each token, then a space (or a newline after a range's last)
+        at = np.cumsum(width) - width
+        src = np.arange(int(width.sum()), dtype=np.int64) + np.repeat(starts - at, width)
+        sep = at + lens
+        src[sep] = 0
+        out = np.frombuffer(self._data, dtype=np.uint8)[src]
+        out[sep] = ord(" ")
+        out[sep[(before + counts - 1)[counts > 0]]] = ord("\n")  # a token holds no newline
+        parts: list[str] = out.tobytes().decode("utf-8").split("\n")
+        if bool((counts > 0).all()):
+            return parts[:-1]
+        it = iter(parts)
+        return [next(it) if c > 0 else "" for c in counts.tolist()]
+
+    def intern_ranges(self, first: IntArray, stop: IntArray) -> tuple[IntArray, tuple[str, ...]]:
+        """Ids of the tokens ``first[k]:stop[k]`` of every range (concatenated) and the strings.
+
+        Ids number the distinct strings in order of first appearance; the
+        bytes are hashed, not decoded token by token.
+
+        Examples
+        --------
+        >>> v = FieldView(b"a b a c", np.array([0, 2, 4, 6]), np.array([1, 3, 5, 7]))
+        >>> ids, vocab = v.intern_ranges(np.array([2, 0]), np.array([4, 2]))
+        >>> ids.tolist(), vocab
+        ([0, 1, 0, 2], ('a', 'c', 'b'))
+        """
+        first = np.asarray(first, dtype=np.int64)
+        counts = np.asarray(stop, dtype=np.int64) - first
+        tok = np.arange(int(counts.sum()), dtype=np.int64) + np.repeat(
+            first - (np.cumsum(counts) - counts), counts)
+        b = np.frombuffer(self._data, dtype=np.uint8)
+        index: dict[str, int] = {}
+        ids = np.empty(len(tok), dtype=np.int64)
+        for lo in range(0, len(tok), _INTERN_BLOCK):  # bounded memory: blocks, one table
+            at = tok[lo : lo + _INTERN_BLOCK]
+            part, vocab = intern_ranges(b, self._starts[at].astype(np.int64),
+                                        self._ends[at].astype(np.int64), many=True)
+            remap = np.array([index.setdefault(t, len(index)) for t in vocab], dtype=np.int64)
+            ids[lo : lo + len(at)] = remap[part] if len(part) else part
+        return ids, tuple(index)
 
     def __repr__(self) -> str:
         head = self[:5]

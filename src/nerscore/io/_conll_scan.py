@@ -166,10 +166,18 @@ def decide(scans: Sequence[Scan]) -> str:
     return vote.decision()
 
 
-def parse_blocks(scans: Sequence[Scan], column_delimiter: str) -> tuple[list[Block], str]:
-    """Extract and intern the columns of every block under one delimiter."""
+def parse_blocks(scans: list[Scan], column_delimiter: str) -> tuple[list[Block], str]:
+    """Extract and intern the columns of every block under one delimiter.
+
+    Empties ``scans`` as it goes, so that a block's scan is freed once its
+    columns are extracted (a whole file is never held twice).
+    """
     delimiter = decide(scans) if column_delimiter == "auto" else column_delimiter
-    return [_extract(scan, delimiter) for scan in scans], delimiter
+    scans.reverse()
+    blocks = []
+    while scans:
+        blocks.append(_extract(scans.pop(), delimiter))
+    return blocks, delimiter
 
 
 def assemble(

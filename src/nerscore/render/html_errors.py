@@ -9,6 +9,7 @@ megabytes and parse in a fraction of a second.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -17,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from nerscore.analysis.errors import ErrorCategory, ErrorRecord, errors_from_report
+from nerscore.analysis.errors import ErrorCategory, ErrorTable, error_table
 from nerscore.analysis.pairing import analysis_alignment
 from nerscore.errors import OptionError
 from nerscore.scoring.report import Report
@@ -30,7 +31,6 @@ __all__ = ["CATEGORIES", "browser_markup", "error_payload", "script_json"]
 #: no offsets: the page lists them apart, render/html_llm.py).
 CATEGORIES = tuple((c.value, c.value.replace("_", " ")) for c in ErrorCategory
                    if c is not ErrorCategory.UNALIGNED)
-_CAT_INDEX = {c: i for i, c in enumerate(ErrorCategory)}
 
 
 def script_json(data: Any) -> str:
@@ -139,22 +139,30 @@ def _within_row(table: Mapping[str, IntArray], query: Mapping[str, IntArray]) ->
 
 
 def _errors(
-    records: Sequence[ErrorRecord], rows: IntArray, vocab: _Vocab,
+    records: ErrorTable, rows: IntArray, vocab: _Vocab,
     gold: Mapping[str, IntArray], pred: Mapping[str, IntArray], frag_ids: _FragIds,
 ) -> dict[str, list[int]]:
-    """Errors as columns: category, row, and each side as an index into its row's entities."""
-    code = vocab.code
-    cols = np.array([
-        (_CAT_INDEX[r.category], r.sequence,
-         -1 if r.gold_start is None else r.gold_start, -1 if r.gold_end is None else r.gold_end,
-         code(r.gold_label), frag_ids.code(r.gold_fragments),
-         -1 if r.pred_start is None else r.pred_start, -1 if r.pred_end is None else r.pred_end,
-         code(r.pred_label), frag_ids.code(r.pred_fragments)) for r in records],
-        dtype=np.int64).reshape(-1, 10)
-    row = np.searchsorted(rows, cols[:, 1])
-    g = _within_row(gold, dict(zip(_KEYS, (row, *cols[:, 2:6].T), strict=True)))
-    p = _within_row(pred, dict(zip(_KEYS, (row, *cols[:, 6:10].T), strict=True)))
-    return {"cat": cols[:, 0].tolist(), "row": row.tolist(), "g": g.tolist(), "p": p.tolist()}
+    """Errors as columns: category, row, and each side as an index into its row's entities.
+
+    Read from the records' columns (:class:`~nerscore.analysis.errors.ErrorTable`):
+    no record is made.
+    """
+    codes = np.array([*(vocab.code(lab) for lab in records.labels), -1], dtype=np.int64)
+
+    def frags(values: list[Frags | None] | None) -> IntArray:
+        if values is None:
+            return np.zeros(len(records), dtype=np.int64)
+        return np.array([frag_ids.code(f) for f in values], dtype=np.int64)
+
+    row = np.searchsorted(rows, records.sequence)
+    g = _within_row(gold, dict(zip(_KEYS, (
+        row, records.gold_start, records.gold_end, codes[records.gold_label],
+        frags(records.gold_fragments)), strict=True)))
+    p = _within_row(pred, dict(zip(_KEYS, (
+        row, records.pred_start, records.pred_end, codes[records.pred_label],
+        frags(records.pred_fragments)), strict=True)))
+    return {"cat": records.category.tolist(), "row": row.tolist(), "g": g.tolist(),
+            "p": p.tolist()}
 
 
 def _texts(
@@ -176,6 +184,8 @@ def _texts(
     if len(items) != n:
         raise ValueError(f"Expected `texts` to hold one item per sequence ({n}); "
                          f"got {len(items)}.")
+    if isinstance(items, Slices) and hasattr(items.flat, "intern_ranges"):
+        return _file_tokens(items, rows)
     picked = [items[q] for q in rows]
     lists = [[str(t) for t in item] for item in picked
              if item is not None and not isinstance(item, str)]
@@ -186,6 +196,21 @@ def _texts(
     coded = iter([[index[t] for t in tokens] for tokens in lists])
     return [item if item is None or isinstance(item, str) else next(coded)
             for item in picked], table
+
+
+def _file_tokens(items: Slices, rows: Sequence[int]) -> tuple[list[Any], list[str]]:
+    """:func:`_texts` of a file's tokens: the rows' token bytes interned at once, no str per token."""
+    at = np.asarray(rows, dtype=np.int64)
+    first, stop = items.offsets[at], items.offsets[at + 1]
+    ids, vocab = items.flat.intern_ranges(first, stop)  # type: ignore[attr-defined]
+    # most frequent first, ties in order of first appearance (Counter.most_common)
+    order = np.argsort(-np.bincount(ids, minlength=len(vocab)), kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    coded = rank[ids].tolist()
+    cuts = np.concatenate([[0], np.cumsum(stop - first)]).tolist()
+    return ([coded[a:b] for a, b in itertools.pairwise(cuts)],
+            [vocab[i] for i in order.tolist()])
 
 
 def error_payload(
@@ -237,11 +262,11 @@ def error_payload(
             continue
         n = max(base.gold.n_sequences, base.pred.n_sequences, report.n_sequences or 0)
         # the page slices covered text itself: no texts here, so none is copied per record
-        usable.append((name, report, base, n, errors_from_report(report, texts=[None] * n)))
+        usable.append((name, report, base, n, error_table(report, texts=[None] * n)))
     if not usable:
         return None, "; ".join(reasons)
-    rows = np.array(sorted({e.sequence for *_, records in usable for e in records}),
-                    dtype=np.int64)
+    rows = np.unique(np.concatenate([np.zeros(0, dtype=np.int64),
+                                     *(records.sequence for *_, records in usable)]))
     golds: list[dict[str, Any]] = []
     out_systems = []
     frag_ids = _FragIds()

@@ -222,6 +222,21 @@ class Slices(Sequence[list[str]]):
             raise IndexError(f"sequence {k} of {n}")
         return list(self.flat[int(self.offsets[k]) : int(self.offsets[k + 1])])
 
+    def join_ranges(self, seq: IntArray, start: IntArray, end: IntArray) -> list[str]:
+        """The items ``start[k]:end[k]`` of sequence ``seq[k]`` (within it), joined by spaces.
+
+        A file's token column joins them all at once (``flat.join_ranges``).
+
+        >>> Slices(["a", "b", "c"], np.array([0, 2, 3])).join_ranges(*np.array([[0, 1], [0, 0],
+        ...                                                                     [2, 1]]))
+        ['a b', 'c']
+        """
+        first, stop, flat = self.offsets[seq] + start, self.offsets[seq] + end, self.flat
+        if hasattr(flat, "join_ranges"):
+            return list(flat.join_ranges(first, stop))
+        return [" ".join(map(str, flat[a:b]))
+                for a, b in zip(first.tolist(), stop.tolist(), strict=True)]
+
     def view(self, k: int) -> Sequence[str]:
         """Sequence ``k`` without reading its items: a slice of it reads only what it covers.
 

@@ -1,0 +1,407 @@
+"""Error records as columns: the one place that builds a record's fields and writes them.
+
+An error listing of a large corpus holds a hundred thousand records. They are
+kept as NumPy columns (category, sequence, the bounds and label id of each
+side) plus the covered texts, in an :class:`ErrorTable`; an
+:class:`ErrorRecord` is made only when one is read, and the JSON Lines and
+CSV writers format whole columns at once (:meth:`ErrorTable.to_string`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, fields, replace
+from json.encoder import encode_basestring
+from typing import IO, Any, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from nerscore.values.options import OptionEnum
+
+__all__ = ["FIELDS", "ErrorCategory", "ErrorRecord", "ErrorTable"]
+
+IntArray = npt.NDArray[np.int64]
+Frags = tuple[tuple[int, int], ...]
+
+
+class ErrorCategory(OptionEnum):
+    """The kinds of entity error."""
+
+    MISSED = "missed"
+    SPURIOUS = "spurious"
+    WRONG_LABEL = "wrong_label"
+    WRONG_BOUNDARY = "wrong_boundary"
+    WRONG_LABEL_AND_BOUNDARY = "wrong_label_and_boundary"
+    UNALIGNED = "unaligned"
+
+
+CATEGORIES = tuple(ErrorCategory)
+_CAT_INDEX = {c: i for i, c in enumerate(CATEGORIES)}
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorRecord:
+    """One error: a gold entity, a prediction, or a mismatched pair of both.
+
+    Offsets are half-open, in the units of the input: tokens for tag
+    sequences, characters for character spans.
+
+    Attributes
+    ----------
+    category : ErrorCategory
+        What went wrong (see :mod:`nerscore.analysis.errors`).
+    sequence : int
+        Index of the sentence or document.
+    doc_id : str or None
+        Document id, when the input had ids.
+    gold_start, gold_end, gold_label : int, int, str, or None
+        The gold entity (None for ``spurious``).
+    pred_start, pred_end, pred_label : int, int, str, or None
+        The prediction (None for ``missed``).
+    gold_text, pred_text : str or None
+        The covered text (tokens joined by spaces for token input), when
+        text or tokens are known; a discontinuous entity's fragments joined
+        by `` … ``.
+    gold_fragments, pred_fragments : tuple of (int, int), or None
+        The fragments of a discontinuous entity (None for a contiguous one
+        or an absent side); written ``"0 4;19 29"`` in CSV.
+
+    Examples
+    --------
+    >>> r = ErrorRecord(ErrorCategory.MISSED, 0, None, 3, 5, "PER", None, None, None)
+    >>> r.to_dict()["category"], r.to_dict()["gold_label"]
+    ('missed', 'PER')
+    """
+
+    category: ErrorCategory
+    sequence: int
+    doc_id: str | None
+    gold_start: int | None
+    gold_end: int | None
+    gold_label: str | None
+    pred_start: int | None
+    pred_end: int | None
+    pred_label: str | None
+    gold_text: str | None = None
+    pred_text: str | None = None
+    gold_fragments: Frags | None = None
+    pred_fragments: Frags | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as a JSON-safe dictionary (field order kept).
+
+        Returns
+        -------
+        dict
+        """
+        out = {name: getattr(self, name) for name in FIELDS}
+        out["category"] = self.category.value
+        for side in ("gold_fragments", "pred_fragments"):
+            if out[side] is not None:
+                out[side] = [list(f) for f in out[side]]
+        return out
+
+    def shifted(self, offset: int) -> ErrorRecord:
+        """The same record with ``sequence`` moved by ``offset`` (a batch within a corpus).
+
+        Examples
+        --------
+        >>> ErrorRecord(ErrorCategory.MISSED, 0, None, 3, 5, "PER", None, None, None).shifted(7).sequence
+        7
+        """
+        return replace(self, sequence=self.sequence + offset)
+
+
+#: Column order of :func:`~nerscore.analysis.errors.write_errors`.
+FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ErrorRecord))
+
+
+@dataclass(frozen=True, eq=False)
+class ErrorTable(Sequence[ErrorRecord]):
+    """Error records held as columns; a sequence of :class:`ErrorRecord` made on access.
+
+    Attributes
+    ----------
+    category : array of int
+        Index into :class:`ErrorCategory` (in its order).
+    sequence : array of int
+        Sentence or document of each record.
+    gold_start, gold_end, gold_label, pred_start, pred_end, pred_label : array of int
+        Bounds and label (an index into ``labels``) of each side; -1 where
+        the side is absent.
+    labels : tuple of str
+        The label table.
+    doc_id : list of (str or None), or None
+        Per record; None when the input had no ids.
+    gold_text, pred_text : list of (str or None), or None
+        Per record; None when no text is known.
+    gold_fragments, pred_fragments : list of (fragments or None), or None
+        Per record; None when no entity is discontinuous.
+
+    Examples
+    --------
+    >>> t = ErrorTable.from_records([
+    ...     ErrorRecord(ErrorCategory.SPURIOUS, 0, None, None, None, None, 1, 2, "LOC")])
+    >>> len(t), t[0].pred_label, t.shifted(3)[0].sequence
+    (1, 'LOC', 3)
+    >>> print(t.to_string("csv"), end="")
+    category,sequence,doc_id,gold_start,gold_end,gold_label,pred_start,pred_end,pred_label,\
+gold_text,pred_text,gold_fragments,pred_fragments
+    spurious,0,,,,,1,2,LOC,,,,
+    """
+
+    category: IntArray
+    sequence: IntArray
+    gold_start: IntArray
+    gold_end: IntArray
+    gold_label: IntArray
+    pred_start: IntArray
+    pred_end: IntArray
+    pred_label: IntArray
+    labels: tuple[str, ...]
+    doc_id: list[str | None] | None = None
+    gold_text: list[str | None] | None = None
+    pred_text: list[str | None] | None = None
+    gold_fragments: list[Frags | None] | None = None
+    pred_fragments: list[Frags | None] | None = None
+
+    def __len__(self) -> int:
+        return len(self.category)
+
+    @overload
+    def __getitem__(self, k: int) -> ErrorRecord: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[ErrorRecord]: ...
+
+    def __getitem__(self, k: int | slice) -> ErrorRecord | list[ErrorRecord]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        n = len(self)
+        if not -n <= k < n:
+            raise IndexError(f"record {k} of {n}")
+        k %= n
+        labels = self.labels
+
+        def item(values: list[Any] | None) -> Any:
+            return None if values is None else values[k]
+
+        def num(values: IntArray) -> int | None:
+            v = int(values[k])
+            return v if v >= 0 else None
+
+        def label(values: IntArray) -> str | None:
+            v = int(values[k])
+            return labels[v] if v >= 0 else None
+
+        return ErrorRecord(
+            CATEGORIES[int(self.category[k])], int(self.sequence[k]), item(self.doc_id),
+            num(self.gold_start), num(self.gold_end), label(self.gold_label),
+            num(self.pred_start), num(self.pred_end), label(self.pred_label),
+            item(self.gold_text), item(self.pred_text),
+            item(self.gold_fragments), item(self.pred_fragments))
+
+    def __iter__(self) -> Iterator[ErrorRecord]:
+        return (self[k] for k in range(len(self)))
+
+    def shifted(self, offset: int) -> ErrorTable:
+        """The same records with ``sequence`` moved by ``offset`` (a batch within a corpus)."""
+        return replace(self, sequence=self.sequence + offset) if offset else self
+
+    def rows(self, start: int, stop: int) -> ErrorTable:
+        """Records ``start`` to ``stop`` (exclusive) as a table.
+
+        Examples
+        --------
+        >>> t = ErrorTable.from_records([ErrorRecord(ErrorCategory.MISSED, k, None, 0, 1, "X",
+        ...                                          None, None, None) for k in range(5)])
+        >>> t.rows(1, 3).sequence.tolist()
+        [1, 2]
+        """
+        cut = slice(start, stop)
+
+        def part(values: list[Any] | None) -> Any:
+            return None if values is None else values[cut]
+
+        return ErrorTable(
+            self.category[cut], self.sequence[cut], self.gold_start[cut], self.gold_end[cut],
+            self.gold_label[cut], self.pred_start[cut], self.pred_end[cut],
+            self.pred_label[cut], self.labels, part(self.doc_id), part(self.gold_text),
+            part(self.pred_text), part(self.gold_fragments), part(self.pred_fragments))
+
+    def write_to(self, fh: IO[str] | IO[bytes], format: str = "jsonl",  # noqa: A002
+                 *, header: bool = True, block: int = 1 << 16) -> None:
+        """Write :meth:`to_string` to ``fh`` (text, or bytes as UTF-8), ``block`` records at a time.
+
+        ``header=False`` leaves out the CSV header row.
+        """
+        for k, start in enumerate(range(0, max(len(self), 1), block)):
+            text = self.rows(start, start + block).to_string(format)
+            if format == "csv" and (k or not header):
+                text = text.split("\n", 1)[1]
+            fh.write(text.encode("utf-8") if _is_binary(fh) else text)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_records(cls, records: Iterable[ErrorRecord]) -> ErrorTable:
+        """The columns of any records (an :class:`ErrorTable` is returned as it is)."""
+        if isinstance(records, ErrorTable):
+            return records
+        recs = list(records)
+        index: dict[str, int] = {}
+
+        def ints(name: str) -> IntArray:
+            return np.array([-1 if (v := getattr(r, name)) is None else v for r in recs],
+                            dtype=np.int64)
+
+        def label_ids(name: str) -> IntArray:
+            return np.array([-1 if (v := getattr(r, name)) is None
+                             else index.setdefault(v, len(index)) for r in recs], dtype=np.int64)
+
+        def column(name: str) -> list[Any] | None:
+            values = [getattr(r, name) for r in recs]
+            return values if any(v is not None for v in values) else None
+
+        return cls(
+            np.array([_CAT_INDEX[ErrorCategory(r.category)] for r in recs], dtype=np.int64),
+            ints("sequence"), ints("gold_start"), ints("gold_end"), label_ids("gold_label"),
+            ints("pred_start"), ints("pred_end"), label_ids("pred_label"), tuple(index),
+            column("doc_id"), column("gold_text"), column("pred_text"),
+            column("gold_fragments"), column("pred_fragments"))
+
+    def to_string(self, format: str = "jsonl") -> str:  # noqa: A002 - the writers' name
+        """The records as JSON Lines or CSV (see :func:`~nerscore.analysis.errors.write_errors`)."""
+        if format == "csv":
+            return _to_csv(self)
+        return _to_jsonl(self)
+
+
+def _nullable(values: IntArray) -> list[int | None]:
+    """The values as Python ints, None for -1 (an absent side)."""
+    out: list[int | None] = values.tolist()
+    for k in np.flatnonzero(values < 0).tolist():
+        out[k] = None
+    return out
+
+
+def _is_binary(fh: IO[Any]) -> bool:
+    return "b" in getattr(fh, "mode", "") or isinstance(fh, (io.BufferedIOBase, io.RawIOBase))
+
+
+def _csv_fragments(frags: Frags | None) -> str | None:
+    """Fragments as BRAT writes them (``0 4;19 29``)."""
+    return None if frags is None else ";".join(f"{a} {b}" for a, b in frags)
+
+
+def _to_csv(t: ErrorTable) -> str:
+    n = len(t)
+    none: list[None] = [None] * n
+    labels = [*t.labels, None]  # -1 -> None
+    cats = [c.value for c in CATEGORIES]
+    columns: list[Sequence[Any]] = [
+        [cats[c] for c in t.category.tolist()], t.sequence.tolist(), t.doc_id or none,
+        _nullable(t.gold_start), _nullable(t.gold_end),
+        [labels[i] for i in t.gold_label.tolist()],
+        _nullable(t.pred_start), _nullable(t.pred_end),
+        [labels[i] for i in t.pred_label.tolist()],
+        t.gold_text or none, t.pred_text or none,
+        [_csv_fragments(f) for f in t.gold_fragments] if t.gold_fragments else none,
+        [_csv_fragments(f) for f in t.pred_fragments] if t.pred_fragments else none,
+    ]
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")  # None is written as an empty cell
+    writer.writerow(FIELDS)
+    writer.writerows(zip(*columns, strict=True))
+    return buf.getvalue()
+
+
+def _json_ints(values: IntArray) -> list[str] | str:
+    """Each value as JSON, ``null`` for -1 (an absent side); one ``null`` when all are."""
+    present = values >= 0
+    if not present.any():
+        return "null"
+    lo, hi = int(values[present].min()), int(values.max())
+    if hi - lo > 4 * len(values):  # spread out: one str per value
+        out: list[str] = list(map(str, values.tolist()))
+        for k in np.flatnonzero(~present).tolist():
+            out[k] = "null"
+        return out
+    # offsets and the sequences of a batch span a short range: one str per distinct value
+    table = ["null", *map(str, range(lo, hi + 1))]
+    return list(map(table.__getitem__, np.where(present, values - (lo - 1), 0).tolist()))
+
+
+def _json_strings(values: Sequence[Any] | None) -> list[str] | str:
+    r"""Each value as a JSON string, ``null`` for None; one ``null`` when there are no values.
+
+    As ``encode_basestring`` of each value, in one call where no value holds a
+    backslash, a newline or a NUL: the values are joined by newlines, None
+    written as NUL, and encoded at once; a newline becomes ``\n`` and a NUL
+    ``\u0000``, which nothing else produces without a backslash.
+    """
+    if values is None:
+        return "null"
+    n_none = values.count(None) if isinstance(values, list) else sum(v is None for v in values)
+    if n_none == len(values):
+        return "null"
+    joined = "\n".join(["\0" if v is None else v for v in values])
+    if "\\" not in joined and joined.count("\0") == n_none:
+        parts = (encode_basestring(joined).replace("\\n", '"\n"')
+                 .replace('"\\u0000"', "null").split("\n"))
+        if len(parts) == len(values):  # no value held a newline of its own
+            return parts
+    return ["null" if v is None else encode_basestring(v) for v in values]
+
+
+def _json_fragments(values: list[Frags | None] | None) -> list[str] | str:
+    """Each fragment list as JSON (``[[0, 4], [19, 29]]``), ``null`` for None."""
+    if values is None or all(v is None for v in values):
+        return "null"
+    return ["null" if v is None else json.dumps([list(f) for f in v]) for v in values]
+
+
+def _json_labels(ids: IntArray, labels: tuple[str, ...]) -> list[str] | str:
+    """Each label id as its JSON string, ``null`` for -1."""
+    if not (ids >= 0).any():
+        return "null"
+    table = [*map(encode_basestring, labels), "null"]  # -1 -> null
+    return list(map(table.__getitem__, ids.tolist()))
+
+
+def _to_jsonl(t: ErrorTable) -> str:
+    """One JSON object per record, as ``json.JSONEncoder(ensure_ascii=False)`` writes it.
+
+    Each field becomes one column of JSON values (a field with the same
+    value in every record, one value); the lines are the columns
+    interleaved with the keys in one flat list, joined once.
+    """
+    n = len(t)
+    if not n:
+        return ""
+    cats = [encode_basestring(c.value) for c in CATEGORIES]
+    values: list[list[str] | str] = [
+        list(map(cats.__getitem__, t.category.tolist())), _json_ints(t.sequence),
+        _json_strings(t.doc_id), _json_ints(t.gold_start), _json_ints(t.gold_end),
+        _json_labels(t.gold_label, t.labels), _json_ints(t.pred_start),
+        _json_ints(t.pred_end), _json_labels(t.pred_label, t.labels),
+        _json_strings(t.gold_text), _json_strings(t.pred_text),
+        _json_fragments(t.gold_fragments), _json_fragments(t.pred_fragments)]
+    pieces: list[str | list[str]] = []  # literals (str) and columns (list)
+    literal = "{"
+    for name, value in zip(FIELDS, values, strict=True):
+        literal += f'"{name}": '
+        if isinstance(value, str):  # the same in every record
+            literal += value
+        else:
+            pieces += [literal, value]
+            literal = ""
+        literal += ", "
+    pieces.append(literal[:-2] + "}\n")
+    width = len(pieces)
+    flat: list[str] = [""] * (n * width)
+    for k, piece in enumerate(pieces):
+        flat[k::width] = [piece] * n if isinstance(piece, str) else piece
+    return "".join(flat)
