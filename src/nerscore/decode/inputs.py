@@ -535,8 +535,13 @@ def _columns(
     return span_columns(span_lists, names=names, text_lengths=lengths, side=side)
 
 
-def prepare_spans(y_true: object, y_pred: object) -> Prepared:
+def prepare_spans(y_true: object, y_pred: object, *,
+                  pred_columns: EntityColumns | None = None) -> Prepared:
     """Check, join and convert span inputs (see the module docstring).
+
+    ``pred_columns`` are the predicted spans already as columns, their
+    ``seq`` indexing the joined documents (``y_pred`` then names the
+    documents, with no spans).
 
     Raises
     ------
@@ -563,7 +568,8 @@ def prepare_spans(y_true: object, y_pred: object) -> Prepared:
     ids, texts = joined.ids, joined.texts
     names: Sequence[str | int] = ids if ids is not None else range(len(joined.g_spans))
     gold = _columns(joined.g_spans, names, texts, "y_true")
-    pred = _columns(joined.p_spans, names, texts, "y_pred")
+    pred = _columns(joined.p_spans, names, texts, "y_pred") if pred_columns is None else \
+        pred_columns
     notes: list[str] = list(joined.notes)
     tallies: dict[str, int] = {}
     if g.ignore is not None or p.ignore is not None:
