@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
@@ -334,6 +335,9 @@ def _doc_dict(
 
 
 def _side(y: object, name: str) -> _Side:
+    if type(y) is dict and set(map(type, y)) <= {str} and set(map(type, y.values())) <= {
+            tuple, list}:  # {doc_id: spans}, read as the loop below reads it, in C
+        return _Side(list(y.values()), list(y), None, mapping=True)
     if isinstance(y, Mapping):
         ids: list[str] = []
         spans: list[Sequence[Any]] = []
@@ -384,12 +388,21 @@ def _side(y: object, name: str) -> _Side:
     return _Side(items, None, None)
 
 
+_FIELDS = attrgetter("id"), attrgetter("text"), attrgetter("spans"), attrgetter("ignore")
+_SOURCE, _LINE = attrgetter("source"), attrgetter("line")
+
+
 def _document_side(items: list[Any], name: str) -> _Side:
     ids: list[Any] = []
     texts: list[str | None] = []
     spans: list[Sequence[Any]] = []
     where: list[str] = []
     regions: list[tuple[Span | Entity, ...]] = []
+    if set(map(type, items)) == {Document} and not any(map(_SOURCE, items)) and set(
+            map(_LINE, items)) <= {None}:
+        ids, texts, spans, regions = (list(map(_FIELDS[f], items)) for f in range(4))
+        where = [""] * len(items)
+        items = []  # read: the loop below (which reads the same) has nothing left to do
     for k, item in enumerate(items):
         if isinstance(item, Document):
             ids.append(item.id)

@@ -25,7 +25,7 @@ documents.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, count, repeat
+from itertools import chain, repeat
 from typing import NamedTuple
 
 import numpy as np
@@ -105,12 +105,8 @@ def place_mentions(
     nxt = _ints(map(str.find, haystacks, keys, end.tolist()), n)
     found = (at >= 0) & (length > 0)
     nxt[~found] = -1
-    # a string mentioned twice in a document
-    ids = dict(zip(dict.fromkeys(keys), count(), strict=False))
-    pair = seq * max(len(ids), 1) + _ints(map(ids.__getitem__, keys), n)
-    pair.sort()
-    greedy[(pair[1:][pair[1:] == pair[:-1]]) // max(len(ids), 1)] = True
-    # first occurrences overlapping one another, on one line of all documents
+    # first occurrences overlapping one another (a string mentioned twice included: its
+    # mentions share one), on one line of all documents
     offset = np.zeros(n_docs, dtype=np.int64)
     if n_docs > 1:
         offset[1:] = np.cumsum(_ints(map(len, norm), n_docs) + 1)[:-1]

@@ -30,6 +30,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from nerscore.decode.inputs import prepare_spans
 from nerscore.matching.registry import get_matcher
 from nerscore.scoring.llm_align import align_rows, label_aliases_map
@@ -38,7 +40,7 @@ from nerscore.scoring.report import Report
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import Document
 from nerscore.values.mentions import Mention
-from nerscore.values.spans import Entity, EntityColumns, Span
+from nerscore.values.spans import EntityColumns
 from nerscore.values.tags import encode_strings
 
 __all__ = ["AlignedOutputs", "LLMSummary", "align_outputs", "evaluate_llm", "label_aliases_map"]
@@ -324,16 +326,12 @@ def _lost_counts(lost: list[Mention], match: str, options: Mapping[str, Any], *,
     token input) in a document without gold entities, scored by the same
     matcher, so that every matcher counts it as it counts a false positive.
     """
-    spans: list[Entity] = []
-    parts = []
-    at = 0
-    for m in lost:
-        width = max(1, len(m.text.split())) if token_units else max(1, len(m.text))
-        spans.append(Entity(Span(at, at + width), m.label))
-        parts.append(m.text.ljust(width)[:width] if not token_units else "")
-        at += width + 1
-    text = None if token_units else " ".join(parts)
-    gold = [Document("lost", (), text)]
-    pred = [Document("lost", tuple(spans), text)]
+    words = [m.text.split() for m in lost] if token_units else [m.text for m in lost]
+    width = np.maximum(np.fromiter(map(len, words), dtype=np.int64, count=len(lost)), 1)
+    start = np.cumsum(width + 1) - width - 1
+    label, vocab = encode_strings([m.label for m in lost], sort=True)
+    gold = EntityColumns(*(np.zeros(0, dtype=np.int64),) * 4, vocab, 1)
+    pred = EntityColumns(np.zeros(len(lost), dtype=np.int64), start, start + width, label,
+                         vocab, 1)
     opts = {k: v for k, v in options.items() if k not in ("discontinuous", "subset")}
     return count_matches(gold, pred, match=match, **opts)

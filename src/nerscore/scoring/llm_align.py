@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import chain, repeat
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -27,6 +29,9 @@ from nerscore.values.mentions import Mention, ParsedOutput
 from nerscore.values.spans import IntArray
 
 __all__ = ["AlignedRows", "align_rows", "label_aliases_map"]
+
+_ID, _TEXT, _SPANS, _LABEL = (attrgetter(f) for f in ("id", "text", "spans", "label"))
+_ORDER = itemgetter(0, 1, 2)  # document, unaligned before dropped, mention
 
 
 def label_aliases_map(gold_labels: Sequence[str],
@@ -132,28 +137,28 @@ def align_rows(
                                ("snap", snap, SNAPS)):
         if value not in valid:
             raise option_error(name, "one of " + ", ".join(map(repr, valid)), value)
-    ids = [str(d.id) for d in docs]
+    ids = list(map(str, map(_ID, docs)))
     outputs = _outputs_by_id(y_pred, ids)
-    gold_labels = sorted({e.label for d in docs for e in d.spans} | set(labels or ()))
+    gold_labels = sorted(set(map(_LABEL, chain.from_iterable(map(_SPANS, docs))))
+                         | set(labels or ()))
     tally = _Tally(label_aliases_map(gold_labels, label_aliases), set(gold_labels))
-    given = [outputs.get(name, []) for name in ids]
+    given = list(map(outputs.get, ids, repeat([])))
     together = compat is None and tokens is None  # placed by place_mentions
     bulk = read_json_lists(given, format=output_format if together else "")
     tally.c["mentions"] += len(bulk.texts)
     b_labels = tally.relabel(bulk.labels)
-    rest = set(bulk.rest)
     more: tuple[list[int], list[str], list[str]] = ([], [], [])
     rows: list[tuple[int, int, int, str]] = []
-    sources: list[str] = []
-    for k, doc in enumerate(docs):
+    sources = list(map(_TEXT, docs))
+    # a document without text is an error, after the outputs before it were read
+    missing = sources.index(None) if tokens is None and None in sources else len(docs)
+    for k in bulk.rest:
+        if k > missing:
+            break
         name = ids[k]
-        if doc.text is None and tokens is None:
-            raise InputTypeError(f"Gold document {name!r} has no text to align the model's "
-                                 "mentions with; give documents with their text (or tokens=).")
-        sources.append(doc.text or "")
-        if k not in rest:
-            continue
         read = tally.read(_read(given[k], name, output_format), name)
+        if k == missing:
+            break
         items = read.items
         if together and read.text is None and not any(
                 it[2] is not None and it[3] is not None for it in items):
@@ -161,7 +166,7 @@ def align_rows(
             more[1].extend(it[0] for it in items)
             more[2].extend(it[1] for it in items)
             continue
-        text = tokens[k] if tokens is not None else doc.text or ""
+        text = tokens[k] if tokens is not None else sources[k] or ""
         if compat is None:
             placed = align_items(text, items, read.text, policy=align, normalize=normalize,
                                  snap=snap)
@@ -169,6 +174,10 @@ def align_rows(
             placed = _in_schema(text, items, tally.schema)
         tally.placed(k, name, items, placed)
         rows += [(k, s, e, lab) for s, e, lab in placed.spans]
+    if missing < len(docs):
+        raise InputTypeError(f"Gold document {ids[missing]!r} has no text to align the model's "
+                             "mentions with; give documents with their text (or tokens=).")
+    sources = [t or "" for t in sources] if None in sources else sources
     doc_col, texts, labs = bulk.doc, bulk.texts, b_labels
     if more[0]:
         doc_col = np.concatenate([doc_col, np.asarray(more[0], dtype=np.int64)])
@@ -272,20 +281,20 @@ class _Tally:
     def lose(self, doc: IntArray, texts: list[str], labels: list[str], unaligned: IntArray,
              ids: list[str]) -> None:
         """Keep the unaligned mentions of :func:`place_mentions` (indices into its columns)."""
-        for j in unaligned.tolist():
-            k = int(doc[j])
-            self.rows.append((k, 0, j, ids[k], Mention(texts[j], labels[j])))
+        js = unaligned.tolist()
+        self.rows += [(k, 0, j, ids[k], Mention(texts[j], labels[j]))
+                      for j, k in zip(js, doc[unaligned].tolist(), strict=True)]
 
     def lost_in_order(self) -> list[Mention]:
         """The mentions not placed, by document: the unaligned ones, then the dropped ones."""
-        self.rows.sort(key=lambda r: r[:3])
+        self.rows.sort(key=_ORDER)
         return [r[4] for r in self.rows]
 
     def summary(self, *, documents: int, policy: str, normalize: str,
                 without_output: list[str], without_gold: list[str]) -> dict[str, Any]:
         """The fields of :class:`~nerscore.scoring.llm.LLMSummary`."""
         c = self.c
-        self.rows.sort(key=lambda r: r[:3])
+        self.rows.sort(key=_ORDER)
         unaligned = [(name, m.text, m.label) for _, kind, _, name, m in self.rows if not kind]
         return {**c, "documents": documents, "unaligned": len(unaligned),
                 "dropped": sum(r[1] for r in self.rows),
