@@ -388,8 +388,7 @@ def _side(y: object, name: str) -> _Side:
     return _Side(items, None, None)
 
 
-_FIELDS = attrgetter("id"), attrgetter("text"), attrgetter("spans"), attrgetter("ignore")
-_SOURCE, _LINE = attrgetter("source"), attrgetter("line")
+_FIELDS = tuple(map(attrgetter, ("id", "text", "spans", "ignore", "source", "line")))
 
 
 def _document_side(items: list[Any], name: str) -> _Side:
@@ -398,8 +397,8 @@ def _document_side(items: list[Any], name: str) -> _Side:
     spans: list[Sequence[Any]] = []
     where: list[str] = []
     regions: list[tuple[Span | Entity, ...]] = []
-    if set(map(type, items)) == {Document} and not any(map(_SOURCE, items)) and set(
-            map(_LINE, items)) <= {None}:
+    if set(map(type, items)) == {Document} and not any(map(_FIELDS[4], items)) and set(
+            map(_FIELDS[5], items)) <= {None}:
         ids, texts, spans, regions = (list(map(_FIELDS[f], items)) for f in range(4))
         where = [""] * len(items)
         items = []  # read: the loop below (which reads the same) has nothing left to do
@@ -433,13 +432,16 @@ def _document_side(items: list[Any], name: str) -> _Side:
             "(or none, to pair documents by position)."
         )
     return _Side(spans, None if n_missing else ids,
-                 texts if any(t is not None for t in texts) else None,
+                 texts if texts.count(None) < len(texts) else None,
                  where=where, ignore=regions if any(regions) else None)
 
 
 def _check_unique(side: _Side, name: str) -> dict[str, int]:
     assert side.ids is not None
-    index: dict[str, int] = {}
+    index: dict[str, int] = dict(zip(side.ids, range(len(side.ids)), strict=True))
+    if len(index) == len(side.ids):  # unique (else the loop below names the first repeat)
+        return index
+    index.clear()
     for k, doc_id in enumerate(side.ids):
         j = index.setdefault(doc_id, k)
         if j != k:

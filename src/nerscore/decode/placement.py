@@ -122,25 +122,26 @@ def place_mentions(
     hit = (last >= 0) & (g_end[np.maximum(last, 0)] > n_start)
     greedy[seq[again[hit | (policy == "all")]]] = True
     simple = ~greedy[seq]
-    placed = np.flatnonzero(found & simple)
-    parts = [(seq[placed], at[placed], end[placed], placed)]
-    unaligned = [np.flatnonzero(~found & simple)]
+    placed = rows[simple[rows]]  # by document and start (their spans do not overlap)
     ambiguous = int(np.count_nonzero(nxt[placed] >= 0))
-    bounds = np.searchsorted(seq, np.arange(n_docs + 1))
+    lost = np.flatnonzero(~found & simple).tolist()
+    taken: list[tuple[int, int, int, int]] = []
+    bounds = np.searchsorted(seq, np.arange(n_docs + 1)).tolist()
     for k in np.flatnonzero(greedy).tolist():
-        a, b = int(bounds[k]), int(bounds[k + 1])
+        a, b = bounds[k], bounds[k + 1]
         if a == b:
             continue
         items = list(zip(texts[a:b], labels[a:b], repeat(None), repeat(None), strict=False))
         spans: list[tuple[int, int, int]] = []
-        lost, amb = _place(list(range(b - a)), items, sources[k], _Taken(len(sources[k])),
-                           spans, policy, normalize)
+        unplaced, amb = _place(list(range(b - a)), items, sources[k], _Taken(len(sources[k])),
+                               spans, policy, normalize)
         ambiguous += amb
-        unaligned.append(np.asarray(lost, dtype=np.int64) + a)
-        if spans:
-            s, e, m = (np.asarray(c, dtype=np.int64) for c in zip(*spans, strict=True))
-            parts.append((np.full(len(spans), k, dtype=np.int64), s, e, m + a))
-    d, s, e, m = (np.concatenate(c) for c in zip(*parts, strict=True))
-    order = np.lexsort((m, e, s, d))
+        lost += [a + j for j in unplaced]
+        spans.sort()
+        taken += [(k, s, e, a + j) for s, e, j in spans]
+    extra = np.array(taken, dtype=np.int64).reshape(-1, 4).T
+    d, s, e, m = (np.concatenate([col[placed], more]) for col, more
+                  in zip((seq, at, end, np.arange(n)), extra, strict=True))
+    order = np.argsort(d, kind="stable")  # each document's rows come from one side, in order
     return ManyPlacement(d[order], s[order], e[order], m[order],
-                         np.sort(np.concatenate(unaligned)), ambiguous)
+                         np.sort(np.asarray(lost, dtype=np.int64)), ambiguous)

@@ -357,14 +357,16 @@ _HAS_START, _HAS_END = methodcaller("__contains__", "start"), methodcaller("__co
 
 
 def _plain_objects(items: list[Any]) -> tuple[list[str], list[str]] | None:
-    """Texts and labels of ``{"text": str, "label": str}`` objects without offsets, or None."""
-    if not set(map(type, items)) <= {dict}:
-        return None
+    """Texts and labels of decoded JSON ``{"text": str, "label": str}`` objects without offsets.
+
+    None when some item is not such an object (a decoded JSON value that is
+    not an object fails the key lookup; a text or label that is not a string
+    fails the join).
+    """
     try:
         texts, labels = list(map(_TEXT, items)), list(map(_LABEL, items))
-    except KeyError:
-        return None
-    if not (set(map(type, texts)) | set(map(type, labels))) <= {str}:
+        "".join(texts), "".join(labels)
+    except (KeyError, TypeError):
         return None
     if sum(map(len, items)) != 2 * len(items) and (any(map(_HAS_START, items))
                                                     or any(map(_HAS_END, items))):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -245,7 +246,7 @@ def evaluate_llm(
     label, vocab = encode_strings(rows.labels, sort=True)
     pred = EntityColumns(rows.doc, rows.start, rows.end, label, vocab, len(docs))
     run = run_matcher(docs, None, match, Decoding(), options, align=get_matcher(match).aligns,
-                      prepared=lambda: prepare_spans(docs, dict.fromkeys((str(d.id) for d in docs), ()),
+                      prepared=lambda: prepare_spans(docs, dict.fromkeys(map(str, map(attrgetter("id"), docs)), ()),
                                                      pred_columns=pred))
     prep, res = run.prep, run.result
     counts = res.counts
