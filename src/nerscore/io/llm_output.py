@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from itertools import chain
 from operator import itemgetter, methodcaller
 from typing import Any, NamedTuple
 
@@ -381,10 +380,11 @@ def read_json_lists(outputs: Sequence[object], *, format: str = "auto") -> ItemC
     fence) is read exactly as :func:`read_output` reads it: the JSON is
     found at its first character, decoded, and every object, holding a
     string ``"text"`` and ``"label"`` and no offsets, becomes a mention.
-    Here the objects of all such outputs are read together with C-level
-    loops, without a tuple per mention; every other output (another shape,
-    an object that is not plain, JSON that needs a repair) is left to
-    :func:`read_output` and listed in ``rest``.
+    Here each output's objects are read with C-level loops as soon as it is
+    decoded (and then let go), into columns for all outputs, without a tuple
+    per mention; every other output (another shape, an object that is not
+    plain, JSON that needs a repair) is left to :func:`read_output` and
+    listed in ``rest``.
 
     Examples
     --------
@@ -395,35 +395,23 @@ def read_json_lists(outputs: Sequence[object], *, format: str = "auto") -> ItemC
     if format not in ("auto", "json"):
         return ItemColumns(np.zeros(0, dtype=np.int64), [], [], list(range(len(outputs))))
     scan = _DECODER.scan_once  # type: ignore[attr-defined]  # what raw_decode calls
-    values: list[list[Any]] = []
     docs: list[int] = []
+    lengths: list[int] = []
+    texts: list[str] = []
+    labels: list[str] = []
     rest: list[int] = []
     for k, out in enumerate(outputs):
         if type(out) is str and out.startswith("[{") and "```" not in out:
             try:
-                values.append(scan(out, 0)[0])
-                docs.append(k)
-                continue
+                got = _plain_objects(scan(out, 0)[0])  # the decoded objects are let go at once
             except (StopIteration, ValueError, RecursionError):
-                pass
-        rest.append(k)
-    got = _plain_objects(list(chain.from_iterable(values)))
-    if got is not None:
-        texts, labels = got
-        lengths = list(map(len, values))
-    else:  # some list is not plain: find which, one output at a time
-        kept: list[int] = []
-        lengths, texts, labels = [], [], []
-        for k, value in zip(docs, values, strict=True):
-            one = _plain_objects(value)
-            if one is None:
-                rest.append(k)
+                got = None
+            if got is not None:
+                docs.append(k)
+                lengths.append(len(got[0]))
+                texts += got[0]
+                labels += got[1]
                 continue
-            kept.append(k)
-            lengths.append(len(value))
-            texts += one[0]
-            labels += one[1]
-        docs = kept
-        rest.sort()
+        rest.append(k)
     doc = np.repeat(np.asarray(docs, dtype=np.int64), np.asarray(lengths, dtype=np.int64))
     return ItemColumns(doc, texts, labels, rest)

@@ -189,13 +189,14 @@ def align_rows(
     tally.c["ambiguous"] += p.ambiguous
     tally.lose(doc_col, texts, labs, p.unaligned, ids)
     out = AlignedRows(p.doc, p.start, p.end, list(map(labs.__getitem__, p.mention.tolist())))
-    if rows:
+    if rows:  # each document's rows come from one side: merge them by document
         d, s, e, lab = zip(*rows, strict=True)
         col = np.concatenate([out.doc, np.asarray(d, dtype=np.int64)])
         order = np.argsort(col, kind="stable")
-        out = AlignedRows(col[order], np.concatenate([out.start, np.asarray(s, dtype=np.int64)])[order],
-                    np.concatenate([out.end, np.asarray(e, dtype=np.int64)])[order],
-                    list(map([*out.labels, *lab].__getitem__, order.tolist())))
+        starts, ends = (np.concatenate([a, np.asarray(b, dtype=np.int64)])[order]
+                        for a, b in ((out.start, s), (out.end, e)))
+        out = AlignedRows(col[order], starts, ends,
+                          list(map([*out.labels, *lab].__getitem__, order.tolist())))
     known = set(ids)
     for j, (name, output) in enumerate(outputs.items()):
         if name not in known:
