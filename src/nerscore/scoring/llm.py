@@ -245,9 +245,9 @@ def evaluate_llm(
         options.setdefault("normalize", normalize)
     label, vocab = encode_strings(rows.labels, sort=True)
     pred = EntityColumns(rows.doc, rows.start, rows.end, label, vocab, len(docs))
+    names = dict.fromkeys(map(str, map(attrgetter("id"), docs)), ())  # the spans are in pred
     run = run_matcher(docs, None, match, Decoding(), options, align=get_matcher(match).aligns,
-                      prepared=lambda: prepare_spans(docs, dict.fromkeys(map(str, map(attrgetter("id"), docs)), ()),
-                                                     pred_columns=pred))
+                      prepared=lambda: prepare_spans(docs, names, pred_columns=pred))
     prep, res = run.prep, run.result
     counts = res.counts
     if lost:
