@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
@@ -334,6 +335,9 @@ def _doc_dict(
 
 
 def _side(y: object, name: str) -> _Side:
+    if type(y) is dict and set(map(type, y)) <= {str} and set(map(type, y.values())) <= {
+            tuple, list}:  # {doc_id: spans}, read as the loop below reads it, in C
+        return _Side(list(y.values()), list(y), None, mapping=True)
     if isinstance(y, Mapping):
         ids: list[str] = []
         spans: list[Sequence[Any]] = []
@@ -384,12 +388,20 @@ def _side(y: object, name: str) -> _Side:
     return _Side(items, None, None)
 
 
+_FIELDS = tuple(map(attrgetter, ("id", "text", "spans", "ignore", "source", "line")))
+
+
 def _document_side(items: list[Any], name: str) -> _Side:
     ids: list[Any] = []
     texts: list[str | None] = []
     spans: list[Sequence[Any]] = []
     where: list[str] = []
     regions: list[tuple[Span | Entity, ...]] = []
+    if set(map(type, items)) == {Document} and not any(map(_FIELDS[4], items)) and set(
+            map(_FIELDS[5], items)) <= {None}:
+        ids, texts, spans, regions = (list(map(_FIELDS[f], items)) for f in range(4))
+        where = [""] * len(items)
+        items = []  # read: the loop below (which reads the same) has nothing left to do
     for k, item in enumerate(items):
         if isinstance(item, Document):
             ids.append(item.id)
@@ -420,13 +432,16 @@ def _document_side(items: list[Any], name: str) -> _Side:
             "(or none, to pair documents by position)."
         )
     return _Side(spans, None if n_missing else ids,
-                 texts if any(t is not None for t in texts) else None,
+                 texts if texts.count(None) < len(texts) else None,
                  where=where, ignore=regions if any(regions) else None)
 
 
 def _check_unique(side: _Side, name: str) -> dict[str, int]:
     assert side.ids is not None
-    index: dict[str, int] = {}
+    index: dict[str, int] = dict(zip(side.ids, range(len(side.ids)), strict=True))
+    if len(index) == len(side.ids):  # unique (else the loop below names the first repeat)
+        return index
+    index.clear()
     for k, doc_id in enumerate(side.ids):
         j = index.setdefault(doc_id, k)
         if j != k:
@@ -535,8 +550,13 @@ def _columns(
     return span_columns(span_lists, names=names, text_lengths=lengths, side=side)
 
 
-def prepare_spans(y_true: object, y_pred: object) -> Prepared:
+def prepare_spans(y_true: object, y_pred: object, *,
+                  pred_columns: EntityColumns | None = None) -> Prepared:
     """Check, join and convert span inputs (see the module docstring).
+
+    ``pred_columns`` are the predicted spans already as columns, their
+    ``seq`` indexing the joined documents (``y_pred`` then names the
+    documents, with no spans).
 
     Raises
     ------
@@ -563,7 +583,8 @@ def prepare_spans(y_true: object, y_pred: object) -> Prepared:
     ids, texts = joined.ids, joined.texts
     names: Sequence[str | int] = ids if ids is not None else range(len(joined.g_spans))
     gold = _columns(joined.g_spans, names, texts, "y_true")
-    pred = _columns(joined.p_spans, names, texts, "y_pred")
+    pred = _columns(joined.p_spans, names, texts, "y_pred") if pred_columns is None else \
+        pred_columns
     notes: list[str] = list(joined.notes)
     tallies: dict[str, int] = {}
     if g.ignore is not None or p.ignore is not None:

@@ -371,10 +371,6 @@ def _place(loose: list[int], items: Sequence[tuple[str, str, int | None, int | N
            source: str, taken: _Taken, placed: list[tuple[int, int, int]], policy: str,
            normalize: str) -> tuple[list[int], int]:
     """Place items by their string, longest first; return the unaligned and the ambiguous count."""
-    if normalize == "exact" and policy != "all" and len(loose) == len(items):
-        index = {it[0]: k for k, it in enumerate(items)}
-        if len(index) == len(items) and "" not in index:
-            return _place_distinct(index, source, taken.mask, placed)
     groups: dict[str, list[int]] = {}
     if normalize == "exact" and len(loose) == len(items):
         for k, it in enumerate(items):
@@ -448,36 +444,6 @@ def _place(loose: list[int], items: Sequence[tuple[str, str, int | None, int | N
                 taken.add(s, e)
                 placed.append((s, e, group[0]))
             ambiguous += sum(items[k][1] != first for k in group)
-    unaligned.sort()
-    return unaligned, ambiguous
-
-
-def _place_distinct(index: dict[str, int], source: str, mask: bytearray,
-                    placed: list[tuple[int, int, int]]) -> tuple[list[int], int]:
-    """:func:`_place` when every string is mentioned once (the common case), without groups.
-
-    Each string takes its first free occurrence, and is ambiguous when a
-    second one starts at or after its end: what ``_place`` does for a group
-    of one under the ``sequential`` and ``first`` policies.
-    """
-    unaligned: list[int] = []
-    ambiguous = 0
-    find = source.find
-    for key in sorted(index, key=len, reverse=True):
-        n = len(key)
-        at = find(key)
-        while at >= 0 and mask.find(1, at, at + n) >= 0:
-            at = find(key, at + 1)
-        if at < 0:
-            unaligned.append(index[key])
-            continue
-        e = at + n
-        nxt = find(key, e)
-        while nxt >= 0 and mask.find(1, nxt, nxt + n) >= 0:
-            nxt = find(key, nxt + 1)
-        ambiguous += nxt >= 0
-        mask[at:e] = b"\x01" * n
-        placed.append((at, e, index[key]))
     unaligned.sort()
     return unaligned, ambiguous
 

@@ -26,22 +26,24 @@ labels there were, with the policy and the normalisation used.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from operator import attrgetter
 from typing import Any
 
-from nerscore.decode.mentions import Placement, align_items
-from nerscore.errors import InputTypeError, OptionError
-from nerscore.io.llm_output import Item, RawOutput, items_from_json, read_output
-from nerscore.io.llm_records import LLMRecord
+import numpy as np
+
+from nerscore.decode.inputs import prepare_spans
 from nerscore.matching.registry import get_matcher
+from nerscore.scoring.llm_align import AlignedRows, align_rows, label_aliases_map
 from nerscore.scoring.metrics import build_report, count_matches, run_matcher
 from nerscore.scoring.report import Report
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import Document
-from nerscore.values.mentions import Mention, ParsedOutput
-from nerscore.values.spans import Entity, Span
+from nerscore.values.mentions import Mention
+from nerscore.values.spans import Entity, EntityColumns, Span
+from nerscore.values.tags import encode_strings
 
 __all__ = ["AlignedOutputs", "LLMSummary", "align_outputs", "evaluate_llm", "label_aliases_map",
            "lost_documents", "score_aligned"]
@@ -174,68 +176,6 @@ def _names(ids: list[str]) -> str:
     return ", ".join(map(repr, ids[:_SHOWN])) + (f" and {more} more" if more > 0 else "")
 
 
-def label_aliases_map(gold_labels: Sequence[str],
-                      label_aliases: Mapping[str, Sequence[str] | str] | None) -> dict[str, str]:
-    """Case-folded answer label -> gold label: each gold label, then its aliases.
-
-    Raises
-    ------
-    OptionError
-        For an alias of a label that is not in the gold schema, or one alias
-        given to two labels.
-
-    Examples
-    --------
-    >>> label_aliases_map(["LOC", "PER"], {"LOC": ["location", "Place"]})
-    {'loc': 'LOC', 'per': 'PER', 'location': 'LOC', 'place': 'LOC'}
-    """
-    out = {lab.casefold(): lab for lab in gold_labels}
-    for target, aliases in (label_aliases or {}).items():
-        if target not in gold_labels:
-            raise OptionError(
-                f"label_aliases maps to {target!r}, which is not a gold label; the gold labels "
-                f"are {', '.join(map(repr, sorted(gold_labels)))}.", option="label_aliases")
-        for alias in [aliases] if isinstance(aliases, str) else aliases:
-            key = str(alias).casefold()
-            if out.get(key, target) != target:
-                raise OptionError(f"label alias {alias!r} is given to both {out[key]!r} and "
-                                  f"{target!r}; give it to one label.", option="label_aliases")
-            out[key] = target
-    return out
-
-
-def _read(output: object, name: str, output_format: str) -> RawOutput:
-    """One output as ``(text, label, start, end)`` items, whatever form it was given in."""
-    if isinstance(output, str):
-        return read_output(output, format=output_format)
-    if isinstance(output, LLMRecord):
-        output = output.parsed
-    if isinstance(output, ParsedOutput):
-        return RawOutput([(m.text, m.label, m.start, m.end) for m in output.mentions],
-                         output.format, output.problems, output.repairs, output.text)
-    if isinstance(output, (list, tuple)) and all(isinstance(m, Mention) for m in output):
-        return RawOutput([(m.text, m.label, m.start, m.end) for m in output], "mentions")
-    read = items_from_json(output)
-    if read is None:
-        raise InputTypeError(
-            f"The output of document {name!r} is a {type(output).__name__}; give a string (the "
-            "raw answer), a ParsedOutput, a list of Mention or of {'text', 'label'} dicts.")
-    return RawOutput(read[0], "mentions", tuple(read[1]))
-
-
-def _outputs_by_id(y_pred: object, ids: list[str]) -> dict[str, object]:
-    if isinstance(y_pred, Mapping):
-        return {str(k): v for k, v in y_pred.items()}
-    items = list(y_pred)  # type: ignore[call-overload]
-    if items and all(isinstance(r, LLMRecord) and not r.numbered for r in items):
-        return {r.id: r for r in items}
-    if len(items) != len(ids):
-        raise InputTypeError(
-            f"Gold has {len(ids)} documents but {len(items)} outputs were given; outputs "
-            "without ids are paired by position (or give a mapping {doc_id: output}).")
-    return dict(zip(ids, items, strict=True))
-
-
 def evaluate_llm(
     y_true: Sequence[Document], y_pred: object, *, match: str = "exact",
     align: str = "sequential", normalize: str = "exact", snap: str = "contract",
@@ -311,6 +251,8 @@ def score_aligned(aligned: AlignedOutputs, *, match: str = "exact", token_units:
                   labels: Sequence[str] | None = None, **options: Any) -> Report:
     """The report of outputs aligned already (:func:`align_outputs`): :func:`evaluate_llm`'s second half.
 
+    The aligned spans of all documents are scored at once, as columns.
+
     Parameters
     ----------
     aligned : AlignedOutputs
@@ -328,11 +270,14 @@ def score_aligned(aligned: AlignedOutputs, *, match: str = "exact", token_units:
     -------
     Report
     """
-    docs, preds, lost, summary = aligned.gold, aligned.pred, aligned.lost, aligned.summary
+    docs, rows, lost, summary = aligned.gold, aligned.rows, aligned.lost, aligned.summary
     if match == "mention":
         options.setdefault("normalize", summary.normalize)
-    decoding = Decoding()
-    run = run_matcher(docs, preds, match, decoding, options, align=get_matcher(match).aligns)
+    label, vocab = encode_strings(rows.labels, sort=True)
+    pred = EntityColumns(rows.doc, rows.start, rows.end, label, vocab, len(docs))
+    names = dict.fromkeys(map(str, map(attrgetter("id"), docs)), ())  # the spans are in pred
+    run = run_matcher(docs, None, match, Decoding(), options, align=get_matcher(match).aligns,
+                      prepared=lambda: prepare_spans(docs, names, pred_columns=pred))
     prep, res = run.prep, run.result
     counts = res.counts
     if lost:
@@ -354,9 +299,9 @@ class AlignedOutputs:
     ----------
     gold : list of Document
         The gold documents.
-    pred : dict of str to list of (int, int, str)
-        Per gold document id, the aligned mentions as ``(start, end, label)``
-        spans (character offsets, or token indices for token input).
+    rows : AlignedRows
+        The aligned mentions of all documents as columns (document index,
+        start, end, label), sorted by document.
     lost : list of Mention
         The mentions not placed (unaligned, or dropped by snapping).
     summary : LLMSummary
@@ -366,10 +311,23 @@ class AlignedOutputs:
     """
 
     gold: list[Document]
-    pred: dict[str, list[tuple[int, int, str]]]
+    rows: AlignedRows
     lost: list[Mention]
     summary: LLMSummary
     lost_ids: list[str] = field(default_factory=list)
+
+    @cached_property
+    def pred(self) -> dict[str, list[tuple[int, int, str]]]:
+        """Per gold document id, its aligned mentions as ``(start, end, label)`` spans.
+
+        Character offsets, or token indices for token input.
+        """
+        per_doc: list[list[tuple[int, int, str]]] = [[] for _ in self.gold]
+        rows = self.rows
+        for k, s, e, lab in zip(rows.doc.tolist(), rows.start.tolist(), rows.end.tolist(),
+                                rows.labels, strict=True):
+            per_doc[k].append((s, e, lab))
+        return {str(doc.id): spans for doc, spans in zip(self.gold, per_doc, strict=True)}
 
 
 def align_outputs(
@@ -393,125 +351,10 @@ def align_outputs(
     >>> res.summary.schema_labels
     {'LOC': 2}
     """
-    docs = list(y_true)
-    if not all(isinstance(d, Document) for d in docs):
-        raise InputTypeError("evaluate_llm needs the gold side as Document objects with their "
-                             "text (nerscore.Document(id, spans, text)).")
-    if tokens is not None and len(tokens) != len(docs):
-        raise InputTypeError(f"Gold has {len(docs)} documents but tokens were given for "
-                             f"{len(tokens)}; give one token list per document.")
-    compat = None
-    if align == "spacy-llm":
-        if tokens is None:
-            raise InputTypeError("align='spacy-llm' aligns to spaCy tokens: give the gold "
-                                 "documents' tokens (tokens=) with token spans.")
-        compat, align = "spacy-llm", "all"
-        output_format = "spacy-llm" if output_format == "auto" else output_format
-    ids = [str(d.id) for d in docs]
-    outputs = _outputs_by_id(y_pred, ids)
-    gold_labels = sorted({e.label for d in docs for e in d.spans} | set(labels or ()))
-    tally = _Tally(label_aliases_map(gold_labels, label_aliases), set(gold_labels))
-    preds: dict[str, list[tuple[int, int, str]]] = {}
-    for k, doc in enumerate(docs):
-        name = ids[k]
-        read = tally.read(_read(outputs.get(name, []), name, output_format), name)
-        if doc.text is None and tokens is None:
-            raise InputTypeError(f"Gold document {name!r} has no text to align the model's "
-                                 "mentions with; give documents with their text (or tokens=).")
-        text = tokens[k] if tokens is not None else doc.text or ""
-        if compat is None:
-            placed = align_items(text, read.items, read.text, policy=align,
-                                 normalize=normalize, snap=snap)
-        else:
-            placed = _in_schema(text, read.items, tally.schema)
-        tally.placed(name, read.items, placed)
-        preds[name] = placed.spans
-    known = set(ids)
-    for name, output in outputs.items():
-        if name not in known:
-            read = tally.read(_read(output, name, output_format), name)
-            tally.placed(name, read.items, Placement([], list(range(len(read.items))), 0, 0, 0,
-                                                     0, []))
-    summary = tally.summary(
-        documents=len(docs), policy=compat or align, normalize=normalize,
-        without_output=[i for i in ids if i not in outputs],
-        without_gold=[i for i in outputs if i not in known])
-    return AlignedOutputs(docs, preds, tally.lost, summary, tally.lost_ids)
-
-
-def _in_schema(tokens: Any, items: list[Item], schema: set[str]) -> Placement:
-    """spacy-llm's placement of the mentions with a gold label; the others are unaligned.
-
-    spacy-llm reads only the lines of the task's labels; nerscore counts the
-    other mentions as unaligned false positives.
-    """
-    keep = [k for k, it in enumerate(items) if it[1] in schema]
-    p = align_items(tokens, [items[k] for k in keep], compat="spacy-llm")
-    outside = [k for k, it in enumerate(items) if it[1] not in schema]
-    return p._replace(unaligned=sorted([*(keep[k] for k in p.unaligned), *outside]),
-                      dropped=[keep[k] for k in p.dropped])
-
-
-class _Tally:
-    """What reading and aligning counted, document after document."""
-
-    def __init__(self, to_gold: dict[str, str], schema: set[str]) -> None:
-        self.to_gold = to_gold
-        self.schema = schema
-        self.same: set[str] = set(schema)  # labels that map to themselves, in the schema
-        self.mapped: dict[str, str] = {}
-        self.c = dict.fromkeys(("parse_failures", "repaired", "mentions", "unaligned",
-                                "ambiguous", "snapped", "dropped", "rewritten",
-                                "offsets_rejected"), 0)
-        self.outside: Counter[str] = Counter()
-        self.unaligned: list[tuple[str, str, str]] = []
-        self.failures: list[tuple[str, str]] = []
-        self.lost: list[Mention] = []
-        self.lost_ids: list[str] = []
-
-    def read(self, read: RawOutput, name: str) -> RawOutput:
-        """Count the output and map its labels to the gold schema."""
-        c = self.c
-        items = read.items
-        c["mentions"] += len(items)
-        if read.failed:
-            c["parse_failures"] += 1
-            self.failures.append((name, read.problems[0]))
-        if read.repairs:
-            c["repaired"] += 1
-        labels = {it[1] for it in items}
-        if labels <= self.same:  # the common case: every label is a gold label as written
-            return read
-        mapped = self.mapped
-        for lab in labels - mapped.keys():
-            mapped[lab] = self.to_gold.get(lab.casefold(), lab)
-        items = [(t, mapped[lab], s, e) for t, lab, s, e in items]
-        self.outside.update(lab for _, lab, _, _ in items if lab not in self.schema)
-        return read._replace(items=items)
-
-    def placed(self, name: str, items: list[Item], p: Placement) -> None:
-        """Count an alignment; keep the mentions it could not place."""
-        c = self.c
-        c["ambiguous"] += p.ambiguous
-        c["snapped"] += p.snapped
-        c["rewritten"] += p.rewritten
-        c["offsets_rejected"] += p.rejected
-        if p.unaligned or p.dropped:
-            c["unaligned"] += len(p.unaligned)
-            c["dropped"] += len(p.dropped)
-            for k in p.unaligned:
-                self.unaligned.append((name, items[k][0], items[k][1]))
-            self.lost += [Mention(*items[k]) for k in (*p.unaligned, *p.dropped)]
-            self.lost_ids += [name] * (len(p.unaligned) + len(p.dropped))
-
-    def summary(self, *, documents: int, policy: str, normalize: str,
-                without_output: list[str], without_gold: list[str]) -> LLMSummary:
-        c = self.c
-        return LLMSummary(
-            documents, c["parse_failures"], c["repaired"], c["mentions"], c["unaligned"],
-            c["ambiguous"], sum(self.outside.values()), c["snapped"], c["dropped"],
-            c["rewritten"], c["offsets_rejected"], policy, normalize, self.unaligned,
-            self.failures, dict(self.outside), without_output, without_gold)
+    docs, rows, lost, lost_ids, fields = align_rows(
+        y_true, y_pred, align=align, normalize=normalize, snap=snap,
+        label_aliases=label_aliases, output_format=output_format, tokens=tokens, labels=labels)
+    return AlignedOutputs(docs, rows, lost, LLMSummary(**fields), lost_ids)
 
 
 def _lost_counts(lost: list[Mention], match: str, options: Mapping[str, Any], *,
@@ -522,7 +365,13 @@ def _lost_counts(lost: list[Mention], match: str, options: Mapping[str, Any], *,
     token input) in a document without gold entities, scored by the same
     matcher, so that every matcher counts it as it counts a false positive.
     """
-    gold, pred = lost_documents(lost, ["lost"] * len(lost), token_units=token_units)
+    words = [m.text.split() for m in lost] if token_units else [m.text for m in lost]
+    width = np.maximum(np.fromiter(map(len, words), dtype=np.int64, count=len(lost)), 1)
+    start = np.cumsum(width + 1) - width - 1
+    label, vocab = encode_strings([m.label for m in lost], sort=True)
+    gold = EntityColumns(*(np.zeros(0, dtype=np.int64),) * 4, vocab, 1)
+    pred = EntityColumns(np.zeros(len(lost), dtype=np.int64), start, start + width, label,
+                         vocab, 1)
     opts = {k: v for k, v in options.items() if k not in ("discontinuous", "subset")}
     return count_matches(gold, pred, match=match, **opts)
 

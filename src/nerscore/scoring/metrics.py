@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,7 +131,7 @@ class MatcherRun:
 
 def run_matcher(
     y_true: object, y_pred: object, match: str, decoding: Decoding, options: Mapping[str, Any],
-    *, align: bool, warn_labels: bool = True,
+    *, align: bool, warn_labels: bool = True, prepared: Callable[[], Prepared] | None = None,
 ) -> MatcherRun:
     """Look the matcher up, validate its options, prepare both sides and match them.
 
@@ -142,13 +142,14 @@ def run_matcher(
     alignment. The result's counts include the token totals of tag inputs
     and the input's tallies. ``warn_labels=False`` leaves the warning on
     labels the label operations name and the input lacks to the caller
-    (a batch may lack a label that the whole input has).
+    (a batch may lack a label that the whole input has). ``prepared``, when
+    given, prepares the input instead (``y_true`` and ``y_pred`` are not read).
     """
     matcher = get_matcher(match)
     label_ops, options = LabelOps.split(options)
     selection, options = Selection.split(options)
     resolved = matcher.resolve(options)
-    prep = _prepare(y_true, y_pred, decoding)
+    prep = _prepare(y_true, y_pred, decoding) if prepared is None else prepared()
     check_label_ops(label_ops, match, prep.tags is not None)
     prep = select_entities(apply_label_ops(prep, label_ops, warn=warn_labels), selection)
     if align:

@@ -389,7 +389,7 @@ def _fast_fields(flat: list[Any]) -> _Fields | None:
         given = list(map(attrgetter("fragments"), flat))
         frags = [f or None for f in given] if any(given) else None
         scored = list(map(attrgetter("score"), flat))
-        scores = scored if any(x is not None for x in scored) else None
+        scores = scored if scored.count(None) < len(scored) else None
     else:
         # every tuple has at least 3 items (else IndexError): exactly 3 (or all 4, the
         # fourth a score) iff they add up to 3n (4n)

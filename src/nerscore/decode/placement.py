@@ -1,0 +1,147 @@
+"""Placing the mentions of many documents at once (docs/llm.md, "Alignment").
+
+The alignment rule is :func:`nerscore.decode.mentions.align_items`: in each
+document, distinct strings are placed longest first, each on its first free
+occurrence (or its k-th, or all of them, by policy). In a document where
+every string is mentioned once and no two strings' first occurrences
+overlap, no placed string takes a character another one needs, so the rule
+places every string on its first occurrence; and when, in addition, the next
+occurrence of a string (from the end of its first one) overlaps no placed
+string, that occurrence is free, so the string is ambiguous exactly when it
+has one (and, under ``policy="all"``, the rule places it there too).
+
+:func:`place_mentions` therefore finds, for every mention of every document
+at once, its first and next occurrences (``str.find`` mapped over all
+mentions), tests the conditions above with NumPy on positions offset by
+document (so that spans of different documents never meet), and keeps the
+first occurrences where they hold. The other documents (a string mentioned
+twice, overlapping candidates, ``policy="all"`` with a repeated string, or a
+normalisation that changes the text's length) are placed by the rule
+itself, one document at a time. Both give the same placement by
+construction; ``tests/decode/test_placement.py`` checks it on random
+documents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain, repeat
+from typing import NamedTuple
+
+import numpy as np
+
+from nerscore.decode.mentions import _normalized, _place, _Taken, normalize_mention
+from nerscore.values.spans import IntArray
+
+__all__ = ["ManyPlacement", "place_mentions"]
+
+
+class ManyPlacement(NamedTuple):
+    """Where :func:`place_mentions` placed the mentions of many documents.
+
+    ``doc``, ``start``, ``end`` and ``mention`` are one row per placed span
+    (a mention may have several under ``policy="all"``, or share one with
+    others under ``"first"``), sorted by document, start, end and mention;
+    ``mention`` and ``unaligned`` index the mentions given.
+    """
+
+    doc: IntArray
+    start: IntArray
+    end: IntArray
+    mention: IntArray
+    unaligned: IntArray
+    ambiguous: int
+
+
+def _ints(values: object, n: int) -> IntArray:
+    out: IntArray = np.fromiter(values, dtype=np.int64, count=n)  # type: ignore[call-overload]
+    return out
+
+
+def place_mentions(
+    sources: Sequence[str], doc: Sequence[int] | IntArray, texts: Sequence[str],
+    labels: Sequence[str], *, policy: str = "sequential", normalize: str = "exact",
+) -> ManyPlacement:
+    """Place mentions without offsets in the texts of many documents, as ``align_items`` does.
+
+    Parameters
+    ----------
+    sources : sequence of str
+        Every document's text.
+    doc : sequence of int
+        Per mention, the index of its document in ``sources``; non-decreasing.
+    texts, labels : sequence of str
+        Per mention, its string and its label (in output order within a document).
+    policy, normalize : str
+        As :func:`nerscore.align_mentions` (already checked).
+
+    Returns
+    -------
+    ManyPlacement
+
+    Examples
+    --------
+    >>> p = place_mentions(["Anna met Anna", "Lyon"], [0, 0, 1], ["Anna", "Bob", "Lyon"],
+    ...                    ["PER", "PER", "LOC"])
+    >>> p.doc.tolist(), p.start.tolist(), p.end.tolist(), p.unaligned.tolist(), p.ambiguous
+    ([0, 1], [0, 0], [4, 4], [1], 1)
+    """
+    n, n_docs = len(texts), len(sources)
+    seq = np.asarray(doc, dtype=np.int64).reshape(-1)
+    greedy = np.zeros(n_docs, dtype=bool)  # documents the rule places one by one
+    norm = list(sources)
+    if normalize != "exact":
+        for k, src in enumerate(sources):
+            norm[k], origin = _normalized(src, normalize)
+            greedy[k] = origin is not None
+        keys = list(map(normalize_mention, texts, repeat(normalize, n)))
+    else:
+        keys = list(texts)
+    per_doc = np.bincount(seq, minlength=n_docs).tolist()
+    haystacks = list(chain.from_iterable(map(repeat, norm, per_doc)))
+    at = _ints(map(str.find, haystacks, keys), n)
+    length = _ints(map(len, keys), n)
+    end = at + length
+    nxt = _ints(map(str.find, haystacks, keys, end.tolist()), n)
+    found = (at >= 0) & (length > 0)
+    nxt[~found] = -1
+    # first occurrences overlapping one another (a string mentioned twice included: its
+    # mentions share one), on one line of all documents
+    offset = np.zeros(n_docs, dtype=np.int64)
+    if n_docs > 1:
+        offset[1:] = np.cumsum(_ints(map(len, norm), n_docs) + 1)[:-1]
+    rows = np.flatnonzero(found)
+    rows = rows[np.argsort(offset[seq[rows]] + at[rows], kind="stable")]
+    g_start = offset[seq[rows]] + at[rows]
+    g_end = g_start + length[rows]
+    greedy[seq[rows[1:][g_start[1:] < g_end[:-1]]]] = True
+    # next occurrences overlapping a first occurrence (or taken as well, under "all")
+    again = np.flatnonzero(nxt >= 0)
+    n_start = offset[seq[again]] + nxt[again]
+    last = np.searchsorted(g_start, n_start + length[again], side="left") - 1
+    hit = (last >= 0) & (g_end[np.maximum(last, 0)] > n_start)
+    greedy[seq[again[hit | (policy == "all")]]] = True
+    simple = ~greedy[seq]
+    placed = rows[simple[rows]]  # by document and start (their spans do not overlap)
+    ambiguous = int(np.count_nonzero(nxt[placed] >= 0))
+    lost = np.flatnonzero(~found & simple).tolist()
+    taken: list[tuple[int, int, int, int]] = []
+    bounds = np.searchsorted(seq, np.arange(n_docs + 1)).tolist()
+    for k in np.flatnonzero(greedy).tolist():
+        a, b = bounds[k], bounds[k + 1]
+        if a == b:
+            continue
+        items = list(zip(texts[a:b], labels[a:b], repeat(None), repeat(None), strict=False))
+        spans: list[tuple[int, int, int]] = []
+        unplaced, amb = _place(list(range(b - a)), items, sources[k], _Taken(len(sources[k])),
+                               spans, policy, normalize)
+        ambiguous += amb
+        lost += [a + j for j in unplaced]
+        spans.sort()
+        taken += [(k, s, e, a + j) for s, e, j in spans]
+    extra = np.array(taken, dtype=np.int64).reshape(-1, 4).T
+    d, s, e, m = (np.concatenate([col[placed], more]) for col, more
+                  in zip((seq, at, end, np.arange(n)), extra, strict=True))
+    order = np.argsort(d, kind="stable")  # each document's rows come from one side, in order
+    return ManyPlacement(d[order], s[order], e[order], m[order],
+                         np.sort(np.asarray(lost, dtype=np.int64)), ambiguous)

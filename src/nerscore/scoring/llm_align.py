@@ -1,0 +1,306 @@
+"""Reading model outputs and placing their mentions, for scoring (docs/llm.md).
+
+:func:`align_rows` is the reading and alignment step of
+:func:`~nerscore.scoring.llm.evaluate_llm` and
+:func:`~nerscore.scoring.llm.align_outputs`: every output read, its labels
+mapped to the gold schema, its mentions placed in its gold document's text,
+everything counted, and the aligned spans of all documents returned as rows
+(document index, start, end, label) that the scorer turns into entity
+columns without a Python object per span.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from itertools import chain, repeat
+from operator import attrgetter, itemgetter
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from nerscore.decode.mentions import NORMALIZATIONS, POLICIES, SNAPS, Placement, align_items
+from nerscore.decode.placement import place_mentions
+from nerscore.errors import InputTypeError, OptionError, option_error
+from nerscore.io.llm_output import Item, RawOutput, items_from_json, read_json_lists, read_output
+from nerscore.io.llm_records import LLMRecord
+from nerscore.values.documents import Document
+from nerscore.values.mentions import Mention, ParsedOutput
+from nerscore.values.spans import IntArray
+
+__all__ = ["AlignedRows", "align_rows", "label_aliases_map"]
+
+_ID, _TEXT, _SPANS, _LABEL = (attrgetter(f) for f in ("id", "text", "spans", "label"))
+_ORDER = itemgetter(0, 1, 2)  # document, unaligned before dropped, mention
+
+
+def label_aliases_map(gold_labels: Sequence[str],
+                      label_aliases: Mapping[str, Sequence[str] | str] | None) -> dict[str, str]:
+    """Case-folded answer label -> gold label: each gold label, then its aliases.
+
+    Raises
+    ------
+    OptionError
+        For an alias of a label that is not in the gold schema, or one alias
+        given to two labels.
+
+    Examples
+    --------
+    >>> label_aliases_map(["LOC", "PER"], {"LOC": ["location", "Place"]})
+    {'loc': 'LOC', 'per': 'PER', 'location': 'LOC', 'place': 'LOC'}
+    """
+    out = {lab.casefold(): lab for lab in gold_labels}
+    for target, aliases in (label_aliases or {}).items():
+        if target not in gold_labels:
+            raise OptionError(
+                f"label_aliases maps to {target!r}, which is not a gold label; the gold labels "
+                f"are {', '.join(map(repr, sorted(gold_labels)))}.", option="label_aliases")
+        for alias in [aliases] if isinstance(aliases, str) else aliases:
+            key = str(alias).casefold()
+            if out.get(key, target) != target:
+                raise OptionError(f"label alias {alias!r} is given to both {out[key]!r} and "
+                                  f"{target!r}; give it to one label.", option="label_aliases")
+            out[key] = target
+    return out
+
+
+def _read(output: object, name: str, output_format: str) -> RawOutput:
+    """One output as ``(text, label, start, end)`` items, whatever form it was given in."""
+    if isinstance(output, str):
+        return read_output(output, format=output_format)
+    if isinstance(output, LLMRecord):
+        output = output.parsed
+    if isinstance(output, ParsedOutput):
+        return RawOutput([(m.text, m.label, m.start, m.end) for m in output.mentions],
+                         output.format, output.problems, output.repairs, output.text)
+    if isinstance(output, (list, tuple)) and all(isinstance(m, Mention) for m in output):
+        return RawOutput([(m.text, m.label, m.start, m.end) for m in output], "mentions")
+    read = items_from_json(output)
+    if read is None:
+        raise InputTypeError(
+            f"The output of document {name!r} is a {type(output).__name__}; give a string (the "
+            "raw answer), a ParsedOutput, a list of Mention or of {'text', 'label'} dicts.")
+    return RawOutput(read[0], "mentions", tuple(read[1]))
+
+
+def _outputs_by_id(y_pred: object, ids: list[str]) -> dict[str, object]:
+    if isinstance(y_pred, Mapping):
+        return {str(k): v for k, v in y_pred.items()}
+    items = list(y_pred)  # type: ignore[call-overload]
+    if items and all(isinstance(r, LLMRecord) and not r.numbered for r in items):
+        return {r.id: r for r in items}
+    if len(items) != len(ids):
+        raise InputTypeError(
+            f"Gold has {len(ids)} documents but {len(items)} outputs were given; outputs "
+            "without ids are paired by position (or give a mapping {doc_id: output}).")
+    return dict(zip(ids, items, strict=True))
+
+
+class AlignedRows(NamedTuple):
+    """The aligned spans of all gold documents, one row each, sorted by document."""
+
+    doc: IntArray
+    start: IntArray
+    end: IntArray
+    labels: list[str]
+
+
+def align_rows(
+    y_true: Sequence[Document], y_pred: object, *, align: str, normalize: str, snap: str,
+    label_aliases: Mapping[str, Sequence[str] | str] | None, output_format: str,
+    tokens: Sequence[Sequence[str]] | None, labels: Sequence[str] | None,
+) -> tuple[list[Document], AlignedRows, list[Mention], list[str], dict[str, Any]]:
+    """:func:`align_outputs` in one pass, its spans as rows.
+
+    Outputs without offsets to align to a text (JSON lists of plain
+    objects, read in bulk by :func:`~nerscore.io.llm_output.read_json_lists`,
+    and the other formats once read) are placed together by
+    :func:`~nerscore.decode.placement.place_mentions`; the others (inline
+    markup, mentions with offsets, tokens, ``spacy-llm``) one document at a
+    time by :func:`~nerscore.decode.mentions.align_items`.
+    """
+    docs = list(y_true)
+    if not all(isinstance(d, Document) for d in docs):
+        raise InputTypeError("evaluate_llm needs the gold side as Document objects with their "
+                             "text (nerscore.Document(id, spans, text)).")
+    if tokens is not None and len(tokens) != len(docs):
+        raise InputTypeError(f"Gold has {len(docs)} documents but tokens were given for "
+                             f"{len(tokens)}; give one token list per document.")
+    compat = None
+    if align == "spacy-llm":
+        if tokens is None:
+            raise InputTypeError("align='spacy-llm' aligns to spaCy tokens: give the gold "
+                                 "documents' tokens (tokens=) with token spans.")
+        compat, align = "spacy-llm", "all"
+        output_format = "spacy-llm" if output_format == "auto" else output_format
+    for name, value, valid in (("align", align, POLICIES), ("normalize", normalize, NORMALIZATIONS),
+                               ("snap", snap, SNAPS)):
+        if value not in valid:
+            raise option_error(name, "one of " + ", ".join(map(repr, valid)), value)
+    ids = list(map(str, map(_ID, docs)))
+    outputs = _outputs_by_id(y_pred, ids)
+    gold_labels = sorted(set(map(_LABEL, chain.from_iterable(map(_SPANS, docs))))
+                         | set(labels or ()))
+    tally = _Tally(label_aliases_map(gold_labels, label_aliases), set(gold_labels))
+    given = list(map(outputs.get, ids, repeat([])))
+    together = compat is None and tokens is None  # placed by place_mentions
+    bulk = read_json_lists(given, format=output_format if together else "")
+    tally.c["mentions"] += len(bulk.texts)
+    b_labels = tally.relabel(bulk.labels)
+    more: tuple[list[int], list[str], list[str]] = ([], [], [])
+    rows: list[tuple[int, int, int, str]] = []
+    sources = list(map(_TEXT, docs))
+    # a document without text is an error, after the outputs before it were read
+    missing = sources.index(None) if tokens is None and None in sources else len(docs)
+    for k in bulk.rest:
+        if k > missing:
+            break
+        name = ids[k]
+        read = tally.read(_read(given[k], name, output_format), name)
+        if k == missing:
+            break
+        items = read.items
+        if together and read.text is None and not any(
+                it[2] is not None and it[3] is not None for it in items):
+            more[0].extend([k] * len(items))
+            more[1].extend(it[0] for it in items)
+            more[2].extend(it[1] for it in items)
+            continue
+        text = tokens[k] if tokens is not None else sources[k] or ""
+        if compat is None:
+            placed = align_items(text, items, read.text, policy=align, normalize=normalize,
+                                 snap=snap)
+        else:
+            placed = _in_schema(text, items, tally.schema)
+        tally.placed(k, name, items, placed)
+        rows += [(k, s, e, lab) for s, e, lab in placed.spans]
+    if missing < len(docs):
+        raise InputTypeError(f"Gold document {ids[missing]!r} has no text to align the model's "
+                             "mentions with; give documents with their text (or tokens=).")
+    sources = [t or "" for t in sources] if None in sources else sources
+    doc_col, texts, labs = bulk.doc, bulk.texts, b_labels
+    if more[0]:
+        doc_col = np.concatenate([doc_col, np.asarray(more[0], dtype=np.int64)])
+        order = np.argsort(doc_col, kind="stable")
+        doc_col = doc_col[order]
+        texts = list(map([*texts, *more[1]].__getitem__, order.tolist()))
+        labs = list(map([*labs, *more[2]].__getitem__, order.tolist()))
+    p = place_mentions(sources, doc_col, texts, labs, policy=align, normalize=normalize)
+    tally.c["ambiguous"] += p.ambiguous
+    tally.lose(doc_col, texts, labs, p.unaligned, ids)
+    out = AlignedRows(p.doc, p.start, p.end, list(map(labs.__getitem__, p.mention.tolist())))
+    if rows:  # each document's rows come from one side: merge them by document
+        d, s, e, lab = zip(*rows, strict=True)
+        col = np.concatenate([out.doc, np.asarray(d, dtype=np.int64)])
+        order = np.argsort(col, kind="stable")
+        starts, ends = (np.concatenate([a, np.asarray(b, dtype=np.int64)])[order]
+                        for a, b in ((out.start, s), (out.end, e)))
+        out = AlignedRows(col[order], starts, ends,
+                          list(map([*out.labels, *lab].__getitem__, order.tolist())))
+    known = set(ids)
+    for j, (name, output) in enumerate(outputs.items()):
+        if name not in known:
+            read = tally.read(_read(output, name, output_format), name)
+            tally.placed(len(docs) + j, name, read.items,
+                         Placement([], list(range(len(read.items))), 0, 0, 0, 0, []))
+    summary = tally.summary(
+        documents=len(docs), policy=compat or align, normalize=normalize,
+        without_output=[i for i in ids if i not in outputs],
+        without_gold=[i for i in outputs if i not in known])
+    lost, lost_ids = tally.lost_in_order()
+    return docs, out, lost, lost_ids, summary
+
+
+def _in_schema(tokens: Any, items: list[Item], schema: set[str]) -> Placement:
+    """spacy-llm's placement of the mentions with a gold label; the others are unaligned.
+
+    spacy-llm reads only the lines of the task's labels; nerscore counts the
+    other mentions as unaligned false positives.
+    """
+    keep = [k for k, it in enumerate(items) if it[1] in schema]
+    p = align_items(tokens, [items[k] for k in keep], compat="spacy-llm")
+    outside = [k for k, it in enumerate(items) if it[1] not in schema]
+    return p._replace(unaligned=sorted([*(keep[k] for k in p.unaligned), *outside]),
+                      dropped=[keep[k] for k in p.dropped])
+
+
+class _Tally:
+    """What reading and aligning counted, document after document."""
+
+    def __init__(self, to_gold: dict[str, str], schema: set[str]) -> None:
+        self.to_gold = to_gold
+        self.schema = schema
+        self.same: set[str] = set(schema)  # labels that map to themselves, in the schema
+        self.mapped: dict[str, str] = {}
+        self.c = dict.fromkeys(("parse_failures", "repaired", "mentions", "unaligned",
+                                "ambiguous", "snapped", "dropped", "rewritten",
+                                "offsets_rejected"), 0)
+        self.outside: Counter[str] = Counter()
+        self.failures: list[tuple[str, str]] = []
+        # (document, 0 unaligned or 1 dropped, mention, document id, the mention)
+        self.rows: list[tuple[int, int, int, str, Mention]] = []
+
+    def relabel(self, labels: list[str]) -> list[str]:
+        """Answer labels mapped to the gold schema; count those outside it."""
+        if set(labels) <= self.same:  # the common case: every label is a gold label as written
+            return labels
+        mapped = self.mapped
+        for lab in set(labels) - mapped.keys():
+            mapped[lab] = self.to_gold.get(lab.casefold(), lab)
+        labels = list(map(mapped.__getitem__, labels))
+        for lab, n in Counter(labels).items():
+            if lab not in self.schema:
+                self.outside[lab] += n
+        return labels
+
+    def read(self, read: RawOutput, name: str) -> RawOutput:
+        """Count the output and map its labels to the gold schema."""
+        c = self.c
+        items = read.items
+        c["mentions"] += len(items)
+        if read.failed:
+            c["parse_failures"] += 1
+            self.failures.append((name, read.problems[0]))
+        if read.repairs:
+            c["repaired"] += 1
+        labels = [it[1] for it in items]
+        mapped = self.relabel(labels)
+        if mapped is labels:
+            return read
+        return read._replace(items=[(t, lab, s, e) for (t, _, s, e), lab
+                                    in zip(items, mapped, strict=True)])
+
+    def placed(self, k: int, name: str, items: list[Item], p: Placement) -> None:
+        """Count the alignment of document ``k``; keep the mentions it could not place."""
+        c = self.c
+        c["ambiguous"] += p.ambiguous
+        c["snapped"] += p.snapped
+        c["rewritten"] += p.rewritten
+        c["offsets_rejected"] += p.rejected
+        for kind, lost in enumerate((p.unaligned, p.dropped)):
+            self.rows += [(k, kind, j, name, Mention(*items[j])) for j in lost]
+
+    def lose(self, doc: IntArray, texts: list[str], labels: list[str], unaligned: IntArray,
+             ids: list[str]) -> None:
+        """Keep the unaligned mentions of :func:`place_mentions` (indices into its columns)."""
+        js = unaligned.tolist()
+        self.rows += [(k, 0, j, ids[k], Mention(texts[j], labels[j]))
+                      for j, k in zip(js, doc[unaligned].tolist(), strict=True)]
+
+    def lost_in_order(self) -> tuple[list[Mention], list[str]]:
+        """The mentions not placed, by document (the unaligned ones, then the dropped ones), and their document ids."""
+        self.rows.sort(key=_ORDER)
+        return [r[4] for r in self.rows], [r[3] for r in self.rows]
+
+    def summary(self, *, documents: int, policy: str, normalize: str,
+                without_output: list[str], without_gold: list[str]) -> dict[str, Any]:
+        """The fields of :class:`~nerscore.scoring.llm.LLMSummary`."""
+        c = self.c
+        self.rows.sort(key=_ORDER)
+        unaligned = [(name, m.text, m.label) for _, kind, _, name, m in self.rows if not kind]
+        return {**c, "documents": documents, "unaligned": len(unaligned),
+                "dropped": sum(r[1] for r in self.rows),
+                "out_of_schema": sum(self.outside.values()), "policy": policy,
+                "normalize": normalize, "unaligned_list": unaligned, "failures": self.failures,
+                "schema_labels": dict(sorted(self.outside.items())),
+                "without_output": without_output, "without_gold": without_gold}
