@@ -253,8 +253,7 @@ def known_pairs(
     forms = surfaces(cols, texts if texts is not None else texts_of(prep))
     if forms is None:
         return None
-    labels = cols.labels
-    return {(f, labels[k]) for f, k in zip(forms, cols.label.tolist(), strict=True)}
+    return set(zip(forms, map(cols.labels.__getitem__, cols.label.tolist()), strict=True))
 
 
 def seen_flags(
@@ -264,9 +263,8 @@ def seen_flags(
     forms = surfaces(cols, texts)
     if forms is None:
         return None
-    labels = cols.labels
-    return np.array([(f, labels[k]) in known for f, k in zip(forms, cols.label.tolist(),
-                                                              strict=True)], dtype=bool)
+    pairs = zip(forms, map(cols.labels.__getitem__, cols.label.tolist()), strict=True)
+    return np.fromiter(map(known.__contains__, pairs), dtype=bool, count=len(forms))
 
 
 # --------------------------------------------------------------------------------- tally

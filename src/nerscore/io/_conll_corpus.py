@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.errors import LengthMismatchError
-from nerscore.io._bytes import intern_ranges
+from nerscore.io._intern import intern_tokens
 from nerscore.values.tags import EncodedTags
 
 __all__ = [
@@ -30,8 +30,6 @@ __all__ = [
 ]
 
 IntArray = npt.NDArray[np.int64]
-#: Tokens interned at a time by :meth:`FieldView.intern_ranges`.
-_INTERN_BLOCK = 1 << 18
 #: Byte positions in a file (int32 below 2 GiB, else int64).
 PosArray = npt.NDArray[np.signedinteger[Any]]
 
@@ -161,16 +159,8 @@ class FieldView(Sequence[str]):
         counts = np.asarray(stop, dtype=np.int64) - first
         tok = np.arange(int(counts.sum()), dtype=np.int64) + np.repeat(
             first - (np.cumsum(counts) - counts), counts)
-        b = np.frombuffer(self._data, dtype=np.uint8)
-        index: dict[str, int] = {}
-        ids = np.empty(len(tok), dtype=np.int64)
-        for lo in range(0, len(tok), _INTERN_BLOCK):  # bounded memory: blocks, one table
-            at = tok[lo : lo + _INTERN_BLOCK]
-            part, vocab = intern_ranges(b, self._starts[at].astype(np.int64),
-                                        self._ends[at].astype(np.int64), many=True)
-            remap = np.array([index.setdefault(t, len(index)) for t in vocab], dtype=np.int64)
-            ids[lo : lo + len(at)] = remap[part] if len(part) else part
-        return ids, tuple(index)
+        return intern_tokens(np.frombuffer(self._data, dtype=np.uint8),
+                             self._starts[tok].astype(np.int64), self._ends[tok].astype(np.int64))
 
     def __repr__(self) -> str:
         head = self[:5]
