@@ -9,12 +9,11 @@ megabytes and parse in a fraction of a second.
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -25,7 +24,7 @@ from nerscore.scoring.report import Report
 from nerscore.values.spans import EntityColumns
 from nerscore.values.tags import Slices
 
-__all__ = ["CATEGORIES", "browser_markup", "error_payload", "script_json"]
+__all__ = ["CATEGORIES", "TokenRows", "browser_markup", "error_payload", "script_json"]
 
 #: Error categories in the page's order, with their display names (unaligned mentions have
 #: no offsets: the page lists them apart, render/html_llm.py).
@@ -41,8 +40,75 @@ def script_json(data: Any) -> str:
     >>> print(script_json({"t": "</script><b>&"}))
     {"t":"\u003c/script\u003e\u003cb\u003e\u0026"}
     """
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    if isinstance(data, dict) and any(isinstance(v, TokenRows) for v in data.values()):
+        # a dict's JSON is its items' JSON joined: the token rows come encoded already
+        text = "{" + ",".join(f"{_dumps(k)}:{v.to_json() if isinstance(v, TokenRows) else _dumps(v)}"
+                              for k, v in data.items()) + "}"
+    else:
+        text = _dumps(data)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+class TokenRows(Sequence[list[int]]):
+    """Rows of token indices held as one array: row ``r`` is ``ids[cuts[r]:cuts[r + 1]]``.
+
+    A sequence of lists of int (equal to the list of those lists), whose
+    JSON (:meth:`to_json`, what :func:`script_json` writes) is made without
+    a Python object per token.
+
+    Examples
+    --------
+    >>> rows = TokenRows(np.array([0, 1, 0, 2]), np.array([0, 3, 3, 4]))
+    >>> rows == [[0, 1, 0], [], [2]], rows[2], rows.to_json()
+    (True, [2], '[[0,1,0],[],[2]]')
+    """
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, ids: IntArray, cuts: IntArray) -> None:
+        self.ids, self.cuts = ids, cuts
+
+    def __len__(self) -> int:
+        return len(self.cuts) - 1
+
+    @overload
+    def __getitem__(self, index: int) -> list[int]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[list[int]]: ...
+
+    def __getitem__(self, index: int | slice) -> list[int] | list[list[int]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        r = range(len(self))[index]
+        return self.ids[int(self.cuts[r]) : int(self.cuts[r + 1])].tolist()  # type: ignore[no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, (list, TokenRows)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    def to_json(self) -> str:
+        """The rows as JSON (``[[0,1,0],[],[2]]``): one string per distinct index, joined once."""
+        rows, n = len(self), len(self.ids)
+        if rows == 0:
+            return "[]"
+        counts = np.diff(self.cuts)
+        v = int(self.ids.max()) + 1 if n else 0
+        table = np.array([*(f"{i}," for i in range(v)), *(f"{i}]," for i in range(v))],
+                         dtype=object)
+        last = np.zeros(n, dtype=np.int64)
+        last[self.cuts[1:][counts > 0] - 1] = v  # a row's last index closes the row
+        out = np.empty(n + rows, dtype=object)
+        opens = self.cuts[:-1] + np.arange(rows)  # each row: "[", then its indices
+        out[opens] = "["
+        out[opens[counts == 0]] = "[],"
+        out[np.arange(n) + np.repeat(np.arange(1, rows + 1), counts)] = table[self.ids + last]
+        return "[" + "".join(out.tolist())[:-1] + "]"
 
 
 class _Vocab:
@@ -167,7 +233,7 @@ def _errors(
 
 def _texts(
     texts: Sequence[Any] | None, n: int, rows: Sequence[int]
-) -> tuple[list[Any] | None, list[str] | None]:
+) -> tuple[Sequence[Any] | None, list[str] | None]:
     """The texts of ``rows`` and the token table they index.
 
     Each row's text is a str (character offsets), a list of indices into the
@@ -198,7 +264,7 @@ def _texts(
             for item in picked], table
 
 
-def _file_tokens(items: Slices, rows: Sequence[int]) -> tuple[list[Any], list[str]]:
+def _file_tokens(items: Slices, rows: Sequence[int]) -> tuple[TokenRows, list[str]]:
     """:func:`_texts` of a file's tokens: the rows' token bytes interned at once, no str per token."""
     at = np.asarray(rows, dtype=np.int64)
     first, stop = items.offsets[at], items.offsets[at + 1]
@@ -207,10 +273,8 @@ def _file_tokens(items: Slices, rows: Sequence[int]) -> tuple[list[Any], list[st
     order = np.argsort(-np.bincount(ids, minlength=len(vocab)), kind="stable")
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
-    coded = rank[ids].tolist()
-    cuts = np.concatenate([[0], np.cumsum(stop - first)]).tolist()
-    return ([coded[a:b] for a, b in itertools.pairwise(cuts)],
-            [vocab[i] for i in order.tolist()])
+    cuts = np.concatenate([[0], np.cumsum(stop - first)]).astype(np.int64)
+    return TokenRows(rank[ids], cuts), [vocab[i] for i in order.tolist()]
 
 
 def error_payload(
@@ -227,7 +291,8 @@ def error_payload(
     (dict or None, str)
         ``categories``; ``labels`` (the label table); per row its ``seq``
         (sequence index), ``docs`` (id or None; None when there are no ids)
-        and ``texts`` (see ``tokens``; None when there are no texts);
+        and ``texts`` (see ``tokens``; None when there are no texts; a
+        :class:`TokenRows` for a file's tokens);
         ``tokens`` (the token table, most frequent first, or None);
         ``golds`` (distinct gold entity tables: per row its number of
         entities ``n``, then per entity ``start``, ``len`` and ``label``,
