@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from nerscore.render.html_errors import TokenRows, script_json
+from nerscore.render.html_errors import IntColumn, TokenRows, script_json
 
 
 def _rows(seed: int) -> tuple[TokenRows, list[list[int]]]:
@@ -41,3 +41,52 @@ def test_no_rows_and_rows_without_tokens():
     assert none.to_json() == "[[],[]]"
     assert none == [[], []]
     assert TokenRows(np.array([7]), np.array([0, 1])) != [[8]]
+
+
+def _plain(data):
+    """``data`` with every column as the list it equals."""
+    if isinstance(data, dict):
+        return {k: _plain(v) for k, v in data.items()}
+    if isinstance(data, (list, TokenRows, IntColumn)):
+        return [_plain(v) for v in data]
+    return data
+
+
+def test_int_columns_are_their_lists_and_write_their_json():
+    col = IntColumn(np.array([5, -1, 0, 40000, 5]))
+    assert col == [5, -1, 0, 40000, 5]
+    assert col != [5, -1, 0, 40000, 6]
+    assert col == IntColumn(np.array([5, -1, 0, 40000, 5]))
+    assert col[3] == 40000
+    assert col[1:3] == [-1, 0]
+    assert repr(col) == "[5, -1, 0, 40000, 5]"
+    assert col.to_json() == "[5,-1,0,40000,5]"
+    sparse = IntColumn(np.array([0, 10**9, 7]))  # a wide range: written as json writes it
+    assert sparse.to_json() == "[0,1000000000,7]"
+    assert IntColumn(np.zeros(0, dtype=np.int64)).to_json() == "[]"
+
+
+def test_script_json_of_columns_anywhere_equals_that_of_their_lists():
+    rows, _ = _rows(0)
+    data = {"a": [{"cat": IntColumn(np.array([1, 2])), "f": [[0, 1, 2]]}, {"x": 1.5}],
+            "t": rows, "n": {1: IntColumn(np.array([3]))}, "s": "</script>", "e": []}
+    assert script_json(data) == script_json(_plain(data))
+    assert json.loads(script_json(data))["n"] == {"1": [3]}
+
+
+def test_the_error_payload_of_a_file_writes_the_json_of_its_lists():
+    import nerscore
+    from nerscore.io.conll import read_conll
+    from nerscore.render.html_errors import error_payload
+    from tests.paths import ROOT
+
+    example = ROOT / "examples" / "conll2000"
+    gold, pred = read_conll(example / "gold.conll"), read_conll(example / "pred.conll")
+    report = nerscore.evaluate(gold.tags, pred.tags)
+    data, _ = error_payload({"s": report}, gold.tags.sentence_tokens())
+    assert isinstance(data["texts"], TokenRows)
+    assert isinstance(data["systems"][0]["errors"]["cat"], IntColumn)
+    plain = _plain(data)
+    assert data == plain
+    assert script_json(data) == script_json(plain)
+    assert len(plain["systems"][0]["errors"]["cat"]) > 50

@@ -24,7 +24,8 @@ from nerscore.scoring.report import Report
 from nerscore.values.spans import EntityColumns
 from nerscore.values.tags import Slices
 
-__all__ = ["CATEGORIES", "TokenRows", "browser_markup", "error_payload", "script_json"]
+__all__ = ["CATEGORIES", "IntColumn", "TokenRows", "browser_markup", "error_payload",
+           "script_json"]
 
 #: Error categories in the page's order, with their display names (unaligned mentions have
 #: no offsets: the page lists them apart, render/html_llm.py).
@@ -40,17 +41,94 @@ def script_json(data: Any) -> str:
     >>> print(script_json({"t": "</script><b>&"}))
     {"t":"\u003c/script\u003e\u003cb\u003e\u0026"}
     """
-    if isinstance(data, dict) and any(isinstance(v, TokenRows) for v in data.values()):
-        # a dict's JSON is its items' JSON joined: the token rows come encoded already
-        text = "{" + ",".join(f"{_dumps(k)}:{v.to_json() if isinstance(v, TokenRows) else _dumps(v)}"
-                              for k, v in data.items()) + "}"
-    else:
-        text = _dumps(data)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return _encode(data).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _encode(data: Any) -> str:
+    """``data`` as JSON; columns (:class:`TokenRows`, :class:`IntColumn`) come encoded already.
+
+    A dict (of str keys) or list holding columns is its items' JSON joined,
+    which is what :func:`json.dumps` writes; anything else is :func:`json.dumps`'s.
+    """
+    if isinstance(data, (TokenRows, IntColumn)):
+        return data.to_json()
+    if isinstance(data, dict) and _has_columns(data) and all(isinstance(k, str) for k in data):
+        return "{" + ",".join(f"{_dumps(k)}:{_encode(v)}" for k, v in data.items()) + "}"
+    if isinstance(data, list) and _has_columns(data):
+        return "[" + ",".join(_encode(v) for v in data) + "]"
+    return _dumps(data)
+
+
+def _has_columns(data: Any) -> bool:
+    """Whether ``data`` holds a column, through dicts and lists of dicts or columns."""
+    if isinstance(data, (TokenRows, IntColumn)):
+        return True
+    if isinstance(data, dict):
+        return any(_has_columns(v) for v in data.values())
+    if isinstance(data, list) and data and isinstance(data[0], (dict, list, TokenRows, IntColumn)):
+        return any(_has_columns(v) for v in data)
+    return False
 
 
 def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False,
+                      default=_plain)
+
+
+def _plain(value: Any) -> Any:
+    """A column where :func:`json.dumps` meets one: its list (a dict with keys not str)."""
+    if isinstance(value, (TokenRows, IntColumn)):
+        return list(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+class IntColumn(Sequence[int]):
+    """Integers held as one array; equal to the list of them, written as JSON in one join.
+
+    Examples
+    --------
+    >>> col = IntColumn(np.array([3, -1, 3, 10]))
+    >>> col == [3, -1, 3, 10], col[1], col, col.to_json()
+    (True, -1, [3, -1, 3, 10], '[3,-1,3,10]')
+    """
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, values: IntArray) -> None:
+        self.values = np.asarray(values, dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[int]: ...
+
+    def __getitem__(self, index: int | slice) -> int | list[int]:
+        return self.values[index].tolist()  # type: ignore[no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, IntColumn):
+            return bool(np.array_equal(self.values, other.values))
+        if not isinstance(other, list):
+            return NotImplemented
+        return bool(self.values.tolist() == other)
+
+    def __repr__(self) -> str:
+        return repr(self.values.tolist())
+
+    def to_json(self) -> str:
+        """The integers as a JSON array: one string per value in their range, joined once."""
+        v = self.values
+        if not len(v):
+            return "[]"
+        lo, hi = int(v.min()), int(v.max())
+        if hi - lo > 4 * len(v) + 1024:  # sparse values (large offsets): as json writes them
+            return _dumps(v.tolist())
+        table = np.array([f"{i}," for i in range(lo, hi + 1)], dtype=object)
+        return "[" + "".join(table[v - lo].tolist())[:-1] + "]"
 
 
 class TokenRows(Sequence[list[int]]):
@@ -91,6 +169,9 @@ class TokenRows(Sequence[list[int]]):
         if not isinstance(other, (list, TokenRows)):
             return NotImplemented
         return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
     def to_json(self) -> str:
         """The rows as JSON (``[[0,1,0],[],[2]]``): one string per distinct index, joined once."""
@@ -175,9 +256,9 @@ def _table_json(table: Mapping[str, IntArray], n_rows: int,
     the table, then the start and length of each fragment.
     """
     out: dict[str, Any] = {
-        "n": np.bincount(table["row"], minlength=n_rows).tolist(),
-        "start": table["start"].tolist(), "len": (table["end"] - table["start"]).tolist(),
-        "label": table["label"].tolist()}
+        "n": IntColumn(np.bincount(table["row"], minlength=n_rows)),
+        "start": IntColumn(table["start"]), "len": IntColumn(table["end"] - table["start"]),
+        "label": IntColumn(table["label"])}
     many = np.flatnonzero(table["frag"] > 0)
     if len(many):
         out["frags"] = [[k, *(x for a, b in frag_ids.parts[int(table["frag"][k])]
@@ -207,7 +288,7 @@ def _within_row(table: Mapping[str, IntArray], query: Mapping[str, IntArray]) ->
 def _errors(
     records: ErrorTable, rows: IntArray, vocab: _Vocab,
     gold: Mapping[str, IntArray], pred: Mapping[str, IntArray], frag_ids: _FragIds,
-) -> dict[str, list[int]]:
+) -> dict[str, IntColumn]:
     """Errors as columns: category, row, and each side as an index into its row's entities.
 
     Read from the records' columns (:class:`~nerscore.analysis.errors.ErrorTable`):
@@ -227,8 +308,8 @@ def _errors(
     p = _within_row(pred, dict(zip(_KEYS, (
         row, records.pred_start, records.pred_end, codes[records.pred_label],
         frags(records.pred_fragments)), strict=True)))
-    return {"cat": records.category.tolist(), "row": row.tolist(), "g": g.tolist(),
-            "p": p.tolist()}
+    return {"cat": IntColumn(records.category), "row": IntColumn(row), "g": IntColumn(g),
+            "p": IntColumn(p)}
 
 
 def _texts(
