@@ -164,12 +164,15 @@ def intern_ranges(
     lens = ends - starts
     n_words = -(-int(lens.max()) // 8)
     view = word_view(b)
-    words = np.empty((n, n_words), dtype=WORD)
-    for k in range(n_words):
-        words[:, k] = words_at(b, view, starts + 8 * k, lens - 8 * k)
-    exact = n_words == 1  # no field holds a NUL byte: the word itself is the string
-    key = words[:, 0].copy()
-    if not exact:
+    exact = n_words <= 1  # no field holds a NUL byte: the word itself is the string
+    if exact:  # labels, mostly: one gather, the bytes past each string masked off
+        key = raw_words_at(b, view, starts)
+        key &= _LOW_BYTES[lens]
+    else:
+        words = np.empty((n, n_words), dtype=WORD)
+        for k in range(n_words):
+            words[:, k] = words_at(b, view, starts + 8 * k, lens - 8 * k)
+        key = words[:, 0].copy()
         key = key * GOLDEN + lens.astype(np.uint64)
         for k in range(1, n_words):
             key = key * GOLDEN + words[:, k]
