@@ -12,7 +12,6 @@ sentences are then numbered ``"1"``, ``"2"``, ... (docs/llm.md).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -214,6 +213,8 @@ def label_aliases(values: list[str] | None) -> dict[str, list[str]] | None:
                 raise opt.UsageError(f"--label-alias needs LABEL=ALIAS[,ALIAS...]; got {value!r}")
             out.setdefault(label.strip(), []).extend(aliases)
             continue
+        import json
+
         try:
             with open(value, encoding="utf-8") as fh:
                 data = json.load(fh)
