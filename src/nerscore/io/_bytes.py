@@ -177,11 +177,10 @@ def intern_ranges(
         for k in range(1, n_words):
             key = key * GOLDEN + words[:, k]
     if many:  # one sort gives the distinct values and where each key is among them
-        values, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
         first, inv = first.astype(np.int64), inv.reshape(-1)
     else:
-        values, first = _distinct(key)
-        inv = np.searchsorted(values, key)
+        first, inv = _distinct_inverse(key)
     if not exact:
         rep = first[inv]
         if not (np.array_equal(words, words[rep]) and np.array_equal(lens, lens[rep])):
@@ -204,6 +203,27 @@ def _ranked(
         b[int(starts[i]) : int(ends[i])].tobytes().decode("utf-8") for i in first[order].tolist()
     )
     return rank[inv].astype(np.int64), vocab
+
+
+#: Keys whose distinct values are taken first (see :func:`_distinct_inverse`).
+_HEAD = 4096
+
+
+def _distinct_inverse(key: WordArray) -> tuple[IntArray, IntArray]:
+    """The first index of each distinct value of ``key`` (sorted by value), and per key its value's rank.
+
+    A file has few distinct labels, nearly always all of them in its first
+    lines: the distinct values of the first :data:`_HEAD` keys are taken,
+    and one lookup of every key checks that they are all; only a block
+    holding a value its head lacks goes on to :func:`_distinct`.
+    """
+    values, first = np.unique(key[:_HEAD], return_index=True)
+    inv = np.searchsorted(values, key)
+    np.minimum(inv, len(values) - 1, out=inv)
+    if not np.array_equal(values[inv], key):  # a value first seen past the head
+        values, first = _distinct(key)
+        inv = np.searchsorted(values, key)
+    return first.astype(np.int64), inv
 
 
 def _distinct(key: WordArray) -> tuple[WordArray, IntArray]:
