@@ -22,6 +22,7 @@ def test_labels_first_seen_past_the_head_keep_first_occurrence_order(n):
     labels = [b"O", b"B-PER", b"I-PER"] * (n // 3)
     labels[-1] = b"I-X"  # past the head when the block is longer
     labels[len(labels) // 2] = b"B-LONGER"  # 8 bytes: still one word
+    labels[-3], labels[-2] = b"B-X", b"I-X"  # two more, before the last
     b, starts, ends = _ranges(labels)
     ids, vocab = intern_ranges(b, starts, ends)
     assert [vocab[i] for i in ids] == [x.decode() for x in labels]

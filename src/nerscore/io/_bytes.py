@@ -212,37 +212,21 @@ _HEAD = 4096
 def _distinct_inverse(key: WordArray) -> tuple[IntArray, IntArray]:
     """The first index of each distinct value of ``key`` (sorted by value), and per key its value's rank.
 
-    A file has few distinct labels, nearly always all of them in its first
-    lines: the distinct values of the first :data:`_HEAD` keys are taken,
-    and one lookup of every key checks that they are all; only a block
-    holding a value its head lacks goes on to :func:`_distinct`.
+    A file has few distinct labels, nearly all of them in its first lines:
+    the distinct values of the first :data:`_HEAD` keys are taken, and one
+    lookup of every key finds the keys among them; the distinct values of
+    the few keys left (rarer labels, first seen later) are added to them.
     """
     values, first = np.unique(key[:_HEAD], return_index=True)
     inv = np.searchsorted(values, key)
     np.minimum(inv, len(values) - 1, out=inv)
-    if not np.array_equal(values[inv], key):  # a value first seen past the head
-        values, first = _distinct(key)
+    missing = values[inv] != key
+    if missing.any():  # values first seen past the head
+        at = np.flatnonzero(missing)
+        more, where = np.unique(key[at], return_index=True)
+        values = np.concatenate([values, more])
+        first = np.concatenate([first, at[where]])
+        order = np.argsort(values)
+        values, first = values[order], first[order]
         inv = np.searchsorted(values, key)
     return first.astype(np.int64), inv
-
-
-def _distinct(key: WordArray) -> tuple[WordArray, IntArray]:
-    """Sorted distinct values of ``key`` and the first index of each.
-
-    A corpus has few distinct labels, so peeling them off one by one (each
-    pass on what is left) beats sorting; many distinct values fall back to
-    :func:`numpy.unique`.
-    """
-    found: list[int] = []
-    rest = key
-    rest_idx = np.arange(len(key))
-    while len(rest):
-        if len(found) >= 64:
-            values, first = np.unique(key, return_index=True)
-            return values, first.astype(np.int64)
-        found.append(int(rest_idx[0]))
-        keep = rest != rest[0]
-        rest, rest_idx = rest[keep], rest_idx[keep]
-    first = np.array(found, dtype=np.int64)
-    order = np.argsort(key[first])
-    return key[first][order], first[order]
