@@ -33,3 +33,18 @@ def test_help_still_lists_every_subcommand_and_option(args, capsys):
     assert main(args) == 0
     out = capsys.readouterr().out
     assert ("conlleval" in out and "report" in out) if args == ["--help"] else "--match" in out
+
+
+#: Modules a plain ``score`` of two CoNLL files has no use for.
+_NOT_FOR_CONLL = ("nerscore.cli.llm_systems", "nerscore.decode.mentions", "nerscore.io.llm_output",
+                  "nerscore.io.llm_records", "nerscore.io.jsonl", "nerscore.analysis.confusion",
+                  "nerscore.analysis.errors", "nerscore.analysis.error_table")
+
+
+def test_score_of_conll_files_imports_no_model_output_or_error_modules(tmp_path):
+    gold, pred = tmp_path / "g.conll", tmp_path / "p.conll"
+    gold.write_text("Jonas B-PER\nleft O\n\n")
+    pred.write_text("Jonas B-PER\nleft O\n\n")
+    modules = _modules_after(["score", str(gold), str(pred), "-q"])
+    assert "nerscore.accumulate.files" in modules  # it took the streaming path
+    assert not set(_NOT_FOR_CONLL) & modules

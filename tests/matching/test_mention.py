@@ -68,3 +68,12 @@ def test_token_spans_with_token_texts(tmp_path):
 def test_bad_normalize_is_an_option_error():
     with pytest.raises(OptionError, match="Expected `normalize` to be one of 'exact'"):
         nerscore.evaluate(GOLD, GOLD, match="mention", normalize="fuzzy")
+
+
+def test_normalize_choices_are_those_of_the_mention_module() -> None:
+    from nerscore.decode.mentions import NORMALIZATIONS
+    from nerscore.matching import get_matcher
+    from nerscore.matching.mention import NORMALIZATIONS as listed
+
+    (option,) = get_matcher("mention").options
+    assert listed == option.choices == NORMALIZATIONS

@@ -36,11 +36,9 @@ import dataclasses
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from nerscore.accumulate.scorer import EntityScorer
-from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_report
-from nerscore.analysis.errors import ErrorRecord, ErrorTable, error_table, write_errors
 from nerscore.errors import NerscoreError
 from nerscore.io.atomic import AtomicFile
 from nerscore.io.chunks import (
@@ -54,6 +52,10 @@ from nerscore.io.formats import Format, guess_format, pair_notes
 from nerscore.scoring.metrics import evaluate
 from nerscore.scoring.report import Report
 from nerscore.values.decoding import Decoding
+
+if TYPE_CHECKING:  # the analysis modules are imported when a run asks for them
+    from nerscore.analysis.confusion import ConfusionMatrix
+    from nerscore.analysis.errors import ErrorRecord
 
 __all__ = [
     "CHUNK_SIZE",
@@ -117,6 +119,8 @@ class _ErrorSink:
         self.started = False
 
     def write(self, records: Sequence[ErrorRecord]) -> None:
+        from nerscore.analysis.errors import ErrorTable
+
         # the CSV header once
         ErrorTable.from_records(records).write_to(self.fh, self.format, header=not self.started)
         self.started = True
@@ -124,6 +128,8 @@ class _ErrorSink:
 
     def commit(self) -> int:
         if not self.started:  # no chunk at all: the in-memory writer's empty file
+            from nerscore.analysis.errors import ErrorTable
+
             ErrorTable.from_records([]).write_to(self.fh, self.format)
         self.fh.close()
         self.file.commit()
@@ -396,9 +402,15 @@ def _in_memory(gold: str | os.PathLike[str], pred: str | os.PathLike[str] | None
     file_notes = g.notes + (() if one_file else p.notes) + aligned
     report = evaluate(g.data, p.data, **job.evaluate_keywords())
     report = dataclasses.replace(report, notes=(*report.notes, *job.notes, *file_notes))
-    cm = confusion_from_report(report) if job.confusion else None
+    cm = None
+    if job.confusion:
+        from nerscore.analysis.confusion import confusion_from_report
+
+        cm = confusion_from_report(report)
     n_errors = None
     if errors is not None:
+        from nerscore.analysis.errors import error_table, write_errors
+
         records = error_table(report, texts=g.texts())
         fmt = "csv" if os.fspath(errors).lower().endswith(".csv") else "jsonl"
         n_errors = write_errors(records, errors, format=fmt)

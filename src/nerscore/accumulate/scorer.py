@@ -12,13 +12,10 @@ from __future__ import annotations
 import copy
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from nerscore.analysis.confusion import ConfusionMatrix, confusion_from_alignment
-from nerscore.analysis.errors import ErrorRecord, error_table
-from nerscore.analysis.pairing import analysis_alignment
 from nerscore.decode.label_ops import warn_unknown_labels
 from nerscore.decode.text_agreement import TextMismatches
 from nerscore.errors import TextMismatchWarning
@@ -32,6 +29,10 @@ from nerscore.values.label_ops import LabelOps, seen_labels
 from nerscore.values.ratios import check_beta, check_zero_division
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.selection import Selection
+
+if TYPE_CHECKING:  # the analysis modules are imported when a run asks for them
+    from nerscore.analysis.confusion import ConfusionMatrix
+    from nerscore.analysis.errors import ErrorRecord
 
 __all__ = ["EntityScorer"]
 
@@ -206,6 +207,9 @@ class EntityScorer:
         if prep.n_tokens is not None:
             self.n_tokens = (self.n_tokens or 0) + prep.n_tokens
         if self._want_confusion:  # the batch's alignment is all the matrix reads
+            from nerscore.analysis.confusion import confusion_from_alignment
+            from nerscore.analysis.pairing import analysis_alignment
+
             cm = confusion_from_alignment(analysis_alignment(self._match, res.alignment))
             self.confusion = cm if self.confusion is None else self.confusion + cm
         if self.on_errors is not None:
@@ -218,6 +222,8 @@ class EntityScorer:
                     n_tokens=prep.n_tokens, alignment=res.alignment, doc_ids=prep.doc_ids,
                     texts=prep.texts, selection=self._selection,
                 )
+            from nerscore.analysis.errors import error_table
+
             # columns: records are made only if the receiver reads them one by one
             self.on_errors(error_table(part, texts=texts).shifted(
                 self.n_sequences - prep.n_sequences))

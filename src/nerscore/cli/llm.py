@@ -12,10 +12,10 @@ sentences are then numbered ``"1"``, ``"2"``, ... (docs/llm.md).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, overload
 
 from nerscore.cli import _options as opt
 
@@ -30,6 +30,58 @@ __all__ = ["add_llm_options", "gold_documents", "is_llm_prediction", "label_alia
 
 _FLAGS = (("--align", "align"), ("--snap", "snap"), ("--label-alias", "label_alias"),
           ("--output-format", "output_format"), ("--normalize", "normalize"))
+
+
+class LazyChoices(Sequence[str]):
+    """The choices of an option, read from the module that defines them when first needed.
+
+    A command that does not use the option (or print its help) never imports
+    that module: scoring two CoNLL files needs none of the model-output code.
+
+    Parameters
+    ----------
+    module : str
+        The module holding the values.
+    name : str
+        The name of the tuple of values in it.
+    extra : tuple of str
+        Values added after those.
+
+    Examples
+    --------
+    >>> choices = LazyChoices("nerscore.decode.mentions", "SNAPS")
+    >>> "expand" in choices, list(choices)
+    (True, ['contract', 'expand', 'strict'])
+    """
+
+    def __init__(self, module: str, name: str, extra: tuple[str, ...] = ()) -> None:
+        self._where = (module, name)
+        self._extra = extra
+        self._loaded: tuple[str, ...] | None = None
+
+    def _values(self) -> tuple[str, ...]:
+        if self._loaded is None:
+            import importlib
+
+            module, name = self._where
+            self._loaded = (*getattr(importlib.import_module(module), name), *self._extra)
+        return self._loaded
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        return self._values()[index]
+
+    def __len__(self) -> int:
+        return len(self._values())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._values()
 
 
 def note(command: str, message: str) -> None:
@@ -62,27 +114,26 @@ def add_llm_options(parser: argparse.ArgumentParser, *, normalize: bool = False)
     normalize : bool
         Also add ``--normalize``.
     """
-    from nerscore.decode.mentions import NORMALIZATIONS, POLICIES, SNAPS
-    from nerscore.io.llm_output import LLM_FORMATS
-
+    mentions = "nerscore.decode.mentions"
     group = parser.add_argument_group(
         "model outputs (records with \"output\" or \"mentions\"; docs/llm.md)")
     if normalize:
-        group.add_argument("--normalize", choices=NORMALIZATIONS, default=None,
+        group.add_argument("--normalize", choices=LazyChoices(mentions, "NORMALIZATIONS"), default=None,
                            help="how mention strings are found in the text (default: exact)")
-    group.add_argument("--align", choices=(*POLICIES, "spacy-llm"), default=None,
+    group.add_argument("--align", choices=LazyChoices(mentions, "POLICIES", ("spacy-llm",)), default=None,
                        help="which occurrence a repeated string takes: sequential (the k-th "
                             "mention the k-th free occurrence; default), first, all, or "
                             "spacy-llm (as spacy-llm's spacy.NER.v2 task; CoNLL gold); "
                             "--normalize exact|casefold|loose says how strings are found")
-    group.add_argument("--snap", choices=SNAPS, default=None,
+    group.add_argument("--snap", choices=LazyChoices(mentions, "SNAPS"), default=None,
                        help="tag gold (tokens): how character spans snap to token boundaries "
                             "(default: contract)")
     group.add_argument("--label-alias", action="append", default=None, metavar="LABEL=A,B",
                        help="read answer labels A, B as the gold label LABEL (repeatable), or "
                             "a JSON file {\"LABEL\": [\"A\", \"B\"]}; labels always match "
                             "case-insensitively")
-    group.add_argument("--output-format", choices=LLM_FORMATS, default=None,
+    group.add_argument("--output-format",
+                       choices=LazyChoices("nerscore.io.llm_output", "LLM_FORMATS"), default=None,
                        help="how \"output\" strings are read (default: auto)")
 
 
@@ -102,9 +153,11 @@ def is_llm_prediction(path: str, fmt: Format, encoding: str = "utf-8") -> bool:
     -------
     bool
     """
+    if fmt.name != "jsonl" or not os.path.isfile(path):
+        return False  # the model-output readers are imported for JSON Lines files only
     from nerscore.io.llm_records import is_llm_file
 
-    return fmt.name == "jsonl" and os.path.isfile(path) and is_llm_file(path, encoding=encoding)
+    return is_llm_file(path, encoding=encoding)
 
 
 def check_no_llm_flags(args: argparse.Namespace) -> None:
@@ -160,6 +213,8 @@ def label_aliases(values: list[str] | None) -> dict[str, list[str]] | None:
                 raise opt.UsageError(f"--label-alias needs LABEL=ALIAS[,ALIAS...]; got {value!r}")
             out.setdefault(label.strip(), []).extend(aliases)
             continue
+        import json
+
         try:
             with open(value, encoding="utf-8") as fh:
                 data = json.load(fh)

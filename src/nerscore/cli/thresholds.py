@@ -9,7 +9,6 @@ scored. Choosing on the very files scored gets a warning.
 from __future__ import annotations
 
 import argparse
-import filecmp
 import os
 import sys
 from typing import Any
@@ -84,6 +83,8 @@ def add_threshold_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _same(a: str, b: str) -> bool:
+    import filecmp
+
     try:
         return os.path.samefile(a, b) or (os.path.isfile(a) and os.path.isfile(b)
                                           and filecmp.cmp(a, b, shallow=False))

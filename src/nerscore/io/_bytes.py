@@ -164,21 +164,23 @@ def intern_ranges(
     lens = ends - starts
     n_words = -(-int(lens.max()) // 8)
     view = word_view(b)
-    words = np.empty((n, n_words), dtype=WORD)
-    for k in range(n_words):
-        words[:, k] = words_at(b, view, starts + 8 * k, lens - 8 * k)
-    exact = n_words == 1  # no field holds a NUL byte: the word itself is the string
-    key = words[:, 0].copy()
-    if not exact:
+    exact = n_words <= 1  # no field holds a NUL byte: the word itself is the string
+    if exact:  # labels, mostly: one gather, the bytes past each string masked off
+        key = raw_words_at(b, view, starts)
+        key &= _LOW_BYTES[lens]
+    else:
+        words = np.empty((n, n_words), dtype=WORD)
+        for k in range(n_words):
+            words[:, k] = words_at(b, view, starts + 8 * k, lens - 8 * k)
+        key = words[:, 0].copy()
         key = key * GOLDEN + lens.astype(np.uint64)
         for k in range(1, n_words):
             key = key * GOLDEN + words[:, k]
     if many:  # one sort gives the distinct values and where each key is among them
-        values, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
         first, inv = first.astype(np.int64), inv.reshape(-1)
     else:
-        values, first = _distinct(key)
-        inv = np.searchsorted(values, key)
+        first, inv = _distinct_inverse(key)
     if not exact:
         rep = first[inv]
         if not (np.array_equal(words, words[rep]) and np.array_equal(lens, lens[rep])):
@@ -203,23 +205,28 @@ def _ranked(
     return rank[inv].astype(np.int64), vocab
 
 
-def _distinct(key: WordArray) -> tuple[WordArray, IntArray]:
-    """Sorted distinct values of ``key`` and the first index of each.
+#: Keys whose distinct values are taken first (see :func:`_distinct_inverse`).
+_HEAD = 4096
 
-    A corpus has few distinct labels, so peeling them off one by one (each
-    pass on what is left) beats sorting; many distinct values fall back to
-    :func:`numpy.unique`.
+
+def _distinct_inverse(key: WordArray) -> tuple[IntArray, IntArray]:
+    """The first index of each distinct value of ``key`` (sorted by value), and per key its value's rank.
+
+    A file has few distinct labels, nearly all of them in its first lines:
+    the distinct values of the first :data:`_HEAD` keys are taken, and one
+    lookup of every key finds the keys among them; the distinct values of
+    the few keys left (rarer labels, first seen later) are added to them.
     """
-    found: list[int] = []
-    rest = key
-    rest_idx = np.arange(len(key))
-    while len(rest):
-        if len(found) >= 64:
-            values, first = np.unique(key, return_index=True)
-            return values, first.astype(np.int64)
-        found.append(int(rest_idx[0]))
-        keep = rest != rest[0]
-        rest, rest_idx = rest[keep], rest_idx[keep]
-    first = np.array(found, dtype=np.int64)
-    order = np.argsort(key[first])
-    return key[first][order], first[order]
+    values, first = np.unique(key[:_HEAD], return_index=True)
+    inv = np.searchsorted(values, key)
+    np.minimum(inv, len(values) - 1, out=inv)
+    missing = values[inv] != key
+    if missing.any():  # values first seen past the head
+        at = np.flatnonzero(missing)
+        more, where = np.unique(key[at], return_index=True)
+        values = np.concatenate([values, more])
+        first = np.concatenate([first, at[where]])
+        order = np.argsort(values)
+        values, first = values[order], first[order]
+        inv = np.searchsorted(values, key)
+    return first.astype(np.int64), inv

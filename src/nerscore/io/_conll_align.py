@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.errors import FormatError, LengthMismatchError
-from nerscore.io._bytes import low_bytes, raw_words_at, word_view, words_at
+from nerscore.io._bytes import low_bytes, raw_words_at, word_view
 from nerscore.io._conll_corpus import ConllCorpus, ConllText
 
 __all__ = ["TokenDiff", "check_aligned"]
@@ -171,8 +171,10 @@ class TokenDiff:
 def _differing_fields(a: ConllText, b: ConllText) -> IntArray:
     """Positions whose token strings differ between two texts of the same shape.
 
-    Tokens of equal length are compared 8 bytes at a time; each round keeps
-    only the tokens that are still equal and longer.
+    Tokens of equal length are compared on their first 8 bytes (one word
+    gathered per token); the bytes past those of the tokens still equal are
+    gathered once per side and compared in one pass, and only where they
+    differ are the differing tokens located.
     """
     la = a.token_end - a.token_start
     lb = b.token_end - b.token_start
@@ -185,13 +187,15 @@ def _differing_fields(a: ConllText, b: ConllText) -> IntArray:
     bad &= low_bytes(la)
     differ |= bad.astype(bool)
     idx = np.flatnonzero(~differ & (la > 8))
-    off = 8
-    while len(idx):
-        rest = la[idx] - off
-        bad = words_at(ba, ra, a.token_start[idx] + off, rest) != \
-            words_at(bb, rb, b.token_start[idx] + off, rest)
-        differ[idx[bad]] = True
-        idx = idx[~bad & (rest > 8)]
-        off += 8
+    if len(idx):
+        rest = (la[idx] - 8).astype(np.int64)
+        end = np.cumsum(rest)
+        step = np.arange(int(end[-1]), dtype=np.int64)  # every byte past the first 8
+        step -= np.repeat(end - rest, rest)  # ... as its offset past them within its token
+        tail_a = ba[np.repeat(a.token_start[idx] + 8, rest) + step]
+        tail_b = bb[np.repeat(b.token_start[idx] + 8, rest) + step]
+        if not np.array_equal(tail_a, tail_b):
+            at = np.flatnonzero(tail_a != tail_b)
+            differ[idx[np.searchsorted(end, at, side="right")]] = True
     return np.flatnonzero(differ)
 

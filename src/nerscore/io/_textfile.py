@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 from nerscore.errors import FormatError
 
@@ -51,6 +50,8 @@ def read_text(
         When the bytes are not valid in ``encoding``, naming the file, the
         line, the byte and the ``encoding`` option.
     """
+    from pathlib import Path  # imported by the formats read whole, not on the CoNLL path
+
     with naming(path):
         data = Path(path).read_bytes()
     try:

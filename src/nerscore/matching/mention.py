@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from nerscore.decode.mentions import NORMALIZATIONS, normalize_mention
 from nerscore.matching.alignment import Alignment, MatchResult
 from nerscore.matching.exact import multiset_pairs
 from nerscore.matching.registry import Matcher, Option, choice
@@ -35,6 +34,10 @@ if TYPE_CHECKING:
     from nerscore.decode.inputs import Prepared
 
 __all__ = ["MATCHER", "match_mention", "mention_key"]
+
+#: The ``normalize`` choices: those of :data:`nerscore.decode.mentions.NORMALIZATIONS` (a test
+#: checks it), named here so that listing the matchers' options does not import that module.
+NORMALIZATIONS = ("exact", "casefold", "loose")
 
 _NO_TEXT = ("match='mention' had no document texts (tags without tokens): entities were "
             "compared by their offsets, as match='exact' does.")
@@ -48,12 +51,16 @@ def mention_key(text: str, normalize: str = "exact") -> str:
     >>> mention_key(" \u201cParis\u201d,", "loose"), mention_key("PARIS", "casefold")
     ('paris', 'paris')
     """
+    from nerscore.decode.mentions import normalize_mention
+
     return normalize_mention(text, normalize)
 
 
 def _texts_of(cols: EntityColumns, texts: Sequence[Any] | None, normalize: str) -> list[str] | None:
     if texts is None:
         return None
+    from nerscore.decode.mentions import normalize_mention
+
     out = []
     for k in range(len(cols)):
         doc = texts[int(cols.seq[k])] if int(cols.seq[k]) < len(texts) else None
@@ -65,7 +72,7 @@ def _texts_of(cols: EntityColumns, texts: Sequence[Any] | None, normalize: str) 
             surface = " ".join(doc[s:e] for s, e in parts)
         else:
             surface = " ".join(" ".join(map(str, doc[s:e])) for s, e in parts)
-        out.append(mention_key(surface, normalize))
+        out.append(normalize_mention(surface, normalize))
     return out
 
 
