@@ -33,3 +33,15 @@ def test_the_same_alignment_is_paired_once(monkeypatch):
     nerscore.confusion_from_report(other)
     nerscore.errors_from_report(other)
     assert len(calls) == 2
+
+
+def test_the_remembered_pairing_goes_with_its_alignment():
+    import gc
+
+    r = nerscore.evaluate([[(0, 10, "LOC")]], [[(2, 10, "ORG")]], match="threshold",
+                          zero_division=0.0)
+    first = pairing.analysis_alignment(r.match, r.alignment)
+    assert pairing.analysis_alignment(r.match, r.alignment) is first
+    del r
+    gc.collect()
+    assert pairing._last is None

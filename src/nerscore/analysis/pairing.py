@@ -22,6 +22,8 @@ matcher scored the report.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import numpy.typing as npt
 
@@ -124,12 +126,19 @@ def analysis_alignment(match: str, alignment: Alignment | None) -> Alignment:
         )
     global _last
     last = _last
-    if last is not None and last[0] == match and last[1] is alignment:
+    if last is not None and last[0] == match and last[1]() is alignment:
         return last[2]  # the views of one report (confusion, errors, page) pair it once
     paired = pair_leftovers(get_matcher(match).analysis(alignment))
-    _last = (match, alignment, paired)
+    _last = (match, weakref.ref(alignment, _forget), paired)
     return paired
 
 
-#: The last pairing made, with its matcher and alignment (alignments are immutable).
-_last: tuple[str, Alignment, Alignment] | None = None
+#: The last pairing made, with its matcher and (weakly) its alignment: alignments are
+#: immutable, and the pairing is let go with the alignment it was made from.
+_last: tuple[str, weakref.ref[Alignment], Alignment] | None = None
+
+
+def _forget(ref: weakref.ref[Alignment]) -> None:
+    global _last
+    if _last is not None and _last[1] is ref:
+        _last = None
