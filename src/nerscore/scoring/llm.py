@@ -37,16 +37,16 @@ import numpy as np
 from nerscore.decode.inputs import prepare_spans
 from nerscore.matching.registry import get_matcher
 from nerscore.scoring.llm_align import AlignedRows, align_rows, label_aliases_map
-from nerscore.scoring.metrics import build_report, count_matches, run_matcher
+from nerscore.scoring.metrics import MatcherRun, build_report, run_matcher
 from nerscore.scoring.report import Report
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import Document
 from nerscore.values.mentions import Mention
-from nerscore.values.spans import Entity, EntityColumns, Span
+from nerscore.values.spans import EntityColumns
 from nerscore.values.tags import encode_strings
 
 __all__ = ["AlignedOutputs", "LLMSummary", "align_outputs", "evaluate_llm", "label_aliases_map",
-           "lost_documents", "score_aligned"]
+           "lost_columns", "run_on_columns", "score_aligned"]
 
 _SHOWN = 10
 
@@ -270,14 +270,11 @@ def score_aligned(aligned: AlignedOutputs, *, match: str = "exact", token_units:
     -------
     Report
     """
-    docs, rows, lost, summary = aligned.gold, aligned.rows, aligned.lost, aligned.summary
+    lost, summary = aligned.lost, aligned.summary
     if match == "mention":
         options.setdefault("normalize", summary.normalize)
-    label, vocab = encode_strings(rows.labels, sort=True)
-    pred = EntityColumns(rows.doc, rows.start, rows.end, label, vocab, len(docs))
-    names = dict.fromkeys(map(str, map(attrgetter("id"), docs)), ())  # the spans are in pred
-    run = run_matcher(docs, None, match, Decoding(), options, align=get_matcher(match).aligns,
-                      prepared=lambda: prepare_spans(docs, names, pred_columns=pred))
+    run = run_on_columns(aligned.gold, aligned.columns(), match, options,
+                         align=get_matcher(match).aligns)
     prep, res = run.prep, run.result
     counts = res.counts
     if lost:
@@ -329,6 +326,12 @@ class AlignedOutputs:
             per_doc[k].append((s, e, lab))
         return {str(doc.id): spans for doc, spans in zip(self.gold, per_doc, strict=True)}
 
+    def columns(self) -> EntityColumns:
+        """The aligned mentions as predicted entity columns over the gold documents."""
+        rows = self.rows
+        label, vocab = encode_strings(rows.labels, sort=True)
+        return EntityColumns(rows.doc, rows.start, rows.end, label, vocab, len(self.gold))
+
 
 def align_outputs(
     y_true: Sequence[Document], y_pred: object, *, align: str = "sequential",
@@ -357,66 +360,67 @@ def align_outputs(
     return AlignedOutputs(docs, rows, lost, LLMSummary(**fields), lost_ids)
 
 
+def run_on_columns(docs: Sequence[Document], pred: EntityColumns, match: str,
+                   options: Mapping[str, Any], *, align: bool) -> MatcherRun:
+    """Run a matcher on gold documents and predictions given as columns over them.
+
+    ``pred.seq`` indexes ``docs``; no span object is made for the predictions.
+    """
+    names = dict.fromkeys(map(str, map(attrgetter("id"), docs)), ())  # the spans are in pred
+    return run_matcher(docs, None, match, Decoding(), options, align=align,
+                       prepared=lambda: prepare_spans(docs, names, pred_columns=pred))
+
+
 def _lost_counts(lost: list[Mention], match: str, options: Mapping[str, Any], *,
                  token_units: bool) -> Any:
-    """The counts of predictions no gold entity can match: one span per lost mention.
-
-    Each mention becomes a span of its own length (characters, or tokens for
-    token input) in a document without gold entities, scored by the same
-    matcher, so that every matcher counts it as it counts a false positive.
-    """
-    words = [m.text.split() for m in lost] if token_units else [m.text for m in lost]
-    width = np.maximum(np.fromiter(map(len, words), dtype=np.int64, count=len(lost)), 1)
-    start = np.cumsum(width + 1) - width - 1
-    label, vocab = encode_strings([m.label for m in lost], sort=True)
-    gold = EntityColumns(*(np.zeros(0, dtype=np.int64),) * 4, vocab, 1)
-    pred = EntityColumns(np.zeros(len(lost), dtype=np.int64), start, start + width, label,
-                         vocab, 1)
+    """The counts of predictions no gold entity can match: one span per lost mention."""
+    docs, pred = lost_columns(lost, None, token_units=token_units)
     opts = {k: v for k, v in options.items() if k not in ("discontinuous", "subset")}
-    return count_matches(gold, pred, match=match, **opts)
+    return run_on_columns(docs, pred, match, opts, align=False).result.counts
 
 
-def lost_documents(lost: Sequence[Mention], ids: Sequence[str], *, token_units: bool,
-                   ) -> tuple[list[Document], list[Document]]:
-    """Gold and predicted documents in which the lost mentions are predictions no gold can match.
+def lost_columns(lost: Sequence[Mention], ids: Sequence[str] | None, *, token_units: bool,
+                 ) -> tuple[list[Document], EntityColumns]:
+    """Gold documents without entities and the lost mentions as predictions no gold can match.
 
-    One pair of documents per distinct id of ``ids`` (the document of each
-    mention), in order of first appearance: the gold document has no
-    entities, the predicted one a span per mention, of the mention's length
-    (characters, or tokens for token input), one apart. Scored by any
-    matcher, each mention is then one false positive (under ``token``, its
-    characters or tokens), as :func:`evaluate_llm` counts it.
+    One document per distinct id of ``ids`` (the document of each mention),
+    in order of first appearance, or one document ``"lost"`` when ``ids`` is
+    None. Each mention is a span of its own length (characters, or tokens
+    for token input), the spans one apart. Scored by any matcher, each
+    mention is then one false positive (under ``token``, its characters or
+    tokens), as :func:`evaluate_llm` counts it.
 
     Parameters
     ----------
     lost : sequence of Mention
         The mentions not placed.
-    ids : sequence of str
+    ids : sequence of str, optional
         The document of each.
     token_units : bool
         Token input (spans in tokens, no text).
 
     Returns
     -------
-    (list of Document, list of Document)
+    (list of Document, EntityColumns)
 
     Examples
     --------
-    >>> gold, pred = lost_documents([Mention("London", "LOC"), Mention("Rome", "LOC")],
-    ...                             ["d1", "d1"], token_units=False)
-    >>> gold[0].spans, [(e.start, e.end) for e in pred[0].spans], pred[0].text
-    ((), [(0, 6), (7, 11)], 'London Rome')
+    >>> docs, pred = lost_columns([Mention("London", "LOC"), Mention("Rome", "LOC")],
+    ...                           ["d1", "d2"], token_units=False)
+    >>> [d.id for d in docs], pred.seq.tolist(), pred.start.tolist(), pred.end.tolist()
+    (['d1', 'd2'], [0, 1], [0, 7], [6, 11])
     """
-    parts: dict[str, tuple[list[Entity], list[str]]] = {}
-    for m, name in zip(lost, ids, strict=True):
-        spans, texts = parts.setdefault(name, ([], []))
-        at = spans[-1].end + 1 if spans else 0
-        width = max(1, len(m.text.split())) if token_units else max(1, len(m.text))
-        spans.append(Entity(Span(at, at + width), m.label))
-        texts.append("" if token_units else m.text.ljust(width)[:width])
-    gold, pred = [], []
-    for name, (spans, texts) in parts.items():
-        text = None if token_units else " ".join(texts)
-        gold.append(Document(name, (), text))
-        pred.append(Document(name, tuple(spans), text))
-    return gold, pred
+    names = ["lost"] if ids is None else list(dict.fromkeys(ids))
+    if ids is None:
+        doc = np.zeros(len(lost), dtype=np.int64)
+    else:
+        index = {name: k for k, name in enumerate(names)}
+        doc = np.fromiter(map(index.__getitem__, ids), dtype=np.int64, count=len(ids))
+    words = [m.text.split() for m in lost] if token_units else [m.text for m in lost]
+    width = np.maximum(np.fromiter(map(len, words), dtype=np.int64, count=len(lost)), 1)
+    start = np.cumsum(width + 1) - width - 1  # increasing: no two spans of a document overlap
+    label, vocab = encode_strings([m.label for m in lost], sort=True)
+    order = np.argsort(doc, kind="stable")
+    pred = EntityColumns(doc[order], start[order], start[order] + width[order], label[order],
+                         vocab, len(names))
+    return [Document(name, ()) for name in names], pred

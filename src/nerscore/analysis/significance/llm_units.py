@@ -29,9 +29,7 @@ import numpy as np
 
 from nerscore.analysis.significance.units import SequenceCounts, counts_of_run
 from nerscore.matching import get_matcher
-from nerscore.scoring.llm import AlignedOutputs, align_outputs, lost_documents
-from nerscore.scoring.metrics import run_matcher
-from nerscore.values.decoding import Decoding
+from nerscore.scoring.llm import AlignedOutputs, align_outputs, lost_columns, run_on_columns
 from nerscore.values.documents import Document
 
 __all__ = ["aligned_sequence_counts", "llm_sequence_counts"]
@@ -62,17 +60,17 @@ def aligned_sequence_counts(aligned: AlignedOutputs, *, match: str = "exact",
     if match == "mention":
         options.setdefault("normalize", aligned.summary.normalize)
     aligns = get_matcher(match).aligns
-    run = run_matcher(aligned.gold, aligned.pred, match, Decoding(), options, align=aligns)
-    sc = counts_of_run(run, match)
+    sc = counts_of_run(run_on_columns(aligned.gold, aligned.columns(), match, options,
+                                      align=aligns), match)
     if sc.ids is None:  # no documents: nothing but lost mentions
         sc = SequenceCounts(sc.labels, sc.tp, sc.n_pred, sc.n_gold,
                             tuple(str(d.id) for d in aligned.gold))
     if not aligned.lost:
         return sc
-    gold, pred = lost_documents(aligned.lost, aligned.lost_ids, token_units=token_units)
+    docs, pred = lost_columns(aligned.lost, aligned.lost_ids, token_units=token_units)
     opts = {k: v for k, v in options.items() if k not in ("discontinuous", "subset")}
-    lost = counts_of_run(run_matcher(gold, pred, match, Decoding(), opts, align=aligns), match)
-    return _add_rows(sc, lost, [str(d.id) for d in gold])
+    lost = counts_of_run(run_on_columns(docs, pred, match, opts, align=aligns), match)
+    return _add_rows(sc, lost, [str(d.id) for d in docs])
 
 
 def _add_rows(sc: SequenceCounts, more: SequenceCounts, ids: list[str]) -> SequenceCounts:
