@@ -107,7 +107,7 @@ def scores_of(pred: EntityColumns) -> FloatArray:
     nerscore.errors.InputTypeError: Curves and calibration need a score on every prediction; 1 of the 1 predictions have none. Give each predicted span a score: a dict's 'score', a tuple's fourth field (start, end, label, score), a JSON Lines span's "score" or Entity(..., score=...).
     """
     score = pred.score
-    missing = len(pred) if score is None else int(np.count_nonzero(np.isnan(score)))
+    missing = pred.n_unscored
     if missing:
         raise InputTypeError(
             f"Curves and calibration need a score on every prediction; {missing} of the "

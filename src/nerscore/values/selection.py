@@ -159,7 +159,7 @@ class Selection:
         if t is None or not len(pred):
             return pred, 0
         score = pred.score
-        unscored = len(pred) if score is None else int(np.count_nonzero(np.isnan(score)))
+        unscored = pred.n_unscored
         if unscored:
             raise InputTypeError(
                 f"min_score={t} keeps the predictions scored at least {t}, but {unscored} of "

@@ -231,6 +231,17 @@ class EntityColumns:
     def __len__(self) -> int:
         return len(self.seq)
 
+    @property
+    def n_unscored(self) -> int:
+        """How many rows have no score.
+
+        Examples
+        --------
+        >>> EntityColumns([0, 0], [0, 5], [4, 9], [0, 0], ("PER",), score=[0.5, np.nan]).n_unscored
+        1
+        """
+        return len(self) if self.score is None else int(np.count_nonzero(np.isnan(self.score)))
+
     @classmethod
     def empty(cls, labels: Sequence[str] = (), n_sequences: int = 0) -> EntityColumns:
         """Columns with no rows."""
