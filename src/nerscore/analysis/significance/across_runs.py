@@ -57,6 +57,7 @@ from nerscore.analysis.significance.comparison import (
     _pairs,
     _quantiles,
     compare,
+    resample_units,
 )
 from nerscore.analysis.significance.resampling import AVERAGES, METRICS, prf_scores
 from nerscore.analysis.significance.results import (
@@ -159,28 +160,6 @@ def _run_counts(
     notes += [f"{where}: {n}" for n in run.prep.notes]
     notes += [f"{where}: {n}" for n in label_notes(run.prep.tallies)]
     return counts_of_run(run, match), run.options, run.prep.tags is not None
-
-
-def _units(
-    parts: list[SequenceCounts], tags: bool, unit: str, documents: Sequence[int] | None,
-    notes: list[str],
-) -> tuple[list[SequenceCounts], str]:
-    """The parts grouped into the units resampled, as :func:`.comparison.compare` does."""
-    if not tags:
-        if unit == "sentence":
-            raise OptionError("unit='sentence' needs tag sequences; span inputs are resampled "
-                              "by document (unit='document').", option="unit")
-        if documents is not None:
-            raise OptionError("`documents` groups the sentences of tag sequences; span inputs "
-                              "are documents already.", option="documents")
-        return parts, unit
-    if unit == "document":
-        if documents is None:
-            notes.append("no document boundaries (`documents`, or -DOCSTART- lines of a CoNLL "
-                         "file): each sentence is resampled as a unit.")
-            return parts, "sentence"
-        return [p.group(documents) for p in parts], unit
-    return parts, unit
 
 
 def runs_bootstrap(
@@ -389,7 +368,7 @@ def compare_runs(
             owner.append(s)
             labels.append(where)
     parts = _join_units(parts, labels)
-    parts, used_unit = _units(parts, tags, unit, documents, notes)
+    parts, used_unit = resample_units(parts, tags, unit, documents, notes)
     n_units = parts[0].n_sequences
     if n_units == 0:
         raise ValueError("Nothing to resample: the input has no sentences or documents.")

@@ -316,6 +316,33 @@ def _pairs(names: list[str], baseline: str | None) -> list[tuple[int, int]]:
     return [(a, base) for a in range(len(names)) if a != base]
 
 
+def resample_units(
+    parts: list[SequenceCounts], tags: bool, unit: str, documents: Sequence[int] | None,
+    notes: list[str],
+) -> tuple[list[SequenceCounts], str]:
+    """The per-sequence counts grouped into the units resampled, and the unit used.
+
+    Tag sequences are grouped into documents by ``documents`` (without it
+    each sentence is a unit, and a note says so); span inputs are documents
+    already, so ``unit="sentence"`` and ``documents`` are errors for them.
+    """
+    if not tags:
+        if unit == "sentence":
+            raise OptionError("unit='sentence' needs tag sequences; span inputs are resampled "
+                              "by document (unit='document').", option="unit")
+        if documents is not None:
+            raise OptionError("`documents` groups the sentences of tag sequences; span inputs "
+                              "are documents already.", option="documents")
+        return parts, unit
+    if unit == "document":
+        if documents is None:
+            notes.append("no document boundaries (`documents`, or -DOCSTART- lines of a CoNLL "
+                         "file): each sentence is resampled as a unit.")
+            return parts, "sentence"
+        return [p.group(documents) for p in parts], unit
+    return parts, unit
+
+
 # --------------------------------------------------------------------------- API
 
 
@@ -469,20 +496,8 @@ def compare(
         if documents is not None:
             parts = [p.group(documents) for p in parts]
         resolved = matcher.resolve({k: v for k, v in options.items() if k in matcher.defaults})
-    elif not tags:
-        if unit == "sentence":
-            raise OptionError("unit='sentence' needs tag sequences; span inputs are resampled "
-                              "by document (unit='document').", option="unit")
-        if documents is not None:
-            raise OptionError("`documents` groups the sentences of tag sequences; span inputs "
-                              "are documents already.", option="documents")
-    elif unit == "document":
-        if documents is None:
-            used_unit = "sentence"
-            notes.append("no document boundaries (`documents`, or -DOCSTART- lines of a CoNLL "
-                         "file): each sentence is resampled as a unit.")
-        else:
-            parts = [p.group(documents) for p in parts]
+    else:
+        parts, used_unit = resample_units(parts, tags, unit, documents, notes)
     n_units = parts[0].n_sequences
     if n_units == 0:
         raise ValueError("Nothing to resample: the input has no sentences or documents.")
