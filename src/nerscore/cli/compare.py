@@ -208,7 +208,7 @@ def run_compare(args: argparse.Namespace) -> int:
     import nerscore
 
     if args.system:
-        return run_compare_runs(args, _read_runs, _note)
+        return _write(args, run_compare_runs(args, _read_runs, _note))
     if not args.preds:
         raise opt.UsageError("give one PRED file per system, or --system NAME=RUN1,RUN2,... "
                              "for each system with several runs")
@@ -226,7 +226,7 @@ def run_compare(args: argparse.Namespace) -> int:
                              "and F1")
     outputs = llm_preds(args, args.preds)  # files of model outputs (docs/llm.md)
     options = opt.match_kwargs(args)
-    renderer = output_renderer(args, "comparison")
+    output_renderer(args, "comparison")  # a bad --format fails before the resampling
     if outputs and args.threshold_from is not None:
         raise opt.UsageError("--threshold-from chooses thresholds of scored predictions; "
                              f"{', '.join(sorted(outputs))} hold model outputs, without scores")
@@ -245,11 +245,16 @@ def run_compare(args: argparse.Namespace) -> int:
         )
     finally:
         bar.close()
-    result = with_llm_summaries(result, summaries)
+    return _write(args, with_llm_summaries(result, summaries))
+
+
+def _write(args: argparse.Namespace, result: Any) -> int:
+    """Write the comparison as ``--format`` asks; its notes on standard error unless in the text."""
     if args.format != "text":
         for n in result.notes:
             _note(n)
-    write_result(renderer.functions["comparison"](result, args.digits), args.output)
+    text = output_renderer(args, "comparison").functions["comparison"](result, args.digits)
+    write_result(text, args.output)
     if args.output is not None:
         _note(f"wrote {args.output}")
     return 0

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from nerscore.cli import _options as opt
-from nerscore.cli._output import ProgressBar, output_renderer, write_result
+from nerscore.cli._output import ProgressBar, output_renderer
 
 __all__ = ["add_system_option", "parse_system", "run_compare_runs"]
 
@@ -96,8 +96,8 @@ def _check(args: argparse.Namespace, systems: list[tuple[str, list[str]]]) -> No
 
 
 def run_compare_runs(args: argparse.Namespace, read: Callable[[argparse.Namespace], Any],
-                     note: Callable[[str], None]) -> int:
-    """Run ``nerscore compare GOLD --system NAME=RUN1,RUN2 ...``.
+                     note: Callable[[str], None]) -> Any:
+    """The comparison of ``nerscore compare GOLD --system NAME=RUN1,RUN2 ...``.
 
     Parameters
     ----------
@@ -112,8 +112,8 @@ def run_compare_runs(args: argparse.Namespace, read: Callable[[argparse.Namespac
 
     Returns
     -------
-    int
-        The exit status (0).
+    Comparison
+        What ``compare`` writes.
     """
     import nerscore
 
@@ -131,7 +131,7 @@ def run_compare_runs(args: argparse.Namespace, read: Callable[[argparse.Namespac
         note("with several runs per system only the paired bootstrap is defined (approximate "
               "randomization has no run-aware version): p-values are the bootstrap's")
     options = opt.match_kwargs(args)
-    renderer = output_renderer(args, "comparison")
+    output_renderer(args, "comparison")  # a bad --format fails before the resampling
     args.preds = [f for _, files in systems for f in files]
     gold, preds, tag_kw, documents = read(args)
     runs: dict[str, dict[str, Any]] = {}
@@ -149,10 +149,4 @@ def run_compare_runs(args: argparse.Namespace, read: Callable[[argparse.Namespac
         )
     finally:
         bar.close()
-    if args.format != "text":
-        for n in result.notes:
-            note(n)
-    write_result(renderer.functions["comparison"](result, args.digits), args.output)
-    if args.output is not None:
-        note(f"wrote {args.output}")
-    return 0
+    return result
