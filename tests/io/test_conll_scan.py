@@ -180,13 +180,14 @@ def test_parse_blocks_of_a_fast_block_choose_a_delimiter():
     assert block.ids.tolist() == [0, 1, 1]
 
 
-def test_interning_many_strings_equals_interning_few() -> None:
-    """``many=True`` (one sort) numbers the strings as the peeling path does."""
+def test_interning_tokens_equals_interning_labels() -> None:
+    """Tokens (many distinct strings, one hash sort) are numbered as labels (few) are."""
     import random
 
     import numpy as np
 
     from nerscore.io._bytes import intern_ranges
+    from nerscore.io._intern import intern_tokens
 
     rng = random.Random(0)
     words = [rng.choice(["O", "B-PER", "a-rather-long-token-x", "ü", "", f"tok{rng.randrange(200)}"])
@@ -196,7 +197,7 @@ def test_interning_many_strings_equals_interning_few() -> None:
     starts = np.cumsum([0, *(n + 1 for n in lens[:-1])])
     ends = starts + np.array(lens)
     b = np.frombuffer(data, dtype=np.uint8)
-    ids, vocab = intern_ranges(b, starts, ends, many=True)
+    ids, vocab = intern_tokens(b, starts, ends)
     assert [vocab[i] for i in ids.tolist()] == words
     assert vocab == tuple(dict.fromkeys(words))
     assert (ids == intern_ranges(b, starts, ends)[0]).all()

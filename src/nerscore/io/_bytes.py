@@ -126,7 +126,7 @@ def low_bytes(n: IntArray) -> WordArray:
 
 
 def intern_ranges(
-    b: ByteArray, starts: IntArray, ends: IntArray, *, many: bool = False
+    b: ByteArray, starts: IntArray, ends: IntArray
 ) -> tuple[IntArray, tuple[str, ...]]:
     """Integer ids (first-occurrence order) of the UTF-8 byte strings ``b[starts:ends]``.
 
@@ -140,9 +140,6 @@ def intern_ranges(
         The bytes.
     starts, ends : array of int
         Byte range of every string.
-    many : bool
-        Expect many distinct strings (tokens rather than labels): sort the
-        keys at once instead of peeling off the distinct values one by one.
 
     Returns
     -------
@@ -176,11 +173,7 @@ def intern_ranges(
         key = key * GOLDEN + lens.astype(np.uint64)
         for k in range(1, n_words):
             key = key * GOLDEN + words[:, k]
-    if many:  # one sort gives the distinct values and where each key is among them
-        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
-        first, inv = first.astype(np.int64), inv.reshape(-1)
-    else:
-        first, inv = _distinct_inverse(key)
+    first, inv = _distinct_inverse(key)
     if not exact:
         rep = first[inv]
         if not (np.array_equal(words, words[rep]) and np.array_equal(lens, lens[rep])):
