@@ -154,29 +154,3 @@ def test_load_json_reports_where_it_broke():
 def test_public_names():
     assert nerscore.parse_llm_output is parse_llm_output
     assert nerscore.ParsedOutput([], "failed").failed
-
-
-def test_read_json_lists_reads_in_bulk_what_read_output_reads():
-    from nerscore.io.llm_output import read_json_lists, read_output
-
-    outputs = [
-        '[{"text": "Paris", "label": "LOC"}, {"text": "Lyon", "label": "LOC"}]',
-        '[{"text": 1, "label": "LOC"}]', '[{"text": "a", "label": null}]', '["Paris", "LOC"]',
-        '[{"text": "a", "label": "B"}, "x"]', '[{"text": "a", "label": "B", "start": 0, "end": 1}]',
-        '[{"entity": "a", "label": "B"}]', '[{"text": "a", "label": "B"}] and some prose',
-        '[{"text": "a", "label": "B"}', '```json\n[{"text": "a", "label": "B"}]\n```',
-        '[{"text": "a", "label": "B", "score": 1}]', '[{"text": "a", "label": "B", "end": 3}]',
-        '[{"text": ["a"], "label": "B"}]', '[{"text": "a", "label": "B"}, [1]]', None,
-        [{"text": "a", "label": "B"}], '[{"text": "\\u00e9t\\u00e9", "label": "X"}]', "[]",
-    ]
-    cols = read_json_lists(outputs)
-    bulk = sorted(set(range(len(outputs))) - set(cols.rest))
-    assert bulk == [0, 7, 10, 16]
-    for k in bulk:
-        read = read_output(outputs[k])
-        rows = [j for j, d in enumerate(cols.doc.tolist()) if d == k]
-        assert read.format == "json-list"
-        assert not read.problems
-        assert not read.repairs
-        assert [(cols.texts[j], cols.labels[j], None, None) for j in rows] == read.items
-    assert read_json_lists(outputs[:1], format="lines").rest == [0]

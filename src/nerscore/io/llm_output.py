@@ -27,19 +27,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
-from operator import itemgetter, methodcaller
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
-
-import numpy as np
 
 from nerscore.errors import option_error
 from nerscore.io._json_repair import find_json, load_json, matching_end
 from nerscore.values.mentions import Mention, ParsedOutput
-from nerscore.values.spans import IntArray
 
-__all__ = ["LLM_FORMATS", "Item", "ItemColumns", "RawOutput", "items_from_json",
-           "mentions_from_json", "parse_llm_output", "read_json_lists", "read_output"]
+__all__ = ["LLM_FORMATS", "Item", "RawOutput", "items_from_json",
+           "mentions_from_json", "parse_llm_output", "read_output"]
 
 #: One mention on the hot path: ``(text, label, start, end)`` (offsets None when not given).
 Item = tuple[str, str, "int | None", "int | None"]
@@ -336,82 +332,3 @@ def read_output(output: object, *, format: str = "auto") -> RawOutput:  # noqa: 
         return failed
     what = "not JSON, inline markup or label lines" if format == "auto" else f"format={format!r}"
     return RawOutput([], "failed", (f"no entity list found: {what}",))
-
-
-class ItemColumns(NamedTuple):
-    """The mentions of many outputs as flat columns, without offsets (see :func:`read_json_lists`).
-
-    ``doc`` holds, per mention, the index of its output (non-decreasing);
-    ``rest`` the indices of the outputs left to :func:`read_output`.
-    """
-
-    doc: IntArray
-    texts: list[str]
-    labels: list[str]
-    rest: list[int]
-
-
-_TEXT, _LABEL = itemgetter("text"), itemgetter("label")
-_HAS_START, _HAS_END = methodcaller("__contains__", "start"), methodcaller("__contains__", "end")
-
-
-def _plain_objects(items: list[Any]) -> tuple[list[str], list[str]] | None:
-    """Texts and labels of decoded JSON ``{"text": str, "label": str}`` objects without offsets.
-
-    None when some item is not such an object (a decoded JSON value that is
-    not an object fails the key lookup; a text or label that is not a string
-    fails the join).
-    """
-    try:
-        texts, labels = list(map(_TEXT, items)), list(map(_LABEL, items))
-        "".join(texts), "".join(labels)
-    except (KeyError, TypeError):
-        return None
-    if sum(map(len, items)) != 2 * len(items) and (any(map(_HAS_START, items))
-                                                    or any(map(_HAS_END, items))):
-        return None
-    return texts, labels
-
-
-def read_json_lists(outputs: Sequence[object], *, format: str = "auto") -> ItemColumns:  # noqa: A002
-    """Read, in bulk, the outputs that are JSON lists of plain ``{"text", "label"}`` objects.
-
-    Such an output (a string that starts with ``[{`` and holds no code
-    fence) is read exactly as :func:`read_output` reads it: the JSON is
-    found at its first character, decoded, and every object, holding a
-    string ``"text"`` and ``"label"`` and no offsets, becomes a mention.
-    Here each output's objects are read with C-level loops as soon as it is
-    decoded (and then let go), into columns for all outputs, without a tuple
-    per mention; every other output (another shape, an object that is not
-    plain, JSON that needs a repair) is left to :func:`read_output` and
-    listed in ``rest``.
-
-    Examples
-    --------
-    >>> cols = read_json_lists(['[{"text": "Paris", "label": "LOC"}]', "LOC: Lyon"])
-    >>> cols.doc.tolist(), cols.texts, cols.labels, cols.rest
-    ([0], ['Paris'], ['LOC'], [1])
-    """
-    if format not in ("auto", "json"):
-        return ItemColumns(np.zeros(0, dtype=np.int64), [], [], list(range(len(outputs))))
-    scan = _DECODER.scan_once  # type: ignore[attr-defined]  # what raw_decode calls
-    docs: list[int] = []
-    lengths: list[int] = []
-    texts: list[str] = []
-    labels: list[str] = []
-    rest: list[int] = []
-    for k, out in enumerate(outputs):
-        if type(out) is str and out.startswith("[{") and "```" not in out:
-            try:
-                got = _plain_objects(scan(out, 0)[0])  # the decoded objects are let go at once
-            except (StopIteration, ValueError, RecursionError):
-                got = None
-            if got is not None:
-                docs.append(k)
-                lengths.append(len(got[0]))
-                texts += got[0]
-                labels += got[1]
-                continue
-        rest.append(k)
-    doc = np.repeat(np.asarray(docs, dtype=np.int64), np.asarray(lengths, dtype=np.int64))
-    return ItemColumns(doc, texts, labels, rest)

@@ -22,7 +22,8 @@ import numpy as np
 from nerscore.decode.mentions import NORMALIZATIONS, POLICIES, SNAPS, Placement, align_items
 from nerscore.decode.placement import place_mentions
 from nerscore.errors import InputTypeError, OptionError, option_error
-from nerscore.io.llm_output import Item, RawOutput, items_from_json, read_json_lists, read_output
+from nerscore.io.json_lists import read_json_lists
+from nerscore.io.llm_output import Item, RawOutput, items_from_json, read_output
 from nerscore.io.llm_records import LLMRecord
 from nerscore.values.documents import Document
 from nerscore.values.mentions import Mention, ParsedOutput
@@ -113,7 +114,7 @@ def align_rows(
     """:func:`align_outputs` in one pass, its spans as rows.
 
     Outputs without offsets to align to a text (JSON lists of plain
-    objects, read in bulk by :func:`~nerscore.io.llm_output.read_json_lists`,
+    objects, read in bulk by :func:`~nerscore.io.json_lists.read_json_lists`,
     and the other formats once read) are placed together by
     :func:`~nerscore.decode.placement.place_mentions`; the others (inline
     markup, mentions with offsets, tokens, ``spacy-llm``) one document at a

@@ -1,0 +1,207 @@
+"""Reading many model outputs that are JSON lists of ``{"text", "label"}`` objects at once.
+
+:func:`read_json_lists` is the bulk reader of :func:`nerscore.evaluate_llm`:
+it reads the outputs that are plain JSON lists of mentions, exactly as
+:func:`~nerscore.io.llm_output.read_output` reads them, into flat columns
+for all outputs, and leaves every other output to ``read_output``.
+
+Outputs written the way ``json.dumps`` writes such a list
+(``[{"text": "Paris", "label": "LOC"}, {"text": ...}]``: its separators, no
+escape, no control character) are read together, with string and NumPy
+operations over all of them at once: between its framing such an output is
+nothing but the texts and labels themselves. Any other JSON list (other
+spacing, escapes, more keys) is decoded one output at a time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from itertools import compress
+from operator import itemgetter, methodcaller
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from nerscore.values.spans import IntArray
+
+__all__ = ["ItemColumns", "read_json_lists"]
+
+_DECODER = json.JSONDecoder()
+_TEXT, _LABEL = itemgetter("text"), itemgetter("label")
+_HAS_START, _HAS_END = methodcaller("__contains__", "start"), methodcaller("__contains__", "end")
+# the framing of a list as json.dumps writes it: [{"text": "T", "label": "L"}, {"text": ...}]
+_OPEN, _CLOSE, _NEXT, _MID = '[{"text": "', '"}]', '"}, {"text": "', '", "label": "'
+# what stands for _NEXT, _MID and the end of an output once they are marked
+_ITEM, _PAIR, _END = 0, 1, 2
+
+
+class ItemColumns(NamedTuple):
+    """The mentions of many outputs as flat columns, without offsets (see :func:`read_json_lists`).
+
+    ``doc`` holds, per mention, the index of its output (non-decreasing);
+    ``rest`` the indices of the outputs left to :func:`read_output`.
+    """
+
+    doc: IntArray
+    texts: list[str]
+    labels: list[str]
+    rest: list[int]
+
+
+def read_json_lists(outputs: Sequence[object], *, format: str = "auto") -> ItemColumns:  # noqa: A002
+    """Read, in bulk, the outputs that are JSON lists of plain ``{"text", "label"}`` objects.
+
+    Such an output (a string that starts with ``[{`` and holds no code
+    fence) is read exactly as :func:`~nerscore.io.llm_output.read_output`
+    reads it: the JSON is found at its first character, decoded, and every
+    object, holding a string ``"text"`` and ``"label"`` and no offsets,
+    becomes a mention. Outputs in ``json.dumps``'s own layout are split
+    all at once (see the module); the others are decoded one by one, their
+    objects read with C-level loops as soon as each is decoded. Every other
+    output (another shape, an object that is not plain, JSON that needs a
+    repair) is left to ``read_output`` and listed in ``rest``.
+
+    Examples
+    --------
+    >>> cols = read_json_lists(['[{"text": "Paris", "label": "LOC"}]', "LOC: Lyon",
+    ...                         '[{"text":"Lyon","label":"LOC"}]'])
+    >>> cols.doc.tolist(), cols.texts, cols.labels, cols.rest
+    ([0, 2], ['Paris', 'Lyon'], ['LOC', 'LOC'], [1])
+    """
+    if format not in ("auto", "json"):
+        return ItemColumns(np.zeros(0, dtype=np.int64), [], [], list(range(len(outputs))))
+    laid_out = [type(o) is str and o.startswith(_OPEN) and o.endswith(_CLOSE) and "```" not in o
+                for o in outputs]
+    ks, counts, texts, labels = _split_dumped(list(compress(range(len(outputs)), laid_out)),
+                                              list(compress(outputs, laid_out)))  # type: ignore[arg-type]
+    if len(ks) == len(outputs):
+        return ItemColumns(np.repeat(np.asarray(ks, dtype=np.int64), counts), texts, labels, [])
+    done = dict.fromkeys(ks)
+    scanned = _decode_each([k for k in range(len(outputs)) if k not in done], outputs)
+    doc = np.repeat(np.asarray(ks + scanned[0], dtype=np.int64),
+                    np.asarray(counts + scanned[1], dtype=np.int64))
+    texts += scanned[2]
+    labels += scanned[3]
+    if scanned[0] and ks:  # the two sets of outputs interleave: rows back in output order
+        order = np.argsort(doc, kind="stable")
+        doc = doc[order]
+        rows = order.tolist()
+        texts, labels = list(map(texts.__getitem__, rows)), list(map(labels.__getitem__, rows))
+    return ItemColumns(doc, texts, labels, scanned[4])
+
+
+def _split_dumped(ks: list[int], outputs: list[str],
+                  ) -> tuple[list[int], list[int], list[str], list[str]]:
+    """Outputs ``ks`` that are exactly ``json.dumps`` of a list of plain objects, read together.
+
+    Such an output is ``_OPEN T _MID L _NEXT T _MID L ... _CLOSE`` where no
+    ``T`` or ``L`` holds a quote, a backslash or a control character (so
+    each is a JSON string as written). Between the framing of all outputs
+    (joined by a control character), ``_NEXT`` and ``_MID`` are marked with
+    control characters; an output qualifies when no quote is left in it,
+    nothing it holds was a control character or a backslash before, and its
+    marks alternate ``_MID``, ``_NEXT``, ``_MID``, ..., ``_MID``. Returns the
+    outputs that qualify, their number of mentions, and the texts and labels
+    of all (the others are left to the JSON decoder).
+    """
+    if not ks:
+        return [], [], [], []
+    inner = [o[len(_OPEN):-len(_CLOSE)] for o in outputs]
+    lengths = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
+    code = _code_points(chr(_END).join(inner))
+    odd = np.flatnonzero((code < 0x20) | (code == 0x5C))  # control characters and backslashes
+    starts = np.cumsum(lengths + 1) - lengths - 1
+    owner = np.searchsorted(starts, odd, side="right") - 1
+    bad = owner[odd != starts[owner] + lengths[owner]]  # not the separator after an output
+    ks, inner = _without(bad, ks, inner)
+    if not ks:
+        return [], [], [], []
+    marked, kind, owner, bad = _marks(inner)
+    if len(bad):
+        ks, inner = _without(bad, ks, inner)
+        marked, kind, owner, _ = _marks(inner)  # each output qualifies on its own
+    if not ks:
+        return [], [], [], []
+    counts = (np.bincount(owner[kind == _ITEM], minlength=len(ks)) + 1).tolist()
+    parts = marked.translate(_TO_PAIR).split(chr(_PAIR))
+    return ks, counts, parts[0::2], parts[1::2]
+
+
+_TO_PAIR = {_ITEM: _PAIR, _END: _PAIR}
+
+
+def _without(drop: IntArray, ks: list[int], inner: list[str]) -> tuple[list[int], list[str]]:
+    if not len(drop):
+        return ks, inner
+    keep = np.ones(len(ks), dtype=bool)
+    keep[drop] = False
+    return list(compress(ks, keep)), list(compress(inner, keep))
+
+
+def _marks(inner: list[str]) -> tuple[str, IntArray, IntArray, IntArray]:
+    """The outputs joined, their framing marked; each mark's kind and output; the bad outputs.
+
+    An output is bad when a quote is left in it or its marks are out of order.
+    """
+    marked = chr(_END).join(inner).replace(_NEXT, chr(_ITEM)).replace(_MID, chr(_PAIR))
+    code = _code_points(marked)
+    at = np.flatnonzero((code <= _END) | (code == 0x22))
+    kind = np.append(code[at].astype(np.int64), _END)  # and the end of the last output
+    owner = np.cumsum(kind == _END) - (kind == _END)  # the output of each mark
+    # after the start of an output: _PAIR; after _PAIR: _ITEM or the end; after _ITEM: _PAIR
+    before = np.concatenate([[_END], kind[:-1]])
+    fine = np.where(kind == _PAIR, before != _PAIR, kind != 0x22) & (
+        (kind == _PAIR) | (before == _PAIR))
+    return marked, kind, owner, np.unique(owner[~fine])
+
+
+def _code_points(text: str) -> np.ndarray[Any, Any]:
+    """Every character of ``text`` as its code point (lone surrogates included), unsigned."""
+    if text.isascii():
+        return np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+
+
+def _decode_each(ks: list[int], outputs: Sequence[object],
+                 ) -> tuple[list[int], list[int], list[str], list[str], list[int]]:
+    """Outputs ``ks`` decoded one by one: those read, their counts, texts, labels; the rest."""
+    scan = _DECODER.scan_once  # type: ignore[attr-defined]  # what raw_decode calls
+    docs: list[int] = []
+    lengths: list[int] = []
+    texts: list[str] = []
+    labels: list[str] = []
+    rest: list[int] = []
+    for k in ks:
+        out = outputs[k]
+        if type(out) is str and out.startswith("[{") and "```" not in out:
+            try:
+                got = _plain_objects(scan(out, 0)[0])  # the decoded objects are let go at once
+            except (StopIteration, ValueError, RecursionError):
+                got = None
+            if got is not None:
+                docs.append(k)
+                lengths.append(len(got[0]))
+                texts += got[0]
+                labels += got[1]
+                continue
+        rest.append(k)
+    return docs, lengths, texts, labels, rest
+
+
+def _plain_objects(items: list[Any]) -> tuple[list[str], list[str]] | None:
+    """Texts and labels of decoded JSON ``{"text": str, "label": str}`` objects without offsets.
+
+    None when some item is not such an object (a decoded JSON value that is
+    not an object fails the key lookup; a text or label that is not a string
+    fails the join).
+    """
+    try:
+        texts, labels = list(map(_TEXT, items)), list(map(_LABEL, items))
+        "".join(texts), "".join(labels)
+    except (KeyError, TypeError):
+        return None
+    if sum(map(len, items)) != 2 * len(items) and (any(map(_HAS_START, items))
+                                                    or any(map(_HAS_END, items))):
+        return None
+    return texts, labels

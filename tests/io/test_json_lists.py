@@ -1,0 +1,91 @@
+import json
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from nerscore.io.json_lists import _decode_each, read_json_lists
+from nerscore.io.llm_output import read_output
+
+
+def test_read_json_lists_reads_in_bulk_what_read_output_reads():
+    outputs = [
+        '[{"text": "Paris", "label": "LOC"}, {"text": "Lyon", "label": "LOC"}]',
+        '[{"text": 1, "label": "LOC"}]', '[{"text": "a", "label": null}]', '["Paris", "LOC"]',
+        '[{"text": "a", "label": "B"}, "x"]', '[{"text": "a", "label": "B", "start": 0, "end": 1}]',
+        '[{"entity": "a", "label": "B"}]', '[{"text": "a", "label": "B"}] and some prose',
+        '[{"text": "a", "label": "B"}', '```json\n[{"text": "a", "label": "B"}]\n```',
+        '[{"text": "a", "label": "B", "score": 1}]', '[{"text": "a", "label": "B", "end": 3}]',
+        '[{"text": ["a"], "label": "B"}]', '[{"text": "a", "label": "B"}, [1]]', None,
+        [{"text": "a", "label": "B"}], '[{"text": "\\u00e9t\\u00e9", "label": "X"}]', "[]",
+    ]
+    cols = read_json_lists(outputs)
+    bulk = sorted(set(range(len(outputs))) - set(cols.rest))
+    assert bulk == [0, 7, 10, 16]
+    for k in bulk:
+        read = read_output(outputs[k])
+        rows = [j for j, d in enumerate(cols.doc.tolist()) if d == k]
+        assert read.format == "json-list"
+        assert not read.problems
+        assert not read.repairs
+        assert [(cols.texts[j], cols.labels[j], None, None) for j in rows] == read.items
+    assert read_json_lists(outputs[:1], format="lines").rest == [0]
+
+
+def _one_by_one(outputs):
+    docs, counts, texts, labels, rest = _decode_each(list(range(len(outputs))), outputs)
+    return np.repeat(np.asarray(docs, dtype=np.int64), counts).tolist(), texts, labels, rest
+
+
+def _same_as_one_by_one(outputs):
+    cols = read_json_lists(outputs)
+    assert (cols.doc.tolist(), cols.texts, cols.labels, cols.rest) == _one_by_one(outputs)
+    return cols
+
+
+def test_json_dumps_layout_and_near_misses_read_as_decoding_each_does():
+    dumped = [json.dumps([{"text": t, "label": lab}], ensure_ascii=False) for t, lab in
+              [("Paris", "LOC"), ("\u00e9t\u00e9", "X"), ("\U0001d518", "Y"), ("", "E"),
+               ("a b", "")]]
+    outputs = [
+        *dumped,
+        '[{"text": "a", "label": "B"}, {"text": "c", "label": "D"}]',
+        '[{"text": "a"}, {"text": "a", "label": "b", "label": "c"}]',  # marks balanced, keys not
+        '[{"text": "a", "label": "}, {"text": "b"}]',
+        '[{"text": "a\\"b", "label": "B"}]',  # an escape: decoded, not split
+        '[{"text": "a\\tb", "label": "B"}]',
+        '[{"text": "a\\u0001b", "label": "B"}]',
+        '[{"text": "a\\tb", "label": "B"}, {"text": "\\u0000", "label": "B"}]',
+        '[{"text": "a\tb", "label": "B"}]',  # a raw control character: not JSON
+        '[{"text": "a\\u0002", "label": "B"}]', '[{"text": "a\x02", "label": "B"}]',
+        '[{"text": "a\x00", "label": "B"}]', '[{"text": "a\x01", "label": "B"}]',
+        '[{"text": "}]', '[{"text": "a", "label": "B"}]]', '[{"text": "x", "label": "y", "z": "w"}]',
+        '[{"text": "a", "label": "B"},{"text": "c", "label": "D"}]',
+        '[{"text": "a", "label": "B"}, {"text": "c", "label": "D", "start": "1"}]',
+        '[{"text": "```", "label": "B"}]', '[{"text": "\\ud800", "label": "B"}]',
+        '[{"text": "\ud800", "label": "B"}]',
+        '[{"text": "a", "label": "B"}, {"text": "c", "label": "D"}',
+        *dumped,
+    ]
+    cols = _same_as_one_by_one(outputs)
+    assert cols.texts[:6] == ["Paris", "\u00e9t\u00e9", "\U0001d518", "", "a b", "a"]
+    assert cols.rest[:2] == [6, 7]
+    assert _same_as_one_by_one(outputs[5:7]).rest == [1]
+    assert _same_as_one_by_one([outputs[7]]).rest == [0]
+
+
+# pieces of what lies between the framing: the framing itself, quotes, escapes, raw control
+# characters, a lone surrogate (raw and escaped), a code fence
+_PIECES = ['"}, {"text": "', '", "label": "', '"', "\\", '\\"', "\\u0041", "\\n", "\n", "\x00",
+           "\x01", "\x02", "\\u0002", "\u00e9", "\\ud800", "\ud800", "```", "a", "B", " ", "}",
+           "{", ",", ":", "[", "]"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(
+    st.lists(st.tuples(st.text(max_size=6), st.text(max_size=4)), min_size=0, max_size=4).map(
+        lambda items: json.dumps([{"text": t, "label": lab} for t, lab in items],
+                                 ensure_ascii=False)),
+    st.lists(st.sampled_from(_PIECES), max_size=8).map(
+        lambda ps: '[{"text": "' + "".join(ps) + '"}]')), max_size=6))
+def test_bulk_reading_is_decoding_each_output(outputs):
+    _same_as_one_by_one(outputs)
