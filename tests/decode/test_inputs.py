@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import nerscore
 from nerscore.decode.entities import tags_to_entities
-from nerscore.decode.inputs import input_kind, prepare
+from nerscore.decode.inputs import prepare
 from nerscore.errors import FormatError, InvalidSpanError, LengthMismatchError
 from nerscore.matching.span_token import span_token_counts
 from nerscore.matching.token import token_counts
@@ -26,30 +26,6 @@ def rows(cols: EntityColumns):
         for q, s, e, lab in zip(cols.seq.tolist(), cols.start.tolist(), cols.end.tolist(),
                                 cols.label.tolist(), strict=True)
     )
-
-
-# ----------------------------------------------------------------------------- detection
-
-
-@pytest.mark.parametrize(
-    ("y_true", "y_pred", "kind"),
-    [
-        ([["B-PER", "O"]], [["O", "O"]], "tags"),
-        (["B-PER", "O"], ["O", "O"], "tags"),
-        ([[(0, 1, "X")]], [[]], "spans"),
-        ([[]], [[(0, 1, "X")]], "spans"),
-        ([[], [{"start": 0, "end": 1, "label": "X"}]], [[], []], "spans"),
-        ([[Entity(Span(0, 1), "X")]], [[]], "spans"),
-        ([(0, 1, "X")], [], "spans"),
-        ({}, {}, "spans"),
-        ([Document("a")], [], "spans"),
-        ([{"id": "a", "spans": []}], [], "spans"),
-        ([], [], "tags"),
-        ([[], []], [[], []], "tags"),
-    ],
-)
-def test_input_kind(y_true, y_pred, kind):
-    assert input_kind(y_true, y_pred) == kind
 
 
 def test_tags_and_spans_cannot_be_mixed():

@@ -230,7 +230,8 @@ def prepare_one(y: object, decoding: Decoding) -> Prepared:
     """
     import warnings
 
-    from nerscore.decode.inputs import input_kind, prepare
+    from nerscore.decode.input_kind import input_kind
+    from nerscore.decode.inputs import prepare
 
     if input_kind(y, y) == "spans":
         decoding = Decoding()

@@ -250,7 +250,7 @@ def diagnose(
     >>> d.train_counts["ORG"], d.skipped["seen_overlap"]
     (3, 'surface forms unknown: no texts or tokens')
     """
-    from nerscore.decode.inputs import input_kind
+    from nerscore.decode.input_kind import input_kind
     from nerscore.scoring.metrics import run_matcher
 
     if isinstance(min_instances, bool) or not isinstance(min_instances, int) or min_instances < 0:

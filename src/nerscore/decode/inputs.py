@@ -10,10 +10,7 @@ Two kinds of input reach every scorer through :func:`prepare`:
   ``{"id", "text", "spans"}`` dicts — ``"entities"`` is accepted for
   ``"spans"`` — or a mapping ``{doc_id: spans}``).
 
-Which kind an input is comes from its first span or tag: a list of lists of
-``str`` is tags, a list of lists of tuples/dicts/entities is spans. Inputs
-without a single tag or span (``[]``, ``[[], []]``) are read as tags unless
-the other side is spans; a mapping or documents are always spans.
+Which kind an input is: :func:`~nerscore.decode.input_kind.input_kind`.
 
 Pairing of span documents (docs/differences.md, never a silent drop):
 
@@ -43,12 +40,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from nerscore.decode.entities import decode
 from nerscore.decode.ignore import ignore_predictions
+from nerscore.decode.input_kind import input_kind, item_kind
 from nerscore.decode.text_agreement import TextMismatches, compare_texts
 from nerscore.errors import (
     FormatError,
@@ -61,7 +59,7 @@ from nerscore.values.documents import Document, coerce_regions, is_int, span_col
 from nerscore.values.spans import Entity, EntityColumns, Span
 from nerscore.values.tags import EncodedTags, encode_pair
 
-__all__ = ["Prepared", "input_kind", "prepare", "prepare_spans", "unwrap"]
+__all__ = ["Prepared", "prepare", "prepare_spans", "unwrap"]
 
 _SHOW = 5  # ids listed in notes and messages
 
@@ -181,105 +179,6 @@ def _check_no_tag_options(decoding: Decoding, what: str) -> None:
 
 # --------------------------------------------------------------------------- kind detection
 
-Kind = Literal["tags", "spans"]
-
-
-def _looks_like_span(x: object) -> bool:
-    """A span item: Entity, mapping, or a tuple/list starting with a number (checked later)."""
-    if isinstance(x, (Entity, Mapping)):
-        return True
-    return isinstance(x, (tuple, list)) and len(x) > 0 and isinstance(x[0], (int, float, np.number))
-
-
-def _item_kind(x: object) -> Kind | None:
-    """Kind of one item of an inner list (a tag or a span), None if unknown."""
-    if isinstance(x, str):
-        return "tags"
-    return "spans" if _looks_like_span(x) else None
-
-
-def _side_kind(y: object) -> Kind | None:
-    """``"tags"``, ``"spans"`` or None (nothing to tell: no tag and no span)."""
-    if isinstance(y, EncodedTags):
-        return "tags"
-    if isinstance(y, Mapping):
-        return "spans"
-    if isinstance(y, (str, bytes)) or not isinstance(y, Sequence):
-        return None  # encode_pair raises its own error
-    for item in y:
-        if isinstance(item, (Document, Mapping, Entity)):
-            return "spans"
-        if isinstance(item, str):
-            return "tags"
-        if _looks_like_span(item):
-            return "spans"  # one document given as a flat list of spans
-        if isinstance(item, Sequence) and not isinstance(item, (str, bytes)):
-            for x in item:
-                kind = _item_kind(x)
-                if kind is not None:
-                    return kind
-                break
-            continue
-        return None
-    return None
-
-
-def _is_id(x: object) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-def _integer_ids(y: object) -> bool:
-    """Whether ``y`` looks like integer label ids (an int array, or lists of ints only)."""
-    if isinstance(y, np.ndarray):
-        return y.dtype.kind in "iu"
-    if isinstance(y, (str, bytes, Mapping, EncodedTags)) or not isinstance(y, Sequence):
-        return False
-    for item in y:
-        if _is_id(item):
-            return all(map(_is_id, y))
-        if isinstance(item, (list, tuple, np.ndarray)):
-            if len(item) == 0:
-                continue
-            return all(map(_is_id, item))
-        return False
-    return False
-
-
-def input_kind(y_true: object, y_pred: object) -> Kind:
-    """Whether the inputs are tag sequences or spans (see the module docstring).
-
-    Raises
-    ------
-    TypeError
-        When one side is tags and the other spans.
-
-    Examples
-    --------
-    >>> input_kind([["B-PER"]], [["O"]]), input_kind([[(0, 1, "X")]], [[]])
-    ('tags', 'spans')
-    >>> input_kind([], [])
-    'tags'
-    """
-    for y, name in ((y_true, "y_true"), (y_pred, "y_pred")):
-        if _integer_ids(y):
-            raise InputTypeError(
-                f"`{name}` holds integers, not tag strings or spans. For label ids, wrap "
-                "them with their vocabulary: nerscore.EncodedTags.from_padded(ids, "
-                "vocab=[...], lengths=[...]) for a padded matrix, or nerscore.EncodedTags(ids, "
-                "offsets, vocab); for spans, give each its label: (start, end, label)."
-            )
-    kt, kp = _side_kind(y_true), _side_kind(y_pred)
-    if kt is not None and kp is not None and kt != kp:
-        raise InputTypeError(
-            f"y_true looks like {_KIND_WORDS[kt]} but y_pred like {_KIND_WORDS[kp]}; "
-            "give both sides in the same form."
-        )
-    return kt or kp or "tags"
-
-
-_KIND_WORDS = {"tags": "tag sequences", "spans": "spans"}
-
-
 # --------------------------------------------------------------------------- span sides
 
 
@@ -375,7 +274,7 @@ def _side(y: object, name: str) -> _Side:
     first = items[0]
     if isinstance(first, Document) or (isinstance(first, Mapping) and "start" not in first):
         return _document_side(items, name)
-    if _item_kind(first) == "spans":  # a single document as a flat list of spans
+    if item_kind(first) == "spans":  # a single document as a flat list of spans
         return _Side([items], None, None)
     if set(map(type, items)) <= {list, tuple}:
         return _Side(items, None, None)
@@ -550,13 +449,13 @@ def _columns(
     return span_columns(span_lists, names=names, text_lengths=lengths, side=side)
 
 
-def prepare_spans(y_true: object, y_pred: object, *,
+def prepare_spans(y_true: object, y_pred: object | None, *,
                   pred_columns: EntityColumns | None = None) -> Prepared:
     """Check, join and convert span inputs (see the module docstring).
 
-    ``pred_columns`` are the predicted spans already as columns, their
-    ``seq`` indexing the joined documents (``y_pred`` then names the
-    documents, with no spans).
+    ``pred_columns`` are the predicted spans already as columns over the
+    gold documents, their ``seq`` indexing ``y_true`` (``y_pred`` is then
+    None).
 
     Raises
     ------
@@ -578,8 +477,14 @@ def prepare_spans(y_true: object, y_pred: object, *,
     "1 gold document(s) have no prediction and count as predicting no entities: 'b'."
     """
     g = _side(y_true, "y_true")
-    p = _side(y_pred, "y_pred")
-    joined = _join(g, p)
+    if pred_columns is None:
+        p = _side(y_pred, "y_pred")
+        joined = _join(g, p)
+    else:  # columns over the gold documents: nothing to join
+        p = _Side([()] * len(g.spans), None, None)
+        if g.ids is not None:
+            _check_unique(g, "y_true")
+        joined = _Joined(list(g.spans), p.spans, g.ids, g.texts, [], TextMismatches(), None)
     ids, texts = joined.ids, joined.texts
     names: Sequence[str | int] = ids if ids is not None else range(len(joined.g_spans))
     gold = _columns(joined.g_spans, names, texts, "y_true")

@@ -125,7 +125,9 @@ def place_mentions(
     placed = rows[simple[rows]]  # by document and start (their spans do not overlap)
     ambiguous = int(np.count_nonzero(nxt[placed] >= 0))
     lost = np.flatnonzero(~found & simple).tolist()
-    taken: list[tuple[int, int, int, int]] = []
+    # the rows these documents add, as flat lists of ints: tuples kept until the end would
+    # make the cyclic collector run, and walk the columns above, again and again
+    taken: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
     bounds = np.searchsorted(seq, np.arange(n_docs + 1)).tolist()
     for k in np.flatnonzero(greedy).tolist():
         a, b = bounds[k], bounds[k + 1]
@@ -137,9 +139,14 @@ def place_mentions(
                                spans, policy, normalize)
         ambiguous += amb
         lost += [a + j for j in unplaced]
-        spans.sort()
-        taken += [(k, s, e, a + j) for s, e, j in spans]
-    extra = np.array(taken, dtype=np.int64).reshape(-1, 4).T
+        if spans:
+            spans.sort()
+            starts, ends, mentions = zip(*spans, strict=True)
+            taken[0].extend([k] * len(spans))
+            taken[1].extend(starts)
+            taken[2].extend(ends)
+            taken[3].extend([a + j for j in mentions])
+    extra = np.array(taken, dtype=np.int64).reshape(4, -1)
     d, s, e, m = (np.concatenate([col[placed], more]) for col, more
                   in zip((seq, at, end, np.arange(n)), extra, strict=True))
     order = np.argsort(d, kind="stable")  # each document's rows come from one side, in order

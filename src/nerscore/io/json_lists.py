@@ -99,28 +99,28 @@ def _split_dumped(ks: list[int], outputs: list[str],
     ``T`` or ``L`` holds a quote, a backslash or a control character (so
     each is a JSON string as written). Between the framing of all outputs
     (joined by a control character), ``_NEXT`` and ``_MID`` are marked with
-    control characters; an output qualifies when no quote is left in it,
-    nothing it holds was a control character or a backslash before, and its
-    marks alternate ``_MID``, ``_NEXT``, ``_MID``, ..., ``_MID``. Returns the
-    outputs that qualify, their number of mentions, and the texts and labels
+    control characters; an output qualifies when it held none of the mark
+    characters before and, once marked, holds no quote, backslash or other
+    control character, and its marks alternate ``_MID``, ``_NEXT``, ``_MID``,
+    ..., ``_MID``. Returns the outputs that qualify, their number of
+    mentions, and the texts and labels
     of all (the others are left to the JSON decoder).
     """
     if not ks:
         return [], [], [], []
     inner = [o[len(_OPEN):-len(_CLOSE)] for o in outputs]
-    lengths = np.fromiter(map(len, inner), dtype=np.int64, count=len(inner))
-    code = _code_points(chr(_END).join(inner))
-    odd = np.flatnonzero((code < 0x20) | (code == 0x5C))  # control characters and backslashes
-    starts = np.cumsum(lengths + 1) - lengths - 1
-    owner = np.searchsorted(starts, odd, side="right") - 1
-    bad = owner[odd != starts[owner] + lengths[owner]]  # not the separator after an output
-    ks, inner = _without(bad, ks, inner)
-    if not ks:
-        return [], [], [], []
-    marked, kind, owner, bad = _marks(inner)
+    joined = chr(_END).join(inner)
+    if chr(_ITEM) in joined or chr(_PAIR) in joined or joined.count(chr(_END)) >= len(inner):
+        # an output holds a character that stands for a mark: it does not qualify
+        raw = [j for j, t in enumerate(inner) if not _MARKS.isdisjoint(t)]
+        ks, inner = _without(np.asarray(raw, dtype=np.int64), ks, inner)
+        joined = chr(_END).join(inner)
+        if not ks:
+            return [], [], [], []
+    marked, kind, owner, bad = _marks(joined)
     if len(bad):
         ks, inner = _without(bad, ks, inner)
-        marked, kind, owner, _ = _marks(inner)  # each output qualifies on its own
+        marked, kind, owner, _ = _marks(chr(_END).join(inner))  # each qualifies on its own
     if not ks:
         return [], [], [], []
     counts = (np.bincount(owner[kind == _ITEM], minlength=len(ks)) + 1).tolist()
@@ -128,6 +128,7 @@ def _split_dumped(ks: list[int], outputs: list[str],
     return ks, counts, parts[0::2], parts[1::2]
 
 
+_MARKS = frozenset(map(chr, (_ITEM, _PAIR, _END)))
 _TO_PAIR = {_ITEM: _PAIR, _END: _PAIR}
 
 
@@ -139,20 +140,24 @@ def _without(drop: IntArray, ks: list[int], inner: list[str]) -> tuple[list[int]
     return list(compress(ks, keep)), list(compress(inner, keep))
 
 
-def _marks(inner: list[str]) -> tuple[str, IntArray, IntArray, IntArray]:
-    """The outputs joined, their framing marked; each mark's kind and output; the bad outputs.
+def _marks(joined: str) -> tuple[str, IntArray, IntArray, IntArray]:
+    """The outputs (joined) with their framing marked; each mark's kind and output; the bad outputs.
 
-    An output is bad when a quote is left in it or its marks are out of order.
+    An output is bad when its marks are out of order or it holds a quote, a
+    backslash or a control character besides the marks.
     """
-    marked = chr(_END).join(inner).replace(_NEXT, chr(_ITEM)).replace(_MID, chr(_PAIR))
+    marked = joined.replace(_NEXT, chr(_ITEM)).replace(_MID, chr(_PAIR))
     code = _code_points(marked)
-    at = np.flatnonzero((code <= _END) | (code == 0x22))
+    if '"' in marked or "\\" in marked:
+        at = np.flatnonzero((code < 0x20) | (code == 0x22) | (code == 0x5C))
+    else:
+        at = np.flatnonzero(code < 0x20)
     kind = np.append(code[at].astype(np.int64), _END)  # and the end of the last output
     owner = np.cumsum(kind == _END) - (kind == _END)  # the output of each mark
     # after the start of an output: _PAIR; after _PAIR: _ITEM or the end; after _ITEM: _PAIR
     before = np.concatenate([[_END], kind[:-1]])
-    fine = np.where(kind == _PAIR, before != _PAIR, kind != 0x22) & (
-        (kind == _PAIR) | (before == _PAIR))
+    fine = np.where(kind == _PAIR, (before == _END) | (before == _ITEM),
+                    ((kind == _ITEM) | (kind == _END)) & (before == _PAIR))
     return marked, kind, owner, np.unique(owner[~fine])
 
 

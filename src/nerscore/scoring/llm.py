@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -322,15 +321,14 @@ class AlignedOutputs:
         per_doc: list[list[tuple[int, int, str]]] = [[] for _ in self.gold]
         rows = self.rows
         for k, s, e, lab in zip(rows.doc.tolist(), rows.start.tolist(), rows.end.tolist(),
-                                rows.labels, strict=True):
+                                map(rows.vocab.__getitem__, rows.label.tolist()), strict=True):
             per_doc[k].append((s, e, lab))
         return {str(doc.id): spans for doc, spans in zip(self.gold, per_doc, strict=True)}
 
     def columns(self) -> EntityColumns:
         """The aligned mentions as predicted entity columns over the gold documents."""
         rows = self.rows
-        label, vocab = encode_strings(rows.labels, sort=True)
-        return EntityColumns(rows.doc, rows.start, rows.end, label, vocab, len(self.gold))
+        return EntityColumns(rows.doc, rows.start, rows.end, rows.label, rows.vocab, len(self.gold))
 
 
 def align_outputs(
@@ -366,9 +364,8 @@ def run_on_columns(docs: Sequence[Document], pred: EntityColumns, match: str,
 
     ``pred.seq`` indexes ``docs``; no span object is made for the predictions.
     """
-    names = dict.fromkeys(map(str, map(attrgetter("id"), docs)), ())  # the spans are in pred
     return run_matcher(docs, None, match, Decoding(), options, align=align,
-                       prepared=lambda: prepare_spans(docs, names, pred_columns=pred))
+                       prepared=lambda: prepare_spans(docs, None, pred_columns=pred))
 
 
 def _lost_counts(lost: list[Mention], match: str, options: Mapping[str, Any], *,

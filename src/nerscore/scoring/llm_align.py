@@ -28,6 +28,7 @@ from nerscore.io.llm_records import LLMRecord
 from nerscore.values.documents import Document
 from nerscore.values.mentions import Mention, ParsedOutput
 from nerscore.values.spans import IntArray
+from nerscore.values.tags import encode_strings
 
 __all__ = ["AlignedRows", "align_rows", "label_aliases_map"]
 
@@ -84,26 +85,37 @@ def _read(output: object, name: str, output_format: str) -> RawOutput:
     return RawOutput(read[0], "mentions", tuple(read[1]))
 
 
-def _outputs_by_id(y_pred: object, ids: list[str]) -> dict[str, object]:
+def _pair(y_pred: object, ids: list[str]) -> tuple[list[object], dict[str, object], list[str]]:
+    """Each gold document's output ([] for none), the outputs of other ids, the ids without output."""
     if isinstance(y_pred, Mapping):
-        return {str(k): v for k, v in y_pred.items()}
-    items = list(y_pred)  # type: ignore[call-overload]
-    if items and all(isinstance(r, LLMRecord) and not r.numbered for r in items):
-        return {r.id: r for r in items}
-    if len(items) != len(ids):
-        raise InputTypeError(
-            f"Gold has {len(ids)} documents but {len(items)} outputs were given; outputs "
-            "without ids are paired by position (or give a mapping {doc_id: output}).")
-    return dict(zip(ids, items, strict=True))
+        outputs = {str(k): v for k, v in y_pred.items()}
+    else:
+        items = list(y_pred)  # type: ignore[call-overload]
+        if items and all(isinstance(r, LLMRecord) and not r.numbered for r in items):
+            outputs = {r.id: r for r in items}
+        elif len(items) != len(ids):
+            raise InputTypeError(
+                f"Gold has {len(ids)} documents but {len(items)} outputs were given; outputs "
+                "without ids are paired by position (or give a mapping {doc_id: output}).")
+        else:
+            return items, {}, []
+    known = set(ids)
+    return (list(map(outputs.get, ids, repeat([]))),
+            {name: out for name, out in outputs.items() if name not in known},
+            [i for i in ids if i not in outputs])
 
 
 class AlignedRows(NamedTuple):
-    """The aligned spans of all gold documents, one row each, sorted by document."""
+    """The aligned spans of all gold documents, one row each, sorted by document.
+
+    ``label`` codes each span's label as its index in ``vocab`` (sorted).
+    """
 
     doc: IntArray
     start: IntArray
     end: IntArray
-    labels: list[str]
+    label: IntArray
+    vocab: tuple[str, ...]
 
 
 def align_rows(
@@ -121,7 +133,7 @@ def align_rows(
     time by :func:`~nerscore.decode.mentions.align_items`.
     """
     docs = list(y_true)
-    if not all(isinstance(d, Document) for d in docs):
+    if not set(map(type, docs)) <= {Document} and not all(isinstance(d, Document) for d in docs):
         raise InputTypeError("evaluate_llm needs the gold side as Document objects with their "
                              "text (nerscore.Document(id, spans, text)).")
     if tokens is not None and len(tokens) != len(docs):
@@ -138,12 +150,13 @@ def align_rows(
                                ("snap", snap, SNAPS)):
         if value not in valid:
             raise option_error(name, "one of " + ", ".join(map(repr, valid)), value)
-    ids = list(map(str, map(_ID, docs)))
-    outputs = _outputs_by_id(y_pred, ids)
+    ids = list(map(_ID, docs))
+    if not set(map(type, ids)) <= {str}:
+        ids = list(map(str, ids))
+    given, unknown, without_output = _pair(y_pred, ids)
     gold_labels = sorted(set(map(_LABEL, chain.from_iterable(map(_SPANS, docs))))
                          | set(labels or ()))
     tally = _Tally(label_aliases_map(gold_labels, label_aliases), set(gold_labels))
-    given = list(map(outputs.get, ids, repeat([])))
     together = compat is None and tokens is None  # placed by place_mentions
     bulk = read_json_lists(given, format=output_format if together else "")
     tally.c["mentions"] += len(bulk.texts)
@@ -189,25 +202,25 @@ def align_rows(
     p = place_mentions(sources, doc_col, texts, labs, policy=align, normalize=normalize)
     tally.c["ambiguous"] += p.ambiguous
     tally.lose(doc_col, texts, labs, p.unaligned, ids)
-    out = AlignedRows(p.doc, p.start, p.end, list(map(labs.__getitem__, p.mention.tolist())))
+    codes, vocab = encode_strings(labs, sort=True)
+    out = AlignedRows(p.doc, p.start, p.end, codes[p.mention], vocab)
     if rows:  # each document's rows come from one side: merge them by document
         d, s, e, lab = zip(*rows, strict=True)
+        more_codes, vocab = encode_strings([*out.vocab, *lab], sort=True)
         col = np.concatenate([out.doc, np.asarray(d, dtype=np.int64)])
         order = np.argsort(col, kind="stable")
         starts, ends = (np.concatenate([a, np.asarray(b, dtype=np.int64)])[order]
                         for a, b in ((out.start, s), (out.end, e)))
-        out = AlignedRows(col[order], starts, ends,
-                          list(map([*out.labels, *lab].__getitem__, order.tolist())))
-    known = set(ids)
-    for j, (name, output) in enumerate(outputs.items()):
-        if name not in known:
-            read = tally.read(_read(output, name, output_format), name)
-            tally.placed(len(docs) + j, name, read.items,
-                         Placement([], list(range(len(read.items))), 0, 0, 0, 0, []))
+        label = np.concatenate([more_codes[:len(out.vocab)][out.label],
+                                more_codes[len(out.vocab):]])[order]
+        out = AlignedRows(col[order], starts, ends, label, vocab)
+    for j, (name, output) in enumerate(unknown.items()):
+        read = tally.read(_read(output, name, output_format), name)
+        tally.placed(len(docs) + j, name, read.items,
+                     Placement([], list(range(len(read.items))), 0, 0, 0, 0, []))
     summary = tally.summary(
         documents=len(docs), policy=compat or align, normalize=normalize,
-        without_output=[i for i in ids if i not in outputs],
-        without_gold=[i for i in outputs if i not in known])
+        without_output=without_output, without_gold=list(unknown))
     lost, lost_ids = tally.lost_in_order()
     return docs, out, lost, lost_ids, summary
 

@@ -368,7 +368,7 @@ def accuracy_score(y_true: object, y_pred: object, *, zero_division: Any = "warn
     >>> accuracy_score([["B-PER", "I-PER", "O"]], [["B-PER", "O", "O"]])
     0.6666666666666666
     """
-    from nerscore.decode.inputs import input_kind
+    from nerscore.decode.input_kind import input_kind
     from nerscore.values.tags import encode_pair
 
     zd = check_zero_division(zero_division)

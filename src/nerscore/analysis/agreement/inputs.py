@@ -26,7 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.decode.entities import decode
-from nerscore.decode.inputs import input_kind, prepare_spans, unwrap
+from nerscore.decode.input_kind import input_kind
+from nerscore.decode.inputs import prepare_spans, unwrap
 from nerscore.decode.label_ops import relabel_entities, warn_unknown_labels
 from nerscore.errors import InputTypeError, LengthMismatchError, OptionError
 from nerscore.values.decoding import Decoding
