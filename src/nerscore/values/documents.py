@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import chain
-from operator import attrgetter, itemgetter, methodcaller
+from itertools import chain, repeat
+from operator import attrgetter, is_not, itemgetter, methodcaller
 from typing import Any, cast
 
 import numpy as np
@@ -353,6 +353,9 @@ def _encode_fields(
     return start, end, label, vocab
 
 
+_FRAGMENTS, _SCORE = attrgetter("fragments"), attrgetter("score")
+
+
 def _fast_fields(flat: list[Any]) -> _Fields | None:
     """Split homogeneous span items into field lists (C-level loops), or None.
 
@@ -386,10 +389,11 @@ def _fast_fields(flat: list[Any]) -> _Fields | None:
             if any(map(methodcaller("__contains__", "score"), flat)):
                 scores = list(map(methodcaller("get", "score"), flat))
     elif kinds == {Entity}:
-        given = list(map(attrgetter("fragments"), flat))
-        frags = [f or None for f in given] if any(given) else None
-        scored = list(map(attrgetter("score"), flat))
-        scores = scored if scored.count(None) < len(scored) else None
+        # the common case, no fragments and no score, without a list of either
+        if any(map(_FRAGMENTS, flat)):
+            frags = [f or None for f in map(_FRAGMENTS, flat)]
+        if any(map(is_not, map(_SCORE, flat), repeat(None))):
+            scores = list(map(_SCORE, flat))
     else:
         # every tuple has at least 3 items (else IndexError): exactly 3 (or all 4, the
         # fourth a score) iff they add up to 3n (4n)
