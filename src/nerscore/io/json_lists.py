@@ -72,11 +72,14 @@ def read_json_lists(outputs: Sequence[object], *, format: str = "auto") -> ItemC
     if format not in ("auto", "json"):
         return ItemColumns(np.zeros(0, dtype=np.int64), [], [], list(range(len(outputs))))
     if set(map(type, outputs)) == {str}:  # the common case, in C-level passes
+        # (an escape sends an output to the decoder at once, so that outputs written with
+        # json.dumps's ensure_ascii do not go through the split first)
         laid_out = (_flags(str.startswith, outputs, _OPEN) & _flags(str.endswith, outputs, _CLOSE)
-                    & ~_flags(str.__contains__, outputs, "```")).tolist()
+                    & ~_flags(str.__contains__, outputs, "```")
+                    & ~_flags(str.__contains__, outputs, "\\")).tolist()
     else:
         laid_out = [type(o) is str and o.startswith(_OPEN) and o.endswith(_CLOSE)
-                    and "```" not in o for o in outputs]
+                    and "```" not in o and "\\" not in o for o in outputs]
     ks, counts, texts, labels = _split_dumped(list(compress(range(len(outputs)), laid_out)),
                                               list(compress(outputs, laid_out)))  # type: ignore[arg-type]
     if len(ks) == len(outputs):
