@@ -56,8 +56,9 @@ def read_json_lists(outputs: Sequence[object], *, format: str = "auto") -> ItemC
     fence) is read exactly as :func:`~nerscore.io.llm_output.read_output`
     reads it: the JSON is found at its first character, decoded, and every
     object, holding a string ``"text"`` and ``"label"`` and no offsets,
-    becomes a mention. Outputs in ``json.dumps``'s own layout are split
-    all at once (see the module); the others are decoded one by one, their
+    becomes a mention. Outputs in ``json.dumps``'s own layout, without an
+    escape, are split all at once (see the module); the others are decoded
+    one by one, their
     objects read with C-level loops as soon as each is decoded. Every other
     output (another shape, an object that is not plain, JSON that needs a
     repair) is left to ``read_output`` and listed in ``rest``.
@@ -116,8 +117,8 @@ def _split_dumped(ks: list[int], outputs: list[str],
     characters before and, once marked, holds no quote, backslash or other
     control character, and its marks alternate ``_MID``, ``_NEXT``, ``_MID``,
     ..., ``_MID``. Returns the outputs that qualify, their number of
-    mentions, and the texts and labels
-    of all (the others are left to the JSON decoder).
+    mentions, and the texts and labels of all (the others are left to the
+    JSON decoder).
     """
     if not ks:
         return [], [], [], []
