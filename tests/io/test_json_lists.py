@@ -1,6 +1,5 @@
 import json
 
-import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from nerscore.io.json_lists import _decode_each, read_json_lists
@@ -20,7 +19,7 @@ def test_read_json_lists_reads_in_bulk_what_read_output_reads():
     ]
     cols = read_json_lists(outputs)
     bulk = sorted(set(range(len(outputs))) - set(cols.rest))
-    assert bulk == [0, 7, 10, 16]
+    assert bulk == [0, 7, 9, 10, 16]
     for k in bulk:
         read = read_output(outputs[k])
         rows = [j for j, d in enumerate(cols.doc.tolist()) if d == k]
@@ -31,14 +30,19 @@ def test_read_json_lists_reads_in_bulk_what_read_output_reads():
     assert read_json_lists(outputs[:1], format="lines").rest == [0]
 
 
-def _one_by_one(outputs):
-    docs, counts, texts, labels, rest = _decode_each(list(range(len(outputs))), outputs)
-    return np.repeat(np.asarray(docs, dtype=np.int64), counts).tolist(), texts, labels, rest
-
-
-def _same_as_one_by_one(outputs):
+def _as_read_output_reads(outputs):
+    """Read in bulk: each output read as read_output reads it, and all those the decoder reads."""
     cols = read_json_lists(outputs)
-    assert (cols.doc.tolist(), cols.texts, cols.labels, cols.rest) == _one_by_one(outputs)
+    docs = cols.doc.tolist()
+    bulk = sorted(set(docs))
+    assert sorted(set(range(len(outputs))) - set(cols.rest)) == bulk
+    assert docs == sorted(docs)
+    for k in bulk:
+        read = read_output(outputs[k])
+        assert (read.format, read.problems, read.repairs) == ("json-list", (), ())
+        rows = [j for j, d in enumerate(docs) if d == k]
+        assert [(cols.texts[j], cols.labels[j], None, None) for j in rows] == read.items
+    assert set(_decode_each(list(range(len(outputs))), outputs)[0]) <= set(bulk)
     return cols
 
 
@@ -66,11 +70,11 @@ def test_json_dumps_layout_and_near_misses_read_as_decoding_each_does():
         '[{"text": "a", "label": "B"}, {"text": "c", "label": "D"}',
         *dumped,
     ]
-    cols = _same_as_one_by_one(outputs)
+    cols = _as_read_output_reads(outputs)
     assert cols.texts[:6] == ["Paris", "\u00e9t\u00e9", "\U0001d518", "", "a b", "a"]
     assert cols.rest[:2] == [6, 7]
-    assert _same_as_one_by_one(outputs[5:7]).rest == [1]
-    assert _same_as_one_by_one([outputs[7]]).rest == [0]
+    assert _as_read_output_reads(outputs[5:7]).rest == [1]
+    assert _as_read_output_reads([outputs[7]]).rest == [0]
 
 
 # pieces of what lies between the framing: the framing itself, quotes, escapes, raw control
@@ -86,6 +90,12 @@ _PIECES = ['"}, {"text": "', '", "label": "', '"', "\\", '\\"', "\\u0041", "\\n"
         lambda items: json.dumps([{"text": t, "label": lab} for t, lab in items],
                                  ensure_ascii=False)),
     st.lists(st.sampled_from(_PIECES), max_size=8).map(
-        lambda ps: '[{"text": "' + "".join(ps) + '"}]')), max_size=6))
-def test_bulk_reading_is_decoding_each_output(outputs):
-    _same_as_one_by_one(outputs)
+        lambda ps: '[{"text": "' + "".join(ps) + '"}]'),
+    st.tuples(st.sampled_from(["", "Sure: ", "```json\n", "```\n", "``` json\n", "[x] "]),
+              st.lists(st.tuples(st.sampled_from(["a", '"', "}]", "\\", "```"]),
+                                 st.sampled_from(["B", "}]"])), min_size=1, max_size=3),
+              st.sampled_from(["", "\n```", "\n``` Done.", " and [more]", "]", '"}]'])).map(
+        lambda t: t[0] + json.dumps([{"text": a, "label": b} for a, b in t[1]],
+                                    ensure_ascii=False) + t[2])), max_size=6))
+def test_bulk_reading_is_reading_each_output(outputs):
+    _as_read_output_reads(outputs)

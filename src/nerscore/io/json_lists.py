@@ -9,8 +9,9 @@ Outputs written the way ``json.dumps`` writes such a list
 (``[{"text": "Paris", "label": "LOC"}, {"text": ...}]``: its separators, no
 escape, no control character) are read together, with string and NumPy
 operations over all of them at once: between its framing such an output is
-nothing but the texts and labels themselves. Any other JSON list (other
-spacing, escapes, more keys) is decoded one output at a time.
+nothing but the texts and labels themselves. So are such lists among prose
+or in a code fence, cut where that layout ends them. Any other JSON list
+(other spacing, escapes, more keys) is decoded one output at a time.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from nerscore.io._json_repair import find_json
 from nerscore.values.spans import IntArray
 
 __all__ = ["ItemColumns", "read_json_lists"]
@@ -53,12 +55,12 @@ def read_json_lists(outputs: Sequence[object], *, format: str = "auto") -> ItemC
     """Read, in bulk, the outputs that are JSON lists of plain ``{"text", "label"}`` objects.
 
     Such an output (a string that starts with ``[{`` and holds no code
-    fence) is read exactly as :func:`~nerscore.io.llm_output.read_output`
-    reads it: the JSON is found at its first character, decoded, and every
-    object, holding a string ``"text"`` and ``"label"`` and no offsets,
-    becomes a mention. Outputs in ``json.dumps``'s own layout, without an
-    escape, are split all at once (see the module); the others are decoded
-    one by one, their
+    fence, or a list in ``json.dumps``'s layout in a fence or among prose)
+    is read exactly as :func:`~nerscore.io.llm_output.read_output` reads
+    it: the JSON is found, decoded, and every object, holding a string
+    ``"text"`` and ``"label"`` and no offsets, becomes a mention. Outputs
+    in ``json.dumps``'s own layout, without an escape, are split all at
+    once (see the module); the others are decoded one by one, their
     objects read with C-level loops as soon as each is decoded. Every other
     output (another shape, an object that is not plain, JSON that needs a
     repair) is left to ``read_output`` and listed in ``rest``.
@@ -75,14 +77,22 @@ def read_json_lists(outputs: Sequence[object], *, format: str = "auto") -> ItemC
     if set(map(type, outputs)) == {str}:  # the common case, in C-level passes
         # (an escape sends an output to the decoder at once, so that outputs written with
         # json.dumps's ensure_ascii do not go through the split first)
-        laid_out = (_flags(str.startswith, outputs, _OPEN) & _flags(str.endswith, outputs, _CLOSE)
-                    & ~_flags(str.__contains__, outputs, "```")
-                    & ~_flags(str.__contains__, outputs, "\\")).tolist()
+        laid = (_flags(str.startswith, outputs, _OPEN) & _flags(str.endswith, outputs, _CLOSE)
+                & ~_flags(str.__contains__, outputs, "```") & ~_flags(str.__contains__, outputs, "\\"))
+        laid_out = laid.tolist()
+        others = np.flatnonzero(~laid & _flags(str.__contains__, outputs, _OPEN)).tolist()
     else:
         laid_out = [type(o) is str and o.startswith(_OPEN) and o.endswith(_CLOSE)
                     and "```" not in o and "\\" not in o for o in outputs]
-    ks, counts, texts, labels = _split_dumped(list(compress(range(len(outputs)), laid_out)),
-                                              list(compress(outputs, laid_out)))  # type: ignore[arg-type]
+        others = [k for k, (o, done) in enumerate(zip(outputs, laid_out, strict=True))
+                  if not done and type(o) is str and _OPEN in o]
+    ks = list(compress(range(len(outputs)), laid_out))
+    lists = list(compress(outputs, laid_out))
+    wrapped = _wrapped(outputs, others)
+    if wrapped:  # back in output order
+        pairs = sorted([*zip(ks, lists, strict=True), *wrapped.items()])
+        ks, lists = [k for k, _ in pairs], [o for _, o in pairs]
+    ks, counts, texts, labels = _split_dumped(ks, lists)  # type: ignore[arg-type]
     if len(ks) == len(outputs):
         return ItemColumns(np.repeat(np.asarray(ks, dtype=np.int64), counts), texts, labels, [])
     done = dict.fromkeys(ks)
@@ -97,6 +107,26 @@ def read_json_lists(outputs: Sequence[object], *, format: str = "auto") -> ItemC
         rows = order.tolist()
         texts, labels = list(map(texts.__getitem__, rows)), list(map(labels.__getitem__, rows))
     return ItemColumns(doc, texts, labels, scanned[4])
+
+
+def _wrapped(outputs: Sequence[object], others: list[int]) -> dict[int, str]:
+    """The JSON lists among prose or in a code fence, cut where ``json.dumps``'s layout ends them.
+
+    ``others`` are the outputs to look at. The JSON of an output is where
+    :func:`~nerscore.io._json_repair.find_json` finds it, as
+    :func:`~nerscore.io.llm_output.read_output` reads it; when it starts as
+    ``json.dumps`` starts a list of objects, the decoder would read it up to
+    its first ``"}]`` if it qualifies (no string holds a quote), and what
+    follows is not read.
+    """
+    out: dict[int, str] = {}
+    for k in others:
+        found = find_json(outputs[k])  # type: ignore[arg-type]
+        if found is not None and found[1].startswith(_OPEN):
+            end = found[1].find(_CLOSE)
+            if end > 0 and "\\" not in found[1][:end]:
+                out[k] = found[1][:end + len(_CLOSE)]
+    return out
 
 
 def _flags(test: Callable[[str, str], bool], outputs: Sequence[object], arg: str,
