@@ -90,13 +90,12 @@ def place_mentions(
     seq = np.asarray(doc, dtype=np.int64).reshape(-1)
     greedy = np.zeros(n_docs, dtype=bool)  # documents the rule places one by one
     norm = list(sources)
+    keys: Sequence[str] = texts
     if normalize != "exact":
         for k, src in enumerate(sources):
             norm[k], origin = _normalized(src, normalize)
             greedy[k] = origin is not None
         keys = list(map(normalize_mention, texts, repeat(normalize, n)))
-    else:
-        keys = list(texts)
     per_doc = np.bincount(seq, minlength=n_docs).tolist()
     haystacks = list(chain.from_iterable(map(repeat, norm, per_doc)))
     at = _ints(map(str.find, haystacks, keys), n)

@@ -201,9 +201,14 @@ def align_rows(
         labs = list(map([*labs, *more[2]].__getitem__, order.tolist()))
     p = place_mentions(sources, doc_col, texts, labs, policy=align, normalize=normalize)
     tally.c["ambiguous"] += p.ambiguous
-    tally.lose(doc_col, texts, labs, p.unaligned, ids)
     codes, vocab = encode_strings(labs, sort=True)
     out = AlignedRows(p.doc, p.start, p.end, codes[p.mention], vocab)
+    js = p.unaligned.tolist()
+    unaligned = [texts[j] for j in js], [labs[j] for j in js]
+    # the columns of all mentions go before Mention objects are made for the unaligned ones:
+    # the cyclic collector, which those would set off, then has no long lists to walk
+    del bulk, texts, labs, b_labels, more
+    tally.lose(doc_col[p.unaligned].tolist(), js, *unaligned, ids)
     if rows:  # each document's rows come from one side: merge them by document
         d, s, e, lab = zip(*rows, strict=True)
         more_codes, vocab = encode_strings([*out.vocab, *lab], sort=True)
@@ -294,12 +299,11 @@ class _Tally:
         for kind, lost in enumerate((p.unaligned, p.dropped)):
             self.rows += [(k, kind, j, name, Mention(*items[j])) for j in lost]
 
-    def lose(self, doc: IntArray, texts: list[str], labels: list[str], unaligned: IntArray,
+    def lose(self, docs: list[int], js: list[int], texts: list[str], labels: list[str],
              ids: list[str]) -> None:
-        """Keep the unaligned mentions of :func:`place_mentions` (indices into its columns)."""
-        js = unaligned.tolist()
-        self.rows += [(k, 0, j, ids[k], Mention(texts[j], labels[j]))
-                      for j, k in zip(js, doc[unaligned].tolist(), strict=True)]
+        """Keep the unaligned mentions of :func:`place_mentions`: documents, indices, texts, labels."""
+        self.rows += [(k, 0, j, ids[k], Mention(t, lab))
+                      for k, j, t, lab in zip(docs, js, texts, labels, strict=True)]
 
     def lost_in_order(self) -> tuple[list[Mention], list[str]]:
         """The mentions not placed, by document (the unaligned ones, then the dropped ones), and their document ids."""
