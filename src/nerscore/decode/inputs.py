@@ -323,7 +323,7 @@ def _document_side(items: list[Any], name: str) -> _Side:
                 f"{{'id', 'text', 'spans'}} dict) like item 0; item {k} is "
                 f"{type(item).__name__} {item!r}."
             )
-    n_missing = sum(i is None for i in ids)
+    n_missing = ids.count(None)
     if 0 < n_missing < len(ids):
         k = ids.index(None)
         raise InputTypeError(
@@ -445,7 +445,10 @@ def _columns(
     span_lists: list[Sequence[Any]], names: Sequence[str | int],
     texts: list[str | None] | None, side: str,
 ) -> EntityColumns:
-    lengths = None if texts is None else [None if t is None else len(t) for t in texts]
+    lengths: list[int | None] | None = None
+    if texts is not None:
+        lengths = [None if t is None else len(t) for t in texts] if None in texts else [
+            *map(len, texts)]  # type: ignore[arg-type]
     return span_columns(span_lists, names=names, text_lengths=lengths, side=side)
 
 

@@ -296,7 +296,9 @@ def span_columns(
     start, end, label, vocab = cols
     tl = None
     if text_lengths is not None:
-        tl = np.array([-1 if n is None else n for n in text_lengths], dtype=np.int64)
+        tl = np.fromiter(text_lengths if None not in text_lengths else
+                         (-1 if n is None else n for n in text_lengths), dtype=np.int64,
+                         count=len(text_lengths))
     bad = (start < 0) | (end < start)
     if tl is not None and len(seq):
         limit = tl[seq]
