@@ -302,11 +302,11 @@ def _to_csv(t: ErrorTable) -> str:
     labels = [*t.labels, None]  # -1 -> None
     cats = [c.value for c in CATEGORIES]
     columns: list[Sequence[Any]] = [
-        [cats[c] for c in t.category.tolist()], t.sequence.tolist(), t.doc_id or none,
+        _lookup(cats, t.category), t.sequence.tolist(), t.doc_id or none,
         _nullable(t.gold_start), _nullable(t.gold_end),
-        [labels[i] for i in t.gold_label.tolist()],
+        _lookup(labels, t.gold_label),
         _nullable(t.pred_start), _nullable(t.pred_end),
-        [labels[i] for i in t.pred_label.tolist()],
+        _lookup(labels, t.pred_label),
         t.gold_text or none, t.pred_text or none,
         [_csv_fragments(f) for f in t.gold_fragments] if t.gold_fragments else none,
         [_csv_fragments(f) for f in t.pred_fragments] if t.pred_fragments else none,
@@ -331,7 +331,13 @@ def _json_ints(values: IntArray) -> list[str] | str:
         return out
     # offsets and the sequences of a batch span a short range: one str per distinct value
     table = ["null", *map(str, range(lo, hi + 1))]
-    return list(map(table.__getitem__, np.where(present, values - (lo - 1), 0).tolist()))
+    return _lookup(table, np.where(present, values - (lo - 1), 0))
+
+
+def _lookup(table: Sequence[Any], codes: IntArray) -> list[Any]:
+    """``[table[c] for c in codes]``: one NumPy gather of the values' references, one ``tolist``."""
+    out: list[Any] = np.array(table, dtype=object)[codes].tolist()
+    return out
 
 
 def _json_strings(values: Sequence[Any] | None) -> list[str] | str:
@@ -360,7 +366,7 @@ def _json_labels(ids: IntArray, labels: tuple[str, ...]) -> list[str] | str:
     if not (ids >= 0).any():
         return "null"
     table = [*map(encode_basestring, labels), "null"]  # -1 -> null
-    return list(map(table.__getitem__, ids.tolist()))
+    return _lookup(table, ids)
 
 
 def _to_jsonl(t: ErrorTable) -> str:
@@ -375,7 +381,7 @@ def _to_jsonl(t: ErrorTable) -> str:
         return ""
     cats = [encode_basestring(c.value) for c in CATEGORIES]
     values: list[list[str] | str] = [
-        list(map(cats.__getitem__, t.category.tolist())), _json_ints(t.sequence),
+        _lookup(cats, t.category), _json_ints(t.sequence),
         _json_strings(t.doc_id), _json_ints(t.gold_start), _json_ints(t.gold_end),
         _json_labels(t.gold_label, t.labels), _json_ints(t.pred_start),
         _json_ints(t.pred_end), _json_labels(t.pred_label, t.labels),
