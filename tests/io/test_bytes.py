@@ -34,11 +34,12 @@ def _text(tokens: list[bytes], sep: bytes) -> ConllText:
     return ConllText(b.tobytes(), starts.astype(np.int32), ends.astype(np.int32), starts, ends)
 
 
-def test_tokens_differing_anywhere_past_their_first_8_bytes_are_found():
+@pytest.mark.parametrize("copies", [1, 20])  # 20: more long tokens than are compared as bytes
+def test_tokens_differing_anywhere_past_their_first_8_bytes_are_found(copies):
     gold = [b"a", b"Barcelona-Madrid", b"internationalisation", b"short", b"twelve-bytes",
-            b"x" * 40, b"same-long-token", b"y" * 17]
+            b"x" * 40, b"same-long-token", b"y" * 17] * copies
     pred = [b"a", b"Barcelona-Madrix", b"internationalisatiom", b"short", b"twelve-bytez",
-            b"x" * 39 + b"z", b"same-long-token", b"y" * 16 + b"Y"]
+            b"x" * 39 + b"z", b"same-long-token", b"y" * 16 + b"Y"] * copies
     found = _differing_fields(_text(gold, b"\tO\n"), _text(pred, b" O\r\n"))
-    assert found.tolist() == [1, 2, 4, 5, 7]
+    assert found.tolist() == [8 * k + i for k in range(copies) for i in (1, 2, 4, 5, 7)]
     assert not len(_differing_fields(_text(gold, b"\tO\n"), _text(gold, b" O\r\n")))

@@ -213,20 +213,13 @@ class EntityScorer:
             cm = confusion_from_alignment(analysis_alignment(self._match, res.alignment))
             self.confusion = cm if self.confusion is None else self.confusion + cm
         if self.on_errors is not None:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                part = build_report(
-                    res.counts, match=self._match, options=dict(self._options),
-                    scheme=prep.scheme, mode=prep.mode, beta=self._beta,
-                    zero_division=self._zero_division, n_sequences=prep.n_sequences,
-                    n_tokens=prep.n_tokens, alignment=res.alignment, doc_ids=prep.doc_ids,
-                    texts=prep.texts, selection=self._selection,
-                )
-            from nerscore.analysis.errors import error_table
+            from nerscore.analysis.errors import alignment_errors
 
             # columns: records are made only if the receiver reads them one by one
-            self.on_errors(error_table(part, texts=texts).shifted(
-                self.n_sequences - prep.n_sequences))
+            self.on_errors(alignment_errors(
+                self._match, res.alignment, n_sequences=prep.n_sequences, doc_ids=prep.doc_ids,
+                texts=texts if texts is not None else prep.texts,
+            ).shifted(self.n_sequences - prep.n_sequences))
         self.n_batches += 1
 
     def _run_options(self) -> dict[str, Any]:

@@ -302,11 +302,11 @@ def _to_csv(t: ErrorTable) -> str:
     labels = [*t.labels, None]  # -1 -> None
     cats = [c.value for c in CATEGORIES]
     columns: list[Sequence[Any]] = [
-        [cats[c] for c in t.category.tolist()], t.sequence.tolist(), t.doc_id or none,
+        _lookup(cats, t.category), t.sequence.tolist(), t.doc_id or none,
         _nullable(t.gold_start), _nullable(t.gold_end),
-        [labels[i] for i in t.gold_label.tolist()],
+        _lookup(labels, t.gold_label),
         _nullable(t.pred_start), _nullable(t.pred_end),
-        [labels[i] for i in t.pred_label.tolist()],
+        _lookup(labels, t.pred_label),
         t.gold_text or none, t.pred_text or none,
         [_csv_fragments(f) for f in t.gold_fragments] if t.gold_fragments else none,
         [_csv_fragments(f) for f in t.pred_fragments] if t.pred_fragments else none,
@@ -331,28 +331,26 @@ def _json_ints(values: IntArray) -> list[str] | str:
         return out
     # offsets and the sequences of a batch span a short range: one str per distinct value
     table = ["null", *map(str, range(lo, hi + 1))]
-    return list(map(table.__getitem__, np.where(present, values - (lo - 1), 0).tolist()))
+    return _lookup(table, np.where(present, values - (lo - 1), 0))
+
+
+def _lookup(table: Sequence[Any], codes: IntArray) -> list[Any]:
+    """``[table[c] for c in codes]``: one NumPy gather of the values' references, one ``tolist``."""
+    out: list[Any] = np.array(table, dtype=object)[codes].tolist()
+    return out
 
 
 def _json_strings(values: Sequence[Any] | None) -> list[str] | str:
-    r"""Each value as a JSON string, ``null`` for None; one ``null`` when there are no values.
+    """Each value as a JSON string, ``null`` for None; one ``null`` when there are no values.
 
-    As ``encode_basestring`` of each value, in one call where no value holds a
-    backslash, a newline or a NUL: the values are joined by newlines, None
-    written as NUL, and encoded at once; a newline becomes ``\n`` and a NUL
-    ``\u0000``, which nothing else produces without a backslash.
+    ``encode_basestring`` value by value: faster than encoding the values
+    joined into one string and splitting it again.
     """
     if values is None:
         return "null"
     n_none = values.count(None) if isinstance(values, list) else sum(v is None for v in values)
     if n_none == len(values):
         return "null"
-    joined = "\n".join(["\0" if v is None else v for v in values])
-    if "\\" not in joined and joined.count("\0") == n_none:
-        parts = (encode_basestring(joined).replace("\\n", '"\n"')
-                 .replace('"\\u0000"', "null").split("\n"))
-        if len(parts) == len(values):  # no value held a newline of its own
-            return parts
     return ["null" if v is None else encode_basestring(v) for v in values]
 
 
@@ -368,7 +366,7 @@ def _json_labels(ids: IntArray, labels: tuple[str, ...]) -> list[str] | str:
     if not (ids >= 0).any():
         return "null"
     table = [*map(encode_basestring, labels), "null"]  # -1 -> null
-    return list(map(table.__getitem__, ids.tolist()))
+    return _lookup(table, ids)
 
 
 def _to_jsonl(t: ErrorTable) -> str:
@@ -383,7 +381,7 @@ def _to_jsonl(t: ErrorTable) -> str:
         return ""
     cats = [encode_basestring(c.value) for c in CATEGORIES]
     values: list[list[str] | str] = [
-        list(map(cats.__getitem__, t.category.tolist())), _json_ints(t.sequence),
+        _lookup(cats, t.category), _json_ints(t.sequence),
         _json_strings(t.doc_id), _json_ints(t.gold_start), _json_ints(t.gold_end),
         _json_labels(t.gold_label, t.labels), _json_ints(t.pred_start),
         _json_ints(t.pred_end), _json_labels(t.pred_label, t.labels),

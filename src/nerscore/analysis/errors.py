@@ -61,6 +61,7 @@ __all__ = [
     "ErrorCategory",
     "ErrorRecord",
     "ErrorTable",
+    "alignment_errors",
     "error_table",
     "errors_from_report",
     "errors_to_string",
@@ -361,12 +362,35 @@ def error_table(report: Report, *, texts: Sequence[Any] | None = None) -> ErrorT
     >>> len(t), t.pred_start.tolist(), t[0] == errors_from_report(r)[0]
     (1, [1], True)
     """
-    base = analysis_alignment(report.match, report.alignment)
-    n_seq = max(base.gold.n_sequences, base.pred.n_sequences, report.n_sequences or 0)
-    return _from_alignment(
-        base, n_seq, doc_ids=report.doc_ids,
-        texts=texts if texts is not None else report.texts,
-    )
+    return alignment_errors(report.match, report.alignment, n_sequences=report.n_sequences,
+                            doc_ids=report.doc_ids,
+                            texts=texts if texts is not None else report.texts)
+
+
+def alignment_errors(
+    match: str, alignment: Alignment | None, *, n_sequences: int | None = None,
+    doc_ids: Sequence[Any] | None = None, texts: Sequence[Any] | None = None,
+) -> ErrorTable:
+    """:func:`error_table` of a matcher's alignment, without a report (a scorer's batch).
+
+    Parameters
+    ----------
+    match : str
+        The matcher that made ``alignment``.
+    alignment : Alignment or None
+        Its alignment (None raises, as for ``match="token"``).
+    n_sequences : int, optional
+        The sequences scored (those past the last entity included).
+    doc_ids, texts : sequence, optional
+        One id, and one text or token list, per sequence.
+
+    Returns
+    -------
+    ErrorTable
+    """
+    base = analysis_alignment(match, alignment)
+    n_seq = max(base.gold.n_sequences, base.pred.n_sequences, n_sequences or 0)
+    return _from_alignment(base, n_seq, doc_ids=doc_ids, texts=texts)
 
 
 def write_errors(

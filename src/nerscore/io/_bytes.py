@@ -195,7 +195,7 @@ def _ranked(
     vocab = tuple(
         b[int(starts[i]) : int(ends[i])].tobytes().decode("utf-8") for i in first[order].tolist()
     )
-    return rank[inv].astype(np.int64), vocab
+    return rank[inv], vocab
 
 
 #: Keys whose distinct values are taken first (see :func:`_distinct_inverse`).

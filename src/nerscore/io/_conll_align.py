@@ -13,6 +13,9 @@ __all__ = ["TokenDiff", "check_aligned"]
 
 IntArray = npt.NDArray[np.int64]
 
+#: Below this many long tokens left, :func:`_differing_fields` compares their bytes directly.
+_FEW = 32
+
 
 def _sentence_lines(corpus: ConllCorpus, k: int) -> str:
     o0, o1 = int(corpus.tags.offsets[k]), int(corpus.tags.offsets[k + 1])
@@ -171,31 +174,32 @@ class TokenDiff:
 def _differing_fields(a: ConllText, b: ConllText) -> IntArray:
     """Positions whose token strings differ between two texts of the same shape.
 
-    Tokens of equal length are compared on their first 8 bytes (one word
-    gathered per token); the bytes past those of the tokens still equal are
-    gathered once per side and compared in one pass, and only where they
-    differ are the differing tokens located.
+    Tokens of equal length are compared 8 bytes at a time (one word gathered
+    per token and side, the bytes past the token masked off): first every
+    token, then the next 8 bytes of the tokens still equal and longer, and so
+    on; the last few long tokens are compared as bytes.
     """
     la = a.token_end - a.token_start
-    lb = b.token_end - b.token_start
-    differ = la != lb
+    differ = la != (b.token_end - b.token_start)
     ba = np.frombuffer(a.data, dtype=np.uint8)
     bb = np.frombuffer(b.data, dtype=np.uint8)
     ra, rb = word_view(ba), word_view(bb)
-    # the first 8 bytes of every token, the bytes past its end masked off
     bad = raw_words_at(ba, ra, a.token_start) ^ raw_words_at(bb, rb, b.token_start)
     bad &= low_bytes(la)
     differ |= bad.astype(bool)
     idx = np.flatnonzero(~differ & (la > 8))
-    if len(idx):
-        rest = (la[idx] - 8).astype(np.int64)
-        end = np.cumsum(rest)
-        step = np.arange(int(end[-1]), dtype=np.int64)  # every byte past the first 8
-        step -= np.repeat(end - rest, rest)  # ... as its offset past them within its token
-        tail_a = ba[np.repeat(a.token_start[idx] + 8, rest) + step]
-        tail_b = bb[np.repeat(b.token_start[idx] + 8, rest) + step]
-        if not np.array_equal(tail_a, tail_b):
-            at = np.flatnonzero(tail_a != tail_b)
-            differ[idx[np.searchsorted(end, at, side="right")]] = True
+    at = 8
+    while len(idx) > _FEW:  # the tokens still equal that have bytes past ``at``
+        rest = la[idx] - at
+        bad = (raw_words_at(ba, ra, a.token_start[idx] + at)
+               ^ raw_words_at(bb, rb, b.token_start[idx] + at))
+        bad &= low_bytes(rest)
+        same = bad == 0
+        differ[idx[~same]] = True
+        idx = idx[same & (rest > 8)]
+        at += 8
+    for i in idx.tolist():
+        p, q, n = int(a.token_start[i]) + at, int(b.token_start[i]) + at, int(la[i]) - at
+        if a.data[p : p + n] != b.data[q : q + n]:
+            differ[i] = True
     return np.flatnonzero(differ)
-

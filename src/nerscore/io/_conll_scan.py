@@ -284,7 +284,7 @@ def scan_block(
         new = np.ones(len(tl), dtype=bool)
         new[1:] = seen[tl[1:]] != seen[tl[:-1]]
     sent_first = np.flatnonzero(new)
-    offsets = np.append(sent_first, len(tl)).astype(np.int64)
+    offsets = np.append(sent_first, len(tl)).astype(np.int64, copy=False)
     documents = np.searchsorted(tl[sent_first], cl[is_doc]).astype(np.int64)
 
     # the token and label columns of every token line, under each candidate delimiter
@@ -295,7 +295,7 @@ def scan_block(
     columns: dict[str, Found] = {}
     counts: dict[str, tuple[int, int]] = {}
     lines.add_columns(b, is_token, where, column_delimiter, columns, counts)
-    return Scan(b, start, offsets, (tl + first_line).astype(np.int64), documents,
+    return Scan(b, start, offsets, (tl + first_line).astype(np.int64, copy=False), documents,
                  int(is_comment.sum()), len(tl), columns, counts)
 
 
