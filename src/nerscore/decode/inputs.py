@@ -177,8 +177,6 @@ def _check_no_tag_options(decoding: Decoding, what: str) -> None:
         )
 
 
-# --------------------------------------------------------------------------- kind detection
-
 # --------------------------------------------------------------------------- span sides
 
 
@@ -445,10 +443,7 @@ def _columns(
     span_lists: list[Sequence[Any]], names: Sequence[str | int],
     texts: list[str | None] | None, side: str,
 ) -> EntityColumns:
-    lengths: list[int | None] | None = None
-    if texts is not None:
-        lengths = [None if t is None else len(t) for t in texts] if None in texts else [
-            *map(len, texts)]  # type: ignore[arg-type]
+    lengths = None if texts is None else [None if t is None else len(t) for t in texts]
     return span_columns(span_lists, names=names, text_lengths=lengths, side=side)
 
 

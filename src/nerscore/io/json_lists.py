@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable, Sequence
 from itertools import compress, repeat
 from operator import itemgetter, methodcaller
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -74,25 +74,22 @@ def read_json_lists(outputs: Sequence[object], *, format: str = "auto") -> ItemC
     """
     if format not in ("auto", "json"):
         return ItemColumns(np.zeros(0, dtype=np.int64), [], [], list(range(len(outputs))))
-    if set(map(type, outputs)) == {str}:  # the common case, in C-level passes
-        # (an escape sends an output to the decoder at once, so that outputs written with
-        # json.dumps's ensure_ascii do not go through the split first)
-        laid = (_flags(str.startswith, outputs, _OPEN) & _flags(str.endswith, outputs, _CLOSE)
-                & ~_flags(str.__contains__, outputs, "```") & ~_flags(str.__contains__, outputs, "\\"))
-        laid_out = laid.tolist()
-        others = np.flatnonzero(~laid & _flags(str.__contains__, outputs, _OPEN)).tolist()
-    else:
-        laid_out = [type(o) is str and o.startswith(_OPEN) and o.endswith(_CLOSE)
-                    and "```" not in o and "\\" not in o for o in outputs]
-        others = [k for k, (o, done) in enumerate(zip(outputs, laid_out, strict=True))
-                  if not done and type(o) is str and _OPEN in o]
+    # what each output is, in C-level passes (an output that is not a string is none of it; an
+    # escape sends an output to the decoder at once, so that outputs written with json.dumps's
+    # ensure_ascii do not go through the split first)
+    strings = cast("Sequence[str]", outputs) if set(map(type, outputs)) <= {str} else [
+        o if type(o) is str else "" for o in outputs]
+    laid = (_flags(str.startswith, strings, _OPEN) & _flags(str.endswith, strings, _CLOSE)
+            & ~_flags(str.__contains__, strings, "```") & ~_flags(str.__contains__, strings, "\\"))
+    laid_out = laid.tolist()
+    others = np.flatnonzero(~laid & _flags(str.__contains__, strings, _OPEN)).tolist()
     ks = list(compress(range(len(outputs)), laid_out))
-    lists = list(compress(outputs, laid_out))
-    wrapped = _wrapped(outputs, others)
+    lists = list(compress(strings, laid_out))
+    wrapped = _wrapped(strings, others)
     if wrapped:  # back in output order
         pairs = sorted([*zip(ks, lists, strict=True), *wrapped.items()])
         ks, lists = [k for k, _ in pairs], [o for _, o in pairs]
-    ks, counts, texts, labels = _split_dumped(ks, lists)  # type: ignore[arg-type]
+    ks, counts, texts, labels = _split_dumped(ks, lists)
     if len(ks) == len(outputs):
         return ItemColumns(np.repeat(np.asarray(ks, dtype=np.int64), counts), texts, labels, [])
     done = dict.fromkeys(ks)
@@ -109,7 +106,7 @@ def read_json_lists(outputs: Sequence[object], *, format: str = "auto") -> ItemC
     return ItemColumns(doc, texts, labels, scanned[4])
 
 
-def _wrapped(outputs: Sequence[object], others: list[int]) -> dict[int, str]:
+def _wrapped(outputs: Sequence[str], others: list[int]) -> dict[int, str]:
     """The JSON lists among prose or in a code fence, cut where ``json.dumps``'s layout ends them.
 
     ``others`` are the outputs to look at. The JSON of an output is where
@@ -121,7 +118,7 @@ def _wrapped(outputs: Sequence[object], others: list[int]) -> dict[int, str]:
     """
     out: dict[int, str] = {}
     for k in others:
-        found = find_json(outputs[k])  # type: ignore[arg-type]
+        found = find_json(outputs[k])
         if found is not None and found[1].startswith(_OPEN):
             end = found[1].find(_CLOSE)
             if end > 0 and "\\" not in found[1][:end]:
@@ -129,10 +126,9 @@ def _wrapped(outputs: Sequence[object], others: list[int]) -> dict[int, str]:
     return out
 
 
-def _flags(test: Callable[[str, str], bool], outputs: Sequence[object], arg: str,
+def _flags(test: Callable[[str, str], bool], outputs: Sequence[str], arg: str,
            ) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    return np.fromiter(map(test, outputs, repeat(arg)), dtype=bool,  # type: ignore[arg-type]
-                       count=len(outputs))
+    return np.fromiter(map(test, outputs, repeat(arg)), dtype=bool, count=len(outputs))
 
 
 def _split_dumped(ks: list[int], outputs: list[str],
