@@ -26,7 +26,7 @@ def test_read_json_lists_reads_in_bulk_what_read_output_reads():
         assert read.format == "json-list"
         assert not read.problems
         assert not read.repairs
-        assert [(cols.texts[j], cols.labels[j], None, None) for j in rows] == read.items
+        assert [(cols.texts[j], cols.vocab[cols.label[j]], None, None) for j in rows] == read.items
     assert read_json_lists(outputs[:1], format="lines").rest == [0]
 
 
@@ -41,7 +41,7 @@ def _as_read_output_reads(outputs):
         read = read_output(outputs[k])
         assert (read.format, read.problems, read.repairs) == ("json-list", (), ())
         rows = [j for j, d in enumerate(docs) if d == k]
-        assert [(cols.texts[j], cols.labels[j], None, None) for j in rows] == read.items
+        assert [(cols.texts[j], cols.vocab[cols.label[j]], None, None) for j in rows] == read.items
     assert set(_decode_each(list(range(len(outputs))), outputs)[0]) <= set(bulk)
     return cols
 
@@ -50,6 +50,13 @@ def test_json_dumps_layout_and_near_misses_read_as_decoding_each_does():
     dumped = [json.dumps([{"text": t, "label": lab}], ensure_ascii=False) for t, lab in
               [("Paris", "LOC"), ("\u00e9t\u00e9", "X"), ("\U0001d518", "Y"), ("", "E"),
                ("a b", "")]]
+    # labels packed into one integer (up to eight ASCII characters) and read as strings
+    long = ['[{"text": "a", "label": "ORGANIZATION"}, {"text": "b", "label": "LOCATION"}]',
+            '[{"text": "c", "label": "PERSON"}, {"text": "d", "label": "ORG"}]']
+    for group in (long, long[1:], [*long[1:], dumped[1]]):
+        cols = _as_read_output_reads(group)
+        assert [cols.vocab[c] for c in cols.label] == [
+            lab for o in group for lab in (it["label"] for it in json.loads(o))]
     outputs = [
         *dumped,
         '[{"text": "a", "label": "B"}, {"text": "c", "label": "D"}]',

@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -443,7 +443,8 @@ def _columns(
     span_lists: list[Sequence[Any]], names: Sequence[str | int],
     texts: list[str | None] | None, side: str,
 ) -> EntityColumns:
-    lengths = None if texts is None else [None if t is None else len(t) for t in texts]
+    lengths = None if texts is None else list(map(len, cast("list[str]", texts))) if None not in texts else [
+        None if t is None else len(t) for t in texts]
     return span_columns(span_lists, names=names, text_lengths=lengths, side=side)
 
 

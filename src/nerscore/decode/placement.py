@@ -60,7 +60,7 @@ def _ints(values: object, n: int) -> IntArray:
 
 def place_mentions(
     sources: Sequence[str], doc: Sequence[int] | IntArray, texts: Sequence[str],
-    labels: Sequence[str], *, policy: str = "sequential", normalize: str = "exact",
+    labels: Sequence[object] | IntArray, *, policy: str = "sequential", normalize: str = "exact",
 ) -> ManyPlacement:
     """Place mentions without offsets in the texts of many documents, as ``align_items`` does.
 
@@ -70,8 +70,11 @@ def place_mentions(
         Every document's text.
     doc : sequence of int
         Per mention, the index of its document in ``sources``; non-decreasing.
-    texts, labels : sequence of str
-        Per mention, its string and its label (in output order within a document).
+    texts : sequence of str
+        Per mention, its string (in output order within a document).
+    labels : sequence or array
+        Per mention, its label, or any code standing for it (only equality
+        is used).
     policy, normalize : str
         As :func:`nerscore.align_mentions` (already checked).
 
@@ -132,7 +135,9 @@ def place_mentions(
         a, b = bounds[k], bounds[k + 1]
         if a == b:
             continue
-        items = list(zip(texts[a:b], labels[a:b], repeat(None), repeat(None), strict=False))
+        labs = labels[a:b]
+        items = list(zip(texts[a:b], labs.tolist() if isinstance(labs, np.ndarray) else labs,
+                         repeat(None), repeat(None), strict=False))
         spans: list[tuple[int, int, int]] = []
         unplaced, amb = _place(list(range(b - a)), items, sources[k], _Taken(len(sources[k])),
                                spans, policy, normalize)

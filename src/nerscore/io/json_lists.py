@@ -7,11 +7,12 @@ for all outputs, and leaves every other output to ``read_output``.
 
 Outputs written the way ``json.dumps`` writes such a list
 (``[{"text": "Paris", "label": "LOC"}, {"text": ...}]``: its separators, no
-escape, no control character) are read together, with string and NumPy
-operations over all of them at once: between its framing such an output is
-nothing but the texts and labels themselves. So are such lists among prose
-or in a code fence, cut where that layout ends them. Any other JSON list
-(other spacing, escapes, more keys) is decoded one output at a time.
+escape, no control character) are read together, with NumPy operations over
+all of them at once: such an output holds eight quotes per object, and once
+the framing around every object's quotes is checked, its texts and labels
+are what lies between known quotes. So are such lists among prose or in a
+code fence, cut where that layout ends them. Any other JSON list (other
+spacing, escapes, more keys) is decoded one output at a time.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from operator import itemgetter, methodcaller
 from typing import Any, NamedTuple, cast
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from nerscore.io._json_repair import find_json
 from nerscore.values.spans import IntArray
+from nerscore.values.tags import encode_strings, merge_vocabs
 
 __all__ = ["ItemColumns", "read_json_lists"]
 
@@ -33,21 +36,25 @@ _DECODER = json.JSONDecoder()
 _TEXT, _LABEL = itemgetter("text"), itemgetter("label")
 _HAS_START, _HAS_END = methodcaller("__contains__", "start"), methodcaller("__contains__", "end")
 # the framing of a list as json.dumps writes it: [{"text": "T", "label": "L"}, {"text": ...}]
-_OPEN, _CLOSE, _NEXT, _MID = '[{"text": "', '"}]', '"}, {"text": "', '", "label": "'
-# what stands for _NEXT, _MID and the end of an output once they are marked
-_ITEM, _PAIR, _END = 0, 1, 2
+_OPEN, _CLOSE = '[{"text": "', '"}]'
+
+# what lies between an object's text and its label, and between two objects
+_MID, _NEXT = b'", "label": "', b'"}, {"text": "'
+_QUOTE = ord('"')
 
 
 class ItemColumns(NamedTuple):
     """The mentions of many outputs as flat columns, without offsets (see :func:`read_json_lists`).
 
     ``doc`` holds, per mention, the index of its output (non-decreasing);
-    ``rest`` the indices of the outputs left to :func:`read_output`.
+    ``label`` codes its label as an index into ``vocab`` (sorted); ``rest``
+    the indices of the outputs left to :func:`read_output`.
     """
 
     doc: IntArray
     texts: list[str]
-    labels: list[str]
+    label: IntArray
+    vocab: tuple[str, ...]
     rest: list[int]
 
 
@@ -69,41 +76,50 @@ def read_json_lists(outputs: Sequence[object], *, format: str = "auto") -> ItemC
     --------
     >>> cols = read_json_lists(['[{"text": "Paris", "label": "LOC"}]', "LOC: Lyon",
     ...                         '[{"text":"Lyon","label":"LOC"}]'])
-    >>> cols.doc.tolist(), cols.texts, cols.labels, cols.rest
-    ([0, 2], ['Paris', 'Lyon'], ['LOC', 'LOC'], [1])
+    >>> cols.doc.tolist(), cols.texts, cols.label.tolist(), cols.vocab, cols.rest
+    ([0, 2], ['Paris', 'Lyon'], [0, 0], ('LOC',), [1])
     """
+    none = np.zeros(0, dtype=np.int64)
     if format not in ("auto", "json"):
-        return ItemColumns(np.zeros(0, dtype=np.int64), [], [], list(range(len(outputs))))
-    # what each output is, in C-level passes (an output that is not a string is none of it; an
+        return ItemColumns(none, [], none, (), list(range(len(outputs))))
+    # what each output is, in C-level passes (an output that is not a string is none of it); an
     # escape sends an output to the decoder at once, so that outputs written with json.dumps's
-    # ensure_ascii do not go through the split first)
+    # ensure_ascii do not go through the split first
     strings = cast("Sequence[str]", outputs) if set(map(type, outputs)) <= {str} else [
         o if type(o) is str else "" for o in outputs]
-    laid = (_flags(str.startswith, strings, _OPEN) & _flags(str.endswith, strings, _CLOSE)
-            & ~_flags(str.__contains__, strings, "```") & ~_flags(str.__contains__, strings, "\\"))
-    laid_out = laid.tolist()
-    others = np.flatnonzero(~laid & _flags(str.__contains__, strings, _OPEN)).tolist()
-    ks = list(compress(range(len(outputs)), laid_out))
-    lists = list(compress(strings, laid_out))
+    laid = _flags(str.startswith, strings, _OPEN) & _flags(str.endswith, strings, _CLOSE)
+    ks = np.flatnonzero(laid).tolist()
+    lists = list(map(strings.__getitem__, ks))
+    whole = "".join(lists)
+    joined: str | None = whole
+    if "\\" in whole or "```" in whole:  # checked one by one only where some output has one
+        fine = [k for k, o in zip(ks, lists, strict=True) if "\\" not in o and "```" not in o]
+        laid[ks] = False
+        laid[fine] = True
+        ks, lists, joined = fine, list(map(strings.__getitem__, fine)), None
+    others = [k for k in np.flatnonzero(~laid).tolist() if _OPEN in strings[k]]
     wrapped = _wrapped(strings, others)
     if wrapped:  # back in output order
         pairs = sorted([*zip(ks, lists, strict=True), *wrapped.items()])
-        ks, lists = [k for k, _ in pairs], [o for _, o in pairs]
-    ks, counts, texts, labels = _split_dumped(ks, lists)
+        ks, lists, joined = [k for k, _ in pairs], [o for _, o in pairs], None
+    ks, counts, texts, label, vocab = _split_dumped(ks, lists, joined)
     if len(ks) == len(outputs):
-        return ItemColumns(np.repeat(np.asarray(ks, dtype=np.int64), counts), texts, labels, [])
+        return ItemColumns(np.repeat(np.asarray(ks, dtype=np.int64), counts), texts, label, vocab,
+                           [])
     done = dict.fromkeys(ks)
     scanned = _decode_each([k for k in range(len(outputs)) if k not in done], outputs)
     doc = np.repeat(np.asarray(ks + scanned[0], dtype=np.int64),
                     np.asarray(counts + scanned[1], dtype=np.int64))
     texts += scanned[2]
-    labels += scanned[3]
+    more, more_vocab = encode_strings(scanned[3], sort=True)
+    if more_vocab != vocab:
+        vocab, (label, more) = merge_vocabs((vocab, label), (more_vocab, more))
+    label = np.concatenate([label, more])
     if scanned[0] and ks:  # the two sets of outputs interleave: rows back in output order
         order = np.argsort(doc, kind="stable")
-        doc = doc[order]
-        rows = order.tolist()
-        texts, labels = list(map(texts.__getitem__, rows)), list(map(labels.__getitem__, rows))
-    return ItemColumns(doc, texts, labels, scanned[4])
+        doc, label = doc[order], label[order]
+        texts = list(map(texts.__getitem__, order.tolist()))
+    return ItemColumns(doc, texts, label, vocab, scanned[4])
 
 
 def _wrapped(outputs: Sequence[str], others: list[int]) -> dict[int, str]:
@@ -131,76 +147,136 @@ def _flags(test: Callable[[str, str], bool], outputs: Sequence[str], arg: str,
     return np.fromiter(map(test, outputs, repeat(arg)), dtype=bool, count=len(outputs))
 
 
-def _split_dumped(ks: list[int], outputs: list[str],
-                  ) -> tuple[list[int], list[int], list[str], list[str]]:
+def _split_dumped(ks: list[int], outputs: list[str], joined: str | None = None,
+                  ) -> tuple[list[int], list[int], list[str], IntArray, tuple[str, ...]]:
     """Outputs ``ks`` that are exactly ``json.dumps`` of a list of plain objects, read together.
 
     Such an output is ``_OPEN T _MID L _NEXT T _MID L ... _CLOSE`` where no
     ``T`` or ``L`` holds a quote, a backslash or a control character (so
-    each is a JSON string as written). Between the framing of all outputs
-    (joined by a control character), ``_NEXT`` and ``_MID`` are marked with
-    control characters; an output qualifies when it held none of the mark
-    characters before and, once marked, holds no quote, backslash or other
-    control character, and its marks alternate ``_MID``, ``_NEXT``, ``_MID``,
-    ..., ``_MID``. Returns the outputs that qualify, their number of
-    mentions, and the texts and labels of all (the others are left to the
-    JSON decoder).
+    each is a JSON string as written); the outputs hold no backslash
+    already. Over all outputs joined (``joined``, when given, is that
+    string), the quotes are found at once: an output qualifies when it
+    holds no control character, eight quotes per object, and the framing
+    at every object's fourth and eighth quote. Returns the outputs that
+    qualify, their number of mentions, the texts, and the label codes and
+    their sorted vocabulary (the other outputs are left to the JSON
+    decoder).
     """
-    if not ks:
-        return [], [], [], []
-    inner = [o[len(_OPEN):-len(_CLOSE)] for o in outputs]
-    joined = "".join(inner)
-    if chr(_ITEM) in joined or chr(_PAIR) in joined or chr(_END) in joined:
-        # an output holds a character that stands for a mark: it does not qualify
-        raw = [j for j, t in enumerate(inner) if not _MARKS.isdisjoint(t)]
-        ks, inner = _without(np.asarray(raw, dtype=np.int64), ks, inner)
-        if not ks:
-            return [], [], [], []
-    marked, kind, owner, bad = _marks(inner)
-    if len(bad):
-        ks, inner = _without(bad, ks, inner)
-        marked, kind, owner, _ = _marks(inner)  # each qualifies on its own
-    if not ks:
-        return [], [], [], []
-    counts = (np.bincount(owner[kind == _ITEM], minlength=len(ks)) + 1).tolist()
-    parts = marked.translate(_TO_PAIR).split(chr(_PAIR))
-    return ks, counts, parts[0::2], parts[1::2]
+    while ks:
+        if joined is None:
+            joined = "".join(outputs)
+        code = _code_points(joined)
+        ends = np.cumsum(np.fromiter(map(len, outputs), dtype=np.int64, count=len(outputs)))
+        quote = np.flatnonzero(code == _QUOTE)
+        per = np.diff(np.searchsorted(quote, ends), prepend=0)  # quotes per output
+        bad = per % 8 != 0
+        low = np.flatnonzero(code < 0x20)
+        if len(low):
+            bad[np.searchsorted(ends, low, side="right")] = True
+        if not bad.any():
+            bad = _framing_wrong(code, quote, per // 8)
+        if not bad.any():
+            break
+        ks, outputs = _without(np.flatnonzero(bad), ks, outputs)
+        joined = None
+    else:
+        return [], [], [], np.zeros(0, dtype=np.int64), ()
+    rows = quote.reshape(-1, 8)  # an object's quotes: [{"text": "T", "label": "L"}
+    codes, vocab = _label_codes(code, rows[:, 6] + 1, rows[:, 7])
+    return ks, (per // 8).tolist(), _pieces(code, rows[:, 2] + 1, rows[:, 3]), codes, vocab
 
 
-_MARKS = frozenset(map(chr, (_ITEM, _PAIR, _END)))
-_TO_PAIR = {_ITEM: _PAIR, _END: _PAIR}
+def _framing_wrong(code: np.ndarray[Any, Any], quote: IntArray, counts: IntArray,
+                   ) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Per output (``counts`` objects each), whether some object is not framed as json.dumps frames it.
+
+    Every output starts with ``_OPEN`` and ends with ``_CLOSE`` and holds
+    eight quotes per object; so the k-th object's 4th and 8th quotes (of
+    all outputs) start its ``_MID`` and, but for an output's last object,
+    its ``_NEXT``: where both match, the texts and labels between hold no
+    quote.
+    """
+    nxt = np.ones(len(quote) // 8, dtype=bool)
+    nxt[np.cumsum(counts) - 1] = False
+    wrong = ~_framed(code, quote[3::8], _MID)
+    wrong[nxt] |= ~_framed(code, quote[7::8][nxt], _NEXT)
+    owner = np.repeat(np.arange(len(counts)), counts)
+    bad = np.zeros(len(counts), dtype=bool)
+    bad[owner[wrong]] = True
+    return bad
 
 
-def _without(drop: IntArray, ks: list[int], inner: list[str]) -> tuple[list[int], list[str]]:
-    if not len(drop):
-        return ks, inner
+def _framed(code: np.ndarray[Any, Any], at: IntArray, framing: bytes,
+            ) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Whether ``code`` holds ``framing`` (at most 16 characters, followed by others) at each of ``at``.
+
+    For one byte per character, the 16 characters from each position are
+    compared as two 64-bit words, the second masked to the framing's length.
+    """
+    if len(code) < 16:
+        return np.zeros(len(at), dtype=bool)
+    inside = at <= len(code) - 16
+    window = sliding_window_view(code, 16)[np.where(inside, at, 0)]
+    want = np.frombuffer(framing.ljust(16, b"\0"), dtype=np.uint8)
+    if code.dtype != np.uint8:
+        same: np.ndarray[Any, np.dtype[np.bool_]] = (window[:, :len(framing)]
+                                                     == want[:len(framing)]).all(axis=1)
+        return inside & same
+    words = window.view(np.uint64)
+    first, second = want.view(np.uint64)
+    mask = np.frombuffer(b"\xff" * (len(framing) - 8) + b"\0" * (16 - len(framing)),
+                         dtype=np.uint64)[0]
+    same = (words[:, 0] == first) & ((words[:, 1] & mask) == second)
+    return inside & same
+
+
+def _pieces(code: np.ndarray[Any, Any], starts: IntArray, ends: IntArray) -> list[str]:
+    """The strings ``code[starts[i]:ends[i]]``, where each ``ends[i]`` is a quote.
+
+    The characters of every piece and its closing quote are kept (one
+    NumPy compaction), read back as one string and split at the quotes.
+    """
+    if not len(starts):
+        return []
+    bounds = np.empty(2 * len(starts), dtype=np.int64)
+    bounds[0::2] = starts
+    bounds[1::2] = ends + 1
+    lengths = np.diff(bounds, prepend=0, append=len(code))
+    keep = np.zeros(len(lengths), dtype=bool)
+    keep[1::2] = True
+    kept = code[np.repeat(keep, lengths)]
+    text: str = (kept.tobytes().decode("ascii") if kept.dtype == np.uint8 else
+            kept.tobytes().decode("utf-32-le", "surrogatepass"))
+    return text.split('"')[:-1]
+
+
+def _label_codes(code: np.ndarray[Any, Any], starts: IntArray, ends: IntArray,
+                 ) -> tuple[IntArray, tuple[str, ...]]:
+    """The strings ``code[starts[i]:ends[i]]`` as codes into their sorted vocabulary.
+
+    ASCII strings of at most eight characters (labels, as a rule) are
+    packed into one 64-bit integer each (no string holds a NUL) and coded
+    by ``np.unique``; others are read as strings and encoded.
+    """
+    size = ends - starts
+    if code.dtype != np.uint8 or not len(size) or int(size.max()) > 8:
+        return encode_strings(_pieces(code, starts, ends), sort=True)
+    padded = np.zeros(len(code) + 8, dtype=np.uint8)
+    padded[:len(code)] = code
+    chars = sliding_window_view(padded, 8)[starts]
+    chars[np.arange(8) >= size[:, None]] = 0
+    distinct, codes = np.unique(chars.view(np.uint64).reshape(-1), return_inverse=True)
+    words = [w.rstrip(b"\0").decode("ascii") for w in distinct.view("S8").tolist()]
+    order = sorted(range(len(words)), key=words.__getitem__)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[codes.reshape(-1)], tuple(words[i] for i in order)
+
+
+def _without(drop: IntArray, ks: list[int], outputs: list[str]) -> tuple[list[int], list[str]]:
     keep = np.ones(len(ks), dtype=bool)
     keep[drop] = False
-    return list(compress(ks, keep)), list(compress(inner, keep))
-
-
-def _marks(inner: list[str]) -> tuple[str, IntArray, IntArray, IntArray]:
-    """The outputs with their framing marked, joined; each mark's kind and output; the bad outputs.
-
-    An output is bad when its marks are out of order or it holds a quote, a
-    backslash or a control character besides the marks. (Each output is
-    marked on its own: ``str.replace`` over one long string searches more
-    slowly than over many short ones.)
-    """
-    item, pair = chr(_ITEM), chr(_PAIR)
-    marked = chr(_END).join([t.replace(_NEXT, item).replace(_MID, pair) for t in inner])
-    code = _code_points(marked)
-    if '"' in marked or "\\" in marked:
-        at = np.flatnonzero((code < 0x20) | (code == 0x22) | (code == 0x5C))
-    else:
-        at = np.flatnonzero(code < 0x20)
-    kind = np.append(code[at].astype(np.int64), _END)  # and the end of the last output
-    owner = np.cumsum(kind == _END) - (kind == _END)  # the output of each mark
-    # after the start of an output: _PAIR; after _PAIR: _ITEM or the end; after _ITEM: _PAIR
-    before = np.concatenate([[_END], kind[:-1]])
-    fine = np.where(kind == _PAIR, (before == _END) | (before == _ITEM),
-                    ((kind == _ITEM) | (kind == _END)) & (before == _PAIR))
-    return marked, kind, owner, np.unique(owner[~fine])
+    return list(compress(ks, keep)), list(compress(outputs, keep))
 
 
 def _code_points(text: str) -> np.ndarray[Any, Any]:

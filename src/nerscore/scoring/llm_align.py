@@ -12,7 +12,7 @@ columns without a Python object per span.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, repeat
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
@@ -28,7 +28,7 @@ from nerscore.io.llm_records import LLMRecord
 from nerscore.values.documents import Document
 from nerscore.values.mentions import Mention, ParsedOutput
 from nerscore.values.spans import IntArray
-from nerscore.values.tags import encode_strings
+from nerscore.values.tags import encode_strings, merge_vocabs
 
 __all__ = ["AlignedRows", "align_rows", "label_aliases_map"]
 
@@ -160,7 +160,7 @@ def align_rows(
     together = compat is None and tokens is None  # placed by place_mentions
     bulk = read_json_lists(given, format=output_format if together else "")
     tally.c["mentions"] += len(bulk.texts)
-    b_labels = tally.relabel(bulk.labels)
+    label, vocab = tally.relabel_codes(bulk.label, bulk.vocab)
     more: tuple[list[int], list[str], list[str]] = ([], [], [])
     rows: list[tuple[int, int, int, str]] = []
     sources = list(map(_TEXT, docs))
@@ -192,33 +192,31 @@ def align_rows(
         raise InputTypeError(f"Gold document {ids[missing]!r} has no text to align the model's "
                              "mentions with; give documents with their text (or tokens=).")
     sources = [t or "" for t in sources] if None in sources else sources
-    doc_col, texts, labs = bulk.doc, bulk.texts, b_labels
+    doc_col, texts = bulk.doc, bulk.texts
     if more[0]:
         doc_col = np.concatenate([doc_col, np.asarray(more[0], dtype=np.int64)])
         order = np.argsort(doc_col, kind="stable")
         doc_col = doc_col[order]
         texts = list(map([*texts, *more[1]].__getitem__, order.tolist()))
-        labs = list(map([*labs, *more[2]].__getitem__, order.tolist()))
-    p = place_mentions(sources, doc_col, texts, labs, policy=align, normalize=normalize)
+        vocab, (label, more_label) = merge_vocabs((vocab, label), encode_strings(more[2])[::-1])
+        label = np.concatenate([label, more_label])[order]
+    p = place_mentions(sources, doc_col, texts, label, policy=align, normalize=normalize)
     tally.c["ambiguous"] += p.ambiguous
-    codes, vocab = encode_strings(labs, sort=True)
-    out = AlignedRows(p.doc, p.start, p.end, codes[p.mention], vocab)
+    out = AlignedRows(p.doc, p.start, p.end, label[p.mention], vocab)
     js = p.unaligned.tolist()
-    unaligned = [texts[j] for j in js], [labs[j] for j in js]
+    unaligned = [texts[j] for j in js], list(map(vocab.__getitem__, label[p.unaligned].tolist()))
     # the columns of all mentions go before Mention objects are made for the unaligned ones:
     # the cyclic collector, which those would set off, then has no long lists to walk
-    del bulk, texts, labs, b_labels, more
+    del bulk, texts, more
     tally.lose(doc_col[p.unaligned].tolist(), js, *unaligned, ids)
     if rows:  # each document's rows come from one side: merge them by document
         d, s, e, lab = zip(*rows, strict=True)
-        more_codes, vocab = encode_strings([*out.vocab, *lab], sort=True)
+        vocab, (old, new) = merge_vocabs((out.vocab, out.label), encode_strings(lab)[::-1])
         col = np.concatenate([out.doc, np.asarray(d, dtype=np.int64)])
         order = np.argsort(col, kind="stable")
         starts, ends = (np.concatenate([a, np.asarray(b, dtype=np.int64)])[order]
                         for a, b in ((out.start, s), (out.end, e)))
-        label = np.concatenate([more_codes[:len(out.vocab)][out.label],
-                                more_codes[len(out.vocab):]])[order]
-        out = AlignedRows(col[order], starts, ends, label, vocab)
+        out = AlignedRows(col[order], starts, ends, np.concatenate([old, new])[order], vocab)
     for j, (name, output) in enumerate(unknown.items()):
         read = tally.read(_read(output, name, output_format), name)
         tally.placed(len(docs) + j, name, read.items,
@@ -259,18 +257,37 @@ class _Tally:
         # (document, 0 unaligned or 1 dropped, mention, document id, the mention)
         self.rows: list[tuple[int, int, int, str, Mention]] = []
 
+    def _mapping(self, labels: Iterable[str]) -> dict[str, str]:
+        """Answer label -> gold label (or itself), for ``labels`` and every label seen before."""
+        mapped = self.mapped
+        for lab in labels:
+            if lab not in mapped:
+                mapped[lab] = self.to_gold.get(lab.casefold(), lab)
+        return mapped
+
     def relabel(self, labels: list[str]) -> list[str]:
         """Answer labels mapped to the gold schema; count those outside it."""
         if set(labels) <= self.same:  # the common case: every label is a gold label as written
             return labels
-        mapped = self.mapped
-        for lab in set(labels) - mapped.keys():
-            mapped[lab] = self.to_gold.get(lab.casefold(), lab)
-        labels = list(map(mapped.__getitem__, labels))
+        labels = list(map(self._mapping(set(labels)).__getitem__, labels))
         for lab, n in Counter(labels).items():
             if lab not in self.schema:
                 self.outside[lab] += n
         return labels
+
+    def relabel_codes(self, codes: IntArray, vocab: tuple[str, ...],
+                      ) -> tuple[IntArray, tuple[str, ...]]:
+        """:meth:`relabel` for labels given as codes into ``vocab``: only the vocabulary is mapped."""
+        if set(vocab) <= self.same:
+            return codes, vocab
+        mapped = self._mapping(vocab)
+        to_new, new_vocab = encode_strings([mapped[lab] for lab in vocab], sort=True)
+        codes = to_new[codes]
+        counts = np.bincount(codes, minlength=len(new_vocab)).tolist()
+        for lab, n in zip(new_vocab, counts, strict=True):
+            if n and lab not in self.schema:
+                self.outside[lab] += n
+        return codes, new_vocab
 
     def read(self, read: RawOutput, name: str) -> RawOutput:
         """Count the output and map its labels to the gold schema."""

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import chain, repeat
-from operator import attrgetter, is_not, itemgetter, methodcaller
+from itertools import chain
+from operator import attrgetter, countOf, itemgetter, methodcaller
 from typing import Any, cast
 
 import numpy as np
@@ -394,7 +394,7 @@ def _fast_fields(flat: list[Any]) -> _Fields | None:
         # the common case, no fragments and no score, without a list of either
         if any(map(_FRAGMENTS, flat)):
             frags = [f or None for f in map(_FRAGMENTS, flat)]
-        if any(map(is_not, map(_SCORE, flat), repeat(None))):
+        if countOf(map(_SCORE, flat), None) != len(flat):
             scores = list(map(_SCORE, flat))
     else:
         # every tuple has at least 3 items (else IndexError): exactly 3 (or all 4, the

@@ -22,7 +22,8 @@ from nerscore.values.decoding import Decoding
 from nerscore.values.schemes import Scheme, SchemeTable
 
 __all__ = [
-    "EncodedTags", "ParsedVocab", "Slices", "encode_pair", "encode_strings", "parse_vocab",
+    "EncodedTags", "ParsedVocab", "Slices", "encode_pair", "encode_strings", "merge_vocabs",
+    "parse_vocab",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -362,6 +363,21 @@ def encode_strings(
         rank[order] = np.arange(len(order), dtype=np.int64)
         return rank[ids], tuple(vocab[i] for i in order)
     return ids, vocab
+
+
+def merge_vocabs(*coded: tuple[Sequence[str], IntArray]) -> tuple[tuple[str, ...], list[IntArray]]:
+    """Several ``(vocab, codes)`` pairs coded again against the sorted union of their vocabularies.
+
+    Examples
+    --------
+    >>> vocab, (a, b) = merge_vocabs((("PER",), np.array([0, 0])), (("LOC", "PER"), np.array([1, 0])))
+    >>> vocab, a.tolist(), b.tolist()
+    (('LOC', 'PER'), [1, 1], [1, 0])
+    """
+    vocab = tuple(sorted(set().union(*(v for v, _ in coded))))
+    index = {lab: i for i, lab in enumerate(vocab)}
+    return vocab, [np.fromiter(map(index.__getitem__, v), dtype=np.int64, count=len(v))[c]
+                   for v, c in coded]
 
 
 def _lookup(block: list[Sequence[str]], m: int, index: dict[object, str]) -> tuple[str, ...]:
