@@ -27,8 +27,8 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from nerscore.io._json_repair import find_json
-from nerscore.values.spans import IntArray
-from nerscore.values.tags import encode_strings, merge_vocabs
+from nerscore.values.spans import IntArray, merge_vocabs
+from nerscore.values.tags import encode_strings
 
 __all__ = ["ItemColumns", "read_json_lists"]
 

@@ -27,8 +27,8 @@ from nerscore.io.llm_output import Item, RawOutput, items_from_json, read_output
 from nerscore.io.llm_records import LLMRecord
 from nerscore.values.documents import Document
 from nerscore.values.mentions import Mention, ParsedOutput
-from nerscore.values.spans import IntArray
-from nerscore.values.tags import encode_strings, merge_vocabs
+from nerscore.values.spans import IntArray, merge_vocabs
+from nerscore.values.tags import encode_strings
 
 __all__ = ["AlignedRows", "align_rows", "label_aliases_map"]
 

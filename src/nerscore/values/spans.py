@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from nerscore.values.fragments import Fragments, normalize_fragments
 
-__all__ = ["Entity", "EntityColumns", "Span", "Tags"]
+__all__ = ["Entity", "EntityColumns", "Span", "Tags", "merge_vocabs", "recode"]
 
 Tags = Sequence[str]
 IntArray = npt.NDArray[np.int64]
@@ -306,12 +306,9 @@ class EntityColumns:
         labels = tuple(labels)
         if labels == self.labels:
             return self
-        index = {lab: i for i, lab in enumerate(labels)}
-        remap = np.array([index[lab] for lab in self.labels], dtype=np.int64)
-        new_label = remap[self.label] if len(self.label) else self.label
         return EntityColumns(
-            self.seq, self.start, self.end, new_label, labels, self.n_sequences, self.fragments,
-            self.score,
+            self.seq, self.start, self.end, recode(self.label, self.labels, labels), labels,
+            self.n_sequences, self.fragments, self.score,
         )
 
     def sorted(self) -> EntityColumns:
@@ -367,3 +364,23 @@ def unify_labels(a: EntityColumns, b: EntityColumns) -> tuple[EntityColumns, Ent
         return a, b
     vocab = tuple(sorted(set(a.labels) | set(b.labels)))
     return a.with_labels(vocab), b.with_labels(vocab)
+
+
+def recode(codes: IntArray, vocab: Sequence[str], to: Sequence[str]) -> IntArray:
+    """``codes`` into ``vocab`` as codes into ``to`` (a superset of ``vocab``)."""
+    index = {lab: i for i, lab in enumerate(to)}
+    remap = np.fromiter(map(index.__getitem__, vocab), dtype=np.int64, count=len(vocab))
+    return remap[codes] if len(codes) else codes
+
+
+def merge_vocabs(*coded: tuple[Sequence[str], IntArray]) -> tuple[tuple[str, ...], list[IntArray]]:
+    """Several ``(vocab, codes)`` pairs coded again against the sorted union of their vocabularies.
+
+    Examples
+    --------
+    >>> vocab, (a, b) = merge_vocabs((("PER",), np.array([0, 0])), (("LOC", "PER"), np.array([1, 0])))
+    >>> vocab, a.tolist(), b.tolist()
+    (('LOC', 'PER'), [1, 1], [1, 0])
+    """
+    vocab = tuple(sorted(set().union(*(v for v, _ in coded))))
+    return vocab, [recode(c, v, vocab) for v, c in coded]

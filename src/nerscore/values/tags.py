@@ -20,10 +20,10 @@ from nerscore.errors import InputTypeError, InvalidTagError, LengthMismatchError
 from nerscore.values import schemes as sc
 from nerscore.values.decoding import Decoding
 from nerscore.values.schemes import Scheme, SchemeTable
+from nerscore.values.spans import recode
 
 __all__ = [
-    "EncodedTags", "ParsedVocab", "Slices", "encode_pair", "encode_strings", "merge_vocabs",
-    "parse_vocab",
+    "EncodedTags", "ParsedVocab", "Slices", "encode_pair", "encode_strings", "parse_vocab",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -365,21 +365,6 @@ def encode_strings(
     return ids, vocab
 
 
-def merge_vocabs(*coded: tuple[Sequence[str], IntArray]) -> tuple[tuple[str, ...], list[IntArray]]:
-    """Several ``(vocab, codes)`` pairs coded again against the sorted union of their vocabularies.
-
-    Examples
-    --------
-    >>> vocab, (a, b) = merge_vocabs((("PER",), np.array([0, 0])), (("LOC", "PER"), np.array([1, 0])))
-    >>> vocab, a.tolist(), b.tolist()
-    (('LOC', 'PER'), [1, 1], [1, 0])
-    """
-    vocab = tuple(sorted(set().union(*(v for v, _ in coded))))
-    index = {lab: i for i, lab in enumerate(vocab)}
-    return vocab, [np.fromiter(map(index.__getitem__, v), dtype=np.int64, count=len(v))[c]
-                   for v, c in coded]
-
-
 def _lookup(block: list[Sequence[str]], m: int, index: dict[object, str]) -> tuple[str, ...]:
     """``index[tag]`` for the ``m`` tags of ``block``, in order."""
     if m > 1:
@@ -422,10 +407,8 @@ def _recode(enc: EncodedTags, vocab: tuple[str, ...]) -> EncodedTags:
         return enc
     if vocab[: len(enc.vocab)] == enc.vocab:  # only new tags appended: ids unchanged
         return EncodedTags(enc.ids, enc.offsets, vocab, enc.source, enc.lines, enc.tokens)
-    index = {tag: i for i, tag in enumerate(vocab)}
-    remap = np.array([index[tag] for tag in enc.vocab], dtype=np.int64)
-    ids = remap[enc.ids] if len(enc.ids) else enc.ids
-    return EncodedTags(ids, enc.offsets, vocab, enc.source, enc.lines, enc.tokens)
+    return EncodedTags(recode(enc.ids, enc.vocab, vocab), enc.offsets, vocab, enc.source,
+                       enc.lines, enc.tokens)
 
 
 def _encode_side(y: object, name: str, vocab: Sequence[str] | None) -> EncodedTags:
