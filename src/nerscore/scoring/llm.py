@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from nerscore.decode.inputs import prepare_spans
+from nerscore.io.llm_output import Item
 from nerscore.matching.registry import get_matcher
 from nerscore.scoring.llm_align import AlignedRows, align_rows, label_aliases_map
 from nerscore.scoring.metrics import MatcherRun, build_report, run_matcher
@@ -269,7 +270,7 @@ def score_aligned(aligned: AlignedOutputs, *, match: str = "exact", token_units:
     -------
     Report
     """
-    lost, summary = aligned.lost, aligned.summary
+    lost, summary = aligned.lost_items, aligned.summary
     if match == "mention":
         options.setdefault("normalize", summary.normalize)
     run = run_on_columns(aligned.gold, aligned.columns(), match, options,
@@ -298,19 +299,25 @@ class AlignedOutputs:
     rows : AlignedRows
         The aligned mentions of all documents as columns (document index,
         start, end, label), sorted by document.
-    lost : list of Mention
-        The mentions not placed (unaligned, or dropped by snapping).
+    lost_items : list of (str, str, int or None, int or None)
+        The mentions not placed (unaligned, or dropped by snapping), by
+        document, as (text, label, start, end); :attr:`lost` as Mention.
     summary : LLMSummary
         What was counted.
     lost_ids : list of str
-        The document id of each mention of ``lost``.
+        The document id of each of ``lost_items``.
     """
 
     gold: list[Document]
     rows: AlignedRows
-    lost: list[Mention]
+    lost_items: list[Item]
     summary: LLMSummary
     lost_ids: list[str] = field(default_factory=list)
+
+    @cached_property
+    def lost(self) -> list[Mention]:
+        """The mentions not placed, as :class:`~nerscore.values.mentions.Mention`."""
+        return [Mention(*it) for it in self.lost_items]
 
     @cached_property
     def pred(self) -> dict[str, list[tuple[int, int, str]]]:
@@ -368,7 +375,7 @@ def run_on_columns(docs: Sequence[Document], pred: EntityColumns, match: str,
                        prepared=lambda: prepare_spans(docs, None, pred_columns=pred))
 
 
-def _lost_counts(lost: list[Mention], match: str, options: Mapping[str, Any], *,
+def _lost_counts(lost: list[Item], match: str, options: Mapping[str, Any], *,
                  token_units: bool) -> Any:
     """The counts of predictions no gold entity can match: one span per lost mention."""
     docs, pred = lost_columns(lost, None, token_units=token_units)
@@ -376,7 +383,7 @@ def _lost_counts(lost: list[Mention], match: str, options: Mapping[str, Any], *,
     return run_on_columns(docs, pred, match, opts, align=False).result.counts
 
 
-def lost_columns(lost: Sequence[Mention], ids: Sequence[str] | None, *, token_units: bool,
+def lost_columns(lost: Sequence[Item], ids: Sequence[str] | None, *, token_units: bool,
                  ) -> tuple[list[Document], EntityColumns]:
     """Gold documents without entities and the lost mentions as predictions no gold can match.
 
@@ -389,8 +396,8 @@ def lost_columns(lost: Sequence[Mention], ids: Sequence[str] | None, *, token_un
 
     Parameters
     ----------
-    lost : sequence of Mention
-        The mentions not placed.
+    lost : sequence of (str, str, int or None, int or None)
+        The mentions not placed: text, label, start, end.
     ids : sequence of str, optional
         The document of each.
     token_units : bool
@@ -402,7 +409,7 @@ def lost_columns(lost: Sequence[Mention], ids: Sequence[str] | None, *, token_un
 
     Examples
     --------
-    >>> docs, pred = lost_columns([Mention("London", "LOC"), Mention("Rome", "LOC")],
+    >>> docs, pred = lost_columns([("London", "LOC", None, None), ("Rome", "LOC", None, None)],
     ...                           ["d1", "d2"], token_units=False)
     >>> [d.id for d in docs], pred.seq.tolist(), pred.start.tolist(), pred.end.tolist()
     (['d1', 'd2'], [0, 1], [0, 7], [6, 11])
@@ -413,10 +420,11 @@ def lost_columns(lost: Sequence[Mention], ids: Sequence[str] | None, *, token_un
     else:
         index = {name: k for k, name in enumerate(names)}
         doc = np.fromiter(map(index.__getitem__, ids), dtype=np.int64, count=len(ids))
-    words = [m.text.split() for m in lost] if token_units else [m.text for m in lost]
+    texts = [it[0] for it in lost]
+    words = [t.split() for t in texts] if token_units else texts
     width = np.maximum(np.fromiter(map(len, words), dtype=np.int64, count=len(lost)), 1)
     start = np.cumsum(width + 1) - width - 1  # increasing: no two spans of a document overlap
-    label, vocab = encode_strings([m.label for m in lost], sort=True)
+    label, vocab = encode_strings([it[1] for it in lost], sort=True)
     order = np.argsort(doc, kind="stable")
     pred = EntityColumns(doc[order], start[order], start[order] + width[order], label[order],
                          vocab, len(names))

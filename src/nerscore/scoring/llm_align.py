@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, repeat
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -33,7 +33,6 @@ from nerscore.values.tags import encode_strings
 __all__ = ["AlignedRows", "align_rows", "label_aliases_map"]
 
 _ID, _TEXT, _SPANS, _LABEL = (attrgetter(f) for f in ("id", "text", "spans", "label"))
-_ORDER = itemgetter(0, 1, 2)  # document, unaligned before dropped, mention
 
 
 def label_aliases_map(gold_labels: Sequence[str],
@@ -122,7 +121,7 @@ def align_rows(
     y_true: Sequence[Document], y_pred: object, *, align: str, normalize: str, snap: str,
     label_aliases: Mapping[str, Sequence[str] | str] | None, output_format: str,
     tokens: Sequence[Sequence[str]] | None, labels: Sequence[str] | None,
-) -> tuple[list[Document], AlignedRows, list[Mention], list[str], dict[str, Any]]:
+) -> tuple[list[Document], AlignedRows, list[Item], list[str], dict[str, Any]]:
     """:func:`align_outputs` in one pass, its spans as rows.
 
     Outputs without offsets to align to a text (JSON lists of plain
@@ -205,8 +204,8 @@ def align_rows(
     out = AlignedRows(p.doc, p.start, p.end, label[p.mention], vocab)
     js = p.unaligned.tolist()
     unaligned = [texts[j] for j in js], list(map(vocab.__getitem__, label[p.unaligned].tolist()))
-    # the columns of all mentions go before Mention objects are made for the unaligned ones:
-    # the cyclic collector, which those would set off, then has no long lists to walk
+    # the columns of all mentions go before the unaligned ones' items are made: the cyclic
+    # collector, which those would set off, then has no long lists to walk
     del bulk, texts, more
     tally.lose(doc_col[p.unaligned].tolist(), js, *unaligned, ids)
     if rows:  # each document's rows come from one side: merge them by document
@@ -221,11 +220,11 @@ def align_rows(
         read = tally.read(_read(output, name, output_format), name)
         tally.placed(len(docs) + j, name, read.items,
                      Placement([], list(range(len(read.items))), 0, 0, 0, 0, []))
+    lost = tally.lost_in_order()
     summary = tally.summary(
-        documents=len(docs), policy=compat or align, normalize=normalize,
+        lost, documents=len(docs), policy=compat or align, normalize=normalize,
         without_output=without_output, without_gold=list(unknown))
-    lost, lost_ids = tally.lost_in_order()
-    return docs, out, lost, lost_ids, summary
+    return docs, out, lost[0], lost[1], summary
 
 
 def _in_schema(tokens: Any, items: list[Item], schema: set[str]) -> Placement:
@@ -254,8 +253,10 @@ class _Tally:
                                 "offsets_rejected"), 0)
         self.outside: Counter[str] = Counter()
         self.failures: list[tuple[str, str]] = []
-        # (document, 0 unaligned or 1 dropped, mention, document id, the mention)
-        self.rows: list[tuple[int, int, int, str, Mention]] = []
+        # the mentions not placed, as columns: document, 0 unaligned or 1 dropped, index in its
+        # output, document id, the item (text, label, start, end)
+        self.lost: tuple[list[int], list[int], list[int], list[str], list[Item]] = (
+            [], [], [], [], [])
 
     def _mapping(self, labels: Iterable[str]) -> dict[str, str]:
         """Answer label -> gold label (or itself), for ``labels`` and every label seen before."""
@@ -313,28 +314,45 @@ class _Tally:
         c["snapped"] += p.snapped
         c["rewritten"] += p.rewritten
         c["offsets_rejected"] += p.rejected
-        for kind, lost in enumerate((p.unaligned, p.dropped)):
-            self.rows += [(k, kind, j, name, Mention(*items[j])) for j in lost]
+        for kind, js in enumerate((p.unaligned, p.dropped)):
+            self._keep([k] * len(js), [kind] * len(js), js, [name] * len(js),
+                       list(map(items.__getitem__, js)))
 
     def lose(self, docs: list[int], js: list[int], texts: list[str], labels: list[str],
              ids: list[str]) -> None:
         """Keep the unaligned mentions of :func:`place_mentions`: documents, indices, texts, labels."""
-        self.rows += [(k, 0, j, ids[k], Mention(t, lab))
-                      for k, j, t, lab in zip(docs, js, texts, labels, strict=True)]
+        n = len(js)
+        self._keep(docs, [0] * n, js, list(map(ids.__getitem__, docs)),
+                   list(zip(texts, labels, repeat(None, n), repeat(None, n), strict=True)))
 
-    def lost_in_order(self) -> tuple[list[Mention], list[str]]:
-        """The mentions not placed, by document (the unaligned ones, then the dropped ones), and their document ids."""
-        self.rows.sort(key=_ORDER)
-        return [r[4] for r in self.rows], [r[3] for r in self.rows]
+    def _keep(self, docs: list[int], kinds: list[int], js: list[int], names: list[str],
+              items: list[Item]) -> None:
+        d, k, j, nm, it = self.lost
+        d += docs
+        k += kinds
+        j += js
+        nm += names
+        it += items
 
-    def summary(self, *, documents: int, policy: str, normalize: str,
-                without_output: list[str], without_gold: list[str]) -> dict[str, Any]:
-        """The fields of :class:`~nerscore.scoring.llm.LLMSummary`."""
+    def lost_in_order(self) -> tuple[list[Item], list[str], list[int]]:
+        """The mentions not placed, by document (the unaligned ones, then the dropped ones).
+
+        Their items, their document ids and their kinds (0 unaligned, 1 dropped).
+        """
+        docs, kinds, js, names, items = self.lost
+        order = np.lexsort(np.array([js, kinds, docs], dtype=np.int64).reshape(3, -1)).tolist()
+        return (list(map(items.__getitem__, order)), list(map(names.__getitem__, order)),
+                list(map(kinds.__getitem__, order)))
+
+    def summary(self, lost: tuple[list[Item], list[str], list[int]], *, documents: int,
+                policy: str, normalize: str, without_output: list[str], without_gold: list[str],
+                ) -> dict[str, Any]:
+        """The fields of :class:`~nerscore.scoring.llm.LLMSummary` (``lost``: :meth:`lost_in_order`)."""
         c = self.c
-        self.rows.sort(key=_ORDER)
-        unaligned = [(name, m.text, m.label) for _, kind, _, name, m in self.rows if not kind]
-        return {**c, "documents": documents, "unaligned": len(unaligned),
-                "dropped": sum(r[1] for r in self.rows),
+        items, names, kinds = lost
+        unaligned = [(name, it[0], it[1])
+                     for name, it, kind in zip(names, items, kinds, strict=True) if not kind]
+        return {**c, "documents": documents, "unaligned": len(unaligned), "dropped": sum(kinds),
                 "out_of_schema": sum(self.outside.values()), "policy": policy,
                 "normalize": normalize, "unaligned_list": unaligned, "failures": self.failures,
                 "schema_labels": dict(sorted(self.outside.items())),

@@ -65,9 +65,9 @@ def aligned_sequence_counts(aligned: AlignedOutputs, *, match: str = "exact",
     if sc.ids is None:  # no documents: nothing but lost mentions
         sc = SequenceCounts(sc.labels, sc.tp, sc.n_pred, sc.n_gold,
                             tuple(str(d.id) for d in aligned.gold))
-    if not aligned.lost:
+    if not aligned.lost_items:
         return sc
-    docs, pred = lost_columns(aligned.lost, aligned.lost_ids, token_units=token_units)
+    docs, pred = lost_columns(aligned.lost_items, aligned.lost_ids, token_units=token_units)
     opts = {k: v for k, v in options.items() if k not in ("discontinuous", "subset")}
     lost = counts_of_run(run_on_columns(docs, pred, match, opts, align=aligns), match)
     return _add_rows(sc, lost, [str(d.id) for d in docs])
