@@ -18,6 +18,7 @@ import pytest
 
 import nerscore
 from nerscore import Document, Mention, align_mentions, parse_llm_output
+from nerscore.decode import placement
 from nerscore.decode.mentions import align_items
 from nerscore.decode.placement import place_mentions
 from nerscore.scoring.llm import align_outputs, evaluate_llm
@@ -113,16 +114,26 @@ def test_place_mentions_equals_the_rule_document_by_document(policy, normalize):
     assert p.ambiguous == ambiguous
 
 
-def test_the_corpus_reaches_both_paths():
-    """Enough documents take the batch placement and enough the rule, for the test to bite."""
+@pytest.mark.parametrize("policy", POLICIES)
+def test_the_corpus_reaches_both_paths(policy, monkeypatch):
+    """Enough documents take the batch placement and enough the rule, for the test to bite.
+
+    Documents with a string mentioned twice take the batch placement too (but under "all"),
+    unless its occurrences meet others'.
+    """
     docs, answers = _corpus(7, 250)
     doc = [k for k, a in enumerate(answers) for _ in a]
     texts = [t for a in answers for t, _ in a]
-    p = place_mentions([d.text or "" for d in docs], doc, texts, ["X"] * len(texts))
+    by_rule = []
+    rule = placement._place
+    monkeypatch.setattr(placement, "_place", lambda *a: by_rule.append(a) or rule(*a))
+    p = place_mentions([d.text or "" for d in docs], doc, texts, ["X"] * len(texts),
+                       policy=policy)
     assert len(set(p.doc.tolist())) > 50
     assert len(p.unaligned) > 50
     dup = sum(len({t for t, _ in a}) < len(a) for a in answers)
-    assert dup > 20
+    assert dup > 100
+    assert 20 < len(by_rule) < (dup if policy != "all" else len(docs)) - 50
 
 
 @pytest.mark.parametrize("normalize", NORMALIZATIONS)

@@ -2,24 +2,25 @@
 
 The alignment rule is :func:`nerscore.decode.mentions.align_items`: in each
 document, distinct strings are placed longest first, each on its first free
-occurrence (or its k-th, or all of them, by policy). In a document where
-every string is mentioned once and no two strings' first occurrences
-overlap, no placed string takes a character another one needs, so the rule
-places every string on its first occurrence; and when, in addition, the next
-occurrence of a string (from the end of its first one) overlaps no placed
-string, that occurrence is free, so the string is ambiguous exactly when it
-has one (and, under ``policy="all"``, the rule places it there too).
+occurrence (or its k-th, or all of them, by policy). In a document where no
+two of the spans placed below overlap, no placed string takes a character
+another one needs, so the rule places every string mentioned once on its
+first occurrence, and a string mentioned twice on its first occurrence and,
+under ``policy="sequential"``, its second mention on the next occurrence
+(from the end of the first); when, in addition, the occurrence after those
+overlaps no placed span, it is free, so the string is ambiguous exactly when
+it has one (and, under ``policy="all"``, the rule places it there too).
 
 :func:`place_mentions` therefore finds, for every mention of every document
 at once, its first and next occurrences (``str.find`` mapped over all
-mentions), tests the conditions above with NumPy on positions offset by
-document (so that spans of different documents never meet), and keeps the
-first occurrences where they hold. The other documents (a string mentioned
-twice, overlapping candidates, ``policy="all"`` with a repeated string, or a
-normalisation that changes the text's length) are placed by the rule
-itself, one document at a time. Both give the same placement by
-construction; ``tests/decode/test_placement.py`` checks it on random
-documents.
+mentions; a third one for strings mentioned twice), tests the conditions
+above with NumPy on positions offset by document (so that spans of different
+documents never meet), and keeps those occurrences where they hold. The
+other documents (a string mentioned three times, overlapping spans or
+candidates, ``policy="all"`` with a repeated string, or a normalisation that
+changes the text's length) are placed by the rule itself, one document at a
+time. Both give the same placement by construction;
+``tests/decode/test_placement.py`` checks it on random documents.
 """
 
 from __future__ import annotations
@@ -107,26 +108,56 @@ def place_mentions(
     nxt = _ints(map(str.find, haystacks, keys, end.tolist()), n)
     found = (at >= 0) & (length > 0)
     nxt[~found] = -1
-    # first occurrences overlapping one another (a string mentioned twice included: its
-    # mentions share one), on one line of all documents
-    offset = np.zeros(n_docs, dtype=np.int64)
+    offset = np.zeros(n_docs, dtype=np.int64)  # documents on one line, one apart
     if n_docs > 1:
         offset[1:] = np.cumsum(_ints(map(len, norm), n_docs) + 1)[:-1]
     rows = np.flatnonzero(found)
     rows = rows[np.argsort(offset[seq[rows]] + at[rows], kind="stable")]
     g_start = offset[seq[rows]] + at[rows]
-    g_end = g_start + length[rows]
-    greedy[seq[rows[1:][g_start[1:] < g_end[:-1]]]] = True
-    # next occurrences overlapping a first occurrence (or taken as well, under "all")
-    again = np.flatnonzero(nxt >= 0)
-    n_start = offset[seq[again]] + nxt[again]
-    last = np.searchsorted(g_start, n_start + length[again], side="left") - 1
-    hit = (last >= 0) & (g_end[np.maximum(last, 0)] > n_start)
-    greedy[seq[again[hit | (policy == "all")]]] = True
+    # a string mentioned again in its document has the first occurrence of the mention before
+    again = np.zeros(len(rows), dtype=bool)
+    again[1:] = (g_start[1:] == g_start[:-1]) & (length[rows[1:]] == length[rows[:-1]])
+    if policy == "all":
+        greedy[seq[rows[again]]] = True
+    else:  # three times or more
+        greedy[seq[rows[2:][again[2:] & again[1:-1]]]] = True
+    second, lone = rows[again], rows[~again]
+    pair = rows[np.flatnonzero(again) - 1]  # the first mention of each second one
+    # what makes a mention ambiguous: its string's next occurrence (for a string mentioned
+    # twice, its first mention stands for both)
+    cand = nxt.copy()
+    cand[second] = -1
+    took = second[nxt[second] >= 0] if policy == "sequential" else second[:0]
+    if policy == "sequential" and len(second):  # the second mention takes the next occurrence
+        cand[pair] = -1
+        ts = took.tolist()
+        cand[pair[nxt[second] >= 0]] = _ints(
+            map(str.find, map(haystacks.__getitem__, ts), map(keys.__getitem__, ts),
+                (nxt[took] + length[took]).tolist()), len(ts))
+    # the spans placed overlapping one another, or a candidate overlapping one of them
+    p_doc = np.concatenate([seq[lone], seq[took]])
+    p_start = np.concatenate([g_start[~again], offset[seq[took]] + nxt[took]])
+    order = np.argsort(p_start, kind="stable")
+    p_doc, p_start = p_doc[order], p_start[order]
+    p_end = p_start + np.concatenate([length[lone], length[took]])[order]
+    greedy[p_doc[1:][p_start[1:] < p_end[:-1]]] = True
+    c_rows = np.flatnonzero(cand >= 0)
+    c_start = offset[seq[c_rows]] + cand[c_rows]
+    last = np.searchsorted(p_start, c_start + length[c_rows], side="left") - 1
+    hit = (last >= 0) & (p_end[np.maximum(last, 0)] > c_start)
+    greedy[seq[c_rows[hit | (policy == "all")]]] = True
     simple = ~greedy[seq]
-    placed = rows[simple[rows]]  # by document and start (their spans do not overlap)
-    ambiguous = int(np.count_nonzero(nxt[placed] >= 0))
-    lost = np.flatnonzero(~found & simple).tolist()
+    ambiguous = int(np.count_nonzero(cand[lone[simple[lone]]] >= 0)
+                    + np.count_nonzero(cand[pair[simple[pair]]] >= 0))
+    if policy == "sequential":
+        at[second] = nxt[second]
+        end[second] = nxt[second] + length[second]
+        placed = rows[simple[rows] & (at[rows] >= 0)]
+        lost = np.flatnonzero(simple & ((~found) | (at < 0))).tolist()
+    else:
+        placed = rows[simple[rows]]
+        lost = np.flatnonzero(~found & simple).tolist()
+    placed = placed[np.lexsort((placed, end[placed], at[placed], seq[placed]))]
     # the rows these documents add, as flat lists of ints: tuples kept until the end would
     # make the cyclic collector run, and walk the columns above, again and again
     taken: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
