@@ -157,7 +157,8 @@ def place_mentions(
     else:
         placed = rows[simple[rows]]
         lost = np.flatnonzero(~found & simple).tolist()
-    placed = placed[np.lexsort((placed, end[placed], at[placed], seq[placed]))]
+    if len(took):  # second mentions moved on: back in order of document and start
+        placed = placed[np.argsort(offset[seq[placed]] + at[placed], kind="stable")]
     # the rows these documents add, as flat lists of ints: tuples kept until the end would
     # make the cyclic collector run, and walk the columns above, again and again
     taken: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
