@@ -25,7 +25,7 @@ time. Both give the same placement by construction;
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import chain, repeat
 from typing import NamedTuple
 
@@ -101,11 +101,14 @@ def place_mentions(
             greedy[k] = origin is not None
         keys = list(map(normalize_mention, texts, repeat(normalize, n)))
     per_doc = np.bincount(seq, minlength=n_docs).tolist()
-    haystacks = list(chain.from_iterable(map(repeat, norm, per_doc)))
-    at = _ints(map(str.find, haystacks, keys), n)
+
+    def haystacks() -> Iterator[str]:  # each mention's (normalised) text, not kept as a list
+        return chain.from_iterable(map(repeat, norm, per_doc))
+
+    at = _ints(map(str.find, haystacks(), keys), n)
     length = _ints(map(len, keys), n)
     end = at + length
-    nxt = _ints(map(str.find, haystacks, keys, end.tolist()), n)
+    nxt = _ints(map(str.find, haystacks(), keys, end.tolist()), n)
     found = (at >= 0) & (length > 0)
     nxt[~found] = -1
     offset = np.zeros(n_docs, dtype=np.int64)  # documents on one line, one apart
@@ -132,7 +135,7 @@ def place_mentions(
         cand[pair] = -1
         ts = took.tolist()
         cand[pair[nxt[second] >= 0]] = _ints(
-            map(str.find, map(haystacks.__getitem__, ts), map(keys.__getitem__, ts),
+            map(str.find, map(norm.__getitem__, seq[took].tolist()), map(keys.__getitem__, ts),
                 (nxt[took] + length[took]).tolist()), len(ts))
     # the spans placed overlapping one another, or a candidate overlapping one of them
     p_doc = np.concatenate([seq[lone], seq[took]])

@@ -174,7 +174,8 @@ def _split_dumped(ks: list[int], outputs: list[str], joined: str | None = None,
         if len(low):
             bad[np.searchsorted(ends, low, side="right")] = True
         if not bad.any():
-            bad = _framing_wrong(code, quote, per // 8)
+            words = _words(code)
+            bad = _framing_wrong(code, words, quote, per // 8)
         if not bad.any():
             break
         ks, outputs = _without(np.flatnonzero(bad), ks, outputs)
@@ -182,13 +183,13 @@ def _split_dumped(ks: list[int], outputs: list[str], joined: str | None = None,
     else:
         return [], [], [], np.zeros(0, dtype=np.int64), ()
     rows = quote.reshape(-1, 8)  # an object's quotes: [{"text": "T", "label": "L"}
-    codes, vocab = _label_codes(code, rows[:, 6] + 1, rows[:, 7])
+    codes, vocab = _label_codes(code, words, rows[:, 6] + 1, rows[:, 7])
     return ks, (per // 8).tolist(), _pieces(code, rows[:, 2] + 1, rows[:, 3]), codes, vocab
 
 
-def _framing_wrong(code: np.ndarray[Any, Any], quote: IntArray, counts: IntArray,
-                   ) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    """Per output (``counts`` objects each), whether some object is not framed as json.dumps frames it.
+def _framing_wrong(code: np.ndarray[Any, Any], words: np.ndarray[Any, Any] | None,
+                   quote: IntArray, counts: IntArray) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Per output (``counts`` objects each), whether an object is not framed as json.dumps does.
 
     Every output starts with ``_OPEN`` and ends with ``_CLOSE`` and holds
     eight quotes per object; so the k-th object's 4th and 8th quotes (of
@@ -198,35 +199,46 @@ def _framing_wrong(code: np.ndarray[Any, Any], quote: IntArray, counts: IntArray
     """
     nxt = np.ones(len(quote) // 8, dtype=bool)
     nxt[np.cumsum(counts) - 1] = False
-    wrong = ~_framed(code, quote[3::8], _MID)
-    wrong[nxt] |= ~_framed(code, quote[7::8][nxt], _NEXT)
+    wrong = ~_framed(code, words, quote[3::8], _MID)
+    wrong[nxt] |= ~_framed(code, words, quote[7::8][nxt], _NEXT)
     owner = np.repeat(np.arange(len(counts)), counts)
     bad = np.zeros(len(counts), dtype=bool)
     bad[owner[wrong]] = True
     return bad
 
 
-def _framed(code: np.ndarray[Any, Any], at: IntArray, framing: bytes,
-            ) -> np.ndarray[Any, np.dtype[np.bool_]]:
-    """Whether ``code`` holds ``framing`` (at most 16 characters, followed by others) at each of ``at``.
+def _words(code: np.ndarray[Any, Any]) -> np.ndarray[Any, Any] | None:
+    """The eight characters from every position of ``code`` as one little-endian 64-bit word.
 
-    For one byte per character, the 16 characters from each position are
-    compared as two 64-bit words, the second masked to the framing's length.
+    A strided view (one byte apart) of ``code`` followed by 16 NULs; None
+    unless ``code`` holds one byte per character.
     """
-    if len(code) < 16:
-        return np.zeros(len(at), dtype=bool)
-    inside = at <= len(code) - 16
-    window = sliding_window_view(code, 16)[np.where(inside, at, 0)]
-    want = np.frombuffer(framing.ljust(16, b"\0"), dtype=np.uint8)
     if code.dtype != np.uint8:
-        same: np.ndarray[Any, np.dtype[np.bool_]] = (window[:, :len(framing)]
-                                                     == want[:len(framing)]).all(axis=1)
-        return inside & same
-    words = window.view(np.uint64)
-    first, second = want.view(np.uint64)
-    mask = np.frombuffer(b"\xff" * (len(framing) - 8) + b"\0" * (16 - len(framing)),
-                         dtype=np.uint64)[0]
-    same = (words[:, 0] == first) & ((words[:, 1] & mask) == second)
+        return None
+    padded = np.zeros(len(code) + 16, dtype=np.uint8)
+    padded[:len(code)] = code
+    words: np.ndarray[Any, Any] = np.ndarray((len(code) + 9,), dtype="<u8", buffer=padded,
+                                             strides=(1,))
+    return words
+
+
+def _framed(code: np.ndarray[Any, Any], words: np.ndarray[Any, Any] | None, at: IntArray,
+            framing: bytes) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Whether ``code`` holds ``framing`` (at most 16 characters) at each of ``at``.
+
+    With ``words`` (:func:`_words`), two 64-bit words from each position
+    are compared, the second masked to the framing's length.
+    """
+    want = np.frombuffer(framing.ljust(16, b"\0"), dtype="<u8")
+    if words is not None:
+        mask = np.frombuffer(b"\xff" * (len(framing) - 8) + b"\0" * (16 - len(framing)),
+                             dtype="<u8")[0]
+        same: np.ndarray[Any, np.dtype[np.bool_]] = (
+            (words[at] == want[0]) & ((words[at + 8] & mask) == want[1]))
+        return same
+    inside = at <= len(code) - len(framing)
+    window = sliding_window_view(code, len(framing))[np.where(inside, at, 0)]
+    same = (window == np.frombuffer(framing, dtype=np.uint8)).all(axis=1)
     return inside & same
 
 
@@ -250,27 +262,28 @@ def _pieces(code: np.ndarray[Any, Any], starts: IntArray, ends: IntArray) -> lis
     return text.split('"')[:-1]
 
 
-def _label_codes(code: np.ndarray[Any, Any], starts: IntArray, ends: IntArray,
-                 ) -> tuple[IntArray, tuple[str, ...]]:
+def _label_codes(code: np.ndarray[Any, Any], words: np.ndarray[Any, Any] | None,
+                 starts: IntArray, ends: IntArray) -> tuple[IntArray, tuple[str, ...]]:
     """The strings ``code[starts[i]:ends[i]]`` as codes into their sorted vocabulary.
 
-    ASCII strings of at most eight characters (labels, as a rule) are
-    packed into one 64-bit integer each (no string holds a NUL) and coded
-    by ``np.unique``; others are read as strings and encoded.
+    With ``words`` (:func:`_words`), strings of at most eight characters
+    (labels, as a rule) are each one 64-bit word masked to its length (no
+    string holds a NUL), coded by ``np.unique``; others are read as strings
+    and encoded.
     """
     size = ends - starts
-    if code.dtype != np.uint8 or not len(size) or int(size.max()) > 8:
+    if words is None or not len(size) or int(size.max()) > 8:
         return encode_strings(_pieces(code, starts, ends), sort=True)
-    padded = np.zeros(len(code) + 8, dtype=np.uint8)
-    padded[:len(code)] = code
-    chars = sliding_window_view(padded, 8)[starts]
-    chars[np.arange(8) >= size[:, None]] = 0
-    distinct, codes = np.unique(chars.view(np.uint64).reshape(-1), return_inverse=True)
-    words = [w.rstrip(b"\0").decode("ascii") for w in distinct.view("S8").tolist()]
-    order = sorted(range(len(words)), key=words.__getitem__)
+    distinct, codes = np.unique(words[starts] & _LOW[size], return_inverse=True)
+    labels = [w.decode("ascii") for w in distinct.view("S8").tolist()]
+    order = sorted(range(len(labels)), key=labels.__getitem__)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
-    return rank[codes.reshape(-1)], tuple(words[i] for i in order)
+    return rank[codes.reshape(-1)], tuple(labels[i] for i in order)
+
+
+# the low k bytes of a 64-bit word, k = 0..8
+_LOW = np.array([(1 << 8 * k) - 1 for k in range(9)], dtype="<u8")
 
 
 def _without(drop: IntArray, ks: list[int], outputs: list[str]) -> tuple[list[int], list[str]]:

@@ -347,7 +347,7 @@ class _Tally:
     def summary(self, lost: tuple[list[Item], list[str], list[int]], *, documents: int,
                 policy: str, normalize: str, without_output: list[str], without_gold: list[str],
                 ) -> dict[str, Any]:
-        """The fields of :class:`~nerscore.scoring.llm.LLMSummary` (``lost``: :meth:`lost_in_order`)."""
+        """The fields of :class:`~nerscore.scoring.llm.LLMSummary`; ``lost`` from :meth:`lost_in_order`."""
         c = self.c
         items, names, kinds = lost
         unaligned = [(name, it[0], it[1])
