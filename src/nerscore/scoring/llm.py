@@ -27,13 +27,13 @@ labels there were, with the policy and the normalisation used.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from nerscore.decode.inputs import prepare_spans
+from nerscore.decode.inputs import Prepared, prepare_spans
 from nerscore.io.llm_output import Item
 from nerscore.matching.registry import get_matcher
 from nerscore.scoring.llm_align import AlignedRows, align_rows, label_aliases_map
@@ -274,7 +274,7 @@ def score_aligned(aligned: AlignedOutputs, *, match: str = "exact", token_units:
     if match == "mention":
         options.setdefault("normalize", summary.normalize)
     run = run_on_columns(aligned.gold, aligned.columns(), match, options,
-                         align=get_matcher(match).aligns)
+                         align=get_matcher(match).aligns, prepared=aligned.prepared)
     prep, res = run.prep, run.result
     counts = res.counts
     if lost:
@@ -306,6 +306,9 @@ class AlignedOutputs:
         What was counted.
     lost_ids : list of str
         The document id of each of ``lost_items``.
+    prepared : Prepared, optional
+        The gold side checked and as columns, without predictions (reused
+        when scoring).
     """
 
     gold: list[Document]
@@ -313,6 +316,7 @@ class AlignedOutputs:
     lost_items: list[Item]
     summary: LLMSummary
     lost_ids: list[str] = field(default_factory=list)
+    prepared: Prepared | None = None
 
     @cached_property
     def lost(self) -> list[Mention]:
@@ -359,20 +363,27 @@ def align_outputs(
     >>> res.summary.schema_labels
     {'LOC': 2}
     """
-    docs, rows, lost, lost_ids, fields = align_rows(
+    docs, rows, lost, lost_ids, fields, prepared = align_rows(
         y_true, y_pred, align=align, normalize=normalize, snap=snap,
         label_aliases=label_aliases, output_format=output_format, tokens=tokens, labels=labels)
-    return AlignedOutputs(docs, rows, lost, LLMSummary(**fields), lost_ids)
+    return AlignedOutputs(docs, rows, lost, LLMSummary(**fields), lost_ids, prepared)
 
 
 def run_on_columns(docs: Sequence[Document], pred: EntityColumns, match: str,
-                   options: Mapping[str, Any], *, align: bool) -> MatcherRun:
+                   options: Mapping[str, Any], *, align: bool,
+                   prepared: Prepared | None = None) -> MatcherRun:
     """Run a matcher on gold documents and predictions given as columns over them.
 
     ``pred.seq`` indexes ``docs``; no span object is made for the predictions.
+    ``prepared`` is the gold side already prepared without predictions
+    (documents without ignore regions), or None.
     """
-    return run_matcher(docs, None, match, Decoding(), options, align=align,
-                       prepared=lambda: prepare_spans(docs, None, pred_columns=pred))
+    def prepare() -> Prepared:
+        if prepared is None:
+            return prepare_spans(docs, None, pred_columns=pred)
+        return replace(prepared, pred=pred)
+
+    return run_matcher(docs, None, match, Decoding(), options, align=align, prepared=prepare)
 
 
 def _lost_counts(lost: list[Item], match: str, options: Mapping[str, Any], *,

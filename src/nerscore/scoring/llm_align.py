@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from nerscore.decode.inputs import Prepared, prepare_spans
 from nerscore.decode.mentions import NORMALIZATIONS, POLICIES, SNAPS, Placement, align_items
 from nerscore.decode.placement import place_mentions
 from nerscore.errors import InputTypeError, OptionError, option_error
@@ -27,12 +28,13 @@ from nerscore.io.llm_output import Item, RawOutput, items_from_json, read_output
 from nerscore.io.llm_records import LLMRecord
 from nerscore.values.documents import Document
 from nerscore.values.mentions import Mention, ParsedOutput
-from nerscore.values.spans import IntArray, merge_vocabs
+from nerscore.values.spans import EntityColumns, IntArray, merge_vocabs
 from nerscore.values.tags import encode_strings
 
 __all__ = ["AlignedRows", "align_rows", "label_aliases_map"]
 
-_ID, _TEXT, _SPANS, _LABEL = (attrgetter(f) for f in ("id", "text", "spans", "label"))
+_ID, _TEXT, _SPANS, _LABEL, _IGNORE = (attrgetter(f) for f in
+                                        ("id", "text", "spans", "label", "ignore"))
 
 
 def label_aliases_map(gold_labels: Sequence[str],
@@ -121,8 +123,12 @@ def align_rows(
     y_true: Sequence[Document], y_pred: object, *, align: str, normalize: str, snap: str,
     label_aliases: Mapping[str, Sequence[str] | str] | None, output_format: str,
     tokens: Sequence[Sequence[str]] | None, labels: Sequence[str] | None,
-) -> tuple[list[Document], AlignedRows, list[Item], list[str], dict[str, Any]]:
+) -> tuple[list[Document], AlignedRows, list[Item], list[str], dict[str, Any], Prepared | None]:
     """:func:`align_outputs` in one pass, its spans as rows.
+
+    Also returns the gold side as :func:`~nerscore.decode.inputs.prepare_spans`
+    prepares it, without predictions (None when the gold documents have
+    ignore regions: these apply to the predictions).
 
     Outputs without offsets to align to a text (JSON lists of plain
     objects, read in bulk by :func:`~nerscore.io.json_lists.read_json_lists`,
@@ -153,8 +159,12 @@ def align_rows(
     if not set(map(type, ids)) <= {str}:
         ids = list(map(str, ids))
     given, unknown, without_output = _pair(y_pred, ids)
-    gold_labels = sorted(set(map(_LABEL, chain.from_iterable(map(_SPANS, docs))))
-                         | set(labels or ()))
+    # the gold side, checked and as columns once: for its labels here, and for scoring (unless
+    # ignore regions remove predictions, which the scorer then does once it has them)
+    prepared = None if any(map(_IGNORE, docs)) else prepare_spans(
+        docs, None, pred_columns=EntityColumns.empty(n_sequences=len(docs)))
+    gold_labels = sorted(set(prepared.gold.labels if prepared is not None else map(
+        _LABEL, chain.from_iterable(map(_SPANS, docs)))) | set(labels or ()))
     tally = _Tally(label_aliases_map(gold_labels, label_aliases), set(gold_labels))
     together = compat is None and tokens is None  # placed by place_mentions
     bulk = read_json_lists(given, format=output_format if together else "")
@@ -224,7 +234,7 @@ def align_rows(
     summary = tally.summary(
         lost, documents=len(docs), policy=compat or align, normalize=normalize,
         without_output=without_output, without_gold=list(unknown))
-    return docs, out, lost[0], lost[1], summary
+    return docs, out, lost[0], lost[1], summary, prepared
 
 
 def _in_schema(tokens: Any, items: list[Item], schema: set[str]) -> Placement:
