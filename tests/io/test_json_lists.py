@@ -76,6 +76,12 @@ def test_json_dumps_layout_and_near_misses_read_as_decoding_each_does():
         '[{"text": "\ud800", "label": "B"}]',
         '[{"text": "a", "label": "B"}, {"text": "c", "label": "D"}',
         *dumped,
+        # where find_json finds the list: not after other JSON, in a fence only when its info
+        # string has no inner blank
+        'Meta {"a": 1} [{"text": "a", "label": "B"}]',
+        'Meta {"a": 1}\n```json\n[{"text": "a", "label": "B"}]\n```',
+        '[{"text": "a", "label": "B"}] ```j s\n[{"text": "c", "label": "D"}]',
+        '[{"text": "a", "label": "B"}] ```js\n[{"text": "c", "label": "D"}]',
     ]
     cols = _as_read_output_reads(outputs)
     assert cols.texts[:6] == ["Paris", "\u00e9t\u00e9", "\U0001d518", "", "a b", "a"]
@@ -98,7 +104,10 @@ _PIECES = ['"}, {"text": "', '", "label": "', '"', "\\", '\\"', "\\u0041", "\\n"
                                  ensure_ascii=False)),
     st.lists(st.sampled_from(_PIECES), max_size=8).map(
         lambda ps: '[{"text": "' + "".join(ps) + '"}]'),
-    st.tuples(st.sampled_from(["", "Sure: ", "```json\n", "```\n", "``` json\n", "[x] "]),
+    st.tuples(st.sampled_from(["", "Sure: ", "```json\n", "```\n", "``` json\n", "[x] ",
+                               "```js on\n", "Note {x}: ", "```json", "a ```\n", "```\n```\n",
+                               "x\n```\t\n", "```\n[x]\n", 'Meta {"a": 1} ',
+                               '[{"text": "z", "label": "Y"}] ```j s\n']),
               st.lists(st.tuples(st.sampled_from(["a", '"', "}]", "\\", "```"]),
                                  st.sampled_from(["B", "}]"])), min_size=1, max_size=3),
               st.sampled_from(["", "\n```", "\n``` Done.", " and [more]", "]", '"}]'])).map(

@@ -18,7 +18,7 @@ spacing, escapes, more keys) is decoded one output at a time.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, repeat
 from operator import itemgetter, methodcaller
 from typing import Any, NamedTuple, cast
@@ -130,15 +130,47 @@ def _wrapped(outputs: Sequence[str], others: list[int]) -> dict[int, str]:
     :func:`~nerscore.io.llm_output.read_output` reads it; when it starts as
     ``json.dumps`` starts a list of objects, the decoder would read it up to
     its first ``"}]`` if it qualifies (no string holds a quote), and what
-    follows is not read.
+    follows is not read. Where the JSON is found is worked out for all
+    outputs at once (C-level passes) when no ``[`` or ``{`` comes before the
+    list in the fence or text it is looked for in; the other outputs go
+    through ``find_json``.
     """
-    out: dict[int, str] = {}
-    for k in others:
-        found = find_json(outputs[k])
+    texts = list(map(outputs.__getitem__, others))
+    n = len(texts)
+    if not n:
+        return {}
+    size = _ints(map(len, texts), n)
+    fence = _ints(map(str.find, texts, repeat("```", n)), n)
+    body = _ints(map(str.find, texts, repeat("\n", n), np.maximum(fence, 0).tolist()), n)
+    fenced = (fence >= 0) & (body >= 0)
+    if fenced.any():  # find_json takes the fence when its info string holds no inner blank
+        info = map(str.strip, map(str.__getitem__, texts, map(slice, (fence + 3).tolist(),
+                                                               body.tolist())), repeat(" \t"))
+        fenced &= _ints(map(str.count, info, repeat(" ")), n) == 0
+    lo = np.where(fenced, body + 1, 0)
+    close = _ints(map(str.find, texts, repeat("```", n), lo.tolist()), n)
+    hi = np.where(fenced & (close >= 0), close, size)
+    los, his = lo.tolist(), hi.tolist()
+    at = _ints(map(str.find, texts, repeat(_OPEN, n), los, his), n)
+    ats = np.maximum(at, lo).tolist()
+    clear = (at >= 0) & (_ints(map(str.find, texts, repeat("[", n), los, ats), n) < 0) & (
+        _ints(map(str.find, texts, repeat("{", n), los, ats), n) < 0)
+    end = _ints(map(str.find, texts, repeat(_CLOSE, n), ats, his), n)
+    ok = clear & (end > at) & (_ints(map(str.find, texts, repeat("\\", n), ats,
+                                          np.maximum(end, 0).tolist()), n) < 0)
+    cut = (end + len(_CLOSE)).tolist()
+    out = {others[j]: texts[j][ats[j]:cut[j]] for j in np.flatnonzero(ok).tolist()}
+    for j in np.flatnonzero(~clear).tolist():  # the JSON is found as read_output finds it
+        found = find_json(texts[j])
         if found is not None and found[1].startswith(_OPEN):
-            end = found[1].find(_CLOSE)
-            if end > 0 and "\\" not in found[1][:end]:
-                out[k] = found[1][:end + len(_CLOSE)]
+            stop = found[1].find(_CLOSE)
+            if stop > 0 and "\\" not in found[1][:stop]:
+                out[others[j]] = found[1][:stop + len(_CLOSE)]
+    return out
+
+
+def _ints(values: Iterable[int], n: int) -> IntArray:
+    out: IntArray = np.fromiter(values, dtype=np.int64, count=n)
     return out
 
 
