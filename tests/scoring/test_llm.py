@@ -107,6 +107,21 @@ def test_outputs_by_id_and_missing_outputs():
         evaluate_llm(gold, ["PER: Anna"])
 
 
+def test_ignore_regions_of_the_gold_remove_the_aligned_predictions_in_them():
+    """The gold side is prepared once for alignment and scoring, ignore regions aside."""
+    text = "Paris and Lyon, not Rome"
+    plain = Document("b", [(0, 5, "LOC")], text)
+    gold = [Document("a", [(0, 5, "LOC")], text, ignore=[(10, 14)]), plain]
+    out = ['[{"text": "Paris", "label": "LOC"}, {"text": "Lyon", "label": "LOC"}]'] * 2
+    r = evaluate_llm(gold, out, zero_division=0.0)
+    assert tpfpfn(r) == (2, 1, 0)
+    assert (r.entities["ignore_regions"], r.entities["pred"]["ignored"]) == (1, 1)
+    assert r.entities == nerscore.evaluate(
+        gold, [[(0, 5, "LOC"), (10, 14, "LOC")]] * 2, zero_division=0.0).entities
+    assert tpfpfn(evaluate_llm([plain, Document("c", [(0, 5, "LOC")], text)], out,
+                               zero_division=0.0)) == (2, 2, 0)
+
+
 def test_gold_needs_text():
     with pytest.raises(InputTypeError, match="has no text to align"):
         evaluate_llm([Document("a", [(0, 1, "X")])], ["X: a"])
