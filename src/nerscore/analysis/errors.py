@@ -49,6 +49,7 @@ from nerscore.matching.alignment import Alignment
 from nerscore.scoring.metrics import run_matcher
 from nerscore.values.decoding import Decoding
 from nerscore.values.fragments import same_fragments
+from nerscore.values.order import lexsort
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import EntityColumns
 from nerscore.values.tags import Slices
@@ -154,7 +155,7 @@ def _records(
     ps, pe, pl = col(pred.start, pr, has_p), col(pred.end, pr, has_p), col(pred.label, pr, has_p)
     start = np.where(has_g, gs, ps)
     end = np.where(has_g, ge, pe)
-    order = np.lexsort((pl, ps, gl, cat, end, start, seq))
+    order = lexsort((pl, ps, gl, cat, end, start, seq))
     cat, seq, gs, ge, gl, ps, pe, pl = (a[order] for a in (cat, seq, gs, ge, gl, ps, pe, pl))
     g_frags = _fragments_of(gold, np.where(has_g, g_row, -1)[order])
     p_frags = _fragments_of(pred, np.where(has_p, p_row, -1)[order])
