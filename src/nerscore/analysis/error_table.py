@@ -9,7 +9,6 @@ CSV writers format whole columns at once (:meth:`ErrorTable.to_string`).
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Iterable, Iterator, Sequence
@@ -311,6 +310,8 @@ def _to_csv(t: ErrorTable) -> str:
         [_csv_fragments(f) for f in t.gold_fragments] if t.gold_fragments else none,
         [_csv_fragments(f) for f in t.pred_fragments] if t.pred_fragments else none,
     ]
+    import csv  # only the CSV writer needs it
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")  # None is written as an empty cell
     writer.writerow(FIELDS)
@@ -335,12 +336,14 @@ def _lookup(table: Sequence[Any], codes: IntArray) -> list[Any]:
 # only a few pieces; the columns are interleaved in one flat list, joined once.
 
 
-@dataclass(frozen=True, eq=False)
 class _Coded:
     """A column whose record ``k`` is ``table[codes[k]]``."""
 
-    table: list[str]
-    codes: IntArray
+    __slots__ = ("codes", "table")
+
+    def __init__(self, table: list[str], codes: IntArray) -> None:
+        self.table = table
+        self.codes = codes
 
 
 _Column = str | _Coded | list[str]
