@@ -21,6 +21,7 @@ from nerscore.analysis.errors import ErrorCategory, errors_from_report, list_err
 from nerscore.analysis.pairing import analysis_alignment
 from nerscore.matching.alignment import Alignment
 from nerscore.matching.exact import boundary_alignment, match_exact
+from nerscore.matching.registry import get_matcher
 from nerscore.render.confusion import render_confusion
 from nerscore.values.spans import EntityColumns
 from tests.conftest import random_tag_corpus
@@ -431,3 +432,18 @@ def test_align_with_semeval_alignment():
     # exact bounds pair (9,10) and (12,13); the rest pair by overlap as SemEval pairs them
     cm = confusion_matrix(gold, pred)
     assert cm.matrix.tolist() == [[0, 0, 0, 1], [1, 2, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0]]
+
+
+def test_analysis_of_a_labeled_exact_alignment_is_boundary_alignment():
+    """The pairing starts from the labeled alignment instead of matching again: same pairs."""
+    gold = EntityColumns([0, 0, 0, 1, 1], [0, 0, 5, 0, 2], [2, 2, 6, 1, 4], [0, 1, 0, 1, 1],
+                         ("A", "B"))
+    pred = EntityColumns([0, 0, 0, 1, 1], [0, 0, 5, 0, 2], [2, 2, 7, 1, 4], [1, 1, 0, 0, 1],
+                         ("A", "B"))
+    for labeled in (True, False):
+        alignment = match_exact(gold, pred, labeled=labeled).alignment
+        assert alignment is not None
+        got = get_matcher("exact").analysis(alignment)
+        want = boundary_alignment(alignment.gold, alignment.pred)
+        for name in ("pairs_gold", "pairs_pred", "credit", "missed", "spurious"):
+            assert getattr(got, name).tolist() == getattr(want, name).tolist(), name

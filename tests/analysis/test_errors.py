@@ -81,6 +81,22 @@ def test_every_category_with_tokens():
     assert all(r.doc_id is None and r.sequence == 0 for r in recs)
 
 
+def test_file_tokens_give_the_texts_of_token_lists(tmp_path):
+    """A file's token column is joined for all records at once; a pair with the gold
+    entity's bounds (``wrong_label``) takes the gold text."""
+    from nerscore.io.conll import read_conll
+
+    for name, tags in (("g", GOLD_TAGS), ("p", PRED_TAGS)):
+        (tmp_path / name).write_text("".join(f"{t}\t{x}\n" for t, x in zip(TOKENS, tags,
+                                                                         strict=True)))
+    g, p = read_conll(tmp_path / "g"), read_conll(tmp_path / "p")
+    table = error_table(evaluate(g.tags, p.tags, zero_division=0),
+                        texts=g.tags.sentence_tokens())
+    assert list(table) == list_errors([GOLD_TAGS], [PRED_TAGS], texts=[TOKENS])
+    assert [(r.gold_text, r.pred_text) for r in table if r.category.value == "wrong_label"] == [
+        ("Bob", "Bob")]
+
+
 def test_tag_offsets_without_text():
     recs = list_errors([GOLD_TAGS], [PRED_TAGS])
     assert [r.gold_text for r in recs] == [None] * 5

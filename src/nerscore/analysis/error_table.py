@@ -9,7 +9,6 @@ CSV writers format whole columns at once (:meth:`ErrorTable.to_string`).
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Iterable, Iterator, Sequence
@@ -311,6 +310,8 @@ def _to_csv(t: ErrorTable) -> str:
         [_csv_fragments(f) for f in t.gold_fragments] if t.gold_fragments else none,
         [_csv_fragments(f) for f in t.pred_fragments] if t.pred_fragments else none,
     ]
+    import csv  # only the CSV writer needs it
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")  # None is written as an empty cell
     writer.writerow(FIELDS)
@@ -318,29 +319,64 @@ def _to_csv(t: ErrorTable) -> str:
     return buf.getvalue()
 
 
-def _json_ints(values: IntArray) -> list[str] | str:
+def _lookup(table: Sequence[Any], codes: IntArray) -> list[Any]:
+    """``[table[c] for c in codes]``: one NumPy gather of the values' references, one ``tolist``."""
+    out: list[Any] = np.fromiter(table, dtype=object, count=len(table))[codes].tolist()
+    return out
+
+
+# --------------------------------------------------------------------------- JSON Lines
+#
+# A line is the fields' JSON values between fixed framing (``{"category": ``,
+# ``, "sequence": ``, ...). Each field becomes one of three kinds of column:
+# the same text in every record (``str``), a code per record into a short
+# table of values (``_Coded``: categories, labels, offsets of a short range) or
+# one value per record (``list``). Framing is folded into the tables of the
+# coded columns beside it, and two short tables into one, so that a line is
+# only a few pieces; the columns are interleaved in one flat list, joined once.
+
+
+class _Coded:
+    """A column whose record ``k`` is ``table[codes[k]]``."""
+
+    __slots__ = ("codes", "table")
+
+    def __init__(self, table: list[str], codes: IntArray) -> None:
+        self.table = table
+        self.codes = codes
+
+
+_Column = str | _Coded | list[str]
+#: ``str(k)`` of the non-negative offsets and sequences met so far (see :func:`_int_strs`).
+_INTS: list[str] = []
+_MOST_CACHED = 1 << 16
+
+
+def _int_strs(lo: int, hi: int) -> list[str]:
+    """``str(k)`` of ``lo`` to ``hi`` (inclusive); small non-negative ones are made once."""
+    if lo < 0 or hi >= _MOST_CACHED:
+        return str(list(range(lo, hi + 1)))[1:-1].split(", ")
+    if hi >= len(_INTS):
+        _INTS.extend(str(list(range(len(_INTS), hi + 1)))[1:-1].split(", "))
+    return _INTS[lo : hi + 1]
+
+
+def _json_ints(values: IntArray) -> _Column:
     """Each value as JSON, ``null`` for -1 (an absent side); one ``null`` when all are."""
     present = values >= 0
     if not present.any():
         return "null"
     lo, hi = int(values[present].min()), int(values.max())
     if hi - lo > 4 * len(values):  # spread out: one str per value
-        out: list[str] = list(map(str, values.tolist()))
+        out: list[str] = str(values.tolist())[1:-1].split(", ")
         for k in np.flatnonzero(~present).tolist():
             out[k] = "null"
         return out
-    # offsets and the sequences of a batch span a short range: one str per distinct value
-    table = ["null", *map(str, range(lo, hi + 1))]
-    return _lookup(table, np.where(present, values - (lo - 1), 0))
+    # offsets and the sequences of a batch span a short range: a table of the range
+    return _Coded(["null", *_int_strs(lo, hi)], np.where(present, values - (lo - 1), 0))
 
 
-def _lookup(table: Sequence[Any], codes: IntArray) -> list[Any]:
-    """``[table[c] for c in codes]``: one NumPy gather of the values' references, one ``tolist``."""
-    out: list[Any] = np.array(table, dtype=object)[codes].tolist()
-    return out
-
-
-def _json_strings(values: Sequence[Any] | None) -> list[str] | str:
+def _json_strings(values: Sequence[Any] | None) -> _Column:
     """Each value as a JSON string, ``null`` for None; one ``null`` when there are no values.
 
     ``encode_basestring`` value by value: faster than encoding the values
@@ -354,52 +390,91 @@ def _json_strings(values: Sequence[Any] | None) -> list[str] | str:
     return ["null" if v is None else encode_basestring(v) for v in values]
 
 
-def _json_fragments(values: list[Frags | None] | None) -> list[str] | str:
+def _json_fragments(values: list[Frags | None] | None) -> _Column:
     """Each fragment list as JSON (``[[0, 4], [19, 29]]``), ``null`` for None."""
     if values is None or all(v is None for v in values):
         return "null"
     return ["null" if v is None else json.dumps([list(f) for f in v]) for v in values]
 
 
-def _json_labels(ids: IntArray, labels: tuple[str, ...]) -> list[str] | str:
+def _json_labels(ids: IntArray, labels: tuple[str, ...]) -> _Column:
     """Each label id as its JSON string, ``null`` for -1."""
     if not (ids >= 0).any():
         return "null"
-    table = [*map(encode_basestring, labels), "null"]  # -1 -> null
-    return _lookup(table, ids)
+    return _Coded([*map(encode_basestring, labels), "null"],  # -1 -> null
+                  np.where(ids >= 0, ids, len(labels)))
+
+
+def _pieces(columns: list[_Column], n: int) -> list[_Column]:
+    """The columns of a line as few pieces: framing and short tables folded together.
+
+    A table of at most a quarter as many values as there are records takes the
+    framing before it (else the coded column before it takes it, or it stays a
+    piece of its own) and is merged with a coded column just before it when
+    their product is that short too.
+    """
+    limit = max(n, 32)
+    out: list[_Column] = []
+    framing = ""
+
+    def place(text: str) -> None:  # framing after the last piece
+        last = out[-1] if out else None
+        if isinstance(last, _Coded) and 4 * len(last.table) <= limit:
+            out[-1] = _Coded([x + text for x in last.table], last.codes)
+        else:
+            out.append(text)
+
+    for col in columns:
+        if isinstance(col, str):
+            framing += col
+            continue
+        if isinstance(col, _Coded) and 4 * len(col.table) <= limit:
+            if framing:
+                col = _Coded([framing + x for x in col.table], col.codes)
+                framing = ""
+            last = out[-1] if out else None
+            if isinstance(last, _Coded) and 4 * len(last.table) * len(col.table) <= limit:
+                out[-1] = _Coded([x + y for x in last.table for y in col.table],
+                                 last.codes * len(col.table) + col.codes)
+                continue
+        elif framing:
+            place(framing)
+            framing = ""
+        out.append(col)
+    if framing:
+        place(framing)
+    return out
 
 
 def _to_jsonl(t: ErrorTable) -> str:
     """One JSON object per record, as ``json.JSONEncoder(ensure_ascii=False)`` writes it.
 
-    Each field becomes one column of JSON values (a field with the same
-    value in every record, one value); the lines are the columns
-    interleaved with the keys in one flat list, joined once.
+    Each field becomes one column of JSON values; the framing and the short
+    columns are folded into few pieces (see :func:`_pieces`), which are
+    interleaved in one flat list and joined once.
     """
     n = len(t)
     if not n:
         return ""
-    cats = [encode_basestring(c.value) for c in CATEGORIES]
-    values: list[list[str] | str] = [
-        _lookup(cats, t.category), _json_ints(t.sequence),
+    cats = _Coded([encode_basestring(c.value) for c in CATEGORIES], t.category)
+    values: list[_Column] = [
+        cats, _json_ints(t.sequence),
         _json_strings(t.doc_id), _json_ints(t.gold_start), _json_ints(t.gold_end),
         _json_labels(t.gold_label, t.labels), _json_ints(t.pred_start),
         _json_ints(t.pred_end), _json_labels(t.pred_label, t.labels),
         _json_strings(t.gold_text), _json_strings(t.pred_text),
         _json_fragments(t.gold_fragments), _json_fragments(t.pred_fragments)]
-    pieces: list[str | list[str]] = []  # literals (str) and columns (list)
-    literal = "{"
-    for name, value in zip(FIELDS, values, strict=True):
-        literal += f'"{name}": '
-        if isinstance(value, str):  # the same in every record
-            literal += value
-        else:
-            pieces += [literal, value]
-            literal = ""
-        literal += ", "
-    pieces.append(literal[:-2] + "}\n")
+    line: list[_Column] = []
+    for k, (name, value) in enumerate(zip(FIELDS, values, strict=True)):
+        line += [f'{", " if k else "{"}"{name}": ', value]
+    pieces = _pieces([*line, "}\n"], n)
     width = len(pieces)
     flat: list[str] = [""] * (n * width)
     for k, piece in enumerate(pieces):
-        flat[k::width] = [piece] * n if isinstance(piece, str) else piece
+        if isinstance(piece, str):
+            flat[k::width] = [piece] * n
+        elif isinstance(piece, _Coded):
+            flat[k::width] = _lookup(piece.table, piece.codes)
+        else:
+            flat[k::width] = piece
     return "".join(flat)

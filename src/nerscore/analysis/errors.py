@@ -49,6 +49,7 @@ from nerscore.matching.alignment import Alignment
 from nerscore.scoring.metrics import run_matcher
 from nerscore.values.decoding import Decoding
 from nerscore.values.fragments import same_fragments
+from nerscore.values.order import lexsort
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import EntityColumns
 from nerscore.values.tags import Slices
@@ -154,7 +155,7 @@ def _records(
     ps, pe, pl = col(pred.start, pr, has_p), col(pred.end, pr, has_p), col(pred.label, pr, has_p)
     start = np.where(has_g, gs, ps)
     end = np.where(has_g, ge, pe)
-    order = np.lexsort((pl, ps, gl, cat, end, start, seq))
+    order = lexsort((pl, ps, gl, cat, end, start, seq))
     cat, seq, gs, ge, gl, ps, pe, pl = (a[order] for a in (cat, seq, gs, ge, gl, ps, pe, pl))
     g_frags = _fragments_of(gold, np.where(has_g, g_row, -1)[order])
     p_frags = _fragments_of(pred, np.where(has_p, p_row, -1)[order])
@@ -184,13 +185,16 @@ def _covered(texts: Sequence[Any], seq: IntArray, gold: Side, pred: Side,
         lengths = np.diff(texts.offsets)[seq] if len(seq) else seq
         fits = all(bool(((e <= lengths) | (s < 0)).all()) for s, e, _ in (gold, pred))
         if fits:
-            out: list[list[str | None]] = []
-            for s, e, _ in (gold, pred):
-                has = np.flatnonzero(s >= 0)
-                joined = np.full(len(seq), None, dtype=object)
-                joined[has] = texts.join_ranges(seq[has], s[has], e[has])
-                out.append(joined.tolist())
-            return out[0], out[1]
+            (gs, ge, _), (ps, pe, _) = gold, pred
+            g_joined = np.full(len(seq), None, dtype=object)
+            has = np.flatnonzero(gs >= 0)
+            g_joined[has] = texts.join_ranges(seq[has], gs[has], ge[has])
+            p_joined = np.full(len(seq), None, dtype=object)
+            same = (ps == gs) & (pe == ge) & (ps >= 0)  # the same tokens: the same text
+            p_joined[same] = g_joined[same]
+            has = np.flatnonzero((ps >= 0) & ~same)
+            p_joined[has] = texts.join_ranges(seq[has], ps[has], pe[has])
+            return g_joined.tolist(), p_joined.tolist()
     item_of = texts.view if isinstance(texts, Slices) else texts.__getitem__
     g_text: list[str | None] = []
     p_text: list[str | None] = []

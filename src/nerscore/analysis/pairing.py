@@ -31,6 +31,7 @@ from nerscore.errors import OptionError
 from nerscore.matching.alignment import Alignment
 from nerscore.matching.candidates import candidate_pairs, greedy_matching
 from nerscore.matching.registry import get_matcher
+from nerscore.values.order import lexsort
 
 __all__ = ["analysis_alignment", "pair_leftovers"]
 
@@ -67,7 +68,7 @@ def pair_leftovers(base: Alignment) -> Alignment:
     gi, pi = g_rest[gi], p_rest[pi]
     keep = ov > 0  # identical zero-length spans were paired by bounds already
     gi, pi, ov = gi[keep], pi[keep], ov[keep]
-    order = np.lexsort((
+    order = lexsort((
         pi, gi, pred.label[pi], gold.label[gi], pred.end[pi], gold.end[gi],
         pred.start[pi], gold.start[gi], -ov, gold.label[gi] != pred.label[pi],
     ))

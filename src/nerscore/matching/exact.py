@@ -9,6 +9,7 @@ this way. Discontinuous entities match when their fragment sets are equal
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -155,7 +156,15 @@ def match_exact(
     alignment = Alignment(
         gold, pred, gi, pi, np.ones(len(gi)), np.flatnonzero(~g_used), np.flatnonzero(~p_used)
     )
+    if labeled:
+        _LABELED.add(alignment)
     return MatchResult(counts, alignment)
+
+
+#: The alignments :func:`match_exact` made with ``labeled=True`` (while they live):
+#: alignments are immutable, so the analysis pairing of one of them
+#: (:func:`boundary_alignment` on its columns) starts from it instead of matching again.
+_LABELED: weakref.WeakSet[Alignment] = weakref.WeakSet()
 
 
 def exact_counts(gold: EntityColumns, pred: EntityColumns) -> Counts:
@@ -203,6 +212,12 @@ def boundary_alignment(gold: EntityColumns, pred: EntityColumns) -> Alignment:
     gold, pred = unify_labels(gold, pred)
     first = match_exact(gold, pred, labeled=True).alignment
     assert first is not None
+    return _add_boundary_pairs(first)
+
+
+def _add_boundary_pairs(first: Alignment) -> Alignment:
+    """:func:`boundary_alignment` from its first step, the labeled :func:`match_exact` alignment."""
+    gold, pred = first.gold, first.pred
     g_rest = first.missed[np.argsort(gold.label[first.missed], kind="stable")]
     p_rest = first.spurious[np.argsort(pred.label[first.spurious], kind="stable")]
     second = match_exact(gold.take(g_rest), pred.take(p_rest), labeled=False).alignment
@@ -230,6 +245,8 @@ def _count(prep: Prepared, *, labeled: bool) -> Counts:
 
 
 def _analysis(alignment: Alignment) -> Alignment:
+    if alignment in _LABELED:  # boundary_alignment's first step on the same columns
+        return _add_boundary_pairs(alignment)
     return boundary_alignment(alignment.gold, alignment.pred)
 
 
