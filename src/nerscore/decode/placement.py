@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 
 from nerscore.decode.mentions import _normalized, _place, _Taken, normalize_mention
-from nerscore.values.spans import IntArray
+from nerscore.values.spans import IntArray, int_array
 
 __all__ = ["ManyPlacement", "place_mentions"]
 
@@ -52,11 +52,6 @@ class ManyPlacement(NamedTuple):
     mention: IntArray
     unaligned: IntArray
     ambiguous: int
-
-
-def _ints(values: object, n: int) -> IntArray:
-    out: IntArray = np.fromiter(values, dtype=np.int64, count=n)  # type: ignore[call-overload]
-    return out
 
 
 def place_mentions(
@@ -105,15 +100,15 @@ def place_mentions(
     def haystacks() -> Iterator[str]:  # each mention's (normalised) text, not kept as a list
         return chain.from_iterable(map(repeat, norm, per_doc))
 
-    at = _ints(map(str.find, haystacks(), keys), n)
-    length = _ints(map(len, keys), n)
+    at = int_array(map(str.find, haystacks(), keys), n)
+    length = int_array(map(len, keys), n)
     end = at + length
-    nxt = _ints(map(str.find, haystacks(), keys, end.tolist()), n)
+    nxt = int_array(map(str.find, haystacks(), keys, end.tolist()), n)
     found = (at >= 0) & (length > 0)
     nxt[~found] = -1
     offset = np.zeros(n_docs, dtype=np.int64)  # documents on one line, one apart
     if n_docs > 1:
-        offset[1:] = np.cumsum(_ints(map(len, norm), n_docs) + 1)[:-1]
+        offset[1:] = np.cumsum(int_array(map(len, norm), n_docs) + 1)[:-1]
     rows = np.flatnonzero(found)
     rows = rows[np.argsort(offset[seq[rows]] + at[rows], kind="stable")]
     g_start = offset[seq[rows]] + at[rows]
@@ -134,7 +129,7 @@ def place_mentions(
     if policy == "sequential" and len(second):  # the second mention takes the next occurrence
         cand[pair] = -1
         ts = took.tolist()
-        cand[pair[nxt[second] >= 0]] = _ints(
+        cand[pair[nxt[second] >= 0]] = int_array(
             map(str.find, map(norm.__getitem__, seq[took].tolist()), map(keys.__getitem__, ts),
                 (nxt[took] + length[took]).tolist()), len(ts))
     # the spans placed overlapping one another, or a candidate overlapping one of them

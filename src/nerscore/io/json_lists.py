@@ -18,7 +18,7 @@ spacing, escapes, more keys) is decoded one output at a time.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress, repeat
 from operator import itemgetter, methodcaller
 from typing import Any, NamedTuple, cast
@@ -27,7 +27,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from nerscore.io._json_repair import find_json
-from nerscore.values.spans import IntArray, merge_vocabs
+from nerscore.values.spans import IntArray, int_array, merge_vocabs
 from nerscore.values.tags import encode_strings
 
 __all__ = ["ItemColumns", "read_json_lists"]
@@ -139,24 +139,24 @@ def _wrapped(outputs: Sequence[str], others: list[int]) -> dict[int, str]:
     n = len(texts)
     if not n:
         return {}
-    size = _ints(map(len, texts), n)
-    fence = _ints(map(str.find, texts, repeat("```", n)), n)
-    body = _ints(map(str.find, texts, repeat("\n", n), np.maximum(fence, 0).tolist()), n)
+    size = int_array(map(len, texts), n)
+    fence = int_array(map(str.find, texts, repeat("```", n)), n)
+    body = int_array(map(str.find, texts, repeat("\n", n), np.maximum(fence, 0).tolist()), n)
     fenced = (fence >= 0) & (body >= 0)
     if fenced.any():  # find_json takes the fence when its info string holds no inner blank
         info = map(str.strip, map(str.__getitem__, texts, map(slice, (fence + 3).tolist(),
                                                                body.tolist())), repeat(" \t"))
-        fenced &= _ints(map(str.count, info, repeat(" ")), n) == 0
+        fenced &= int_array(map(str.count, info, repeat(" ")), n) == 0
     lo = np.where(fenced, body + 1, 0)
-    close = _ints(map(str.find, texts, repeat("```", n), lo.tolist()), n)
+    close = int_array(map(str.find, texts, repeat("```", n), lo.tolist()), n)
     hi = np.where(fenced & (close >= 0), close, size)
     los, his = lo.tolist(), hi.tolist()
-    at = _ints(map(str.find, texts, repeat(_OPEN, n), los, his), n)
+    at = int_array(map(str.find, texts, repeat(_OPEN, n), los, his), n)
     ats = np.maximum(at, lo).tolist()
-    clear = (at >= 0) & (_ints(map(str.find, texts, repeat("[", n), los, ats), n) < 0) & (
-        _ints(map(str.find, texts, repeat("{", n), los, ats), n) < 0)
-    end = _ints(map(str.find, texts, repeat(_CLOSE, n), ats, his), n)
-    ok = clear & (end > at) & (_ints(map(str.find, texts, repeat("\\", n), ats,
+    clear = (at >= 0) & (int_array(map(str.find, texts, repeat("[", n), los, ats), n) < 0) & (
+        int_array(map(str.find, texts, repeat("{", n), los, ats), n) < 0)
+    end = int_array(map(str.find, texts, repeat(_CLOSE, n), ats, his), n)
+    ok = clear & (end > at) & (int_array(map(str.find, texts, repeat("\\", n), ats,
                                           np.maximum(end, 0).tolist()), n) < 0)
     cut = (end + len(_CLOSE)).tolist()
     out = {others[j]: texts[j][ats[j]:cut[j]] for j in np.flatnonzero(ok).tolist()}
@@ -166,11 +166,6 @@ def _wrapped(outputs: Sequence[str], others: list[int]) -> dict[int, str]:
             stop = found[1].find(_CLOSE)
             if stop > 0 and "\\" not in found[1][:stop]:
                 out[others[j]] = found[1][:stop + len(_CLOSE)]
-    return out
-
-
-def _ints(values: Iterable[int], n: int) -> IntArray:
-    out: IntArray = np.fromiter(values, dtype=np.int64, count=n)
     return out
 
 

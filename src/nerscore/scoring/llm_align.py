@@ -207,7 +207,8 @@ def align_rows(
         order = np.argsort(doc_col, kind="stable")
         doc_col = doc_col[order]
         texts = list(map([*texts, *more[1]].__getitem__, order.tolist()))
-        vocab, (label, more_label) = merge_vocabs((vocab, label), encode_strings(more[2])[::-1])
+        more_label, more_vocab = encode_strings(more[2])
+        vocab, (label, more_label) = merge_vocabs((vocab, label), (more_vocab, more_label))
         label = np.concatenate([label, more_label])[order]
     p = place_mentions(sources, doc_col, texts, label, policy=align, normalize=normalize)
     tally.c["ambiguous"] += p.ambiguous
@@ -220,7 +221,8 @@ def align_rows(
     tally.lose(doc_col[p.unaligned].tolist(), js, *unaligned, ids)
     if rows:  # each document's rows come from one side: merge them by document
         d, s, e, lab = zip(*rows, strict=True)
-        vocab, (old, new) = merge_vocabs((out.vocab, out.label), encode_strings(lab)[::-1])
+        new, new_vocab = encode_strings(lab)
+        vocab, (old, new) = merge_vocabs((out.vocab, out.label), (new_vocab, new))
         col = np.concatenate([out.doc, np.asarray(d, dtype=np.int64)])
         order = np.argsort(col, kind="stable")
         starts, ends = (np.concatenate([a, np.asarray(b, dtype=np.int64)])[order]

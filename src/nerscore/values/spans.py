@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from nerscore.values.fragments import Fragments, normalize_fragments
 
-__all__ = ["Entity", "EntityColumns", "Span", "Tags", "merge_vocabs", "recode"]
+__all__ = ["Entity", "EntityColumns", "Span", "Tags", "int_array", "merge_vocabs", "recode"]
 
 Tags = Sequence[str]
 IntArray = npt.NDArray[np.int64]
@@ -378,9 +378,16 @@ def merge_vocabs(*coded: tuple[Sequence[str], IntArray]) -> tuple[tuple[str, ...
 
     Examples
     --------
-    >>> vocab, (a, b) = merge_vocabs((("PER",), np.array([0, 0])), (("LOC", "PER"), np.array([1, 0])))
+    >>> vocab, (a, b) = merge_vocabs((("PER",), np.array([0, 0])),
+    ...                              (("LOC", "PER"), np.array([1, 0])))
     >>> vocab, a.tolist(), b.tolist()
     (('LOC', 'PER'), [1, 1], [1, 0])
     """
     vocab = tuple(sorted(set().union(*(v for v, _ in coded))))
     return vocab, [recode(c, v, vocab) for v, c in coded]
+
+
+def int_array(values: Iterable[int], n: int) -> IntArray:
+    """The ``n`` integers ``values`` yields, as an int64 array (one C-level pass, no list)."""
+    out: IntArray = np.fromiter(values, dtype=np.int64, count=n)
+    return out
