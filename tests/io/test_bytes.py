@@ -29,6 +29,43 @@ def test_labels_first_seen_past_the_head_keep_first_occurrence_order(n):
     assert vocab == tuple(dict.fromkeys(x.decode() for x in labels))
 
 
+def _same_slot_pair() -> tuple[int, int]:
+    """Two label-like words whose hashes fall in the same slot of the lookup table."""
+    rng = np.random.default_rng(0)
+    words = np.array([int.from_bytes(b"L-" + bytes(rng.integers(65, 91, 4).tolist()), "little")
+                      for _ in range(1 << 12)], dtype=np.uint64)
+    slots = (words * _bytes.GOLDEN) >> _bytes._SHIFT
+    order = np.argsort(slots, kind="stable")
+    same = np.flatnonzero(slots[order][1:] == slots[order][:-1])
+    assert len(same), "no two words share a slot"
+    return int(words[order[same[0]]]), int(words[order[same[0] + 1]])
+
+
+def _reference(key: np.ndarray) -> tuple[list[int], list[int]]:
+    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    return first.tolist(), inv.reshape(-1).tolist()
+
+
+@pytest.mark.parametrize("past_head", [False, True])
+def test_distinct_values_sharing_a_hash_slot_are_told_apart(past_head):
+    a, b = _same_slot_pair()
+    rng = np.random.default_rng(5)
+    key = rng.choice(np.array([a, b, 11, 12], dtype=np.uint64), size=3 * _bytes._HEAD)
+    if past_head:  # ``b`` only after the head: found by the second pass
+        key[: _bytes._HEAD][key[: _bytes._HEAD] == b] = a
+    assert _reference(key) == tuple(x.tolist() for x in _bytes._distinct_inverse(key))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_distinct_inverse_is_numpy_unique(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 3 * _bytes._HEAD))
+    pool = rng.integers(0, 2**63, size=int(rng.integers(1, 40)), dtype=np.uint64)
+    key = rng.choice(pool, size=n)
+    key[rng.random(n) < 0.01] = pool[0] + np.uint64(1)  # a value that may appear late only
+    assert _reference(key) == tuple(x.tolist() for x in _bytes._distinct_inverse(key))
+
+
 def _text(tokens: list[bytes], sep: bytes) -> ConllText:
     b, starts, ends = _ranges(tokens, sep)
     return ConllText(b.tobytes(), starts.astype(np.int32), ends.astype(np.int32), starts, ends)
@@ -43,3 +80,9 @@ def test_tokens_differing_anywhere_past_their_first_8_bytes_are_found(copies):
     found = _differing_fields(_text(gold, b"\tO\n"), _text(pred, b" O\r\n"))
     assert found.tolist() == [8 * k + i for k in range(copies) for i in (1, 2, 4, 5, 7)]
     assert not len(_differing_fields(_text(gold, b"\tO\n"), _text(gold, b" O\r\n")))
+
+
+def test_keys_all_in_the_head_are_found_by_one_table_lookup(monkeypatch):
+    key = np.array([5, 9, 5, 2, 9, 9], dtype=np.uint64)
+    monkeypatch.setattr(_bytes.np, "searchsorted", None)  # the binary search is not reached
+    assert _reference(key) == tuple(x.tolist() for x in _bytes._distinct_inverse(key))

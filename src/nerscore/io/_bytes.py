@@ -99,9 +99,13 @@ def raw_words_at(b: ByteArray, view: WordArray | None, pos: IntArray) -> WordArr
     [b'Jonas le', b'left\x00\x00\x00\x00']
     """
     last = len(b) - 8
-    out: WordArray = view[np.minimum(pos, last)] if view is not None else np.empty(
-        len(pos), dtype=WORD)
-    tail = np.flatnonzero(pos > last) if len(pos) and pos.max() > last else ()
+    past = bool(len(pos)) and int(pos.max()) > last
+    out: WordArray
+    if view is None:
+        out = np.empty(len(pos), dtype=WORD)
+    else:
+        out = view[np.minimum(pos, last) if past else pos]
+    tail = np.flatnonzero(pos > last) if past else ()
     for i in tail:  # the last few bytes of the buffer
         p = int(pos[i])
         out[i] = np.frombuffer(b[p : p + 8].tobytes().ljust(8, b"\0"), dtype=WORD)[0]
@@ -206,20 +210,39 @@ def _distinct_inverse(key: WordArray) -> tuple[IntArray, IntArray]:
     """The first index of each distinct value of ``key`` (sorted by value), and per key its value's rank.
 
     A file has few distinct labels, nearly all of them in its first lines:
-    the distinct values of the first :data:`_HEAD` keys are taken, and one
-    lookup of every key finds the keys among them; the distinct values of
-    the few keys left (rarer labels, first seen later) are added to them.
+    the distinct values of the first :data:`_HEAD` keys are taken and put
+    in a table by their Fibonacci hash, and one lookup of every key finds
+    the keys among them. The keys not found (values first seen past the
+    head, or a value whose slot another one took) are few: their values are
+    added and only they are looked up again, by binary search.
+
+    Examples
+    --------
+    >>> first, inv = _distinct_inverse(np.array([7, 3, 7, 9, 3], dtype=np.uint64))
+    >>> first.tolist(), inv.tolist()
+    ([1, 0, 3], [1, 0, 1, 2, 0])
     """
     values, first = np.unique(key[:_HEAD], return_index=True)
-    inv = np.searchsorted(values, key)
-    np.minimum(inv, len(values) - 1, out=inv)
+    if not len(values):
+        return first.astype(np.int64), np.zeros(0, dtype=np.int64)
+    table = np.zeros(_SLOTS, dtype=np.int64)
+    table[(values * GOLDEN) >> _SHIFT] = np.arange(len(values))
+    inv = table[(key * GOLDEN) >> _SHIFT]
     missing = values[inv] != key
-    if missing.any():  # values first seen past the head
+    if missing.any():
         at = np.flatnonzero(missing)
         more, where = np.unique(key[at], return_index=True)
-        values = np.concatenate([values, more])
-        first = np.concatenate([first, at[where]])
-        order = np.argsort(values)
-        values, first = values[order], first[order]
-        inv = np.searchsorted(values, key)
+        new = ~np.isin(more, values)  # not a head value whose slot another one took
+        merged = np.concatenate([values, more[new]])
+        order = np.argsort(merged, kind="stable")
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        first = np.concatenate([first, at[where[new]]])[order]
+        inv = rank[inv]
+        inv[at] = np.searchsorted(merged[order], key[at])
     return first.astype(np.int64), inv
+
+
+#: Slots of the hash table of :func:`_distinct_inverse`: ``2 ** (64 - _SHIFT)``.
+_SLOTS = 1 << 16
+_SHIFT = np.uint64(64 - 16)
