@@ -48,6 +48,23 @@ def test_all_absent_and_one_record():
 
 
 def test_int_strs_cached_and_not():
-    assert _int_strs(5, 8) == ["5", "6", "7", "8"]
-    assert _int_strs(2**16 - 1, 2**16 + 1) == ["65535", "65536", "65537"]
-    assert _int_strs(-2, 0) == ["-2", "-1", "0"]
+    assert _int_strs(5, 8) == [b"5", b"6", b"7", b"8"]
+    assert _int_strs(2**16 - 1, 2**16 + 1) == [b"65535", b"65536", b"65537"]
+    assert _int_strs(-2, 0) == [b"-2", b"-1", b"0"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 40))
+def test_lines_joined_a_slice_at_a_time(n, joined):
+    """The pieces of the lines are joined a few at a time: every piece, once, in order."""
+    import nerscore.analysis.error_table as module
+
+    records = [ErrorRecord(CATS[k % 5], k, None, k, k + 2, "A", k + 1, k + 3, "B",
+                           f"ü{k}", f'"{k}') for k in range(n)]
+    table = ErrorTable.from_records(records)
+    saved = module._JOINED
+    module._JOINED = joined
+    try:
+        assert table.to_string("jsonl") == _lines(records)
+    finally:
+        module._JOINED = saved

@@ -19,6 +19,7 @@ from typing import IO, Any, overload
 import numpy as np
 import numpy.typing as npt
 
+from nerscore.analysis.byte_texts import ByteTexts
 from nerscore.values.options import OptionEnum
 
 __all__ = ["FIELDS", "ErrorCategory", "ErrorRecord", "ErrorTable"]
@@ -136,8 +137,10 @@ class ErrorTable(Sequence[ErrorRecord]):
         The label table.
     doc_id : list of (str or None), or None
         Per record; None when the input had no ids.
-    gold_text, pred_text : list of (str or None), or None
-        Per record; None when no text is known.
+    gold_text, pred_text : sequence of (str or None), or None
+        Per record; None when no text is known. The texts of a CoNLL file
+        stay its bytes (:class:`~nerscore.analysis.byte_texts.ByteTexts`)
+        until read.
     gold_fragments, pred_fragments : list of (fragments or None), or None
         Per record; None when no entity is discontinuous.
 
@@ -163,8 +166,8 @@ gold_text,pred_text,gold_fragments,pred_fragments
     pred_label: IntArray
     labels: tuple[str, ...]
     doc_id: list[str | None] | None = None
-    gold_text: list[str | None] | None = None
-    pred_text: list[str | None] | None = None
+    gold_text: Sequence[str | None] | None = None
+    pred_text: Sequence[str | None] | None = None
     gold_fragments: list[Frags | None] | None = None
     pred_fragments: list[Frags | None] | None = None
 
@@ -186,7 +189,7 @@ gold_text,pred_text,gold_fragments,pred_fragments
         k %= n
         labels = self.labels
 
-        def item(values: list[Any] | None) -> Any:
+        def item(values: Sequence[Any] | None) -> Any:
             return None if values is None else values[k]
 
         def num(values: IntArray) -> int | None:
@@ -223,7 +226,7 @@ gold_text,pred_text,gold_fragments,pred_fragments
         """
         cut = slice(start, stop)
 
-        def part(values: list[Any] | None) -> Any:
+        def part(values: Sequence[Any] | None) -> Any:
             return None if values is None else values[cut]
 
         return ErrorTable(
@@ -238,11 +241,17 @@ gold_text,pred_text,gold_fragments,pred_fragments
 
         ``header=False`` leaves out the CSV header row.
         """
+        binary = _is_binary(fh)
         for k, start in enumerate(range(0, max(len(self), 1), block)):
-            text = self.rows(start, start + block).to_string(format)
-            if format == "csv" and (k or not header):
+            part = self.rows(start, start + block)
+            if format != "csv":  # JSON Lines are made as UTF-8 bytes
+                raw = _to_jsonl(part)
+                fh.write(raw if binary else raw.decode("utf-8"))  # type: ignore[arg-type]
+                continue
+            text = _to_csv(part)
+            if k or not header:
                 text = text.split("\n", 1)[1]
-            fh.write(text.encode("utf-8") if _is_binary(fh) else text)  # type: ignore[arg-type]
+            fh.write(text.encode("utf-8") if binary else text)  # type: ignore[arg-type]
 
     @classmethod
     def from_records(cls, records: Iterable[ErrorRecord]) -> ErrorTable:
@@ -275,7 +284,7 @@ gold_text,pred_text,gold_fragments,pred_fragments
         """The records as JSON Lines or CSV (see :func:`~nerscore.analysis.errors.write_errors`)."""
         if format == "csv":
             return _to_csv(self)
-        return _to_jsonl(self)
+        return _to_jsonl(self).decode("utf-8")
 
 
 def _nullable(values: IntArray) -> list[int | None]:
@@ -328,12 +337,15 @@ def _lookup(table: Sequence[Any], codes: IntArray) -> list[Any]:
 # --------------------------------------------------------------------------- JSON Lines
 #
 # A line is the fields' JSON values between fixed framing (``{"category": ``,
-# ``, "sequence": ``, ...). Each field becomes one of three kinds of column:
-# the same text in every record (``str``), a code per record into a short
-# table of values (``_Coded``: categories, labels, offsets of a short range) or
-# one value per record (``list``). Framing is folded into the tables of the
-# coded columns beside it, and two short tables into one, so that a line is
-# only a few pieces; the columns are interleaved in one flat list, joined once.
+# ``, "sequence": ``, ...), all as UTF-8 bytes. Each field becomes one of three
+# kinds of column: the same bytes in every record (``bytes``), a code per
+# record into a short table of values (``_Coded``: categories, labels, offsets
+# of a short range) or one value per record (``list``). Framing is folded into
+# the tables of the coded columns beside it, and two short tables into one, so
+# that a line is only a few pieces; the columns are interleaved in one flat
+# list, joined a slice at a time. The texts of a file are its bytes as they
+# are, the quotes (or ``null``) folded into the framing around them
+# (:meth:`~nerscore.analysis.byte_texts.ByteTexts.json_bytes`).
 
 
 class _Coded:
@@ -341,39 +353,50 @@ class _Coded:
 
     __slots__ = ("codes", "table")
 
-    def __init__(self, table: list[str], codes: IntArray) -> None:
+    def __init__(self, table: list[bytes], codes: IntArray) -> None:
         self.table = table
         self.codes = codes
 
 
-_Column = str | _Coded | list[str]
-#: ``str(k)`` of the non-negative offsets and sequences met so far (see :func:`_int_strs`).
-_INTS: list[str] = []
+_Column = bytes | _Coded | list[bytes]
+#: ``str(k)`` (UTF-8) of the non-negative offsets and sequences met so far (see :func:`_int_strs`).
+_INTS: list[bytes] = []
 _MOST_CACHED = 1 << 16
+#: Pieces joined at a time (see :func:`_to_jsonl`).
+_JOINED = 1 << 14
 
 
-def _int_strs(lo: int, hi: int) -> list[str]:
-    """``str(k)`` of ``lo`` to ``hi`` (inclusive); small non-negative ones are made once."""
+def _int_strs(lo: int, hi: int) -> list[bytes]:
+    """``str(k)`` of ``lo`` to ``hi`` (inclusive) as bytes; small non-negative ones are made once."""
     if lo < 0 or hi >= _MOST_CACHED:
-        return str(list(range(lo, hi + 1)))[1:-1].split(", ")
+        return _ascii_ints(list(range(lo, hi + 1)))
     if hi >= len(_INTS):
-        _INTS.extend(str(list(range(len(_INTS), hi + 1)))[1:-1].split(", "))
+        _INTS.extend(_ascii_ints(list(range(len(_INTS), hi + 1))))
     return _INTS[lo : hi + 1]
+
+
+def _ascii_ints(values: list[int]) -> list[bytes]:
+    """``str(v)`` of each value as bytes: one ``str`` of the list, split."""
+    return str(values)[1:-1].encode("ascii").split(b", ") if values else []
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8")
 
 
 def _json_ints(values: IntArray) -> _Column:
     """Each value as JSON, ``null`` for -1 (an absent side); one ``null`` when all are."""
     present = values >= 0
     if not present.any():
-        return "null"
+        return b"null"
     lo, hi = int(values[present].min()), int(values.max())
     if hi - lo > 4 * len(values):  # spread out: one str per value
-        out: list[str] = str(values.tolist())[1:-1].split(", ")
+        out = _ascii_ints(values.tolist())
         for k in np.flatnonzero(~present).tolist():
-            out[k] = "null"
+            out[k] = b"null"
         return out
     # offsets and the sequences of a batch span a short range: a table of the range
-    return _Coded(["null", *_int_strs(lo, hi)], np.where(present, values - (lo - 1), 0))
+    return _Coded([b"null", *_int_strs(lo, hi)], np.where(present, values - (lo - 1), 0))
 
 
 def _json_strings(values: Sequence[Any] | None) -> _Column:
@@ -383,25 +406,39 @@ def _json_strings(values: Sequence[Any] | None) -> _Column:
     joined into one string and splitting it again.
     """
     if values is None:
-        return "null"
-    n_none = values.count(None) if isinstance(values, list) else sum(v is None for v in values)
+        return b"null"
+    n_none = values.count(None) if isinstance(values, (list, ByteTexts)) else sum(
+        v is None for v in values)
     if n_none == len(values):
-        return "null"
-    return ["null" if v is None else encode_basestring(v) for v in values]
+        return b"null"
+    return [b"null" if v is None else _utf8(encode_basestring(v)) for v in values]
+
+
+def _json_texts(values: Sequence[Any] | None) -> list[_Column]:
+    """:func:`_json_strings`; a file's texts as their bytes, the quotes (or ``null``) around them.
+
+    The quotes are two coded columns (``null`` and nothing where a record
+    has no text), which :func:`_pieces` folds into the framing around them.
+    """
+    if not isinstance(values, ByteTexts) or values.count(None) == len(values):
+        return [_json_strings(values)]
+    codes = values.present.astype(np.int64)
+    return [_Coded([b"null", b'"'], codes), values.json_bytes(), _Coded([b"", b'"'], codes)]
 
 
 def _json_fragments(values: list[Frags | None] | None) -> _Column:
     """Each fragment list as JSON (``[[0, 4], [19, 29]]``), ``null`` for None."""
     if values is None or all(v is None for v in values):
-        return "null"
-    return ["null" if v is None else json.dumps([list(f) for f in v]) for v in values]
+        return b"null"
+    return [b"null" if v is None else json.dumps([list(f) for f in v]).encode("ascii")
+            for v in values]
 
 
 def _json_labels(ids: IntArray, labels: tuple[str, ...]) -> _Column:
     """Each label id as its JSON string, ``null`` for -1."""
     if not (ids >= 0).any():
-        return "null"
-    return _Coded([*map(encode_basestring, labels), "null"],  # -1 -> null
+        return b"null"
+    return _Coded([*(_utf8(encode_basestring(x)) for x in labels), b"null"],  # -1 -> null
                   np.where(ids >= 0, ids, len(labels)))
 
 
@@ -415,9 +452,9 @@ def _pieces(columns: list[_Column], n: int) -> list[_Column]:
     """
     limit = max(n, 32)
     out: list[_Column] = []
-    framing = ""
+    framing = b""
 
-    def place(text: str) -> None:  # framing after the last piece
+    def place(text: bytes) -> None:  # framing after the last piece
         last = out[-1] if out else None
         if isinstance(last, _Coded) and 4 * len(last.table) <= limit:
             out[-1] = _Coded([x + text for x in last.table], last.codes)
@@ -425,13 +462,13 @@ def _pieces(columns: list[_Column], n: int) -> list[_Column]:
             out.append(text)
 
     for col in columns:
-        if isinstance(col, str):
+        if isinstance(col, bytes):
             framing += col
             continue
         if isinstance(col, _Coded) and 4 * len(col.table) <= limit:
             if framing:
                 col = _Coded([framing + x for x in col.table], col.codes)
-                framing = ""
+                framing = b""
             last = out[-1] if out else None
             if isinstance(last, _Coded) and 4 * len(last.table) * len(col.table) <= limit:
                 out[-1] = _Coded([x + y for x in last.table for y in col.table],
@@ -439,42 +476,43 @@ def _pieces(columns: list[_Column], n: int) -> list[_Column]:
                 continue
         elif framing:
             place(framing)
-            framing = ""
+            framing = b""
         out.append(col)
     if framing:
         place(framing)
     return out
 
 
-def _to_jsonl(t: ErrorTable) -> str:
-    """One JSON object per record, as ``json.JSONEncoder(ensure_ascii=False)`` writes it.
+def _to_jsonl(t: ErrorTable) -> bytes:
+    """One JSON object per record, as ``json.JSONEncoder(ensure_ascii=False)`` writes it, UTF-8.
 
     Each field becomes one column of JSON values; the framing and the short
     columns are folded into few pieces (see :func:`_pieces`), which are
-    interleaved in one flat list and joined once.
+    interleaved in one flat list and joined.
     """
     n = len(t)
     if not n:
-        return ""
-    cats = _Coded([encode_basestring(c.value) for c in CATEGORIES], t.category)
-    values: list[_Column] = [
+        return b""
+    cats = _Coded([_utf8(encode_basestring(c.value)) for c in CATEGORIES], t.category)
+    values: list[list[_Column]] = [[v] for v in (
         cats, _json_ints(t.sequence),
         _json_strings(t.doc_id), _json_ints(t.gold_start), _json_ints(t.gold_end),
         _json_labels(t.gold_label, t.labels), _json_ints(t.pred_start),
-        _json_ints(t.pred_end), _json_labels(t.pred_label, t.labels),
-        _json_strings(t.gold_text), _json_strings(t.pred_text),
-        _json_fragments(t.gold_fragments), _json_fragments(t.pred_fragments)]
+        _json_ints(t.pred_end), _json_labels(t.pred_label, t.labels))]
+    values += [_json_texts(t.gold_text), _json_texts(t.pred_text),
+               [_json_fragments(t.gold_fragments)], [_json_fragments(t.pred_fragments)]]
     line: list[_Column] = []
     for k, (name, value) in enumerate(zip(FIELDS, values, strict=True)):
-        line += [f'{", " if k else "{"}"{name}": ', value]
-    pieces = _pieces([*line, "}\n"], n)
+        line += [f'{", " if k else "{"}"{name}": '.encode("ascii"), *value]
+    pieces = _pieces([*line, b"}\n"], n)
     width = len(pieces)
-    flat: list[str] = [""] * (n * width)
+    flat: list[bytes] = [b""] * (n * width)
     for k, piece in enumerate(pieces):
-        if isinstance(piece, str):
+        if isinstance(piece, bytes):
             flat[k::width] = [piece] * n
         elif isinstance(piece, _Coded):
             flat[k::width] = _lookup(piece.table, piece.codes)
         else:
             flat[k::width] = piece
-    return "".join(flat)
+    # bytes.join keeps a buffer record per item: joined a slice at a time it stays small
+    return b"".join([b"".join(flat[a : a + _JOINED]) for a in range(0, len(flat), _JOINED)])

@@ -41,6 +41,7 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from nerscore.analysis.byte_texts import ByteTexts, joined_ranges
 from nerscore.analysis.error_table import FIELDS, ErrorCategory, ErrorRecord, ErrorTable
 from nerscore.analysis.pairing import analysis_alignment
 from nerscore.errors import InvalidSpanError, LengthMismatchError
@@ -174,16 +175,24 @@ Side = tuple[IntArray, IntArray, "list[Frags | None] | None"]
 
 
 def _covered(texts: Sequence[Any], seq: IntArray, gold: Side, pred: Side,
-             doc: list[str | None] | None) -> tuple[list[str | None], list[str | None]]:
+             doc: list[str | None] | None
+             ) -> tuple[Sequence[str | None], Sequence[str | None]]:
     """The text each side of each record covers (None for an absent side or text).
 
-    The token column of a file is joined for all records at once
+    The token column of a file is cut from its bytes for all records at once
+    (:class:`~nerscore.analysis.byte_texts.ByteTexts`: no string is made until
+    read), other token lists joined at once
     (:meth:`~nerscore.values.tags.Slices.join_ranges`); any other text, and
     any record that would raise, record by record.
     """
     if isinstance(texts, Slices) and gold[2] is None and pred[2] is None:
         lengths = np.diff(texts.offsets)[seq] if len(seq) else seq
         fits = all(bool(((e <= lengths) | (s < 0)).all()) for s, e, _ in (gold, pred))
+        if fits and hasattr(texts.flat, "byte_ranges"):  # a file's: its bytes as they are
+            data, starts, ends = texts.flat.byte_ranges()
+            g_bytes, p_bytes = _joined(data, starts, ends, texts.offsets[seq], gold[:2],
+                                       pred[:2])
+            return g_bytes, p_bytes
         if fits:
             (gs, ge, _), (ps, pe, _) = gold, pred
             g_joined = np.full(len(seq), None, dtype=object)
@@ -207,6 +216,19 @@ def _covered(texts: Sequence[Any], seq: IntArray, gold: Side, pred: Side,
             column.append(None if a < 0 or item is None else
                           _cover(item, a, int(e[k]), q, d, None if frags is None else frags[k]))
     return g_text, p_text
+
+
+def _joined(data: bytes, starts: npt.NDArray[Any], ends: npt.NDArray[Any], first: IntArray,
+            *sides: tuple[IntArray, IntArray]) -> list[ByteTexts]:
+    """The tokens ``start:end`` of each record's sequence (``first``: its first token), as bytes.
+
+    One :class:`ByteTexts` per side (``start < 0``: none), all cut from the file at once.
+    """
+    n = len(first)
+    out, at = joined_ranges(
+        data, starts, ends, np.concatenate([np.where(s >= 0, first + s, 0) for s, _ in sides]),
+        np.concatenate([np.where(s >= 0, first + e, 0) for s, e in sides]))
+    return [ByteTexts(out, at[k * n : (k + 1) * n + 1], s >= 0) for k, (s, _) in enumerate(sides)]
 
 
 def _fragments_of(cols: EntityColumns, rows: IntArray) -> list[Frags | None] | None:

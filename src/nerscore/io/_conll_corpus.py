@@ -107,6 +107,16 @@ class FieldView(Sequence[str]):
     def __iter__(self) -> Iterator[str]:
         return iter(self[:])
 
+    def byte_ranges(self) -> tuple[bytes, PosArray, PosArray]:
+        """The file's UTF-8 bytes and where each string lies in them (``data[starts[k]:ends[k]]``).
+
+        Examples
+        --------
+        >>> FieldView(b"Ann B", np.array([0]), np.array([3])).byte_ranges()[0]
+        b'Ann B'
+        """
+        return self._data, self._starts, self._ends
+
     def join_ranges(self, first: IntArray, stop: IntArray) -> list[str]:
         r"""The tokens ``first[k]:stop[k]`` of each range ``k``, joined by single spaces.
 
