@@ -207,10 +207,11 @@ def flat_leftover_pairs(
     z = np.zeros(0, dtype=np.int64)
     if len(g_rest) == 0 or len(p_rest) == 0:
         return z, z
-    if min(int(gold.start[g_rest].min()), int(pred.start[p_rest].min())) < 0:
+    # bounds over whole columns: a larger width keeps the keys' order
+    if min(gold.seq.min(), pred.seq.min(), gold.start.min(), pred.start.min()) < 0:
         return None
-    width = max(int(gold.end[g_rest].max()), int(pred.end[p_rest].max())) + 1
-    n_seq = max(int(gold.seq[g_rest].max()), int(pred.seq[p_rest].max())) + 1
+    width = int(max(gold.end.max(), pred.end.max())) + 1
+    n_seq = int(max(gold.seq.max(), pred.seq.max())) + 1
     if n_seq * width >= 2**62:
         return None
     g_side = _flat_side(gold, g_rest, width)

@@ -252,17 +252,24 @@ def _unique_bounds_pairs(first: Alignment) -> Alignment | None:
     if gold.fragments is not None or pred.fragments is not None:
         return None
     gm, ps = first.missed, first.spurious
-    hi = int(max(gold.end[gm].max(initial=0), pred.end[ps].max(initial=0))) + 1
-    n_seq = int(max(gold.seq[gm].max(initial=0), pred.seq[ps].max(initial=0))) + 1
-    low = min(gold.start[gm].min(initial=0), gold.end[gm].min(initial=0),
-              pred.start[ps].min(initial=0), pred.end[ps].min(initial=0))
-    if n_seq * hi * hi >= 2**62 or low < 0:
-        return None
-    kg = (gold.seq[gm] * hi + gold.start[gm]) * hi + gold.end[gm]
-    kp = (pred.seq[ps] * hi + pred.start[ps]) * hi + pred.end[ps]
-    if not (_strictly_increasing(kg) and _strictly_increasing(kp)):
-        return None
-    gi, pi = multiset_pairs(kg, kp)
+    if len(gm) == 0 or len(ps) == 0:
+        gi = pi = np.zeros(0, dtype=np.int64)
+    else:
+        # bounds over whole columns: a larger bound keeps the keys' order and equality
+        hi = int(max(gold.end.max(), pred.end.max())) + 1
+        n_seq = int(max(gold.seq.max(), pred.seq.max())) + 1
+        low = min(gold.seq.min(), gold.start.min(), gold.end.min(),
+                  pred.seq.min(), pred.start.min(), pred.end.min())
+        if n_seq * hi * hi >= 2**62 or low < 0:
+            return None
+        kg = (gold.seq[gm] * hi + gold.start[gm]) * hi + gold.end[gm]
+        kp = (pred.seq[ps] * hi + pred.start[ps]) * hi + pred.end[ps]
+        if not (_strictly_increasing(kg) and _strictly_increasing(kp)):
+            return None
+        pos = np.searchsorted(kp, kg)  # the one binary search of multiset_pairs
+        np.minimum(pos, len(kp) - 1, out=pos)
+        hit = kp[pos] == kg
+        gi, pi = np.flatnonzero(hit), pos[hit]
     g_left = np.ones(len(gm), dtype=bool)
     g_left[gi] = False
     p_left = np.ones(len(ps), dtype=bool)
