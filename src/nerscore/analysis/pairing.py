@@ -18,6 +18,11 @@ gold entity has the same partner (or none) in every view:
 So a prediction that overlaps a gold entity is never counted as a miss and
 a spurious prediction in one view and as a pair in another, whichever
 matcher scored the report.
+
+Step 2 takes one of two paths with the same pairs, chosen by the data: when
+no two leftovers of one side overlap (entities decoded from tags), one sweep
+over both sides in position order (:func:`flat_leftover_pairs`); otherwise
+the general candidate search (:func:`leftover_pairs`).
 """
 
 from __future__ import annotations
@@ -32,10 +37,12 @@ from nerscore.matching.alignment import Alignment
 from nerscore.matching.candidates import candidate_pairs, greedy_matching
 from nerscore.matching.registry import get_matcher
 from nerscore.values.order import lexsort
+from nerscore.values.spans import EntityColumns
 
-__all__ = ["analysis_alignment", "pair_leftovers"]
+__all__ = ["analysis_alignment", "flat_leftover_pairs", "leftover_pairs", "pair_leftovers"]
 
 IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 def pair_leftovers(base: Alignment) -> Alignment:
@@ -64,17 +71,8 @@ def pair_leftovers(base: Alignment) -> Alignment:
     """
     gold, pred = base.gold, base.pred
     g_rest, p_rest = base.missed, base.spurious
-    gi, pi, ov = candidate_pairs(gold.take(g_rest), pred.take(p_rest))
-    gi, pi = g_rest[gi], p_rest[pi]
-    keep = ov > 0  # identical zero-length spans were paired by bounds already
-    gi, pi, ov = gi[keep], pi[keep], ov[keep]
-    order = lexsort((
-        pi, gi, pred.label[pi], gold.label[gi], pred.end[pi], gold.end[gi],
-        pred.start[pi], gold.start[gi], -ov, gold.label[gi] != pred.label[pi],
-    ))
-    gi, pi = gi[order], pi[order]
-    taken = greedy_matching(gi, pi, len(gold), len(pred))
-    og, op = gi[taken], pi[taken]
+    found = flat_leftover_pairs(gold, pred, g_rest, p_rest)
+    og, op = found if found is not None else leftover_pairs(gold, pred, g_rest, p_rest)
     g_paired = np.zeros(len(gold), dtype=bool)
     g_paired[og] = True
     p_paired = np.zeros(len(pred), dtype=bool)
@@ -87,6 +85,210 @@ def pair_leftovers(base: Alignment) -> Alignment:
         g_rest[~g_paired[g_rest]].astype(np.int64),
         p_rest[~p_paired[p_rest]].astype(np.int64),
     )
+
+
+def leftover_pairs(
+    gold: EntityColumns, pred: EntityColumns, g_rest: IntArray, p_rest: IntArray
+) -> tuple[IntArray, IntArray]:
+    """The new pairs of :func:`pair_leftovers`, for any entities (the general path).
+
+    Parameters
+    ----------
+    gold, pred : EntityColumns
+        Both sides, coded against one label vocabulary.
+    g_rest, p_rest : array of int
+        The unpaired rows of each side.
+
+    Returns
+    -------
+    og, op : array of int
+        Gold and predicted rows of each new pair, best first: every
+        overlapping pair is sorted by the order of preference (the module
+        docstring; then bounds, labels and rows, so no two tie) and taken
+        when neither of its entities is taken yet.
+    """
+    gi, pi, ov = candidate_pairs(gold.take(g_rest), pred.take(p_rest))
+    gi, pi = g_rest[gi], p_rest[pi]
+    keep = ov > 0  # identical zero-length spans were paired by bounds already
+    gi, pi, ov = gi[keep], pi[keep], ov[keep]
+    order = _preference(gold, pred, gi, pi, ov)
+    gi, pi = gi[order], pi[order]
+    taken = greedy_matching(gi, pi, len(gold), len(pred))
+    return gi[taken], pi[taken]
+
+
+def _preference(
+    gold: EntityColumns, pred: EntityColumns, gi: IntArray, pi: IntArray, ov: IntArray
+) -> IntArray:
+    """The order of preference of pairs ``(gi, pi)`` of overlap ``ov``, best first."""
+    return lexsort((
+        pi, gi, pred.label[pi], gold.label[gi], pred.end[pi], gold.end[gi],
+        pred.start[pi], gold.start[gi], -ov, gold.label[gi] != pred.label[pi],
+    ))
+
+
+def _flat_side(cols: EntityColumns, rows: IntArray, width: int) -> tuple[IntArray, IntArray, IntArray] | None:
+    """``rows`` of positive length in position order, with their start and end keys.
+
+    A key is ``seq * width + offset``. Returns None unless the rows are flat:
+    no two of them overlap (in position order, each ends at or before the
+    next one's start).
+    """
+    rows = rows[cols.start[rows] < cols.end[rows]]  # a zero-length span overlaps nothing
+    base = cols.seq[rows] * width
+    start = base + cols.start[rows]
+    end = base + cols.end[rows]
+    if len(rows) > 1 and not bool((start[1:] >= start[:-1]).all()):
+        order = np.argsort(start, kind="stable")
+        rows, start, end = rows[order], start[order], end[order]
+    if len(rows) > 1 and not bool((end[:-1] <= start[1:]).all()):
+        return None
+    return rows, start, end
+
+
+def flat_leftover_pairs(
+    gold: EntityColumns, pred: EntityColumns, g_rest: IntArray, p_rest: IntArray
+) -> tuple[IntArray, IntArray] | None:
+    """:func:`leftover_pairs` by one sweep, when neither side's leftovers overlap each other.
+
+    Parameters
+    ----------
+    gold, pred : EntityColumns
+        Both sides, coded against one label vocabulary.
+    g_rest, p_rest : array of int
+        The unpaired rows of each side.
+
+    Returns
+    -------
+    (og, op) or None
+        The pairs of :func:`leftover_pairs`, in its order; None when an
+        entity has several fragments or two leftovers of one side overlap
+        (then :func:`leftover_pairs` answers).
+
+    Notes
+    -----
+    Entities decoded from tags are flat. When both sides' leftovers are flat
+    (ignoring zero-length ones, which overlap nothing), the gold entities a
+    prediction overlaps are a run of consecutive gold entities in position
+    order (two binary searches find it), and two consecutive predictions
+    share at most one gold entity (and the other way round). Listing the
+    pairs prediction by prediction therefore lists them in position order,
+    where the pairs of one gold entity, and those of one prediction, are
+    consecutive.
+
+    The greedy choice of :func:`leftover_pairs` takes a pair iff no pair it
+    shares an entity with and that comes before it is taken; so only the
+    order of pairs sharing an entity matters. Two pairs sharing a gold entity
+    have the same gold start and differ in predicted start (flat, positive
+    length), two sharing a prediction the other way round; either way the
+    order of preference compares label agreement, then overlap, then the
+    other entity's start, which grows along the position order. So the packed
+    key ``(label differs, -overlap, position)`` orders every two such pairs
+    as the preference does, and no two pairs tie. A pair that comes first
+    among the remaining pairs of its gold entity and of its prediction is
+    taken by the greedy pass too; those are found for all runs at once, round
+    after round, and when rounds take few pairs the rest go through one
+    plain loop in key order. The taken pairs are finally sorted by the whole
+    order of preference.
+
+    Examples
+    --------
+    >>> from nerscore.values.spans import EntityColumns
+    >>> g = EntityColumns([0, 0], [0, 5], [4, 9], [0, 1], ("LOC", "ORG"))
+    >>> p = EntityColumns([0, 0, 0], [2, 4, 7], [4, 6, 9], [1, 1, 0], ("LOC", "ORG"))
+    >>> og, op = flat_leftover_pairs(g, p, np.arange(2), np.arange(3))
+    >>> og.tolist(), op.tolist()
+    ([1, 0], [1, 0])
+    >>> flat_leftover_pairs(g, g, np.arange(2), np.array([0, 0])) is None  # overlapping rows
+    True
+    """
+    if gold.fragments is not None or pred.fragments is not None:
+        return None
+    z = np.zeros(0, dtype=np.int64)
+    if len(g_rest) == 0 or len(p_rest) == 0:
+        return z, z
+    # bounds over whole columns: a larger width keeps the keys' order
+    if min(gold.seq.min(), pred.seq.min(), gold.start.min(), pred.start.min()) < 0:
+        return None
+    width = int(max(gold.end.max(), pred.end.max())) + 1
+    n_seq = int(max(gold.seq.max(), pred.seq.max())) + 1
+    if n_seq * width >= 2**62:
+        return None
+    g_side = _flat_side(gold, g_rest, width)
+    p_side = _flat_side(pred, p_rest, width)
+    if g_side is None or p_side is None:
+        return None
+    g_rows, gs, ge = g_side
+    p_rows, ps, pe = p_side
+    # the gold entities that overlap prediction j: those ending after it starts and
+    # starting before it ends, rows lo[j] to hi[j] - 1 (ends grow with starts)
+    lo = np.searchsorted(ge, ps, side="right")
+    n = np.maximum(np.searchsorted(gs, pe, side="left") - lo, 0)
+    ej = np.repeat(np.arange(len(p_rows), dtype=np.int64), n)
+    if len(ej) == 0:
+        return z, z
+    ei = np.arange(len(ej), dtype=np.int64) - np.repeat(np.cumsum(n) - n - lo, n)
+    gi, pi = g_rows[ei], p_rows[ej]
+    ov = np.minimum(gold.end[gi], pred.end[pi]) - np.maximum(gold.start[gi], pred.start[pi])
+    worst = int(ov.max()) + 1
+    if 2 * worst * len(ej) >= 2**62:
+        return None
+    differ = gold.label[gi] != pred.label[pi]
+    key = (differ * worst + (worst - 1 - ov)) * len(ej) + np.arange(len(ej))
+    taken = _greedy_runs(ei, ej, key, len(g_rows), len(p_rows))
+    gi, pi, ov, differ = gi[taken], pi[taken], ov[taken], differ[taken]
+    # the order of preference; the gold row alone tells taken pairs apart
+    n_lab = int(max(gold.label[gi].max(initial=0), pred.label[pi].max(initial=0))) + 1
+    if 2 * worst * width**4 * n_lab**2 * len(gold) >= 2**62:
+        order = _preference(gold, pred, gi, pi, ov)
+        return gi[order], pi[order]
+    packed = differ * worst + (worst - 1 - ov)
+    for col, size in ((gold.start[gi], width), (pred.start[pi], width), (gold.end[gi], width),
+                      (pred.end[pi], width), (gold.label[gi], n_lab), (pred.label[pi], n_lab),
+                      (gi, len(gold))):
+        packed = packed * size + col
+    order = np.argsort(packed)
+    return gi[order], pi[order]
+
+
+def _greedy_runs(
+    ei: IntArray, ej: IntArray, key: IntArray, n_g: int, n_p: int, *, small: int = 64
+) -> BoolArray:
+    """Greedy one-to-one choice of edges ``(ei, ej)``, smallest ``key`` first.
+
+    The edges are in position order (``ei`` and ``ej`` never decrease), the
+    keys are distinct. While more than ``small`` edges are left, each round
+    takes every edge whose key is the smallest of its gold run and of its
+    predicted run among the edges left, then drops the edges that share an
+    entity with a taken one; the rest go through one plain loop in key order.
+    """
+    taken = np.zeros(len(ei), dtype=bool)
+    used_g = np.zeros(n_g, dtype=bool)
+    used_p = np.zeros(n_p, dtype=bool)
+    alive = np.arange(len(ei), dtype=np.int64)
+    while len(alive) > small:
+        ga, pa, ka = ei[alive], ej[alive], key[alive]
+        best = np.ones(len(alive), dtype=bool)
+        for node in (ga, pa):
+            head = np.flatnonzero(np.concatenate(([True], node[1:] != node[:-1])))
+            low = np.minimum.reduceat(ka, head)
+            best &= ka == np.repeat(low, np.diff(np.append(head, len(ka))))
+        chosen = alive[best]
+        taken[chosen] = True
+        used_g[ei[chosen]] = True
+        used_p[ej[chosen]] = True
+        before = len(alive)
+        alive = alive[~(used_g[ga] | used_p[pa])]
+        if 8 * (before - len(alive)) < before:  # progress is slow: finish sequentially
+            break
+    alive = alive[np.argsort(key[alive])]
+    ug = used_g.tolist()
+    up = used_p.tolist()
+    for e, a, b in zip(alive.tolist(), ei[alive].tolist(), ej[alive].tolist(), strict=True):
+        if not ug[a] and not up[b]:
+            ug[a] = up[b] = True
+            taken[e] = True
+    return taken
 
 
 def analysis_alignment(match: str, alignment: Alignment | None) -> Alignment:

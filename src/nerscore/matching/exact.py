@@ -217,6 +217,12 @@ def boundary_alignment(gold: EntityColumns, pred: EntityColumns) -> Alignment:
 
 def _add_boundary_pairs(first: Alignment) -> Alignment:
     """:func:`boundary_alignment` from its first step, the labeled :func:`match_exact` alignment."""
+    found = _unique_bounds_pairs(first)
+    return found if found is not None else _label_ordered_pairs(first)
+
+
+def _label_ordered_pairs(first: Alignment) -> Alignment:
+    """:func:`_add_boundary_pairs` for any leftovers: each bound's leftovers in label order."""
     gold, pred = first.gold, first.pred
     g_rest = first.missed[np.argsort(gold.label[first.missed], kind="stable")]
     p_rest = first.spurious[np.argsort(pred.label[first.spurious], kind="stable")]
@@ -229,6 +235,51 @@ def _add_boundary_pairs(first: Alignment) -> Alignment:
         gold, pred, pairs_gold.astype(np.int64), pairs_pred.astype(np.int64), credit,
         np.sort(g_rest[second.missed]).astype(np.int64),
         np.sort(p_rest[second.spurious]).astype(np.int64),
+    )
+
+
+def _unique_bounds_pairs(first: Alignment) -> Alignment | None:
+    """:func:`_add_boundary_pairs` when no two leftovers of one side share their bounds.
+
+    Returns None when an entity has several fragments, or when the leftovers'
+    (sequence, start, end) keys do not grow strictly along their rows on both
+    sides (the general path answers). When they do, every bound has at most
+    one leftover per side, so the label order of the general path picks
+    nothing: the pairs are the bounds both sides have, in the order of the
+    bounds, as the general path gives them.
+    """
+    gold, pred = first.gold, first.pred
+    if gold.fragments is not None or pred.fragments is not None:
+        return None
+    gm, ps = first.missed, first.spurious
+    if len(gm) == 0 or len(ps) == 0:
+        gi = pi = np.zeros(0, dtype=np.int64)
+    else:
+        # bounds over whole columns: a larger bound keeps the keys' order and equality
+        hi = int(max(gold.end.max(), pred.end.max())) + 1
+        n_seq = int(max(gold.seq.max(), pred.seq.max())) + 1
+        low = min(gold.seq.min(), gold.start.min(), gold.end.min(),
+                  pred.seq.min(), pred.start.min(), pred.end.min())
+        if n_seq * hi * hi >= 2**62 or low < 0:
+            return None
+        kg = (gold.seq[gm] * hi + gold.start[gm]) * hi + gold.end[gm]
+        kp = (pred.seq[ps] * hi + pred.start[ps]) * hi + pred.end[ps]
+        if not (_strictly_increasing(kg) and _strictly_increasing(kp)):
+            return None
+        pos = np.searchsorted(kp, kg)  # the one binary search of multiset_pairs
+        np.minimum(pos, len(kp) - 1, out=pos)
+        hit = kp[pos] == kg
+        gi, pi = np.flatnonzero(hit), pos[hit]
+    g_left = np.ones(len(gm), dtype=bool)
+    g_left[gi] = False
+    p_left = np.ones(len(ps), dtype=bool)
+    p_left[pi] = False
+    credit = np.concatenate([np.ones(len(first.pairs_gold)), np.zeros(len(gi))])
+    return Alignment(
+        gold, pred,
+        np.concatenate([first.pairs_gold, gm[gi]]).astype(np.int64),
+        np.concatenate([first.pairs_pred, ps[pi]]).astype(np.int64), credit,
+        np.sort(gm[g_left]).astype(np.int64), np.sort(ps[p_left]).astype(np.int64),
     )
 
 
