@@ -42,8 +42,12 @@ def _same_slot_pair() -> tuple[int, int]:
 
 
 def _reference(key: np.ndarray) -> tuple[list[int], list[int]]:
+    """Ids numbered in order of first occurrence, and that occurrence of each id."""
     _, first, inv = np.unique(key, return_index=True, return_inverse=True)
-    return first.tolist(), inv.reshape(-1).tolist()
+    order = np.argsort(first)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[inv.reshape(-1)].tolist(), first[order].tolist()
 
 
 @pytest.mark.parametrize("past_head", [False, True])
@@ -53,17 +57,21 @@ def test_distinct_values_sharing_a_hash_slot_are_told_apart(past_head):
     key = rng.choice(np.array([a, b, 11, 12], dtype=np.uint64), size=3 * _bytes._HEAD)
     if past_head:  # ``b`` only after the head: found by the second pass
         key[: _bytes._HEAD][key[: _bytes._HEAD] == b] = a
-    assert _reference(key) == tuple(x.tolist() for x in _bytes._distinct_inverse(key))
+    assert _reference(key) == tuple(x.tolist() for x in _bytes._first_seen_ids(key))
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_distinct_inverse_is_numpy_unique(seed):
+def test_first_seen_ids_number_numpy_uniques_values_in_order_of_first_occurrence(seed):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 3 * _bytes._HEAD))
     pool = rng.integers(0, 2**63, size=int(rng.integers(1, 40)), dtype=np.uint64)
     key = rng.choice(pool, size=n)
-    key[rng.random(n) < 0.01] = pool[0] + np.uint64(1)  # a value that may appear late only
-    assert _reference(key) == tuple(x.tolist() for x in _bytes._distinct_inverse(key))
+    late = rng.permutation(pool.max() + np.arange(1, 5, dtype=np.uint64))
+    for value in late:  # values past the head only, first seen in no order of value
+        where = rng.random(n) < 0.004
+        where[: _bytes._HEAD] = False
+        key[where] = value
+    assert _reference(key) == tuple(x.tolist() for x in _bytes._first_seen_ids(key))
 
 
 def _text(tokens: list[bytes], sep: bytes) -> ConllText:
@@ -85,4 +93,4 @@ def test_tokens_differing_anywhere_past_their_first_8_bytes_are_found(copies):
 def test_keys_all_in_the_head_are_found_by_one_table_lookup(monkeypatch):
     key = np.array([5, 9, 5, 2, 9, 9], dtype=np.uint64)
     monkeypatch.setattr(_bytes.np, "searchsorted", None)  # the binary search is not reached
-    assert _reference(key) == tuple(x.tolist() for x in _bytes._distinct_inverse(key))
+    assert _reference(key) == tuple(x.tolist() for x in _bytes._first_seen_ids(key))

@@ -177,72 +177,64 @@ def intern_ranges(
         key = key * GOLDEN + lens.astype(np.uint64)
         for k in range(1, n_words):
             key = key * GOLDEN + words[:, k]
-    first, inv = _distinct_inverse(key)
+    ids, first = _first_seen_ids(key)
     if not exact:
-        rep = first[inv]
+        rep = first[ids]
         if not (np.array_equal(words, words[rep]) and np.array_equal(lens, lens[rep])):
             # a hash collision (practically never): exact byte-string keys
             full = np.concatenate([words, lens.astype(np.uint64)[:, None]], axis=1)
             _, first, inv = np.unique(full.view(f"V{8 * (n_words + 1)}").reshape(-1),
                                       return_index=True, return_inverse=True)
-            return _ranked(b, starts, ends, first, inv.reshape(-1))
-    return _ranked(b, starts, ends, first, inv)
+            order = np.argsort(first, kind="stable")
+            rank = np.empty(len(order), dtype=np.int64)
+            rank[order] = np.arange(len(order))
+            ids, first = rank[inv.reshape(-1)], first[order]
+    vocab = tuple(b[int(starts[i]) : int(ends[i])].tobytes().decode("utf-8")
+                  for i in first.tolist())
+    return ids, vocab
 
 
-def _ranked(
-    b: ByteArray, starts: IntArray, ends: IntArray, first: IntArray, inv: IntArray
-) -> tuple[IntArray, tuple[str, ...]]:
-    """Renumber ids in order of first occurrence and decode the vocabulary."""
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    vocab = tuple(
-        b[int(starts[i]) : int(ends[i])].tobytes().decode("utf-8") for i in first[order].tolist()
-    )
-    return rank[inv], vocab
-
-
-#: Keys whose distinct values are taken first (see :func:`_distinct_inverse`).
+#: Keys whose distinct values are taken first (see :func:`_first_seen_ids`).
 _HEAD = 4096
 
 
-def _distinct_inverse(key: WordArray) -> tuple[IntArray, IntArray]:
-    """The first index of each distinct value of ``key`` (sorted by value), and per key its value's rank.
+def _first_seen_ids(key: WordArray) -> tuple[IntArray, IntArray]:
+    """Per key, the id of its value (values numbered in order of first occurrence), and per id that occurrence.
 
     A file has few distinct labels, nearly all of them in its first lines:
-    the distinct values of the first :data:`_HEAD` keys are taken and put
+    the distinct values of the first :data:`_HEAD` keys are numbered and put
     in a table by their Fibonacci hash, and one lookup of every key finds
-    the keys among them. The keys not found (values first seen past the
-    head, or a value whose slot another one took) are few: their values are
-    added and only they are looked up again, by binary search.
+    its id. The keys not found (values first seen past the head, or a value
+    whose slot another one took) are few: their values are numbered after
+    the head's, and only they are looked up again, by binary search.
 
     Examples
     --------
-    >>> first, inv = _distinct_inverse(np.array([7, 3, 7, 9, 3], dtype=np.uint64))
-    >>> first.tolist(), inv.tolist()
-    ([1, 0, 3], [1, 0, 1, 2, 0])
+    >>> ids, first = _first_seen_ids(np.array([7, 3, 7, 9, 3], dtype=np.uint64))
+    >>> ids.tolist(), first.tolist()
+    ([0, 1, 0, 2, 1], [0, 1, 3])
     """
     values, first = np.unique(key[:_HEAD], return_index=True)
     if not len(values):
-        return first.astype(np.int64), np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    seen = np.argsort(first)
+    values, first = values[seen], first[seen]
     table = np.zeros(_SLOTS, dtype=np.int64)
     table[(values * GOLDEN) >> _SHIFT] = np.arange(len(values))
-    inv = table[(key * GOLDEN) >> _SHIFT]
-    missing = values[inv] != key
+    ids = table[(key * GOLDEN) >> _SHIFT]
+    missing = values[ids] != key
     if missing.any():
         at = np.flatnonzero(missing)
         more, where = np.unique(key[at], return_index=True)
         new = ~np.isin(more, values)  # not a head value whose slot another one took
-        merged = np.concatenate([values, more[new]])
-        order = np.argsort(merged, kind="stable")
-        rank = np.empty(len(order), dtype=np.int64)
-        rank[order] = np.arange(len(order))
-        first = np.concatenate([first, at[where[new]]])[order]
-        inv = rank[inv]
-        inv[at] = np.searchsorted(merged[order], key[at])
-    return first.astype(np.int64), inv
+        later = np.argsort(at[where[new]])  # all first seen past the head, after the head's
+        values = np.concatenate([values, more[new][later]])
+        first = np.concatenate([first, at[where[new]][later]])
+        by_value = np.argsort(values)
+        ids[at] = by_value[np.searchsorted(values[by_value], key[at])]
+    return ids, first.astype(np.int64)
 
 
-#: Slots of the hash table of :func:`_distinct_inverse`: ``2 ** (64 - _SHIFT)``.
+#: Slots of the hash table of :func:`_first_seen_ids`: ``2 ** (64 - _SHIFT)``.
 _SLOTS = 1 << 16
 _SHIFT = np.uint64(64 - 16)

@@ -188,8 +188,9 @@ def assemble(
     ids, offsets, documents = [], [np.zeros(1, dtype=np.int64)], []
     n_sent = n_tok = 0
     for blk in blocks:
-        remap = np.array([index.setdefault(t, len(index)) for t in blk.vocab], dtype=np.int64)
-        ids.append(remap[blk.ids])
+        remap = [index.setdefault(t, len(index)) for t in blk.vocab]
+        same = remap == list(range(len(remap)))  # the first block's, always
+        ids.append(blk.ids if same else np.array(remap, dtype=np.int64)[blk.ids])
         offsets.append(blk.offsets[1:] + n_tok)
         documents.append(blk.documents + n_sent)
         n_sent += len(blk.offsets) - 1
