@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from nerscore import evaluate
-from nerscore.analysis.byte_texts import ByteTexts, joined_ranges
+from nerscore.analysis.byte_texts import ByteTexts
 from nerscore.analysis.errors import ErrorTable, error_table, errors_from_report
 from nerscore.io._conll_corpus import FieldView
 from nerscore.io.conll import read_conll
@@ -42,10 +42,11 @@ def test_lines_and_json_equal_the_strings(tokens: list[str], data: st.DataObject
     first = np.array([a for a, _ in ranges], dtype=np.int64)
     stop = np.array([max(a, b) for a, b in ranges], dtype=np.int64)
     present = first >= 0
-    out, at = joined_ranges(*_view(tokens).byte_ranges(), np.where(present, first, 0),
-                            np.where(present, stop, 0))
+    view = _view(tokens)
+    out, at = view.joined_lines(np.where(present, first, 0), np.where(present, stop, 0))
     texts = ByteTexts(out, at, present)
     expected = [" ".join(tokens[a:b]) if a >= 0 else None for a, b in zip(first, stop, strict=True)]
+    assert view.join_ranges(first[present], stop[present]) == [t for t in expected if t is not None]
     assert texts.tolist() == list(texts) == expected
     assert [texts[k] for k in range(len(expected))] == expected
     assert texts[1:] == expected[1:]

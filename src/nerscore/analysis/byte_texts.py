@@ -2,8 +2,9 @@ r"""Covered texts of error records kept as the file's UTF-8 bytes, one a line.
 
 The texts an error listing gives for a CoNLL file are runs of its token
 column joined by spaces. Cut from the file's bytes all at once
-(:func:`joined_ranges`), they are held one a line (``Ann Lee\nBob\n``, an
-empty line where a record has none): a :class:`ByteTexts` column. A text
+(:meth:`~nerscore.io._conll_corpus.FieldView.joined_lines`), they are held
+one a line (``Ann Lee\nBob\n``, an empty line where a record has none): a
+:class:`ByteTexts` column. A text
 without ``"``, ``\`` or a byte below 0x20 is, between double quotes, its
 own JSON string (``json.JSONEncoder(ensure_ascii=False)`` leaves every
 other character as it is), so the JSON Lines writer takes the bytes as they
@@ -20,73 +21,10 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ByteTexts", "joined_ranges"]
+__all__ = ["ByteTexts"]
 
 IntArray = npt.NDArray[np.int64]
-_QUOTE, _NEWLINE, _SPACE, _BACKSLASH = (ord(c) for c in '"\n \\')
-
-
-def joined_ranges(data: bytes, starts: npt.NDArray[Any], ends: npt.NDArray[Any],
-                  first: IntArray, stop: IntArray) -> tuple[bytes, IntArray]:
-    r"""The strings ``first[k]:stop[k]`` of each range ``k``, joined by spaces, one a line.
-
-    String ``j`` is ``data[starts[j]:ends[j]]`` and holds no newline. One
-    gather for all ranges, no string made per range or per token.
-
-    Parameters
-    ----------
-    data : bytes
-        The file's bytes.
-    starts, ends : array of int
-        Where each string lies in ``data``.
-    first, stop : array of int
-        The strings of each range (``stop[k] >= first[k]``; an empty range
-        is an empty line).
-
-    Returns
-    -------
-    out : bytes
-        The line of each range in turn, each ended by a newline.
-    at : array of int
-        Where the line of range ``k`` starts in ``out``, then ``len(out)``.
-
-    Examples
-    --------
-    >>> out, at = joined_ranges(b"Ann B\nLee I\nleft O\n", np.array([0, 6, 12]),
-    ...                         np.array([3, 9, 16]), np.array([0, 2, 1, 1]),
-    ...                         np.array([2, 3, 1, 2]))
-    >>> out, at.tolist()
-    (b'Ann Lee\nleft\n\nLee\n', [0, 8, 13, 14, 18])
-    """
-    first = np.asarray(first, dtype=np.int64)
-    counts = np.asarray(stop, dtype=np.int64) - first
-    if not len(counts):
-        return b"", np.zeros(1, dtype=np.int64)
-    empty = counts == 0
-    some_empty = bool(empty.any())
-    if some_empty:  # an empty range: one token of no bytes
-        first, counts = np.where(empty, -1, first), np.where(empty, 1, counts)
-    before = np.cumsum(counts) - counts
-    tok = np.arange(int(counts.sum()), dtype=np.int64) + np.repeat(first - before, counts)
-    if some_empty:
-        real = np.flatnonzero(tok >= 0)
-        t_start = np.zeros(len(tok), dtype=np.int64)
-        t_len = t_start.copy()
-        t_start[real] = starts[tok[real]]
-        t_len[real] = ends[tok[real]] - t_start[real]
-    else:
-        t_start = starts[tok].astype(np.int64)
-        t_len = ends[tok].astype(np.int64) - t_start
-    width = t_len + 1  # each token, then a space (a newline after a range's last)
-    at = np.cumsum(width) - width
-    src = np.arange(int(at[-1] + width[-1]), dtype=np.int64) + np.repeat(t_start - at, width)
-    src[at + t_len] = 0  # the separators read some byte, then are overwritten
-    out = np.frombuffer(data, dtype=np.uint8)[src] if len(data) else np.zeros(len(src),
-                                                                               dtype=np.uint8)
-    out[at + t_len] = _SPACE
-    last = before + counts - 1
-    out[at[last] + t_len[last]] = _NEWLINE
-    return out.tobytes(), np.append(at[before], len(out))
+_QUOTE, _BACKSLASH = ord('"'), ord("\\")
 
 
 class ByteTexts(Sequence[str | None]):
@@ -94,7 +32,8 @@ class ByteTexts(Sequence[str | None]):
 
     Record ``k`` is the line ``data[at[k]:at[k + 1] - 1]`` (then a newline):
     its text, or nothing where it has none (``present[k]`` false), as
-    :func:`joined_ranges` makes them. A text holds no newline.
+    :meth:`~nerscore.io._conll_corpus.FieldView.joined_lines` makes them. A
+    text holds no newline.
 
     Examples
     --------

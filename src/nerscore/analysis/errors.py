@@ -41,7 +41,7 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.analysis.byte_texts import ByteTexts, joined_ranges
+from nerscore.analysis.byte_texts import ByteTexts
 from nerscore.analysis.error_table import FIELDS, ErrorCategory, ErrorRecord, ErrorTable
 from nerscore.analysis.pairing import analysis_alignment
 from nerscore.errors import InvalidSpanError, LengthMismatchError
@@ -188,10 +188,8 @@ def _covered(texts: Sequence[Any], seq: IntArray, gold: Side, pred: Side,
     if isinstance(texts, Slices) and gold[2] is None and pred[2] is None:
         lengths = np.diff(texts.offsets)[seq] if len(seq) else seq
         fits = all(bool(((e <= lengths) | (s < 0)).all()) for s, e, _ in (gold, pred))
-        if fits and hasattr(texts.flat, "byte_ranges"):  # a file's: its bytes as they are
-            data, starts, ends = texts.flat.byte_ranges()
-            g_bytes, p_bytes = _joined(data, starts, ends, texts.offsets[seq], gold[:2],
-                                       pred[:2])
+        if fits and hasattr(texts.flat, "joined_lines"):  # a file's: its bytes as they are
+            g_bytes, p_bytes = _joined(texts.flat, texts.offsets[seq], gold[:2], pred[:2])
             return g_bytes, p_bytes
         if fits:
             (gs, ge, _), (ps, pe, _) = gold, pred
@@ -218,15 +216,16 @@ def _covered(texts: Sequence[Any], seq: IntArray, gold: Side, pred: Side,
     return g_text, p_text
 
 
-def _joined(data: bytes, starts: npt.NDArray[Any], ends: npt.NDArray[Any], first: IntArray,
-            *sides: tuple[IntArray, IntArray]) -> list[ByteTexts]:
+def _joined(tokens: Any, first: IntArray, *sides: tuple[IntArray, IntArray]) -> list[ByteTexts]:
     """The tokens ``start:end`` of each record's sequence (``first``: its first token), as bytes.
 
-    One :class:`ByteTexts` per side (``start < 0``: none), all cut from the file at once.
+    ``tokens`` is a file's token column (``joined_lines``, as
+    :class:`~nerscore.io._conll_corpus.FieldView`). One :class:`ByteTexts`
+    per side (``start < 0``: none), all cut from the file at once.
     """
     n = len(first)
-    out, at = joined_ranges(
-        data, starts, ends, np.concatenate([np.where(s >= 0, first + s, 0) for s, _ in sides]),
+    out, at = tokens.joined_lines(
+        np.concatenate([np.where(s >= 0, first + s, 0) for s, _ in sides]),
         np.concatenate([np.where(s >= 0, first + e, 0) for s, e in sides]))
     return [ByteTexts(out, at[k * n : (k + 1) * n + 1], s >= 0) for k, (s, _) in enumerate(sides)]
 

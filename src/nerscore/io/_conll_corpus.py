@@ -107,21 +107,67 @@ class FieldView(Sequence[str]):
     def __iter__(self) -> Iterator[str]:
         return iter(self[:])
 
-    def byte_ranges(self) -> tuple[bytes, PosArray, PosArray]:
-        """The file's UTF-8 bytes and where each string lies in them (``data[starts[k]:ends[k]]``).
+    def joined_lines(self, first: IntArray, stop: IntArray) -> tuple[bytes, IntArray]:
+        r"""The tokens ``first[k]:stop[k]`` of each range ``k``, joined by spaces, one a line, as bytes.
+
+        One gather over the file's bytes for all ranges, no string made per
+        range or per token; an empty range is an empty line.
+
+        Parameters
+        ----------
+        first, stop : array of int
+            The tokens of each range (``stop[k] >= first[k]``).
+
+        Returns
+        -------
+        out : bytes
+            The line of each range in turn, each ended by a newline.
+        at : array of int
+            Where the line of range ``k`` starts in ``out``, then ``len(out)``.
 
         Examples
         --------
-        >>> FieldView(b"Ann B", np.array([0]), np.array([3])).byte_ranges()[0]
-        b'Ann B'
+        >>> v = FieldView(b"Ann B\nLee I\nleft O\n", np.array([0, 6, 12]), np.array([3, 9, 16]))
+        >>> out, at = v.joined_lines(np.array([0, 2, 1, 1]), np.array([2, 3, 1, 2]))
+        >>> out, at.tolist()
+        (b'Ann Lee\nleft\n\nLee\n', [0, 8, 13, 14, 18])
         """
-        return self._data, self._starts, self._ends
+        first = np.asarray(first, dtype=np.int64)
+        counts = np.asarray(stop, dtype=np.int64) - first
+        if not len(counts):
+            return b"", np.zeros(1, dtype=np.int64)
+        empty = counts == 0
+        some_empty = bool(empty.any())
+        if some_empty:  # an empty range: one token of no bytes
+            first, counts = np.where(empty, -1, first), np.where(empty, 1, counts)
+        before = np.cumsum(counts) - counts
+        tok = np.arange(int(counts.sum()), dtype=np.int64) + np.repeat(first - before, counts)
+        if some_empty:
+            real = np.flatnonzero(tok >= 0)
+            t_start = np.zeros(len(tok), dtype=np.int64)
+            t_len = t_start.copy()
+            t_start[real] = self._starts[tok[real]]
+            t_len[real] = self._ends[tok[real]] - t_start[real]
+        else:
+            t_start = self._starts[tok].astype(np.int64)
+            t_len = self._ends[tok].astype(np.int64) - t_start
+        width = t_len + 1  # each token, then a space (a newline after a range's last)
+        at = np.cumsum(width) - width
+        src = np.arange(int(at[-1] + width[-1]), dtype=np.int64) + np.repeat(t_start - at, width)
+        sep = at + t_len
+        src[sep] = 0  # the separators read some byte, then are overwritten
+        data = self._data
+        out = np.frombuffer(data, dtype=np.uint8)[src] if len(data) else np.zeros(len(src),
+                                                                                   dtype=np.uint8)
+        out[sep] = ord(" ")
+        last = before + counts - 1
+        out[sep[last]] = ord("\n")  # a token holds no newline
+        return out.tobytes(), np.append(at[before], len(out))
 
     def join_ranges(self, first: IntArray, stop: IntArray) -> list[str]:
         r"""The tokens ``first[k]:stop[k]`` of each range ``k``, joined by single spaces.
 
-        One gather over the file's bytes and one decode for all ranges, so no
-        string is made per token.
+        The lines of :meth:`joined_lines`, decoded at once.
 
         Examples
         --------
@@ -129,28 +175,8 @@ class FieldView(Sequence[str]):
         >>> v.join_ranges(np.array([0, 2, 1]), np.array([2, 3, 1]))
         ['Ann Lee', 'left', '']
         """
-        first = np.asarray(first, dtype=np.int64)
-        counts = np.asarray(stop, dtype=np.int64) - first
-        if not len(counts):
-            return []
-        n_tok = int(counts.sum())
-        before = np.cumsum(counts) - counts
-        tok = np.arange(n_tok, dtype=np.int64) + np.repeat(first - before, counts)
-        starts = self._starts[tok].astype(np.int64)
-        lens = self._ends[tok].astype(np.int64) - starts
-        width = lens + 1  # each token, then a space (or a newline after a range's last)
-        at = np.cumsum(width) - width
-        src = np.arange(int(width.sum()), dtype=np.int64) + np.repeat(starts - at, width)
-        sep = at + lens
-        src[sep] = 0
-        out = np.frombuffer(self._data, dtype=np.uint8)[src]
-        out[sep] = ord(" ")
-        out[sep[(before + counts - 1)[counts > 0]]] = ord("\n")  # a token holds no newline
-        parts: list[str] = out.tobytes().decode("utf-8").split("\n")
-        if bool((counts > 0).all()):
-            return parts[:-1]
-        it = iter(parts)
-        return [next(it) if c > 0 else "" for c in counts.tolist()]
+        out, at = self.joined_lines(first, stop)
+        return out[:-1].decode("utf-8").split("\n") if len(at) > 1 else []
 
     def intern_ranges(self, first: IntArray, stop: IntArray) -> tuple[IntArray, tuple[str, ...]]:
         """Ids of the tokens ``first[k]:stop[k]`` of every range (concatenated) and the strings.
