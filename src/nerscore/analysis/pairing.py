@@ -236,18 +236,8 @@ def flat_leftover_pairs(
     differ = gold.label[gi] != pred.label[pi]
     key = (differ * worst + (worst - 1 - ov)) * len(ej) + np.arange(len(ej))
     taken = _greedy_runs(ei, ej, key, len(g_rows), len(p_rows))
-    gi, pi, ov, differ = gi[taken], pi[taken], ov[taken], differ[taken]
-    # the order of preference; the gold row alone tells taken pairs apart
-    n_lab = int(max(gold.label[gi].max(initial=0), pred.label[pi].max(initial=0))) + 1
-    if 2 * worst * width**4 * n_lab**2 * len(gold) >= 2**62:
-        order = _preference(gold, pred, gi, pi, ov)
-        return gi[order], pi[order]
-    packed = differ * worst + (worst - 1 - ov)
-    for col, size in ((gold.start[gi], width), (pred.start[pi], width), (gold.end[gi], width),
-                      (pred.end[pi], width), (gold.label[gi], n_lab), (pred.label[pi], n_lab),
-                      (gi, len(gold))):
-        packed = packed * size + col
-    order = np.argsort(packed)
+    gi, pi, ov = gi[taken], pi[taken], ov[taken]
+    order = _preference(gold, pred, gi, pi, ov)
     return gi[order], pi[order]
 
 
@@ -260,7 +250,8 @@ def _greedy_runs(
     keys are distinct. While more than ``small`` edges are left, each round
     takes every edge whose key is the smallest of its gold run and of its
     predicted run among the edges left, then drops the edges that share an
-    entity with a taken one; the rest go through one plain loop in key order.
+    entity with a taken one; the rest go through :func:`greedy_matching` in
+    key order.
     """
     taken = np.zeros(len(ei), dtype=bool)
     used_g = np.zeros(n_g, dtype=bool)
@@ -281,13 +272,9 @@ def _greedy_runs(
         alive = alive[~(used_g[ga] | used_p[pa])]
         if 8 * (before - len(alive)) < before:  # progress is slow: finish sequentially
             break
+    # the edges left touch no taken entity: the plain greedy pass over them, best first
     alive = alive[np.argsort(key[alive])]
-    ug = used_g.tolist()
-    up = used_p.tolist()
-    for e, a, b in zip(alive.tolist(), ei[alive].tolist(), ej[alive].tolist(), strict=True):
-        if not ug[a] and not up[b]:
-            ug[a] = up[b] = True
-            taken[e] = True
+    taken[alive] = greedy_matching(ei[alive], ej[alive], n_g, n_p)
     return taken
 
 

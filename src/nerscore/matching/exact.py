@@ -266,10 +266,7 @@ def _unique_bounds_pairs(first: Alignment) -> Alignment | None:
         kp = (pred.seq[ps] * hi + pred.start[ps]) * hi + pred.end[ps]
         if not (_strictly_increasing(kg) and _strictly_increasing(kp)):
             return None
-        pos = np.searchsorted(kp, kg)  # the one binary search of multiset_pairs
-        np.minimum(pos, len(kp) - 1, out=pos)
-        hit = kp[pos] == kg
-        gi, pi = np.flatnonzero(hit), pos[hit]
+        gi, pi = multiset_pairs(kg, kp)  # sorted, unique keys: one binary search
     g_left = np.ones(len(gm), dtype=bool)
     g_left[gi] = False
     p_left = np.ones(len(ps), dtype=bool)
