@@ -120,7 +120,10 @@ class ByteTexts(Sequence[str | None]):
         if int(np.count_nonzero(special)) != len(self):  # more than the newlines
             special[self.at[1:] - lo - 1] = False
             where = np.flatnonzero(special)
-            for k in np.unique(np.searchsorted(self.at, where + lo, side="right") - 1).tolist():
+            hit = np.searchsorted(self.at, where + lo, side="right") - 1  # ascending
+            first = np.ones(len(hit), dtype=bool)
+            np.not_equal(hit[1:], hit[:-1], out=first[1:])  # (np.unique would import numpy.ma)
+            for k in hit[first].tolist():
                 lines[k] = encode_basestring(lines[k].decode("utf-8"))[1:-1].encode("utf-8")
         return lines
 

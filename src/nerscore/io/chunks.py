@@ -9,9 +9,11 @@ one format, counted over the whole files.
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from nerscore.errors import LengthMismatchError
 from nerscore.values.tags import EncodedTags
@@ -23,6 +25,7 @@ __all__ = [
     "CHUNK_SIZE",
     "ChunkPairs",
     "NotStreamable",
+    "ReadAhead",
     "chunk_pairs",
     "pair_chunks",
     "slice_tags",
@@ -127,6 +130,96 @@ def pair_chunks(gold: Iterable[T], pred: Iterable[T]) -> Iterator[tuple[T, T]]:
 # --------------------------------------------------------------------------- files
 
 
+class ReadAhead(Generic[T]):
+    """The items of ``items``, produced by a thread of their own up to ``depth`` items ahead.
+
+    Reading and scanning a file is NumPy work that runs outside the global
+    interpreter lock, so the two sides of a scoring run are read at the same
+    time as each other and as the scoring of the chunks already read. The
+    items come out in their order, the same as without the thread; an
+    exception raised while producing an item is raised where that item
+    would have come. :meth:`close` (also on leaving a ``with`` block) stops
+    the thread after the item it is producing and closes ``items`` in it.
+
+    Examples
+    --------
+    >>> with ReadAhead(iter(range(5)), depth=2) as numbers:
+    ...     list(numbers)
+    [0, 1, 2, 3, 4]
+    >>> def failing():
+    ...     yield 1
+    ...     raise ValueError("line 7: no label")
+    >>> with ReadAhead(failing()) as items:
+    ...     next(items)
+    ...     next(items)
+    Traceback (most recent call last):
+    ValueError: line 7: no label
+    """
+
+    def __init__(self, items: Iterable[T], *, depth: int = 1) -> None:
+        self._items = items
+        self._handoff: queue.Queue[tuple[int, Any]] = queue.Queue(maxsize=depth)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._produce, name="nerscore-read-ahead",
+                                        daemon=True)
+        self._thread.start()
+
+    def _hand_over(self, entry: tuple[int, Any]) -> bool:
+        while not self._stop.is_set():
+            try:
+                self._handoff.put(entry, timeout=_POLL)
+            except queue.Full:
+                continue
+            return True
+        return False
+
+    def _produce(self) -> None:
+        it = iter(self._items)
+        try:
+            for item in it:
+                if not self._hand_over((_ITEM, item)):
+                    return
+            self._hand_over((_END, None))
+        except BaseException as exc:  # raised in the consumer, where the item would come
+            self._hand_over((_RAISED, exc))
+        finally:
+            close = getattr(it, "close", None)
+            if close is not None:
+                close()
+
+    def __iter__(self) -> ReadAhead[T]:
+        return self
+
+    def __next__(self) -> T:
+        if self._stop.is_set():
+            raise StopIteration
+        kind, value = self._handoff.get()
+        if kind == _ITEM:
+            return cast(T, value)
+        self.close()
+        if kind == _RAISED:
+            raise value
+        raise StopIteration
+
+    def close(self) -> None:
+        """Stop the thread (after the item it is producing) and let it close ``items``."""
+        self._stop.set()
+        self._thread.join(_JOIN)
+
+    def __enter__(self) -> ReadAhead[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+#: What the thread of :class:`ReadAhead` hands over: an item, the end, an exception.
+_ITEM, _END, _RAISED = 0, 1, 2
+#: Seconds between the producer's checks that the consumer is gone, and that the
+#: consumer waits for the producer to finish its item (reading a pipe may not end).
+_POLL, _JOIN = 0.05, 5.0
+
+
 @dataclass
 class ChunkPairs:
     """Both sides as streams of aligned chunk pairs, and their notes once read."""
@@ -166,14 +259,15 @@ def chunk_pairs(gold: str, pred: str, fmts: tuple[Format, Format], one_file: boo
         check = g_fmt.pair_check(gold, pred, strict_tokens=strict_tokens)
 
     def pairs() -> Iterator[tuple[Any, Any, Sequence[Any] | None]]:
-        for gc, pc in pair_chunks(g.chunks, p.chunks):
-            if check is not None:
-                check.add(gc, pc)
-            y_true, y_pred = g.data(gc), p.data(pc)
-            if kind == "spans" and [d.id for d in y_true] != [d.id for d in y_pred]:
-                raise NotStreamable(
-                    "the span files do not list the same documents in the same order")
-            yield y_true, y_pred, g.texts(gc)
+        with ReadAhead(g.chunks) as g_chunks, ReadAhead(p.chunks) as p_chunks:
+            for gc, pc in pair_chunks(g_chunks, p_chunks):
+                if check is not None:
+                    check.add(gc, pc)
+                y_true, y_pred = g.data(gc), p.data(pc)
+                if kind == "spans" and [d.id for d in y_true] != [d.id for d in y_pred]:
+                    raise NotStreamable(
+                        "the span files do not list the same documents in the same order")
+                yield y_true, y_pred, g.texts(gc)
 
     def pair_notes() -> tuple[str, ...]:
         return () if check is None else check.notes()

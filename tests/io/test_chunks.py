@@ -1,0 +1,118 @@
+"""Tests for nerscore.io.chunks: reading ahead in a thread, pairing the two sides."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from nerscore.accumulate.files import FileScoring
+from nerscore.errors import FormatError
+from nerscore.io.chunks import ReadAhead, chunk_pairs
+from nerscore.io.conll import ConllChunks
+
+
+class _Source:
+    """Items 0, 1, ... made in whatever thread iterates them; records what happened."""
+
+    def __init__(self, n: int, fail_at: int | None = None) -> None:
+        self.n, self.fail_at = n, fail_at
+        self.made: list[int] = []
+        self.threads: set[str] = set()
+        self.closed = False
+
+    def __iter__(self) -> Iterator[int]:
+        try:
+            for i in range(self.n):
+                if i == self.fail_at:
+                    raise FormatError(f"line {i}: no label", line=i)
+                self.threads.add(threading.current_thread().name)
+                self.made.append(i)
+                yield i
+        finally:
+            self.closed = True
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_items_come_in_order_from_another_thread(depth):
+    src = _Source(200)
+    with ReadAhead(src, depth=depth) as items:
+        assert list(items) == list(range(200))
+    assert src.threads == {"nerscore-read-ahead"}
+    assert src.closed
+
+
+def test_an_error_comes_where_its_item_would_have_come():
+    src = _Source(10, fail_at=4)
+    got = []
+    with ReadAhead(src) as items, pytest.raises(FormatError, match="line 4: no label") as info:
+        got.extend(items)
+    assert got == [0, 1, 2, 3]
+    assert info.value.line == 4
+    assert src.closed
+    with ReadAhead(_Source(0)) as empty:
+        assert list(empty) == []
+        assert list(empty) == []  # exhausted stays exhausted
+
+
+def test_closing_early_stops_the_thread_and_closes_the_source():
+    src = _Source(10_000)
+    items = ReadAhead(src, depth=2)
+    assert [next(items), next(items)] == [0, 1]
+    items.close()
+    assert src.closed
+    assert not items._thread.is_alive()
+    assert len(src.made) <= 2 + 2 + 1  # taken, queued, the one in hand
+    with pytest.raises(StopIteration):
+        next(items)
+
+
+def test_an_error_of_the_consumer_stops_the_thread():
+    src = _Source(10_000)
+
+    def consume() -> None:
+        with ReadAhead(src) as items:
+            for i in items:
+                if i == 3:
+                    raise KeyError(i)
+
+    with pytest.raises(KeyError):
+        consume()
+    assert src.closed
+    assert len(src.made) <= 3 + 1 + 1 + 1
+
+
+def test_a_producer_waiting_on_a_slow_consumer_is_freed_at_once():
+    src = _Source(100)
+    items = ReadAhead(src)
+    next(items)
+    time.sleep(0.2)  # the thread has filled the hand-over and waits
+    start = time.perf_counter()
+    items.close()
+    assert time.perf_counter() - start < 1.0
+    assert not items._thread.is_alive()
+
+
+def test_chunk_pairs_reads_both_files_in_threads_of_their_own(tmp_path, monkeypatch):
+    gold, pred = tmp_path / "g.conll", tmp_path / "p.conll"
+    gold.write_text("a B-X\nb I-X\n\nc O\n", encoding="utf-8")
+    pred.write_text("a B-X\nb O\n\nc B-Y\n", encoding="utf-8")
+    seen: list[tuple[str, str]] = []
+    real_iter = ConllChunks.__iter__
+
+    def recording_iter(self: ConllChunks) -> Iterator[object]:
+        for chunk in real_iter(self):
+            seen.append((str(self.name), threading.current_thread().name))
+            yield chunk
+
+    monkeypatch.setattr(ConllChunks, "__iter__", recording_iter)
+    job = FileScoring.from_keywords()
+    inputs = chunk_pairs(str(gold), str(pred), job.formats(str(gold), str(pred)), False,
+                         1, job.gold_options, job.pred_options, job.strict_tokens)
+    pairs = [(t.to_lists(), p.to_lists()) for t, p, _ in inputs.pairs]
+    assert pairs == [([["B-X", "I-X"]], [["B-X", "O"]]), ([["O"]], [["B-Y"]])]
+    assert sorted(seen) == sorted([(str(gold), "nerscore-read-ahead")] * 2
+                                  + [(str(pred), "nerscore-read-ahead")] * 2)
+    assert threading.current_thread().name != "nerscore-read-ahead"
