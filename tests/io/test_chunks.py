@@ -8,10 +8,13 @@ from collections.abc import Iterator
 
 import pytest
 
+import nerscore.io.chunks
 from nerscore.accumulate.files import FileScoring
 from nerscore.errors import FormatError
 from nerscore.io.chunks import ReadAhead, chunk_pairs
 from nerscore.io.conll import ConllChunks
+
+MAIN = threading.current_thread().name
 
 
 class _Source:
@@ -35,45 +38,50 @@ class _Source:
             self.closed = True
 
 
-@pytest.mark.parametrize("depth", [1, 3])
-def test_items_come_in_order_from_another_thread(depth):
+@pytest.mark.parametrize(("threaded", "depth"), [(True, 1), (True, 3), (False, 1)])
+def test_items_come_in_order_from_another_thread(threaded, depth):
     src = _Source(200)
-    with ReadAhead(src, depth=depth) as items:
+    with ReadAhead(src, depth=depth, threaded=threaded) as items:
         assert list(items) == list(range(200))
-    assert src.threads == {"nerscore-read-ahead"}
+    assert src.threads == {"nerscore-read-ahead" if threaded else MAIN}
     assert src.closed
 
 
-def test_an_error_comes_where_its_item_would_have_come():
+@pytest.mark.parametrize("threaded", [True, False])
+def test_an_error_comes_where_its_item_would_have_come(threaded):
     src = _Source(10, fail_at=4)
     got = []
-    with ReadAhead(src) as items, pytest.raises(FormatError, match="line 4: no label") as info:
+    with ReadAhead(src, threaded=threaded) as items, \
+            pytest.raises(FormatError, match="line 4: no label") as info:
         got.extend(items)
     assert got == [0, 1, 2, 3]
     assert info.value.line == 4
     assert src.closed
-    with ReadAhead(_Source(0)) as empty:
+    with ReadAhead(_Source(0), threaded=threaded) as empty:
         assert list(empty) == []
         assert list(empty) == []  # exhausted stays exhausted
 
 
-def test_closing_early_stops_the_thread_and_closes_the_source():
+@pytest.mark.parametrize("threaded", [True, False])
+def test_closing_early_stops_the_thread_and_closes_the_source(threaded):
     src = _Source(10_000)
-    items = ReadAhead(src, depth=2)
+    items = ReadAhead(src, depth=2, threaded=threaded)
     assert [next(items), next(items)] == [0, 1]
     items.close()
     assert src.closed
-    assert not items._thread.is_alive()
-    assert len(src.made) <= 2 + 2 + 1  # taken, queued, the one in hand
+    assert items._thread is None if not threaded else not items._thread.is_alive()
+    # taken, queued, the one in hand
+    assert len(src.made) <= (2 + 2 + 1 if threaded else 2)
     with pytest.raises(StopIteration):
         next(items)
 
 
-def test_an_error_of_the_consumer_stops_the_thread():
+@pytest.mark.parametrize("threaded", [True, False])
+def test_an_error_of_the_consumer_stops_the_thread(threaded):
     src = _Source(10_000)
 
     def consume() -> None:
-        with ReadAhead(src) as items:
+        with ReadAhead(src, threaded=threaded) as items:
             for i in items:
                 if i == 3:
                     raise KeyError(i)
@@ -81,7 +89,16 @@ def test_an_error_of_the_consumer_stops_the_thread():
     with pytest.raises(KeyError):
         consume()
     assert src.closed
-    assert len(src.made) <= 3 + 1 + 1 + 1
+    assert len(src.made) <= (3 + 1 + 1 + 1 if threaded else 4)
+
+
+@pytest.mark.parametrize(("cpus", "where"), [(1, MAIN), (2, "nerscore-read-ahead")])
+def test_a_thread_only_where_the_process_has_several_cpus(monkeypatch, cpus, where):
+    monkeypatch.setattr(nerscore.io.chunks, "usable_cpus", lambda: cpus)
+    src = _Source(5)
+    with ReadAhead(src) as items:
+        assert list(items) == list(range(5))
+    assert src.threads == {where}
 
 
 def test_a_producer_waiting_on_a_slow_consumer_is_freed_at_once():
@@ -108,6 +125,7 @@ def test_chunk_pairs_reads_both_files_in_threads_of_their_own(tmp_path, monkeypa
             yield chunk
 
     monkeypatch.setattr(ConllChunks, "__iter__", recording_iter)
+    monkeypatch.setattr(nerscore.io.chunks, "usable_cpus", lambda: 2)
     job = FileScoring.from_keywords()
     inputs = chunk_pairs(str(gold), str(pred), job.formats(str(gold), str(pred)), False,
                          1, job.gold_options, job.pred_options, job.strict_tokens)
@@ -115,4 +133,4 @@ def test_chunk_pairs_reads_both_files_in_threads_of_their_own(tmp_path, monkeypa
     assert pairs == [([["B-X", "I-X"]], [["B-X", "O"]]), ([["O"]], [["B-Y"]])]
     assert sorted(seen) == sorted([(str(gold), "nerscore-read-ahead")] * 2
                                   + [(str(pred), "nerscore-read-ahead")] * 2)
-    assert threading.current_thread().name != "nerscore-read-ahead"
+    assert MAIN != "nerscore-read-ahead"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.cli import _formats as fm, _options as opt
@@ -131,8 +131,7 @@ def _score_all(args: argparse.Namespace) -> _Scored:
     import nerscore
     from nerscore.cli.commands import note
     from nerscore.cli.llm_systems import llm_preds, score_llm_system
-    from nerscore.io.chunks import ReadAhead
-    from nerscore.io.formats import ReadResult, pair_notes
+    from nerscore.io.formats import pair_notes
 
     outputs = llm_preds(args, args.preds)  # files of model outputs (docs/llm.md)
     gold_fmt = fm.input_format(args.gold, args.gold_format)
@@ -155,33 +154,28 @@ def _score_all(args: argparse.Namespace) -> _Scored:
         if args.mode == "strict" and args.scheme is None:
             raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
-    def loaded() -> Iterator[ReadResult | None]:  # the tag and span files of PRED, in order
-        for path, fmt in zip(args.preds, pred_fmts, strict=True):
-            yield None if path in outputs else fmt.load(path, fm.reader_options(args, fmt, "pred"))
-
-    # the prediction files are read in a thread of their own while GOLD is read here
-    with ReadAhead(loaded()) as pred_files:
-        gold = gold_fmt.load(args.gold, fm.reader_options(args, gold_fmt, "gold"))
-        reports, preds = [], []
-        raw, summaries = {}, {}
-        for path, pred in zip(args.preds, pred_files, strict=True):
-            if pred is None:
-                llm = score_llm_system(args, gold_fmt, gold, path, counts=len(args.preds) > 1,
-                                       outputs=not args.no_errors)
-                assert llm.report is not None
-                notes = (*llm.report.notes, *gold.notes)
-                reports.append(dataclasses.replace(llm.report, notes=tuple(dict.fromkeys(notes))))
-                preds.append(llm.counts)
-                raw[path], summaries[path] = llm.outputs, llm.summary
-                continue
-            aligned = pair_notes(gold, pred, strict_tokens=args.strict_tokens)
-            for n in aligned:
-                note("report", f"{path}: {n} Pass --strict-tokens to make this an error.",
-                     kind="warning")
-            report = nerscore.evaluate(gold.data, pred.data, **tag_kw, **score_kw)
-            notes = (*report.notes, *gold.notes, *pred.notes, *aligned)
-            reports.append(dataclasses.replace(report, notes=tuple(dict.fromkeys(notes))))
-            preds.append(pred.data)
+    gold = gold_fmt.load(args.gold, fm.reader_options(args, gold_fmt, "gold"))
+    reports, preds = [], []
+    raw, summaries = {}, {}
+    for path, fmt in zip(args.preds, pred_fmts, strict=True):
+        if path in outputs:
+            llm = score_llm_system(args, gold_fmt, gold, path, counts=len(args.preds) > 1,
+                                   outputs=not args.no_errors)
+            assert llm.report is not None
+            notes = (*llm.report.notes, *gold.notes)
+            reports.append(dataclasses.replace(llm.report, notes=tuple(dict.fromkeys(notes))))
+            preds.append(llm.counts)
+            raw[path], summaries[path] = llm.outputs, llm.summary
+            continue
+        pred = fmt.load(path, fm.reader_options(args, fmt, "pred"))
+        aligned = pair_notes(gold, pred, strict_tokens=args.strict_tokens)
+        for n in aligned:
+            note("report", f"{path}: {n} Pass --strict-tokens to make this an error.",
+                 kind="warning")
+        report = nerscore.evaluate(gold.data, pred.data, **tag_kw, **score_kw)
+        notes = (*report.notes, *gold.notes, *pred.notes, *aligned)
+        reports.append(dataclasses.replace(report, notes=tuple(dict.fromkeys(notes))))
+        preds.append(pred.data)
     return _Scored(reports, gold.texts(), gold.data, preds, tag_kw, list(gold.documents) or None,
                    raw, summaries)
 

@@ -9,6 +9,7 @@ one format, counted over the whole files.
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -29,6 +30,7 @@ __all__ = [
     "chunk_pairs",
     "pair_chunks",
     "slice_tags",
+    "usable_cpus",
 ]
 
 T = TypeVar("T")
@@ -141,6 +143,11 @@ class ReadAhead(Generic[T]):
     would have come. :meth:`close` (also on leaving a ``with`` block) stops
     the thread after the item it is producing and closes ``items`` in it.
 
+    ``threaded`` defaults to whether the process may run on more than one
+    CPU (:func:`usable_cpus`): on one, a thread gains nothing, and the items
+    are produced here, each when asked for (so ``taskset -c 0 nerscore score
+    ...`` reads the two files one chunk after the other, as on one core).
+
     Examples
     --------
     >>> with ReadAhead(iter(range(5)), depth=2) as numbers:
@@ -156,10 +163,18 @@ class ReadAhead(Generic[T]):
     ValueError: line 7: no label
     """
 
-    def __init__(self, items: Iterable[T], *, depth: int = 1) -> None:
+    def __init__(self, items: Iterable[T], *, depth: int = 1,
+                 threaded: bool | None = None) -> None:
         self._items = items
-        self._handoff: queue.Queue[tuple[int, Any]] = queue.Queue(maxsize=depth)
         self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._it: Iterator[T] | None = None
+        if threaded is None:
+            threaded = usable_cpus() > 1
+        if not threaded:
+            self._it = iter(items)
+            return
+        self._handoff: queue.Queue[tuple[int, Any]] = queue.Queue(maxsize=depth)
         self._thread = threading.Thread(target=self._produce, name="nerscore-read-ahead",
                                         daemon=True)
         self._thread.start()
@@ -183,9 +198,7 @@ class ReadAhead(Generic[T]):
         except BaseException as exc:  # raised in the consumer, where the item would come
             self._hand_over((_RAISED, exc))
         finally:
-            close = getattr(it, "close", None)
-            if close is not None:
-                close()
+            _close(it)
 
     def __iter__(self) -> ReadAhead[T]:
         return self
@@ -193,6 +206,8 @@ class ReadAhead(Generic[T]):
     def __next__(self) -> T:
         if self._stop.is_set():
             raise StopIteration
+        if self._it is not None:  # one CPU: no thread
+            return next(self._it)
         kind, value = self._handoff.get()
         if kind == _ITEM:
             return cast(T, value)
@@ -204,13 +219,35 @@ class ReadAhead(Generic[T]):
     def close(self) -> None:
         """Stop the thread (after the item it is producing) and let it close ``items``."""
         self._stop.set()
-        self._thread.join(_JOIN)
+        if self._thread is not None:
+            self._thread.join(_JOIN)
+        elif self._it is not None:
+            _close(self._it)
 
     def __enter__(self) -> ReadAhead[T]:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def usable_cpus() -> int:
+    """How many CPUs this process may run on (its affinity where the system tells it).
+
+    Examples
+    --------
+    >>> usable_cpus() >= 1
+    True
+    """
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+
+
+def _close(it: Iterator[Any]) -> None:
+    """Close a generator (runs its ``finally`` blocks: files it opened); other iterators as they are."""
+    close = getattr(it, "close", None)
+    if close is not None:
+        close()
 
 
 #: What the thread of :class:`ReadAhead` hands over: an item, the end, an exception.
