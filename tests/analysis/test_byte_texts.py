@@ -51,6 +51,8 @@ def test_lines_and_json_equal_the_strings(tokens: list[str], data: st.DataObject
     assert [texts[k] for k in range(len(expected))] == expected
     assert texts[1:] == expected[1:]
     assert texts[::2] == expected[::2]
+    assert texts[::-1] == expected[::-1]
+    assert texts[-2::-3] == expected[-2::-3]
     assert texts.count(None) == expected.count(None)
     quoted = [b"null" if t is None else b'"' + j + b'"' for t, j in zip(expected, texts.json_bytes(),
                                                                       strict=True)]

@@ -64,8 +64,8 @@ class ByteTexts(Sequence[str | None]):
     def __getitem__(self, k: int | slice) -> str | ByteTexts | None:
         if isinstance(k, slice):
             a, b, step = k.indices(len(self))
-            if step != 1:
-                return ByteTexts(*_copy(self[a : max(a, b)].tolist()[::step]))
+            if step != 1:  # a copy of the texts taken
+                return ByteTexts(*_copy(self.tolist()[k]))
             return ByteTexts(self.data, self.at[a : max(a, b) + 1], self.present[a:b])
         if not self.present[k]:
             return None
