@@ -218,27 +218,33 @@ def boundary_alignment(gold: EntityColumns, pred: EntityColumns) -> Alignment:
 def _add_boundary_pairs(first: Alignment) -> Alignment:
     """:func:`boundary_alignment` from its first step, the labeled :func:`match_exact` alignment."""
     found = _unique_bounds_pairs(first)
-    return found if found is not None else _label_ordered_pairs(first)
+    g_new, p_new, g_left, p_left = found if found is not None else _label_ordered_pairs(first)
+    credit = np.concatenate([np.ones(len(first.pairs_gold)), np.zeros(len(g_new))])
+    return Alignment(
+        first.gold, first.pred,
+        np.concatenate([first.pairs_gold, g_new]).astype(np.int64),
+        np.concatenate([first.pairs_pred, p_new]).astype(np.int64), credit,
+        np.sort(g_left).astype(np.int64), np.sort(p_left).astype(np.int64),
+    )
 
 
-def _label_ordered_pairs(first: Alignment) -> Alignment:
+#: What each path of :func:`_add_boundary_pairs` finds: the gold and predicted rows of the
+#: new (cross-label) pairs, in order, then the gold and predicted rows left unpaired.
+_BoundaryPairs = tuple[IntArray, IntArray, IntArray, IntArray]
+
+
+def _label_ordered_pairs(first: Alignment) -> _BoundaryPairs:
     """:func:`_add_boundary_pairs` for any leftovers: each bound's leftovers in label order."""
     gold, pred = first.gold, first.pred
     g_rest = first.missed[np.argsort(gold.label[first.missed], kind="stable")]
     p_rest = first.spurious[np.argsort(pred.label[first.spurious], kind="stable")]
     second = match_exact(gold.take(g_rest), pred.take(p_rest), labeled=False).alignment
     assert second is not None
-    pairs_gold = np.concatenate([first.pairs_gold, g_rest[second.pairs_gold]])
-    pairs_pred = np.concatenate([first.pairs_pred, p_rest[second.pairs_pred]])
-    credit = np.concatenate([np.ones(len(first.pairs_gold)), np.zeros(len(second.pairs_gold))])
-    return Alignment(
-        gold, pred, pairs_gold.astype(np.int64), pairs_pred.astype(np.int64), credit,
-        np.sort(g_rest[second.missed]).astype(np.int64),
-        np.sort(p_rest[second.spurious]).astype(np.int64),
-    )
+    return (g_rest[second.pairs_gold], p_rest[second.pairs_pred], g_rest[second.missed],
+            p_rest[second.spurious])
 
 
-def _unique_bounds_pairs(first: Alignment) -> Alignment | None:
+def _unique_bounds_pairs(first: Alignment) -> _BoundaryPairs | None:
     """:func:`_add_boundary_pairs` when no two leftovers of one side share their bounds.
 
     Returns None when an entity has several fragments, or when the leftovers'
@@ -271,13 +277,7 @@ def _unique_bounds_pairs(first: Alignment) -> Alignment | None:
     g_left[gi] = False
     p_left = np.ones(len(ps), dtype=bool)
     p_left[pi] = False
-    credit = np.concatenate([np.ones(len(first.pairs_gold)), np.zeros(len(gi))])
-    return Alignment(
-        gold, pred,
-        np.concatenate([first.pairs_gold, gm[gi]]).astype(np.int64),
-        np.concatenate([first.pairs_pred, ps[pi]]).astype(np.int64), credit,
-        np.sort(gm[g_left]).astype(np.int64), np.sort(ps[p_left]).astype(np.int64),
-    )
+    return gm[gi], ps[pi], gm[g_left], ps[p_left]
 
 
 def _parse_labeled(value: object) -> bool:
