@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from nerscore.io import _bytes
 from nerscore.io._bytes import intern_ranges
@@ -94,3 +95,16 @@ def test_keys_all_in_the_head_are_found_by_one_table_lookup(monkeypatch):
     key = np.array([5, 9, 5, 2, 9, 9], dtype=np.uint64)
     monkeypatch.setattr(_bytes.np, "searchsorted", None)  # the binary search is not reached
     assert _reference(key) == tuple(x.tolist() for x in _bytes._first_seen_ids(key))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.binary(min_size=1, max_size=20).filter(lambda t: b" " not in t and b"\n" not in t),
+                min_size=1, max_size=30), st.data())
+def test_differing_tokens_with_and_without_the_readers_heads(gold, data):
+    """The readers' first words (either side, both, neither): the tokens that differ, no more."""
+    pred = [data.draw(st.sampled_from([t, t[:-1] + b"#", t + b"x", b"#" + t[1:], t]))
+            for t in gold]
+    expected = [k for k, (a, b) in enumerate(zip(gold, pred, strict=True)) if a != b]
+    g, p = _text(gold, b"\tO\n"), _text(pred, b" O\r\n")
+    for a, b in ((g, p), (g.with_heads(), p), (g, p.with_heads()), (g.with_heads(), p.with_heads())):
+        assert _differing_fields(a, b).tolist() == expected

@@ -537,3 +537,15 @@ def test_scoring_two_files_end_to_end():
     strict = nerscore.evaluate(gold.tags, pred.tags, scheme="IOB2", mode="strict",
                                zero_division=0.0)
     assert strict.micro.tp == 2  # the I-PER chunk after O is dropped
+
+
+def test_the_scorers_chunk_reader_reads_the_token_heads(tmp_path):
+    """Streamed for scoring, each chunk carries its tokens' first words; other readers do not."""
+    path = tmp_path / "g.conll"
+    path.write_text("Ann B-PER\nvon I-PER\nHeidelberg-Süd O\n\nBob O\n", encoding="utf-8")
+    chunks = list(conll.FORMAT.chunks(str(path), 1, {}).chunks)
+    whole = read_conll(path)._text.with_heads()
+    heads = [c._text.token_head.tolist() for c in chunks]
+    assert heads == [whole.token_head[:3].tolist(), whole.token_head[3:].tolist()]
+    assert int(whole.token_head[2]).to_bytes(8, "little") == b"Heidelbe"
+    assert all(c._text.token_head is None for c in conll.ConllChunks(path, chunk_size=1))

@@ -9,13 +9,14 @@ label column can be rewritten in place (:meth:`ConllCorpus.replace_labels`).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from nerscore.errors import LengthMismatchError
+from nerscore.io._bytes import word_view, words_at
 from nerscore.io._intern import intern_tokens
 from nerscore.values.tags import EncodedTags
 
@@ -206,13 +207,43 @@ class FieldView(Sequence[str]):
 
 @dataclass(frozen=True, eq=False)
 class ConllText:
-    """The file as UTF-8 bytes and the byte ranges of the token and label fields."""
+    r"""The file as UTF-8 bytes and the byte ranges of the token and label fields.
+
+    ``token_head``, where the reader computed it (:meth:`with_heads`), holds
+    the first 8 bytes of each token as one little-endian word, zero past the
+    token's end: what comparing two files' tokens reads first (see
+    :class:`~nerscore.io._conll_align.TokenDiff`).
+
+    Examples
+    --------
+    >>> text = ConllText(b"Ann B\nvon O\n", np.array([0, 6]), np.array([3, 9]),
+    ...                  np.array([4, 10]), np.array([5, 11])).with_heads()
+    >>> [int(w).to_bytes(8, "little") for w in text.token_head]
+    [b'Ann\x00\x00\x00\x00\x00', b'von\x00\x00\x00\x00\x00']
+    >>> text.part(1, 2).token_head.tolist() == text.token_head[1:].tolist()
+    True
+    """
 
     data: bytes
     token_start: PosArray
     token_end: PosArray
     label_start: PosArray
     label_end: PosArray
+    token_head: npt.NDArray[np.uint64] | None = None
+
+    def with_heads(self) -> ConllText:
+        """The same text with :attr:`token_head` computed."""
+        b = np.frombuffer(self.data, dtype=np.uint8)
+        start = self.token_start
+        heads = words_at(b, word_view(b), start, self.token_end - start)
+        return replace(self, token_head=heads)
+
+    def part(self, start: int, stop: int) -> ConllText:
+        """Tokens ``start`` to ``stop`` (exclusive), over the same bytes."""
+        cut = slice(start, stop)
+        return ConllText(self.data, self.token_start[cut], self.token_end[cut],
+                         self.label_start[cut], self.label_end[cut],
+                         None if self.token_head is None else self.token_head[cut])
 
 
 @dataclass(frozen=True, eq=False)
@@ -347,8 +378,7 @@ class ConllCorpus:
         text = self._text
         tokens: Sequence[str] | None = None
         if text is not None:
-            text = ConllText(text.data, text.token_start[o0:o1], text.token_end[o0:o1],
-                             text.label_start[o0:o1], text.label_end[o0:o1])
+            text = text.part(o0, o1)
             tokens = FieldView(text.data, text.token_start, text.token_end)
         elif tags.tokens is not None:
             tokens = tags.tokens[o0:o1]

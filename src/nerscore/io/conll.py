@@ -33,6 +33,7 @@ from __future__ import annotations
 import codecs
 import os
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import IO, Any, Literal
 
 import numpy as np
@@ -320,6 +321,11 @@ class ConllChunks:
         read so far decide; a later block that would change the decision of
         :func:`read_conll` for the whole file raises :class:`FormatError`
         (name the delimiter with ``column_delimiter``).
+    token_heads : bool
+        Also read the first bytes of every token as one word, for comparing
+        the tokens with another file's (the scorer's reader: the words are
+        then read by the thread that reads the file, not by the one that
+        compares).
 
     Examples
     --------
@@ -344,8 +350,10 @@ class ConllChunks:
         comments: bool = False,
         encoding: str = "utf-8",
         docstart: str | None = "-DOCSTART-",
+        token_heads: bool = False,
     ) -> None:
         self._codec = _check_options(token_column, label_column, column_delimiter, encoding)
+        self.token_heads = token_heads
         for what, value in (("block_size", block_size), ("chunk_size", chunk_size)):
             if value is None and what == "chunk_size":
                 continue
@@ -400,6 +408,8 @@ class ConllChunks:
             (block,), _ = parse_blocks([scan], decided)
             del scan
             corpus = assemble([block], data, self.name, decided)
+            if self.token_heads and corpus._text is not None:
+                corpus = replace(corpus, _text=corpus._text.with_heads())
             self.n_comments += corpus.n_comments
             self.n_documents += len(corpus.documents)
             n = len(corpus)
@@ -538,7 +548,7 @@ def _tags_of(corpus: ConllCorpus) -> Any:
 
 
 def _chunks(path: str, chunk_size: int, options: Mapping[str, Any]) -> ChunkStream:
-    reader = ConllChunks(path, chunk_size=chunk_size, **options)
+    reader = ConllChunks(path, chunk_size=chunk_size, token_heads=True, **options)
     size = os.path.getsize(path) if os.path.isfile(path) else 0
 
     def position() -> tuple[int, int]:
