@@ -98,7 +98,7 @@ def test_keys_all_in_the_head_are_found_by_one_table_lookup(monkeypatch):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.binary(min_size=1, max_size=20).filter(lambda t: b" " not in t and b"\n" not in t),
+@given(st.lists(st.binary(min_size=1, max_size=40).filter(lambda t: b" " not in t and b"\n" not in t),
                 min_size=1, max_size=30), st.data())
 def test_differing_tokens_with_and_without_the_readers_heads(gold, data):
     """The readers' first words (either side, both, neither): the tokens that differ, no more."""
