@@ -178,19 +178,14 @@ def _differing_fields(a: ConllText, b: ConllText) -> IntArray:
     per token and side, the bytes past the token masked off): first every
     token, then the next 8 bytes of the tokens still equal and longer, and so
     on; the last few long tokens are compared as bytes. The first words are
-    the texts' ``token_head`` where both readers computed them.
+    the texts' :meth:`~nerscore.io._conll_corpus.ConllText.heads`.
     """
     la = a.token_end - a.token_start
     differ = la != (b.token_end - b.token_start)
     ba = np.frombuffer(a.data, dtype=np.uint8)
     bb = np.frombuffer(b.data, dtype=np.uint8)
     ra, rb = word_view(ba), word_view(bb)
-    if a.token_head is not None and b.token_head is not None:  # the readers' first words
-        differ |= a.token_head != b.token_head
-    else:
-        bad = raw_words_at(ba, ra, a.token_start) ^ raw_words_at(bb, rb, b.token_start)
-        bad &= low_bytes(la)
-        differ |= bad.astype(bool)
+    differ |= a.heads() != b.heads()  # the first words, read by the readers where they could
     idx = np.flatnonzero(~differ & (la > 8))
     at = 8
     while len(idx) > _FEW:  # the tokens still equal that have bytes past ``at``

@@ -212,7 +212,8 @@ class ConllText:
     ``token_head``, where the reader computed it (:meth:`with_heads`), holds
     the first 8 bytes of each token as one little-endian word, zero past the
     token's end: what comparing two files' tokens reads first (see
-    :class:`~nerscore.io._conll_align.TokenDiff`).
+    :class:`~nerscore.io._conll_align.TokenDiff`; :meth:`heads` computes the
+    words where the reader did not).
 
     Examples
     --------
@@ -221,6 +222,8 @@ class ConllText:
     >>> [int(w).to_bytes(8, "little") for w in text.token_head]
     [b'Ann\x00\x00\x00\x00\x00', b'von\x00\x00\x00\x00\x00']
     >>> text.part(1, 2).token_head.tolist() == text.token_head[1:].tolist()
+    True
+    >>> text.part(0, 1).heads().tolist() == text.heads()[:1].tolist()
     True
     """
 
@@ -231,12 +234,17 @@ class ConllText:
     label_end: PosArray
     token_head: npt.NDArray[np.uint64] | None = None
 
-    def with_heads(self) -> ConllText:
-        """The same text with :attr:`token_head` computed."""
+    def heads(self) -> npt.NDArray[np.uint64]:
+        """:attr:`token_head`, computed here when the reader did not."""
+        if self.token_head is not None:
+            return self.token_head
         b = np.frombuffer(self.data, dtype=np.uint8)
         start = self.token_start
-        heads = words_at(b, word_view(b), start, self.token_end - start)
-        return replace(self, token_head=heads)
+        return words_at(b, word_view(b), start, self.token_end - start)
+
+    def with_heads(self) -> ConllText:
+        """The same text with :attr:`token_head` computed."""
+        return replace(self, token_head=self.heads())
 
     def part(self, start: int, stop: int) -> ConllText:
         """Tokens ``start`` to ``stop`` (exclusive), over the same bytes."""
