@@ -12,8 +12,8 @@ Perl script (``--perl PATH/conlleval.pl``, when given; its wall and CPU time ove
 to ``nerscore conlleval`` on the merged file (our time over its), in wall and in CPU time:
 ``nerscore score`` reads the two files in threads of their own, so on more than one core its
 wall time is below its CPU time. The last column is the wall time over that of
-``nerscore score`` (the report's target is a few times one scoring pass). Two start-up rows time ``nerscore --version`` and ``nerscore score`` on files of
-25,000 tokens made the same way.
+``nerscore score`` (the report's target is a few times one scoring pass). Two start-up rows
+time ``nerscore --version`` and ``nerscore score`` on files of 25,000 tokens made the same way.
 
     .venv/bin/python benchmarks/bench_score.py --perl /path/to/conlleval.pl
     .venv/bin/python benchmarks/bench_score.py --tokens 4000000 --repeats 3
