@@ -1,10 +1,14 @@
-"""``nerscore report --train``: a TRAIN with the bytes of GOLD is not read a second time."""
+"""``nerscore report``: PRED files read beside GOLD; a TRAIN with the bytes of GOLD read once."""
 
 from __future__ import annotations
 
 import shutil
+import threading
+
+import pytest
 
 from nerscore.cli import main
+from nerscore.io import chunks
 from nerscore.io.formats import Format
 from tests.paths import TESTS
 
@@ -26,7 +30,7 @@ def test_a_train_file_with_the_bytes_of_gold_reuses_gold_as_read(tmp_path, monke
     copy = tmp_path / "copy.conll"
     shutil.copyfile(DATA / "test.conll", copy)
     same, loaded = _page(tmp_path, monkeypatch, copy, "same")
-    assert loaded == [str(DATA / "test.conll"), str(DATA / "pred.conll")]
+    assert sorted(loaded) == [str(DATA / "pred.conll"), str(DATA / "test.conll")]
     longer = tmp_path / "longer.conll"  # one more blank line: other bytes, the same sentences
     longer.write_bytes(copy.read_bytes() + b"\n")
     read, loaded = _page(tmp_path, monkeypatch, longer, "read")
@@ -34,3 +38,49 @@ def test_a_train_file_with_the_bytes_of_gold_reuses_gold_as_read(tmp_path, monke
     assert read == same
     other, _ = _page(tmp_path, monkeypatch, DATA / "train.conll", "other")
     assert other != same
+
+
+def _threads_of_loads(monkeypatch) -> dict[str, str]:
+    """Load every file in a thread when two CPUs are there; which thread read which file."""
+    monkeypatch.setattr(chunks, "usable_cpus", lambda: 2)
+    where: dict[str, str] = {}
+    load = Format.load
+    monkeypatch.setattr(Format, "load", lambda self, path, options=None: (
+        where.__setitem__(str(path), threading.current_thread().name),
+        load(self, path, options))[1])
+    return where
+
+
+def test_pred_files_are_read_beside_gold_and_scored_in_order(tmp_path, monkeypatch, capsys):
+    where = _threads_of_loads(monkeypatch)
+    preds = []
+    for k, text in enumerate(["B-PER\nO\n", "B-LOC\nO\n", "B-PER\nB-LOC\n"]):
+        preds.append(tmp_path / f"p{k}.conll")
+        preds[-1].write_text("".join(f"w{i} {t}\n" for i, t in enumerate(text.split())))
+    gold = tmp_path / "g.conll"
+    gold.write_text("w0 B-PER\nw1 O\n")
+    out = tmp_path / "r.html"
+    assert main(["report", str(gold), *map(str, preds), "-o", str(out), "-q"]) == 0
+    assert where[str(gold)] == threading.main_thread().name
+    assert {where[str(p)] for p in preds} == {"nerscore-read-ahead"}
+    sequential = tmp_path / "s.html"
+    monkeypatch.setattr(chunks, "usable_cpus", lambda: 1)
+    assert main(["report", str(gold), *map(str, preds), "-o", str(sequential), "-q"]) == 0
+    assert sequential.read_text(encoding="utf-8") == out.read_text(encoding="utf-8")
+    assert where[str(preds[0])] == threading.main_thread().name
+
+
+@pytest.mark.parametrize("bad", ["gold", "second pred"])
+def test_a_bad_file_read_in_a_thread_or_not_is_named(bad, tmp_path, monkeypatch, capsys):
+    _threads_of_loads(monkeypatch)
+    good, broken = "w0 B-PER\nw1 O\n", "w0 B-PER\nw1\n"
+    files = {"gold": good, "first pred": good, "second pred": good} | {bad: broken}
+    paths = []
+    for name, text in files.items():
+        paths.append(tmp_path / (name.replace(" ", "_") + ".conll"))
+        paths[-1].write_text(text)
+    assert main(["report", *map(str, paths), "-o", str(tmp_path / "r.html"), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert f"line 2 of {paths[list(files).index(bad)]}" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "r.html").exists()

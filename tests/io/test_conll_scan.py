@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import numpy as np
@@ -178,6 +179,28 @@ def test_parse_blocks_of_a_fast_block_choose_a_delimiter():
     assert delimiter == "space"  # tabs and whitespace give the same columns
     assert block.vocab == ("B-X", "O")
     assert block.ids.tolist() == [0, 1, 1]
+
+
+def test_file_positions_are_32_bit_below_2_gib_and_64_bit_past_it():
+    data = b"a\tB-X\nbb\tO\n"
+    scan = scan_block(data, 0, len(data), 1, _options(), "auto", False)
+    near = dataclasses.replace(scan, start=2**31 - len(data) - 1)
+    past = dataclasses.replace(scan, start=2**31 + 5)
+    for moved, dtype in ((near, np.int32), (past, np.int64)):
+        (block,), _ = parse_blocks([moved], "auto")
+        assert block.token_start.dtype == dtype
+        assert (block.token_start - moved.start).tolist() == [0, 6]
+        assert (block.label_end - moved.start).tolist() == [5, 10]
+
+
+def test_assembling_empties_the_list_of_blocks():
+    data = b"a B-X\n\nb O\n"
+    scan = scan_block(data, 0, len(data), 1, _options(), "auto", False)
+    blocks, delimiter = parse_blocks([scan], "auto")
+    corpus = _conll_scan.assemble(blocks, data, "x.conll", delimiter)
+    assert blocks == []
+    assert corpus.to_lists() == [["B-X"], ["O"]]
+    assert list(corpus.tokens) == ["a", "b"]
 
 
 def test_interning_tokens_equals_interning_labels() -> None:

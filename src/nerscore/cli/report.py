@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.cli import _formats as fm, _options as opt
@@ -126,12 +126,8 @@ class _Scored(NamedTuple):
 
 def _score_all(args: argparse.Namespace) -> _Scored:
     """Every PRED scored against GOLD; the token lists of gold tag files for the browser."""
-    import dataclasses
-
-    import nerscore
-    from nerscore.cli.commands import note
-    from nerscore.cli.llm_systems import llm_preds, score_llm_system
-    from nerscore.io.formats import pair_notes
+    from nerscore.cli.llm_systems import llm_preds
+    from nerscore.io.chunks import ReadAhead
 
     outputs = llm_preds(args, args.preds)  # files of model outputs (docs/llm.md)
     gold_fmt = fm.input_format(args.gold, args.gold_format)
@@ -154,10 +150,31 @@ def _score_all(args: argparse.Namespace) -> _Scored:
         if args.mode == "strict" and args.scheme is None:
             raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
-    gold = gold_fmt.load(args.gold, fm.reader_options(args, gold_fmt, "gold"))
+    # the prediction files are read in a thread beside GOLD (the readers warn nothing)
+    loads = ReadAhead((fmt.load(path, fm.reader_options(args, fmt, "pred"))
+                       for path, fmt in zip(args.preds, pred_fmts, strict=True)
+                       if path not in outputs), depth=1)
+    with loads:
+        gold = gold_fmt.load(args.gold, fm.reader_options(args, gold_fmt, "gold"))
+        return _score_each(args, gold, loads, outputs, tag_kw, score_kw)
+
+
+def _score_each(args: argparse.Namespace, gold: Any, loads: Iterator[Any],
+                outputs: set[str], tag_kw: dict[str, Any],
+                score_kw: dict[str, Any]) -> _Scored:
+    """Every PRED scored against ``gold``; ``loads``: the read files of the other PREDs, in order."""
+    import dataclasses
+
+    import nerscore
+    from nerscore.cli.commands import note
+    from nerscore.cli.llm_systems import score_llm_system
+    from nerscore.io.chunks import release_freed_memory
+    from nerscore.io.formats import pair_notes
+
+    gold_fmt = gold.file_format
     reports, preds = [], []
     raw, summaries = {}, {}
-    for path, fmt in zip(args.preds, pred_fmts, strict=True):
+    for path in args.preds:
         if path in outputs:
             llm = score_llm_system(args, gold_fmt, gold, path, counts=len(args.preds) > 1,
                                    outputs=not args.no_errors)
@@ -167,7 +184,8 @@ def _score_all(args: argparse.Namespace) -> _Scored:
             preds.append(llm.counts)
             raw[path], summaries[path] = llm.outputs, llm.summary
             continue
-        pred = fmt.load(path, fm.reader_options(args, fmt, "pred"))
+        pred = next(loads)
+        release_freed_memory()  # what the reading thread freed (docs/scale.md)
         aligned = pair_notes(gold, pred, strict_tokens=args.strict_tokens)
         for n in aligned:
             note("report", f"{path}: {n} Pass --strict-tokens to make this an error.",

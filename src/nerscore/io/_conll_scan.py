@@ -183,7 +183,11 @@ def parse_blocks(scans: list[Scan], column_delimiter: str) -> tuple[list[Block],
 def assemble(
     blocks: list[Block], data: bytes, source: str | None, delimiter: str
 ) -> ConllCorpus:
-    """One corpus from consecutive blocks of ``data``."""
+    """One corpus from consecutive blocks of ``data``.
+
+    Empties ``blocks`` and joins one column at a time, freeing the blocks'
+    parts of each column once joined (the columns are never held twice).
+    """
     index: dict[str, int] = {}
     ids, offsets, documents = [], [np.zeros(1, dtype=np.int64)], []
     n_sent = n_tok = 0
@@ -195,22 +199,20 @@ def assemble(
         documents.append(blk.documents + n_sent)
         n_sent += len(blk.offsets) - 1
         n_tok += len(blk.ids)
+    names = ("token_start", "token_end", "label_start", "label_end", "lines")
+    parts = {name: [getattr(blk, name) for blk in blocks] for name in names}
+    n_comments = sum(blk.n_comments for blk in blocks)
+    blocks.clear()
 
-    def cat(parts: list[Any]) -> Any:
-        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+    def cat(columns: list[Any]) -> Any:
+        joined = columns[0] if len(columns) == 1 else np.concatenate(columns)
+        columns.clear()
+        return joined
 
-    text = ConllText(
-        data,
-        cat([blk.token_start for blk in blocks]),
-        cat([blk.token_end for blk in blocks]),
-        cat([blk.label_start for blk in blocks]),
-        cat([blk.label_end for blk in blocks]),
-    )
-    tags = EncodedTags(cat(ids), cat(offsets), tuple(index), source,
-                       cat([blk.lines for blk in blocks]),
+    text = ConllText(data, *(cat(parts[name]) for name in names[:4]))
+    tags = EncodedTags(cat(ids), cat(offsets), tuple(index), source, cat(parts["lines"]),
                        FieldView(data, text.token_start, text.token_end))
-    return ConllCorpus(tags, delimiter, cat(documents),
-                       sum(blk.n_comments for blk in blocks), text)
+    return ConllCorpus(tags, delimiter, cat(documents), n_comments, text)
 
 
 def _extract(scan: Scan, delimiter: str) -> Block:
@@ -227,7 +229,7 @@ def _extract(scan: Scan, delimiter: str) -> Block:
     s = scan.start
     # byte positions fit 32 bits below 2 GiB: half the memory for the four columns
     dtype = np.int32 if s + len(scan.b) < 2**31 else np.int64
-    cols = [(x + s if s else x).astype(dtype) for x in (tok_s, tok_e, lab_s, lab_e)]
+    cols = [np.add(x, s, dtype=dtype) for x in (tok_s, tok_e, lab_s, lab_e)]
     return Block(ids, vocab, scan.offsets, scan.lines, cols[0], cols[1], cols[2], cols[3],
                  scan.documents, scan.n_comments)
 
@@ -296,7 +298,7 @@ def scan_block(
     columns: dict[str, Found] = {}
     counts: dict[str, tuple[int, int]] = {}
     lines.add_columns(b, is_token, where, column_delimiter, columns, counts)
-    return Scan(b, start, offsets, (tl + first_line).astype(np.int64, copy=False), documents,
+    return Scan(b, start, offsets, np.add(tl, first_line, dtype=np.int64), documents,
                  int(is_comment.sum()), len(tl), columns, counts)
 
 
@@ -383,7 +385,7 @@ class _DelimitedLines:
         ranges = functools.partial(self.ranges, delims, where)
         if column_delimiter in ("auto", "space"):
             counts["space"] = spread
-            columns["space"] = ranges("space")
+            columns["space"] = functools.partial(ranges, "space")
         if column_delimiter in ("auto", "tab"):
             if self.delimiter == _TAB:
                 counts["tab"] = spread

@@ -9,8 +9,10 @@ one format, counted over the whole files.
 
 from __future__ import annotations
 
+import functools
 import os
 import queue
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,6 +31,7 @@ __all__ = [
     "ReadAhead",
     "chunk_pairs",
     "pair_chunks",
+    "release_freed_memory",
     "slice_tags",
     "usable_cpus",
 ]
@@ -241,6 +244,36 @@ def usable_cpus() -> int:
     """
     affinity = getattr(os, "sched_getaffinity", None)
     return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+
+
+def release_freed_memory() -> None:
+    """Hand the memory that threads have freed back to the system, where the C library can.
+
+    glibc keeps what a thread frees in that thread's own heap (its *arena*),
+    out of reach of the other threads: after a whole file is read in a
+    thread, its temporary arrays would stay in the process's resident memory
+    (some 75 MB after 2M tokens). ``malloc_trim`` releases the free pages of
+    every heap; where the C library has no such call this does nothing.
+
+    Examples
+    --------
+    >>> release_freed_memory()
+    """
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        return cast("Callable[[int], int]", getattr(ctypes.CDLL(None), "malloc_trim", None))
+    except OSError:  # no C library to load
+        return None
 
 
 def _close(it: Iterator[Any]) -> None:
