@@ -180,19 +180,3 @@ def test_rendering_and_json():
     assert json.loads(json.dumps(b.to_dict()))["overall"]["n_gold"] == 2
     with pytest.raises(OptionError, match="format"):
         render_breakdown(b, format="html")
-
-
-def test_surfaces_of_file_tokens_equal_those_of_token_lists(tmp_path) -> None:
-    from nerscore.analysis.breakdowns import surfaces
-    from nerscore.io.conll import read_conll
-    from nerscore.values.spans import EntityColumns
-
-    path = tmp_path / "g.conll"
-    path.write_text("New\tB-LOC\nYork\tI-LOC\n\nü b\tB-PER\n", encoding="utf-8")
-    tokens = read_conll(path).tags.sentence_tokens()
-    cols = EntityColumns([0, 0, 1], [0, 1, 0], [2, 2, 1], [0, 0, 1], ("LOC", "PER"), 2)
-    assert surfaces(cols, tokens) == surfaces(cols, [list(t) for t in tokens]) == [
-        "New York", "York", "ü b"]
-    beyond = EntityColumns([1], [0], [2], [0], ("LOC",), 2)
-    assert surfaces(beyond, tokens) is None
-    assert surfaces(beyond, [list(t) for t in tokens]) is None

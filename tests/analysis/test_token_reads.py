@@ -8,7 +8,7 @@ from typing import overload
 import numpy as np
 
 import nerscore
-from nerscore.analysis.breakdowns import surfaces
+from nerscore.analysis.surfaces import surfaces
 from nerscore.values.spans import EntityColumns
 from nerscore.values.tags import EncodedTags, Slices
 

@@ -21,20 +21,20 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from nerscore.analysis.surfaces import seen_flags, texts_of
 from nerscore.errors import OptionError, option_error, user_stacklevel
 from nerscore.matching.alignment import Alignment
 from nerscore.values.decoding import Decoding
 from nerscore.values.ratios import check_zero_division, safe_divide
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import EntityColumns
-from nerscore.values.tags import Slices
 
 if TYPE_CHECKING:
     from nerscore.decode.inputs import Prepared
@@ -50,12 +50,8 @@ __all__ = [
     "breakdown",
     "breakdown_from_report",
     "check_consistent",
-    "known_pairs",
     "prepare_one",
-    "seen_flags",
-    "surfaces",
     "tally",
-    "texts_of",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -177,49 +173,7 @@ class Breakdown:
         }
 
 
-# ------------------------------------------------------------------------------- surfaces
-
-
-def texts_of(prep: Prepared) -> Sequence[Any] | None:
-    """Per sequence, the text (str) or token list that offsets refer to, when the input has it.
-
-    Spans give their documents' texts; tags read from a file give their tokens.
-    """
-    if prep.texts is None:
-        return None
-    if isinstance(prep.texts, Slices):  # a file's tokens: read only where an entity covers them
-        return prep.texts
-    return list(prep.texts)
-
-
-def surfaces(cols: EntityColumns, texts: Sequence[Any] | None) -> list[str] | None:
-    """The surface form of every row: covered tokens joined by a space, or the covered text.
-
-    Whitespace runs become one space. None when ``texts`` is None, a
-    sequence has no text, or an entity lies outside its text.
-
-    Examples
-    --------
-    >>> cols = EntityColumns([0, 1], [0, 4], [2, 12], [0, 0], ("PER",), 2)
-    >>> surfaces(cols, [["Ann", "Lee", "ran"], "Hi, Bob  Lee!"])
-    ['Ann Lee', 'Bob Lee']
-    """
-    if texts is None or (len(cols) and int(cols.seq.max()) >= len(texts)):
-        return None
-    if isinstance(texts, Slices):  # a file's tokens: joined for all rows at once
-        if len(cols) and bool((cols.end > np.diff(texts.offsets)[cols.seq]).any()):
-            return None
-        return texts.join_ranges(cols.seq, cols.start, cols.end)
-    out: list[str] = []
-    item_of: Callable[[int], Any] = texts.view if isinstance(texts, Slices) else \
-        texts.__getitem__
-    for q, s, e in zip(cols.seq.tolist(), cols.start.tolist(), cols.end.tolist(), strict=True):
-        item = item_of(q)
-        if item is None or e > len(item):
-            return None
-        part = item[s:e]
-        out.append(" ".join(part.split()) if isinstance(item, str) else " ".join(map(str, part)))
-    return out
+# ------------------------------------------------------------------------------- decoding
 
 
 def prepare_one(y: object, decoding: Decoding) -> Prepared:
@@ -244,28 +198,6 @@ def prepare_one(y: object, decoding: Decoding) -> Prepared:
             shown.add(str(w.message))
             warnings.warn(w.message, w.category, stacklevel=user_stacklevel())
     return prep
-
-
-def known_pairs(
-    prep: Prepared, texts: Sequence[Any] | None = None
-) -> set[tuple[str, str]] | None:
-    """The ``(surface form, label)`` pairs of the gold entities of ``prep`` (None without texts)."""
-    cols = prep.gold
-    forms = surfaces(cols, texts if texts is not None else texts_of(prep))
-    if forms is None:
-        return None
-    return set(zip(forms, map(cols.labels.__getitem__, cols.label.tolist()), strict=True))
-
-
-def seen_flags(
-    cols: EntityColumns, texts: Sequence[Any] | None, known: set[tuple[str, str]]
-) -> npt.NDArray[np.bool_] | None:
-    """For every row: whether its ``(surface, label)`` is in ``known`` (None without texts)."""
-    forms = surfaces(cols, texts)
-    if forms is None:
-        return None
-    pairs = zip(forms, map(cols.labels.__getitem__, cols.label.tolist()), strict=True)
-    return np.fromiter(map(known.__contains__, pairs), dtype=bool, count=len(forms))
 
 
 # --------------------------------------------------------------------------------- tally
@@ -460,12 +392,14 @@ def breakdown(
     check_consistent(alignment, run.result.counts, match)
     seen = None
     if by == "seen":
-        known = known_pairs(prepare_one(train, decoding), train_texts)
-        if known is None:
-            raise ValueError(_NO_TEXT.format(side="training data", arg="train_texts"))
+        train_prep = prepare_one(train, decoding)
         test_texts = texts if texts is not None else texts_of(run.prep)
-        g = seen_flags(alignment.gold, test_texts, known)
-        p = seen_flags(alignment.pred, test_texts, known)
+        flags = seen_flags(
+            (train_prep.gold, train_texts if train_texts is not None else texts_of(train_prep)),
+            (alignment.gold, test_texts), (alignment.pred, test_texts))
+        if flags is None:
+            raise ValueError(_NO_TEXT.format(side="training data", arg="train_texts"))
+        g, p = flags
         if g is None or p is None:
             raise ValueError(_NO_TEXT.format(side="test data", arg="texts"))
         seen = (g, p)

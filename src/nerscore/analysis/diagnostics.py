@@ -38,15 +38,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from nerscore.analysis.breakdowns import (
-    Breakdown,
-    check_consistent,
-    known_pairs,
-    prepare_one,
-    seen_flags,
-    tally,
-    texts_of,
-)
+from nerscore.analysis.breakdowns import Breakdown, check_consistent, prepare_one, tally
 from nerscore.analysis.findings import (
     KINDS,
     SEVERITIES,
@@ -59,6 +51,7 @@ from nerscore.analysis.findings import (
     shift_findings,
     transition_finding,
 )
+from nerscore.analysis.surfaces import seen_flags, texts_of
 from nerscore.errors import InputTypeError, OptionError, option_error
 from nerscore.values.decoding import Decoding
 from nerscore.values.schemes import Mode, Scheme
@@ -338,22 +331,25 @@ def _seen(
     train_prep: Any, test_prep: Any, run: Any, train_texts: Sequence[Any] | None,
     test_texts: Sequence[Any] | None, match: str,
 ) -> tuple[dict[str, Any] | None, Breakdown | None]:
-    known = known_pairs(train_prep, train_texts)
-    if known is None:
-        return None, None
     texts = test_texts if test_texts is not None else texts_of(test_prep)
-    g = seen_flags(test_prep.gold, texts, known)
-    if g is None:
+    queries = [(test_prep.gold, texts)]
+    if run is not None:
+        alignment = run.result.alignment
+        check_consistent(alignment, run.result.counts, match)
+        # the matcher pairs the entities it decoded: most often the very columns of the test
+        if alignment.gold is not test_prep.gold:
+            queries.append((alignment.gold, texts))
+        queries.append((alignment.pred, texts))
+    known = (train_prep.gold, train_texts if train_texts is not None else texts_of(train_prep))
+    flags = seen_flags(known, *queries)
+    g = None if flags is None else flags[0]
+    if flags is None or g is None:
         return None, None
     n = len(g)
     seen = {"n_test": n, "n_seen": int(g.sum()), "share": float(g.sum() / n) if n else math.nan}
     if run is None:
         return seen, None
-    alignment = run.result.alignment
-    check_consistent(alignment, run.result.counts, match)
-    # the matcher pairs the entities it decoded: most often the very columns flagged above
-    gs = g if alignment.gold is test_prep.gold else seen_flags(alignment.gold, texts, known)
-    ps = seen_flags(alignment.pred, texts, known)
+    gs, ps = (g if len(flags) == 2 else flags[1]), flags[-1]
     if gs is None or ps is None:
         return seen, None
     buckets, overall = tally(alignment, (~gs).astype(np.int64), (~ps).astype(np.int64),
