@@ -1,4 +1,4 @@
-"""The error browser's token rows: JSON made from one array equals the JSON of the lists."""
+"""The error browser's payload: JSON made from arrays equals that of lists; entities found in rows."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from nerscore.render.html_errors import IntColumn, TokenRows, script_json
 
@@ -90,3 +91,41 @@ def test_the_error_payload_of_a_file_writes_the_json_of_its_lists():
     assert data == plain
     assert script_json(data) == script_json(plain)
     assert len(plain["systems"][0]["errors"]["cat"]) > 50
+
+
+def _within_row_by_sorting(table, query):
+    """The reference: every entity of table and query numbered by one sort of all five keys."""
+    keys = ("row", "start", "end", "label", "frag")
+    n = len(table["row"])
+    rows = np.concatenate([np.stack([table[k] for k in keys], axis=1),
+                           np.stack([query[k] for k in keys], axis=1)])
+    if not len(rows):
+        return np.zeros(0, dtype=np.int64)
+    order = np.lexsort(rows.T[::-1])
+    ranked = rows[order]
+    distinct = np.ones(len(rows), dtype=bool)
+    distinct[1:] = (ranked[1:] != ranked[:-1]).any(axis=1)
+    same = np.empty(len(rows), dtype=np.int64)
+    same[order] = np.cumsum(distinct) - 1
+    at = np.full(int(same.max()) + 1, -1, dtype=np.int64)
+    at[same[:n][::-1]] = np.arange(n)[::-1]
+    first = np.searchsorted(table["row"], query["row"])
+    return np.where(query["label"] >= 0, at[same[n:]] - first, -1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(entities=st.lists(st.tuples(*(st.integers(0, 3) for _ in range(5))), max_size=40),
+       queries=st.lists(st.tuples(*(st.integers(-1, 3) for _ in range(5))), max_size=40),
+       picks=st.lists(st.integers(0, 39), max_size=20))
+def test_finding_entities_within_their_rows_equals_sorting_them_all(entities, queries, picks):
+    from nerscore.render.html_errors import _within_row
+
+    # a table as pages hold them: sorted by row, start, end and fragment set (labels unsorted)
+    rows = sorted(entities, key=lambda e: (e[0], e[1], e[2], e[4]))
+    table = {k: np.array([e[i] for e in rows], dtype=np.int64)
+             for i, k in enumerate(("row", "start", "end", "label", "frag"))}
+    # queries: entities of the table (as error records name them), and others
+    asked = [rows[k] for k in picks if k < len(rows)] + [q for q in queries if q[0] >= 0]
+    query = {k: np.array([q[i] for q in asked], dtype=np.int64)
+             for i, k in enumerate(("row", "start", "end", "label", "frag"))}
+    assert _within_row(table, query).tolist() == _within_row_by_sorting(table, query).tolist()

@@ -267,22 +267,42 @@ def _table_json(table: Mapping[str, IntArray], n_rows: int,
 
 
 def _within_row(table: Mapping[str, IntArray], query: Mapping[str, IntArray]) -> IntArray:
-    """Where each queried entity is among its row's entities of ``table``; -1 for label -1."""
-    n = len(table["row"])
-    keys = np.concatenate([np.stack([table[k] for k in _KEYS], axis=1),
-                           np.stack([query[k] for k in _KEYS], axis=1)])
-    if not len(keys):
-        return np.zeros(0, dtype=np.int64)
-    order = np.lexsort(keys.T[::-1])
-    ranked = keys[order]
-    distinct = np.ones(len(keys), dtype=bool)
-    distinct[1:] = (ranked[1:] != ranked[:-1]).any(axis=1)
-    same = np.empty(len(keys), dtype=np.int64)   # one number per distinct entity
-    same[order] = np.cumsum(distinct) - 1
-    at = np.full(int(same.max()) + 1, -1, dtype=np.int64)
-    at[same[:n][::-1]] = np.arange(n)[::-1]   # the first of identical entities
-    first = np.searchsorted(table["row"], query["row"])
-    return np.where(query["label"] >= 0, at[same[n:]] - first, -1)
+    """Where each queried entity is among its row's entities of ``table``; -1 for label -1.
+
+    ``table`` is sorted by row, then start, end and fragment set (:func:`_table`):
+    each query is found by a binary search within its row, all queries at
+    once, then among the entities of the same bounds the first of its label.
+    """
+    row = query["row"]
+    first = np.searchsorted(table["row"], row)
+    stop = np.searchsorted(table["row"], row, side="right")
+    bounds = ("start", "end", "frag")
+    lo, hi = first.copy(), stop.copy()
+    todo = np.flatnonzero(lo < hi)
+    while len(todo):  # lo: the first entity of the row not before the query's bounds
+        mid = (lo[todo] + hi[todo]) // 2
+        before = np.zeros(len(todo), dtype=bool)
+        tied = np.ones(len(todo), dtype=bool)
+        for key in bounds:
+            t, q = table[key][mid], query[key][todo]
+            before |= tied & (t < q)
+            tied &= t == q
+        lo[todo[before]] = mid[before] + 1
+        hi[todo[~before]] = mid[~before]
+        todo = todo[lo[todo] < hi[todo]]
+    out = np.where(query["label"] >= 0, -1 - first, -1)  # -1 - first: not in the table
+    todo = np.flatnonzero(query["label"] >= 0)
+    at = lo[todo]
+    while len(todo):  # the entities of the same bounds, in order, up to one of the same label
+        ok = at < stop[todo]
+        todo, at = todo[ok], at[ok]
+        for key in bounds:
+            ok = table[key][at] == query[key][todo]
+            todo, at = todo[ok], at[ok]
+        hit = table["label"][at] == query["label"][todo]
+        out[todo[hit]] = at[hit] - first[todo[hit]]
+        todo, at = todo[~hit], at[~hit] + 1
+    return out
 
 
 def _errors(
