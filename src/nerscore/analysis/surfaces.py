@@ -96,8 +96,8 @@ def seen_flags(known: Side, *queries: Side) -> list[BoolArray | None] | None:
     width = max(len(labels), 1)
     keys = [None if ids is None else ids * width + code
             for ids, code in zip(_numbered(forms), codes, strict=True)]
-    assert keys[0] is not None
-    seen = np.unique(keys[0])
+    seen = keys[0]
+    assert seen is not None
     return [None if k is None else np.isin(k, seen) for k in keys[1:]]
 
 
