@@ -13,7 +13,7 @@ seen or not is a comparison of integers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -59,8 +59,9 @@ def surfaces(cols: EntityColumns, texts: Sequence[Any] | None) -> list[str] | No
     >>> surfaces(cols, [["Ann", "Lee", "ran"], "Hi, Bob  Lee!"])
     ['Ann Lee', 'Bob Lee']
     """
-    found = _surface_forms(cols, texts)
-    return _decoded(found) if isinstance(found, tuple) else found
+    found = _surface_forms(cols, texts, as_bytes=False)
+    assert not isinstance(found, tuple)
+    return found
 
 
 def seen_flags(known: Side, *queries: Side) -> list[BoolArray | None] | None:
@@ -87,12 +88,16 @@ def seen_flags(known: Side, *queries: Side) -> list[BoolArray | None] | None:
     >>> seen_flags((train, [["Paris", "in", "Ann"]]), (test, [["Ann", "Paris", "Ann"]]))
     [array([ True,  True, False])]
     """
-    forms = [_surface_forms(cols, texts) for cols, texts in (known, *queries)]
+    sides = (known, *queries)
+    forms = [_surface_forms(cols, texts, as_bytes=True) for cols, texts in sides]
     if forms[0] is None:
         return None
+    if any(isinstance(f, list) for f in forms):  # some side has strings: all sides as strings
+        forms = [f if not isinstance(f, tuple) else surfaces(*side)
+                 for f, side in zip(forms, sides, strict=True)]
     labels: dict[str, int] = {}
     codes = [np.array([labels.setdefault(x, len(labels)) for x in cols.labels],
-                      dtype=np.int64)[cols.label] for cols, _ in (known, *queries)]
+                      dtype=np.int64)[cols.label] for cols, _ in sides]
     width = max(len(labels), 1)
     keys = [None if ids is None else ids * width + code
             for ids, code in zip(_numbered(forms), codes, strict=True)]
@@ -101,22 +106,23 @@ def seen_flags(known: Side, *queries: Side) -> list[BoolArray | None] | None:
     return [None if k is None else np.isin(k, seen) for k in keys[1:]]
 
 
-def _surface_forms(cols: EntityColumns, texts: Sequence[Any] | None) -> _Lines | list[str] | None:
-    """:func:`surfaces`, as lines of bytes where ``texts`` are a file's tokens."""
+def _surface_forms(
+    cols: EntityColumns, texts: Sequence[Any] | None, *, as_bytes: bool
+) -> _Lines | list[str] | None:
+    """:func:`surfaces`; with ``as_bytes``, a file's tokens as lines of bytes (``joined_lines``)."""
     if texts is None or (len(cols) and int(cols.seq.max()) >= len(texts)):
         return None
     if isinstance(texts, Slices):  # a file's tokens: joined for all rows at once
         if len(cols) and bool((cols.end > np.diff(texts.offsets)[cols.seq]).any()):
             return None
-        if hasattr(texts.flat, "joined_lines"):
+        if as_bytes and hasattr(texts.flat, "joined_lines"):
             first = texts.offsets[cols.seq] + cols.start
             lines: _Lines = texts.flat.joined_lines(first, first + (cols.end - cols.start))
             return lines
         return texts.join_ranges(cols.seq, cols.start, cols.end)
     out: list[str] = []
-    item_of: Callable[[int], Any] = texts.__getitem__
     for q, s, e in zip(cols.seq.tolist(), cols.start.tolist(), cols.end.tolist(), strict=True):
-        item = item_of(q)
+        item = texts[q]
         if item is None or e > len(item):
             return None
         part = item[s:e]
@@ -124,22 +130,20 @@ def _surface_forms(cols: EntityColumns, texts: Sequence[Any] | None) -> _Lines |
     return out
 
 
-def _decoded(lines: _Lines) -> list[str]:
-    out, at = lines
-    return out[:-1].decode("utf-8").split("\n") if len(at) > 1 else []
-
-
 def _numbered(forms: Sequence[_Lines | list[str] | None]) -> list[IntArray | None]:
     """One id per row of every side, equal for equal surface forms over all sides.
 
-    Lines of bytes are numbered by their bytes (hashed, then checked); where
-    some side has strings, every side's forms are numbered as strings.
+    Strings are numbered in a dict; lines of bytes (all sides, then) by their
+    bytes, hashed and checked (:func:`~nerscore.io._intern.intern_tokens`).
     """
     if any(isinstance(f, list) for f in forms):
         index: dict[str, int] = {}
-        return [None if f is None else np.fromiter(
-            (index.setdefault(s, len(index)) for s in (_decoded(f) if isinstance(f, tuple) else f)),
-            dtype=np.int64) for f in forms]
+        numbered: list[IntArray | None] = []
+        for f in forms:
+            assert not isinstance(f, tuple)  # the caller gave every side as strings
+            numbered.append(None if f is None else np.fromiter(
+                (index.setdefault(x, len(index)) for x in f), dtype=np.int64))
+        return numbered
     from nerscore.io._intern import intern_tokens
 
     parts = [f for f in forms if isinstance(f, tuple)]
@@ -148,13 +152,5 @@ def _numbered(forms: Sequence[_Lines | list[str] | None]) -> list[IntArray | Non
     ends = np.concatenate([at[1:] - 1 + s for (_, at), s in zip(parts, shifts, strict=True)])
     data = np.frombuffer(b"".join(out for out, _ in parts), dtype=np.uint8)
     ids, _ = intern_tokens(data, starts, ends)  # a line's newline is left out
-    found: list[IntArray | None] = []
-    at = 0
-    for f in forms:
-        if f is None:
-            found.append(None)
-            continue
-        n = len(f[1]) - 1
-        found.append(ids[at : at + n])
-        at += n
-    return found
+    pieces = iter(np.split(ids, np.cumsum([len(at) - 1 for _, at in parts])[:-1]))
+    return [None if f is None else next(pieces) for f in forms]
