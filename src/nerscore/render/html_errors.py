@@ -277,8 +277,9 @@ def _within_row(table: Mapping[str, IntArray], query: Mapping[str, IntArray]) ->
     first = np.searchsorted(table["row"], row)
     stop = np.searchsorted(table["row"], row, side="right")
     bounds = ("start", "end", "frag")
+    asked = query["label"] >= 0  # an absent side is not looked for
     lo, hi = first.copy(), stop.copy()
-    todo = np.flatnonzero(lo < hi)
+    todo = np.flatnonzero(asked & (lo < hi))
     while len(todo):  # lo: the first entity of the row not before the query's bounds
         mid = (lo[todo] + hi[todo]) // 2
         before = np.zeros(len(todo), dtype=bool)
@@ -290,8 +291,8 @@ def _within_row(table: Mapping[str, IntArray], query: Mapping[str, IntArray]) ->
         lo[todo[before]] = mid[before] + 1
         hi[todo[~before]] = mid[~before]
         todo = todo[lo[todo] < hi[todo]]
-    out = np.where(query["label"] >= 0, -1 - first, -1)  # -1 - first: not in the table
-    todo = np.flatnonzero(query["label"] >= 0)
+    out = np.where(asked, -1 - first, -1)  # -1 - first: not in the table
+    todo = np.flatnonzero(asked)
     at = lo[todo]
     while len(todo):  # the entities of the same bounds, in order, up to one of the same label
         ok = at < stop[todo]
