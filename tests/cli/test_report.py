@@ -9,6 +9,7 @@ import pytest
 
 from nerscore.cli import main
 from nerscore.io import chunks
+from nerscore.io._conll_corpus import FieldView
 from nerscore.io.formats import Format
 from tests.paths import TESTS
 
@@ -84,3 +85,48 @@ def test_a_bad_file_read_in_a_thread_or_not_is_named(bad, tmp_path, monkeypatch,
     assert f"line 2 of {paths[list(files).index(bad)]}" in err
     assert "Traceback" not in err
     assert not (tmp_path / "r.html").exists()
+
+
+def _report(tmp_path, name: str, *extra: str) -> str:
+    out = tmp_path / f"{name}.html"
+    assert main(["report", str(DATA / "test.conll"), str(DATA / "pred.conll"), "--train",
+                 str(DATA / "train.conll"), "-o", str(out), "-q", *extra]) == 0
+    return out.read_text(encoding="utf-8")
+
+
+def _interning_threads(monkeypatch) -> list[str]:
+    where: list[str] = []
+    interned = FieldView.interned
+    monkeypatch.setattr(FieldView, "interned", lambda self: (
+        where.append(threading.current_thread().name), interned(self))[1])
+    return where
+
+
+def test_gold_tokens_are_numbered_in_a_thread_while_scoring(tmp_path, monkeypatch, capsys):
+    where = _interning_threads(monkeypatch)
+    monkeypatch.setattr(chunks, "usable_cpus", lambda: 1)
+    alone = _report(tmp_path, "alone")
+    assert where == []  # one CPU: the browser numbers its rows' tokens itself
+    monkeypatch.setattr(chunks, "usable_cpus", lambda: 2)
+    aside = _report(tmp_path, "aside")
+    assert where[0] == "nerscore-intern"
+    assert aside == alone
+    where.clear()
+    _report(tmp_path, "no-errors", "--no-errors")
+    assert where == []  # no browser: nothing to number
+
+
+def test_numbering_that_fails_in_its_thread_is_done_again_by_the_browser(tmp_path, monkeypatch,
+                                                                        capsys):
+    monkeypatch.setattr(chunks, "usable_cpus", lambda: 1)
+    alone = _report(tmp_path, "alone")
+    monkeypatch.setattr(chunks, "usable_cpus", lambda: 2)
+    where = _interning_threads(monkeypatch)
+
+    def fail(self):
+        raise MemoryError
+
+    monkeypatch.setattr(FieldView, "_intern_all", fail)
+    assert _report(tmp_path, "failed") == alone
+    assert where == ["nerscore-intern"]  # the browser hashed its rows alone
+    assert "Traceback" not in capsys.readouterr().err

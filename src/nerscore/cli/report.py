@@ -159,6 +159,33 @@ def _score_all(args: argparse.Namespace) -> _Scored:
         return _score_each(args, gold, loads, outputs, tag_kw, score_kw)
 
 
+def _intern_tokens_aside(texts: Any) -> None:
+    """Number GOLD's tokens in a thread of its own while the systems are scored.
+
+    The error browser stores each token of its rows once
+    (:meth:`~nerscore.io._conll_corpus.FieldView.interned`); the second
+    core hashes them while this thread diagnoses (on one CPU, nothing is
+    started). Should it fail, the browser numbers the tokens itself (and
+    reports what went wrong).
+    """
+    import threading
+
+    from nerscore.io.chunks import release_freed_memory, usable_cpus
+
+    view: Any = getattr(texts, "flat", None)
+    if not hasattr(view, "interned") or usable_cpus() < 2:  # not a file's; nothing to gain
+        return
+
+    def intern() -> None:
+        try:
+            view.interned()
+        except Exception:  # numbered again, and reported, by the browser
+            return
+        release_freed_memory()  # the hashing's temporary arrays, freed in this thread's heap
+
+    threading.Thread(target=intern, name="nerscore-intern", daemon=True).start()
+
+
 def _score_each(args: argparse.Namespace, gold: Any, loads: Iterator[Any],
                 outputs: set[str], tag_kw: dict[str, Any],
                 score_kw: dict[str, Any]) -> _Scored:
@@ -187,6 +214,8 @@ def _score_each(args: argparse.Namespace, gold: Any, loads: Iterator[Any],
         pred = next(loads)
         release_freed_memory()  # what the reading thread freed (docs/scale.md)
         aligned = pair_notes(gold, pred, strict_tokens=args.strict_tokens)
+        if not preds and not args.no_errors:  # the files read and compared: past their peak
+            _intern_tokens_aside(gold.texts())
         for n in aligned:
             note("report", f"{path}: {n} Pass --strict-tokens to make this an error.",
                  kind="warning")
@@ -312,17 +341,19 @@ def run_report(args: argparse.Namespace) -> int:
     """
     from nerscore.cli.commands import note
     from nerscore.render.html import render_html
+    from nerscore.scoring.reuse import reusing_runs
 
     names = _names(args)
     if len(args.preds) < 2 and any(v is not None for v in (args.resamples, args.level,
                                                             args.seed)):
         raise opt.UsageError("--resamples, --level and --seed need two or more PRED files")
-    scored = _score_all(args)
-    reports = scored.reports
-    systems = dict(zip(names, reports, strict=True)) if len(reports) > 1 else None
-    comparison = _comparison(args, scored, names) if len(reports) > 1 else None
-    diagnostics = _diagnostics(args, scored, names) if args.train is not None else None
-    curve, calibration = _curves(args, scored, names)
+    with reusing_runs():  # the diagnostics match what the scoring matched: once
+        scored = _score_all(args)
+        reports = scored.reports
+        systems = dict(zip(names, reports, strict=True)) if len(reports) > 1 else None
+        comparison = _comparison(args, scored, names) if len(reports) > 1 else None
+        diagnostics = _diagnostics(args, scored, names) if args.train is not None else None
+        curve, calibration = _curves(args, scored, names)
     raw = scored.outputs or {}
     page = render_html(reports[0], systems=systems, name=names[0], texts=scored.texts,
                        errors=not args.no_errors, digits=args.digits, title=args.title,

@@ -135,7 +135,7 @@ def prepare(y_true: object, y_pred: object, decoding: Decoding | None = None) ->
         return prepare_spans(y_true, y_pred)
     t, p = encode_pair(y_true, y_pred)
     gold = decode(t, decoding)
-    pred = decode(p, decoding)
+    pred = gold if p is t else decode(p, decoding)  # one corpus against itself: decoded once
     tokens = t.sentence_tokens() or p.sentence_tokens()  # tags read from a file
     return Prepared(gold, pred, (t, p), decoding.scheme_name, decoding.mode.value,
                     texts=tokens, decoding=decoding)

@@ -27,6 +27,7 @@ from nerscore.scoring.reduction import (
     reduce_counts,
 )
 from nerscore.scoring.report import Report, Row, entity_notes, entity_summary
+from nerscore.scoring.reuse import remembered, run_key
 from nerscore.values.counts import Counts
 from nerscore.values.decoding import Decoding
 from nerscore.values.label_ops import LabelOps, label_notes
@@ -144,7 +145,19 @@ def run_matcher(
     labels the label operations name and the input lacks to the caller
     (a batch may lack a label that the whole input has). ``prepared``, when
     given, prepares the input instead (``y_true`` and ``y_pred`` are not read).
+    Within :func:`~nerscore.scoring.reuse.reusing_runs`, a second run of the
+    same inputs and settings is the first one.
     """
+    key = None if prepared is not None else run_key(
+        id(y_true), id(y_pred), match, decoding, align, warn_labels, options=options)
+    return remembered(key, (y_true, y_pred), lambda: _run_matcher(
+        y_true, y_pred, match, decoding, options, align, warn_labels, prepared))
+
+
+def _run_matcher(
+    y_true: object, y_pred: object, match: str, decoding: Decoding, options: Mapping[str, Any],
+    align: bool, warn_labels: bool, prepared: Callable[[], Prepared] | None,
+) -> MatcherRun:
     matcher = get_matcher(match)
     label_ops, options = LabelOps.split(options)
     selection, options = Selection.split(options)
