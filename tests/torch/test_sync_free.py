@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -67,7 +69,25 @@ def test_compiles_to_one_graph(scheme, mode, match, aggregate):
     got = compiled(logits, target, word_ids)
     want = update(logits, target, word_ids)
     assert all(torch.equal(a, b) for a, b in zip(got, want, strict=True))
-    torch._dynamo.reset()
+    with warnings.catch_warnings():  # some torch releases warn about their own modules here
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch._dynamo.reset()
+
+
+@contextlib.contextmanager
+def _sync_debug_mode(mode: str):
+    """CUDA's synchronisation check set to ``mode`` in the block, set back however it ends."""
+
+    def set_mode(value: str) -> None:
+        with warnings.catch_warnings():  # torch warns that the check is a prototype
+            warnings.filterwarnings("ignore", "Synchronization debug mode", UserWarning)
+            torch.cuda.set_sync_debug_mode(value)
+
+    try:
+        set_mode(mode)
+        yield
+    finally:
+        set_mode("default")
 
 
 cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA is not available")
@@ -87,12 +107,9 @@ def test_cuda_update_never_synchronises(mode, match):
     metric.update(logits, target)  # first call copies the tables to the device
     metric.update(logits, target, word_ids)
     torch.cuda.synchronize()
-    torch.cuda.set_sync_debug_mode("error")
-    try:
+    with _sync_debug_mode("error"):
         metric.update(logits, target)
         metric.update(logits, target, word_ids)
-    finally:
-        torch.cuda.set_sync_debug_mode("default")
     cpu = EntityMetric(TAGS, scheme="IOBES", mode=mode, match=match)
     for _ in range(2):
         cpu.update(logits.cpu(), target.cpu())
