@@ -9,7 +9,7 @@ import pytest
 import nerscore
 from nerscore.errors import ConllevalMergeWarning
 from nerscore.scoring import metrics
-from nerscore.scoring.reuse import remembered, reusing_runs, run_key
+from nerscore.scoring.reuse import remembered, reusing, reusing_runs, run_key
 
 GOLD = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O"], ["O", "B-PER"]]
 PRED = [["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O"], ["B-MISC", "B-PER"]]
@@ -88,7 +88,9 @@ def test_keys_and_the_memory():
                                                                     options={"b": 2, "a": 1})
     assert run_key(1, options={"keep": ["PER"]}) is None
     calls = []
+    assert not reusing()
     with reusing_runs():
+        assert reusing()
         assert remembered(None, (), lambda: calls.append(1) or len(calls)) == 1
         assert remembered(None, (), lambda: calls.append(1) or len(calls)) == 2
         assert remembered(("k",), (), lambda: calls.append(1) or len(calls)) == 3
@@ -96,3 +98,4 @@ def test_keys_and_the_memory():
         with reusing_runs():  # a block of its own
             assert remembered(("k",), (), lambda: calls.append(1) or len(calls)) == 4
         assert remembered(("k",), (), lambda: calls.append(1) or len(calls)) == 3
+    assert not reusing()

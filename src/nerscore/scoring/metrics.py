@@ -27,7 +27,7 @@ from nerscore.scoring.reduction import (
     reduce_counts,
 )
 from nerscore.scoring.report import Report, Row, entity_notes, entity_summary
-from nerscore.scoring.reuse import remembered, run_key
+from nerscore.scoring.reuse import remembered, reusing, run_key
 from nerscore.values.counts import Counts
 from nerscore.values.decoding import Decoding
 from nerscore.values.label_ops import LabelOps, label_notes
@@ -148,10 +148,14 @@ def run_matcher(
     Within :func:`~nerscore.scoring.reuse.reusing_runs`, a second run of the
     same inputs and settings is the first one.
     """
-    key = None if prepared is not None else run_key(
-        id(y_true), id(y_pred), match, decoding, align, warn_labels, options=options)
-    return remembered(key, (y_true, y_pred), lambda: _run_matcher(
-        y_true, y_pred, match, decoding, options, align, warn_labels, prepared))
+    def run() -> MatcherRun:
+        return _run_matcher(y_true, y_pred, match, decoding, options, align, warn_labels,
+                            prepared)
+
+    if prepared is not None or not reusing():
+        return run()
+    key = run_key(id(y_true), id(y_pred), match, decoding, align, warn_labels, options=options)
+    return remembered(key, (y_true, y_pred), run)
 
 
 def _run_matcher(

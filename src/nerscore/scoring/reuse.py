@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
-__all__ = ["remembered", "reusing_runs", "run_key"]
+__all__ = ["remembered", "reusing", "reusing_runs", "run_key"]
 
 T = TypeVar("T")
 
@@ -51,6 +51,11 @@ def reusing_runs() -> Iterator[None]:
         yield
     finally:
         _MEMORY.reset(token)
+
+
+def reusing() -> bool:
+    """Whether a :func:`reusing_runs` block is open (outside one, no key need be made)."""
+    return _MEMORY.get() is not None
 
 
 def run_key(*parts: object, options: Mapping[str, Any]) -> Hashable | None:
