@@ -419,3 +419,20 @@ def test_what_a_reader_returns_is_scored_as_it_is(tmp_path):
     assert not any(f'"{t}"' in bare for t in tokens if t.isalpha() and len(t) > 3)
     brat = nerscore.read_brat(DATA / "brat" / "conll2002")
     assert nerscore.evaluate(brat, brat).micro.f1 == 1.0
+
+
+def test_a_corpus_prepared_against_itself_is_decoded_once(monkeypatch):
+    from nerscore.decode import inputs
+
+    calls = []
+    real = inputs.decode
+    monkeypatch.setattr(inputs, "decode", lambda t, d: (calls.append(t), real(t, d))[1])
+    lists = [["B-PER", "I-PER", "O"], ["B-LOC"]]
+    tags = nerscore.EncodedTags.from_lists(lists)  # as read from a file: one object
+    same = prepare(tags, tags)
+    assert len(calls) == 1
+    assert same.pred is same.gold
+    other = prepare(tags, nerscore.EncodedTags.from_lists(lists))
+    assert len(calls) == 3
+    assert other.gold.to_entities() == same.gold.to_entities()
+    assert other.pred.to_entities() == same.pred.to_entities()
