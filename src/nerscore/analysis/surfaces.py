@@ -89,12 +89,12 @@ def seen_flags(known: Side, *queries: Side) -> list[BoolArray | None] | None:
     [array([ True,  True, False])]
     """
     sides = (known, *queries)
-    forms = [_surface_forms(cols, texts, as_bytes=True) for cols, texts in sides]
+    # as bytes when every side with texts is a file's tokens, else every side as strings
+    as_bytes = all(isinstance(texts, Slices) and hasattr(texts.flat, "joined_lines")
+                   for _, texts in sides if texts is not None)
+    forms = [_surface_forms(cols, texts, as_bytes=as_bytes) for cols, texts in sides]
     if forms[0] is None:
         return None
-    if any(isinstance(f, list) for f in forms):  # some side has strings: all sides as strings
-        forms = [f if not isinstance(f, tuple) else surfaces(*side)
-                 for f, side in zip(forms, sides, strict=True)]
     labels: dict[str, int] = {}
     codes = [np.array([labels.setdefault(x, len(labels)) for x in cols.labels],
                       dtype=np.int64)[cols.label] for cols, _ in sides]
@@ -140,7 +140,7 @@ def _numbered(forms: Sequence[_Lines | list[str] | None]) -> list[IntArray | Non
         index: dict[str, int] = {}
         numbered: list[IntArray | None] = []
         for f in forms:
-            assert not isinstance(f, tuple)  # the caller gave every side as strings
+            assert not isinstance(f, tuple)  # the caller cut no side as bytes then
             numbered.append(None if f is None else np.fromiter(
                 (index.setdefault(x, len(index)) for x in f), dtype=np.int64))
         return numbered
