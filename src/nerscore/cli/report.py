@@ -201,6 +201,7 @@ def _score_each(args: argparse.Namespace, gold: Any, loads: Iterator[Any],
     gold_fmt = gold.file_format
     reports, preds = [], []
     raw, summaries = {}, {}
+    interning = args.no_errors  # GOLD's tokens numbered aside for the browser (once)
     for path in args.preds:
         if path in outputs:
             llm = score_llm_system(args, gold_fmt, gold, path, counts=len(args.preds) > 1,
@@ -214,8 +215,9 @@ def _score_each(args: argparse.Namespace, gold: Any, loads: Iterator[Any],
         pred = next(loads)
         release_freed_memory()  # what the reading thread freed (docs/scale.md)
         aligned = pair_notes(gold, pred, strict_tokens=args.strict_tokens)
-        if not preds and not args.no_errors:  # the files read and compared: past their peak
+        if not interning:  # the first files read and compared: past their peak
             _intern_tokens_aside(gold.texts())
+            interning = True
         for n in aligned:
             note("report", f"{path}: {n} Pass --strict-tokens to make this an error.",
                  kind="warning")
