@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 from collections import Counter
 
 import numpy as np
@@ -263,6 +264,24 @@ def test_csv_round_trip(tmp_path):
     want = [{k: "" if v is None else str(v) for k, v in r.to_dict().items()} for r in recs]
     assert got == want
     assert got[0]["doc_id"] == "d,1"
+
+
+def test_csv_quotes_what_ends_a_cell_on_every_python():
+    """A NUL is written as it is; a comma, a quote, a lone CR or a LF is quoted (RFC 4180)."""
+    text = "a\x00b c,d e\"f g\rh i\nj k"
+    g = EntityColumns([0] * 5, [0, 4, 8, 12, 16], [3, 7, 11, 15, 19], [0, 0, 0, 0, 1],
+                      ("X", 'Y,"Z'))
+    out = errors_to_string(list_errors(g, EntityColumns.empty(), texts=[text]), format="csv")
+    assert out == ",".join(FIELDS) + "\n" + (
+        "missed,0,,0,3,X,,,,a\x00b,,,\n"
+        'missed,0,,4,7,X,,,,"c,d",,,\n'
+        'missed,0,,8,11,X,,,,"e""f",,,\n'
+        'missed,0,,12,15,X,,,,"g\rh",,,\n'
+        'missed,0,,16,19,"Y,""Z",,,,"i\nj",,,\n')
+    if sys.version_info >= (3, 11):  # 3.10's reader refuses NUL
+        back = list(csv.reader(io.StringIO(out, newline="")))
+        assert [(r[5], r[9]) for r in back[1:]] == [
+            ("X", "a\x00b"), ("X", "c,d"), ("X", 'e"f'), ("X", "g\rh"), ('Y,"Z', "i\nj")]
 
 
 def test_writers_to_file_objects_and_unicode():

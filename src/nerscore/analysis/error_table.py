@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from json.encoder import encode_basestring
@@ -287,45 +288,77 @@ gold_text,pred_text,gold_fragments,pred_fragments
         return _to_jsonl(self).decode("utf-8")
 
 
-def _nullable(values: IntArray) -> list[int | None]:
-    """The values as Python ints, None for -1 (an absent side)."""
-    out: list[int | None] = values.tolist()
-    for k in np.flatnonzero(values < 0).tolist():
-        out[k] = None
-    return out
-
-
 def _is_binary(fh: IO[Any]) -> bool:
     return "b" in getattr(fh, "mode", "") or isinstance(fh, (io.BufferedIOBase, io.RawIOBase))
 
 
-def _csv_fragments(frags: Frags | None) -> str | None:
-    """Fragments as BRAT writes them (``0 4;19 29``)."""
-    return None if frags is None else ";".join(f"{a} {b}" for a, b in frags)
+# --------------------------------------------------------------------------- CSV
+#
+# A row is the fields' cells joined by commas: an empty cell for an absent
+# value, and a cell holding a comma, a double quote, a carriage return or a
+# newline between double quotes, its quotes doubled (RFC 4180). That is what
+# ``csv.writer`` writes on Python 3.13, here on every version: 3.10's refuses
+# a NUL character, and 3.11's and 3.12's leave a lone carriage return
+# unquoted, which ends the row for a reader. Columns are made at once: the
+# fixed ones from tables, the strings checked by one search of them joined.
+
+_CSV_QUOTED = re.compile(r'[,"\r\n]')
+
+
+def _csv_cell(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"' if _CSV_QUOTED.search(text) else text
+
+
+def _csv_strings(values: Sequence[Any] | None, n: int) -> list[str]:
+    """Each value (None: an empty cell) as a cell; only the few that need it are quoted."""
+    if values is None:
+        return [""] * n
+    cells: list[str] = ["" if v is None else v for v in values]
+    joined = "".join(cells)
+    if _CSV_QUOTED.search(joined) is None:  # nearly always
+        return cells
+    ends = np.cumsum([len(c) for c in cells])
+    hits = [m.start() for m in _CSV_QUOTED.finditer(joined)]
+    for k in sorted(set(np.searchsorted(ends, hits, side="right").tolist())):
+        cells[k] = _csv_cell(cells[k])
+    return cells
+
+
+def _csv_ints(values: IntArray) -> list[str]:
+    """Each value in decimal, an empty cell for -1 (an absent side)."""
+    present = values >= 0
+    if not present.any():
+        return [""] * len(values)
+    lo, hi = int(values[present].min()), int(values.max())
+    if hi - lo > 4 * len(values):  # spread out: one str per value
+        out = str(values.tolist())[1:-1].split(", ")
+        for k in np.flatnonzero(~present).tolist():
+            out[k] = ""
+        return out
+    table = ["", *(x.decode("ascii") for x in _int_strs(lo, hi))]
+    return _lookup(table, np.where(present, values - (lo - 1), 0))
+
+
+def _csv_fragments(frags: Frags | None) -> str:
+    """Fragments as BRAT writes them (``0 4;19 29``); an empty cell for None."""
+    return "" if frags is None else ";".join(f"{a} {b}" for a, b in frags)
 
 
 def _to_csv(t: ErrorTable) -> str:
+    """A header row of :data:`FIELDS`, then one row per record (see the comment above)."""
     n = len(t)
-    none: list[None] = [None] * n
-    labels = [*t.labels, None]  # -1 -> None
-    cats = [c.value for c in CATEGORIES]
-    columns: list[Sequence[Any]] = [
-        _lookup(cats, t.category), t.sequence.tolist(), t.doc_id or none,
-        _nullable(t.gold_start), _nullable(t.gold_end),
-        _lookup(labels, t.gold_label),
-        _nullable(t.pred_start), _nullable(t.pred_end),
-        _lookup(labels, t.pred_label),
-        t.gold_text or none, t.pred_text or none,
-        [_csv_fragments(f) for f in t.gold_fragments] if t.gold_fragments else none,
-        [_csv_fragments(f) for f in t.pred_fragments] if t.pred_fragments else none,
+    labels = [*(_csv_cell(x) for x in t.labels), ""]  # -1 -> an empty cell
+    frags = [[_csv_fragments(f) for f in side] if side else [""] * n
+             for side in (t.gold_fragments, t.pred_fragments)]
+    columns: list[Sequence[str]] = [
+        _lookup([c.value for c in CATEGORIES], t.category), _csv_ints(t.sequence),
+        _csv_strings(t.doc_id, n), _csv_ints(t.gold_start), _csv_ints(t.gold_end),
+        _lookup(labels, t.gold_label), _csv_ints(t.pred_start), _csv_ints(t.pred_end),
+        _lookup(labels, t.pred_label), _csv_strings(t.gold_text, n),
+        _csv_strings(t.pred_text, n), *frags,
     ]
-    import csv  # only the CSV writer needs it
-
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")  # None is written as an empty cell
-    writer.writerow(FIELDS)
-    writer.writerows(zip(*columns, strict=True))
-    return buf.getvalue()
+    rows = [",".join(FIELDS), *map(",".join, zip(*columns, strict=True))]
+    return "\n".join(rows) + "\n"
 
 
 def _lookup(table: Sequence[Any], codes: IntArray) -> list[Any]:

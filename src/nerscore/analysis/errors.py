@@ -436,7 +436,9 @@ def write_errors(
     format : {"jsonl", "csv"}
         JSON Lines: one object per record, keys in :data:`FIELDS` order,
         ``null`` for absent values. CSV: a header row of :data:`FIELDS`,
-        then one row per record, empty cells for absent values.
+        then one row per record, empty cells for absent values; a cell
+        holding a comma, a double quote, a carriage return or a newline is
+        quoted, its quotes doubled (RFC 4180), on every Python version.
 
     Returns
     -------
