@@ -58,6 +58,7 @@ def test_gold_from_standard_input_and_the_temporary_file_is_removed(capsys, monk
 
 
 def test_json_lines_and_parquet_are_sniffed(capsys, monkeypatch, tmp_path):
+    pytest.importorskip("pyarrow")
     gold = tmp_path / "g.jsonl"
     gold.write_text('{"id": "a", "text": "Anna met Bo", "spans": [{"start": 0, "end": 4, '
                     '"label": "PER"}, {"start": 9, "end": 11, "label": "PER"}]}\n')
@@ -76,6 +77,7 @@ def test_json_lines_and_parquet_are_sniffed(capsys, monkeypatch, tmp_path):
 
 
 def test_a_given_format_wins_over_the_sniffed_one(capsys, monkeypatch):
+    pytest.importorskip("pyarrow")
     status, _, err = run(capsys, monkeypatch, PRED.read_bytes(), "score", GOLD, "-",
                          "--pred-format", "parquet")
     assert status == 1

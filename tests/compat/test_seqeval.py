@@ -559,7 +559,8 @@ def test_macro_without_labels_is_seqevals_nan_without_numpy_warnings(zero_divisi
                               zero_division=zero_division)
         assert math.isnan(ours)
         assert math.isnan(ref)
-        assert "Mean of empty slice" in {m for _, m in ref_w}
+        # NumPy 1 ends the message with a full stop, NumPy 2 does not
+        assert any(m.startswith("Mean of empty slice") for _, m in ref_w)
         assert [m for _, m in our_w] == [MACRO_OVER_NOTHING]
         assert issubclass(our_w[0][0], UndefinedMetricWarning)
     p, r, f, s = call(ns.precision_recall_fscore_support, y, y, average="macro")[0]
