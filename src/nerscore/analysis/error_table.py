@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from json.encoder import encode_basestring
@@ -21,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.analysis.byte_texts import ByteTexts
+from nerscore.io.csv_cells import cell, string_cells
 from nerscore.values.options import OptionEnum
 
 __all__ = ["FIELDS", "ErrorCategory", "ErrorRecord", "ErrorTable"]
@@ -294,34 +294,8 @@ def _is_binary(fh: IO[Any]) -> bool:
 
 # --------------------------------------------------------------------------- CSV
 #
-# A row is the fields' cells joined by commas: an empty cell for an absent
-# value, and a cell holding a comma, a double quote, a carriage return or a
-# newline between double quotes, its quotes doubled (RFC 4180). That is what
-# ``csv.writer`` writes on Python 3.13, here on every version: 3.10's refuses
-# a NUL character, and 3.11's and 3.12's leave a lone carriage return
-# unquoted, which ends the row for a reader. Columns are made at once: the
-# fixed ones from tables, the strings checked by one search of them joined.
-
-_CSV_QUOTED = re.compile(r'[,"\r\n]')
-
-
-def _csv_cell(text: str) -> str:
-    return '"' + text.replace('"', '""') + '"' if _CSV_QUOTED.search(text) else text
-
-
-def _csv_strings(values: Sequence[Any] | None, n: int) -> list[str]:
-    """Each value (None: an empty cell) as a cell; only the few that need it are quoted."""
-    if values is None:
-        return [""] * n
-    cells: list[str] = ["" if v is None else v for v in values]
-    joined = "".join(cells)
-    if _CSV_QUOTED.search(joined) is None:  # nearly always
-        return cells
-    ends = np.cumsum([len(c) for c in cells])
-    hits = [m.start() for m in _CSV_QUOTED.finditer(joined)]
-    for k in sorted(set(np.searchsorted(ends, hits, side="right").tolist())):
-        cells[k] = _csv_cell(cells[k])
-    return cells
+# One row per record, the cells quoted as :mod:`nerscore.io.csv_cells` quotes
+# them; the columns are made at once, the fixed ones from tables.
 
 
 def _csv_ints(values: IntArray) -> list[str]:
@@ -345,17 +319,18 @@ def _csv_fragments(frags: Frags | None) -> str:
 
 
 def _to_csv(t: ErrorTable) -> str:
-    """A header row of :data:`FIELDS`, then one row per record (see the comment above)."""
+    """A header row of :data:`FIELDS`, then one row per record."""
     n = len(t)
-    labels = [*(_csv_cell(x) for x in t.labels), ""]  # -1 -> an empty cell
+    labels = [*(cell(x) for x in t.labels), ""]  # -1 -> an empty cell
     frags = [[_csv_fragments(f) for f in side] if side else [""] * n
              for side in (t.gold_fragments, t.pred_fragments)]
+    none = [None] * n
     columns: list[Sequence[str]] = [
         _lookup([c.value for c in CATEGORIES], t.category), _csv_ints(t.sequence),
-        _csv_strings(t.doc_id, n), _csv_ints(t.gold_start), _csv_ints(t.gold_end),
+        string_cells(t.doc_id or none), _csv_ints(t.gold_start), _csv_ints(t.gold_end),
         _lookup(labels, t.gold_label), _csv_ints(t.pred_start), _csv_ints(t.pred_end),
-        _lookup(labels, t.pred_label), _csv_strings(t.gold_text, n),
-        _csv_strings(t.pred_text, n), *frags,
+        _lookup(labels, t.pred_label), string_cells(t.gold_text or none),
+        string_cells(t.pred_text or none), *frags,
     ]
     rows = [",".join(FIELDS), *map(",".join, zip(*columns, strict=True))]
     return "\n".join(rows) + "\n"

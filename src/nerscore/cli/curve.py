@@ -9,14 +9,13 @@ PNG needs matplotlib, ``pip install 'nerscore[plot]'``). See docs/curves.md.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._output import add_quiet_option, declare_files, write_result
 from nerscore.cli.thresholds import add_schema_option, curve_kwargs
+from nerscore.io.csv_cells import rows_text
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -76,13 +75,8 @@ def register(subparsers: Subparsers) -> None:
 
 
 def _csv(rows: list[dict[str, Any]]) -> str:
-    buf = io.StringIO()
     fields = ["label", "threshold", "tp", "n_pred", "n_gold", "precision", "recall", "fbeta"]
-    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
-    for r in rows:
-        writer.writerow({k: ("" if r[k] is None else r[k]) for k in fields})
-    return buf.getvalue()
+    return rows_text([fields, *([r[k] for k in fields] for r in rows)])
 
 
 def run_curve(args: argparse.Namespace) -> int:
