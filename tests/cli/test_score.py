@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import subprocess
 import sys
 import warnings
@@ -478,6 +479,30 @@ def test_python_dash_m_nerscore_runs_the_readme_example():
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert "   micro avg       0.69       0.81       0.74        459        539" in proc.stdout
+
+
+@pytest.mark.parametrize("extra", [[], ["--output", "OUT"]])
+def test_a_result_standard_output_cannot_encode_says_how_to_write_it(tmp_path, extra):
+    gold, pred = tmp_path / "gold.conll", tmp_path / "pred.conll"
+    gold.write_text("Zoë B-PÉR\nleft O\n", encoding="utf-8")
+    pred.write_text("Zoë O\nleft O\n", encoding="utf-8")
+    out = tmp_path / "report.txt"
+    proc = subprocess.run(
+        [sys.executable, "-m", "nerscore", "score", str(gold), str(pred), "--zero-division", "0",
+         *[str(out) if a == "OUT" else a for a in extra]],
+        capture_output=True, timeout=60, check=False,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+    )
+    err = proc.stderr.decode("ascii")
+    assert "Traceback" not in err
+    if extra:  # the file is UTF-8 whatever standard output takes
+        assert proc.returncode == 0, err
+        assert "PÉR" in out.read_text(encoding="utf-8")
+    else:
+        assert proc.returncode == 1
+        assert err.startswith("nerscore score: error: standard output takes ascii text only, "
+                              "which cannot hold '\\xc9' of the result. Send the result with "
+                              "--output FILE (UTF-8), or set PYTHONIOENCODING=utf-8.")
 
 
 def test_bad_tag_in_the_prediction_file_is_located(capsys, tmp_path):

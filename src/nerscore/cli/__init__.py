@@ -83,8 +83,24 @@ def _one_line(exc: BaseException, args: argparse.Namespace | None = None) -> str
             return f"cannot open {exc.filename!r}: {exc.strerror}."
         verb, name = role
         return f"cannot {verb} {name} {exc.filename!r}: {exc.strerror}."
+    if isinstance(exc, UnicodeEncodeError) and _is_stdout_encoding(exc.encoding):
+        char = exc.object[exc.start : exc.end]
+        to_file = "with --output FILE (UTF-8)" if hasattr(args, "output") else "to a file"
+        return (f"standard output takes {exc.encoding} text only, which cannot hold {char!r} "
+                f"of the result. Send the result {to_file}, or set PYTHONIOENCODING=utf-8.")
     text = " ".join(str(exc).split())
     return text or type(exc).__name__
+
+
+def _is_stdout_encoding(encoding: str) -> bool:
+    """Whether ``encoding`` is that of standard output (the one the result is printed in)."""
+    import codecs
+
+    ours = getattr(sys.stdout, "encoding", None)
+    try:
+        return ours is not None and codecs.lookup(ours).name == codecs.lookup(encoding).name
+    except LookupError:
+        return False
 
 
 def _report_warnings(command: str, caught: list[warnings.WarningMessage]) -> None:
