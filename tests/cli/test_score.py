@@ -167,9 +167,13 @@ def test_encoding_option(capsys):
     assert (status, err) == (0, f"nerscore score: note: gold and prediction are the same file "
                                 f"({latin}); the scores compare it with itself.\n")
     assert "accuracy: 1.00 (15 tokens, 3 sequences)" in out
-    status, _, err = run(capsys, "score", GOLD, PRED, "--encoding", "klingon")
-    assert status == 1
-    assert "Expected `encoding` to be a codec name Python knows" in err
+    spans = str(TESTS / "data" / "diagnostics" / "spans_test.jsonl")
+    for codec in ("klingon", "rot13", "zlib"):  # unknown, or no text encoding
+        for files in ((GOLD, PRED), (spans, spans)):
+            status, _, err = run(capsys, "score", *files, "--encoding", codec)
+            assert status == 2
+            assert (f"argument --encoding: expected a text encoding Python knows (e.g. utf-8, "
+                    f"latin-1, cp1252); got {codec!r}") in err
 
 
 def test_invalid_tag_names_file_and_line(capsys, tmp_path):
@@ -503,6 +507,15 @@ def test_a_result_standard_output_cannot_encode_says_how_to_write_it(tmp_path, e
         assert err.startswith("nerscore score: error: standard output takes ascii text only, "
                               "which cannot hold '\\xc9' of the result. Send the result with "
                               "--output FILE (UTF-8), or set PYTHONIOENCODING=utf-8.")
+
+
+def test_an_input_nested_too_deeply_is_one_line(capsys, tmp_path):
+    deep = tmp_path / "map.json"
+    deep.write_text('{"PER": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    status, out, err = run(capsys, "score", GOLD, PRED, "--map-file", str(deep))
+    assert (status, out) == (1, "")
+    assert err == ("nerscore score: error: an input is nested too deeply to read (more nested "
+                   "arrays or objects than Python's readers can follow).\n")
 
 
 def test_bad_tag_in_the_prediction_file_is_located(capsys, tmp_path):

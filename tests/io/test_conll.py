@@ -249,8 +249,9 @@ def test_encodings():
     corpus = read_conll(latin, encoding="latin-1")
     assert corpus.tokens[1] == "Müller"
     assert corpus.to_lists() == PRED_LABELS
-    with pytest.raises(ValueError, match="Expected `encoding` to be a codec name"):
-        read_conll(latin, encoding="no-such-codec")
+    for codec in ("no-such-codec", "rot13", "base64"):
+        with pytest.raises(ValueError, match="Expected `encoding` to be a text encoding"):
+            read_conll(latin, encoding=codec)
 
 
 def test_utf16_and_file_objects(tmp_path):

@@ -174,3 +174,11 @@ def test_a_record_without_spans_is_a_located_error(tmp_path):
     # an explicit empty list stays a document without entities
     path = write(tmp_path, "empty.jsonl", '{"id": "a", "spans": []}\n{"id": "b", "entities": []}\n')
     assert [d.spans for d in read_jsonl(path)] == [(), ()]
+
+
+def test_a_line_nested_too_deeply_is_located(tmp_path):
+    path = tmp_path / "deep.jsonl"
+    path.write_text('{"id": "a", "text": "x", "spans": []}\n'
+                    + '{"id": "b", "spans": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    with pytest.raises(FormatError, match=r"deep.jsonl, line 2: JSON nested too deeply to read"):
+        read_jsonl(path)

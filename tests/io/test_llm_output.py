@@ -145,6 +145,10 @@ def test_unknown_format_is_an_option_error():
         parse_llm_output(LIST, format="yaml")
 
 
+def test_load_json_of_an_output_nested_too_deeply_is_malformed():
+    assert load_json("[" * 100_000) == (None, ["malformed JSON (nested too deeply to read)"])
+
+
 def test_load_json_reports_where_it_broke():
     value, problems = load_json('{"a": 1 "b": 2}')
     assert value is None

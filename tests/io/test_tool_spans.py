@@ -63,3 +63,16 @@ def test_without_text_offsets_are_only_checked_for_order():
     assert python_offsets(None, [ToolSpan(5, 9, "X")])[0].start == 5
     with pytest.raises(FormatError, match="has start > end"):
         python_offsets(None, [ToolSpan(9, 5, "X")])
+
+
+def test_json_nested_too_deeply_is_a_format_error(tmp_path):
+    from nerscore.io._tool_spans import json_lines, load_json
+
+    deep = "[" * 100_000 + "]" * 100_000
+    whole, lines = tmp_path / "export.json", tmp_path / "export.jsonl"
+    whole.write_text(deep)
+    lines.write_text('{"a": 1}\n' + deep + "\n")
+    with pytest.raises(FormatError, match=r"export.json: JSON nested too deeply to read"):
+        load_json(whole, "utf-8")
+    with pytest.raises(FormatError, match=r"export.jsonl, line 2: JSON nested too deeply"):
+        list(json_lines(lines, "utf-8"))

@@ -196,6 +196,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 text = text.replace(spooled.path, "<stdin>")
             print(f"nerscore {command}: error: {keywords_to_flags(text)}", file=sys.stderr)
             status = 1
+        except RecursionError:  # a reader's guard missed a deeply nested input
+            print(f"nerscore {command}: error: an input is nested too deeply to read (more "
+                  "nested arrays or objects than Python's readers can follow).", file=sys.stderr)
+            status = 1
         except KeyboardInterrupt:
             status = 130
         finally:

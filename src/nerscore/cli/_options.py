@@ -132,6 +132,20 @@ def non_negative_int(value: str) -> int:
     return x
 
 
+def text_encoding(value: str) -> str:
+    """An argparse type: a text encoding Python knows (not ``rot13``, ``zlib``, ...)."""
+    import codecs
+
+    try:
+        text = getattr(codecs.lookup(value), "_is_text_encoding", True)
+    except LookupError:
+        text = False
+    if not text:
+        raise argparse.ArgumentTypeError(
+            f"expected a text encoding Python knows (e.g. utf-8, latin-1, cp1252); got {value!r}")
+    return value
+
+
 def _int(value: str) -> int:
     try:
         return int(value)
@@ -218,7 +232,7 @@ def add_conll_options(parser: argparse.ArgumentParser) -> None:
                             "(default: auto)")
     group.add_argument("--comments", action="store_true",
                        help="skip lines starting with '#' (counted in the report's notes)")
-    group.add_argument("--encoding", default="utf-8", metavar="ENCODING",
+    group.add_argument("--encoding", type=text_encoding, default="utf-8", metavar="ENCODING",
                        help="encoding of the input files (default: utf-8)")
 
 

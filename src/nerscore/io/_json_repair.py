@@ -107,6 +107,8 @@ def load_json(text: str) -> tuple[Any, list[str]] | tuple[None, list[str]]:
         return json.loads(text), []
     except json.JSONDecodeError as exc:
         first = exc
+    except RecursionError:  # no repair makes it readable
+        return None, ["malformed JSON (nested too deeply to read)"]
     cleaned, n_commas, cut, closers = _scan(text)
     repairs = [f"removed {n_commas} trailing comma(s)"] if n_commas else []
     if closers or cut < len(text.rstrip()):

@@ -122,6 +122,10 @@ def load_json(path: str | os.PathLike[str], encoding: str) -> Any:
     except json.JSONDecodeError as exc:
         raise FormatError(f"{source}, line {exc.lineno}: malformed JSON ({exc.msg} at column "
                           f"{exc.colno}).", source=source, line=exc.lineno) from None
+    except RecursionError:
+        raise FormatError(f"{source}: JSON nested too deeply to read (more nested arrays or "
+                          "objects than Python's JSON reader can follow).", source=source,
+                          ) from None
 
 
 def json_lines(path: str | os.PathLike[str], encoding: str,
@@ -143,6 +147,10 @@ def json_lines(path: str | os.PathLike[str], encoding: str,
         except json.JSONDecodeError as exc:
             raise FormatError(f"{source}, line {n}: malformed JSON ({exc.msg} at column "
                               f"{exc.colno}); each line must hold one JSON object.",
+                              source=source, line=n) from None
+        except RecursionError:
+            raise FormatError(f"{source}, line {n}: JSON nested too deeply to read (more nested "
+                              "arrays or objects than Python's JSON reader can follow).",
                               source=source, line=n) from None
         if not isinstance(obj, dict):
             raise FormatError(f"{source}, line {n}: expected a JSON object; got "

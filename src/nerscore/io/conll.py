@@ -96,12 +96,15 @@ def _check_options(
             f"got {column_delimiter!r}."
         )
     try:
-        return codecs.lookup(encoding).name
+        info = codecs.lookup(encoding)
     except (LookupError, TypeError):
+        info = None
+    if info is None or not getattr(info, "_is_text_encoding", True):  # rot13, zlib, base64, ...
         raise ValueError(
-            f"Expected `encoding` to be a codec name Python knows (e.g. 'utf-8', 'latin-1', "
+            f"Expected `encoding` to be a text encoding Python knows (e.g. 'utf-8', 'latin-1', "
             f"'cp1252'); got {encoding!r}."
-        ) from None
+        )
+    return info.name
 
 
 def _name_of(source: Source) -> str | None:

@@ -136,6 +136,9 @@ def read_jsonl(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> list
             for k, ((n, obj), doc_id) in enumerate(zip(records, ids, strict=True))]
 
 
+#: Why a line of a few thousand nested brackets cannot be read (Python's JSON reader recurses).
+_DEEP = "more nested arrays or objects than Python's JSON reader can follow; no span file needs that"
+
 def _parse_line(raw: str, source: str, n: int) -> dict[str, Any] | None:
     """The JSON object of one line, or None for a blank line."""
     line = raw[:-1] if raw.endswith("\r") else raw
@@ -149,6 +152,8 @@ def _parse_line(raw: str, source: str, n: int) -> dict[str, Any] | None:
             f"malformed JSON ({exc.msg} at column {exc.colno}); each line must hold one "
             "JSON object.",
         ) from None
+    except RecursionError:
+        raise _fail(source, n, f"JSON nested too deeply to read ({_DEEP}).") from None
     if not isinstance(obj, dict):
         raise _fail(
             source, n,

@@ -78,7 +78,7 @@ def is_llm_file(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> boo
             if raw.strip():
                 try:
                     obj = json.loads(raw.lstrip("\ufeff"))
-                except json.JSONDecodeError:
+                except (json.JSONDecodeError, RecursionError):
                     return False
                 return isinstance(obj, dict) and _has_output(obj)
     return False
