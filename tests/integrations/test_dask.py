@@ -24,7 +24,7 @@ PRED = "examples/conll2000/pred.conll"
 @pytest.fixture(scope="module")
 def client():
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, host="127.0.0.1",
-                      protocol="tcp", dashboard_address=None) as cluster, \
+                      protocol="tcp", dashboard_address="127.0.0.1:0") as cluster, \
             Client(cluster, timeout=20) as c:
         yield c
 

@@ -65,7 +65,7 @@ def _client(client: Any, workers: int, scheduler: str | None) -> tuple[Any, Any]
         return Client(scheduler), None  # type: ignore[no-untyped-call]
     cluster = LocalCluster(  # type: ignore[no-untyped-call]
         n_workers=max(workers, 1), threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None)
+        dashboard_address="127.0.0.1:0")  # its HTTP server on a free local port, not 8787
     return Client(cluster), cluster  # type: ignore[no-untyped-call]
 
 
