@@ -300,17 +300,12 @@ def _is_binary(fh: IO[Any]) -> bool:
 
 def _csv_ints(values: IntArray) -> list[str]:
     """Each value in decimal, an empty cell for -1 (an absent side)."""
-    present = values >= 0
-    if not present.any():
+    col = _decimals(values, b"")
+    if isinstance(col, bytes):
         return [""] * len(values)
-    lo, hi = int(values[present].min()), int(values.max())
-    if hi - lo > 4 * len(values):  # spread out: one str per value
-        out = str(values.tolist())[1:-1].split(", ")
-        for k in np.flatnonzero(~present).tolist():
-            out[k] = ""
-        return out
-    table = ["", *(x.decode("ascii") for x in _int_strs(lo, hi))]
-    return _lookup(table, np.where(present, values - (lo - 1), 0))
+    if isinstance(col, _Coded):
+        return _lookup([x.decode("ascii") for x in col.table], col.codes)
+    return [x.decode("ascii") for x in col]
 
 
 def _csv_fragments(frags: Frags | None) -> str:
@@ -392,19 +387,24 @@ def _utf8(text: str) -> bytes:
     return text.encode("utf-8")
 
 
-def _json_ints(values: IntArray) -> _Column:
-    """Each value as JSON, ``null`` for -1 (an absent side); one ``null`` when all are."""
+def _decimals(values: IntArray, absent: bytes) -> _Column:
+    """Each value in decimal, ``absent`` for -1 (an absent side); ``absent`` alone when all are."""
     present = values >= 0
     if not present.any():
-        return b"null"
+        return absent
     lo, hi = int(values[present].min()), int(values.max())
     if hi - lo > 4 * len(values):  # spread out: one str per value
         out = _ascii_ints(values.tolist())
         for k in np.flatnonzero(~present).tolist():
-            out[k] = b"null"
+            out[k] = absent
         return out
     # offsets and the sequences of a batch span a short range: a table of the range
-    return _Coded([b"null", *_int_strs(lo, hi)], np.where(present, values - (lo - 1), 0))
+    return _Coded([absent, *_int_strs(lo, hi)], np.where(present, values - (lo - 1), 0))
+
+
+def _json_ints(values: IntArray) -> _Column:
+    """Each value as JSON, ``null`` for -1 (an absent side); one ``null`` when all are."""
+    return _decimals(values, b"null")
 
 
 def _json_strings(values: Sequence[Any] | None) -> _Column:
