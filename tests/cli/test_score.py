@@ -174,6 +174,31 @@ def test_encoding_option(capsys):
             assert status == 2
             assert (f"argument --encoding: expected a text encoding Python knows (e.g. utf-8, "
                     f"latin-1, cp1252); got {codec!r}") in err
+    for codec in ("idna", "punycode"):  # text, but of host names
+        status, _, err = run(capsys, "score", GOLD, PRED, "--encoding", codec)
+        assert status == 2
+        assert f"got {codec!r}, which encodes host names, not files\n" in err
+    for flag in ("--gold-encoding", "--pred-encoding"):
+        status, _, err = run(capsys, "score", GOLD, PRED, flag, "rot13")
+        assert status == 2
+        assert f"argument {flag}: expected a text encoding Python knows" in err
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("be.conll", "Anna B-PER\nlebt O\n\n"),
+    ("be.jsonl", '{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n'),
+])
+def test_utf16_without_byte_order_mark_names_the_file(capsys, tmp_path, name, text):
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-16-be"))
+    status, out, err = run(capsys, "score", str(path), str(path), "--encoding", "utf-16")
+    assert (status, out) == (1, "")
+    assert err == (f"nerscore score: error: Cannot decode the file as utf-16 ({path}, line 1): "
+                   "UTF-16 stream does not start with BOM. Pass its encoding with the `encoding` "
+                   "option (--encoding on the command line), e.g. --encoding utf-16-le or "
+                   "'utf-16-be' for UTF-16 without a byte order mark.\n")
+    status, out, _ = run(capsys, "score", str(path), str(path), "--encoding", "utf-16-be")
+    assert status == 0
 
 
 def test_invalid_tag_names_file_and_line(capsys, tmp_path):

@@ -249,9 +249,29 @@ def test_encodings():
     corpus = read_conll(latin, encoding="latin-1")
     assert corpus.tokens[1] == "Müller"
     assert corpus.to_lists() == PRED_LABELS
-    for codec in ("no-such-codec", "rot13", "base64"):
+    for codec in ("no-such-codec", "rot13", "base64", "idna", "punycode"):
         with pytest.raises(ValueError, match="Expected `encoding` to be a text encoding"):
             read_conll(latin, encoding=codec)
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_utf16_without_byte_order_mark(tmp_path, stream):
+    path = tmp_path / "be.conll"
+    path.write_bytes("Anna B-PER\nlebt O\n\n".encode("utf-16-be"))
+
+    def read(encoding):
+        if stream:
+            return [list(s.labels) for s in iter_conll(path, encoding=encoding)]
+        return read_conll(path, encoding=encoding).to_lists()
+
+    with pytest.raises(FormatError) as info:  # not read in the machine's byte order
+        read("utf-16")
+    assert str(info.value) == (
+        f"Cannot decode the file as utf-16 ({path}, line 1): UTF-16 stream does not start with "
+        "BOM. Pass its encoding with the `encoding` option (--encoding on the command line), "
+        "e.g. encoding='utf-16-le' or 'utf-16-be' for UTF-16 without a byte order mark.")
+    assert (info.value.source, info.value.line) == (str(path), 1)
+    assert read("utf-16-be") == [["B-PER", "O"]]
 
 
 def test_utf16_and_file_objects(tmp_path):

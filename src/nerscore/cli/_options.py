@@ -39,7 +39,6 @@ __all__ = [
 ]
 
 
-
 def compat_of() -> dict[str, tuple[str, ...]]:
     """The reference tools each matcher can reproduce (its ``compat`` choices).
 
@@ -133,16 +132,15 @@ def non_negative_int(value: str) -> int:
 
 
 def text_encoding(value: str) -> str:
-    """An argparse type: a text encoding Python knows (not ``rot13``, ``zlib``, ...)."""
-    import codecs
+    """An argparse type: an encoding text files are written in (``io._textfile.file_codec``)."""
+    from nerscore.errors import OptionError
+    from nerscore.io._textfile import file_codec
 
     try:
-        text = getattr(codecs.lookup(value), "_is_text_encoding", True)
-    except LookupError:
-        text = False
-    if not text:
-        raise argparse.ArgumentTypeError(
-            f"expected a text encoding Python knows (e.g. utf-8, latin-1, cp1252); got {value!r}")
+        file_codec(value)
+    except OptionError as exc:
+        message = str(exc).removeprefix("Expected `encoding` to be ").removesuffix(".")
+        raise argparse.ArgumentTypeError(f"expected {message}") from None
     return value
 
 
@@ -233,7 +231,8 @@ def add_conll_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--comments", action="store_true",
                        help="skip lines starting with '#' (counted in the report's notes)")
     group.add_argument("--encoding", type=text_encoding, default="utf-8", metavar="ENCODING",
-                       help="encoding of the input files (default: utf-8)")
+                       help="encoding of the input files (default: utf-8); utf-16 needs a byte "
+                            "order mark, else pass utf-16-le or utf-16-be")
 
 
 def conll_kwargs(args: argparse.Namespace) -> dict[str, Any]:
@@ -274,7 +273,8 @@ def add_side_options(parser: argparse.ArgumentParser) -> None:
                  " labels",
         )
     for side, name in (("gold", "GOLD"), ("pred", "PRED")):
-        group.add_argument(f"--{side}-encoding", default=None, metavar="ENCODING",
+        group.add_argument(f"--{side}-encoding", type=text_encoding, default=None,
+                           metavar="ENCODING",
                            help=f"encoding of {name} (default: --encoding)")
 
 

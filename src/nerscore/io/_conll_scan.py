@@ -25,6 +25,7 @@ import numpy.typing as npt
 from nerscore.errors import FormatError
 from nerscore.io._bytes import intern_ranges
 from nerscore.io._conll_corpus import ConllCorpus, ConllText, FieldView, PosArray
+from nerscore.io._textfile import decode_error
 from nerscore.values.tags import EncodedTags
 
 __all__ = [
@@ -34,7 +35,6 @@ __all__ = [
     "ScanOptions",
     "assemble",
     "decide",
-    "decode_error",
     "parse_blocks",
     "scan_block",
 ]
@@ -47,22 +47,6 @@ Found = Ranges | FormatError | Callable[[], Ranges | FormatError]
 #: Bytes up to this one (space, tab, CR and the other control characters) separate words.
 _SPACE = 32
 _TAB, _NEWLINE, _CR, _HASH = 9, 10, 13, ord("#")
-
-
-def decode_error(
-    exc: UnicodeDecodeError, raw: bytes, name: str | None, encoding: str, first_line: int = 1
-) -> FormatError:
-    """The error for bytes of ``raw`` that ``encoding`` cannot decode, naming file and line."""
-    line = first_line + raw.count(b"\n", 0, exc.start)
-    bad = raw[exc.start : exc.start + 1]
-    where = f"{name or 'the input'}, line {line}"
-    return FormatError(
-        f"Cannot decode byte 0x{bad.hex()} as {encoding} ({where}): the file is in another "
-        "encoding. Pass its encoding with the `encoding` option (--encoding on the command "
-        "line), e.g. encoding='latin-1' or 'cp1252'.",
-        source=name,
-        line=line,
-    )
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,132 @@
-"""Reading files: clear decoding errors, and OS errors that name the file (shared by the readers)."""
+"""Reading files: the encoding option, clear decoding errors, and OS errors that name the file.
+
+Shared by the readers: :func:`file_codec` checks an ``encoding`` option (the
+command line's ``--encoding`` too), :func:`decode_error` and
+:func:`read_text` turn a failed decoding into an error naming the file and
+line, and :func:`naming` gives an ``OSError`` its file name.
+"""
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 from collections.abc import Iterator
 
-from nerscore.errors import FormatError
+from nerscore.errors import FormatError, OptionError
 
-__all__ = ["naming", "read_text"]
+__all__ = ["decode_error", "decode_text", "file_codec", "naming", "read_text"]
+
+#: Codecs Python counts as text encodings that no text file is written in, and why.
+_NOT_FILE_CODECS = {
+    "idna": "which encodes host names, not files",
+    "punycode": "which encodes host names, not files",
+    "unicode-escape": "which encodes Python string literals, not files",
+    "raw-unicode-escape": "which encodes Python string literals, not files",
+    "undefined": "which decodes nothing",
+}
+#: Codecs that take the byte order from a byte order mark, and those that name it.
+_BYTE_ORDER = {"utf-16": "'utf-16-le' or 'utf-16-be'", "utf-32": "'utf-32-le' or 'utf-32-be'"}
+
+
+def file_codec(encoding: object) -> str:
+    """The codec name of ``encoding``, after checking that text files are written in it.
+
+    Accepted are the text encodings Python knows, except those that encode
+    something else than files: host names (``idna``, ``punycode``), Python
+    string literals (``unicode_escape``, ``raw_unicode_escape``) and
+    ``undefined``. Byte-to-byte codecs (``rot13``, ``zlib``, ``base64``) are
+    no text encodings.
+
+    Raises
+    ------
+    OptionError
+        A ``ValueError`` saying which encodings are expected.
+
+    Examples
+    --------
+    >>> file_codec("UTF8"), file_codec("latin-1")
+    ('utf-8', 'iso8859-1')
+    >>> file_codec("idna")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.OptionError: Expected `encoding` to be a text encoding Python knows (e.g. utf-8, latin-1, cp1252); got 'idna', which encodes host names, not files.
+    """
+    try:
+        info: codecs.CodecInfo | None = codecs.lookup(encoding)  # type: ignore[arg-type]
+    except (LookupError, TypeError):
+        info = None
+    why = "" if info is None else _NOT_FILE_CODECS.get(info.name, "")
+    if info is None or why or not getattr(info, "_is_text_encoding", True):
+        raise OptionError(
+            "Expected `encoding` to be a text encoding Python knows (e.g. utf-8, latin-1, "
+            f"cp1252); got {encoding!r}{', ' + why if why else ''}.", option="encoding")
+    return info.name
+
+
+def decode_text(data: bytes, codec: str) -> str:
+    """``data`` decoded, as a stream reader decodes it.
+
+    Unlike ``bytes.decode``, ``utf-16`` and ``utf-32`` then need a byte order
+    mark (a file without one is read in the byte order of the machine
+    otherwise), as when a file is read block by block.
+
+    Raises
+    ------
+    UnicodeError
+        A ``UnicodeDecodeError``, or a ``UnicodeError`` without a position
+        (no byte order mark).
+    """
+    return str(codecs.getincrementaldecoder(codec)().decode(data, final=True))
+
+
+def _advice(encoding: str, other: str = "'latin-1' or 'cp1252'") -> str:
+    """Which ``encoding`` to pass instead (as a Python keyword; the CLI shows it as a flag)."""
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        name = encoding
+    if name in _BYTE_ORDER:
+        return (f"e.g. encoding={_BYTE_ORDER[name]} for {name.upper()} without a byte order "
+                "mark")
+    return f"e.g. encoding={other}"
+
+
+def decode_error(
+    exc: UnicodeError, raw: bytes, name: str | None, encoding: str, first_line: int = 1
+) -> FormatError:
+    r"""The error for ``raw`` that ``encoding`` cannot decode, naming file and line.
+
+    ``raw`` is the block that failed, ``first_line`` its first line in the
+    file. A ``UnicodeError`` that is not a ``UnicodeDecodeError`` has no
+    position (a ``utf-16`` file without byte order mark): its line is
+    ``first_line``.
+
+    Examples
+    --------
+    >>> data = "Anna B-PER\n".encode("utf-16-le")
+    >>> try:
+    ...     decode_text(data, "utf-16")
+    ... except UnicodeError as exc:
+    ...     error = decode_error(exc, data, "gold.conll", "utf-16")
+    >>> print(str(error).replace("BOM. ", "BOM.\n").replace("), e.g.", "),\ne.g."))
+    Cannot decode the file as utf-16 (gold.conll, line 1): UTF-16 stream does not start with BOM.
+    Pass its encoding with the `encoding` option (--encoding on the command line),
+    e.g. encoding='utf-16-le' or 'utf-16-be' for UTF-16 without a byte order mark.
+    """
+    if isinstance(exc, UnicodeDecodeError):
+        line = first_line + raw.count(b"\n", 0, exc.start)
+        what = f"byte 0x{raw[exc.start : exc.start + 1].hex()}"
+        problem = "the file is in another encoding"
+    else:
+        line, what, problem = first_line, "the file", exc.args[0] if exc.args else str(exc)
+    where = f"{name or 'the input'}, line {line}"
+    return FormatError(
+        f"Cannot decode {what} as {encoding} ({where}): {problem}. Pass its encoding with the "
+        f"`encoding` option (--encoding on the command line), {_advice(encoding)}.",
+        source=name,
+        line=line,
+    )
 
 
 @contextlib.contextmanager
@@ -49,21 +167,25 @@ def read_text(
     FormatError
         When the bytes are not valid in ``encoding``, naming the file, the
         line, the byte and the ``encoding`` option.
+    OptionError
+        When ``encoding`` is not one of :func:`file_codec`.
     """
     from pathlib import Path  # imported by the formats read whole, not on the CoNLL path
 
+    codec = file_codec(encoding)
     with naming(path):
         data = Path(path).read_bytes()
     try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        bad = data[exc.start : exc.start + 1]
+        text = decode_text(data, codec)
+    except UnicodeError as exc:
+        if isinstance(exc, UnicodeDecodeError):
+            line, what = data.count(b"\n", 0, exc.start) + 1, f"byte 0x{data[exc.start:exc.start + 1].hex()}"
+        else:  # no byte order mark
+            line, what = 1, f"the file ({exc})"
+        advice = _advice(encoding, "'latin-1'")
         raise FormatError(
-            f"{os.fspath(path)}, line {line}: cannot decode byte 0x{bad.hex()} with encoding "
-            f"{encoding!r}; pass the file's encoding, e.g. encoding='latin-1'.",
+            f"{os.fspath(path)}, line {line}: cannot decode {what} with encoding "
+            f"{encoding!r}; pass the file's encoding, {advice}.",
             source=os.fspath(path), line=line,
         ) from None
-    except LookupError:
-        raise ValueError(f"Unknown encoding {encoding!r}; pass e.g. encoding='utf-8'.") from None
     return text.removeprefix("\ufeff") if strip_bom else text

@@ -46,12 +46,11 @@ from nerscore.io._conll_scan import (
     DelimiterVote,
     ScanOptions,
     assemble,
-    decode_error,
     parse_blocks,
     scan_block,
 )
 from nerscore.io._conll_write import write_conll
-from nerscore.io._textfile import naming
+from nerscore.io._textfile import decode_error, decode_text, file_codec, naming
 from nerscore.io.formats import ChunkStream, Format, ReadResult, lazy, register_format
 
 __all__ = [
@@ -95,16 +94,7 @@ def _check_options(
             "Expected `column_delimiter` to be one of 'auto', 'tab' or 'space'; "
             f"got {column_delimiter!r}."
         )
-    try:
-        info = codecs.lookup(encoding)
-    except (LookupError, TypeError):
-        info = None
-    if info is None or not getattr(info, "_is_text_encoding", True):  # rot13, zlib, base64, ...
-        raise ValueError(
-            f"Expected `encoding` to be a text encoding Python knows (e.g. 'utf-8', 'latin-1', "
-            f"'cp1252'); got {encoding!r}."
-        )
-    return info.name
+    return file_codec(encoding)
 
 
 def _name_of(source: Source) -> str | None:
@@ -137,8 +127,8 @@ def _to_utf8(raw: bytes | str, codec: str, name: str | None, encoding: str) -> t
         pending = True
     else:
         try:
-            text = raw.decode(codec)
-        except UnicodeDecodeError as exc:
+            text = decode_text(raw, codec)
+        except UnicodeError as exc:
             raise decode_error(exc, raw, name, encoding) from None
         data = text.removeprefix("\ufeff").encode("utf-8")
         pending = False
@@ -490,7 +480,7 @@ def _stream_blocks(
                 else:
                     try:
                         text = decoder.decode(chunk, final=final)
-                    except UnicodeDecodeError as exc:
+                    except UnicodeError as exc:  # UnicodeDecodeError, or no byte order mark
                         raise decode_error(exc, chunk, name, encoding,
                                            line + pending.count(b"\n")) from None
                 if first and text:

@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from nerscore.io._textfile import naming, read_text
+from nerscore.io._textfile import decode_error, naming, read_text
 from nerscore.io.jsonl import _fail, _id_of, _mixed_ids, _parse_line
 from nerscore.io.llm_output import mentions_from_json, parse_llm_output
 from nerscore.values.mentions import ParsedOutput
@@ -73,14 +73,17 @@ def is_llm_file(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> boo
     >>> is_llm_file(tmp)
     True
     """
-    with naming(path), open(path, encoding=encoding, errors="replace") as fh:
-        for raw in fh:
-            if raw.strip():
-                try:
-                    obj = json.loads(raw.lstrip("\ufeff"))
-                except (json.JSONDecodeError, RecursionError):
-                    return False
-                return isinstance(obj, dict) and _has_output(obj)
+    try:
+        with naming(path), open(path, encoding=encoding, errors="replace") as fh:
+            for raw in fh:
+                if raw.strip():
+                    try:
+                        obj = json.loads(raw.lstrip("\ufeff"))
+                    except (json.JSONDecodeError, RecursionError):
+                        return False
+                    return isinstance(obj, dict) and _has_output(obj)
+    except UnicodeError as exc:  # what errors="replace" does not cover: utf-16 without BOM
+        raise decode_error(exc, b"", os.fspath(path), encoding) from None
     return False
 
 

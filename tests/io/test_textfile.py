@@ -1,0 +1,65 @@
+"""Text files: the encodings files are written in, and decoding errors that name the file."""
+
+from __future__ import annotations
+
+import pytest
+
+from nerscore.errors import FormatError, OptionError
+from nerscore.io._textfile import file_codec, read_text
+
+TEXT = "Anna B-PER\nlebt O\n"
+
+
+@pytest.mark.parametrize(("encoding", "codec"), [
+    ("utf-8", "utf-8"), ("UTF8", "utf-8"), ("latin-1", "iso8859-1"), ("cp1252", "cp1252"),
+    ("utf-16", "utf-16"), ("utf-16-le", "utf-16-le"), ("utf-7", "utf-7"),
+])
+def test_file_codec_accepts_text_file_encodings(encoding, codec):
+    assert file_codec(encoding) == codec
+
+
+@pytest.mark.parametrize(("encoding", "why"), [
+    ("klingon", ""), ("rot13", ""), ("zlib", ""), (None, ""),
+    ("idna", ", which encodes host names, not files"),
+    ("punycode", ", which encodes host names, not files"),
+    ("unicode_escape", ", which encodes Python string literals, not files"),
+    ("raw_unicode_escape", ", which encodes Python string literals, not files"),
+    ("undefined", ", which decodes nothing"),
+])
+def test_file_codec_refuses_other_codecs(encoding, why):
+    with pytest.raises(OptionError) as info:
+        file_codec(encoding)
+    assert str(info.value) == ("Expected `encoding` to be a text encoding Python knows (e.g. "
+                               f"utf-8, latin-1, cp1252); got {encoding!r}{why}.")
+    assert isinstance(info.value, ValueError)
+
+
+def test_read_text_refuses_codecs_of_host_names(tmp_path):
+    path = tmp_path / "a.jsonl"
+    path.write_text(TEXT)
+    with pytest.raises(OptionError, match="got 'idna', which encodes host names"):
+        read_text(path, encoding="idna")
+
+
+def test_read_text_utf16_needs_a_byte_order_mark(tmp_path):
+    path = tmp_path / "be.jsonl"
+    path.write_bytes(TEXT.encode("utf-16-be"))
+    with pytest.raises(FormatError) as info:
+        read_text(path, encoding="utf-16")
+    assert str(info.value) == (
+        f"{path}, line 1: cannot decode the file (UTF-16 stream does not start with BOM) with "
+        "encoding 'utf-16'; pass the file's encoding, e.g. encoding='utf-16-le' or 'utf-16-be' "
+        "for UTF-16 without a byte order mark.")
+    assert (info.value.source, info.value.line) == (str(path), 1)
+    assert read_text(path, encoding="utf-16-be") == TEXT
+    path.write_bytes(TEXT.encode("utf-16"))  # with its byte order mark
+    assert read_text(path, encoding="utf-16") == TEXT
+
+
+def test_read_text_names_the_byte(tmp_path):
+    path = tmp_path / "latin.jsonl"
+    path.write_bytes("Zoë\n".encode("latin-1"))
+    with pytest.raises(FormatError) as info:
+        read_text(path)
+    assert str(info.value) == (f"{path}, line 1: cannot decode byte 0xeb with encoding 'utf-8'; "
+                               "pass the file's encoding, e.g. encoding='latin-1'.")
