@@ -66,6 +66,8 @@ def test_an_unknown_label_is_a_warning_and_scoring_goes_on(capsys):
 @pytest.mark.parametrize(("argv", "message"), [
     (["--keep", "NP", "--drop", "VP"], "argument --drop: not allowed with argument --keep"),
     (["--map", "NP"], "expected OLD=NEW"),
+    (["--map", "NP=X=Y"], "argument --map: expected OLD=NEW with one '=' (e.g. GPE=LOC); got "
+                          "'NP=X=Y' (a label holding '=' is given in --map-file)\n"),
 ])
 def test_bad_label_options_are_usage_errors(capsys, argv, message):
     status, _, err = run(capsys, "score", GOLD, PRED, *argv)
@@ -85,6 +87,34 @@ def test_a_bad_map_file_is_an_error_naming_it(capsys, tmp_path):
     status, _, err = run(capsys, "score", GOLD, PRED, "--map-file", str(path))
     assert status == 1
     assert f"{path}: expected one JSON object of labels" in err
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b'{"NP": null}', '"NP" maps to null; expected a new label (a non-empty string), such as '
+                      '{"GPE": "LOC"}.'),
+    (b'{"NP": ""}', '"NP" maps to ""; expected a new label'),
+    (b'{"NP": 3}', '"NP" maps to 3; expected a new label'),
+    (b'{"NP": "A", "": "B"}', 'the key "" is no label; give each label (a non-empty string) its '
+                              'new label'),
+    (b'{"NP": "A", "NP": "B"}', 'the label "NP" is mapped twice; keep one of its entries.'),
+    ('{"NP": "\u00c9"}'.encode("latin-1"), ", line 1: cannot decode byte 0xc9 as UTF-8; a label "
+                                          "map is a JSON file, which is UTF-8: save it as UTF-8."),
+])
+def test_a_bad_map_file_entry_is_named(capsys, tmp_path, content, message):
+    path = tmp_path / "map.json"
+    path.write_bytes(content)
+    status, out, err = run(capsys, "score", GOLD, PRED, "--map-file", str(path))
+    assert (status, out) == (1, "")
+    assert err.startswith(f"nerscore score: error: {path}")
+    assert message in err
+    assert len(err.splitlines()) == 1
+
+
+def test_a_map_file_may_have_a_byte_order_mark(capsys, tmp_path):
+    path = tmp_path / "map.json"
+    path.write_bytes(b'\xef\xbb\xbf{"NP": "X"}')
+    got, _ = _json(capsys, "--map-file", str(path))
+    assert "X" in got["labels"]
 
 
 def test_compare_and_report_take_them(capsys, tmp_path):

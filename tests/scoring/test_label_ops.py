@@ -134,3 +134,6 @@ def test_read_label_map(tmp_path):
     bad.write_text('["GPE", "LOC"]')
     with pytest.raises(FormatError, match="expected one JSON object of labels"):
         read_label_map(bad)
+    bad.write_text('{"GPE": "LOC", "FAC": null}')
+    with pytest.raises(FormatError, match=r'bad\.json: "FAC" maps to null; expected a new label'):
+        read_label_map(bad)

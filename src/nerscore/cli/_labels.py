@@ -31,9 +31,20 @@ def label_pair(value: str) -> tuple[str, str]:
     --------
     >>> label_pair("GPE=LOC")
     ('GPE', 'LOC')
+
+    One ``=`` only: a label holding ``=`` is given in ``--map-file``.
+
+    >>> label_pair("NP=X=Y")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected OLD=NEW with one '=' (e.g. GPE=LOC); got 'NP=X=Y' (a label holding '=' is given in --map-file)
     """
     old, sep, new = value.partition("=")
     old, new = old.strip(), new.strip()
+    if "=" in new:
+        raise argparse.ArgumentTypeError(
+            f"expected OLD=NEW with one '=' (e.g. GPE=LOC); got {value!r} (a label holding '=' "
+            "is given in --map-file)")
     if not sep or not old or not new:
         raise argparse.ArgumentTypeError(f"expected OLD=NEW (e.g. GPE=LOC); got {value!r}")
     return old, new
@@ -61,8 +72,8 @@ def add_label_options(parser: argparse.ArgumentParser) -> None:
                        help="rename entity label OLD to NEW on both sides before matching "
                             "(repeatable; two labels renamed to one are merged)")
     group.add_argument("--map-file", dest="label_map_file", metavar="FILE", default=None,
-                       help='a JSON object of renamings, e.g. {"GPE": "LOC", "FAC": "LOC"}; '
-                            "--map entries win")
+                       help='a JSON object of renamings, e.g. {"GPE": "LOC", "FAC": "LOC"}, '
+                            "in UTF-8 (whatever --encoding says); --map entries win")
     which.add_argument("--keep", dest="keep_labels", metavar="LABELS", type=_labels,
                        action="extend", default=None,
                        help="score only these labels (after renaming; comma-separated, "

@@ -236,13 +236,24 @@ def label_notes(tallies: Mapping[str, int], *, one_side: bool = False) -> tuple[
     return tuple(out)
 
 
+def _json(value: Any) -> str:
+    """``value`` as JSON, cut to 40 characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def read_label_map(path: str | os.PathLike[str]) -> dict[str, str]:
     """A label map from a JSON file holding one object ``{"old": "new", ...}``.
+
+    The file is UTF-8, as JSON files are (a byte order mark is allowed),
+    whatever the encoding of the files it applies to.
 
     Raises
     ------
     FormatError
-        When the file is not JSON, or not an object of strings to strings.
+        When the file is not UTF-8 or not JSON, not one object, or has an
+        entry that is not a label (a non-empty string) mapped to a label,
+        or a label twice; the message names the file and the entry.
 
     Examples
     --------
@@ -251,19 +262,52 @@ def read_label_map(path: str | os.PathLike[str]) -> dict[str, str]:
     >>> _ = p.write_text('{"GPE": "LOC", "FAC": "LOC"}')
     >>> read_label_map(p)
     {'GPE': 'LOC', 'FAC': 'LOC'}
+    >>> _ = p.write_text('{"GPE": "LOC", "FAC": null}')
+    >>> read_label_map(p)
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.FormatError: ...map.json: "FAC" maps to null; expected a new label (a non-empty string), such as {"GPE": "LOC"}.
     """
     source = os.fspath(path)
+    example = 'such as {"GPE": "LOC"}'
+    with open(source, "rb") as fh:
+        raw = fh.read()
     try:
-        with open(source, encoding="utf-8") as fh:
-            data = json.load(fh)
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise FormatError(f"{source}, line {line}: cannot decode byte "
+                          f"0x{raw[exc.start:exc.start + 1].hex()} as UTF-8; a label map is a "
+                          "JSON file, which is UTF-8: save it as UTF-8.",
+                          source=source, line=line) from None
+    twice: dict[int, str] = {}  # id of an object -> a key it has twice
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(items)
+        if len(out) < len(items):
+            keys = [k for k, _ in items]
+            twice[id(out)] = next(k for k in keys if keys.count(k) > 1)
+        return out
+
+    try:
+        data = json.loads(text, object_pairs_hook=pairs)
     except json.JSONDecodeError as exc:
         raise FormatError(f"{source}, line {exc.lineno}: not JSON ({exc.msg}); a label map is "
-                          'one object such as {"GPE": "LOC"}.', source=source,
-                          line=exc.lineno) from None
-    if not isinstance(data, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) and k and v for k, v in data.items()):
-        raise FormatError(f"{source}: expected one JSON object of labels to new labels, such as "
-                          '{"GPE": "LOC"}; got ' + f"{type(data).__name__}.", source=source)
+                          f"one object {example}.", source=source, line=exc.lineno) from None
+    if not isinstance(data, dict):
+        raise FormatError(f"{source}: expected one JSON object of labels to new labels, "
+                          f"{example}; got {type(data).__name__}.", source=source)
+    if id(data) in twice:
+        raise FormatError(f"{source}: the label {_json(twice[id(data)])} is mapped twice; keep "
+                          "one of its entries.", source=source)
+    for old, new in data.items():
+        if not old:
+            raise FormatError(f'{source}: the key "" is no label; give each label (a non-empty '
+                              f"string) its new label, {example}.", source=source)
+        if not isinstance(new, str) or not new:
+            raise FormatError(f"{source}: {_json(old)} maps to {_json(new)}; "
+                              f"expected a new label (a non-empty string), {example}.",
+                              source=source)
     return data
 
 
