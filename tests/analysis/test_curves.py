@@ -182,6 +182,13 @@ def test_recall_counts_gold_that_is_never_predicted():
     assert curve.micro.average_precision == pytest.approx(1 / 3)
 
 
+def test_a_huge_beta_gives_the_recall_at_every_threshold():
+    gold = {"d": [(0, 4, "A"), (5, 9, "A"), (10, 12, "B")]}
+    pred = {"d": [(0, 4, "A", 0.9), (20, 22, "A", 0.5), (10, 12, "B", 0.2)]}
+    curve = threshold_curve(gold, pred, beta=1e308)
+    assert curve.micro.fbeta.tolist() == curve.micro.recall.tolist() == [1 / 3, 1 / 3, 2 / 3]
+
+
 def test_labels_restrict_the_curve_and_name_the_per_label_curves():
     gold = {"d": [(0, 4, "A"), (10, 12, "B")]}
     pred = {"d": [(0, 4, "A", 0.9), (10, 12, "B", 0.5)]}

@@ -184,6 +184,14 @@ def test_encoding_option(capsys):
         assert f"argument {flag}: expected a text encoding Python knows" in err
 
 
+def test_a_huge_beta_scores_the_recall(capsys):
+    gold, pred = str(EXAMPLE / "gold.conll"), str(EXAMPLE / "pred.conll")
+    status, out, err = run(capsys, "score", gold, pred, "--beta", "1e308", "--format", "json")
+    assert (status, err) == (0, "")  # no warning of an overflow
+    overall = json.loads(out)["overall"]
+    assert overall["fbeta"] == overall["recall"] != overall["precision"]
+
+
 @pytest.mark.parametrize(("name", "text"), [
     ("be.conll", "Anna B-PER\nlebt O\n\n"),
     ("be.jsonl", '{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n'),
@@ -236,6 +244,7 @@ def test_a_prefix_with_an_empty_type_is_an_invalid_tag(capsys, tmp_path):
          "argument --zero-division: expected one of 'warn', '0', '1' or 'nan'; got '2'"),
         (["score", GOLD, PRED, "--digits", "-1"], "argument --digits: expected a whole number"),
         (["score", GOLD, PRED, "--beta", "0"], "argument --beta: expected a positive number"),
+        (["score", GOLD, PRED, "--beta", "inf"], "argument --beta: expected a positive number"),
         (["score", GOLD, PRED, "--match", "fuzzy"], "argument --match: invalid choice: 'fuzzy'"),
         (["score", GOLD, PRED, "--t", "0.5"],
          "'--t' does not apply to --match exact (it takes --unlabeled)"),

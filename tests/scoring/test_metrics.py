@@ -228,12 +228,22 @@ def test_accuracy_without_tokens_is_undefined_not_zero(y_true, y_pred):
 
 @pytest.mark.parametrize("fn", [nerscore.f1_score, nerscore.precision_score,
                                 nerscore.recall_score, nerscore.fbeta_score, nerscore.evaluate])
-@pytest.mark.parametrize("beta", [-1, 0, float("nan"), "2"])
+@pytest.mark.parametrize("beta", [-1, 0, float("nan"), float("inf"), "2"])
 def test_a_bad_beta_says_beta_must_be_positive(fn, beta):
     with pytest.raises(nerscore.OptionError, match="Expected `beta` to be a positive number") as e:
         fn(SEED_TRUE, SEED_PRED, beta=beta)
     assert "Unknown option" not in str(e.value)
     assert isinstance(e.value, ValueError)
+
+
+@pytest.mark.parametrize("beta", [1e154, 1e200, 1e308])
+def test_a_huge_beta_scores_the_recall(beta):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow on the way
+        r = nerscore.evaluate(SEED_TRUE, SEED_PRED, beta=beta)
+    assert r.micro.fbeta == r.micro.recall == 0.5
+    assert {k: v.fbeta for k, v in r.labels.items()} == {k: v.recall
+                                                         for k, v in r.labels.items()}
 
 
 def test_beta_is_routed_to_the_scores_not_the_matcher():

@@ -37,7 +37,7 @@ from nerscore.errors import OptionError, option_error
 from nerscore.matching.registry import get_matcher
 from nerscore.scoring.metrics import select_entities
 from nerscore.values.decoding import Decoding
-from nerscore.values.ratios import check_beta
+from nerscore.values.ratios import check_beta, fbeta_terms
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.selection import Selection
 
@@ -152,9 +152,8 @@ class PRCurve:
     @property
     def fbeta(self) -> FloatArray:
         """F-beta at each threshold."""
-        b2 = self.beta * self.beta
-        return np.asarray((1 + b2) * self.tp / (b2 * self.n_gold + self.n_pred),
-                          dtype=np.float64)
+        num, den = fbeta_terms(self.tp, self.n_gold, self.n_pred, self.beta)
+        return np.asarray(num / den, dtype=np.float64)
 
     @property
     def average_precision(self) -> float:

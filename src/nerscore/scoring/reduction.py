@@ -18,7 +18,13 @@ from nerscore.errors import (
 )
 from nerscore.values.counts import Counts
 from nerscore.values.options import OptionEnum
-from nerscore.values.ratios import ZeroDivision, check_beta, check_zero_division, safe_divide
+from nerscore.values.ratios import (
+    ZeroDivision,
+    check_beta,
+    check_zero_division,
+    fbeta_terms,
+    safe_divide,
+)
 
 __all__ = ["PRF", "Average", "check_labels", "parse_average", "reduce_all", "select_labels"]
 
@@ -136,8 +142,8 @@ def _prf(
                     reason="no predicted entities")
     r = safe_divide(tp, n_gold, zero_division=zero_division, metric="Recall", names=names,
                     reason="no gold entities")
-    b2 = beta * beta
-    f = safe_divide((1 + b2) * tp, b2 * n_gold + n_pred, zero_division=zero_division,
+    num, den = fbeta_terms(tp, n_gold, n_pred, beta)
+    f = safe_divide(num, den, zero_division=zero_division,
                     metric="F-score", names=names, reason="no gold and no predicted entities")
     return p, r, f
 
