@@ -321,3 +321,24 @@ def test_adjudication_votes_after_the_label_operations() -> None:
     docs, stats = nerscore.adjudicate(sets, labels_map={"GPE": "LOC"})
     assert [(e.start, e.end, e.label) for e in docs[0].spans] == [(0, 5, "LOC")]
     assert any("GPE -> LOC" in n for n in stats.notes)
+
+
+def test_annotators_with_different_texts_are_warned_and_noted() -> None:
+    doc = nerscore.Document
+    sets = {"a": [doc("d1", [(4, 10, "PER")], text="Por Viruca"), doc("d2", [], text="same")],
+            "b": [doc("d1", [(4, 10, "PER")], text="tot Viruca"), doc("d2", [], text="same")],
+            "c": [doc("d1", [(4, 10, "PER")], text="Por Viruca"), doc("d2", [], text="same")]}
+    with pytest.warns(nerscore.TextMismatchWarning) as w:
+        result = agreement(sets, n_resamples=0)
+    expected = [f"1 document has a different text for annotators {x!r} and {y!r}: document "
+                f"'d1' from character 0 ({x} {tx!r}, {y} {ty!r}). Offsets are read against "
+                "the first annotator's text; give every annotator the same texts."
+                for x, y, tx, ty in (("a", "b", "Por Viruca", "tot Viruca"),
+                                     ("b", "c", "tot Viruca", "Por Viruca"))]
+    assert [str(x.message) for x in w] == expected
+    assert list(result.notes) == expected
+    with pytest.warns(nerscore.TextMismatchWarning):  # adjudication joins them alike
+        _, stats = nerscore.adjudicate(sets)
+    assert list(stats.notes) == expected
+    same = {n: [doc("d1", [], text="x")] for n in "ab"}
+    assert agreement(same, n_resamples=0).notes == ()  # filterwarnings=error: no warning

@@ -103,3 +103,26 @@ def test_agree_and_adjudicate_take_label_operations(tmp_path: Path,
     assert main(["adjudicate", *CONLL, "-o", str(out), "--drop", "NP"]) == 0
     assert "NP" not in out.read_text(encoding="utf-8")
     assert "Labels removed (keep/drop): NP" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "html"])
+def test_agree_warns_of_annotators_with_different_texts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    for name, text in (("a", "Por Viruca Atanes Madrid."), ("b", "totally other words here")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "d1.txt").write_text(text, encoding="utf-8")
+        (tmp_path / name / "d1.ann").write_text(f"T1\tPER 4 17\t{text[4:17]}\n",
+                                                encoding="utf-8")
+    note = ("1 document has a different text for annotators 'a' and 'b': document 'd1' from "
+            "character 0 (a 'Por Viruca Atanes Ma', b 'totally other words '). Offsets are "
+            "read against the first annotator's text; give every annotator the same texts.")
+    assert main(["agree", str(tmp_path / "a"), str(tmp_path / "b"), "--format", fmt,
+                 "--resamples", "1"]) == 0
+    captured = capsys.readouterr()
+    assert f"nerscore agree: warning: {note}\n" in captured.err
+    if fmt == "text":
+        assert captured.out.endswith(f"\nnote: {note}\n")
+    elif fmt == "json":
+        assert json.loads(captured.out)["notes"] == [note]
+    else:
+        assert "different text for annotators &#x27;a&#x27; and &#x27;b&#x27;" in captured.out

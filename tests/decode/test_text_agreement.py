@@ -69,3 +69,14 @@ def test_warns_once_with_the_note():
     assert [str(x.message) for x in w] == [m.note()]
     assert issubclass(TextMismatchWarning, UserWarning)
     TextMismatches().warn()  # nothing to say: no warning (filterwarnings=error)
+
+
+def test_annotators_are_named_in_place_of_gold_and_prediction():
+    m = compare_texts(["d1"], ["Anna went"], ["Anna left"])
+    note = m.note(("ann", "bob"))
+    assert note == ("1 document has a different text for annotators 'ann' and 'bob': document "
+                    "'d1' from character 5 (ann 'went', bob 'left'). Offsets are read against "
+                    "the first annotator's text; give every annotator the same texts.")
+    with pytest.warns(TextMismatchWarning) as w:
+        m.warn(("ann", "bob"))
+    assert [str(x.message) for x in w] == [note]

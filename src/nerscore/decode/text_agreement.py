@@ -9,6 +9,9 @@ chunk, on a cluster): the API warns with
 :class:`~nerscore.errors.TextMismatchWarning`, and the report's notes (and
 so the command line's ``note:`` lines and the HTML report's notes) name the
 documents, the first differing character and a short excerpt of each side.
+:func:`nerscore.agreement` and :func:`nerscore.adjudicate` run the same check
+on every pair of annotators, and their notes name the two annotators in
+place of gold and prediction.
 
 Results of consecutive chunks add up (``a + b``), so a corpus read chunk by
 chunk gets the note that the whole corpus gets.
@@ -67,11 +70,14 @@ class TextMismatch:
     gold: str
     pred: str
 
-    def describe(self) -> str:
-        """``document 'a' from character 3 (gold 'a flew', prediction 'e flew')``."""
+    def describe(self, sides: tuple[str, str] = ("gold", "prediction")) -> str:
+        """``document 'a' from character 3 (gold 'a flew', prediction 'e flew')``.
+
+        ``sides`` names the two texts (two annotators, for agreement).
+        """
         name = f"document {self.document!r}" if isinstance(self.document, str) else (
             f"document {self.document}")
-        return (f"{name} from character {self.offset} (gold {self.gold!r}, prediction "
+        return (f"{name} from character {self.offset} ({sides[0]} {self.gold!r}, {sides[1]} "
                 f"{self.pred!r})")
 
 
@@ -106,22 +112,43 @@ the same texts.
             TextMismatch(m.document + by, m.offset, m.gold, m.pred)
             if isinstance(m.document, int) else m for m in self.shown))
 
-    def note(self) -> str:
-        """The report's note: the count, then each shown document with its first difference."""
+    def note(self, annotators: tuple[str, str] | None = None) -> str:
+        """The report's note: the count, then each shown document with its first difference.
+
+        Parameters
+        ----------
+        annotators : (str, str), optional
+            The two annotators whose texts were compared, named in place of
+            gold and prediction.
+
+        Examples
+        --------
+        >>> m = compare_texts(None, ["Anna went"], ["Anna left"])
+        >>> print(m.note(("ann", "bob")))
+        1 document has a different text for annotators 'ann' and 'bob': document 0 from \
+character 5 (ann 'went', bob 'left'). Offsets are read against the first annotator's text; \
+give every annotator the same texts.
+        """
         many = self.count != 1
         head = (f"{self.count} documents have different texts" if many
                 else "1 document has a different text")
-        listed = "; ".join(m.describe() for m in self.shown)
+        sides = ("gold", "prediction") if annotators is None else annotators
+        listed = "; ".join(m.describe(sides) for m in self.shown)
         more = self.count - len(self.shown)
         if more > 0:
             listed += f"; and {more} more"
-        return (f"{head} in gold and prediction: {listed}. Offsets are read against the gold "
-                "text; give both sides the same texts.")
+        if annotators is None:
+            return (f"{head} in gold and prediction: {listed}. Offsets are read against the gold "
+                    "text; give both sides the same texts.")
+        return (f"{head} for annotators {annotators[0]!r} and {annotators[1]!r}: {listed}. "
+                "Offsets are read against the first annotator's text; give every annotator "
+                "the same texts.")
 
-    def warn(self) -> None:
+    def warn(self, annotators: tuple[str, str] | None = None) -> None:
         """Issue the note as a :class:`~nerscore.errors.TextMismatchWarning` (when any)."""
         if self:
-            warnings.warn(self.note(), TextMismatchWarning, stacklevel=user_stacklevel())
+            warnings.warn(self.note(annotators), TextMismatchWarning,
+                          stacklevel=user_stacklevel())
 
 
 def compare_texts(

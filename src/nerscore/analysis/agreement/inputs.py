@@ -13,11 +13,17 @@ reader of a multi-annotator export yields).
   number of documents). A document that some annotator lacks is *absent* for
   that annotator: it is reported in :attr:`Annotated.notes` and left out of
   every pair and statistic that would need it, never read as "no entities".
+  When two annotators give different texts of a document, a
+  :class:`~nerscore.errors.TextMismatchWarning` and a note name the pair and
+  the documents (:mod:`nerscore.decode.text_agreement`, the check that
+  scoring runs between gold and prediction); offsets are read against the
+  text of the first annotator that gives one.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +35,7 @@ from nerscore.decode.entities import decode
 from nerscore.decode.input_kind import input_kind
 from nerscore.decode.inputs import prepare_spans, unwrap
 from nerscore.decode.label_ops import relabel_entities, warn_unknown_labels
+from nerscore.decode.text_agreement import compare_texts
 from nerscore.errors import InputTypeError, LengthMismatchError, OptionError
 from nerscore.values.decoding import Decoding
 from nerscore.values.label_ops import LabelOps, label_notes
@@ -67,7 +74,8 @@ class Annotated:
     decoding : Decoding, optional
         How the tags were decoded (tag input only).
     notes : tuple of str
-        The documents some annotators lack, and what label operations did.
+        The documents some annotators lack or whose texts differ between
+        annotators, and what label operations did.
     relabelled : bool
         Label operations were applied to ``entities``: pairs are then scored
         on the entities, not on the raw ``tags``.
@@ -274,17 +282,19 @@ def _join_spans(names: list[str], sets: list[Any]) -> Annotated:
         rows = [np.arange(counts[0], dtype=np.int64) for _ in preps]
     n_docs = len(doc_ids) if doc_ids is not None else int(rows[0].size)
     present = np.zeros((len(names), n_docs), dtype=bool)
-    texts: list[str | None] = [None] * n_docs
+    by_annotator: list[list[str | None]] = []
     cols: list[EntityColumns] = []
     for a, (p, r) in enumerate(zip(preps, rows, strict=True)):
         present[a, r] = True
         g = p.gold
         cols.append(EntityColumns(r[g.seq] if len(g) else g.seq, g.start, g.end, g.label,
                                   g.labels, n_docs, g.fragments))
+        own: list[str | None] = [None] * n_docs
         for k, text in enumerate(p.texts or ()):
-            if text is not None and texts[r[k]] is None:
-                texts[r[k]] = text
-    notes: tuple[str, ...] = ()
+            own[r[k]] = text
+        by_annotator.append(own)
+    texts = [next((t[d] for t in by_annotator if t[d] is not None), None) for d in range(n_docs)]
+    notes = _differing_texts(names, doc_ids, by_annotator)
     lacking = np.flatnonzero(~present.all(axis=0))
     if len(lacking):
         shown = "; ".join(
@@ -292,11 +302,26 @@ def _join_spans(names: list[str], sets: list[Any]) -> Annotated:
             f"{', '.join(n for n, ok in zip(names, present[:, d], strict=True) if not ok)})"
             for d in lacking[:_SHOW])
         more = f"; ... ({len(lacking) - _SHOW} more)" if len(lacking) > _SHOW else ""
-        notes = (f"{len(lacking)} document(s) are not annotated by every annotator and are left "
-                 f"out of the pairs and statistics that lack them: {shown}{more}.",)
+        notes += (f"{len(lacking)} document(s) are not annotated by every annotator and are "
+                  f"left out of the pairs and statistics that lack them: {shown}{more}.",)
     has_text = any(t is not None for t in texts)
     return Annotated(tuple(names), "spans", doc_ids, present, tuple(_shared_labels(cols)),
                      texts=tuple(texts) if has_text else None, notes=notes)
+
+
+def _differing_texts(names: list[str], doc_ids: tuple[str, ...] | None,
+                     texts: list[list[str | None]]) -> tuple[str, ...]:
+    """A note and a :class:`~nerscore.errors.TextMismatchWarning` per pair with differing texts.
+
+    The check is :mod:`nerscore.decode.text_agreement`'s, between gold and prediction.
+    """
+    notes = []
+    for i, j in itertools.combinations(range(len(names)), 2):
+        mismatches = compare_texts(doc_ids, texts[i], texts[j])
+        if mismatches:
+            mismatches.warn((names[i], names[j]))
+            notes.append(mismatches.note((names[i], names[j])))
+    return tuple(notes)
 
 
 def _name(doc_ids: tuple[str, ...] | None, d: int) -> str:
