@@ -126,3 +126,24 @@ def test_agree_warns_of_annotators_with_different_texts(
         assert json.loads(captured.out)["notes"] == [note]
     else:
         assert "different text for annotators &#x27;a&#x27; and &#x27;b&#x27;" in captured.out
+
+
+def test_agree_and_adjudicate_warn_of_tokens_that_differ_between_annotators(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = []
+    for name, first in (("x", "Anna"), ("y", "Bob"), ("z", "Anna")):
+        files.append(tmp_path / f"{name}.conll")
+        files[-1].write_text(f"{first} B-PER\nwent O\n", encoding="utf-8")
+    warning = ("1 of 2 tokens differ between {} and {}; the first is token 0 of sentence 0: "
+               "{!r} ({}, line 1) vs {!r} ({}, line 1); tags are compared by position.")
+    expected = [warning.format(files[0], files[1], "Anna", files[0], "Bob", files[1]),
+                warning.format(files[1], files[2], "Bob", files[1], "Anna", files[2])]
+    assert main(["agree", *map(str, files), "--resamples", "1"]) == 0
+    captured = capsys.readouterr()
+    assert [f"nerscore agree: warning: {w}" for w in expected] == [
+        line for line in captured.err.splitlines() if "warning" in line]
+    assert [f"note: {w}" for w in expected] == [
+        line for line in captured.out.splitlines() if line.startswith("note:")]
+    assert main(["adjudicate", *map(str, files), "-o", str(tmp_path / "gold.conll")]) == 0
+    assert [f"nerscore adjudicate: warning: {w}" for w in expected] == [
+        line for line in capsys.readouterr().err.splitlines() if "warning" in line]

@@ -10,6 +10,8 @@ documents in any writable format and prints a summary of what was decided
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import itertools
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -128,10 +130,10 @@ def register(subparsers: Subparsers) -> None:
     q.set_defaults(func=run_adjudicate)
 
 
-def _note(command: str, message: str) -> None:
+def _note(command: str, message: str, kind: str = "note") -> None:
     from nerscore.cli.commands import note
 
-    note(command, message)
+    note(command, message, kind=kind)
 
 
 def _read(args: argparse.Namespace, command: str) -> tuple[dict[str, Any], dict[str, Any],
@@ -170,6 +172,16 @@ def _read(args: argparse.Namespace, command: str) -> tuple[dict[str, Any], dict[
     return dict(zip(names, (r.data for r in read), strict=True)), tag_kw, read
 
 
+def _token_notes(read: list[ReadResult], command: str) -> tuple[str, ...]:
+    """The tokens that differ between two annotators' files, every pair; each also a warning."""
+    from nerscore.io.formats import pair_notes
+
+    notes = tuple(n for a, b in itertools.combinations(read, 2) for n in pair_notes(a, b))
+    for n in notes:
+        _note(command, n, kind="warning")
+    return notes
+
+
 def _read_export(args: argparse.Namespace, command: str) -> tuple[dict[str, Any],
                                                                   dict[str, Any], list[Any]]:
     """``{annotator: documents}`` of one Label Studio export holding several annotators."""
@@ -205,11 +217,14 @@ def run_agree(args: argparse.Namespace) -> int:
     import nerscore
 
     renderer = output_renderer(args, "agreement")
-    data, tag_kw, _ = _read(args, "agree")
+    data, tag_kw, read = _read(args, "agree")
+    aligned = _token_notes(read, "agree")
     resampling = {k: v for k, v in opt.resampling_kwargs(args).items() if v is not None}
     result = nerscore.agreement(data, match=args.match, tags=args.tags,
                                 tokenizer=args.tokenizer, **resampling, **tag_kw,
                                 **opt.match_kwargs(args))
+    if aligned:
+        result = dataclasses.replace(result, notes=aligned + result.notes)
     if args.format not in ("text",):
         for n in result.notes:
             _note("agree", n)
@@ -237,6 +252,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     from nerscore.io.formats import guess_format
 
     data, tag_kw, read = _read(args, "adjudicate")
+    _token_notes(read, "adjudicate")
     out_fmt = guess_format(args.output, args.output_format)
     docs, stats = nerscore.adjudicate(data, min_votes=args.min_votes, **tag_kw,
                                       **label_kwargs(args))
