@@ -108,3 +108,35 @@ def test_differing_tokens_with_and_without_the_readers_heads(gold, data):
     g, p = _text(gold, b"\tO\n"), _text(pred, b" O\r\n")
     for a, b in ((g, p), (g.with_heads(), p), (g, p.with_heads()), (g.with_heads(), p.with_heads())):
         assert _differing_fields(a, b).tolist() == expected
+
+
+@pytest.mark.parametrize("intern_name", ["intern_ranges", "intern_tokens"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_long_strings_are_interned_aside_in_order_of_first_occurrence(monkeypatch, intern_name,
+                                                                      seed):
+    """A string longer than LONG bytes never reaches the word-by-word hashing (it cost a NumPy
+    pass per 8 bytes, and for labels a row that wide for every string of the file)."""
+    from nerscore.io import _intern
+
+    module = _bytes if intern_name == "intern_ranges" else _intern
+    words_path = module._intern_words
+    longest = []
+
+    def spy(b, starts, ends):
+        longest.append(int((ends - starts).max()) if len(starts) else 0)
+        return words_path(b, starts, ends)
+
+    monkeypatch.setattr(module, "_intern_words", spy)
+    rng = np.random.default_rng(seed)
+    pool = [b"O", b"B-PER", "é".encode() * 40, b"X" * (_bytes.LONG + 1), b"Y" * 5000,
+            b"Z" * _bytes.LONG, b"B-" + b"Q" * 100]
+    fields = [pool[i] for i in rng.integers(0, len(pool) - seed, 400)]
+    b, starts, ends = _ranges(fields)
+    ids, vocab = getattr(module, intern_name)(b, starts, ends)
+    assert [vocab[i] for i in ids.tolist()] == [x.decode() for x in fields]
+    assert vocab == tuple(dict.fromkeys(x.decode() for x in fields))
+    assert max(longest) <= _bytes.LONG
+    only_long = [b"L" * 100, b"M" * 99, b"L" * 100]
+    ids, vocab = getattr(module, intern_name)(*_ranges(only_long))
+    assert ids.tolist() == [0, 1, 0]
+    assert vocab == ("L" * 100, "M" * 99)

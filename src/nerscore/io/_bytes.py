@@ -8,13 +8,14 @@ per word from :func:`word_view`, and the words are hashed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["GOLDEN", "WORD", "count_newlines", "intern_ranges", "low_bytes", "raw_words_at", "word_view",
-           "words_at"]
+__all__ = ["GOLDEN", "LONG", "WORD", "count_newlines", "intern_ranges", "low_bytes",
+           "raw_words_at", "with_long_strings", "word_view", "words_at"]
 
 IntArray = npt.NDArray[np.int64]
 ByteArray = npt.NDArray[np.uint8]
@@ -129,6 +130,59 @@ def low_bytes(n: IntArray) -> WordArray:
     return mask
 
 
+#: Strings longer than this many bytes are interned by a dict of their bytes
+#: (:func:`with_long_strings`): read as 8-byte words, each would cost a NumPy
+#: pass per word, and :func:`intern_ranges` a row that wide for every string.
+LONG = 64
+
+Interner = Callable[[ByteArray, IntArray, IntArray], tuple[IntArray, tuple[str, ...]]]
+
+
+def with_long_strings(
+    intern: Interner, b: ByteArray, starts: IntArray, ends: IntArray
+) -> tuple[IntArray, tuple[str, ...]]:
+    """``intern(b, starts, ends)``, with the strings longer than :data:`LONG` bytes interned aside.
+
+    The few long strings (a run-on line, a label pasted with its sentence)
+    are looked up in a dict of their bytes, so the work stays linear in the
+    bytes whatever their lengths; ``intern`` sees only the short ones. The
+    ids are numbered in order of first occurrence over all strings, as
+    ``intern`` numbers them.
+
+    Examples
+    --------
+    >>> b = np.frombuffer(b"O " + b"X" * 70 + b" O " + b"X" * 70, dtype=np.uint8)
+    >>> ids, vocab = with_long_strings(intern_ranges, b, np.array([0, 2, 73, 75]),
+    ...                                np.array([1, 72, 74, 145]))
+    >>> ids.tolist(), [len(v) for v in vocab]
+    ([0, 1, 0, 1], [1, 70])
+    """
+    long = (ends - starts) > LONG
+    if not long.any():
+        return intern(b, starts, ends)
+    at_short, at_long = np.flatnonzero(~long), np.flatnonzero(long)
+    short_ids, short_vocab = intern(b, starts[at_short], ends[at_short])
+    seen = np.maximum.accumulate(short_ids) if len(short_ids) else short_ids
+    new = np.flatnonzero(np.diff(seen, prepend=-1) > 0)  # where each id occurs first
+    index: dict[bytes, int] = {}
+    long_first: list[int] = []
+    long_ids = np.empty(len(at_long), dtype=np.int64)
+    spans = zip(at_long.tolist(), starts[at_long].tolist(), ends[at_long].tolist(), strict=True)
+    for k, (at, s, e) in enumerate(spans):
+        i = long_ids[k] = index.setdefault(b[s:e].tobytes(), len(index))
+        if i == len(long_first):
+            long_first.append(at)
+    order = np.argsort(np.concatenate([at_short[new], np.array(long_first, dtype=np.int64)]),
+                       kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    ids = np.empty(len(starts), dtype=np.int64)
+    ids[at_short] = rank[short_ids]
+    ids[at_long] = rank[long_ids + len(short_vocab)]
+    every = (*short_vocab, *(key.decode("utf-8") for key in index))
+    return ids, tuple(every[i] for i in order.tolist())
+
+
 def intern_ranges(
     b: ByteArray, starts: IntArray, ends: IntArray
 ) -> tuple[IntArray, tuple[str, ...]]:
@@ -136,7 +190,8 @@ def intern_ranges(
 
     Each string is read as 8-byte words (one gather per word) and hashed;
     the hash is checked against the bytes, so a collision only costs a
-    slower exact pass.
+    slower exact pass. Strings longer than :data:`LONG` bytes are interned
+    aside (:func:`with_long_strings`).
 
     Parameters
     ----------
@@ -159,6 +214,13 @@ def intern_ranges(
     >>> ids.tolist(), vocab
     ([0, 1, 0, 2], ('B-PER', 'O', 'I-PER'))
     """
+    return with_long_strings(_intern_words, b, starts, ends)
+
+
+def _intern_words(
+    b: ByteArray, starts: IntArray, ends: IntArray
+) -> tuple[IntArray, tuple[str, ...]]:
+    """:func:`intern_ranges` of strings of at most :data:`LONG` bytes."""
     n = len(starts)
     if n == 0:
         return np.zeros(0, dtype=np.int64), ()

@@ -3,7 +3,9 @@
 :func:`intern_tokens` hashes every string from the 8-byte words of its bytes,
 reading only as many words as the string is long (most tokens fit in one),
 sorts the hashes once, and checks every string against the first string of
-its hash, so the ids are exact; only the distinct strings are decoded.
+its hash, so the ids are exact; only the distinct strings are decoded. The
+rare strings longer than :data:`~nerscore.io._bytes.LONG` bytes are interned
+aside, by a dict of their bytes.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.io._bytes import GOLDEN, WORD, word_view, words_at
+from nerscore.io._bytes import GOLDEN, WORD, with_long_strings, word_view, words_at
 
 __all__ = ["intern_tokens"]
 
@@ -50,6 +52,12 @@ def intern_tokens(b: ByteArray, starts: IntArray, ends: IntArray) -> tuple[IntAr
     >>> ids.tolist(), vocab
     ([0, 1, 0, 2, 3, 4, 1], ('Ann', 'saw', 'and', 'Annabella', 'Lee'))
     """
+    return with_long_strings(_intern_words, b, np.asarray(starts, dtype=np.int64),
+                             np.asarray(ends, dtype=np.int64))
+
+
+def _intern_words(b: ByteArray, starts: IntArray, ends: IntArray) -> tuple[IntArray, tuple[str, ...]]:
+    """:func:`intern_tokens` of strings of at most :data:`~nerscore.io._bytes.LONG` bytes."""
     n = len(starts)
     if n == 0:
         return np.zeros(0, dtype=np.int64), ()
