@@ -29,11 +29,40 @@ __all__ = [
     "closest",
     "describe_location",
     "option_error",
+    "quoted",
     "require",
     "unknown_choice",
     "user_keywords",
     "user_stacklevel",
 ]
+
+
+#: Characters of a value quoted into a message; a longer value is cut (:func:`quoted`).
+#: Text tables write a label that long whole, but let it overflow its own row.
+QUOTED = 60
+
+
+def quoted(value: object) -> str:
+    """``repr(value)`` for a message, cut short when the value is long.
+
+    A token, label or line quoted into an error or a note can be megabytes
+    long (a file without line breaks, a sentence pasted into the label
+    column): its first :data:`QUOTED` characters are quoted, followed by its
+    length. Short values are quoted whole, as ``repr`` quotes them.
+
+    Examples
+    --------
+    >>> print(quoted("B-PER"), quoted(None))
+    'B-PER' None
+    >>> print(quoted("B-" + "X" * 98))
+    'B-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX'... (100 characters)
+    """
+    if isinstance(value, str):
+        if len(value) <= QUOTED:
+            return repr(value)
+        return f"{value[:QUOTED]!r}... ({len(value)} characters)"
+    text = repr(value)
+    return text if len(text) <= QUOTED + 2 else f"{text[:QUOTED + 2]}... ({len(text)} characters)"
 
 
 def describe_location(
@@ -47,7 +76,7 @@ def describe_location(
     """Format a location such as ``token 3 ('Jonas') of sentence 12 (pred.conll, line 340)``."""
     parts = []
     if index is not None:
-        parts.append(f"token {index}" + (f" ({token!r})" if token is not None else ""))
+        parts.append(f"token {index}" + (f" ({quoted(token)})" if token is not None else ""))
     if sentence is not None:
         parts.append(f"sentence {sentence}")
     text = " of ".join(parts)
@@ -139,7 +168,7 @@ def option_error(name: str, expected: str, value: object) -> OptionError:
     >>> print(option_error("average", "one of 'micro', 'macro', 'weighted' or None", "mirco"))
     Expected `average` to be one of 'micro', 'macro', 'weighted' or None; got 'mirco'.
     """
-    return OptionError(f"Expected `{name}` to be {expected}; got {value!r}.", option=name)
+    return OptionError(f"Expected `{name}` to be {expected}; got {quoted(value)}.", option=name)
 
 
 class MissingDependencyError(NerscoreError, ImportError):

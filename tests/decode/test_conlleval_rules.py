@@ -520,3 +520,12 @@ def test_an_empty_type_is_read_as_the_script_reads_it():
     pred = [[w[3] for w in sent] for sent in sentences]
     total = nerscore.count_matches(gold, pred, mode="conlleval").total()
     assert (total.n_gold, total.n_pred, total.exact) == (4, 6, 1)
+
+
+def test_the_merge_warning_quotes_long_tags_short():
+    tag = "S-" + "P" * 100_000
+    with pytest.warns(ConllevalMergeWarning) as caught:
+        tags_to_entities([tag, tag], mode="conlleval")
+    quoted = f"'{tag[:60]}'... (100002 characters)"
+    assert f"{quoted} -> {quoted} at token 1 of sentence 0" in str(caught[0].message)
+    assert len(str(caught[0].message)) < 800

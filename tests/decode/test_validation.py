@@ -107,3 +107,18 @@ def test_a_prefix_with_an_empty_type_is_an_invalid_tag(scheme):
         "its type is empty")
     with pytest.raises(InvalidTagError, match="its type is empty"):
         repair_tags([["O"], ["O", tag]], scheme=scheme)
+
+
+def test_long_tags_are_quoted_short() -> None:
+    long_tag, long_label = "Q-" + "X" * 100_000, "B-" + "Y" * 100_000
+    res = validate_tags([[long_tag, "O", "I" + long_label[1:]]], scheme="IOB2")
+    for issue in res.issues:
+        assert len(issue.message) < 500
+    assert res.issues[0].message.startswith(
+        f"Invalid tag '{long_tag[:60]}'... (100002 characters) at token 0 of sentence 0")
+    assert f"'O' -> '{'I-' + 'Y' * 58}'... (100002 characters) at token 2" in res.issues[1].message
+    assert res.issues[0].tag == long_tag  # the structured attributes keep the whole value
+    with pytest.raises(InvalidTagError) as info:
+        nerscore.tags_to_entities([[long_tag]], scheme="IOB2", mode="strict")
+    assert len(str(info.value)) < 500
+    assert info.value.tag == long_tag

@@ -82,3 +82,20 @@ def test_a_view_pickles_and_copies_without_its_lock_or_tokens_interned():
         assert other._all is None
         assert not other._lock.locked()
         assert other.interned()[1] == view.interned()[1]
+
+
+def test_long_fields_are_quoted_short_in_errors():
+    import io
+
+    from nerscore.io.conll import read_conll, write_conll
+
+    long = "B X" + "Y" * 100_000
+    corpus = read_conll(io.StringIO("a O\n"))
+    with pytest.raises(ValueError, match="Expected labels without whitespace") as info:
+        corpus.replace_labels([[long]])
+    assert str(info.value) == (f"Expected labels without whitespace; got {long[:60]!r}... "
+                               "(100003 characters). A label is one column.")
+    with pytest.raises(ValueError, match=r"^Cannot write 'B XYYY.*'\.\.\. \(100003 characters\) "
+                                         r"\(token 0 of sentence 0, tokens\)") as info:
+        write_conll(io.StringIO(), [[long]], [["O"]])
+    assert len(str(info.value)) < 300

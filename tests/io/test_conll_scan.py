@@ -224,3 +224,13 @@ def test_interning_tokens_equals_interning_labels() -> None:
     assert [vocab[i] for i in ids.tolist()] == words
     assert vocab == tuple(dict.fromkeys(words))
     assert (ids == intern_ranges(b, starts, ends)[0]).all()
+
+
+def test_a_long_line_is_quoted_short_in_the_column_error(tmp_path) -> None:
+    path = tmp_path / "one_column.conll"
+    path.write_text("A" * 1_000_000 + "\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_conll(path)
+    message = str(info.value)
+    assert f"has 1 column ('{'A' * 60}'... (1000000 characters), split at whitespace)" in message
+    assert len(message) < 600

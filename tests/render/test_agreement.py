@@ -48,3 +48,13 @@ def test_html_page_escapes_and_holds_every_section() -> None:
         assert f"<h2>{section}" in page
     assert nerscore.render_result(nerscore.agreement(sets, n_resamples=0),
                                   format="html") == page
+
+
+def test_a_long_label_overflows_its_row_instead_of_widening_every_row() -> None:
+    long = "X" * 1000
+    result = nerscore.agreement([[["B-PER", f"B-{long}"]], [["B-PER", "O"]]], n_resamples=0)
+    lines = render_agreement(result).splitlines()
+    table = lines[lines.index("per label") + 1:]
+    assert table[0].startswith("label  mean F1")
+    assert table[1].startswith("PER       1.00")
+    assert table[2].startswith(f"{long}     0.00")

@@ -41,7 +41,7 @@ from nerscore.decode.decoder import (
     flatten_with_separators,
     pair_table,
 )
-from nerscore.errors import ConllevalMergeWarning
+from nerscore.errors import ConllevalMergeWarning, quoted
 from nerscore.values import schemes as sc
 from nerscore.values.counts import Counts
 from nerscore.values.schemes import EventRules
@@ -234,7 +234,7 @@ def decode_conlleval(enc: EncodedTags, *, delimiter: str = "-") -> EntityColumns
         pos = int(merged[0])
         k = int(np.searchsorted(ext, pos, side="right") - 1)
         ids = enc.ids[pos - k - 1: pos - k + 1]
-        first = f"{enc.vocab[ids[0]]!r} -> {enc.vocab[ids[1]]!r}"
+        first = f"{quoted(enc.vocab[ids[0]])} -> {quoted(enc.vocab[ids[1]])}"
         warnings.warn(
             ConllevalMergeWarning(
                 merge_note(len(merged), first, f"token {pos - ext[k]} of sentence {k}")

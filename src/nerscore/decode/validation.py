@@ -15,7 +15,7 @@ import numpy as np
 
 from nerscore.decode.decoder import flatten_with_separators
 from nerscore.decode.entities import decode, nested as nested_tags, write_tags
-from nerscore.errors import InvalidTagError, SchemeError
+from nerscore.errors import InvalidTagError, SchemeError, quoted
 from nerscore.values import schemes as sc
 from nerscore.values.decoding import Decoding
 from nerscore.values.options import OptionEnum
@@ -152,8 +152,9 @@ def check_tags(enc: EncodedTags, decoding: Decoding) -> ValidationResult:
     bad_tok = bad_tag[enc.ids]
     for pos in np.flatnonzero(bad_tok).tolist():
         tag_id = int(enc.ids[pos])
-        issues.append((2 * pos, _issue(enc, pos, "invalid_tag", enc.vocab[tag_id], None,
-                                       f"Invalid tag {enc.vocab[tag_id]!r} at {enc.describe(pos)}: "
+        tag_text = enc.vocab[tag_id]
+        issues.append((2 * pos, _issue(enc, pos, "invalid_tag", tag_text, None,
+                                       f"Invalid tag {quoted(tag_text)} at {enc.describe(pos)}: "
                                        f"{parsed.invalid[tag_id]}.")))
     cls, ext = flatten_with_separators(parsed.cls[enc.ids], enc.offsets, sc.O)
     lab, _ = flatten_with_separators(parsed.label[enc.ids], enc.offsets, -1)
@@ -186,15 +187,15 @@ def check_tags(enc: EncodedTags, decoding: Decoding) -> ValidationResult:
             pos = int(tok_pos[k]) - 1
             tag, previous = None, vocab[int(enc.ids[pos])]
             where_pos = pos
-        frm = repr(previous) if previous is not None else "start of sentence"
-        to = repr(tag) if tag is not None else "end of sentence"
+        frm = quoted(previous) if previous is not None else "start of sentence"
+        to = quoted(tag) if tag is not None else "end of sentence"
         msg = (f"Invalid transition {frm} -> {to} at {enc.describe(where_pos)}: "
                f"the {table.scheme.value} scheme does not allow it.")
         if tag is not None and parsed.cls[int(enc.ids[pos])] == sc.I and table.scheme in (
             Scheme.IOB2, Scheme.IOBES, Scheme.BILOU, Scheme.BMES
         ) and (previous is None or not same[k]):
             begin = _with_letter(tag, "B", decoding.suffix, decoding.delimiter)
-            msg = msg[:-1] + (f". Pass mode='lenient' to read it as {begin!r}, or repair the "
+            msg = msg[:-1] + (f". Pass mode='lenient' to read it as {quoted(begin)}, or repair the "
                               "tags with repair_tags(method='begin').")
         issues.append((2 * where_pos + (0 if real[k] else 1),
                        _issue(enc, where_pos, "invalid_transition", tag, previous, msg)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import FormatError, LengthMismatchError
+from nerscore.errors import FormatError, LengthMismatchError, quoted
 from nerscore.io._bytes import low_bytes, raw_words_at, word_view
 from nerscore.io._conll_corpus import ConllCorpus, ConllText
 
@@ -150,14 +150,14 @@ class TokenDiff:
         gl, pl = int(gold.lines[pos]), int(pred.lines[pos])
         gt, pt = gold.tokens[pos], pred.tokens[pos]
         gname, pname = self.gname, self.pname
-        self.first = (f"token {idx} of sentence {seq}: {gt!r} ({gname}, line {gl}) vs {pt!r} "
-                      f"({pname}, line {pl})")
+        self.first = (f"token {idx} of sentence {seq}: {quoted(gt)} ({gname}, line {gl}) vs "
+                      f"{quoted(pt)} ({pname}, line {pl})")
         if self.strict_tokens:
             raise FormatError(
-                f"Token {idx} of sentence {seq} differs between the files: {gt!r} ({gname}, "
-                f"line {gl}) vs {pt!r} ({pname}, line {pl}); {len(differ)} of {n_tokens} "
-                "tokens differ. Check that both files hold the same text, or allow differing "
-                "tokens (strict_tokens=False, without --strict-tokens).",
+                f"Token {idx} of sentence {seq} differs between the files: {quoted(gt)} "
+                f"({gname}, line {gl}) vs {quoted(pt)} ({pname}, line {pl}); {len(differ)} of "
+                f"{n_tokens} tokens differ. Check that both files hold the same text, or allow "
+                "differing tokens (strict_tokens=False, without --strict-tokens).",
                 source=pred.source, line=pl,
             )
 

@@ -16,7 +16,7 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import LengthMismatchError
+from nerscore.errors import LengthMismatchError, quoted
 from nerscore.io._bytes import word_view, words_at
 from nerscore.io._intern import intern_tokens
 from nerscore.values.tags import EncodedTags
@@ -503,7 +503,7 @@ class ConllCorpus:
         for lab in new.vocab:
             if not lab or has_space(lab):
                 raise ValueError(
-                    f"Expected labels without whitespace; got {lab!r}. A label is one column."
+                    f"Expected labels without whitespace; got {quoted(lab)}. A label is one column."
                 )
         data = text.data
         pieces: list[bytes] = []

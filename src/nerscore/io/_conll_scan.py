@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import FormatError
+from nerscore.errors import FormatError, quoted
 from nerscore.io._bytes import intern_ranges
 from nerscore.io._conll_corpus import ConllCorpus, ConllText, FieldView, PosArray
 from nerscore.io._textfile import decode_error
@@ -474,7 +474,7 @@ class _Where:
         return FormatError(
             f"Expected a token column ({opt.token_column}) and a different label column "
             f"({opt.label_column}); line {line} of {opt.source or 'the input'} has {n_cols} "
-            f"column{'s' if n_cols != 1 else ''} ({content!r}, split at "
+            f"column{'s' if n_cols != 1 else ''} ({quoted(content)}, split at "
             f"{'tabs' if delimiter == 'tab' else 'whitespace'}). Fix the line, or choose the "
             "columns with `token_column`/`label_column` (--token-column/--label-column) and "
             "the delimiter with `column_delimiter` (--delimiter-columns).",

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import IO, Literal
 
+from nerscore.errors import quoted
 from nerscore.io._conll_corpus import check_shape
 from nerscore.io.atomic import atomic_open
 from nerscore.values.tags import EncodedTags
@@ -81,8 +82,8 @@ def write_conll(
             seq, idx = enc[0].locate(pos)
             rule = "tabs" if delim == "\t" else "spaces (or write with column_delimiter='tab')"
             raise ValueError(
-                f"Cannot write {flat[pos]!r} (token {idx} of sentence {seq}, {name}): a field "
-                f"must be non-empty and free of line breaks and {rule}."
+                f"Cannot write {quoted(flat[pos])} (token {idx} of sentence {seq}, {name}): a "
+                f"field must be non-empty and free of line breaks and {rule}."
             )
     doc_set = set(documents)
     width = len(cols)

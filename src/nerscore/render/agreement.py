@@ -12,6 +12,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from nerscore.errors import QUOTED
+
 if TYPE_CHECKING:
     from nerscore.analysis.agreement.results import Agreement
 
@@ -30,7 +32,9 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool)
         out = ["| " + " | ".join(header) + " |",
                "|" + "|".join("---" if k == 0 else "---:" for k in range(len(header))) + "|"]
         return out + ["| " + " | ".join(r) + " |" for r in rows]
-    widths = [max(len(str(r[k])) for r in [header, *rows]) for k in range(len(header))]
+    # a label longer than QUOTED overflows its row rather than widening every row
+    widths = [max(len(r[k]) for r in [header, *rows] if k or len(r[k]) <= QUOTED)
+              for k in range(len(header))]
     lines = [[c.ljust(widths[0]) if k == 0 else c.rjust(widths[k]) for k, c in enumerate(r)]
              for r in [header, *rows]]
     return ["  ".join(r).rstrip() for r in lines]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from nerscore.errors import QUOTED
 from nerscore.render.registry import Renderer, ScoreOutput, register_renderer
 from nerscore.scoring.report import Report, Row
 
@@ -104,7 +105,8 @@ def render_text(report: Report, *, digits: int = 2) -> str:
     <BLANKLINE>
     accuracy: 1.00 (3 tokens, 1 sequences)
     """
-    width = max([len(k) for k in report.labels] + [len("weighted avg")])
+    # a label longer than QUOTED is written whole but overflows its row, not widening every row
+    width = max([len(k) for k in report.labels if len(k) <= QUOTED] + [len("weighted avg")])
     f_name = "f1-score" if report.beta == 1.0 else f"f{report.beta:g}-score"
     cols = ("precision", "recall", f_name, "support", "predicted")
     colw = max(len(c) for c in cols[:3])

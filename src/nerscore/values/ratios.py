@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import UndefinedMetricWarning, option_error, user_stacklevel
+from nerscore.errors import UndefinedMetricWarning, option_error, quoted, user_stacklevel
 
 __all__ = ["ZeroDivision", "check_beta", "check_zero_division", "fbeta_terms", "safe_divide"]
 
@@ -95,7 +95,7 @@ def safe_divide(
         out[undefined] = fill
         if zero_division == "warn":
             bad = [names[int(i)] for i in np.flatnonzero(undefined)]
-            shown = ", ".join(repr(b) for b in bad[:10]) + (" ..." if len(bad) > 10 else "")
+            shown = ", ".join(quoted(b) for b in bad[:10]) + (" ..." if len(bad) > 10 else "")
             warnings.warn(
                 f"{metric} is ill-defined and set to 0.0 for {shown} ({reason}). "
                 "Pass `zero_division` (0.0, 1.0 or nan) to choose the value and silence "

@@ -16,7 +16,13 @@ from typing import overload
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import InputTypeError, InvalidTagError, LengthMismatchError, NerscoreError
+from nerscore.errors import (
+    InputTypeError,
+    InvalidTagError,
+    LengthMismatchError,
+    NerscoreError,
+    quoted,
+)
 from nerscore.values import schemes as sc
 from nerscore.values.decoding import Decoding
 from nerscore.values.schemes import Scheme, SchemeTable
@@ -587,10 +593,6 @@ def check_vocab(parsed: ParsedVocab, enc: EncodedTags, *, what: str = "tag") -> 
     seq, idx = enc.locate(pos)
     line = int(enc.lines[pos]) if enc.lines is not None else None
     raise InvalidTagError(
-        f"Invalid {what} {tag!r} at {enc.describe(pos)}: {parsed.invalid[tag_id]}.",
-        tag=tag,
-        sentence=seq,
-        index=idx,
-        source=enc.source,
-        line=line,
+        f"Invalid {what} {quoted(tag)} at {enc.describe(pos)}: {parsed.invalid[tag_id]}.",
+        tag=tag, sentence=seq, index=idx, source=enc.source, line=line,
     )
