@@ -149,6 +149,14 @@ def test_load_json_of_an_output_nested_too_deeply_is_malformed():
     assert load_json("[" * 100_000) == (None, ["malformed JSON (nested too deeply to read)"])
 
 
+@pytest.mark.parametrize("output", ["[" * 100_000 + "]" * 100_000, "[" * 100_000,
+                                    'Sure: [{"text": ' + "[" * 100_000 + "]" * 100_000 + "}]"])
+def test_an_output_nested_too_deeply_is_a_parse_failure(output):
+    parsed = parse_llm_output(output, format="json")
+    assert parsed.failed
+    assert parsed.problems[0].startswith("malformed JSON (nested too deeply to read) in the JSON")
+
+
 def test_load_json_reports_where_it_broke():
     value, problems = load_json('{"a": 1 "b": 2}')
     assert value is None

@@ -70,9 +70,10 @@ def test_json_nested_too_deeply_is_a_format_error(tmp_path):
 
     deep = "[" * 100_000 + "]" * 100_000
     whole, lines = tmp_path / "export.json", tmp_path / "export.jsonl"
-    whole.write_text(deep)
+    whole.write_text('{\n"a": "[{",\n"b": ' + deep + "\n}\n")
     lines.write_text('{"a": 1}\n' + deep + "\n")
-    with pytest.raises(FormatError, match=r"export.json: JSON nested too deeply to read"):
+    with pytest.raises(FormatError, match=r"export.json, line 3: JSON nested too deeply to read "
+                                          r"\(100001 nested arrays or objects, more than"):
         load_json(whole, "utf-8")
     with pytest.raises(FormatError, match=r"export.jsonl, line 2: JSON nested too deeply"):
         list(json_lines(lines, "utf-8"))

@@ -15,12 +15,13 @@ Anything else is not repaired: the caller reports a parse failure.
 from __future__ import annotations
 
 import ast
-import json
 import re
 from typing import Any
 
-__all__ = ["find_json", "load_json", "matching_end"]
+from nerscore.errors import FormatError
+from nerscore.io._json_text import parse_json
 
+__all__ = ["find_json", "load_json", "matching_end"]
 
 
 def find_json(text: str) -> tuple[int, str] | None:
@@ -104,11 +105,9 @@ def load_json(text: str) -> tuple[Any, list[str]] | tuple[None, list[str]]:
     ({'LOC': ['Paris']}, ['read a Python literal (single quotes) as JSON'])
     """
     try:
-        return json.loads(text), []
-    except json.JSONDecodeError as exc:
+        return parse_json(text), []
+    except FormatError as exc:
         first = exc
-    except RecursionError:  # no repair makes it readable
-        return None, ["malformed JSON (nested too deeply to read)"]
     cleaned, n_commas, cut, closers = _scan(text)
     repairs = [f"removed {n_commas} trailing comma(s)"] if n_commas else []
     if closers or cut < len(text.rstrip()):
@@ -118,8 +117,8 @@ def load_json(text: str) -> tuple[Any, list[str]] | tuple[None, list[str]]:
     candidate = cleaned + closers
     if repairs:
         try:
-            return json.loads(candidate), repairs
-        except json.JSONDecodeError:
+            return parse_json(candidate), repairs
+        except FormatError:
             pass
     try:
         value = ast.literal_eval(text.strip())
@@ -127,7 +126,7 @@ def load_json(text: str) -> tuple[Any, list[str]] | tuple[None, list[str]]:
         value = None
     if isinstance(value, (list, dict)):
         return value, ["read a Python literal (single quotes) as JSON"]
-    return None, [f"malformed JSON ({first.msg} at line {first.lineno}, column {first.colno})"]
+    return None, [str(first)]
 
 
 def _scan(text: str) -> tuple[str, int, int, str]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from nerscore.errors import FormatError
+from nerscore.io._json_text import parse_json
 from nerscore.io._textfile import read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.values.documents import Document
@@ -114,18 +115,8 @@ def check_units(units: str) -> str:
 
 
 def load_json(path: str | os.PathLike[str], encoding: str) -> Any:
-    """The JSON document of ``path``; a malformed one is a :class:`FormatError` naming the line."""
-    source = os.fspath(path)
-    content = read_text(path, encoding=encoding)
-    try:
-        return json.loads(content)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"{source}, line {exc.lineno}: malformed JSON ({exc.msg} at column "
-                          f"{exc.colno}).", source=source, line=exc.lineno) from None
-    except RecursionError:
-        raise FormatError(f"{source}: JSON nested too deeply to read (more nested arrays or "
-                          "objects than Python's JSON reader can follow).", source=source,
-                          ) from None
+    """The JSON document of ``path``; one that cannot be read is a :class:`FormatError` naming the line."""
+    return parse_json(read_text(path, encoding=encoding), os.fspath(path))
 
 
 def json_lines(path: str | os.PathLike[str], encoding: str,
@@ -142,16 +133,7 @@ def json_lines(path: str | os.PathLike[str], encoding: str,
         line = raw.removesuffix("\r")
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise FormatError(f"{source}, line {n}: malformed JSON ({exc.msg} at column "
-                              f"{exc.colno}); each line must hold one JSON object.",
-                              source=source, line=n) from None
-        except RecursionError:
-            raise FormatError(f"{source}, line {n}: JSON nested too deeply to read (more nested "
-                              "arrays or objects than Python's JSON reader can follow).",
-                              source=source, line=n) from None
+        obj = parse_json(line, source, n, expect="each line must hold one JSON object")
         if not isinstance(obj, dict):
             raise FormatError(f"{source}, line {n}: expected a JSON object; got "
                               f"{type(obj).__name__}.", source=source, line=n)

@@ -38,6 +38,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import FormatError, InvalidSpanError
+from nerscore.io._json_text import parse_json
 from nerscore.io._textfile import naming, read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, register_format
@@ -136,24 +137,12 @@ def read_jsonl(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> list
             for k, ((n, obj), doc_id) in enumerate(zip(records, ids, strict=True))]
 
 
-#: Why a line of a few thousand nested brackets cannot be read (Python's JSON reader recurses).
-_DEEP = "more nested arrays or objects than Python's JSON reader can follow; no span file needs that"
-
 def _parse_line(raw: str, source: str, n: int) -> dict[str, Any] | None:
     """The JSON object of one line, or None for a blank line."""
     line = raw[:-1] if raw.endswith("\r") else raw
     if not line.strip():
         return None
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise _fail(
-            source, n,
-            f"malformed JSON ({exc.msg} at column {exc.colno}); each line must hold one "
-            "JSON object.",
-        ) from None
-    except RecursionError:
-        raise _fail(source, n, f"JSON nested too deeply to read ({_DEEP}).") from None
+    obj = parse_json(line, source, n, expect="each line must hold one JSON object")
     if not isinstance(obj, dict):
         raise _fail(
             source, n,

@@ -25,13 +25,13 @@ is a parse failure (``format="failed"``), never an exception.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from nerscore.errors import option_error
+from nerscore.errors import FormatError, option_error
 from nerscore.io._json_repair import find_json, load_json, matching_end
+from nerscore.io._json_text import parse_json
 from nerscore.values.mentions import Mention, ParsedOutput
 
 __all__ = ["LLM_FORMATS", "Item", "RawOutput", "items_from_json",
@@ -68,7 +68,6 @@ _MARKDOWN = re.compile(r"\[([^\[\]\n]+)\]\(([A-Za-z][\w .-]*)\)")
 _AT_HASH = re.compile(r"@@(.+?)##([A-Za-z][\w-]*)")
 _LABEL_LINE = re.compile(r"^\s*(?:[-*\u2022]\s*)?\**([A-Za-z][\w-]*)\**\s*:\s*(.*?)\s*$")
 _ITEM_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s*(.+?)\s*\(([A-Za-z][\w -]*)\)\s*[.;,]?\s*$")
-_DECODER = json.JSONDecoder()
 _NOTHING = frozenset({"", "none", "n/a", "na", "-", "null", "nil", "[]", "no entities"})
 
 
@@ -213,8 +212,8 @@ def _read_json(output: str) -> RawOutput | None:
         return None
     at, body = found
     try:  # well-formed JSON, prose after it ignored
-        value, repairs = _DECODER.raw_decode(body)[0], []
-    except json.JSONDecodeError:
+        value, repairs = parse_json(body, prefix=True), []
+    except FormatError:
         value, repairs = load_json(body[:matching_end(body, 0)])
     if value is None:
         line = output.count("\n", 0, at) + 1

@@ -21,6 +21,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from nerscore.errors import FormatError
+from nerscore.io._json_text import parse_json
 from nerscore.io._textfile import decode_error, naming, read_text
 from nerscore.io.jsonl import _fail, _id_of, _mixed_ids, _parse_line
 from nerscore.io.llm_output import mentions_from_json, parse_llm_output
@@ -78,8 +80,8 @@ def is_llm_file(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> boo
             for raw in fh:
                 if raw.strip():
                     try:
-                        obj = json.loads(raw.lstrip("\ufeff"))
-                    except (json.JSONDecodeError, RecursionError):
+                        obj = parse_json(raw.lstrip("\ufeff"))
+                    except FormatError:
                         return False
                     return isinstance(obj, dict) and _has_output(obj)
     except UnicodeError as exc:  # what errors="replace" does not cover: utf-16 without BOM
