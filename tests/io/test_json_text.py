@@ -45,3 +45,45 @@ def test_without_a_file_the_message_is_the_problem_alone(prefix):
     with pytest.raises(FormatError, match=r"^malformed JSON \(Expecting value at line 2, "
                                           r"column 1\)$"):
         parse_json("[\n", prefix=prefix)
+
+
+@pytest.mark.parametrize(
+    ("line", "field", "escape"),
+    [
+        (r'{"id": "a", "text": "\ud800 Anna"}', "'text'", r"\ud800"),
+        (r'{"text": "x\uDC00"}', "'text'", r"\uDC00"),
+        (r'{"text": "\ud83d\ude00 ok", "spans": [[0, 1, "P\ud83d"]]}', "'spans'[0][2]", r"\ud83d"),
+        (r'{"text": "\ud83d\ud83d\ude00"}', "'text'", r"\ud83d"),
+        (r'{"text": "\\\ud83d"}', "'text'", r"\ud83d"),
+        (r'{"meta": {"\udfff": 1}}', "a key of 'meta'", r"\udfff"),
+        (r'["\ud800"]', "[0]", r"\ud800"),
+    ],
+)
+def test_half_a_surrogate_pair_is_located(line, field, escape):
+    with pytest.raises(FormatError) as info:
+        parse_json(line, "f.jsonl", 4)
+    assert str(info.value) == (
+        f"f.jsonl, line 4: {field} holds the escape {escape}, half of a UTF-16 surrogate pair "
+        "without its other half; JSON text writes a character beyond U+FFFF as the character "
+        r"itself or as a whole surrogate pair (\ud83d\ude00 for U+1F600).")
+    assert info.value.line == 4
+
+
+@pytest.mark.parametrize("line", [
+    r'{"text": "\ud83d\ude00 \uD83D\uDE00"}',  # whole pairs, in either case
+    r'{"text": "\\ud800 \\\\udc00"}',  # an escaped backslash, then the letters ud800
+    r'{"text": "\ud7ff \ue000 \u00e9"}',  # either side of the surrogates
+])
+def test_whole_pairs_and_lookalikes_are_read(line):
+    assert "\ud800" not in parse_json(line, "f.jsonl")["text"]
+
+
+def test_half_a_surrogate_pair_is_found_on_its_line_of_a_whole_file():
+    text = '[\n{"text": "\\ud83d\\ude00"},\n{"text": "ok",\n "label": "\\udc00"}\n]'
+    with pytest.raises(FormatError, match=r"^f.json, line 4: \[1\]\['label'\] holds the escape "
+                                          r"\\udc00, half"):
+        parse_json(text, "f.json")
+
+
+def test_without_a_file_half_a_surrogate_pair_is_kept():
+    assert parse_json(r'["\ud800"]') == ["\ud800"]

@@ -8,7 +8,7 @@ import pytest
 
 import nerscore
 from nerscore.errors import FormatError, InvalidSpanError
-from nerscore.io.jsonl import read_jsonl, write_jsonl
+from nerscore.io.jsonl import iter_jsonl, read_jsonl, write_jsonl
 from nerscore.values.documents import Document
 
 
@@ -182,3 +182,13 @@ def test_a_line_nested_too_deeply_is_located(tmp_path):
                     + '{"id": "b", "spans": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
     with pytest.raises(FormatError, match=r"deep.jsonl, line 2: JSON nested too deeply to read"):
         read_jsonl(path)
+
+
+@pytest.mark.parametrize("read", [read_jsonl, lambda path: list(iter_jsonl(path))])
+def test_half_a_surrogate_pair_in_a_text_is_located(tmp_path, read):
+    path = write(tmp_path, "pred.jsonl", '{"id": "a", "text": "x", "spans": []}\n'
+                 '{"id": "b", "text": "\\ud800 Anna", "spans": [[2, 6, "PER"]]}\n')
+    with pytest.raises(FormatError, match=r"pred.jsonl, line 2: 'text' holds the escape \\ud800, "
+                                          r"half of a UTF-16 surrogate pair without its other half; "
+                                          r"JSON text writes a character beyond U\+FFFF"):
+        read(path)

@@ -1,9 +1,11 @@
-"""JSON text read with one error, naming file and line, for whatever keeps it from being read.
+r"""JSON text read with one error, naming file and line, for whatever keeps it from being read.
 
-Python's JSON reader fails two ways on text a file can hold: malformed JSON
-(``JSONDecodeError``) and arrays or objects nested more deeply than it can
-follow (``RecursionError``). :func:`parse_json` turns both into one
-:class:`~nerscore.errors.FormatError` that says where.
+Python's JSON reader fails three ways on text a file can hold: malformed
+JSON (``JSONDecodeError``), arrays or objects nested more deeply than it can
+follow (``RecursionError``), and, read without complaint, an escape of half
+a UTF-16 surrogate pair (``"\ud800"``) that becomes a string no encoder
+takes, failing much later far from the file. :func:`parse_json` turns all
+three into one :class:`~nerscore.errors.FormatError` that says where.
 """
 
 from __future__ import annotations
@@ -21,6 +23,19 @@ _DECODER = json.JSONDecoder()
 #: A JSON string (closed or not) or a bracket: what nesting depth is counted from.
 _TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
 
+#: An escaped backslash, or the escape of half a surrogate pair (``\ud800`` to ``\udfff``).
+_ESCAPES = re.compile(r"\\\\|\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+#: What may be an escape of half a surrogate pair without its other half, found at C speed (a
+#: superset: a high half not followed by a low one; a low half not preceded by a high one, or
+#: preceded by what only looks like one, an escaped backslash and ``ud83d``).
+_MAYBE_LONE = re.compile(r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+                         r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2}\\)u[dD][c-fC-F]"
+                         r"|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F])")
+
+#: A surrogate code point left in a decoded string: half a pair whose other half was missing.
+_LONE = re.compile("[\ud800-\udfff]")
+
 
 def parse_json(text: str, source: str | None = None, line: int = 1, *, expect: str = "",
                prefix: bool = False) -> Any:
@@ -32,7 +47,8 @@ def parse_json(text: str, source: str | None = None, line: int = 1, *, expect: s
         The JSON text.
     source : str, optional
         The file it comes from. Without one (a model's output), the error
-        message is the problem alone, with its position in ``text``.
+        message is the problem alone, with its position in ``text``, and
+        strings holding half a surrogate pair are kept.
     line : int
         The line of the file that ``text`` starts on.
     expect : str
@@ -47,7 +63,9 @@ def parse_json(text: str, source: str | None = None, line: int = 1, *, expect: s
     Raises
     ------
     FormatError
-        For malformed JSON, or JSON nested too deeply to read.
+        For malformed JSON, JSON nested too deeply to read, or (with a
+        ``source``) a string holding an escape of half a UTF-16 surrogate pair
+        without its other half.
 
     Examples
     --------
@@ -61,6 +79,10 @@ def parse_json(text: str, source: str | None = None, line: int = 1, *, expect: s
     Traceback (most recent call last):
     ...
     nerscore.errors.FormatError: malformed JSON (Expecting ',' delimiter at line 1, column 10)
+    >>> parse_json('{"text": "\\ud800 Anna"}', "f.jsonl", 3)
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.FormatError: f.jsonl, line 3: 'text' holds the escape \ud800, half of a UTF-16 surrogate pair without its other half; JSON text writes a character beyond U+FFFF as the character itself or as a whole surrogate pair (\ud83d\ude00 for U+1F600).
     """
     try:
         value = _DECODER.raw_decode(text)[0] if prefix else json.loads(text)
@@ -80,6 +102,8 @@ def parse_json(text: str, source: str | None = None, line: int = 1, *, expect: s
         raise FormatError(f"{source}, line {at}: JSON nested too deeply to read ({depth} nested "
                           "arrays or objects, more than Python's JSON reader can follow).",
                           source=source, line=at) from None
+    if source is not None and ("\\ud" in text or "\\uD" in text) and _MAYBE_LONE.search(text):
+        _check_surrogates(text, value, source, line)
     return value
 
 
@@ -95,3 +119,52 @@ def _deepest(text: str) -> tuple[int, int]:
         elif ch in "]}":
             depth -= 1
     return most, where
+
+
+def _lone_escape(text: str) -> int | None:
+    """Where the first escape of half a surrogate pair without its other half starts, if any."""
+    high: int | None = None  # a high half waiting for its low half right after it
+    for m in _ESCAPES.finditer(text):
+        esc = m.group()
+        is_low = esc != "\\\\" and esc[3] in "cdefCDEF"
+        if high is not None:
+            if is_low and m.start() == high + 6:
+                high = None
+                continue
+            return high
+        if is_low:
+            return m.start()
+        if esc != "\\\\":
+            high = m.start()
+    return high
+
+
+def _check_surrogates(text: str, value: Any, source: str, line: int) -> None:
+    pos = _lone_escape(text)
+    if pos is None:
+        return
+    at = line + text.count("\n", 0, pos)
+    raise FormatError(
+        f"{source}, line {at}: {_field(value)} holds the escape {text[pos:pos + 6]}, half of a "
+        "UTF-16 surrogate pair without its other half; JSON text writes a character beyond "
+        "U+FFFF as the character itself or as a whole surrogate pair (\\ud83d\\ude00 for "
+        "U+1F600).", source=source, line=at)
+
+
+def _field(value: Any) -> str:
+    """Where the first string holding a lone surrogate is in ``value``, in words."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        path, v = stack.pop()
+        if isinstance(v, str):
+            if _LONE.search(v):
+                return path or "the value"
+        elif isinstance(v, dict):
+            for k in v:
+                if _LONE.search(k):
+                    return f"a key of {path or 'the object'}"
+            stack.extend(reversed([(f"{path}[{k!r}]" if path else repr(k), x)
+                                   for k, x in v.items()]))
+        elif isinstance(v, list):
+            stack.extend(reversed([(f"{path}[{i}]", x) for i, x in enumerate(v)]))
+    return "a string"

@@ -22,6 +22,9 @@ Each non-blank line holds one JSON object::
   error. Duplicate ids are an error naming both lines.
 - A byte order mark and CRLF line endings are handled; blank lines are
   skipped. Lines are split at ``\n`` only (JSON strings may hold U+2028).
+- A string holding the escape of half a UTF-16 surrogate pair without its
+  other half (``"\ud800"``) is an error naming its line and field: it is no
+  character, and no encoding can write it.
 
 Gold and prediction files are joined by id when scored (see
 :func:`nerscore.evaluate`): a gold document missing from the predictions
