@@ -175,3 +175,19 @@ def test_report_draws_curves_of_a_scored_span_file_beside_model_outputs(capsys, 
     assert "<h3>tagger</h3>" in curves
     assert "<h3>llm</h3>" not in curves
     assert "llm" in curves  # named as a system without scores
+
+
+def test_report_shows_the_outputs_as_read_for_scoring(capsys, tmp_path):
+    # JSON Lines are split at "\n" only: a carriage return between members is white space
+    llm = tmp_path / "llm.jsonl"
+    llm.write_bytes(b'{"id": "a", "output": "LOC: Paris"}\n'
+                    b'{"id": "b",\r "output": "LOC: Anna"}\n{"id": "c", "output": null}\n')
+    gold = tmp_path / "gold.jsonl"
+    record = {"text": "Anna in Paris", "spans": [[0, 4, "PER"]]}
+    gold.write_text("".join(json.dumps({"id": i, **record}) + "\n" for i in "abc"))
+    page = tmp_path / "report.html"
+    status, _, err = run(capsys, "report", str(gold), str(llm), "-o", str(page))
+    assert status == 0, err
+    html = page.read_text()
+    block = html.split('id="nerscore-llm-outputs">', 1)[1].split("</script>", 1)[0]
+    assert json.loads(block) == {"llm": {"a": "LOC: Paris", "b": "LOC: Anna", "c": "null"}}

@@ -13,7 +13,6 @@ files are read as usual (docs/llm.md).
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -22,6 +21,7 @@ from nerscore.cli import _formats as fm, _options as opt, llm
 if TYPE_CHECKING:
     from nerscore.analysis.significance.units import SequenceCounts
     from nerscore.io.formats import Format, ReadResult
+    from nerscore.io.llm_records import LLMRecord
     from nerscore.scoring.llm import LLMSummary
     from nerscore.scoring.report import Report
 
@@ -135,11 +135,11 @@ def score_llm_system(
     if counts:
         per_doc = aligned_sequence_counts(aligned, match=args.match,
                                           token_units=tokens is not None, **options)
-    raw = raw_outputs(path, [str(d.id) for d in docs], encoding) if outputs else {}
+    raw = raw_outputs(records, [str(d.id) for d in docs]) if outputs else {}
     return LLMSystem(scored, per_doc, aligned.summary, raw)
 
 
-def raw_outputs(path: str, ids: Sequence[str], encoding: str = "utf-8") -> dict[str, str]:
+def raw_outputs(records: Sequence[LLMRecord], ids: Sequence[str]) -> dict[str, str]:
     r"""The raw output of every record of a file of model outputs, by document id.
 
     A ``"mentions"`` record gives its mentions as JSON. Records without ids
@@ -148,12 +148,10 @@ def raw_outputs(path: str, ids: Sequence[str], encoding: str = "utf-8") -> dict[
 
     Parameters
     ----------
-    path : str
-        The file (read by :func:`nerscore.read_llm_records` already, so valid).
+    records : sequence of LLMRecord
+        The file's records (:func:`nerscore.read_llm_records`).
     ids : sequence of str
         The gold document ids, in order.
-    encoding : str
-        Its encoding.
 
     Returns
     -------
@@ -162,23 +160,15 @@ def raw_outputs(path: str, ids: Sequence[str], encoding: str = "utf-8") -> dict[
     Examples
     --------
     >>> import tempfile, pathlib
+    >>> from nerscore.io.llm_records import read_llm_records
     >>> tmp = pathlib.Path(tempfile.mkdtemp()) / "llm.jsonl"
     >>> _ = tmp.write_text('{"output": "LOC: Paris"}\n\n{"mentions": {"LOC": ["Lyon"]}}\n')
-    >>> raw_outputs(str(tmp), ["a", "b"])
+    >>> raw_outputs(read_llm_records(tmp), ["a", "b"])
     {'a': 'LOC: Paris', 'b': '{"LOC": ["Lyon"]}'}
     """
-    found: list[tuple[str | None, str]] = []
-    with open(path, encoding=encoding, errors="replace") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            obj = json.loads(line.lstrip("\ufeff"))
-            out = obj.get("output", obj.get("mentions"))
-            text = out if isinstance(out, str) else json.dumps(out, ensure_ascii=False)
-            found.append((None if obj.get("id") is None else str(obj["id"]), text))
-    if found and all(i is None for i, _ in found):
-        return dict(zip(ids, (t for _, t in found), strict=False))
-    return {str(i): t for i, t in found}
+    if records and all(r.numbered for r in records):
+        return dict(zip(ids, (r.parsed.raw for r in records), strict=False))
+    return {r.id: r.parsed.raw for r in records}
 
 
 def summary_notes(name: str, summary: LLMSummary) -> list[str]:

@@ -16,6 +16,7 @@ without ``"output"`` or ``"mentions"`` is an error naming file and line.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from dataclasses import dataclass
@@ -76,11 +77,12 @@ def is_llm_file(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> boo
     True
     """
     try:
-        with naming(path), open(path, encoding=encoding, errors="replace") as fh:
+        with naming(path), open(path, encoding=encoding, errors="replace", newline="\n") as fh:
             for raw in fh:
-                if raw.strip():
+                line = raw.lstrip("\ufeff")
+                if line.strip():
                     try:
-                        obj = parse_json(raw.lstrip("\ufeff"))
+                        obj = parse_json(line)
                     except FormatError:
                         return False
                     return isinstance(obj, dict) and _has_output(obj)
@@ -93,7 +95,11 @@ def _parsed(obj: dict[str, Any], source: str, n: int, output_format: str) -> Par
     if "output" in obj and "mentions" in obj:
         raise _fail(source, n, "the record has both 'output' and 'mentions'; keep one of them.")
     if "output" in obj:
-        return parse_llm_output(obj["output"], format=output_format)
+        output = obj["output"]
+        parsed = parse_llm_output(output, format=output_format)
+        if not isinstance(output, str):  # a failure, its output shown as the file has it
+            parsed = dataclasses.replace(parsed, raw=json.dumps(output, ensure_ascii=False))
+        return parsed
     value = obj["mentions"]
     read = mentions_from_json(value)
     if read is None:

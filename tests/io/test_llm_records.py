@@ -1,0 +1,21 @@
+"""JSON Lines files of model outputs: which files hold them, and how their records are read."""
+
+from __future__ import annotations
+
+import pytest
+
+from nerscore.io.llm_records import is_llm_file
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    (b'{"id": "a", "output": "LOC: Paris"}\n', True),
+    (b'\xef\xbb\xbf\n{"id": "a", "mentions": []}\r\n', True),
+    (b'{"id": "a",\r "output": "LOC: Paris"}\n', True),  # lines end at "\n" only
+    (b'{"id": "a", "spans": []}\n', False),
+    (b'{"id": "a", "output": "x"\n', False),
+    (b'[' * 100_000 + b'\n', False),
+])
+def test_a_file_of_model_outputs_is_told_by_its_first_record(tmp_path, content, expected):
+    path = tmp_path / "pred.jsonl"
+    path.write_bytes(content)
+    assert is_llm_file(path) is expected
