@@ -81,6 +81,11 @@ def test_duplicate_ids_name_both_lines(tmp_path):
         ('{"id": "a", "spans": {"start": 0}}', "line 2: expected 'spans' to be a list"),
         ('{"id": "a", "spans": [], "entities": []}', "line 2: the record has both 'spans' and "
                                                      "'entities'"),
+        ('{"id": "a", "spans": [], "output": "LOC: Paris"}',
+         r"line 2: the record has both 'spans' and 'output' \(a model output\); keep one of them: "
+         r"'spans' to score the spans, 'output' to score the model output \(docs/llm.md\)\."),
+        ('{"id": "a", "mentions": [], "entities": []}', "line 2: the record has both 'entities' "
+                                                        "and 'mentions'"),
         ('{"id": [1], "spans": []}', r"line 2: expected 'id' to be a string or an integer; "
                                      r"got \[1\]"),
         ('{"id": "a", "text": 5}', "line 2: expected 'text' to be a string; got int"),

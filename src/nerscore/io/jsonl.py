@@ -7,7 +7,8 @@ Each non-blank line holds one JSON object::
 
 - ``"spans"`` may be called ``"entities"`` (not both) and is required: a
   record without it is an error, ``"spans": []`` a document without
-  entities. Each span is a
+  entities. A record with a model output (``"output"`` or ``"mentions"``,
+  docs/llm.md) as well is an error. Each span is a
   ``{"start", "end", "label"}`` object (other keys, such as Prodigy's
   ``"token_start"``, are ignored) or a ``[start, end, label]`` triple.
   Offsets are half-open Python ``str`` indices into ``"text"``.
@@ -60,6 +61,14 @@ def _fail(source: str, line: int, message: str) -> FormatError:
 def _spans_of(obj: dict[str, Any], source: str, n: int) -> list[Any]:
     if "spans" in obj and "entities" in obj:
         raise _fail(source, n, "the record has both 'spans' and 'entities'; keep one of them.")
+    if ("output" in obj or "mentions" in obj) and ("spans" in obj or "entities" in obj):
+        spans = "spans" if "spans" in obj else "entities"
+        output = "output" if "output" in obj else "mentions"
+        raise _fail(
+            source, n,
+            f"the record has both {spans!r} and {output!r} (a model output); keep one of them: "
+            f"{spans!r} to score the spans, {output!r} to score the model output (docs/llm.md).",
+        )
     if "spans" not in obj and "entities" not in obj and ("output" in obj or "mentions" in obj):
         raise _fail(
             source, n,
