@@ -198,7 +198,19 @@ def test_offsets_out_of_range_or_reversed(tmp_path, ann, message):
     ("ann", "message"),
     [
         ("X1\tfoo", r"line 1: unknown annotation 'X1'"),
-        ("T1\tPER 0 four\tAnna", r"line 1: cannot read the offsets '0 four' of T1"),
+        ("T1\tPER 0 four\tAnna", r"line 1: cannot read the offsets '0 four' of T1 \('four' is "
+                                  r"not a number in the digits 0-9\); expected 'START END' or "
+                                  r"'START END;START END\.\.\.', each offset a character index "
+                                  r"written with the digits 0-9 alone\.$"),
+        ("T1\tPER +0 4\tAnna", r"offsets '\+0 4' of T1 \('\+0' is not a number in the digits"),
+        ("T1\tPER 0 1_0\tAnna lives", r"offsets '0 1_0' of T1 \('1_0' is not a number in the"),
+        ("T1\tPER \u0660 \u0664\tAnna", r"offsets '\u0660 \u0664' of T1 \('\u0660' is not a "
+                                         r"number in the digits 0-9\)"),
+        ("T1\tPER -1 4\tAnna", r"offsets '-1 4' of T1 \('-1' is not a number in the digits"),
+        ("T1\tPER 0 4;5\tAnna", r"offsets '0 4;5' of T1 \('5' is not two offsets\)"),
+        ("T1\tPER 0\u20034\tAnna", r"offsets '0\\u20034' of T1 \(they are separated by "
+                                   r"'\\u2003', not by spaces\)"),
+        ("T1\tPER 0 " + "4" * 5000 + "\tAnna", r"\(an offset has more digits than Python reads\)"),
         ("T1", r"line 1: expected 'ID<TAB>LABEL START END<TAB>TEXT'"),
         ("T1\tPER 0 4\tAnna\nT1\tPER 5 10\tlives", "line 2: annotation id 'T1' was already used "
                                                   "on line 1"),

@@ -8,7 +8,8 @@ entities::
 
 - Offsets are half-open Python ``str`` indices into the ``.txt`` file exactly
   as stored (a ``\r\n`` is two characters, a leading byte order mark is
-  character 0 — as the brat tool counts them).
+  character 0 — as the brat tool counts them), written with the digits 0-9
+  alone (``+4``, ``1_0`` or other scripts' digits are an error).
 - Every offset is checked against the text, and the quoted text against the
   text slice (fragments joined by one space; a newline inside the slice
   matches a space): a mismatch is an error naming file, line and both strings.
@@ -131,6 +132,29 @@ def _fragments(frags: list[tuple[int, int]], text: str) -> list[tuple[int, int]]
     return out
 
 
+def _offsets_problem(offsets: str) -> str:
+    """What keeps the offsets of an annotation from being read, in words.
+
+    Examples
+    --------
+    >>> _offsets_problem("0 +4")
+    "'+4' is not a number in the digits 0-9"
+    >>> _offsets_problem("0 4;9")
+    "'9' is not two offsets"
+    """
+    for frag in offsets.split(";"):
+        pair = frag.split()
+        if len(pair) != 2:
+            return f"{frag.strip()!r} is not two offsets"
+        for offset in pair:
+            if not (offset.isascii() and offset.isdigit()):
+                return f"{offset!r} is not a number in the digits 0-9"
+    if not offsets.isascii():
+        space = next(ch for ch in offsets if not ch.isascii())
+        return f"they are separated by {space!r}, not by spaces"
+    return "an offset has more digits than Python reads"
+
+
 def _parse_ann(
     content: str, text: str, *, source: str, doc_id: str, counts: Counter[str],
 ) -> list[Entity]:
@@ -166,25 +190,27 @@ def _parse_ann(
         seen[ann_id] = n
         label, _, offsets = parts[1].partition(" ")
         frags: list[tuple[int, int]] = []
+        digits = offsets.isascii()  # str.isdigit takes other digits too
         try:
             for frag in offsets.split(";"):
                 lo, hi = frag.split()
+                if not (digits and lo.isdigit() and hi.isdigit()):
+                    raise ValueError
                 frags.append((int(lo), int(hi)))
         except ValueError:
             raise FormatError(
-                f"{source}, line {n}: cannot read the offsets {offsets!r} of {ann_id}; expected "
-                "'START END' or 'START END;START END...' with integers.",
+                f"{source}, line {n}: cannot read the offsets {offsets!r} of {ann_id} "
+                f"({_offsets_problem(offsets)}); expected 'START END' or 'START END;START "
+                "END...', each offset a character index written with the digits 0-9 alone.",
                 source=source, line=n,
             ) from None
         if not label:
             raise FormatError(f"{source}, line {n}: {ann_id} has no label.", source=source,
                               line=n)
         for s, e in frags:
-            if s < 0 or e < s or e > len(text):
-                problem = (
-                    "has start > end" if e < s else "has a negative start" if s < 0
-                    else f"ends beyond the text, which has {len(text)} characters"
-                )
+            if e < s or e > len(text):  # never negative: digits alone
+                problem = ("has start > end" if e < s
+                           else f"ends beyond the text, which has {len(text)} characters")
                 raise InvalidSpanError(
                     f"{source}, line {n}: span ({s}, {e}, {label!r}) of {ann_id} in document "
                     f"{doc_id!r} {problem}; offsets are character indices into the .txt file.",
