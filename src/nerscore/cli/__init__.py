@@ -196,7 +196,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 text = text.replace(spooled.path, "<stdin>")
             print(f"nerscore {command}: error: {keywords_to_flags(text)}", file=sys.stderr)
             status = 1
-        except RecursionError:  # a reader's guard missed a deeply nested input
+        except RecursionError:
+            # Span, tool and model-output files are read by nerscore.io._json_text, which
+            # locates JSON nested too deeply; the small JSON inputs read by json directly still
+            # raise it (a --map-file label map, a --label-alias file, a dataset's
+            # dataset_info.json or Parquet metadata).
             print(f"nerscore {command}: error: an input is nested too deeply to read (more "
                   "nested arrays or objects than Python's readers can follow).", file=sys.stderr)
             status = 1
