@@ -149,3 +149,47 @@ def test_convert_file_refuses_its_source_by_any_spelling(files):
 def test_same_file_of_paths_that_do_not_exist(tmp_path):
     assert same_file(tmp_path / "a" / ".." / "x", tmp_path / "x")
     assert not same_file(tmp_path / "x", tmp_path / "y")
+
+
+# Each command line writes its result to {out}.
+WRITERS = {
+    "score -o": ["score", "{gold}", "{pred}", "-o", "{out}"],
+    "score --errors": ["score", "{gold}", "{pred}", "--errors", "{out}"],
+    "score --errors, in memory": ["score", "{gold}", "{pred}", "--errors", "{out}",
+                                  "--match", "overlap"],
+    "report -o": ["report", "{gold}", "{pred}", "-o", "{out}"],
+    "convert": ["convert", "{gold}", "{out}", "--to-format", "conll"],
+    "conlleval --output": ["conlleval", "{merged}", "--output", "{out}"],
+    "repair -o": ["repair", "{pred}", "--scheme", "IOB2", "-o", "{out}"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(WRITERS))
+def test_an_output_that_is_a_folder_is_named_as_given(capsys, files, tmp_path, case):
+    folder = tmp_path / ("errors.jsonl" if "--errors" in WRITERS[case] else "results")
+    folder.mkdir()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    names = {k: str(v) for k, v in files.items()} | {"out": str(folder)}
+    status = main([a.format(**names) for a in WRITERS[case]])
+    err = capsys.readouterr().err
+    assert status == 1, err
+    assert f"'{folder}': Is a directory; give the name of a file" in err
+    assert ".tmp" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert list(folder.iterdir()) == []
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("case", sorted(WRITERS))
+def test_a_full_device_is_named_with_its_flag(capsys, files, tmp_path, case):
+    out = "/dev/full"
+    if "--errors" in WRITERS[case]:  # the suffix says the format of the error file
+        out = str(tmp_path / "full.jsonl")
+        os.symlink("/dev/full", out)
+    names = {k: str(v) for k, v in files.items()} | {"out": out}
+    status = main([a.format(**names) for a in WRITERS[case]])
+    err = capsys.readouterr().err
+    assert status == 1, err
+    flag = "--errors" if "--errors" in WRITERS[case] else "OUT" if case == "convert" else "--output"
+    assert f"cannot write {flag} '{out}': No space left on device." in err
+    assert "Errno" not in err

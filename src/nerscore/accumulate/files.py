@@ -32,6 +32,7 @@ See ``docs/scale.md``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -121,22 +122,32 @@ class _ErrorSink:
     def write(self, records: Sequence[ErrorRecord]) -> None:
         from nerscore.analysis.errors import ErrorTable
 
-        # the CSV header once
-        ErrorTable.from_records(records).write_to(self.fh, self.format, header=not self.started)
+        try:  # the CSV header once
+            ErrorTable.from_records(records).write_to(self.fh, self.format,
+                                                      header=not self.started)
+        except OSError as exc:  # a full disk: the error file's, not a reader's
+            self.file.claim(exc)
+            raise
         self.started = True
         self.n += len(records)
 
     def commit(self) -> int:
-        if not self.started:  # no chunk at all: the in-memory writer's empty file
-            from nerscore.analysis.errors import ErrorTable
+        try:
+            if not self.started:  # no chunk at all: the in-memory writer's empty file
+                from nerscore.analysis.errors import ErrorTable
 
-            ErrorTable.from_records([]).write_to(self.fh, self.format)
-        self.fh.close()
+                ErrorTable.from_records([]).write_to(self.fh, self.format)
+            self.fh.close()
+        except OSError as exc:
+            self.discard()
+            self.file.claim(exc)
+            raise
         self.file.commit()
         return self.n
 
     def discard(self) -> None:
-        self.fh.close()
+        with contextlib.suppress(OSError):  # what is still buffered is thrown away
+            self.fh.close()
         self.file.discard()
 
 

@@ -5,7 +5,9 @@ Every file nerscore writes goes through :func:`atomic_path` (or
 target's folder and renamed over the target only once it is complete, so an
 interrupted run leaves the old file (or none), never half a file. Targets that
 are not regular files (``/dev/null``, a named pipe, a terminal) are written in
-place, since renaming over them would replace the device itself.
+place, since renaming over them would replace the device itself. An error
+while writing names the target, never the temporary file: a folder given as
+the target, a full disk (``ENOSPC``), a rename that fails.
 
 :func:`same_file` tells whether two paths name one file, through symbolic
 links, ``./`` spellings and hard links; the command line uses it to refuse an
@@ -15,6 +17,7 @@ output that is one of the command's inputs.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -24,6 +27,9 @@ from typing import IO, Any
 __all__ = ["AtomicFile", "atomic_open", "atomic_path", "same_file"]
 
 _Path = str | os.PathLike[str]
+
+#: Errors that only writing raises: one that names no file is the target's.
+_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 def same_file(a: _Path, b: _Path) -> bool:
@@ -99,6 +105,9 @@ class AtomicFile:
 
     def __init__(self, path: _Path) -> None:
         self.target = os.fspath(path)
+        if os.path.isdir(self.target) or self.target.endswith(("/", os.sep)):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory; give the name of a file "
+                                                  "to write (in it, or elsewhere)", self.target)
         self.in_place = _is_special(self.target)
         if self.in_place:
             self.tmp = self.target
@@ -119,13 +128,37 @@ class AtomicFile:
             mode = 0o666 & ~umask
         os.chmod(self.tmp, mode)
 
+    def claim(self, exc: BaseException) -> None:
+        """Make an error met while writing name the target instead of the temporary file.
+
+        An :class:`OSError` about the temporary file, or one that only
+        writing raises (no space left, quota, file too large) and that names
+        no file, gets the target as its ``filename``; others are left as
+        they are.
+
+        Examples
+        --------
+        >>> import pathlib, tempfile
+        >>> f = AtomicFile(pathlib.Path(tempfile.mkdtemp()) / "out.txt")
+        >>> exc = OSError(errno.ENOSPC, "No space left on device")
+        >>> f.claim(exc)
+        >>> exc.filename == f.target
+        True
+        >>> f.discard()
+        """
+        if not isinstance(exc, OSError):
+            return
+        if exc.filename == self.tmp or (exc.filename is None and exc.errno in _WRITE_ERRORS):
+            exc.filename, exc.filename2 = self.target, None
+
     def commit(self) -> None:
         """Put the written file in place of the target (removed again if that fails)."""
         if not self.in_place:
             try:
                 os.replace(self.tmp, self.target)
-            except BaseException:
+            except BaseException as exc:
                 self.discard()
+                self.claim(exc)
                 raise
 
     def discard(self) -> None:
@@ -173,8 +206,9 @@ def atomic_path(path: _Path) -> Iterator[str]:
     f = AtomicFile(path)
     try:
         yield f.tmp
-    except BaseException:
+    except BaseException as exc:
         f.discard()
+        f.claim(exc)
         raise
     f.commit()
 
