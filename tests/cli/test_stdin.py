@@ -81,7 +81,7 @@ def test_a_given_format_wins_over_the_sniffed_one(capsys, monkeypatch):
     status, _, err = run(capsys, monkeypatch, PRED.read_bytes(), "score", GOLD, "-",
                          "--pred-format", "parquet")
     assert status == 1
-    assert "not a parquet file" in err  # read as the format given
+    assert "<stdin>: not a Parquet file" in err  # read as the format given
 
 
 def test_compare_and_convert_read_one_input_from_standard_input(capsys, monkeypatch, tmp_path):

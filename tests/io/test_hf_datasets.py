@@ -123,3 +123,37 @@ def test_the_shipped_fixtures_are_what_datasets_writes_and_reads(tmp_path):
     names = hub.features["ner_tags"].feature.names
     theirs = [[names[i] for i in row] for row in hub["ner_tags"]]
     assert read_hf_dataset(PRED_HUB).to_lists() == theirs
+
+
+def test_a_file_that_is_not_a_dataset_file_is_named_with_how_to_read_it(tmp_path, capsys):
+    with pytest.raises(FormatError, match=r"gold\.conll: not a Hugging Face dataset file "
+                                          r"\(pyarrow: .*\); a dataset on disk is") as info:
+        read_hf_dataset(CONLL_GOLD)
+    assert info.value.source == str(CONLL_GOLD)
+    hub = tmp_path / "hub"
+    shutil.copytree(PRED_HUB, hub)
+    shard = hub / "data" / "test-00000-of-00001.parquet"
+    shard.write_bytes(b"PAR1" + shard.read_bytes()[-8:])
+    with pytest.raises(FormatError, match=r"test-00000-of-00001\.parquet: not a Hugging Face "
+                                          r"dataset file \(pyarrow: "):
+        read_hf_dataset(hub)
+    assert main(["score", str(CONLL_GOLD), str(CONLL_PRED), "--gold-format", "hf"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"nerscore score: error: {CONLL_GOLD}: not a Hugging Face dataset "
+                          "file (pyarrow: ")
+    assert "Read it in its own format" in err
+
+
+def test_an_arrow_file_in_the_ipc_file_format_is_read(tmp_path):
+    import pyarrow as pa
+
+    stream = GOLD_DD / "test" / "data-00000-of-00001.arrow"
+    with pa.memory_map(str(stream)) as source:
+        table = pa.ipc.open_stream(source).read_all()
+    info = json.loads((GOLD_DD / "test" / "dataset_info.json").read_text())
+    meta = {b"huggingface": json.dumps({"info": {"features": info["features"]}}).encode()}
+    table = table.replace_schema_metadata(meta)
+    path = tmp_path / "test.arrow"
+    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+        writer.write_table(table)
+    assert read_hf_dataset(path).to_lists() == read_hf_dataset(GOLD_DD, split="test").to_lists()

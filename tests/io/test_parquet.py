@@ -152,3 +152,25 @@ def test_scored_parquet_gives_the_curve_of_the_jsonl(tmp_path, capsys):
         outs.append(json.loads(capsys.readouterr().out))
     assert outs[0] == outs[1]
     assert outs[1]["micro"]["best"]["threshold"] == 0.9
+
+
+def test_a_file_that_is_not_parquet_is_named_with_how_to_read_it(tmp_path, capsys):
+    text = tmp_path / "g.conll"
+    text.write_text("Anna B-PER\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"g\.conll: not a Parquet file \(pyarrow: Parquet "
+                                          r"magic bytes not found in footer\)\. Read it in its "
+                                          r"own format") as info:
+        read_parquet(text)
+    assert info.value.source == str(text)
+    whole = tmp_path / "whole.parquet"
+    write_parquet_tags(whole, read_conll(GOLD).tags)
+    cut = tmp_path / "cut.parquet"
+    cut.write_bytes(whole.read_bytes()[:40] + whole.read_bytes()[-8:])  # the footer, no data
+    with pytest.raises(FormatError, match=r"cut\.parquet: not a Parquet file \(pyarrow: "):
+        list(iter_parquet_tags(cut))
+    with pytest.raises(FileNotFoundError):  # the system's error, as for any format
+        read_parquet(tmp_path / "missing.parquet")
+    assert main(["score", str(text), str(text), "--gold-format", "parquet"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"nerscore score: error: {text}: not a Parquet file (pyarrow: ")
+    assert "convert it to Parquet with nerscore convert" in err

@@ -21,6 +21,7 @@ A folder with several splits needs ``split=`` (``--split``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -31,7 +32,7 @@ import numpy as np
 
 from nerscore.errors import FormatError, require
 from nerscore.io.formats import ChunkStream, Format, ReadResult, register_format
-from nerscore.io.parquet import _concat, _list_parts, _tags_of
+from nerscore.io.parquet import _concat, _list_parts, _refusal, _tags_of
 from nerscore.values.tags import EncodedTags
 
 __all__ = ["FORMAT", "class_label_names", "hf_splits", "is_hf_dataset", "iter_hf_tags",
@@ -196,29 +197,51 @@ def _features(data_file: str) -> dict[str, Any]:
     return dict(json.loads(raw.decode("utf-8")).get("info", {}).get("features", {}))
 
 
-def _schema(data_file: str) -> Any:
+@contextlib.contextmanager
+def _opening(data_file: str) -> Iterator[None]:
+    """Turn pyarrow's refusal of a file that is not Arrow or Parquet into a located error."""
+    try:
+        yield
+    except (ValueError, OSError) as exc:
+        reason = _refusal(exc)
+        if reason is None:
+            raise
+        raise FormatError(
+            f"{data_file}: not a Hugging Face dataset file ({reason}); a dataset on disk is a "
+            "save_to_disk or hub Parquet folder, or one of its .arrow or .parquet files. Read "
+            "it in its own format (name that one, or none to guess it from the file name).",
+            source=data_file) from None
+
+
+def _arrow_reader(source: Any) -> tuple[Any, Iterator[Any]]:
+    """The schema and the record batches of an Arrow stream (``save_to_disk``) or Arrow file."""
     pa = _pa()
-    if data_file.endswith(".parquet"):
-        return require("pyarrow.parquet", extra="parquet").read_schema(data_file)
-    with pa.memory_map(data_file) as source:
-        return pa.ipc.open_stream(source).schema
+    try:
+        reader = pa.ipc.open_stream(source)
+    except (pa.ArrowInvalid, OSError):  # the IPC file format (or no Arrow at all)
+        reader = pa.ipc.open_file(source)
+        return reader.schema, (reader.get_batch(i) for i in range(reader.num_record_batches))
+    return reader.schema, iter(reader)
+
+
+def _schema(data_file: str) -> Any:
+    with _opening(data_file):
+        if data_file.endswith(".parquet"):
+            return require("pyarrow.parquet", extra="parquet").read_schema(data_file)
+        with _pa().memory_map(data_file) as source:
+            return _arrow_reader(source)[0]
 
 
 def _batches(data_file: str, columns: list[str], chunk_size: int) -> Iterator[Any]:
     """Record batches of ``columns`` of an Arrow stream or Parquet file, ``chunk_size`` rows at most."""
-    pa = _pa()
     if data_file.endswith(".parquet"):
-        pf = require("pyarrow.parquet", extra="parquet").ParquetFile(data_file)
+        with _opening(data_file):
+            pf = require("pyarrow.parquet", extra="parquet").ParquetFile(data_file)
         yield from pf.iter_batches(batch_size=chunk_size, columns=columns)
         return
-    with pa.memory_map(data_file) as source:
-        try:
-            reader = pa.ipc.open_stream(source)
-        except pa.ArrowInvalid:  # the IPC file format
-            reader = pa.ipc.open_file(source)
-            batches = (reader.get_batch(i) for i in range(reader.num_record_batches))
-        else:
-            batches = iter(reader)
+    with _pa().memory_map(data_file) as source:
+        with _opening(data_file):
+            batches = _arrow_reader(source)[1]
         for batch in batches:
             for start in range(0, batch.num_rows, chunk_size):
                 yield batch.slice(start, chunk_size).select(columns)

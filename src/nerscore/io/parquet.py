@@ -69,7 +69,38 @@ def _pq() -> Any:
 
 
 def _open(path: _Path) -> Any:
-    return _pq().ParquetFile(os.fspath(path))
+    """The :class:`pyarrow.parquet.ParquetFile` of ``path``; a located error if it is none."""
+    try:
+        return _pq().ParquetFile(os.fspath(path))
+    except (ValueError, OSError) as exc:
+        reason = _refusal(exc)
+        if reason is None:
+            raise
+        source = os.fspath(path)
+        raise FormatError(
+            f"{source}: not a Parquet file ({reason}). Read it in its own format (name that "
+            "one, or none to guess it from the file name), or convert it to Parquet with "
+            "nerscore convert.", source=source) from None
+
+
+def _refusal(exc: BaseException) -> str | None:
+    """The reason, in short, why pyarrow refuses what a file holds; None for another error.
+
+    pyarrow raises ``ArrowInvalid`` (a ``ValueError``), or an ``OSError``
+    without an error number, for content it cannot read; an ``OSError``
+    with one (a missing file) is the system's.
+
+    Examples
+    --------
+    >>> _refusal(OSError("Couldn't deserialize thrift: No more data to read."))
+    "pyarrow: Couldn't deserialize thrift: No more data to read"
+    >>> _refusal(FileNotFoundError(2, "No such file")) is None
+    True
+    """
+    if not isinstance(exc, _pa().ArrowInvalid) and not (
+            isinstance(exc, OSError) and exc.errno is None):
+        return None
+    return "pyarrow: " + str(exc).split(". ")[0].rstrip(".")
 
 
 def parquet_kind(path: _Path, *, spans_column: str = "spans", **_: Any) -> str:
