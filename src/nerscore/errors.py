@@ -261,6 +261,40 @@ class LengthMismatchError(NerscoreError, ValueError):
         self.expected = expected
         self.actual = actual
 
+    @classmethod
+    def of_counts(cls, gold: str | None, n_gold: int, pred: str | None, n_pred: int, *,
+                  unit: str = "sentences", layout: str = "",
+                  hint: str = "") -> LengthMismatchError:
+        """The error for two sides that hold different numbers of sentences (or documents).
+
+        Every reader and scorer says it this way: read whole or chunk by
+        chunk, from files or from lists.
+
+        Parameters
+        ----------
+        gold, pred : str or None
+            The files of the two sides (None: "Gold", "the prediction").
+        n_gold, n_pred : int
+            How many sentences (or documents) each holds.
+        unit : str
+            What they hold: ``"sentences"``, ``"documents"``.
+        layout : str
+            How the format separates them, said after "in the same order".
+        hint : str
+            A further sentence (where the two first differ).
+
+        Examples
+        --------
+        >>> print(LengthMismatchError.of_counts("g.conll", 1, "p.conll", 2, layout=", one a line"))
+        g.conll has 1 sentences but p.conll has 2; both files must list the same sentences in the same order, one a line.
+        >>> print(LengthMismatchError.of_counts(None, 2, None, 1))
+        Gold has 2 sentences but the prediction has 1; both must list the same sentences in the same order.
+        """
+        both = "both files" if gold and pred else "both"
+        return cls(f"{gold or 'Gold'} has {n_gold} {unit} but {pred or 'the prediction'} has "
+                   f"{n_pred}; {both} must list the same {unit} in the same order{layout}.{hint}",
+                   expected=n_gold, actual=n_pred)
+
 
 class InvalidSpanError(NerscoreError, ValueError):
     """A span out of range, reversed, or overlapping where that is not allowed.

@@ -128,8 +128,11 @@ def test_pair_chunks_and_slices():
     pairs = list(pair_chunks([enc], [slice_tags(enc, 0, 1), slice_tags(enc, 1, 3)]))
     assert [(a.to_lists(), b.to_lists()) for a, b in pairs] == [
         ([["B-X"]], [["B-X"]]), ([["O", "O"], ["I-X"]], [["O", "O"], ["I-X"]])]
-    with pytest.raises(nerscore.LengthMismatchError):
+    with pytest.raises(nerscore.LengthMismatchError, match=r"^Gold has 2 sequences but the "
+                                                          r"prediction has 1;"):
         list(pair_chunks([[1, 2]], [[1]]))
+    with pytest.raises(nerscore.LengthMismatchError, match=r"^g has 1 sentences but p has 4;"):
+        list(pair_chunks([[1]], [[1, 2], [], [3, 4]], names=("g", "p"), unit="sentences"))
 
 
 # ------------------------------------------------------------------------------ library

@@ -9,8 +9,9 @@ from collections.abc import Iterator
 import pytest
 
 import nerscore.io.chunks
+import nerscore.io.conll
 from nerscore.accumulate.files import FileScoring
-from nerscore.errors import FormatError
+from nerscore.errors import FormatError, LengthMismatchError
 from nerscore.io.chunks import ReadAhead, chunk_pairs
 from nerscore.io.conll import ConllChunks
 
@@ -134,3 +135,47 @@ def test_chunk_pairs_reads_both_files_in_threads_of_their_own(tmp_path, monkeypa
     assert sorted(seen) == sorted([(str(gold), "nerscore-read-ahead")] * 2
                                   + [(str(pred), "nerscore-read-ahead")] * 2)
     assert MAIN != "nerscore-read-ahead"
+
+
+def _pairs(gold, pred, chunk_size=1):
+    job = FileScoring.from_keywords()
+    inputs = chunk_pairs(str(gold), str(pred), job.formats(str(gold), str(pred)), False,
+                         chunk_size, job.gold_options, job.pred_options, job.strict_tokens)
+    return list(inputs.pairs)
+
+
+@pytest.mark.parametrize("chunk_size", [1, 2, 100])
+def test_a_side_with_more_sentences_is_named_with_both_counts(tmp_path, chunk_size):
+    gold, pred = tmp_path / "g.conll", tmp_path / "p.conll"
+    gold.write_text("a B-X\n", encoding="utf-8")
+    pred.write_text("a B-X\n\nb O\n\nc O\n", encoding="utf-8")
+    with pytest.raises(LengthMismatchError) as info:
+        _pairs(gold, pred, chunk_size)
+    assert str(info.value) == (f"{gold} has 1 sentences but {pred} has 3; both files must list "
+                               "the same sentences in the same order.")
+    assert (info.value.expected, info.value.actual) == (1, 3)
+    with pytest.raises(LengthMismatchError, match=rf"^{pred} has 3 sentences but {gold} has 1;"):
+        _pairs(pred, gold, chunk_size)
+
+
+def test_span_files_count_documents(tmp_path):
+    gold, pred = tmp_path / "g.jsonl", tmp_path / "p.jsonl"
+    gold.write_text('{"id": "a", "spans": []}\n{"id": "b", "spans": []}\n', encoding="utf-8")
+    pred.write_text('{"id": "a", "spans": []}\n', encoding="utf-8")
+    with pytest.raises(LengthMismatchError, match=rf"^{gold} has 2 documents but {pred} has 1; "
+                                                  "both files must list the same documents"):
+        _pairs(gold, pred)
+
+
+def test_a_mismatch_says_the_same_streamed_or_read_whole(tmp_path):
+    from nerscore.accumulate.files import score_shard
+
+    gold, pred = tmp_path / "g.conll", tmp_path / "p.conll"
+    gold.write_text("a B-X\n", encoding="utf-8")
+    pred.write_text("a B-X\n\nb O\n", encoding="utf-8")
+    with pytest.raises(LengthMismatchError) as streamed:  # what each worker of --workers runs
+        score_shard(gold, pred, FileScoring.from_keywords())
+    with pytest.raises(LengthMismatchError) as whole:
+        nerscore.io.conll.check_aligned(nerscore.io.conll.read_conll(gold),
+                                        nerscore.io.conll.read_conll(pred))
+    assert str(whole.value).startswith(str(streamed.value).rstrip("."))

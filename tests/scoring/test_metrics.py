@@ -95,7 +95,7 @@ def test_unknown_matcher_option():
 def test_length_mismatch_names_sentence_and_lengths():
     with pytest.raises(nerscore.LengthMismatchError, match="Sentence 1 has 2 gold tags but 3"):
         nerscore.f1_score([["O"], ["O", "O"]], [["O"], ["O", "O", "O"]])
-    with pytest.raises(nerscore.LengthMismatchError, match="Gold has 2 sequences but the pre"):
+    with pytest.raises(nerscore.LengthMismatchError, match="Gold has 2 sentences but the pre"):
         nerscore.f1_score([["O"], ["O"]], [["O"]])
 
 

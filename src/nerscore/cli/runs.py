@@ -82,7 +82,10 @@ def run_runs(args: argparse.Namespace) -> int:
     int
         The exit status (0).
     """
+    import warnings
+
     from nerscore.analysis.runs import score_runs
+    from nerscore.io.formats import pair_notes
     from nerscore.render.registry import render_result
 
     files = [args.pred, *args.more_preds]
@@ -97,7 +100,11 @@ def run_runs(args: argparse.Namespace) -> int:
         if fmt.kind_of(path, reading) != kind:
             raise opt.UsageError(f"cannot score {path} ({fmt.name}) against {gold_fmt.name} "
                                  "gold: give every file as tags, or every file as spans")
-        preds.append(fmt.load(path, reading).data)
+        pred = fmt.load(path, reading)
+        # the check of `score GOLD PRED`: the same sentences, each as long, in both files
+        for n in pair_notes(gold, pred, strict_tokens=args.strict_tokens):  # printed by main
+            warnings.warn(f"{n} Pass --strict-tokens to make this an error.", stacklevel=1)
+        preds.append(pred.data)
     tag_kw: dict[str, Any] = {}
     if kind == "tags":
         if args.mode == "strict" and args.scheme is None:

@@ -38,12 +38,8 @@ def _check_shape(gold: ConllCorpus, pred: ConllCorpus, gname: str, pname: str,
                 hint = (f" The first sentence whose length differs is sentence {first + k}: "
                         f"{int(lg[k])} tokens in {gname} ({_sentence_lines(gold, k)}) vs "
                         f"{int(lp[k])} in {pname} ({_sentence_lines(pred, k)}).")
-            raise LengthMismatchError(
-                f"{gname} has {g.n_sequences} sentences but {pname} has {p.n_sequences}; "
-                f"both files must list the same sentences in the same order, separated by "
-                f"blank lines.{hint}",
-                expected=g.n_sequences, actual=p.n_sequences,
-            )
+            raise LengthMismatchError.of_counts(gname, g.n_sequences, pname, p.n_sequences,
+                                                layout=", separated by blank lines", hint=hint)
         k = int(diff[0])
         raise LengthMismatchError(
             f"Sentence {first + k} has {int(lg[k])} tokens in {gname} "

@@ -84,17 +84,29 @@ def _cut(chunk: Any, start: int, stop: int) -> Any:
     return chunk[start:stop]
 
 
-def pair_chunks(gold: Iterable[T], pred: Iterable[T]) -> Iterator[tuple[T, T]]:
+def pair_chunks(gold: Iterable[T], pred: Iterable[T], *,
+                names: tuple[str | None, str | None] = (None, None),
+                unit: str = "sequences") -> Iterator[tuple[T, T]]:
     """Pair two streams of chunks cut at different places into chunks of equal length.
 
     Chunks are sentence or document sequences: lists, :class:`EncodedTags`
     or :class:`~nerscore.io.conll.ConllCorpus` (anything with ``len`` and
     slicing). Empty chunks are skipped.
 
+    Parameters
+    ----------
+    gold, pred : iterable
+        The chunks of each side.
+    names : tuple of str or None
+        The two sides' files, for messages (None: "Gold", "the prediction").
+    unit : str
+        What a chunk holds, in messages (``"sentences"``, ``"documents"``).
+
     Raises
     ------
     LengthMismatchError
-        When one stream holds more sequences than the other.
+        When one stream holds more sequences than the other; the message
+        counts both (the longer one is read to its end).
 
     Examples
     --------
@@ -122,13 +134,12 @@ def pair_chunks(gold: Iterable[T], pred: Iterable[T]) -> Iterator[tuple[T, T]]:
             g, gi = advance(g_it), 0
         if pi == _length(p):
             p, pi = advance(p_it), 0
-    if g is not None or p is not None:
-        side = "gold" if g is not None else "the prediction"
-        raise LengthMismatchError(
-            f"After {n_done} sequences {side} has more; both sides must hold the same "
-            "sequences in the same order.",
-            expected=n_done, actual=n_done,
-        )
+    if g is not None:
+        n_rest = _length(g) - gi + sum(_length(c) for c in g_it)
+        raise LengthMismatchError.of_counts(names[0], n_done + n_rest, names[1], n_done, unit=unit)
+    if p is not None:
+        n_rest = _length(p) - pi + sum(_length(c) for c in p_it)
+        raise LengthMismatchError.of_counts(names[0], n_done, names[1], n_done + n_rest, unit=unit)
 
 
 
@@ -330,7 +341,8 @@ def chunk_pairs(gold: str, pred: str, fmts: tuple[Format, Format], one_file: boo
 
     def pairs() -> Iterator[tuple[Any, Any, Sequence[Any] | None]]:
         with ReadAhead(g.chunks) as g_chunks, ReadAhead(p.chunks) as p_chunks:
-            for gc, pc in pair_chunks(g_chunks, p_chunks):
+            unit = "documents" if kind == "spans" else "sentences"
+            for gc, pc in pair_chunks(g_chunks, p_chunks, names=(gold, pred), unit=unit):
                 if check is not None:
                     check.add(gc, pc)
                 y_true, y_pred = g.data(gc), p.data(pc)

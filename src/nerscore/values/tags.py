@@ -457,12 +457,7 @@ def _as_lists(y: object, name: str) -> Sequence[Sequence[str]]:
 def check_same_shape(t: EncodedTags, p: EncodedTags) -> None:
     """Raise :class:`LengthMismatchError` naming the first sequence whose lengths differ."""
     if t.n_sequences != p.n_sequences:
-        raise LengthMismatchError(
-            f"Gold has {t.n_sequences} sequences but the prediction has {p.n_sequences}; "
-            "both must list the same sentences in the same order.",
-            expected=t.n_sequences,
-            actual=p.n_sequences,
-        )
+        raise LengthMismatchError.of_counts(t.source, t.n_sequences, p.source, p.n_sequences)
     if not np.array_equal(t.offsets, p.offsets):
         lt, lp = t.lengths, p.lengths
         k = int(np.flatnonzero(lt != lp)[0])
