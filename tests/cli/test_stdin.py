@@ -112,3 +112,28 @@ def test_sniff_format():
     assert sniff_format(b"\xef\xbb\xbf\n  {") == "jsonl"
     assert sniff_format(b"") == "conll"
     assert sniff_format(b"-DOCSTART- O\n") == "conll"
+
+
+def test_notes_warnings_and_the_result_name_standard_input_stdin(capsys, monkeypatch, tmp_path):
+    stderr = sys.stderr
+    status, out, err = run(capsys, monkeypatch, PRED.read_bytes(), "score", "-", PRED)
+    assert status == 0, err
+    assert sys.stderr is stderr  # put back when the command ends
+    same = f"gold and prediction are the same file: <stdin> and {PRED} have identical content"
+    assert f"nerscore score: note: {same}" in err
+    assert same in out  # the note among the result's notes
+    differing = GOLD.read_text(encoding="utf-8").replace("Rockwell", "Trust", 1)
+    status, out, err = run(capsys, monkeypatch, differing.encode(), "score", "-", PRED,
+                           "--format", "json", "--output", tmp_path / "scores.json")
+    assert status == 0, err
+    assert "nerscore score: warning: 1 of 961 tokens differ between <stdin> and " in err
+    written = (tmp_path / "scores.json").read_text(encoding="utf-8")
+    assert "differ between <stdin> and " in written
+    status, out, err = run(capsys, monkeypatch, PRED.read_bytes(), "score", GOLD, "-", PRED2,
+                           "--runs")
+    assert status == 0, err
+    assert "runs: <stdin>, " in out
+    assert "nerscore-stdin" not in out + err + written
+    status, _, err = run(capsys, monkeypatch, b"Rockwell B-NP\n", "score", "-", PRED)
+    assert status == 1
+    assert err.startswith("nerscore score: error: <stdin> has 1 sentences but ")

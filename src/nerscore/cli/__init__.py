@@ -174,42 +174,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     from nerscore.errors import NerscoreError
 
     set_quiet(getattr(args, "quiet", False))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        spooled = None
-        try:
-            check_outputs(args)  # never write over an input
-            from nerscore.cli._stdin import spool_standard_input
+    stderr, spooled = sys.stderr, None
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                check_outputs(args)  # never write over an input
+                from nerscore.cli._stdin import ShownStream, spool_standard_input
 
-            spooled = spool_standard_input(args)  # an input given as '-'
-            status = int(args.func(args))
-        except UsageError as exc:
-            print(f"nerscore {command}: error: {exc}. See 'nerscore {command} --help'.",
-                  file=sys.stderr)
-            status = 2
-        except BrokenPipeError:  # the reader of our output went away (e.g. `| head`)
-            _silence_stdout()
-            status = 0
-        except (NerscoreError, OSError, ValueError) as exc:
-            text = _one_line(exc, args)
-            if spooled is not None:  # the temporary file is the user's standard input
-                text = text.replace(spooled.path, "<stdin>")
-            print(f"nerscore {command}: error: {keywords_to_flags(text)}", file=sys.stderr)
-            status = 1
-        except RecursionError:
-            # Span, tool and model-output files are read by nerscore.io._json_text, which
-            # locates JSON nested too deeply; the small JSON inputs read by json directly still
-            # raise it (a --map-file label map, a --label-alias file, a dataset's
-            # dataset_info.json or Parquet metadata).
-            print(f"nerscore {command}: error: an input is nested too deeply to read (more "
-                  "nested arrays or objects than Python's readers can follow).", file=sys.stderr)
-            status = 1
-        except KeyboardInterrupt:
-            status = 130
-        finally:
-            if spooled is not None:
-                spooled.close()
-    if not getattr(args, "quiet", False):
-        _report_warnings(command, caught)
+                spooled = spool_standard_input(args)  # an input given as '-'
+                if spooled is not None:  # messages name it <stdin>, not its temporary file
+                    sys.stderr = ShownStream(stderr)
+                status = int(args.func(args))
+            except UsageError as exc:
+                print(f"nerscore {command}: error: {exc}. See 'nerscore {command} --help'.",
+                      file=sys.stderr)
+                status = 2
+            except BrokenPipeError:  # the reader of our output went away (e.g. `| head`)
+                _silence_stdout()
+                status = 0
+            except (NerscoreError, OSError, ValueError) as exc:
+                text = keywords_to_flags(_one_line(exc, args))
+                print(f"nerscore {command}: error: {text}", file=sys.stderr)
+                status = 1
+            except RecursionError:
+                # Span, tool and model-output files are read by nerscore.io._json_text, which
+                # locates JSON nested too deeply; the small JSON inputs read by json directly
+                # still raise it (a --map-file label map, a --label-alias file, a dataset's
+                # dataset_info.json or Parquet metadata).
+                print(f"nerscore {command}: error: an input is nested too deeply to read (more "
+                      "nested arrays or objects than Python's readers can follow).",
+                      file=sys.stderr)
+                status = 1
+            except KeyboardInterrupt:
+                status = 130
+        if not getattr(args, "quiet", False):
+            _report_warnings(command, caught)
+    finally:
+        sys.stderr = stderr
+        if spooled is not None:
+            spooled.close()
     set_quiet(False)
     return status

@@ -196,6 +196,9 @@ def write_result(text: str, path: str | None, *, encoding: str = "utf-8") -> Non
     encoding : str
         Encoding of the file.
     """
+    from nerscore.cli._stdin import shown
+
+    text = shown(text)  # standard input is <stdin> in the notes, not its temporary file
     if text and not text.endswith("\n"):
         text += "\n"
     if path is None or path == "-":

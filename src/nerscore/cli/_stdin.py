@@ -6,7 +6,9 @@ input into a temporary file, whose name ends in the suffix of the format its
 first bytes say (:func:`sniff_format`), so that the format is the one given
 (``--gold-format``, ``--pred-format``, ``--from-format``) or else the one
 sniffed. Every reader, chunked ones included, then reads a file; the
-temporary folder is removed when the command ends.
+temporary folder is removed when the command ends. Until then every message
+and result names it ``<stdin>`` (:func:`shown`, :class:`ShownStream`), as
+the user knows it.
 """
 
 from __future__ import annotations
@@ -16,14 +18,19 @@ import os
 import shutil
 import sys
 import tempfile
-from typing import BinaryIO
+from typing import Any, BinaryIO, TextIO
 
 from nerscore.cli._options import UsageError
 
-__all__ = ["STDIN", "StandardInput", "sniff_format", "spool_standard_input"]
+__all__ = ["SHOWN", "STDIN", "ShownStream", "StandardInput", "shown", "sniff_format",
+           "spool_standard_input"]
 
 #: The name that stands for standard input.
 STDIN = "-"
+#: How messages name standard input.
+SHOWN = "<stdin>"
+#: The temporary files of the standard input being read.
+_SPOOLED: list[str] = []
 
 _PARQUET_MAGIC = b"PAR1"
 _SUFFIX = {"parquet": ".parquet", "jsonl": ".jsonl", "conll": ".conll"}
@@ -86,6 +93,8 @@ class StandardInput:
 
     def close(self) -> None:
         """Remove the temporary file and its folder."""
+        if getattr(self, "path", None) in _SPOOLED:
+            _SPOOLED.remove(self.path)
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def __enter__(self) -> StandardInput:
@@ -93,6 +102,46 @@ class StandardInput:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def shown(text: str) -> str:
+    """``text`` with the temporary file of standard input, while there is one, named ``<stdin>``.
+
+    Examples
+    --------
+    >>> import io
+    >>> with StandardInput(io.BytesIO(b"Anna B-PER")) as spooled:
+    ...     _SPOOLED.append(spooled.path)
+    ...     shown(f"{spooled.path}, line 1: bad tag")
+    '<stdin>, line 1: bad tag'
+    >>> shown("g.conll, line 1: bad tag")
+    'g.conll, line 1: bad tag'
+    """
+    for path in _SPOOLED:
+        text = text.replace(path, SHOWN)
+    return text
+
+
+class ShownStream:
+    """A text stream that writes through another, with the text passed through :func:`shown`.
+
+    :func:`nerscore.cli.main` puts standard error behind one while standard
+    input is read, so that errors, notes and warnings all name it ``<stdin>``.
+
+    Parameters
+    ----------
+    stream : text file
+        Where the text goes; every other attribute is the stream's.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(shown(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 def _dests(args: argparse.Namespace) -> list[tuple[str, int | None]]:
@@ -123,7 +172,8 @@ def spool_standard_input(args: argparse.Namespace,
     Returns
     -------
     StandardInput or None
-        Close it when the command ends.
+        Close it when the command ends; until then :func:`shown` names its
+        file ``<stdin>``.
 
     Raises
     ------
@@ -146,6 +196,7 @@ def spool_standard_input(args: argparse.Namespace,
     if spooled.n_bytes == 0:
         spooled.close()
         raise UsageError("standard input ('-') is empty")
+    _SPOOLED.append(spooled.path)
     dest, index = found[0]
     if index is None:
         setattr(args, dest, spooled.path)
