@@ -209,6 +209,24 @@ def test_utf16_without_byte_order_mark_names_the_file(capsys, tmp_path, name, te
     assert status == 0
 
 
+@pytest.mark.parametrize(("name", "text"), [
+    ("gold.conll", "Anna B-PER\nlebt O\n\n"),
+    ("gold.jsonl", '{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n'),
+])
+def test_utf16_gold_without_byte_order_mark_names_the_file(capsys, tmp_path, name, text):
+    gold, pred = tmp_path / name, tmp_path / ("pred" + name[4:])
+    gold.write_bytes(text.encode("utf-16-le"))
+    pred.write_text(text, encoding="utf-8")
+    status, out, err = run(capsys, "score", str(gold), str(pred), "--gold-encoding", "utf-16")
+    assert (status, out) == (1, "")
+    assert err == (f"nerscore score: error: Cannot decode the file as utf-16 ({gold}, line 1): "
+                   "UTF-16 stream does not start with BOM. Pass its encoding with the `encoding` "
+                   "option (--encoding on the command line), e.g. --encoding utf-16-le or "
+                   "'utf-16-be' for UTF-16 without a byte order mark.\n")
+    status, out, _ = run(capsys, "score", str(gold), str(pred), "--gold-encoding", "utf-16-le")
+    assert status == 0
+
+
 def test_invalid_tag_names_file_and_line(capsys, tmp_path):
     bad = tmp_path / "bad.conll"
     bad.write_text("Jonas B-PER\nMüller X-PER\nlives O\n", encoding="utf-8")

@@ -263,7 +263,7 @@ def test_missing_files(tmp_path):
 
 def test_encoding_errors_name_the_option(tmp_path):
     make(tmp_path, "Zoë".encode("latin-1"), b"T1\tPER 0 3\tZo\xeb\n", raw=True)
-    with pytest.raises(FormatError, match="cannot decode byte 0xeb with encoding 'utf-8'"):
+    with pytest.raises(FormatError, match=r"Cannot decode byte 0xeb as utf-8 \(.*doc\.txt, line 1\)"):
         read_brat(tmp_path)
     assert read_brat(tmp_path, encoding="latin-1").documents[0].span_texts() == ["Zoë"]
 

@@ -7,9 +7,14 @@ import json
 import pytest
 
 import nerscore
-from nerscore.errors import FormatError, InvalidSpanError
+from nerscore.errors import FormatError, InvalidSpanError, OptionError
 from nerscore.io.jsonl import iter_jsonl, read_jsonl, write_jsonl
 from nerscore.values.documents import Document
+
+
+def streamed(path, **options):
+    """The documents of ``path`` as :func:`iter_jsonl` reads them, in one list."""
+    return [doc for chunk in iter_jsonl(path, **options) for doc in chunk]
 
 
 def write(tmp_path, name, content, encoding="utf-8"):
@@ -118,13 +123,45 @@ def test_invalid_spans_name_file_line_document_and_span(tmp_path, record, messag
     assert info.value.document == "a"
 
 
-def test_encoding_errors_name_the_option(tmp_path):
-    path = write(tmp_path, "latin.jsonl", '{"id": "a", "text": "Zoë", "spans": []}\n',
+@pytest.mark.parametrize("read", [read_jsonl, streamed])
+def test_encoding_errors_name_the_option(tmp_path, read):
+    path = write(tmp_path, "latin.jsonl", '{"id": "z", "spans": []}\n{"id": "a", "text": "Zoë", "spans": []}\n',
                  encoding="latin-1")
-    with pytest.raises(FormatError, match=r"latin.jsonl, line 1: cannot decode byte 0xeb with "
-                                          r"encoding 'utf-8'; pass the file's encoding"):
-        read_jsonl(path)
-    assert read_jsonl(path, encoding="latin-1")[0].text == "Zoë"
+    with pytest.raises(FormatError) as info:
+        read(path)
+    assert str(info.value) == (
+        f"Cannot decode byte 0xeb as utf-8 ({path}, line 2): the file is in another encoding. "
+        "Pass its encoding with the `encoding` option (--encoding on the command line), e.g. "
+        "encoding='latin-1' or 'cp1252'.")
+    assert (info.value.source, info.value.line) == (str(path), 2)
+    assert read(path, encoding="latin-1")[1].text == "Zoë"
+
+
+@pytest.mark.parametrize("read", [read_jsonl, streamed])
+def test_utf16_without_byte_order_mark_names_the_file(tmp_path, read):
+    path = write(tmp_path, "le.jsonl", '{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n',
+                 encoding="utf-16-le")
+    with pytest.raises(FormatError) as info:
+        read(path, encoding="utf-16")
+    assert str(info.value) == (
+        f"Cannot decode the file as utf-16 ({path}, line 1): UTF-16 stream does not start with "
+        "BOM. Pass its encoding with the `encoding` option (--encoding on the command line), "
+        "e.g. encoding='utf-16-le' or 'utf-16-be' for UTF-16 without a byte order mark.")
+    assert read(path, encoding="utf-16-le")[0].spans[0].label == "PER"
+
+
+@pytest.mark.parametrize("block_size", [1, 3, 1 << 20])
+def test_streamed_decoding_errors_name_the_line_in_any_block(tmp_path, block_size):
+    path = write(tmp_path, "latin.jsonl", b'{"spans": []}\n' * 3 + b'{"text": "Zo\xeb", "spans": []}\n')
+    with pytest.raises(FormatError, match=r"Cannot decode byte 0xeb as utf-8 \(.*, line 4\)"):
+        list(iter_jsonl(path, block_size=block_size))
+
+
+@pytest.mark.parametrize("encoding", ["idna", "klingon"])
+def test_streaming_refuses_encodings_no_file_is_written_in(tmp_path, encoding):
+    path = write(tmp_path, "gold.jsonl", '{"spans": []}\n')
+    with pytest.raises(OptionError, match=f"got {encoding!r}"):
+        list(iter_jsonl(path, encoding=encoding))
 
 
 def test_write_read_round_trip(tmp_path):

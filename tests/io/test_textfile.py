@@ -47,9 +47,9 @@ def test_read_text_utf16_needs_a_byte_order_mark(tmp_path):
     with pytest.raises(FormatError) as info:
         read_text(path, encoding="utf-16")
     assert str(info.value) == (
-        f"{path}, line 1: cannot decode the file (UTF-16 stream does not start with BOM) with "
-        "encoding 'utf-16'; pass the file's encoding, e.g. encoding='utf-16-le' or 'utf-16-be' "
-        "for UTF-16 without a byte order mark.")
+        f"Cannot decode the file as utf-16 ({path}, line 1): UTF-16 stream does not start with "
+        "BOM. Pass its encoding with the `encoding` option (--encoding on the command line), "
+        "e.g. encoding='utf-16-le' or 'utf-16-be' for UTF-16 without a byte order mark.")
     assert (info.value.source, info.value.line) == (str(path), 1)
     assert read_text(path, encoding="utf-16-be") == TEXT
     path.write_bytes(TEXT.encode("utf-16"))  # with its byte order mark
@@ -61,5 +61,7 @@ def test_read_text_names_the_byte(tmp_path):
     path.write_bytes("Zoë\n".encode("latin-1"))
     with pytest.raises(FormatError) as info:
         read_text(path)
-    assert str(info.value) == (f"{path}, line 1: cannot decode byte 0xeb with encoding 'utf-8'; "
-                               "pass the file's encoding, e.g. encoding='latin-1'.")
+    assert str(info.value) == (
+        f"Cannot decode byte 0xeb as utf-8 ({path}, line 1): the file is in another encoding. "
+        "Pass its encoding with the `encoding` option (--encoding on the command line), e.g. "
+        "encoding='latin-1' or 'cp1252'.")

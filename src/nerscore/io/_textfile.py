@@ -2,8 +2,8 @@
 
 Shared by the readers: :func:`file_codec` checks an ``encoding`` option (the
 command line's ``--encoding`` too), :func:`decode_error` and
-:func:`read_text` turn a failed decoding into an error naming the file and
-line, and :func:`naming` gives an ``OSError`` its file name.
+:func:`read_text` turn a failed decoding into one error naming the file and
+line (read whole or block by block), and :func:`naming` gives an ``OSError`` its file name.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def decode_text(data: bytes, codec: str) -> str:
     return str(codecs.getincrementaldecoder(codec)().decode(data, final=True))
 
 
-def _advice(encoding: str, other: str = "'latin-1' or 'cp1252'") -> str:
+def _advice(encoding: str) -> str:
     """Which ``encoding`` to pass instead (as a Python keyword; the CLI shows it as a flag)."""
     try:
         name = codecs.lookup(encoding).name
@@ -89,7 +89,7 @@ def _advice(encoding: str, other: str = "'latin-1' or 'cp1252'") -> str:
     if name in _BYTE_ORDER:
         return (f"e.g. encoding={_BYTE_ORDER[name]} for {name.upper()} without a byte order "
                 "mark")
-    return f"e.g. encoding={other}"
+    return "e.g. encoding='latin-1' or 'cp1252'"
 
 
 def decode_error(
@@ -177,15 +177,6 @@ def read_text(
         data = Path(path).read_bytes()
     try:
         text = decode_text(data, codec)
-    except UnicodeError as exc:
-        if isinstance(exc, UnicodeDecodeError):
-            line, what = data.count(b"\n", 0, exc.start) + 1, f"byte 0x{data[exc.start:exc.start + 1].hex()}"
-        else:  # no byte order mark
-            line, what = 1, f"the file ({exc})"
-        advice = _advice(encoding, "'latin-1'")
-        raise FormatError(
-            f"{os.fspath(path)}, line {line}: cannot decode {what} with encoding "
-            f"{encoding!r}; pass the file's encoding, {advice}.",
-            source=os.fspath(path), line=line,
-        ) from None
+    except UnicodeError as exc:  # UnicodeDecodeError, or no byte order mark
+        raise decode_error(exc, data, os.fspath(path), encoding) from None
     return text.removeprefix("\ufeff") if strip_bom else text

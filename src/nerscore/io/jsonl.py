@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import FormatError, InvalidSpanError
 from nerscore.io._json_text import parse_json
-from nerscore.io._textfile import naming, read_text
+from nerscore.io._textfile import decode_error, file_codec, naming, read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
@@ -200,26 +200,19 @@ def _document(obj: dict[str, Any], name: str, source: str, n: int,
 
 def _lines(path: str | os.PathLike[str], encoding: str, block_size: int) -> Iterator[str]:
     r"""The lines of a file split at ``\\n`` only, decoded block by block (BOM removed)."""
-    source = os.fspath(path)
-    try:
-        decoder = codecs.getincrementaldecoder(encoding)()
-    except LookupError:
-        raise ValueError(f"Unknown encoding {encoding!r}; pass e.g. encoding='utf-8'.") from None
+    decoder = codecs.getincrementaldecoder(file_codec(encoding))()
     pending = ""
     first = True
     n_lines = 0
     with naming(path), open(path, "rb") as fh:
         while True:
             chunk = fh.read(block_size)
+            held = decoder.getstate()[0]  # the bytes of a character cut by the last block
             try:
                 text = decoder.decode(chunk, final=not chunk)
-            except UnicodeDecodeError:
-                line = n_lines + pending.count("\n") + 1
-                raise FormatError(
-                    f"{source}, line {line}: cannot decode the file with encoding "
-                    f"{encoding!r}; pass the file's encoding, e.g. encoding='latin-1'.",
-                    source=source, line=line,
-                ) from None
+            except UnicodeError as exc:  # UnicodeDecodeError, or no byte order mark
+                raise decode_error(exc, held + chunk, os.fspath(path), encoding,
+                                   n_lines + pending.count("\n") + 1) from None
             if first and text:
                 text = text.removeprefix("\ufeff")
                 first = False
