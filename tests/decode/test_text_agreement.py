@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
+import nerscore
 from nerscore.decode.text_agreement import (
     EXCERPT,
     SHOWN,
@@ -13,15 +15,38 @@ from nerscore.decode.text_agreement import (
     first_difference,
 )
 from nerscore.errors import TextMismatchWarning
+from nerscore.values.documents import Document
 
 
 @pytest.mark.parametrize(("a", "b", "pos"), [
     ("abc", "abd", 2), ("abc", "abc!", 3), ("", "x", 0), ("naïve", "naive", 2),
-    ("😀a", "😀b", 1),
+    ("😀a", "😀b", 1), ("a\ud800b", "a\ud800c", 2), ("a\ud800", "a\udc00", 1),
+    ("\udfff", "\udfff!", 1),
 ])
 def test_first_difference(a, b, pos):
     assert first_difference(a, b) == pos
     assert first_difference(b, a) == pos
+
+
+#: Any text: half surrogate pairs included, and few characters, so that texts share prefixes.
+texts = st.text(st.sampled_from("ab\ud800\udbff\udc00\udfff😀\x00\U0010ffff"), max_size=8) | st.text()
+
+
+@settings(max_examples=300, deadline=None)
+@given(a=texts, b=texts)
+def test_first_difference_of_any_text(a, b):
+    pos = first_difference(a, b)
+    assert a[:pos] == b[:pos]
+    assert pos == min(len(a), len(b)) or a[pos] != b[pos]
+
+
+def test_evaluate_names_texts_differing_after_half_a_surrogate_pair():
+    gold = [Document("a", [(0, 1, "X")], "a\ud800b went")]
+    pred = [Document("a", [(0, 1, "X")], "a\ud800b left")]
+    with pytest.warns(TextMismatchWarning, match=r"document 'a' from character 4 \(gold 'went', "
+                                                  r"prediction 'left'\)"):
+        report = nerscore.evaluate(gold, pred)
+    assert report.micro.f1 == 1.0
 
 
 def test_nothing_to_compare():

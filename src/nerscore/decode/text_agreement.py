@@ -36,17 +36,22 @@ EXCERPT = 20
 
 
 def first_difference(a: str, b: str) -> int:
-    """Index of the first character where ``a`` and ``b`` differ (the shorter length if one is a prefix).
+    r"""Index of the first character where ``a`` and ``b`` differ (the shorter length if one is a prefix).
+
+    Any ``str`` is compared, half a UTF-16 surrogate pair (``"\ud800"``,
+    which no encoding writes) included: each character is its code point.
 
     Examples
     --------
     >>> first_difference("Anna went", "Anna left"), first_difference("ab", "abc")
     (5, 2)
+    >>> first_difference("a\ud800b", "a\ud800c")
+    2
     """
     n = min(len(a), len(b))
     diff = np.flatnonzero(
-        np.frombuffer(a[:n].encode("utf-32-le"), dtype=np.uint32)
-        != np.frombuffer(b[:n].encode("utf-32-le"), dtype=np.uint32)
+        np.frombuffer(a[:n].encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        != np.frombuffer(b[:n].encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     )
     return int(diff[0]) if len(diff) else n
 
