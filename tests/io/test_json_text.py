@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from nerscore.errors import FormatError
-from nerscore.io._json_text import parse_json
+from nerscore.io._json_text import json_object_line, parse_json
 
 DEEP = "[" * 100_000 + "]" * 100_000
 
@@ -27,6 +27,27 @@ def test_what_the_file_should_hold_is_said():
     with pytest.raises(FormatError, match=r"malformed JSON \(.*\); each line must hold one JSON "
                                           r"object\.$"):
         parse_json("{", "f.jsonl", 2, expect="each line must hold one JSON object")
+
+
+@pytest.mark.parametrize(("raw", "obj"), [
+    ('{"id": "a"}', {"id": "a"}), ('{"id": "a"}\r', {"id": "a"}), ("", None), (" \t\r", None),
+])
+def test_a_json_lines_line_is_one_object_or_blank(raw, obj):
+    assert json_object_line(raw, "f.jsonl", 2) == obj
+
+
+@pytest.mark.parametrize(("expected", "message"), [
+    ({}, "f.jsonl, line 4: expected a JSON object; got list."),
+    ({"expected": "a JSON object with 'id'"},
+     "f.jsonl, line 4: expected a JSON object with 'id'; got list."),
+])
+def test_a_json_lines_line_that_is_no_object_says_what_it_should_be(expected, message):
+    with pytest.raises(FormatError) as info:
+        json_object_line("[1, 2]", "f.jsonl", 4, **expected)
+    assert (str(info.value), info.value.source, info.value.line) == (message, "f.jsonl", 4)
+    with pytest.raises(FormatError, match=r"^f.jsonl, line 4: malformed JSON .*; each line must "
+                                          r"hold one JSON object\.$"):
+        json_object_line("{", "f.jsonl", 4, **expected)
 
 
 def test_json_nested_too_deeply_names_the_line_where_it_is_deepest():

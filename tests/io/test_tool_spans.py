@@ -77,3 +77,15 @@ def test_json_nested_too_deeply_is_a_format_error(tmp_path):
         load_json(whole, "utf-8")
     with pytest.raises(FormatError, match=r"export.jsonl, line 2: JSON nested too deeply"):
         list(json_lines(lines, "utf-8"))
+
+
+def test_a_json_lines_export_holds_one_object_a_line(tmp_path):
+    from nerscore.io._tool_spans import json_lines
+
+    path = tmp_path / "export.jsonl"
+    path.write_text('{"a": 1}\r\n\n{"b": 2}\n[3]\n')
+    lines = json_lines(path, "utf-8")
+    assert [next(lines), next(lines)] == [(1, {"a": 1}), (3, {"b": 2})]
+    with pytest.raises(FormatError, match=r"export.jsonl, line 4: expected a JSON object; got "
+                                          r"list\.$"):
+        next(lines)

@@ -16,7 +16,7 @@ from typing import Any
 
 from nerscore.errors import FormatError
 
-__all__ = ["parse_json"]
+__all__ = ["json_object_line", "parse_json"]
 
 _DECODER = json.JSONDecoder()
 
@@ -105,6 +105,46 @@ def parse_json(text: str, source: str | None = None, line: int = 1, *, expect: s
     if source is not None and ("\\ud" in text or "\\uD" in text) and _MAYBE_LONE.search(text):
         _check_surrogates(text, value, source, line)
     return value
+
+
+def json_object_line(raw: str, source: str, n: int, *,
+                     expected: str = "a JSON object") -> dict[str, Any] | None:
+    r"""The JSON object on line ``n`` of a JSON Lines file (a CR before its end dropped); None if blank.
+
+    Parameters
+    ----------
+    raw : str
+        The line, without its ``\n``.
+    source : str
+        The file.
+    n : int
+        The line number.
+    expected : str
+        What the line should hold, in the message of a JSON value that is no object.
+
+    Raises
+    ------
+    FormatError
+        For a line that is not one JSON object, naming file and line
+        (:func:`parse_json`).
+
+    Examples
+    --------
+    >>> json_object_line('{"id": "a"}\r', "f.jsonl", 2), json_object_line("  ", "f.jsonl", 3)
+    ({'id': 'a'}, None)
+    >>> json_object_line("[1, 2]", "f.jsonl", 4, expected="a JSON object with 'id'")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.FormatError: f.jsonl, line 4: expected a JSON object with 'id'; got list.
+    """
+    line = raw.removesuffix("\r")
+    if not line.strip():
+        return None
+    obj = parse_json(line, source, n, expect="each line must hold one JSON object")
+    if not isinstance(obj, dict):
+        raise FormatError(f"{source}, line {n}: expected {expected}; got {type(obj).__name__}.",
+                          source=source, line=n)
+    return obj
 
 
 def _deepest(text: str) -> tuple[int, int]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from nerscore.errors import FormatError
-from nerscore.io._json_text import parse_json
+from nerscore.io._json_text import json_object_line, parse_json
 from nerscore.io._textfile import read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.values.documents import Document
@@ -130,14 +130,9 @@ def json_lines(path: str | os.PathLike[str], encoding: str,
     """
     source = os.fspath(path)
     for n, raw in enumerate(read_text(path, encoding=encoding).split("\n"), 1):
-        line = raw.removesuffix("\r")
-        if not line.strip():
-            continue
-        obj = parse_json(line, source, n, expect="each line must hold one JSON object")
-        if not isinstance(obj, dict):
-            raise FormatError(f"{source}, line {n}: expected a JSON object; got "
-                              f"{type(obj).__name__}.", source=source, line=n)
-        yield n, obj
+        obj = json_object_line(raw, source, n)
+        if obj is not None:
+            yield n, obj
 
 
 def utf16_positions(text: str) -> dict[int, int] | None:

@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import FormatError, InvalidSpanError
-from nerscore.io._json_text import parse_json
+from nerscore.io._json_text import json_object_line
 from nerscore.io._textfile import decode_error, file_codec, naming, read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, register_format
@@ -52,6 +52,10 @@ if TYPE_CHECKING:
     from nerscore.io.convert.reading import WriteOptions
 
 __all__ = ["FORMAT", "iter_jsonl", "read_jsonl", "write_jsonl"]
+
+
+#: What each line holds, in the message of a JSON value that is no object.
+_RECORD = "a JSON object with 'id', 'text' and 'spans'"
 
 
 def _fail(source: str, line: int, message: str) -> FormatError:
@@ -136,7 +140,7 @@ def read_jsonl(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> list
     content = read_text(path, encoding=encoding)
     records: list[tuple[int, dict[str, Any]]] = []
     for n, raw in enumerate(content.split("\n"), 1):
-        obj = _parse_line(raw, source, n)
+        obj = json_object_line(raw, source, n, expected=_RECORD)
         if obj is not None:
             records.append((n, obj))
     ids = [_id_of(obj, source, n) for n, obj in records]
@@ -147,20 +151,6 @@ def read_jsonl(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> list
     seen: dict[str, int] = {}
     return [_document(obj, doc_id if doc_id is not None else str(k + 1), source, n, seen)
             for k, ((n, obj), doc_id) in enumerate(zip(records, ids, strict=True))]
-
-
-def _parse_line(raw: str, source: str, n: int) -> dict[str, Any] | None:
-    """The JSON object of one line, or None for a blank line."""
-    line = raw[:-1] if raw.endswith("\r") else raw
-    if not line.strip():
-        return None
-    obj = parse_json(line, source, n, expect="each line must hold one JSON object")
-    if not isinstance(obj, dict):
-        raise _fail(
-            source, n,
-            f"expected a JSON object with 'id', 'text' and 'spans'; got {type(obj).__name__}.",
-        )
-    return obj
 
 
 def _mixed_ids(source: str, n: int) -> FormatError:
@@ -258,7 +248,7 @@ def iter_jsonl(
     chunk: list[Document] = []
     k = 0
     for n, raw in enumerate(_lines(path, encoding, block_size), 1):
-        obj = _parse_line(raw, source, n)
+        obj = json_object_line(raw, source, n, expected=_RECORD)
         if obj is None:
             continue
         doc_id = _id_of(obj, source, n)

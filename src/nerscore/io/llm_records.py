@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from nerscore.errors import FormatError
-from nerscore.io._json_text import parse_json
+from nerscore.io._json_text import json_object_line, parse_json
 from nerscore.io._textfile import decode_error, naming, read_text
-from nerscore.io.jsonl import _fail, _id_of, _mixed_ids, _parse_line
+from nerscore.io.jsonl import _RECORD, _fail, _id_of, _mixed_ids
 from nerscore.io.llm_output import mentions_from_json, parse_llm_output
 from nerscore.values.mentions import ParsedOutput
 
@@ -150,7 +150,7 @@ def read_llm_records(
     seen: dict[str, int] = {}
     has_ids: bool | None = None
     for n, raw in enumerate(content.split("\n"), 1):
-        obj = _parse_line(raw, source, n)
+        obj = json_object_line(raw, source, n, expected=_RECORD)
         if obj is None:
             continue
         doc_id = _id_of(obj, source, n)
