@@ -77,6 +77,17 @@ def test_usage_and_data_errors(capsys, files, tmp_path):
     assert "need a score on every prediction; 4 of the 4 predictions have none" in err
 
 
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--beta", "0"], "argument --beta: expected a positive number; got '0'"),
+    (["--beta", "inf"], "argument --beta: expected a positive number; got 'inf'"),
+    (["--bins", "0"], "argument --bins: expected a whole number >= 1; got '0'"),
+])
+def test_bad_numbers_are_usage_errors(capsys, files, argv, message):
+    status, out, err = run(capsys, "curve", *files, *argv)
+    assert (status, out) == (2, "")
+    assert message in err
+
+
 @pytest.mark.parametrize(("argv", "kwargs"), [
     (["--match", "overlap", "--s", "0.5"], {"match": "overlap", "s": 0.5}),
     (["--match", "semeval"], {"match": "semeval"}),

@@ -32,16 +32,6 @@ examples:
 """
 
 
-def _bins(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1; got {value!r}")
-    return n
-
-
 def register(subparsers: Subparsers) -> None:
     """Add the ``curve`` subcommand.
 
@@ -60,11 +50,12 @@ def register(subparsers: Subparsers) -> None:
                         help="csv (default), json, svg or png")
     parser.add_argument("--plot", choices=("pr", "f1", "reliability"), default="pr",
                         help="the picture of --format svg|png (default: pr)")
-    parser.add_argument("--bins", type=_bins, default=15, metavar="N",
+    parser.add_argument("--bins", type=opt._positive_int, default=15, metavar="N",
                         help="score bins of the reliability table (default: 15)")
     parser.add_argument("-o", "--output", metavar="FILE", default=None,
                         help="write to FILE (default: standard output; png needs FILE)")
-    parser.add_argument("--beta", type=float, default=1.0, help="beta of F-beta (default: 1)")
+    parser.add_argument("--beta", type=opt._positive_float, default=1.0,
+                        help="weight of recall in the F-score (default: 1)")
     add_quiet_option(parser)
     fm.add_input_format_options(parser)
     opt.add_match_options(parser)
