@@ -136,6 +136,20 @@ def test_duplicate_ids_are_an_error():
                 [Document("a"), Document("b"), Document("a")])
 
 
+def test_a_long_document_id_is_quoted_short():
+    doc_id = "d" * 10_000
+    with pytest.raises(FormatError) as info:
+        prepare([Document(doc_id)], [Document(doc_id), Document(doc_id)])
+    assert str(info.value) == (
+        f"Document id '{'d' * 60}'... (10000 characters) appears twice in y_pred: documents 0 "
+        "and 1; ids must be unique."
+    )
+    with pytest.raises(InvalidSpanError) as span_info:
+        prepare({doc_id: [(0, 1, "X")]}, {doc_id: [(2, 1, "X")]})
+    assert f"of document '{'d' * 60}'... (10000 characters) of " in str(span_info.value)
+    assert len(str(span_info.value)) < 300
+
+
 def test_duplicate_ids_name_files_and_lines():
     docs = [Document("a", source="p.jsonl", line=1), Document("a", source="p.jsonl", line=5)]
     with pytest.raises(FormatError, match=r"\(p.jsonl, line 1 and p.jsonl, line 5\)"):

@@ -60,6 +60,17 @@ def test_align_tokens_rejects_empty_tokens():
         align_tokens(["Anna", ""], TEXT)
 
 
+def test_a_long_token_and_the_text_it_misses_are_quoted_short():
+    token = "x" * 10_000
+    with pytest.raises(FormatError) as info:
+        align_tokens(["Anna", token], "Anna " + "y" * 20_000)
+    assert str(info.value) == (
+        f"Token 1 ('{'x' * 60}'... (10000 characters)) does not follow token 0 in the text: at "
+        f"character 4 the text reads ' {'y' * 59}'... (10000 characters); tokens must appear in "
+        "the text in order, unchanged, separated only by whitespace."
+    )
+
+
 # ----------------------------------------------------------------------------- token <-> char
 
 

@@ -193,3 +193,16 @@ def test_offsets_beyond_int64_are_a_clear_error():
     with pytest.raises(InvalidSpanError, match=r"beyond the 64-bit integer range") as ei:
         nerscore.evaluate({"d": [(0, 2**63, "A")]}, {"d": []})
     assert ei.value.document == "d"
+
+
+def test_a_span_with_a_long_label_is_quoted_short():
+    label = "L" * 10_000
+    with pytest.raises(InvalidSpanError) as info:
+        check_span(5, 2, label, document="d", text_length=None)
+    assert str(info.value) == (
+        f"Span (5, 2, '{'L' * 54}... (10010 characters) of document 'd' has start > end; "
+        "spans are half-open [start, end) with start <= end."
+    )
+    with pytest.raises(InvalidSpanError, match=r"got start '0000.*'\.\.\. \(10000 characters\) "
+                                               r"and end 1\.$"):
+        coerce_span(("0" * 10_000, 1, "PER"), document="d")

@@ -53,6 +53,7 @@ from nerscore.errors import (
     InputTypeError,
     LengthMismatchError,
     OptionError,
+    quoted,
 )
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import Document, coerce_regions, is_int, span_columns
@@ -224,7 +225,7 @@ def _doc_dict(
         elif not isinstance(doc_id, str):
             raise InputTypeError(
                 f"Expected the id of document {k} of {name} to be a str or int; "
-                f"got {type(doc_id).__name__} {doc_id!r}."
+                f"got {type(doc_id).__name__} {quoted(doc_id)}."
             )
     ignore = coerce_regions(d.get("ignore"), document=doc_id if doc_id is not None else k,
                             text_length=None if text is None else len(text))
@@ -244,7 +245,7 @@ def _side(y: object, name: str) -> _Side:
             if not isinstance(key, str):
                 raise InputTypeError(
                     f"Expected the keys of {name} to be document ids (str); "
-                    f"got {type(key).__name__} {key!r}."
+                    f"got {type(key).__name__} {quoted(key)}."
                 )
             ids.append(key)
             regions.append(value.ignore if isinstance(value, Document) else ())
@@ -253,7 +254,7 @@ def _side(y: object, name: str) -> _Side:
                 texts.append(value.text)
             elif isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
                 raise InputTypeError(
-                    f"Expected {name}[{key!r}] to be a list of spans or a Document; "
+                    f"Expected {name}[{quoted(key)}] to be a list of spans or a Document; "
                     f"got {type(value).__name__}."
                 )
             else:
@@ -280,7 +281,7 @@ def _side(y: object, name: str) -> _Side:
         if isinstance(item, (str, bytes, Document, Mapping)) or not isinstance(item, Sequence):
             raise InputTypeError(
                 f"Expected every item of `{name}` to be one document's list of spans; "
-                f"item {k} is {type(item).__name__} {item!r}."
+                f"item {k} is {type(item).__name__} {quoted(item)}."
             )
     return _Side(items, None, None)
 
@@ -319,7 +320,7 @@ def _document_side(items: list[Any], name: str) -> _Side:
             raise InputTypeError(
                 f"Expected every item of `{name}` to be a document (Document or "
                 f"{{'id', 'text', 'spans'}} dict) like item 0; item {k} is "
-                f"{type(item).__name__} {item!r}."
+                f"{type(item).__name__} {quoted(item)}."
             )
     n_missing = ids.count(None)
     if 0 < n_missing < len(ids):
@@ -346,14 +347,14 @@ def _check_unique(side: _Side, name: str) -> dict[str, int]:
             if side.where and side.where[j] and side.where[k]:
                 locs = f" ({side.where[j]} and {side.where[k]})"
             raise FormatError(
-                f"Document id {doc_id!r} appears twice in {name}: documents {j} and {k}{locs}; "
+                f"Document id {quoted(doc_id)} appears twice in {name}: documents {j} and {k}{locs}; "
                 "ids must be unique."
             )
     return index
 
 
 def _show(ids: Sequence[str]) -> str:
-    shown = ", ".join(repr(i) for i in ids[:_SHOW])
+    shown = ", ".join(quoted(i) for i in ids[:_SHOW])
     return shown + (f", ... ({len(ids) - _SHOW} more)" if len(ids) > _SHOW else "")
 
 

@@ -44,7 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.decode.entities import decode, write_tags
-from nerscore.errors import FormatError, InvalidSpanError, LengthMismatchError
+from nerscore.errors import FormatError, InvalidSpanError, LengthMismatchError, quoted
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import (
     Document,
@@ -104,13 +104,13 @@ def align_tokens(tokens: Sequence[str], text: str) -> list[Span]:
     pos = 0
     for k, tok in enumerate(tokens):
         if not isinstance(tok, str) or not tok:
-            raise FormatError(f"Token {k} is {tok!r}; tokens must be non-empty strings.")
+            raise FormatError(f"Token {k} is {quoted(tok)}; tokens must be non-empty strings.")
         i = text.find(tok, pos)
         if i < 0 or (i > pos and not text[pos:i].isspace()):
             found = text[pos : pos + max(len(tok), 10)]
             raise FormatError(
-                f"Token {k} ({tok!r}) does not follow token {k - 1} in the text: at character "
-                f"{pos} the text reads {found!r}; tokens must appear in the text in order, "
+                f"Token {k} ({quoted(tok)}) does not follow token {k - 1} in the text: at character "
+                f"{pos} the text reads {quoted(found)}; tokens must appear in the text in order, "
                 "unchanged, separated only by whitespace."
             )
         out.append(Span(i, i + len(tok)))
@@ -141,7 +141,7 @@ def _token_offsets(tokens: Sequence[Any], text: str | None) -> tuple[IntArray, I
                 s, e = tok
             except (TypeError, ValueError):
                 raise TypeError(
-                    f"Token {k} is {tok!r}; expected a (start, end) pair or a Span."
+                    f"Token {k} is {quoted(tok)}; expected a (start, end) pair or a Span."
                 ) from None
         starts.append(int(s))
         ends.append(int(e))
@@ -257,7 +257,7 @@ def char_spans_to_token_spans(
     if misaligned not in _MISALIGNED:
         raise ValueError(
             f"Expected `misaligned` to be one of 'error', 'expand', 'contract'; "
-            f"got {misaligned!r}."
+            f"got {quoted(misaligned)}."
         )
     ents, text, doc = _read_spans(spans, text)
     ts, te = _token_offsets(tokens, text)
@@ -351,7 +351,7 @@ def _misaligned_message(
     s: int, e: int, label: str, doc: str | int, text: str | None, ts: IntArray, te: IntArray
 ) -> str:
     where = describe_doc(doc)
-    quoted = f" ({text[s:e]!r})" if text is not None else ""
+    shown = f" ({quoted(text[s:e])})" if text is not None else ""
     lo = int(np.searchsorted(ts, s, side="right")) - 1
     hi = int(np.searchsorted(te, e, side="left"))
     near = []
@@ -361,7 +361,7 @@ def _misaligned_message(
         near.append(f"token {hi} is [{int(ts[hi])}, {int(te[hi])})")
     around = f" ({'; '.join(near)})" if near else ""
     return (
-        f"Span ({s}, {e}, {label!r}){quoted} of {where} does not start and end on token "
+        f"Span ({s}, {e}, {quoted(label)}){shown} of {where} does not start and end on token "
         f"boundaries{around}; pass misaligned='expand' or 'contract' to move it to token "
         "boundaries."
     )
@@ -407,7 +407,7 @@ def token_spans_to_char_spans(
         check_span(a, b, lab, document=0, text_length=None, index=i)
         if b > n:
             raise InvalidSpanError(
-                f"Token span {i} ({a}, {b}, {lab!r}) ends beyond the {n} tokens of the "
+                f"Token span {i} ({a}, {b}, {quoted(lab)}) ends beyond the {n} tokens of the "
                 "document; token offsets index the token list.",
                 document=0, spans=[(a, b, lab)],
             )
@@ -522,7 +522,7 @@ def char_spans_to_tags(
     for ent in ents:
         if ent.fragments:
             raise InvalidSpanError(
-                f"Span ({ent.start}, {ent.end}, {ent.label!r}) of {describe_doc(doc)} is "
+                f"Span ({ent.start}, {ent.end}, {quoted(ent.label)}) of {describe_doc(doc)} is "
                 f"discontinuous (fragments {[[f.start, f.end] for f in ent.fragments]}); tags "
                 "cannot encode fragments. Give its extent, Entity(span, label), instead.",
                 document=doc, spans=[(ent.start, ent.end, ent.label)])
@@ -530,7 +530,7 @@ def char_spans_to_tags(
     for s, e, lab in items:
         if s == e:
             raise InvalidSpanError(
-                f"Span ({s}, {e}, {lab!r}) of {describe_doc(doc)} is zero-length; tags cannot "
+                f"Span ({s}, {e}, {quoted(lab)}) of {describe_doc(doc)} is zero-length; tags cannot "
                 "encode zero-length spans.", document=doc, spans=[(s, e, lab)],
             )
     ts, te = _token_offsets(tokens, text)

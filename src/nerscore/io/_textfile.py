@@ -13,7 +13,7 @@ import contextlib
 import os
 from collections.abc import Iterator
 
-from nerscore.errors import FormatError, OptionError
+from nerscore.errors import FormatError, OptionError, quoted
 
 __all__ = ["decode_error", "decode_text", "file_codec", "naming", "read_text"]
 
@@ -60,7 +60,7 @@ def file_codec(encoding: object) -> str:
     if info is None or why or not getattr(info, "_is_text_encoding", True):
         raise OptionError(
             "Expected `encoding` to be a text encoding Python knows (e.g. utf-8, latin-1, "
-            f"cp1252); got {encoding!r}{', ' + why if why else ''}.", option="encoding")
+            f"cp1252); got {quoted(encoding)}{', ' + why if why else ''}.", option="encoding")
     return info.name
 
 

@@ -38,7 +38,7 @@ from typing import IO, Any, Literal
 
 import numpy as np
 
-from nerscore.errors import FormatError
+from nerscore.errors import FormatError, quoted
 from nerscore.io._bytes import count_newlines
 from nerscore.io._conll_align import TokenDiff, check_aligned
 from nerscore.io._conll_corpus import ConllCorpus, Sentence, reader_notes
@@ -87,12 +87,12 @@ def _check_options(
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise ValueError(
                 f"Expected `{name}` to be an integer column index (0 is the first column, "
-                f"-1 the last); got {value!r}."
+                f"-1 the last); got {quoted(value)}."
             )
     if column_delimiter not in _DELIMITERS:
         raise ValueError(
             "Expected `column_delimiter` to be one of 'auto', 'tab' or 'space'; "
-            f"got {column_delimiter!r}."
+            f"got {quoted(column_delimiter)}."
         )
     return file_codec(encoding)
 
@@ -260,7 +260,7 @@ def iter_conll(
     """
     codec = _check_options(token_column, label_column, column_delimiter, encoding)
     if isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 1:
-        raise ValueError(f"Expected `block_size` to be a positive integer; got {block_size!r}.")
+        raise ValueError(f"Expected `block_size` to be a positive integer; got {quoted(block_size)}.")
     name = _name_of(source)
     options = ScanOptions(name, int(token_column), int(label_column), comments, docstart,
                           encoding)
@@ -351,7 +351,7 @@ class ConllChunks:
             if value is None and what == "chunk_size":
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"Expected `{what}` to be a positive integer; got {value!r}.")
+                raise ValueError(f"Expected `{what}` to be a positive integer; got {quoted(value)}.")
         self.source = source
         self.name = _name_of(source)
         self.chunk_size = chunk_size

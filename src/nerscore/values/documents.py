@@ -32,7 +32,7 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import InputTypeError, InvalidSpanError
+from nerscore.errors import InputTypeError, InvalidSpanError, quoted
 from nerscore.values.fragments import Fragments
 from nerscore.values.span_checks import (
     INT_TYPES,
@@ -127,16 +127,16 @@ class Document:
     def __post_init__(self) -> None:
         if not isinstance(self.id, str):
             raise InputTypeError(
-                f"Expected `id` to be a str; got {type(self.id).__name__} {self.id!r}."
+                f"Expected `id` to be a str; got {type(self.id).__name__} {quoted(self.id)}."
             )
         if self.text is not None and not isinstance(self.text, str):
             raise InputTypeError(
-                f"Expected `text` of document {self.id!r} to be a str or None; "
+                f"Expected `text` of document {quoted(self.id)} to be a str or None; "
                 f"got {type(self.text).__name__}."
             )
         if isinstance(self.spans, (str, bytes)) or not isinstance(self.spans, Sequence):
             raise InputTypeError(
-                f"Expected `spans` of document {self.id!r} to be a sequence of spans; "
+                f"Expected `spans` of document {quoted(self.id)} to be a sequence of spans; "
                 f"got {type(self.spans).__name__}."
             )
         n = len(self.text) if self.text is not None else None
@@ -180,7 +180,7 @@ class Document:
     def span_texts(self) -> list[str]:
         """The text of every span (requires ``text``); a discontinuous span's fragments joined by `` … ``."""
         if self.text is None:
-            raise ValueError(f"Document {self.id!r} has no text.")
+            raise ValueError(f"Document {quoted(self.id)} has no text.")
         t = self.text
         return [" … ".join(t[f.start : f.end] for f in e.fragments) if e.fragments
                 else t[e.start : e.end] for e in self.spans]
@@ -287,7 +287,7 @@ def span_columns(
             k = int(seq[i]) if len(seq) else 0
             span = (fields[0][i], fields[1][i], fields[2][i]) if n else (0, 0, "")
             raise InvalidSpanError(
-                f"Span {span} of document {names[k]!r}{f' ({side})' if side else ''} has an "
+                f"Span {quoted(span)} of document {quoted(names[k])}{f' ({side})' if side else ''} has an "
                 "offset beyond the 64-bit integer range; offsets must be string or token "
                 "indices.",
                 document=names[k], spans=[span],

@@ -15,7 +15,7 @@ from typing import Any, Union
 
 import numpy as np
 
-from nerscore.errors import InputTypeError, InvalidSpanError
+from nerscore.errors import InputTypeError, InvalidSpanError, quoted
 from nerscore.values.fragments import normalize_fragments
 from nerscore.values.spans import Entity, Span
 
@@ -36,7 +36,7 @@ def is_int(x: object) -> bool:
 
 def describe_doc(name: str | int) -> str:
     """How messages name a document: ``document 'id'`` or ``document 3``."""
-    return f"document {name!r}" if isinstance(name, str) else f"document {name}"
+    return f"document {quoted(name)}" if isinstance(name, str) else f"document {name}"
 
 
 def coerce_span(
@@ -57,7 +57,7 @@ def coerce_span(
         missing = [k for k in ("start", "end", "label") if k not in item]
         if missing:
             raise InvalidSpanError(
-                f"Span{num} {item!r} of {where} lacks the key(s) {', '.join(map(repr, missing))}; "
+                f"Span{num} {quoted(item)} of {where} lacks the key(s) {', '.join(map(repr, missing))}; "
                 "write spans as {'start': int, 'end': int, 'label': str}.",
                 document=document,
             )
@@ -66,19 +66,19 @@ def coerce_span(
         s, e, lab = item[:3]
     else:
         raise InvalidSpanError(
-            f"Item{num} {item!r} of {where} is not a span; write spans as (start, end, label) "
+            f"Item{num} {quoted(item)} of {where} is not a span; write spans as (start, end, label) "
             "or (start, end, label, score) tuples, {'start', 'end', 'label'} dicts or Entity "
             "objects.",
             document=document,
         )
     if not (is_int(s) and is_int(e)):
         raise InvalidSpanError(
-            f"Span{num} {item!r} of {where} needs integer offsets; got start {s!r} and end {e!r}.",
+            f"Span{num} {quoted(item)} of {where} needs integer offsets; got start {quoted(s)} and end {quoted(e)}.",
             document=document,
         )
     if not isinstance(lab, str):
         raise InvalidSpanError(
-            f"Span{num} {item!r} of {where} needs a str label; got {type(lab).__name__} {lab!r}.",
+            f"Span{num} {quoted(item)} of {where} needs a str label; got {type(lab).__name__} {quoted(lab)}.",
             document=document,
         )
     return int(s), int(e), lab
@@ -124,7 +124,7 @@ def check_score(value: object, *, document: str | int, span: object, side: str =
     where = describe_doc(document) + (f" of {side}" if side else "")
     what = "Span" if index is None else f"Span {index}"
     raise InvalidSpanError(
-        f"{what} {span!r} of {where} has score {value!r}; a score is a finite number (the "
+        f"{what} {quoted(span)} of {where} has score {quoted(value)}; a score is a finite number (the "
         "system's confidence), or None for an unscored span.", document=document)
 
 
@@ -146,7 +146,7 @@ def check_span(
         fix = "offsets are Python str indices into the document text"
     else:
         return
-    raise InvalidSpanError(f"{what} {span!r} of {where} {problem}; {fix}.", document=document,
+    raise InvalidSpanError(f"{what} {quoted(span)} of {where} {problem}; {fix}.", document=document,
                            spans=[span])
 
 
@@ -188,17 +188,17 @@ def check_fragments(
     span = (start, end, label)
     if isinstance(raw, (str, bytes)) or not isinstance(raw, (Sequence, tuple)):
         raise InvalidSpanError(
-            f"{what} {span!r} of {where} has fragments {raw!r}; write them as a list of "
+            f"{what} {quoted(span)} of {where} has fragments {quoted(raw)}; write them as a list of "
             "[start, end] pairs.", document=document, spans=[span])
     try:
         pairs = normalize_fragments(raw)
     except ValueError as exc:
-        raise InvalidSpanError(f"{what} {span!r} of {where}: {exc}", document=document,
+        raise InvalidSpanError(f"{what} {quoted(span)} of {where}: {exc}", document=document,
                                spans=[span]) from None
     extent = (pairs[0][0], pairs[-1][1])
     if extent != (start, end):
         raise InvalidSpanError(
-            f"{what} {span!r} of {where} has fragments {[list(p) for p in pairs]} that span "
+            f"{what} {quoted(span)} of {where} has fragments {[list(p) for p in pairs]} that span "
             f"[{extent[0]}, {extent[1]}), not [{start}, {end}); start and end of a "
             "discontinuous span are its extent (first start to last end).",
             document=document, spans=[span])
@@ -244,20 +244,20 @@ def coerce_region(
         label = item[2] if len(item) == 3 else None
     else:
         raise InvalidSpanError(
-            f"{what} {item!r} of {where} is not a region; write [start, end] for every label "
+            f"{what} {quoted(item)} of {where} is not a region; write [start, end] for every label "
             "or [start, end, label] for one label.", document=document)
     shown = item if not isinstance(item, (Span, Entity)) else [s, e, *([label] if label else [])]
     if not (is_int(s) and is_int(e)) or (label is not None and not isinstance(label, str)):
         raise InvalidSpanError(
-            f"{what} {shown!r} of {where} needs integer offsets and a str label (or none).",
+            f"{what} {quoted(shown)} of {where} needs integer offsets and a str label (or none).",
             document=document)
     if not 0 <= s < e:
         raise InvalidSpanError(
-            f"{what} {shown!r} of {where} covers no unit; a region is [start, end) with "
+            f"{what} {quoted(shown)} of {where} covers no unit; a region is [start, end) with "
             "start < end.", document=document)
     if text_length is not None and e > text_length:
         raise InvalidSpanError(
-            f"{what} {shown!r} of {where} ends beyond the text, which has {text_length} "
+            f"{what} {quoted(shown)} of {where} ends beyond the text, which has {text_length} "
             "characters.", document=document)
     span = Span(int(s), int(e))
     return span if label is None else Entity(span, str(label))
