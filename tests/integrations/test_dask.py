@@ -104,3 +104,19 @@ def test_differing_texts_on_a_cluster_give_the_note_of_the_whole(client, tmp_pat
     assert res.report.notes[0].startswith(
         "4 documents have different texts in gold and prediction: document 'd00' from "
         "character 3 (gold 'a flew', prediction 'e flew'); document 'd02' ")
+
+
+def test_an_input_error_on_a_local_cluster_is_one_line(tmp_path):
+    """The error of a task on a worker process is nerscore's line alone, not also the worker's log."""
+    import subprocess
+    import sys
+
+    (tmp_path / "g.conll").write_text("A B-PER\n")
+    (tmp_path / "p.conll").write_text("A O\n\nB O\n")
+    done = subprocess.run([sys.executable, "-m", "nerscore", "score", "g.conll", "p.conll",
+                           "--workers", "1"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 1
+    assert done.stderr == (
+        "nerscore score: error: g.conll has 1 sentences but p.conll has 2; both files must list "
+        "the same sentences in the same order.\n")

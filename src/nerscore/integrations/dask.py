@@ -29,7 +29,7 @@ from nerscore.accumulate.files import (
     score_shard,
 )
 from nerscore.analysis.errors import ErrorRecord, write_errors
-from nerscore.errors import require
+from nerscore.errors import NerscoreError, require
 
 __all__ = ["expand_shards", "score_bag", "score_cli", "score_files"]
 
@@ -67,6 +67,54 @@ def _client(client: Any, workers: int, scheduler: str | None) -> tuple[Any, Any]
         n_workers=max(workers, 1), threads_per_worker=1, processes=True, host="127.0.0.1",
         dashboard_address="127.0.0.1:0")  # its HTTP server on a free local port, not 8787
     return Client(cluster), cluster  # type: ignore[no-untyped-call]
+
+
+@dataclasses.dataclass(frozen=True)
+class _InputError:
+    """An input error of a task, as it travels to the client: its class, arguments and attributes.
+
+    Sent as the task's result rather than raised, it is reported once, as
+    nerscore reports it, and not also in the worker's log of a failed task.
+    (Its fields, not the exception, are pickled: most errors take keyword
+    arguments that pickling an exception does not keep.)
+    """
+
+    kind: type[NerscoreError]
+    args: tuple[Any, ...]
+    attrs: dict[str, Any]
+
+    def error(self) -> NerscoreError:
+        """The error again, on the client.
+
+        Examples
+        --------
+        >>> from nerscore.errors import LengthMismatchError
+        >>> exc = LengthMismatchError.of_counts("g.conll", 1, "p.conll", 2)
+        >>> again = _InputError(type(exc), exc.args, vars(exc)).error()
+        >>> type(again).__name__, str(again) == str(exc), again.actual
+        ('LengthMismatchError', True, 2)
+        """
+        exc = self.kind.__new__(self.kind, *self.args)
+        exc.args = self.args
+        vars(exc).update(self.attrs)
+        return exc
+
+
+def _shard_task(gold: str, pred: str | None, job: FileScoring,
+                errors: bool) -> ShardResult | _InputError:
+    """:func:`score_shard` on a worker; an input error is returned (:class:`_InputError`), not raised."""
+    try:
+        return score_shard(gold, pred, job, errors=errors)
+    except NerscoreError as exc:
+        return _InputError(type(exc), exc.args, dict(vars(exc)))
+
+
+def _shard_results(results: Sequence[ShardResult | _InputError]) -> list[ShardResult]:
+    """The results of the tasks, or the input error of the first shard that has one, raised."""
+    for r in results:
+        if isinstance(r, _InputError):
+            raise r.error()
+    return [r for r in results if not isinstance(r, _InputError)]
 
 
 def _combine(results: Sequence[ShardResult], job: FileScoring,
@@ -143,14 +191,14 @@ def score_files(
     job = FileScoring.from_keywords(**options)
     job.scorer()  # checks the options before any task starts
     futures = [
-        client.submit(score_shard, gs, ps,
+        client.submit(_shard_task, gs, ps,
                       dataclasses.replace(job, gold_format=gf, pred_format=pf),
-                      errors=errors is not None, pure=False)
+                      errors is not None, pure=False)
         for gs, ps, (gf, pf) in zip(g, p, [job.formats(gs, ps) for gs, ps in zip(g, p,
                                                                                   strict=True)],
                                     strict=True)
     ]
-    results = client.gather(futures)
+    results = _shard_results(client.gather(futures))
     return _combine(results, job, errors)
 
 
