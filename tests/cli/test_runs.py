@@ -28,3 +28,19 @@ def test_a_run_whose_tokens_differ_is_warned_about_as_score_warns(capsys, tmp_pa
     err = capsys.readouterr().err.splitlines()
     assert warned
     assert err == warned * 2
+
+
+def test_the_readers_notes_are_printed_once_per_file_as_score_prints_them(capsys, tmp_path):
+    gold, run1, run2 = tmp_path / "g.conll", tmp_path / "p1.conll", tmp_path / "p2.conll"
+    gold.write_text("-DOCSTART- O\n\nAnna B-PER\n", encoding="utf-8")
+    run1.write_text("# a comment\nAnna B-PER\n", encoding="utf-8")
+    run2.write_text("-DOCSTART- O\n\n-DOCSTART- O\n\nAnna B-PER\n", encoding="utf-8")
+    said = []
+    for run in (run1, run2):
+        assert main(["score", str(gold), str(run), "--comments", "--format", "markdown"]) == 0
+        said.append(capsys.readouterr().err.splitlines())
+    assert said[0][0] == f"nerscore score: note: {gold}: 1 -DOCSTART- line read as document boundary"
+    assert said[0][1] == f"nerscore score: note: {run1}: 1 comment line skipped"
+    assert said[1][1] == f"nerscore score: note: {run2}: 2 -DOCSTART- lines read as document boundaries"
+    assert main(["score", str(gold), str(run1), str(run2), str(run1), "--runs", "--comments"]) == 0
+    assert capsys.readouterr().err.splitlines() == [said[0][0], said[0][1], said[1][1]]

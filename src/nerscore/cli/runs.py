@@ -1,7 +1,8 @@
 """``nerscore score GOLD RUN1 RUN2 ... --runs``: several runs of one system, mean ± SD over runs.
 
 Every run is read and scored as ``nerscore score GOLD RUN`` would score it
-(in memory); the summary (docs/curves.md) is rendered by the format
+(in memory), and the readers' notes (of gold once, then of each run) are
+printed on standard error; the summary (docs/curves.md) is rendered by the format
 registry's ``runs`` renderers: ``--format text`` (default), ``json`` or
 ``markdown``.
 """
@@ -85,6 +86,7 @@ def run_runs(args: argparse.Namespace) -> int:
     import warnings
 
     from nerscore.analysis.runs import score_runs
+    from nerscore.cli.commands import note
     from nerscore.io.formats import pair_notes
     from nerscore.render.registry import render_result
 
@@ -93,6 +95,7 @@ def run_runs(args: argparse.Namespace) -> int:
     gold_reading = fm.reader_options(args, gold_fmt, "gold")
     kind = gold_fmt.kind_of(args.gold, gold_reading)
     gold = gold_fmt.load(args.gold, gold_reading)
+    notes = {args.gold: _file_notes(args.gold, gold.notes)}
     preds = []
     for path in files:
         fmt = fm.input_format(path, args.pred_format)
@@ -105,6 +108,7 @@ def run_runs(args: argparse.Namespace) -> int:
         for n in pair_notes(gold, pred, strict_tokens=args.strict_tokens):  # printed by main
             warnings.warn(f"{n} Pass --strict-tokens to make this an error.", stacklevel=1)
         preds.append(pred.data)
+        notes.setdefault(path, _file_notes(path, pred.notes))
     tag_kw: dict[str, Any] = {}
     if kind == "tags":
         if args.mode == "strict" and args.scheme is None:
@@ -117,4 +121,17 @@ def run_runs(args: argparse.Namespace) -> int:
     summary = dataclasses.replace(summary, source=args.gold)
     write_result(render_result(summary, format=args.format or "text", digits=args.digits),
                  args.output)
+    for n in (n for file_notes in notes.values() for n in file_notes):
+        note("score", n)
     return 0
+
+
+def _file_notes(path: str, notes: tuple[str, ...]) -> tuple[str, ...]:
+    """The reader's notes of one file, each naming it (``FILE: ...``) as most readers' already do.
+
+    Examples
+    --------
+    >>> _file_notes("run1.conll", ("run1.conll: 1 comment line skipped", "2 lines repaired"))
+    ('run1.conll: 1 comment line skipped', 'run1.conll: 2 lines repaired')
+    """
+    return tuple(n if n.startswith(f"{path}: ") else f"{path}: {n}" for n in notes)
