@@ -137,3 +137,35 @@ def test_notes_warnings_and_the_result_name_standard_input_stdin(capsys, monkeyp
     status, _, err = run(capsys, monkeypatch, b"Rockwell B-NP\n", "score", "-", PRED)
     assert status == 1
     assert err.startswith("nerscore score: error: <stdin> has 1 sentences but ")
+
+
+def test_report_of_standard_input_names_it_stdin(capsys, monkeypatch, tmp_path):
+    """The default page is report.html; a PRED read from standard input is the system 'stdin'."""
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run(capsys, monkeypatch, GOLD.read_bytes(), "report", "-", PRED)
+    assert status == 0, err
+    assert err.startswith("nerscore report: note: wrote report.html (pred, ")
+    first = (tmp_path / "report.html").read_text(encoding="utf-8")
+    status, _, err = run(capsys, monkeypatch, PRED.read_bytes(), "report", GOLD, "-",
+                         "--output", "stdin.html")
+    assert status == 0, err
+    assert err.startswith("nerscore report: note: wrote stdin.html (stdin, ")
+    page = (tmp_path / "stdin.html").read_text(encoding="utf-8")
+    assert '"name":"stdin"' in page
+    assert sorted(os.listdir(tmp_path)) == ["report.html", "stdin.html"]
+    assert "nerscore-stdin" not in first + page
+
+
+def test_error_records_of_standard_input_name_no_temporary_file(capsys, monkeypatch, tmp_path):
+    gold = b'{"id": "a", "text": "Anna met Bo", "spans": [[0, 4, "PER"], [9, 11, "PER"]]}\n'
+    pred = tmp_path / "p.jsonl"
+    pred.write_text('{"id": "a", "spans": [[0, 4, "PER"]]}\n', encoding="utf-8")
+    written = ""
+    for fmt in ("jsonl", "csv"):
+        errors = tmp_path / f"errors.{fmt}"
+        status, _, err = run(capsys, monkeypatch, gold, "score", "-", pred, "--errors", errors)
+        assert status == 0, err
+        written += errors.read_text(encoding="utf-8")
+    record = json.loads((tmp_path / "errors.jsonl").read_text(encoding="utf-8"))
+    assert (record["doc_id"], record["gold_text"]) == ("a", "Bo")
+    assert "stdin" not in written  # nor the temporary file (nerscore-stdin-...)

@@ -67,6 +67,11 @@ def sniff_format(head: bytes) -> str:
 class StandardInput:
     """Standard input saved in a temporary file (see the module documentation).
 
+    The file is ``stdin`` with the suffix of its format (``stdin.conll``),
+    in a folder of its own: a name taken from a file's name, such as the
+    system name of ``nerscore report`` or the document id of a WebAnno
+    file, reads ``stdin``.
+
     Attributes
     ----------
     path : str
