@@ -120,3 +120,19 @@ def test_an_input_error_on_a_local_cluster_is_one_line(tmp_path):
     assert done.stderr == (
         "nerscore score: error: g.conll has 1 sentences but p.conll has 2; both files must list "
         "the same sentences in the same order.\n")
+
+
+def test_empty_files_on_a_local_cluster_are_scored_as_without_one(tmp_path):
+    """Files with no sentence give no chunk to a cluster: they are scored in memory, as without one."""
+    import subprocess
+    import sys
+
+    (tmp_path / "g.conll").write_text("")
+    (tmp_path / "p.conll").write_text("")
+    runs = [subprocess.run([sys.executable, "-m", "nerscore", "score", "g.conll", "p.conll",
+                            *extra], cwd=tmp_path, capture_output=True, text=True,
+                           timeout=120, check=False)
+            for extra in ([], ["--workers", "1"])]
+    assert runs[0].returncode == runs[1].returncode == 0
+    assert "Traceback" not in runs[1].stderr
+    assert (runs[1].stdout, runs[1].stderr) == (runs[0].stdout, runs[0].stderr)

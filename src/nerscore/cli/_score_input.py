@@ -112,12 +112,16 @@ def score_streaming(args: argparse.Namespace, sides: tuple[tuple[str, Format], .
         pred_options=fm.reader_options(args, pred_fmt, "pred"), notes=notes, **kw,
     )
     pred = None if one_file else args.pred
+    from nerscore.accumulate.files import CHUNK_SIZE, FileScoring, NotStreamable, stream_score
+
     if args.workers or args.scheduler is not None:
         from nerscore.integrations.dask import score_cli
 
-        return score_cli(args.gold, pred, workers=args.workers, scheduler=args.scheduler,
-                         **common)
-    from nerscore.accumulate.files import CHUNK_SIZE, FileScoring, NotStreamable, stream_score
+        try:
+            return score_cli(args.gold, pred, workers=args.workers, scheduler=args.scheduler,
+                             **common)
+        except NotStreamable:  # empty files: scored in memory, as without a cluster
+            return None
     from nerscore.cli._output import ProgressBar
 
     chunk = CHUNK_SIZE if args.chunk_sentences is None else args.chunk_sentences
