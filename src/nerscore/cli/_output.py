@@ -24,6 +24,7 @@ __all__ = [
     "check_outputs",
     "declare_files",
     "is_quiet",
+    "note",
     "output_renderer",
     "render_progress",
     "role_of",
@@ -45,6 +46,24 @@ def set_quiet(quiet: bool) -> None:
 def is_quiet() -> bool:
     """Whether ``--quiet`` was given to the running command."""
     return _STATE["quiet"]
+
+
+def note(command: str, message: str, *, kind: str = "note") -> None:
+    """Print one diagnostic line on standard error.
+
+    Parameters
+    ----------
+    command : str
+        The subcommand.
+    message : str
+        The text (line breaks are folded).
+    kind : str
+        ``"note"``, ``"warning"`` or ``"error"``.
+    """
+    if kind != "error" and is_quiet():
+        return
+    text = " ".join(message.split())
+    print(f"nerscore {command}: {kind}: {text}", file=sys.stderr)
 
 
 def add_quiet_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:

@@ -131,7 +131,7 @@ def register(subparsers: Subparsers) -> None:
 
 
 def _note(command: str, message: str, kind: str = "note") -> None:
-    from nerscore.cli.commands import note
+    from nerscore.cli._output import note
 
     note(command, message, kind=kind)
 

@@ -1,4 +1,4 @@
-"""The ``score`` subcommand, and the helpers the other subcommands share (:func:`note`).
+"""The ``score`` subcommand.
 
 Each subcommand parses its options, calls one public function of the
 library and renders the result: results go to standard output (or
@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import sys
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt, llm
@@ -21,7 +20,7 @@ from nerscore.cli._output import (
     add_output_option,
     add_quiet_option,
     declare_files,
-    is_quiet,
+    note,
     output_renderer,
     write_result,
 )
@@ -36,7 +35,7 @@ if TYPE_CHECKING:
 
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
-__all__ = ["note", "register", "run_score"]
+__all__ = ["register", "run_score"]
 
 SCORE_DESCRIPTION = """\
 Score a prediction file against a gold file and print per-label precision,
@@ -114,24 +113,6 @@ def register(subparsers: Subparsers) -> None:
     llm.add_llm_options(score)
     declare_files(score, inputs=("gold", "pred", "more_preds", "threshold_from"), outputs={"output": "--output", "errors": "--errors"})
     score.set_defaults(func=run_score)
-
-
-def note(command: str, message: str, *, kind: str = "note") -> None:
-    """Print one diagnostic line on standard error.
-
-    Parameters
-    ----------
-    command : str
-        The subcommand.
-    message : str
-        The text (line breaks are folded).
-    kind : str
-        ``"note"``, ``"warning"`` or ``"error"``.
-    """
-    if kind != "error" and is_quiet():
-        return
-    text = " ".join(message.split())
-    print(f"nerscore {command}: {kind}: {text}", file=sys.stderr)
 
 
 # --------------------------------------------------------------------------------- score

@@ -123,7 +123,7 @@ def register(subparsers: Subparsers) -> None:
 
 
 def _note(message: str) -> None:
-    from nerscore.cli.commands import note
+    from nerscore.cli._output import note
 
     note("compare", message)
 

@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     int
         The exit status (0).
     """
-    from nerscore.cli.commands import note
+    from nerscore.cli._output import note
     from nerscore.io.convert import convert_file
 
     fmt = fm.input_format(args.source, args.from_format)

@@ -126,7 +126,7 @@ def register(subparsers: Subparsers) -> None:
 
 
 def _read(args: argparse.Namespace) -> tuple[Any, Any, Any, tuple[str, ...]]:
-    from nerscore.cli.commands import note
+    from nerscore.cli._output import note
     from nerscore.io.formats import pair_notes
 
     paths = {k: p for k, p in (("train", args.train), ("test", args.test), ("pred", args.pred))

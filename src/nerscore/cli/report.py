@@ -193,7 +193,7 @@ def _score_each(args: argparse.Namespace, gold: Any, loads: Iterator[Any],
     import dataclasses
 
     import nerscore
-    from nerscore.cli.commands import note
+    from nerscore.cli._output import note
     from nerscore.cli.llm_systems import score_llm_system
     from nerscore.io.chunks import release_freed_memory
     from nerscore.io.formats import pair_notes
@@ -341,7 +341,7 @@ def run_report(args: argparse.Namespace) -> int:
     int
         The exit status (0).
     """
-    from nerscore.cli.commands import note
+    from nerscore.cli._output import note
     from nerscore.render.html import render_html
     from nerscore.scoring.reuse import reusing_runs
 

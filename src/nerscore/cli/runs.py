@@ -86,7 +86,7 @@ def run_runs(args: argparse.Namespace) -> int:
     import warnings
 
     from nerscore.analysis.runs import score_runs
-    from nerscore.cli.commands import note
+    from nerscore.cli._output import note
     from nerscore.io.formats import pair_notes
     from nerscore.render.registry import render_result
 

@@ -16,9 +16,9 @@ from nerscore.cli._output import (
     add_output_option,
     add_quiet_option,
     declare_files,
+    note,
     write_result,
 )
-from nerscore.cli.commands import note
 from nerscore.io.atomic import atomic_open
 
 if TYPE_CHECKING:
