@@ -45,6 +45,18 @@ def test_malformed_fragments_are_refused(fragments, message):
         Entity.from_fragments(fragments, "X")
 
 
+def test_a_long_malformed_fragment_is_quoted_short():
+    spec = "0-4 " * 500  # a fragment list pasted as one string
+    with pytest.raises(ValueError, match="pair") as info:
+        Entity.from_fragments([spec], "X")
+    assert str(info.value) == ("a fragment is a [start, end] pair; got "
+                               f"{spec[:60]!r}... (2000 characters).")
+    with pytest.raises(ValueError, match="integer offsets") as info:
+        Entity.from_fragments([(0, 5), ("a" * 100, 9)], "X")
+    assert str(info.value) == ("a fragment needs integer offsets; got "
+                               f"{repr(('a' * 100, 9))[:62]}... (107 characters).")
+
+
 def test_fragments_must_span_the_entity():
     with pytest.raises(ValueError, match=r"span \[0, 29\), not its span \[0, 30\)"):
         Entity(Span(0, 30), "X", fragments=(Span(0, 4), Span(19, 29)))

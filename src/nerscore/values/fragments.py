@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from nerscore.errors import quoted
+
 if TYPE_CHECKING:
     from nerscore.values.spans import EntityColumns
 
@@ -68,9 +70,9 @@ def normalize_fragments(pairs: Iterable[Any]) -> tuple[tuple[int, int], ...]:
         elif isinstance(item, (tuple, list)) and len(item) == 2:
             s, e = item
         else:
-            raise ValueError(f"a fragment is a [start, end] pair; got {item!r}.")
+            raise ValueError(f"a fragment is a [start, end] pair; got {quoted(item)}.")
         if not (_is_int(s) and _is_int(e)):
-            raise ValueError(f"a fragment needs integer offsets; got {item!r}.")
+            raise ValueError(f"a fragment needs integer offsets; got {quoted(item)}.")
         if not 0 <= s <= e:
             raise ValueError(f"a fragment needs 0 <= start <= end; got [{s}, {e}).")
         out.append((int(s), int(e)))
