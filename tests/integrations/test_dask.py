@@ -119,7 +119,7 @@ def test_an_input_error_on_a_local_cluster_is_one_line(tmp_path):
     assert done.returncode == 1
     assert done.stderr == (
         "nerscore score: error: g.conll has 1 sentences but p.conll has 2; both files must list "
-        "the same sentences in the same order.\n")
+        "the same sentences in the same order, separated by blank lines.\n")
 
 
 def test_empty_files_on_a_local_cluster_are_scored_as_without_one(tmp_path):

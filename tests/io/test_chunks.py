@@ -12,7 +12,7 @@ import nerscore.io.chunks
 import nerscore.io.conll
 from nerscore.accumulate.files import FileScoring
 from nerscore.errors import FormatError, LengthMismatchError
-from nerscore.io.chunks import ReadAhead, chunk_pairs
+from nerscore.io.chunks import ReadAhead, chunk_pairs, pair_chunks
 from nerscore.io.conll import ConllChunks
 
 MAIN = threading.current_thread().name
@@ -152,7 +152,7 @@ def test_a_side_with_more_sentences_is_named_with_both_counts(tmp_path, chunk_si
     with pytest.raises(LengthMismatchError) as info:
         _pairs(gold, pred, chunk_size)
     assert str(info.value) == (f"{gold} has 1 sentences but {pred} has 3; both files must list "
-                               "the same sentences in the same order.")
+                               "the same sentences in the same order, separated by blank lines.")
     assert (info.value.expected, info.value.actual) == (1, 3)
     with pytest.raises(LengthMismatchError, match=rf"^{pred} has 3 sentences but {gold} has 1;"):
         _pairs(pred, gold, chunk_size)
@@ -167,15 +167,40 @@ def test_span_files_count_documents(tmp_path):
         _pairs(gold, pred)
 
 
-def test_a_mismatch_says_the_same_streamed_or_read_whole(tmp_path):
+@pytest.mark.parametrize(("gold_text", "pred_text"), [
+    ("a B-X\n", "a B-X\n\nb O\n"),  # counts differ
+    ("a B-X\nb O\n\nc O\n", "a B-X\n\nb O\n\nc O\n"),  # counts and a length differ
+    ("a B-X\nb O\n\nc O\n", "a B-X\n\nc O\n"),  # a length differs
+])
+@pytest.mark.parametrize("chunk_size", [1, 100])
+def test_a_mismatch_says_the_same_streamed_or_read_whole(tmp_path, gold_text, pred_text,
+                                                         chunk_size):
     from nerscore.accumulate.files import score_shard
+
+    gold, pred = tmp_path / "g.conll", tmp_path / "p.conll"
+    gold.write_text(gold_text, encoding="utf-8")
+    pred.write_text(pred_text, encoding="utf-8")
+    with pytest.raises(LengthMismatchError) as streamed:  # what each worker of --workers runs
+        score_shard(gold, pred, FileScoring.from_keywords(chunk_size=chunk_size))
+    with pytest.raises(LengthMismatchError) as whole:
+        nerscore.io.conll.check_aligned(nerscore.io.conll.read_conll(gold),
+                                        nerscore.io.conll.read_conll(pred))
+    assert str(streamed.value) == str(whole.value)
+
+
+def test_pair_chunks_says_how_conll_separates_its_sentences(tmp_path):
+    from nerscore.io._conll_align import TokenDiff
 
     gold, pred = tmp_path / "g.conll", tmp_path / "p.conll"
     gold.write_text("a B-X\n", encoding="utf-8")
     pred.write_text("a B-X\n\nb O\n", encoding="utf-8")
-    with pytest.raises(LengthMismatchError) as streamed:  # what each worker of --workers runs
-        score_shard(gold, pred, FileScoring.from_keywords())
+    with pytest.raises(LengthMismatchError) as streamed:
+        list(pair_chunks(ConllChunks(gold, chunk_size=1), ConllChunks(pred, chunk_size=1),
+                         names=(str(gold), str(pred)), unit="sentences",
+                         layout=TokenDiff.layout))
     with pytest.raises(LengthMismatchError) as whole:
         nerscore.io.conll.check_aligned(nerscore.io.conll.read_conll(gold),
                                         nerscore.io.conll.read_conll(pred))
-    assert str(whole.value).startswith(str(streamed.value).rstrip("."))
+    assert str(streamed.value) == str(whole.value) == (
+        f"{gold} has 1 sentences but {pred} has 2; both files must list the same sentences in "
+        "the same order, separated by blank lines.")

@@ -16,6 +16,9 @@ IntArray = npt.NDArray[np.int64]
 #: Below this many long tokens left, :func:`_differing_fields` compares their bytes directly.
 _FEW = 32
 
+#: How CoNLL files separate their sentences: said when two files hold different numbers of them.
+LAYOUT = ", separated by blank lines"
+
 
 def _sentence_lines(corpus: ConllCorpus, k: int) -> str:
     o0, o1 = int(corpus.tags.offsets[k]), int(corpus.tags.offsets[k + 1])
@@ -23,24 +26,31 @@ def _sentence_lines(corpus: ConllCorpus, k: int) -> str:
     return f"line {first}" if first == last else f"lines {first}-{last}"
 
 
+def _length_hint(gold: ConllCorpus, pred: ConllCorpus, gname: str, pname: str,
+                 first: int) -> str:
+    """The sentence whose length first differs, said after a count error ("" where none does)."""
+    lg, lp = gold.tags.lengths, pred.tags.lengths
+    m = min(len(lg), len(lp))
+    diff = np.flatnonzero(lg[:m] != lp[:m])
+    if not len(diff):
+        return ""
+    k = int(diff[0])
+    return (f" The first sentence whose length differs is sentence {first + k}: "
+            f"{int(lg[k])} tokens in {gname} ({_sentence_lines(gold, k)}) vs "
+            f"{int(lp[k])} in {pname} ({_sentence_lines(pred, k)}).")
+
+
 def _check_shape(gold: ConllCorpus, pred: ConllCorpus, gname: str, pname: str,
                  first: int) -> None:
     """Raise unless both hold as many sentences of the same lengths (``first``: the first's index)."""
     g, p = gold.tags, pred.tags
-    if g.n_sequences != p.n_sequences or not np.array_equal(g.offsets, p.offsets):
+    if g.n_sequences != p.n_sequences:
+        raise LengthMismatchError.of_counts(gname, g.n_sequences, pname, p.n_sequences,
+                                            layout=LAYOUT,
+                                            hint=_length_hint(gold, pred, gname, pname, first))
+    if not np.array_equal(g.offsets, p.offsets):
         lg, lp = g.lengths, p.lengths
-        m = min(len(lg), len(lp))
-        diff = np.flatnonzero(lg[:m] != lp[:m])
-        if g.n_sequences != p.n_sequences:
-            hint = ""
-            if len(diff):
-                k = int(diff[0])
-                hint = (f" The first sentence whose length differs is sentence {first + k}: "
-                        f"{int(lg[k])} tokens in {gname} ({_sentence_lines(gold, k)}) vs "
-                        f"{int(lp[k])} in {pname} ({_sentence_lines(pred, k)}).")
-            raise LengthMismatchError.of_counts(gname, g.n_sequences, pname, p.n_sequences,
-                                                layout=", separated by blank lines", hint=hint)
-        k = int(diff[0])
+        k = int(np.flatnonzero(lg != lp)[0])
         raise LengthMismatchError(
             f"Sentence {first + k} has {int(lg[k])} tokens in {gname} "
             f"({_sentence_lines(gold, k)}) but {int(lp[k])} in {pname} ({_sentence_lines(pred, k)}); every sentence needs one "
@@ -105,7 +115,19 @@ class TokenDiff:
     strict_tokens : bool
         Raise :class:`~nerscore.errors.FormatError` at the first differing
         token (its message counts the differences of the chunk only).
+
+    Attributes
+    ----------
+    layout : str
+        How the files separate their sentences (:data:`LAYOUT`), for the
+        error of a streaming reader that finds different numbers of them.
+    hint : str
+        Once :meth:`add` has raised for a sentence whose lengths differ:
+        that sentence, as the count error of the whole files says it where
+        their numbers of sentences differ too ("" before).
     """
+
+    layout = LAYOUT
 
     def __init__(self, gold_source: str | None, pred_source: str | None, *,
                  strict_tokens: bool = False) -> None:
@@ -116,6 +138,7 @@ class TokenDiff:
         self.n_differ = 0
         self.n_sentences = 0
         self.first: str | None = None
+        self.hint = ""
 
     def add(self, gold: ConllCorpus, pred: ConllCorpus) -> None:
         """Count the differing tokens of one chunk of the same sentences on both sides.
@@ -128,7 +151,11 @@ class TokenDiff:
         FormatError
             With ``strict_tokens=True``, at the first differing token.
         """
-        _check_shape(gold, pred, self.gname, self.pname, self.n_sentences)
+        try:
+            _check_shape(gold, pred, self.gname, self.pname, self.n_sentences)
+        except LengthMismatchError:
+            self.hint = _length_hint(gold, pred, self.gname, self.pname, self.n_sentences)
+            raise
         n_tokens, offset = len(gold.tags), self.n_sentences
         self.n_tokens += n_tokens
         self.n_sentences += len(gold)

@@ -86,7 +86,8 @@ def _cut(chunk: Any, start: int, stop: int) -> Any:
 
 def pair_chunks(gold: Iterable[T], pred: Iterable[T], *,
                 names: tuple[str | None, str | None] = (None, None),
-                unit: str = "sequences") -> Iterator[tuple[T, T]]:
+                unit: str = "sequences", layout: str = "",
+                hint: Callable[[], str] = str) -> Iterator[tuple[T, T]]:
     """Pair two streams of chunks cut at different places into chunks of equal length.
 
     Chunks are sentence or document sequences: lists, :class:`EncodedTags`
@@ -101,6 +102,13 @@ def pair_chunks(gold: Iterable[T], pred: Iterable[T], *,
         The two sides' files, for messages (None: "Gold", "the prediction").
     unit : str
         What a chunk holds, in messages (``"sentences"``, ``"documents"``).
+    layout : str
+        How the format separates them, in messages (CoNLL: ``", separated
+        by blank lines"``), as :meth:`~nerscore.errors.LengthMismatchError.of_counts`
+        takes it.
+    hint : callable
+        ``hint()``: a further sentence for that message, asked for when the
+        counts are known to differ (default: none).
 
     Raises
     ------
@@ -136,10 +144,12 @@ def pair_chunks(gold: Iterable[T], pred: Iterable[T], *,
             p, pi = advance(p_it), 0
     if g is not None:
         n_rest = _length(g) - gi + sum(_length(c) for c in g_it)
-        raise LengthMismatchError.of_counts(names[0], n_done + n_rest, names[1], n_done, unit=unit)
+        raise LengthMismatchError.of_counts(names[0], n_done + n_rest, names[1], n_done,
+                                            unit=unit, layout=layout, hint=hint())
     if p is not None:
         n_rest = _length(p) - pi + sum(_length(c) for c in p_it)
-        raise LengthMismatchError.of_counts(names[0], n_done, names[1], n_done + n_rest, unit=unit)
+        raise LengthMismatchError.of_counts(names[0], n_done, names[1], n_done + n_rest,
+                                            unit=unit, layout=layout, hint=hint())
 
 
 
@@ -325,6 +335,11 @@ def chunk_pairs(gold: str, pred: str, fmts: tuple[Format, Format], one_file: boo
         For a format read whole (BRAT), for tags against spans, and (while
         iterating) for span files that do not list the same documents in
         the same order.
+    LengthMismatchError
+        While iterating, worded as the format's pair check words it for the
+        whole files: for two CoNLL files with different numbers of sentences,
+        how they are separated and the first sentence whose lengths differ
+        (both files are then read to their ends, as when read whole).
     """
     g_fmt, p_fmt = fmts
     g_read, p_read = g_fmt.chunks, p_fmt.chunks
@@ -339,12 +354,28 @@ def chunk_pairs(gold: str, pred: str, fmts: tuple[Format, Format], one_file: boo
     if g_fmt is p_fmt and g_fmt.pair_check is not None:
         check = g_fmt.pair_check(gold, pred, strict_tokens=strict_tokens)
 
+    # what the pair check knows of the format (CoNLL's TokenDiff: how its sentences are
+    # separated, and where one's lengths differ) is said as the whole files' check says it
+    layout: str = getattr(check, "layout", "")
+
+    def hint() -> str:
+        return cast(str, getattr(check, "hint", ""))
+
     def pairs() -> Iterator[tuple[Any, Any, Sequence[Any] | None]]:
         with ReadAhead(g.chunks) as g_chunks, ReadAhead(p.chunks) as p_chunks:
             unit = "documents" if kind == "spans" else "sentences"
-            for gc, pc in pair_chunks(g_chunks, p_chunks, names=(gold, pred), unit=unit):
+            paired = pair_chunks(g_chunks, p_chunks, names=(gold, pred), unit=unit,
+                                 layout=layout, hint=hint)
+            for gc, pc in paired:
                 if check is not None:
-                    check.add(gc, pc)
+                    try:
+                        check.add(gc, pc)
+                    except LengthMismatchError:
+                        # a sentence whose lengths differ: where the numbers of sentences
+                        # differ too, the files' count error (read to their ends) says so
+                        for _ in paired:
+                            pass
+                        raise
                 y_true, y_pred = g.data(gc), p.data(pc)
                 if kind == "spans" and [d.id for d in y_true] != [d.id for d in y_pred]:
                     raise NotStreamable(
