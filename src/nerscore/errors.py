@@ -286,12 +286,13 @@ class LengthMismatchError(NerscoreError, ValueError):
         Examples
         --------
         >>> print(LengthMismatchError.of_counts("g.conll", 1, "p.conll", 2, layout=", one a line"))
-        g.conll has 1 sentences but p.conll has 2; both files must list the same sentences in the same order, one a line.
+        g.conll has 1 sentence but p.conll has 2; both files must list the same sentences in the same order, one a line.
         >>> print(LengthMismatchError.of_counts(None, 2, None, 1))
         Gold has 2 sentences but the prediction has 1; both must list the same sentences in the same order.
         """
         both = "both files" if gold and pred else "both"
-        return cls(f"{gold or 'Gold'} has {n_gold} {unit} but {pred or 'the prediction'} has "
+        held = f"{n_gold} {unit[:-1] if n_gold == 1 and unit.endswith('s') else unit}"
+        return cls(f"{gold or 'Gold'} has {held} but {pred or 'the prediction'} has "
                    f"{n_pred}; {both} must list the same {unit} in the same order{layout}.{hint}",
                    expected=n_gold, actual=n_pred)
 

@@ -131,7 +131,7 @@ def test_pair_chunks_and_slices():
     with pytest.raises(nerscore.LengthMismatchError, match=r"^Gold has 2 sequences but the "
                                                           r"prediction has 1;"):
         list(pair_chunks([[1, 2]], [[1]]))
-    with pytest.raises(nerscore.LengthMismatchError, match=r"^g has 1 sentences but p has 4;"):
+    with pytest.raises(nerscore.LengthMismatchError, match=r"^g has 1 sentence but p has 4;"):
         list(pair_chunks([[1]], [[1, 2], [], [3, 4]], names=("g", "p"), unit="sentences"))
 
 

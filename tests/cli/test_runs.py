@@ -15,7 +15,7 @@ def test_a_run_with_more_sentences_is_named_as_score_names_it(capsys, tmp_path):
     assert main(["score", str(gold), str(good), str(bad), "--runs"]) == 1
     err = capsys.readouterr().err
     assert err == alone
-    assert err.startswith(f"nerscore score: error: {gold} has 1 sentences but {bad} has 2;")
+    assert err.startswith(f"nerscore score: error: {gold} has 1 sentence but {bad} has 2;")
 
 
 def test_a_run_whose_tokens_differ_is_warned_about_as_score_warns(capsys, tmp_path):

@@ -136,7 +136,7 @@ def test_notes_warnings_and_the_result_name_standard_input_stdin(capsys, monkeyp
     assert "nerscore-stdin" not in out + err + written
     status, _, err = run(capsys, monkeypatch, b"Rockwell B-NP\n", "score", "-", PRED)
     assert status == 1
-    assert err.startswith("nerscore score: error: <stdin> has 1 sentences but ")
+    assert err.startswith("nerscore score: error: <stdin> has 1 sentence but ")
 
 
 def test_report_of_standard_input_names_it_stdin(capsys, monkeypatch, tmp_path):

@@ -118,7 +118,7 @@ def test_an_input_error_on_a_local_cluster_is_one_line(tmp_path):
                           timeout=120, check=False)
     assert done.returncode == 1
     assert done.stderr == (
-        "nerscore score: error: g.conll has 1 sentences but p.conll has 2; both files must list "
+        "nerscore score: error: g.conll has 1 sentence but p.conll has 2; both files must list "
         "the same sentences in the same order, separated by blank lines.\n")
 
 

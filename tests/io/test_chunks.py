@@ -151,7 +151,7 @@ def test_a_side_with_more_sentences_is_named_with_both_counts(tmp_path, chunk_si
     pred.write_text("a B-X\n\nb O\n\nc O\n", encoding="utf-8")
     with pytest.raises(LengthMismatchError) as info:
         _pairs(gold, pred, chunk_size)
-    assert str(info.value) == (f"{gold} has 1 sentences but {pred} has 3; both files must list "
+    assert str(info.value) == (f"{gold} has 1 sentence but {pred} has 3; both files must list "
                                "the same sentences in the same order, separated by blank lines.")
     assert (info.value.expected, info.value.actual) == (1, 3)
     with pytest.raises(LengthMismatchError, match=rf"^{pred} has 3 sentences but {gold} has 1;"):
@@ -202,5 +202,5 @@ def test_pair_chunks_says_how_conll_separates_its_sentences(tmp_path):
         nerscore.io.conll.check_aligned(nerscore.io.conll.read_conll(gold),
                                         nerscore.io.conll.read_conll(pred))
     assert str(streamed.value) == str(whole.value) == (
-        f"{gold} has 1 sentences but {pred} has 2; both files must list the same sentences in "
+        f"{gold} has 1 sentence but {pred} has 2; both files must list the same sentences in "
         "the same order, separated by blank lines.")
