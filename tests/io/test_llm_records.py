@@ -19,3 +19,16 @@ def test_a_file_of_model_outputs_is_told_by_its_first_record(tmp_path, content, 
     path = tmp_path / "pred.jsonl"
     path.write_bytes(content)
     assert is_llm_file(path) is expected
+
+
+def test_a_line_that_is_no_object_is_told_what_a_model_output_record_holds(tmp_path):
+    from nerscore.errors import FormatError
+    from nerscore.io.llm_records import read_llm_records
+
+    path = tmp_path / "pred.jsonl"
+    path.write_text('{"id": "a", "output": "LOC: Paris"}\n["b", "LOC: Lyon"]\n')
+    with pytest.raises(FormatError) as info:
+        read_llm_records(path)
+    assert str(info.value) == (
+        f"{path}, line 2: expected a JSON object with 'id' and 'output' (or 'mentions'), and "
+        "optionally 'text'; got list.")

@@ -25,11 +25,14 @@ from typing import Any
 from nerscore.errors import FormatError
 from nerscore.io._json_text import json_object_line, parse_json
 from nerscore.io._textfile import decode_error, naming, read_text
-from nerscore.io.jsonl import _RECORD, _fail, _id_of, _mixed_ids
+from nerscore.io.jsonl import _fail, _id_of, _mixed_ids
 from nerscore.io.llm_output import mentions_from_json, parse_llm_output
 from nerscore.values.mentions import ParsedOutput
 
 __all__ = ["LLMRecord", "is_llm_file", "read_llm_records"]
+
+#: What a line of a file of model outputs holds, in the message of a JSON value that is no object.
+_RECORD = "a JSON object with 'id' and 'output' (or 'mentions'), and optionally 'text'"
 
 
 @dataclass(frozen=True)
