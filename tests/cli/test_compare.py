@@ -179,3 +179,15 @@ def test_score_ci_usage_errors(capsys, argv, message):
     status, _, err = run(capsys, "score", GOLD, PRED, *argv)
     assert status == 2
     assert message in err
+
+
+@pytest.mark.parametrize("systems", [("{a}", "{a}", "--names", "A", "B"),
+                                     ("--system", "A={a}", "--system", "B={a}")])
+def test_a_file_given_for_two_systems_has_its_notes_once(capsys, files, systems):
+    g, a, *_ = files
+    status, _, err = run(capsys, "compare", g, *(s.format(a=a) for s in systems),
+                         "--resamples", "20")
+    assert status == 0, err
+    lines = err.splitlines()
+    assert f"nerscore compare: note: {a}: 30 -DOCSTART- lines read as document boundaries" in lines
+    assert len(lines) == len(set(lines)), err

@@ -156,12 +156,10 @@ def _read(args: argparse.Namespace, outputs: set[str],
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
     read = [fmt.load(path, o) for (_, path, fmt, _), o in zip(files, options, strict=True)]
     gold, preds = read[0], read[1:]
-    notes = list(gold.notes)
-    for pred in preds:
-        for n in pair_notes(gold, pred, strict_tokens=args.strict_tokens):
-            _note(f"{n} Pass --strict-tokens to make this an error.")
-        notes += pred.notes
-    for n in notes:
+    paired = [f"{n} Pass --strict-tokens to make this an error."
+              for pred in preds for n in pair_notes(gold, pred, strict_tokens=args.strict_tokens)]
+    # a file given for two systems (or as GOLD too) says what it says once
+    for n in dict.fromkeys([*paired, *gold.notes, *(n for pred in preds for n in pred.notes)]):
         _note(n)
     data = iter([p.data for p in preds])
     summaries, systems = {}, []
