@@ -44,3 +44,23 @@ def test_the_readers_notes_are_printed_once_per_file_as_score_prints_them(capsys
     assert said[1][1] == f"nerscore score: note: {run2}: 2 -DOCSTART- lines read as document boundaries"
     assert main(["score", str(gold), str(run1), str(run2), str(run1), "--runs", "--comments"]) == 0
     assert capsys.readouterr().err.splitlines() == [said[0][0], said[0][1], said[1][1]]
+
+
+def test_the_notes_of_scoring_are_printed_once_naming_the_runs_they_are_about(capsys, tmp_path):
+    gold, run1, run2 = tmp_path / "g.conll", tmp_path / "p1.conll", tmp_path / "p2.conll"
+    gold.write_text("Anna B-PER\nin O\nParis B-LOC\n", encoding="utf-8")
+    run1.write_text("Anna B-PER\nin O\nParis B-GPE\n", encoding="utf-8")
+    run2.write_text("Anna B-PER\nin O\nParis O\n", encoding="utf-8")
+    assert main(["score", str(gold), str(run1), "--map", "GPE=LOC", "--format", "json"]) == 0
+    scored = capsys.readouterr().out
+    renamed = "Labels renamed (labels_map): GPE -> LOC (0 gold, 1 predicted entity)."
+    assert renamed in scored
+    assert main(["score", str(gold), str(run1), str(run2), str(run1), "--runs",
+                 "--map", "GPE=LOC"]) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if "labels_map" in line]
+    assert notes == [f"nerscore score: note: {run1}: {renamed}",
+                     f"nerscore score: note: {run1}: Labels merged by labels_map: GPE and LOC "
+                     "are scored as LOC."]
+    assert main(["score", str(gold), str(run1), str(run1), "--runs", "--map", "GPE=LOC"]) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if "labels_map" in line]
+    assert notes[0] == f"nerscore score: note: {renamed}"
