@@ -60,3 +60,39 @@ def test_conlleval_never_writes_control_bytes_to_the_terminal(capsysbinary, tmp_
     assert b"\x1b" not in err
     assert b"\x07" not in err
     assert b"\\x1b[2J\\x07" in err
+
+
+@pytest.mark.parametrize(("argv", "flag"), [
+    (("{g}", "{p}", "--gold-encoding", "utf-16"), "--gold-encoding"),
+    (("{p}", "{g}", "--pred-encoding", "utf-16"), "--pred-encoding"),
+    (("{p}", "{b}", "{g}", "--runs", "--pred-encoding", "utf-16"), "--pred-encoding"),
+    (("{g}", "{g}", "--encoding", "utf-16-le", "--pred-encoding", "utf-16"), "--pred-encoding"),
+    (("{g}", "{p}", "--encoding", "utf-16", "--pred-encoding", "utf-8"), "--encoding"),
+    (("{p}", "{g}", "--encoding", "utf-16", "--gold-encoding", "utf-8"), "--encoding"),
+])
+def test_decoding_advice_names_the_flag_that_gave_the_files_encoding(capsys, tmp_path, argv,
+                                                                       flag):
+    utf16, utf8 = tmp_path / "u16.conll", tmp_path / "u8.conll"
+    utf16.write_bytes("Anna B-PER\n".encode("utf-16-le"))  # no byte order mark
+    utf8.write_text("Anna B-PER\n", encoding="utf-8")
+    (tmp_path / "bom.conll").write_bytes("Anna B-PER\n".encode("utf-16"))
+    status, err = run(capsys, "score", *(a.format(g=utf16, p=utf8, b=tmp_path / "bom.conll")
+                                         for a in argv))
+    assert status == 1
+    assert err.startswith(f"nerscore score: error: Cannot decode the file as utf-16 ({utf16}, "
+                          "line 1)")
+    assert err.endswith(f"`encoding` option ({flag} on the command line), e.g. {flag} utf-16-le "
+                        "or 'utf-16-be' for UTF-16 without a byte order mark.\n")
+
+
+def test_a_systems_file_is_advised_its_pred_encoding(capsys, tmp_path):
+    gold, bom, no_bom = tmp_path / "g.conll", tmp_path / "a.conll", tmp_path / "b.conll"
+    gold.write_text("Anna B-PER\n", encoding="utf-8")
+    bom.write_bytes("Anna B-PER\n".encode("utf-16"))
+    no_bom.write_bytes("Anna B-PER\n".encode("utf-16-le"))
+    status, err = run(capsys, "compare", str(gold), "--system", f"A={bom}",
+                      "--system", f"B={no_bom}", "--pred-encoding", "utf-16")
+    assert status == 1
+    assert f"({no_bom}, line 1)" in err
+    assert "e.g. --pred-encoding utf-16-le" in err
+    assert "--encoding" not in err

@@ -221,8 +221,8 @@ def test_utf16_gold_without_byte_order_mark_names_the_file(capsys, tmp_path, nam
     assert (status, out) == (1, "")
     assert err == (f"nerscore score: error: Cannot decode the file as utf-16 ({gold}, line 1): "
                    "UTF-16 stream does not start with BOM. Pass its encoding with the `encoding` "
-                   "option (--encoding on the command line), e.g. --encoding utf-16-le or "
-                   "'utf-16-be' for UTF-16 without a byte order mark.\n")
+                   "option (--gold-encoding on the command line), e.g. --gold-encoding utf-16-le "
+                   "or 'utf-16-be' for UTF-16 without a byte order mark.\n")
     status, out, _ = run(capsys, "score", str(gold), str(pred), "--gold-encoding", "utf-16-le")
     assert status == 0
 

@@ -169,7 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     command = args.command
-    from nerscore.cli._options import UsageError, keywords_to_flags
+    from nerscore.cli._flags import keywords_to_flags, side_flags
+    from nerscore.cli._options import UsageError
     from nerscore.cli._output import check_outputs, set_quiet
     from nerscore.errors import NerscoreError
 
@@ -194,7 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _silence_stdout()
                 status = 0
             except (NerscoreError, OSError, ValueError) as exc:
-                text = keywords_to_flags(_one_line(exc, args))
+                text = _one_line(exc, args)
+                text = keywords_to_flags(text, side_flags(args, getattr(exc, "source", None), text))
                 print(f"nerscore {command}: error: {text}", file=sys.stderr)
                 status = 1
             except RecursionError:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from nerscore.cli._flags import keywords_to_flags
 from nerscore.values.options import OptionEnum
 from nerscore.values.schemes import Mode, Scheme
 
@@ -28,7 +29,6 @@ __all__ = [
     "add_tag_options",
     "compat_of",
     "conll_kwargs",
-    "keywords_to_flags",
     "match_kwargs",
     "matches",
     "non_negative_int",
@@ -399,64 +399,6 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
         else:
             entities.add_argument(option.flag, dest=option.name, type=_option_type(option),
                                   default=None, metavar="T", help=option.help + default)
-
-
-#: Library keyword -> CLI flag, for advice written for Python callers.
-_KEYWORD_FLAGS = {
-    "scheme": "--scheme", "mode": "--mode", "match": "--match", "beta": "--beta",
-    "zero_division": "--zero-division", "suffix": "--suffix", "delimiter": "--tag-delimiter",
-    "outside": "--outside", "column_delimiter": "--delimiter-columns",
-    "encoding": "--encoding", "token_column": "--token-column",
-    "label_column": "--label-column", "comments": "--comments",
-    "from_scheme": "--from-scheme", "to_scheme": "--to-scheme",
-}
-_KEYWORD: list[re.Pattern[str]] = []  # compiled on first use: it needs the matcher registry
-
-
-def _keyword_flags() -> tuple[re.Pattern[str], dict[str, str], dict[str, bool]]:
-    """The keyword pattern, keyword -> flag, and the defaults of the boolean matcher options."""
-    flags = dict(_KEYWORD_FLAGS)
-    switches: dict[str, bool] = {}
-    for name, uses in matcher_options().items():
-        option = uses[0][1]
-        flags[name] = option.flag
-        if isinstance(option.default, bool):
-            switches[name] = option.default
-    if not _KEYWORD:
-        _KEYWORD.append(re.compile(
-            r"(?<![\w.`])(" + "|".join(sorted(flags, key=len, reverse=True)) + r")="
-            r"(?:'([^']*)'|\"([^\"]*)\"|(True|False|None|-?[\w.]+))"))
-    return _KEYWORD[0], flags, switches
-
-
-def keywords_to_flags(message: str) -> str:
-    """Rewrite advice written as Python keywords (``compat='kaggle'``) as flags (``--compat kaggle``).
-
-    Examples
-    --------
-    >>> keywords_to_flags("fix them, or pass overlapping='merge' to glue them")
-    'fix them, or pass --overlapping merge to glue them'
-    >>> keywords_to_flags("use labeled=False, or the default (compat=None)")
-    'use --unlabeled, or the default (without --compat)'
-    """
-    if "=" not in message:
-        return message
-    pattern, flags, switches = _keyword_flags()
-
-    def flag(m: re.Match[str]) -> str:
-        name = m.group(1)
-        quoted = m.group(2) if m.group(2) is not None else m.group(3)
-        value = quoted if quoted is not None else m.group(4)
-        option = flags[name]
-        if name in switches:  # a switch turns the option away from its default
-            return option if value == str(not switches[name]) else f"without {option}"
-        if quoted is None and value in ("None", "False"):
-            return f"without {option}"
-        if quoted is None and value == "True":
-            return option
-        return f"{option} {value}"
-
-    return pattern.sub(flag, message)
 
 
 def match_kwargs(args: argparse.Namespace) -> dict[str, Any]:
