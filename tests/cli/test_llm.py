@@ -140,6 +140,23 @@ def test_bad_label_alias(capsys, example):
     assert "label_aliases maps to 'GPE', which is not a gold label" in err
 
 
+@pytest.mark.parametrize(("content", "message"), [
+    ('{"ORG": ["organization"],\n "PER" "person"}',
+     "line 2: malformed JSON (Expecting ':' delimiter at column 8); a --label-alias file holds "
+     'one object {"LABEL": ["alias", ...]}.'),
+    ('{"ORG": ["organization"],\n "PER": ' + "[" * 100_000 + "]" * 100_000 + "}",
+     "line 2: JSON nested too deeply to read (100001 nested arrays or objects, more than "
+     "Python's JSON reader can follow)."),
+])
+def test_a_label_alias_file_that_is_not_json_is_located(capsys, example, tmp_path, content,
+                                                        message):
+    aliases = tmp_path / "aliases.json"
+    aliases.write_text(content)
+    status, out, err = run(capsys, "score", *example, "--label-alias", str(aliases))
+    assert (status, out) == (1, "")
+    assert err == f"nerscore score: error: {aliases}, {message}\n"
+
+
 def test_convert_writes_the_aligned_spans(capsys, example, tmp_path):
     gold, llm = example
     out = tmp_path / "aligned.jsonl"

@@ -566,8 +566,9 @@ def test_an_input_nested_too_deeply_is_one_line(capsys, tmp_path):
     deep.write_text('{"PER": ' + "[" * 100_000 + "]" * 100_000 + "}")
     status, out, err = run(capsys, "score", GOLD, PRED, "--map-file", str(deep))
     assert (status, out) == (1, "")
-    assert err == ("nerscore score: error: an input is nested too deeply to read (more nested "
-                   "arrays or objects than Python's readers can follow).\n")
+    assert err == (f"nerscore score: error: {deep}, line 1: JSON nested too deeply to read "
+                   "(100001 nested arrays or objects, more than Python's JSON reader can "
+                   "follow).\n")
 
 
 def test_bad_tag_in_the_prediction_file_is_located(capsys, tmp_path):

@@ -35,6 +35,30 @@ def test_conll_parquet_conll_is_byte_identical(capsys, tmp_path):
     assert back.read_bytes() == GOLD.read_bytes()
 
 
+@pytest.mark.parametrize(("layout", "message"), [
+    (b'{"n_columns": 4,', "metadata 'nerscore.conll': malformed JSON (Expecting property name "
+                         "enclosed in double quotes at line 1, column 17)."),
+    (b'{"n_columns":\n ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+     "metadata 'nerscore.conll' (line 2): JSON nested too deeply to read (100001 nested"),
+    (b'["space"]', "metadata 'nerscore.conll': expected the CoNLL layout that nerscore writes, "
+                   "a JSON object of n_columns (int), "),
+    (b'{"n_columns": 4, "colour": "red"}', '; got {"n_columns": 4, "colour": "red"}. Convert '
+                                          "the CoNLL file again, or remove the metadata."),
+])
+def test_a_conll_layout_that_cannot_be_read_is_located(capsys, tmp_path, layout, message):
+    pq = pytest.importorskip("pyarrow.parquet")
+    path, back = tmp_path / "g.parquet", tmp_path / "g.conll"
+    nerscore.convert_file(GOLD, path)
+    meta = {**pq.ParquetFile(path).metadata.metadata, b"nerscore.conll": layout}
+    meta.pop(b"ARROW:schema")
+    pq.write_table(pq.read_table(path).replace_schema_metadata(meta), path)
+    status, out, err = run(capsys, "convert", str(path), str(back))
+    assert (status, out) == (1, "")
+    assert err.startswith(f"nerscore convert: error: {path}, ")
+    assert message in err
+    assert len(err.splitlines()) == 1
+
+
 def test_parquet_labels_as_string_round_trip(tmp_path):
     pq = pytest.importorskip("pyarrow.parquet")
     path = tmp_path / "g.parquet"

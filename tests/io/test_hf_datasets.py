@@ -157,3 +157,53 @@ def test_an_arrow_file_in_the_ipc_file_format_is_read(tmp_path):
     with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
         writer.write_table(table)
     assert read_hf_dataset(path).to_lists() == read_hf_dataset(GOLD_DD, split="test").to_lists()
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ('{"features": {},\n "x" 1}', ", line 2: malformed JSON (Expecting ':' delimiter at column "
+                                  "6)."),
+    ('{"features": {},\n "x": ' + DEEP + "}", ", line 2: JSON nested too deeply to read (100001 "
+                                             "nested arrays or objects"),
+    ("[1]", ": expected a JSON object; got list."),
+])
+def test_a_dataset_info_that_is_not_a_json_object_is_located(tmp_path, content, message):
+    broken = tmp_path / "d"
+    shutil.copytree(GOLD_DD / "test", broken)
+    (broken / "dataset_info.json").write_text(content)
+    with pytest.raises(FormatError) as info:
+        read_hf_dataset(broken)
+    assert str(info.value).startswith(f"{broken / 'dataset_info.json'}{message}")
+
+
+def test_a_state_json_without_file_names_is_an_error(tmp_path):
+    broken = tmp_path / "d"
+    shutil.copytree(GOLD_DD / "test", broken)
+    (broken / "state.json").write_text('{"_data_files": [1]}')
+    with pytest.raises(FormatError, match=r"state\.json: expected a list of objects with a "
+                                          r"\"filename\" under '_data_files'\."):
+        read_hf_dataset(broken)
+
+
+@pytest.mark.parametrize(("meta", "message"), [
+    (b'{"info": {"features": }}', ": malformed JSON (Expecting value at line 1, column 23)."),
+    (b'{"info":\n ' + DEEP.encode() + b"}", " (line 2): JSON nested too deeply to read (100001 "
+                                            "nested arrays or objects"),
+    (b"[]", ": expected the 'huggingface' metadata to be a JSON object"),
+])
+def test_huggingface_metadata_that_cannot_be_read_is_located(tmp_path, meta, message):
+    import pyarrow as pa
+
+    stream = GOLD_DD / "test" / "data-00000-of-00001.arrow"
+    with pa.memory_map(str(stream)) as source:
+        table = pa.ipc.open_stream(source).read_all()
+    table = table.replace_schema_metadata({b"huggingface": meta})
+    path = tmp_path / "test.arrow"
+    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+        writer.write_table(table)
+    with pytest.raises(FormatError) as info:
+        read_hf_dataset(path)
+    where = "" if meta == b"[]" else ", metadata 'huggingface'"
+    assert str(info.value).startswith(f"{path}{where}{message}")

@@ -69,6 +69,25 @@ def test_int_labels_without_vocabulary_are_an_error(tmp_path):
         read_parquet(path)
 
 
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(("vocab", "message"), [
+    (b'["B-X", "I-X" "O"]', "malformed JSON (Expecting ',' delimiter at line 1, column 15)."),
+    (b'["B-X",\n ' + DEEP.encode() + b"]", "(line 2): JSON nested too deeply to read (100001 "
+                                            "nested arrays or objects"),
+    (b'["B-X", "\xc9"]', "cannot decode byte 0xc9 (byte 9) as UTF-8"),
+])
+def test_a_vocabulary_that_is_not_json_is_located(tmp_path, vocab, message):
+    path = tmp_path / "t.parquet"
+    table = pa.table({"labels": pa.array([[0, 1, 2], [2]], type=pa.list_(pa.int8()))})
+    pq.write_table(table.replace_schema_metadata({"nerscore.vocab.labels": vocab}), path)
+    with pytest.raises(FormatError) as info:
+        read_parquet(path)
+    assert str(info.value).startswith(f"{path}, metadata 'nerscore.vocab.labels'")
+    assert message in str(info.value)
+
+
 def test_spans_round_trip_and_streaming(tmp_path):
     docs = [nerscore.Document(f"d{k}", [(0, 4, "PER"), (5, 7, "LOC")][: k % 3], "Anna in NY")
             for k in range(25)]

@@ -8,10 +8,9 @@ import pytest
 
 import nerscore
 from nerscore.decode.label_ops import relabel_entities
-from nerscore.errors import FormatError, OptionError, UnknownLabelWarning
-from nerscore.values.label_ops import LabelOps, label_notes, read_label_map
+from nerscore.errors import OptionError, UnknownLabelWarning
+from nerscore.values.label_ops import LabelOps, label_notes
 from nerscore.values.spans import EntityColumns
-from tests.paths import DATA
 
 GOLD = [["B-GPE", "I-GPE", "O", "B-LOC", "B-MISC"], ["B-FAC", "O", "B-PER"]]
 PRED = [["B-LOC", "I-LOC", "O", "B-LOC", "O"], ["B-LOC", "O", "B-MISC"]]
@@ -123,17 +122,3 @@ def test_relabel_entities_codes_against_the_new_labels():
 
 def test_label_notes_ignore_other_tallies():
     assert label_notes({"gold_discontinuous": 2, "labels:any:seen:X": 1}) == ()
-
-
-def test_read_label_map(tmp_path):
-    assert read_label_map(DATA / "label_ops" / "map.json") == {"GPE": "LOC", "FAC": "LOC"}
-    bad = tmp_path / "bad.json"
-    bad.write_text('{"GPE": ')
-    with pytest.raises(FormatError, match=r"bad\.json, line 1: not JSON"):
-        read_label_map(bad)
-    bad.write_text('["GPE", "LOC"]')
-    with pytest.raises(FormatError, match="expected one JSON object of labels"):
-        read_label_map(bad)
-    bad.write_text('{"GPE": "LOC", "FAC": null}')
-    with pytest.raises(FormatError, match=r'bad\.json: "FAC" maps to null; expected a new label'):
-        read_label_map(bad)

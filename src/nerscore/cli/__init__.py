@@ -199,15 +199,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 text = keywords_to_flags(text, side_flags(args, getattr(exc, "source", None), text))
                 print(f"nerscore {command}: error: {text}", file=sys.stderr)
                 status = 1
-            except RecursionError:
-                # Span, tool and model-output files are read by nerscore.io._json_text, which
-                # locates JSON nested too deeply; the small JSON inputs read by json directly
-                # still raise it (a --map-file label map, a --label-alias file, a dataset's
-                # dataset_info.json or Parquet metadata).
-                print(f"nerscore {command}: error: an input is nested too deeply to read (more "
-                      "nested arrays or objects than Python's readers can follow).",
-                      file=sys.stderr)
-                status = 1
             except KeyboardInterrupt:
                 status = 130
         if not getattr(args, "quiet", False):

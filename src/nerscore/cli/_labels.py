@@ -106,7 +106,7 @@ def label_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {}
     pairs: list[tuple[str, str]] = list(getattr(args, "label_map", None) or ())
     if getattr(args, "label_map_file", None) is not None:
-        from nerscore.values.label_ops import read_label_map
+        from nerscore.io.label_map import read_label_map
 
         given = {old for old, _ in pairs}
         pairs = [p for p in read_label_map(args.label_map_file).items()

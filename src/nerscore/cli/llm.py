@@ -196,6 +196,9 @@ def label_aliases(values: list[str] | None) -> dict[str, list[str]] | None:
     ------
     UsageError
         For a value that is neither.
+    FormatError
+        For a file that is not UTF-8 or not JSON (nested too deeply to read
+        included), naming file and line.
 
     Examples
     --------
@@ -213,17 +216,14 @@ def label_aliases(values: list[str] | None) -> dict[str, list[str]] | None:
                 raise opt.UsageError(f"--label-alias needs LABEL=ALIAS[,ALIAS...]; got {value!r}")
             out.setdefault(label.strip(), []).extend(aliases)
             continue
-        import json
+        from nerscore.io._json_text import read_json_file
 
         try:
-            with open(value, encoding="utf-8") as fh:
-                data = json.load(fh)
+            data = read_json_file(value, "a --label-alias file", expect="a --label-alias file "
+                                  'holds one object {"LABEL": ["alias", ...]}')
         except OSError:
             raise opt.UsageError(f"--label-alias takes LABEL=ALIAS[,ALIAS...] or a JSON file; "
                                  f"{value!r} is neither") from None
-        except json.JSONDecodeError as exc:
-            raise opt.UsageError(f"--label-alias file {value}: malformed JSON ({exc.msg}, line "
-                                 f"{exc.lineno})") from None
         if not isinstance(data, dict) or not all(
                 isinstance(v, (str, list)) for v in data.values()):
             raise opt.UsageError(f"--label-alias file {value}: expected an object "

@@ -5,18 +5,23 @@ JSON (``JSONDecodeError``), arrays or objects nested more deeply than it can
 follow (``RecursionError``), and, read without complaint, an escape of half
 a UTF-16 surrogate pair (``"\ud800"``) that becomes a string no encoder
 takes, failing much later far from the file. :func:`parse_json` turns all
-three into one :class:`~nerscore.errors.FormatError` that says where.
+three into one :class:`~nerscore.errors.FormatError` that says where;
+:func:`read_json_file` reads a small JSON file (a label map, a dataset's
+``dataset_info.json``) that way, and :func:`metadata_json` a JSON value kept
+in a file's metadata (Parquet, Arrow).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Callable
 from typing import Any
 
 from nerscore.errors import FormatError
 
-__all__ = ["json_object_line", "parse_json"]
+__all__ = ["json_object_line", "metadata_json", "parse_json", "read_json_file"]
 
 _DECODER = json.JSONDecoder()
 
@@ -38,7 +43,8 @@ _LONE = re.compile("[\ud800-\udfff]")
 
 
 def parse_json(text: str, source: str | None = None, line: int = 1, *, expect: str = "",
-               prefix: bool = False) -> Any:
+               prefix: bool = False, where: str = "",
+               pairs: Callable[[list[tuple[str, Any]]], Any] | None = None) -> Any:
     r"""The JSON value of ``text``; a :class:`FormatError` naming file and line when it cannot be read.
 
     Parameters
@@ -55,6 +61,13 @@ def parse_json(text: str, source: str | None = None, line: int = 1, *, expect: s
         What the file should hold, added to the message of malformed JSON.
     prefix : bool
         Read the JSON value at the start of ``text``, ignoring what follows.
+    where : str
+        The part of ``source`` that holds ``text`` when it has no line there
+        (``"metadata 'huggingface'"``): messages name it after the file and
+        give lines within ``text``, and ``line`` is ignored.
+    pairs : callable, optional
+        What makes each JSON object of its ``(key, value)`` pairs in order
+        (``object_pairs_hook`` of :func:`json.loads`); a dict without one.
 
     Returns
     -------
@@ -83,28 +96,112 @@ def parse_json(text: str, source: str | None = None, line: int = 1, *, expect: s
     Traceback (most recent call last):
     ...
     nerscore.errors.FormatError: f.jsonl, line 3: 'text' holds the escape \ud800, half of a UTF-16 surrogate pair without its other half; JSON text writes a character beyond U+FFFF as the character itself or as a whole surrogate pair (\ud83d\ude00 for U+1F600).
+    >>> parse_json('["B-PER",', "f.parquet", where="metadata 'nerscore.vocab.labels'")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.FormatError: f.parquet, metadata 'nerscore.vocab.labels': malformed JSON (Expecting value at line 1, column 10).
     """
+    decoder = _DECODER if pairs is None else json.JSONDecoder(object_pairs_hook=pairs)
     try:
-        value = _DECODER.raw_decode(text)[0] if prefix else json.loads(text)
+        value = decoder.raw_decode(text)[0] if prefix else decoder.decode(text)
     except json.JSONDecodeError as exc:
         if source is None:
             raise FormatError(f"malformed JSON ({exc.msg} at line {exc.lineno}, column "
                               f"{exc.colno})") from None
-        at = line + exc.lineno - 1
         tail = f"; {expect}" if expect else ""
+        if where:
+            raise FormatError(f"{source}, {where}: malformed JSON ({exc.msg} at line "
+                              f"{exc.lineno}, column {exc.colno}){tail}.", source=source) from None
+        at = line + exc.lineno - 1
         raise FormatError(f"{source}, line {at}: malformed JSON ({exc.msg} at column "
                           f"{exc.colno}){tail}.", source=source, line=at) from None
     except RecursionError:
         if source is None:
             raise FormatError("malformed JSON (nested too deeply to read)") from None
         depth, pos = _deepest(text)
-        at = line + text.count("\n", 0, pos)
-        raise FormatError(f"{source}, line {at}: JSON nested too deeply to read ({depth} nested "
-                          "arrays or objects, more than Python's JSON reader can follow).",
-                          source=source, line=at) from None
+        place, found = _place(text, pos, source, line, where)
+        raise FormatError(f"{place}: JSON nested too deeply to read ({depth} nested arrays or "
+                          "objects, more than Python's JSON reader can follow).",
+                          source=source, line=found) from None
     if source is not None and ("\\ud" in text or "\\uD" in text) and _MAYBE_LONE.search(text):
-        _check_surrogates(text, value, source, line)
+        _check_surrogates(text, value, source, line, where)
     return value
+
+
+def read_json_file(path: str | os.PathLike[str], what: str, *, expect: str = "",
+                   pairs: Callable[[list[tuple[str, Any]]], Any] | None = None) -> Any:
+    r"""The JSON value of a small file read whole (UTF-8, a byte order mark allowed).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    what : str
+        What the file is, in the message of bytes that are not UTF-8
+        (``"a label map"``).
+    expect : str
+        What the file should hold, added to the message of malformed JSON.
+    pairs : callable, optional
+        What makes each JSON object (:func:`parse_json`).
+
+    Raises
+    ------
+    FormatError
+        For bytes that are not UTF-8 and for JSON that cannot be read
+        (:func:`parse_json`), naming file and line.
+    OSError
+        When the file cannot be opened.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "map.json"
+    >>> _ = p.write_bytes(b'{"A": 1,\n "\xc9": 2}')
+    >>> read_json_file(p, "a label map")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.FormatError: ...map.json, line 2: cannot decode byte 0xc9 as UTF-8; a label map is a JSON file, which is UTF-8: save it as UTF-8.
+    """
+    source = os.fspath(path)
+    with open(source, "rb") as fh:
+        raw = fh.read()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise FormatError(f"{source}, line {line}: cannot decode byte "
+                          f"0x{raw[exc.start:exc.start + 1].hex()} as UTF-8; {what} is a JSON "
+                          "file, which is UTF-8: save it as UTF-8.",
+                          source=source, line=line) from None
+    return parse_json(text, source, expect=expect, pairs=pairs)
+
+
+def metadata_json(raw: bytes, source: str, key: str) -> Any:
+    r"""The JSON value kept under ``key`` in the metadata of ``source`` (Parquet, Arrow).
+
+    Raises
+    ------
+    FormatError
+        For bytes that are not UTF-8 and for JSON that cannot be read
+        (:func:`parse_json`), naming the file and the key.
+
+    Examples
+    --------
+    >>> metadata_json(b'["O", "B-PER"]', "f.parquet", "nerscore.vocab.labels")
+    ['O', 'B-PER']
+    >>> metadata_json(b'["\xc9"]', "f.parquet", "nerscore.vocab.labels")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.FormatError: f.parquet, metadata 'nerscore.vocab.labels': cannot decode byte 0xc9 (byte 2) as UTF-8; the metadata holds JSON text, which is UTF-8.
+    """
+    where = f"metadata {key!r}"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"{source}, {where}: cannot decode byte "
+                          f"0x{raw[exc.start:exc.start + 1].hex()} (byte {exc.start}) as UTF-8; "
+                          "the metadata holds JSON text, which is UTF-8.", source=source) from None
+    return parse_json(text, source, where=where)
 
 
 def json_object_line(raw: str, source: str, n: int, *,
@@ -179,13 +276,22 @@ def _lone_escape(text: str) -> int | None:
     return high
 
 
-def _check_surrogates(text: str, value: Any, source: str, line: int) -> None:
+def _place(text: str, pos: int, source: str, line: int, where: str) -> tuple[str, int | None]:
+    """Where character ``pos`` of ``text`` is, in words, and its line of the file if it has one."""
+    if where:
+        n = text.count("\n", 0, pos) + 1
+        return f"{source}, {where} (line {n})", None
+    at = line + text.count("\n", 0, pos)
+    return f"{source}, line {at}", at
+
+
+def _check_surrogates(text: str, value: Any, source: str, line: int, where: str) -> None:
     pos = _lone_escape(text)
     if pos is None:
         return
-    at = line + text.count("\n", 0, pos)
+    place, at = _place(text, pos, source, line, where)
     raise FormatError(
-        f"{source}, line {at}: {_field(value)} holds the escape {text[pos:pos + 6]}, half of a "
+        f"{place}: {_field(value)} holds the escape {text[pos:pos + 6]}, half of a "
         "UTF-16 surrogate pair without its other half; JSON text writes a character beyond "
         "U+FFFF as the character itself or as a whole surrogate pair (\\ud83d\\ude00 for "
         "U+1F600).", source=source, line=at)

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from nerscore.errors import FormatError, require
+from nerscore.io._json_text import metadata_json, read_json_file
 from nerscore.io.formats import ChunkStream, Format, ReadResult, register_format
 from nerscore.io.parquet import _concat, _list_parts, _refusal, _tags_of
 from nerscore.values.tags import EncodedTags
@@ -47,13 +48,13 @@ def _pa() -> Any:
     return require("pyarrow", extra="parquet")
 
 
-def _json(path: str) -> Any:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"{path}, line {exc.lineno}: not JSON ({exc.msg}).", source=path,
-                          line=exc.lineno) from None
+def _json(path: str) -> dict[str, Any]:
+    """The JSON object of a file the dataset keeps (dataset_info.json, state.json, ...)."""
+    data = read_json_file(path, os.path.basename(path))
+    if not isinstance(data, dict):
+        raise FormatError(f"{path}: expected a JSON object; got {type(data).__name__}.",
+                          source=path)
+    return data
 
 
 def class_label_names(features: Mapping[str, Any], column: str, source: str) -> tuple[str, ...] | None:
@@ -161,8 +162,12 @@ def hf_splits(path: _Path) -> dict[str, list[str]]:
 def _arrow_files(folder: str) -> list[str]:
     state = os.path.join(folder, "state.json")
     if os.path.isfile(state):
-        files = [f.get("filename") for f in _json(state).get("_data_files", [])]
-        return [os.path.join(folder, str(f)) for f in files]
+        files = _json(state).get("_data_files", [])
+        if not isinstance(files, list) or not all(
+                isinstance(f, dict) and isinstance(f.get("filename"), str) for f in files):
+            raise FormatError(f"{state}: expected a list of objects with a \"filename\" under "
+                              "'_data_files'.", source=state)
+        return [os.path.join(folder, f["filename"]) for f in files]
     if not os.path.isdir(folder):
         raise FormatError(f"{folder}: the split folder is missing.", source=folder)
     return [os.path.join(folder, f) for f in sorted(os.listdir(folder)) if f.endswith(".arrow")]
@@ -194,7 +199,13 @@ def _features(data_file: str) -> dict[str, Any]:
     if raw is None:
         raise FormatError(f"{data_file}: no dataset_info.json beside it and no 'huggingface' "
                           "metadata: the label names (ClassLabel) are unknown.", source=data_file)
-    return dict(json.loads(raw.decode("utf-8")).get("info", {}).get("features", {}))
+    value = metadata_json(raw, data_file, "huggingface")
+    details = value.get("info", {}) if isinstance(value, dict) else None
+    features = details.get("features", {}) if isinstance(details, dict) else None
+    if not isinstance(features, dict):
+        raise FormatError(f"{data_file}: expected the 'huggingface' metadata to be a JSON object "
+                          '{"info": {"features": {...}}}.', source=data_file)
+    return features
 
 
 @contextlib.contextmanager

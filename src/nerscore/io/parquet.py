@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from nerscore.errors import FormatError, require
+from nerscore.io._json_text import metadata_json
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, lazy, register_format
 from nerscore.values.documents import Document, region_list
 from nerscore.values.tags import EncodedTags
@@ -46,8 +47,8 @@ __all__ = [
     "iter_parquet_columns",
     "iter_parquet_documents",
     "iter_parquet_tags",
+    "parquet_json",
     "parquet_kind",
-    "parquet_metadata",
     "parquet_shape",
     "read_parquet",
     "write_parquet_documents",
@@ -109,17 +110,22 @@ def parquet_kind(path: _Path, *, spans_column: str = "spans", **_: Any) -> str:
     return "spans" if spans_column in names else "tags"
 
 
-def _vocab(pf: Any, column: str, source: str) -> tuple[str, ...]:
+def _metadata_json(pf: Any, key: str, source: str) -> Any:
+    """The JSON value under ``key`` in a file's metadata (schema and file metadata); None without one."""
     meta = {**(pf.schema_arrow.metadata or {}), **(pf.metadata.metadata or {})}
-    raw = meta.get((VOCAB_KEY + column).encode("utf-8"))
-    if raw is None:
+    raw = meta.get(key.encode("utf-8"))
+    return None if raw is None else metadata_json(raw, source, key)
+
+
+def _vocab(pf: Any, column: str, source: str) -> tuple[str, ...]:
+    vocab = _metadata_json(pf, VOCAB_KEY + column, source)
+    if vocab is None:
         raise FormatError(
             f"{source}: the integer label column {column!r} has no vocabulary; write it with "
             f"nerscore.io.parquet.write_parquet_tags, or store a JSON list of labels in the "
             f"file metadata under {VOCAB_KEY + column!r}.",
             source=source,
         )
-    vocab = json.loads(raw.decode("utf-8"))
     if not isinstance(vocab, list) or not all(isinstance(v, str) for v in vocab):
         raise FormatError(f"{source}: the vocabulary of {column!r} is not a list of strings.",
                           source=source)
@@ -434,11 +440,15 @@ class ParquetTagWriter:
         self._writer.close()
 
 
-def parquet_metadata(path: _Path) -> dict[str, str]:
-    """The key-value metadata of a Parquet file (schema and file metadata), as strings."""
-    pf = _open(path)
-    meta = {**(pf.schema_arrow.metadata or {}), **(pf.metadata.metadata or {})}
-    return {k.decode("utf-8"): v.decode("utf-8") for k, v in meta.items()}
+def parquet_json(path: _Path, key: str) -> Any:
+    """The JSON value kept under ``key`` in a Parquet file's metadata; None without one.
+
+    Raises
+    ------
+    FormatError
+        When the value is not JSON (:func:`~nerscore.io._json_text.metadata_json`).
+    """
+    return _metadata_json(_open(path), key, os.fspath(path))
 
 
 def parquet_shape(path: _Path) -> tuple[list[str], int]:

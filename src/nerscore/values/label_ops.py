@@ -24,16 +24,19 @@ were mapped to), and the labels the input had under ``"labels:any:seen:<label>"`
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from nerscore.errors import FormatError, OptionError
 
-__all__ = ["LabelOps", "label_notes", "read_label_map", "seen_labels", "tally_key"]
+__all__ = ["LABEL_MAP_EXAMPLE", "LabelOps", "check_label_map", "label_notes", "seen_labels",
+           "tally_key"]
 
 _PREFIX = "labels:"
+
+#: A label map as JSON, the example of messages about one.
+LABEL_MAP_EXAMPLE = '{"GPE": "LOC"}'
 
 
 def _label(value: object, what: str) -> str:
@@ -242,63 +245,40 @@ def _json(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def read_label_map(path: str | os.PathLike[str]) -> dict[str, str]:
-    """A label map from a JSON file holding one object ``{"old": "new", ...}``.
+def check_label_map(data: object, source: str, repeated: str | None = None) -> dict[str, str]:
+    """The label map that the JSON value ``data`` of file ``source`` holds, checked.
 
-    The file is UTF-8, as JSON files are (a byte order mark is allowed),
-    whatever the encoding of the files it applies to.
+    Parameters
+    ----------
+    data : object
+        The file's JSON value: one object ``{"old": "new", ...}``.
+    source : str
+        The file, for messages.
+    repeated : str, optional
+        A key that the file's object has twice (a JSON reader keeps the last).
 
     Raises
     ------
     FormatError
-        When the file is not UTF-8 or not JSON, not one object, or has an
-        entry that is not a label (a non-empty string) mapped to a label,
-        or a label twice; the message names the file and the entry.
+        When ``data`` is not one object, or has an entry that is not a label
+        (a non-empty string) mapped to a label, or a label twice; the message
+        names the file and the entry.
 
     Examples
     --------
-    >>> import pathlib, tempfile
-    >>> p = pathlib.Path(tempfile.mkdtemp()) / "map.json"
-    >>> _ = p.write_text('{"GPE": "LOC", "FAC": "LOC"}')
-    >>> read_label_map(p)
+    >>> check_label_map({"GPE": "LOC", "FAC": "LOC"}, "map.json")
     {'GPE': 'LOC', 'FAC': 'LOC'}
-    >>> _ = p.write_text('{"GPE": "LOC", "FAC": null}')
-    >>> read_label_map(p)
+    >>> check_label_map({"GPE": "LOC", "FAC": None}, "map.json")
     Traceback (most recent call last):
     ...
-    nerscore.errors.FormatError: ...map.json: "FAC" maps to null; expected a new label (a non-empty string), such as {"GPE": "LOC"}.
+    nerscore.errors.FormatError: map.json: "FAC" maps to null; expected a new label (a non-empty string), such as {"GPE": "LOC"}.
     """
-    source = os.fspath(path)
-    example = 'such as {"GPE": "LOC"}'
-    with open(source, "rb") as fh:
-        raw = fh.read()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise FormatError(f"{source}, line {line}: cannot decode byte "
-                          f"0x{raw[exc.start:exc.start + 1].hex()} as UTF-8; a label map is a "
-                          "JSON file, which is UTF-8: save it as UTF-8.",
-                          source=source, line=line) from None
-    twice: dict[int, str] = {}  # id of an object -> a key it has twice
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        out = dict(items)
-        if len(out) < len(items):
-            keys = [k for k, _ in items]
-            twice[id(out)] = next(k for k in keys if keys.count(k) > 1)
-        return out
-
-    try:
-        data = json.loads(text, object_pairs_hook=pairs)
-    except json.JSONDecodeError as exc:
-        raise FormatError(f"{source}, line {exc.lineno}: not JSON ({exc.msg}); a label map is "
-                          f"one object {example}.", source=source, line=exc.lineno) from None
+    example = f"such as {LABEL_MAP_EXAMPLE}"
     if not isinstance(data, dict):
         raise FormatError(f"{source}: expected one JSON object of labels to new labels, "
                           f"{example}; got {type(data).__name__}.", source=source)
-    if id(data) in twice:
-        raise FormatError(f"{source}: the label {_json(twice[id(data)])} is mapped twice; keep "
+    if repeated is not None:
+        raise FormatError(f"{source}: the label {_json(repeated)} is mapped twice; keep "
                           "one of its entries.", source=source)
     for old, new in data.items():
         if not old:

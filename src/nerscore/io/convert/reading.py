@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from nerscore.errors import FormatError
 from nerscore.values.label_ops import LabelOps
 from nerscore.values.tags import EncodedTags, Slices
 
@@ -164,6 +165,37 @@ class Layout:
         for k, v in values.items():
             setattr(self, k, v)
 
+    def update_from_json(self, value: object, source: str) -> None:
+        """Set the fields kept in the metadata of Parquet file ``source`` (:meth:`to_json`).
+
+        Raises
+        ------
+        FormatError
+            When ``value`` is not a JSON object of fields of the layout with
+            values of their types.
+
+        Examples
+        --------
+        >>> layout = Layout()
+        >>> layout.update_from_json({"n_columns": 4, "label_column": 3}, "f.parquet")
+        >>> layout.n_columns, layout.label_column
+        (4, 3)
+        >>> layout.update_from_json({"n_columns": "4"}, "f.parquet")
+        Traceback (most recent call last):
+        ...
+        nerscore.errors.FormatError: f.parquet, metadata 'nerscore.conll': expected the CoNLL layout that nerscore writes, a JSON object of n_columns (int), token_column (int), label_column (int), delimiter (str), blank_at_end (bool), line_ending (str); got {"n_columns": "4"}. Convert the CoNLL file again, or remove the metadata.
+        """
+        types = {k: type(v) for k, v in Layout().__dict__.items()}
+        if not isinstance(value, dict) or any(k not in types or type(v) is not types[k]
+                                              for k, v in value.items()):
+            shown = json.dumps(value, ensure_ascii=False)
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            fields = ", ".join(f"{k} ({t.__name__})" for k, t in types.items())
+            raise FormatError(f"{source}, metadata {CONLL_KEY!r}: expected the CoNLL layout that "
+                              f"nerscore writes, a JSON object of {fields}; got {shown}. Convert "
+                              "the CoNLL file again, or remove the metadata.", source=source)
+        self.update(**value)
+
 
 @dataclass
 class WriteOptions:
@@ -269,13 +301,13 @@ def read_parquet_tag_chunks(path: str, chunk_size: int, options: Mapping[str, An
     from nerscore.io.parquet import (
         iter_parquet_columns,
         iter_parquet_tags,
-        parquet_metadata,
+        parquet_json,
         parquet_shape,
     )
 
-    meta = parquet_metadata(path).get(CONLL_KEY)
+    meta = parquet_json(path, CONLL_KEY)
     if meta is not None:
-        layout.update(**json.loads(meta))
+        layout.update_from_json(meta, path)
     names, total = parquet_shape(path)
     extra_names = [c for c in names if re.fullmatch(r"column_\d+", c)]
     wanted = extra_names + (["document"] if "document" in names else [])
