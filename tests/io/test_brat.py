@@ -210,6 +210,15 @@ def test_offsets_out_of_range_or_reversed(tmp_path, ann, message):
         ("T1\tPER 0 4;5\tAnna", r"offsets '0 4;5' of T1 \('5' is not two offsets\)"),
         ("T1\tPER 0\u20034\tAnna", r"offsets '0\\u20034' of T1 \(they are separated by "
                                    r"'\\u2003', not by spaces\)"),
+        ("T1\tPER 0\x1c4\tAnna", r"offsets '0\\x1c4' of T1 \(they are separated by '\\x1c', "
+                                 r"not by spaces\)"),
+        ("T1\tPER 0 4;5\x1f9\tAnna", r"\(they are separated by '\\x1f', not by spaces\)"),
+        ("T1\tPER 0\x0b4\tAnna", r"\(they are separated by '\\x0b', not by spaces\)"),
+        ("T1\tPER 0  4\tAnna", r"offsets '0  4' of T1 \('0  4' is not two offsets separated by "
+                               r"one space\); expected 'START END'"),
+        ("T1\tPER  0 4\tAnna", r"offsets ' 0 4' of T1 \(' 0 4' is not two offsets separated"),
+        ("T1\tPER 0 4; 5 9\tAnna", r"\(' 5 9' is not two offsets separated by one space\)"),
+        ("T1\tPER 0 4 \tAnna", r"\('0 4 ' is not two offsets separated by one space\)"),
         ("T1\tPER 0 " + "4" * 5000 + "\tAnna", r"\(an offset has more digits than Python reads\)"),
         ("T1", r"line 1: expected 'ID<TAB>LABEL START END<TAB>TEXT'"),
         ("T1\tPER 0 4\tAnna\nT1\tPER 5 10\tlives", "line 2: annotation id 'T1' was already used "

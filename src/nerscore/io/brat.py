@@ -9,7 +9,9 @@ entities::
 - Offsets are half-open Python ``str`` indices into the ``.txt`` file exactly
   as stored (a ``\r\n`` is two characters, a leading byte order mark is
   character 0 — as the brat tool counts them), written with the digits 0-9
-  alone (``+4``, ``1_0`` or other scripts' digits are an error).
+  alone (``+4``, ``1_0`` or other scripts' digits are an error), as brat
+  writes them: one space between start and end, ``;`` between fragments
+  (any other white space, or spaces more or elsewhere, is an error).
 - Every offset is checked against the text, and the quoted text against the
   text slice (fragments joined by one space; a newline inside the slice
   matches a space): a mismatch is an error naming file, line and both strings.
@@ -133,7 +135,7 @@ def _fragments(frags: list[tuple[int, int]], text: str) -> list[tuple[int, int]]
 
 
 def _offsets_problem(offsets: str) -> str:
-    """What keeps the offsets of an annotation from being read, in words.
+    r"""What keeps the offsets of an annotation from being read, in words.
 
     Examples
     --------
@@ -141,6 +143,10 @@ def _offsets_problem(offsets: str) -> str:
     "'+4' is not a number in the digits 0-9"
     >>> _offsets_problem("0 4;9")
     "'9' is not two offsets"
+    >>> _offsets_problem("0\x1f4")
+    "they are separated by '\\x1f', not by spaces"
+    >>> _offsets_problem("0 4; 9 12")
+    "' 9 12' is not two offsets separated by one space"
     """
     for frag in offsets.split(";"):
         pair = frag.split()
@@ -149,9 +155,11 @@ def _offsets_problem(offsets: str) -> str:
         for offset in pair:
             if not (offset.isascii() and offset.isdigit()):
                 return f"{offset!r} is not a number in the digits 0-9"
-    if not offsets.isascii():
-        space = next(ch for ch in offsets if not ch.isascii())
-        return f"they are separated by {space!r}, not by spaces"
+        space = next((ch for ch in frag if ch.isspace() and ch != " "), None)
+        if space is not None:
+            return f"they are separated by {space!r}, not by spaces"
+        if frag.split(" ") != pair:
+            return f"{frag!r} is not two offsets separated by one space"
     return "an offset has more digits than Python reads"
 
 
@@ -193,7 +201,7 @@ def _parse_ann(
         digits = offsets.isascii()  # str.isdigit takes other digits too
         try:
             for frag in offsets.split(";"):
-                lo, hi = frag.split()
+                lo, hi = frag.split(" ")  # one space, as brat writes; any other is an error
                 if not (digits and lo.isdigit() and hi.isdigit()):
                     raise ValueError
                 frags.append((int(lo), int(hi)))
