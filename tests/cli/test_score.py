@@ -731,3 +731,20 @@ def test_differing_document_texts_are_said_by_every_command(capsys, tmp_path):
                            "p", "q", "--resamples", "20")
     assert status == 0
     assert f"note: p: {note}" in out.splitlines()
+
+
+@pytest.mark.parametrize("extra", [[], ["--chunk-sentences", "0"]])
+@pytest.mark.parametrize("name", ["gold.conll", "gold.jsonl"])
+def test_utf16_gold_read_as_utf8_is_refused(capsys, tmp_path, name, extra):
+    """A BOM-less UTF-16 file with no encoding given is an error, streamed or read whole."""
+    text = ("Anna B-PER\nlebt O\n\n" if name.endswith(".conll")
+            else '{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n')
+    gold, pred = tmp_path / name, tmp_path / ("pred" + name[4:])
+    gold.write_bytes(text.encode("utf-16-le"))
+    pred.write_text(text, encoding="utf-8")
+    status, out, err = run(capsys, "score", str(gold), str(pred), *extra)
+    assert (status, out) == (1, "")
+    assert err == (f"nerscore score: error: Cannot read the file as utf-8 ({gold}, line 1): it "
+                   "holds a zero byte beside each character, as UTF-16 text does. Pass its "
+                   "encoding with the `encoding` option (--encoding on the command line), "
+                   "e.g. --encoding utf-16-le.\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from nerscore.errors import FormatError, OptionError
-from nerscore.io._textfile import file_codec, read_text
+from nerscore.io._textfile import check_not_wide, file_codec, read_text
 
 TEXT = "Anna B-PER\nlebt O\n"
 
@@ -65,3 +65,24 @@ def test_read_text_names_the_byte(tmp_path):
         f"Cannot decode byte 0xeb as utf-8 ({path}, line 1): the file is in another encoding. "
         "Pass its encoding with the `encoding` option (--encoding on the command line), e.g. "
         "encoding='latin-1' or 'cp1252'.")
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_wide_text_read_as_utf8_names_its_encoding(tmp_path, codec):
+    """UTF-16/32 without byte order mark is valid UTF-8 (zero bytes): refused, not read as tokens."""
+    path = tmp_path / "gold.conll"
+    path.write_bytes("Anna B-PER\nlebt O\n\n".encode(codec))
+    with pytest.raises(FormatError) as info:
+        read_text(path)
+    assert str(info.value) == (
+        f"Cannot read the file as utf-8 ({path}, line 1): it holds a zero byte beside each "
+        f"character, as {codec[:6].upper()} text does. Pass its encoding with the `encoding` "
+        f"option (--encoding on the command line), e.g. encoding='{codec}'.")
+    assert (info.value.source, info.value.line) == (str(path), 1)
+    assert read_text(path, encoding=codec) == "Anna B-PER\nlebt O\n\n"
+
+
+def test_zero_bytes_without_the_pattern_of_wide_text_are_read():
+    check_not_wide(b"a\x00b\x00\x00c O\n" * 4, "x.conll", "utf-8")  # few zeros
+    check_not_wide(b"\x00\x00ab" * 16, "x.conll", "utf-8")  # not where wide text has them
+    check_not_wide("Anna B-PER\n".encode("utf-16-le"), "x.conll", "latin-1")  # not read as UTF-8

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from nerscore.errors import FormatError, OptionError, quoted
 
-__all__ = ["decode_error", "decode_text", "file_codec", "naming", "read_text"]
+__all__ = ["check_not_wide", "decode_error", "decode_text", "file_codec", "naming", "read_text"]
 
 #: Codecs Python counts as text encodings that no text file is written in, and why.
 _NOT_FILE_CODECS = {
@@ -129,6 +129,49 @@ def decode_error(
     )
 
 
+#: Codecs whose bytes are checked as read: ASCII text in them has no zero byte.
+_BYTE_CODECS = frozenset({"utf-8", "utf-8-sig", "ascii"})
+#: Where the zero bytes of ASCII characters stand in a unit of four bytes, by encoding.
+_WIDE_ZEROS = {"utf-32-le": (1, 2, 3), "utf-32-be": (0, 1, 2), "utf-16-le": (1, 3),
+               "utf-16-be": (0, 2)}
+
+
+def check_not_wide(head: bytes, name: str | None, encoding: str) -> None:
+    r"""Refuse input read as UTF-8 that is UTF-16 or UTF-32 text without a byte order mark.
+
+    Read as UTF-8, such text is valid (a zero byte beside each ASCII
+    character) and would give tokens and labels with zero bytes in them, and
+    wrong scores. ``head`` is the start of the input; it is taken as wide
+    text when at least a third of its first 256 bytes are zeros, standing
+    where the zero bytes of one of these encodings stand.
+
+    Raises
+    ------
+    FormatError
+        Naming the file and the encoding to pass.
+
+    Examples
+    --------
+    >>> check_not_wide("Anna B-PER".encode("utf-8"), "gold.conll", "utf-8")
+    >>> check_not_wide("Anna B-PER".encode("utf-16-le"), "gold.conll", "utf-8")
+    Traceback (most recent call last):
+    nerscore.errors.FormatError: Cannot read the file as utf-8 (gold.conll, line 1): it holds a zero byte beside each character, as UTF-16 text does. Pass its encoding with the `encoding` option (--encoding on the command line), e.g. encoding='utf-16-le'.
+    """
+    if codecs.lookup(encoding).name not in _BYTE_CODECS:
+        return
+    head = head[: 256 - 256 % 4]
+    if len(head) < 8 or 3 * head.count(0) < len(head):
+        return
+    zeros = [head[k::4].count(0) / len(head[k::4]) for k in range(4)]
+    for guess, at in _WIDE_ZEROS.items():
+        if all((zeros[k] > 0.5) == (k in at) for k in range(4)):
+            raise FormatError(
+                f"Cannot read the file as {encoding} ({name or 'the input'}, line 1): it holds a "
+                f"zero byte beside each character, as {guess[:6].upper()} text does. Pass its "
+                "encoding with the `encoding` option (--encoding on the command line), e.g. "
+                f"encoding='{guess}'.", source=name, line=1)
+
+
 @contextlib.contextmanager
 def naming(path: str | os.PathLike[str]) -> Iterator[None]:
     """Give an :class:`OSError` raised while reading ``path`` the file name it lacks.
@@ -175,6 +218,7 @@ def read_text(
     codec = file_codec(encoding)
     with naming(path):
         data = Path(path).read_bytes()
+    check_not_wide(data[:256], os.fspath(path), encoding)
     try:
         text = decode_text(data, codec)
     except UnicodeError as exc:  # UnicodeDecodeError, or no byte order mark

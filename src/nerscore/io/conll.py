@@ -50,7 +50,13 @@ from nerscore.io._conll_scan import (
     scan_block,
 )
 from nerscore.io._conll_write import write_conll
-from nerscore.io._textfile import decode_error, decode_text, file_codec, naming
+from nerscore.io._textfile import (
+    check_not_wide,
+    decode_error,
+    decode_text,
+    file_codec,
+    naming,
+)
 from nerscore.io.formats import ChunkStream, Format, ReadResult, lazy, register_format
 
 __all__ = [
@@ -124,6 +130,7 @@ def _to_utf8(raw: bytes | str, codec: str, name: str | None, encoding: str) -> t
         pending = False
     elif codec in _UTF8_NAMES:
         data = raw.removeprefix(codecs.BOM_UTF8)
+        check_not_wide(data[:256], name, encoding)
         pending = True
     else:
         try:
@@ -474,6 +481,7 @@ def _stream_blocks(
                 data = chunk
                 if first and (len(pending) + len(chunk) >= len(_BOM) or final):
                     data, pending, first = (pending + chunk).removeprefix(_BOM), b"", False
+                    check_not_wide(data[:256], name, encoding)
             else:
                 if isinstance(chunk, str):
                     text = chunk

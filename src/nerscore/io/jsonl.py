@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import FormatError, InvalidSpanError
 from nerscore.io._json_text import json_object_line
-from nerscore.io._textfile import decode_error, file_codec, naming, read_text
+from nerscore.io._textfile import check_not_wide, decode_error, file_codec, naming, read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
@@ -197,6 +197,8 @@ def _lines(path: str | os.PathLike[str], encoding: str, block_size: int) -> Iter
     with naming(path), open(path, "rb") as fh:
         while True:
             chunk = fh.read(block_size)
+            if first:
+                check_not_wide(chunk[:256], os.fspath(path), encoding)
             held = decoder.getstate()[0]  # the bytes of a character cut by the last block
             try:
                 text = decoder.decode(chunk, final=not chunk)
