@@ -12,8 +12,9 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Mapping
+from typing import Any
 
-__all__ = ["keywords_to_flags", "side_flags"]
+__all__ = ["keywords_to_flags", "matcher_options", "side_encoding", "side_flags"]
 
 #: Library keyword -> CLI flag, for advice written for Python callers.
 _KEYWORD_FLAGS = {
@@ -29,10 +30,25 @@ _SIDE_OPTIONS = ("encoding",)
 _KEYWORD: list[re.Pattern[str]] = []  # compiled on first use: it needs the matcher registry
 
 
+def matcher_options() -> dict[str, list[tuple[str, Any]]]:
+    """Every matcher option by keyword, with the matchers that take it (registry order).
+
+    Returns
+    -------
+    dict of str to list of (matcher name, Option)
+    """
+    from nerscore.matching import get_matcher
+    from nerscore.matching.registry import matcher_names
+
+    out: dict[str, list[tuple[str, Any]]] = {}
+    for name in matcher_names():
+        for option in get_matcher(name).options:
+            out.setdefault(option.name, []).append((name, option))
+    return out
+
+
 def _keyword_flags() -> tuple[re.Pattern[str], dict[str, str], dict[str, bool]]:
     """The keyword pattern, keyword -> flag, and the defaults of the boolean matcher options."""
-    from nerscore.cli._options import matcher_options
-
     flags = dict(_KEYWORD_FLAGS)
     switches: dict[str, bool] = {}
     for name, uses in matcher_options().items():
@@ -97,6 +113,23 @@ def keywords_to_flags(message: str, given: Mapping[str, str] | None = None) -> s
     return pattern.sub(flag, message)
 
 
+def side_encoding(args: argparse.Namespace, side: str) -> str:
+    """The encoding of one side: ``--gold-encoding``/``--pred-encoding``, else ``--encoding``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+    side : {"gold", "pred"}
+
+    Returns
+    -------
+    str
+    """
+    value = getattr(args, f"{side}_encoding", None)
+    return str(args.encoding if value is None else value)
+
+
 def side_flags(args: argparse.Namespace | None, source: object,
                message: str = "") -> dict[str, str]:
     """The flags that gave the options of the file ``source``, where a side has its own.
@@ -131,7 +164,6 @@ def side_flags(args: argparse.Namespace | None, source: object,
     """
     if args is None or not isinstance(source, str):
         return {}
-    from nerscore.cli._options import side_encoding
     from nerscore.io.atomic import same_file
 
     sides = []

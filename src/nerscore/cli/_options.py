@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from nerscore.cli._flags import keywords_to_flags
+from nerscore.cli._flags import keywords_to_flags, matcher_options, side_encoding
 from nerscore.values.options import OptionEnum
 from nerscore.values.schemes import Mode, Scheme
 
@@ -34,7 +34,6 @@ __all__ = [
     "non_negative_int",
     "resampling_kwargs",
     "side_conll_kwargs",
-    "side_encoding",
     "tag_kwargs",
 ]
 
@@ -278,23 +277,6 @@ def add_side_options(parser: argparse.ArgumentParser) -> None:
                            help=f"encoding of {name} (default: --encoding)")
 
 
-def side_encoding(args: argparse.Namespace, side: str) -> str:
-    """The encoding of one side: ``--gold-encoding``/``--pred-encoding``, else ``--encoding``.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed arguments.
-    side : {"gold", "pred"}
-
-    Returns
-    -------
-    str
-    """
-    value = getattr(args, f"{side}_encoding", None)
-    return str(args.encoding if value is None else value)
-
-
 def side_conll_kwargs(args: argparse.Namespace, side: str) -> dict[str, Any]:
     """:func:`conll_kwargs` with the label column and encoding of one side.
 
@@ -314,22 +296,6 @@ def side_conll_kwargs(args: argparse.Namespace, side: str) -> dict[str, Any]:
         kwargs["label_column"] = column
     kwargs["encoding"] = side_encoding(args, side)
     return kwargs
-
-
-def matcher_options() -> dict[str, list[tuple[str, Any]]]:
-    """Every matcher option by keyword, with the matchers that take it (registry order).
-
-    Returns
-    -------
-    dict of str to list of (matcher name, Option)
-    """
-    from nerscore.matching import get_matcher
-
-    out: dict[str, list[tuple[str, Any]]] = {}
-    for name in matches():
-        for option in get_matcher(name).options:
-            out.setdefault(option.name, []).append((name, option))
-    return out
 
 
 def _literal(text: str) -> Any:
