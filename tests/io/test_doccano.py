@@ -89,3 +89,13 @@ def test_written_files_read_back_equal(tmp_path):
 def test_the_older_labels_key_is_read(tmp_path):
     path = write(tmp_path, {"id": 3, "text": "Anna flew", "labels": [[0, 4, "PER"]]})
     assert read_doccano(path).documents[0].span_texts() == ["Anna"]
+
+
+def test_a_long_duplicate_id_is_cut_in_the_message(tmp_path):
+    long_id = "d" * 1000
+    dup = write(tmp_path, {"id": long_id, "text": "a", "label": []},
+                {"id": long_id, "text": "b", "label": []})
+    with pytest.raises(FormatError, match=r"line 2: document id 'd{60}'\.\.\. \(1000 "
+                                          r"characters\) was already used on line 1") as info:
+        read_doccano(dup)
+    assert long_id not in str(info.value)

@@ -89,3 +89,15 @@ def test_a_json_lines_export_holds_one_object_a_line(tmp_path):
     with pytest.raises(FormatError, match=r"export.jsonl, line 4: expected a JSON object; got "
                                           r"list\.$"):
         next(lines)
+
+
+def test_a_long_label_and_span_text_are_cut_in_the_message():
+    text = "Anna " * 40
+    span = ToolSpan(0, len(text), "L" * 500, "x" * len(text))
+    with pytest.raises(FormatError) as info:
+        python_offsets(text, [span], units="python", source="a.json")
+    message = str(info.value)
+    assert f"{'L' * 60!r}... (500 characters)" in message
+    assert f"covers {'x' * 60!r}... (200 characters) but the text has " in message
+    assert f"{text[:60]!r}... (200 characters) there" in message
+    assert len(message) < 400

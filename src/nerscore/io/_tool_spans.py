@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from nerscore.errors import FormatError
+from nerscore.errors import FormatError, quoted
 from nerscore.io._json_text import json_object_line, parse_json
 from nerscore.io._textfile import read_text
 from nerscore.io.atomic import atomic_open
@@ -79,7 +79,7 @@ def entities(spans: Sequence[ToolSpan]) -> tuple[Entity, ...]:
 def text_of(doc: Document, what: str) -> str:
     """The text of ``doc``; every annotation tool stores it, so a document without it is an error."""
     if doc.text is None:
-        raise ValueError(f"Document {doc.id!r} has no text; {what} need it.")
+        raise ValueError(f"Document {quoted(doc.id)} has no text; {what} need it.")
     return doc.text
 
 
@@ -272,7 +272,7 @@ def _by_words(text: str, spans: Sequence[ToolSpan], utf16: Any) -> str:
 def _bad(source: str, span: ToolSpan, text: str | None, problem: str) -> FormatError:
     where = f"{source}: " if source else ""
     at = f"{span.where}: " if span.where else ""
-    return FormatError(f"{where}{at}the span ({span.start}, {span.end}, {span.label!r}) "
+    return FormatError(f"{where}{at}the span ({span.start}, {span.end}, {quoted(span.label)}) "
                        f"{problem}; fix the offsets in the file.", source=source or None)
 
 
@@ -290,6 +290,6 @@ def _check(text: str | None, span: ToolSpan, s: int, e: int, source: str) -> Non
         if positions is not None:
             a, b = positions.get(span.start), positions.get(span.end)
             if a is not None and b is not None:
-                other = f" (and {text[a:b]!r} reading them as UTF-16 code units)"
-        raise _bad(source, span, text, f"says it covers {span.text!r} but the text has "
-                   f"{text[span.start:span.end]!r} there{other}")
+                other = f" (and {quoted(text[a:b])} reading them as UTF-16 code units)"
+        raise _bad(source, span, text, f"says it covers {quoted(span.text)} but the text "
+                   f"has {quoted(text[span.start:span.end])} there{other}")

@@ -24,7 +24,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from nerscore.errors import FormatError, OptionError, require
+from nerscore.errors import FormatError, OptionError, quoted, require
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
 
@@ -81,7 +81,7 @@ class _Tally:
         if self.no_group:
             out.append(f"{self.source}: {self.no_group} document"
                        f"{'s' if self.no_group != 1 else ''} have no span group "
-                       f"{self.spans_key!r}; read as having no span.")
+                       f"{quoted(self.spans_key)}; read as having no span.")
         return tuple(out)
 
 
@@ -202,7 +202,7 @@ def write_docbin(path: _Path, documents: Iterable[Document], *,
     n_docs = 0
     for d in documents:
         if d.text is None:
-            raise FormatError(f"Document {d.id!r} has no text: a spaCy Doc needs its words; "
+            raise FormatError(f"Document {quoted(d.id)} has no text: a spaCy Doc needs its words; "
                               "give documents with texts (JSON Lines \"text\", BRAT .txt).",
                               source=d.source)
         doc = _make_doc(spacy, vocab, d)
@@ -214,7 +214,7 @@ def write_docbin(path: _Path, documents: Iterable[Document], *,
             for e, s in sorted(spans, key=lambda p: (p[0].start, p[0].end)):
                 if s is None or e.start < end or e.start == e.end:
                     raise FormatError(
-                        f"Document {d.id!r}: the span {e.start}-{e.end} ({e.label}) is empty "
+                        f"Document {quoted(d.id)}: the span {e.start}-{e.end} ({e.label}) is empty "
                         "or overlaps another; spaCy's doc.ents cannot hold it. Write the "
                         "spans as a span group (spans_key=...) instead.", source=d.source)
                 end = e.end

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from nerscore.errors import FormatError
+from nerscore.errors import FormatError, quoted
 from nerscore.io._tool_spans import (
     ToolSpan,
     check_units,
@@ -126,7 +126,7 @@ def _spans(obj: dict[str, Any], source: str, n: int, counts: Counter[str]) -> li
                                 where=f"line {n}, entity {item.get('id', k)}"))
             continue
         if isinstance(item, str):
-            raise _fail(source, n, f"{key!r} holds the string {item!r}: this is a text "
+            raise _fail(source, n, f"{key!r} holds the string {quoted(item)}: this is a text "
                         "classification export; sequence labelling exports hold [start, end, "
                         "label] triples.")
         ok = (isinstance(item, list) and len(item) == 3 and _int(item[0]) and _int(item[1])
@@ -181,7 +181,7 @@ def read_doccano(path: str | os.PathLike[str], *, encoding: str = "utf-8",
     for n, obj in json_lines(path, encoding):
         raw = obj.get("id")
         if raw is not None and not (_int(raw) or isinstance(raw, str)):
-            raise _fail(source, n, f"expected 'id' to be an integer or a string; got {raw!r}.")
+            raise _fail(source, n, f"expected 'id' to be an integer or a string; got {quoted(raw)}.")
         if has_ids is None:
             has_ids = raw is not None
         elif has_ids != (raw is not None):
@@ -189,7 +189,7 @@ def read_doccano(path: str | os.PathLike[str], *, encoding: str = "utf-8",
                         "give every record an id, or none.")
         doc_id = str(raw) if raw is not None else str(len(docs) + 1)
         if doc_id in seen:
-            raise _fail(source, n, f"document id {doc_id!r} was already used on line "
+            raise _fail(source, n, f"document id {quoted(doc_id)} was already used on line "
                         f"{seen[doc_id]}; ids must be unique.")
         seen[doc_id] = n
         text = obj.get("text")

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from nerscore.errors import FormatError, OptionError, closest
+from nerscore.errors import FormatError, OptionError, closest, quoted
 from nerscore.io._tool_spans import (
     ToolSpan,
     check_units,
@@ -135,10 +135,10 @@ class LabelStudioExport:
     def _annotator(self, annotator: str | int) -> str:
         name = self.aliases.get(str(annotator), str(annotator))
         if name not in self.annotators:
-            known = ", ".join(repr(a) for a in self.annotators) or "none"
+            known = ", ".join(map(quoted, self.annotators)) or "none"
             close = closest(name, self.annotators)
-            hint = f" Did you mean {close!r}?" if close else ""
-            raise OptionError(f"{self.path}: no annotator {name!r}; the annotators are {known}."
+            hint = f" Did you mean {quoted(close)}?" if close else ""
+            raise OptionError(f"{self.path}: no annotator {quoted(name)}; the annotators are {known}."
                               f"{hint}", option="annotator")
         return name
 
@@ -196,12 +196,12 @@ class LabelStudioExport:
         if model_version is None and len(versions) > 1:
             raise OptionError(
                 f"{self.path} holds predictions of {len(versions)} models "
-                f"({', '.join(map(repr, versions))}); choose one with annotator="
+                f"({', '.join(map(quoted, versions))}); choose one with annotator="
                 f"'{PREDICTIONS}:VERSION' (--pred-annotator {PREDICTIONS}:VERSION).",
                 option="annotator")
         if model_version is not None and model_version not in versions:
-            raise OptionError(f"{self.path}: no predictions of model {model_version!r}; the "
-                              f"models are {', '.join(map(repr, versions)) or 'none'}.",
+            raise OptionError(f"{self.path}: no predictions of model {quoted(model_version)}; the "
+                              f"models are {', '.join(map(quoted, versions)) or 'none'}.",
                               option="annotator")
         if model_version is None:
             return self._documents(self.predictions_)
@@ -238,7 +238,7 @@ class LabelStudioExport:
         who = None if annotators is None else set(annotators)
         cancelled = {a: n for a, n in self.cancelled.items() if who is None or a in who}
         if cancelled:
-            per = ", ".join(f"{a!r}: {n}" for a, n in cancelled.items())
+            per = ", ".join(f"{quoted(a)}: {n}" for a, n in cancelled.items())
             out.append(f"{sum(cancelled.values())} cancelled (skipped) annotation(s), left "
                        f"out: {per}.")
         c = self.counts if who is None else sum(
@@ -274,7 +274,7 @@ def _text_of(task: dict[str, Any], source: str, where: str) -> str:
     if text is None and len(strings) == 1:
         return str(data[strings[0]])
     raise FormatError(f"{source}: {where} has no string 'data.text' (its data has "
-                      f"{', '.join(map(repr, data)) or 'no fields'}); nerscore reads the text "
+                      f"{', '.join(map(quoted, data)) or 'no fields'}); nerscore reads the text "
                       "of a task from data.text.", source=source)
 
 
@@ -310,7 +310,7 @@ def _spans(result: Any, where: str, score: Any, source: str,
         if kind != "labels":
             counts[f"ignored:{kind or 'malformed'}"] += 1
             continue
-        at = f"{where}, result {item.get('id', k)!r}"
+        at = f"{where}, result {quoted(item.get('id', k))}"
         value = item.get("value")
         ok = isinstance(value, dict) and all(
             isinstance(value.get(f), int) and not isinstance(value.get(f), bool)
@@ -476,7 +476,7 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
     if annotator is None:
         names, which = export.annotators, "one" if side is None else "the gold one"
         if len(names) != 1:
-            listed = ", ".join(map(repr, names))
+            listed = ", ".join(map(quoted, names))
             raise OptionError(
                 f"{export.path} holds annotations of {len(names)} annotators"
                 f"{' (' + listed + ')' if names else ''}; choose {which} with annotator="
@@ -489,7 +489,7 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
         if not export.predictions_:
             raise OptionError(f"{export.path} holds no predictions; score an annotator with "
                               f"annotator=NAME ({flag} NAME); the annotators are "
-                              f"{', '.join(map(repr, export.annotators)) or 'none'}.",
+                              f"{', '.join(map(quoted, export.annotators)) or 'none'}.",
                               option="annotator")
         version = name.partition(":")[2] if ":" in name else None
         models = [p.annotator for p in export.predictions_
@@ -503,12 +503,12 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
         return docs, read
     if side == "pred":
         return docs, (*read, f"{export.path}: {len(missing)} task(s) without an annotation of "
-                      f"{who!r} predict nothing.")
+                      f"{quoted(who)} predict nothing.")
     done = {d.id: d for d in docs}
     out = [done.get(t) or Document(t, (), text, source=export.path, ignore=(Span(0, len(text)),))
            for t, text in export.texts.items()]
     return out, (*read, f"{export.path}: {len(missing)} task(s) without an annotation of "
-                 f"{who!r} (cancelled or not done) are not scored: predictions there count "
+                 f"{quoted(who)} (cancelled or not done) are not scored: predictions there count "
                  "neither way.")
 
 

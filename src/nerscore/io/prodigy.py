@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from nerscore.errors import FormatError, OptionError
+from nerscore.errors import FormatError, OptionError, quoted
 from nerscore.io._tool_spans import (
     ToolSpan,
     entities,
@@ -130,7 +130,7 @@ def _spans(obj: dict[str, Any], source: str, n: int) -> list[ToolSpan]:
                             f"but the example has {len(tokens)} tokens.") from None
             if bounds != (span["start"], span["end"]) or ts < 0 or te < ts:
                 raise _fail(source, n, f"span {k} ({span['start']}, {span['end']}, "
-                            f"{span['label']!r}) does not match its tokens {ts}..{te}, which "
+                            f"{quoted(span['label'])}) does not match its tokens {ts}..{te}, which "
                             f"cover {bounds[0]}..{bounds[1]}; fix the offsets or the token "
                             "indices (token_end is inclusive).")
         score = span.get("score")
@@ -202,7 +202,7 @@ def read_prodigy(path: str | os.PathLike[str], *, encoding: str = "utf-8",
             annotators[who] = None
         answer = obj.get("answer")
         if answer is not None and answer not in _ANSWERS:
-            raise _fail(source, n, f"unknown answer {answer!r}; Prodigy answers are 'accept', "
+            raise _fail(source, n, f"unknown answer {quoted(answer)}; Prodigy answers are 'accept', "
                         "'reject' and 'ignore'.")
         if annotator is not None and who != annotator:
             counts["other_annotator"] += 1
@@ -219,7 +219,7 @@ def read_prodigy(path: str | os.PathLike[str], *, encoding: str = "utf-8",
         if doc_id in seen:
             line, other = seen[doc_id]
             raise _fail(source, n, f"a second accepted example of input {doc_id} (first on line "
-                        f"{line}, annotator {other!r}; this one {who!r}): choose one "
+                        f"{line}, annotator {quoted(other)}; this one {quoted(who)}): choose one "
                         "annotator with annotator=NAME (--gold-annotator/--pred-annotator).")
         seen[doc_id] = (n, who)
         text = obj.get("text")
@@ -230,8 +230,8 @@ def read_prodigy(path: str | os.PathLike[str], *, encoding: str = "utf-8",
         docs.append(Document(doc_id, entities(found), text,
                              source=source, line=n))
     if annotator is not None and annotator not in annotators:
-        listed = ", ".join(map(repr, annotators)) or "none"
-        raise OptionError(f"{source}: no annotator {annotator!r}; the annotators "
+        listed = ", ".join(map(quoted, annotators)) or "none"
+        raise OptionError(f"{source}: no annotator {quoted(annotator)}; the annotators "
                           f"(_annotator_id or _session_id) are {listed}.", option="annotator")
     return ProdigyData(docs, spans, dict(sorted(counts.items())), tuple(annotators), source)
 

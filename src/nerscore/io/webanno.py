@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
-from nerscore.errors import FormatError, OptionError
+from nerscore.errors import FormatError, OptionError, quoted
 from nerscore.io._textfile import read_text
 from nerscore.io._tool_spans import ToolSpan, entities, utf16_positions
 from nerscore.io.formats import Format, ReadResult, register_format
@@ -95,7 +95,7 @@ class WebAnnoData(NamedTuple):
         c, out = self.counts, []
         short = self.layer.rsplit(".", 1)[-1]
         if c.get("no_value"):
-            out.append(f"{c['no_value']} {short} annotation(s) have no {self.feature!r} (shown "
+            out.append(f"{c['no_value']} {short} annotation(s) have no {quoted(self.feature)} (shown "
                        "as *): not scored.")
         if c.get("stacked"):
             out.append(f"{c['stacked']} token(s) carry stacked {short} annotations (read as "
@@ -137,21 +137,21 @@ def _header(lines: list[str], source: str, layer: str, feature: str | None) -> _
     wanted = [entry for entry in spans
               if layer in (entry[1], entry[1].rsplit(".", 1)[-1])]
     if len(wanted) != 1:
-        listed = ", ".join(repr(e[1]) for e in spans) or "none"
+        listed = ", ".join(quoted(e[1]) for e in spans) or "none"
         problem = "has several span layers named" if wanted else "has no span layer"
-        raise OptionError(f"{source} {problem} {layer!r}; its span layers are {listed}. Choose "
+        raise OptionError(f"{source} {problem} {quoted(layer)}; its span layers are {listed}. Choose "
                           "one with layer=NAME (--layer NAME).", option="layer")
     _, name, features, first = wanted[0]
     if feature is None:
         feature = "value" if "value" in features or not features else (
             features[0] if len(features) == 1 else "")
         if not feature:
-            raise OptionError(f"{source}: layer {name!r} has the features "
-                              f"{', '.join(map(repr, features))}; choose the label with "
+            raise OptionError(f"{source}: layer {quoted(name)} has the features "
+                              f"{', '.join(map(quoted, features))}; choose the label with "
                               "feature=NAME (--feature NAME).", option="feature")
     if features and feature not in features:
-        raise OptionError(f"{source}: layer {name!r} has no feature {feature!r}; its features "
-                          f"are {', '.join(map(repr, features))}.", option="feature")
+        raise OptionError(f"{source}: layer {quoted(name)} has no feature {quoted(feature)}; its features "
+                          f"are {', '.join(map(quoted, features))}.", option="feature")
     return _Header(first + (features.index(feature) if features else 0), name, feature)
 
 
@@ -226,8 +226,8 @@ def _document(path: Path, doc_id: str, *, encoding: str, layer: str, feature: st
     for n, begin, end, token in tokens:
         b, e = py(begin, n), py(end, n)
         if text[b:e] != token:
-            raise FormatError(f"{source}, line {n}: the token {token!r} at {begin}-{end} is "
-                              f"{text[b:e]!r} in the sentence text (#Text); the file is "
+            raise FormatError(f"{source}, line {n}: the token {quoted(token)} at {begin}-{end} "
+                              f"is {quoted(text[b:e])} in the sentence text (#Text); the file is "
                               "inconsistent.", source=source, line=n)
     spans = []
     for begin, end, label, n in found:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from nerscore.decode.label_ops import relabel_entity_list
-from nerscore.errors import FormatError
+from nerscore.errors import FormatError, quoted
 from nerscore.io.convert.reading import CONLL_KEY, Layout, Options, TagChunk, WriteOptions
 from nerscore.values.documents import Document
 from nerscore.values.spans import Entity, Span
@@ -143,7 +143,7 @@ def to_tags(docs: Sequence[Document], opt: Options) -> TagChunk:
     tokens: list[list[str]] = []
     for doc in keep_only(docs, (), opt):
         if doc.text is None:
-            raise FormatError(f"Document {doc.id!r} has no text: tags need the words of the "
+            raise FormatError(f"Document {quoted(doc.id)} has no text: tags need the words of the "
                               "text as tokens.")
         words = list(_WORD.finditer(doc.text))
         conv = char_spans_to_token_spans(doc, [m.span() for m in words],
@@ -179,7 +179,7 @@ class _ConllWriter:
     def _line(self, fields: list[str], delim: str) -> str:
         for f in fields:
             if not f or (delim == " " and any(c.isspace() for c in f)) or "\n" in f:
-                raise ValueError(f"Cannot write the field {f!r} to a CoNLL line: fields must "
+                raise ValueError(f"Cannot write the field {quoted(f)} to a CoNLL line: fields must "
                                  "be non-empty and free of whitespace.")
         return delim.join(fields) + self.layout.line_ending
 
