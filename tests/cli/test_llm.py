@@ -157,6 +157,27 @@ def test_a_label_alias_file_that_is_not_json_is_located(capsys, example, tmp_pat
     assert err == f"nerscore score: error: {aliases}, {message}\n"
 
 
+@pytest.mark.parametrize(("content", "message"), [
+    ('{"ORG": ["organization", 3]}',
+     "label 'ORG' has the alias 3, which is not a string; write each alias as a JSON string"),
+    ('{"ORG": ["organization", null]}', "label 'ORG' has the alias None, which is not a string"),
+    ('{"ORG": [["organization", "company"]]}',
+     "label 'ORG' has the alias ['organization', 'company'], which is not a string"),
+    ('{"ORG": ["organization", " "]}', "label 'ORG' has the alias ' ', which is an empty string"),
+    ('{"ORG": 7}', "label 'ORG' maps to 7; write its aliases as a list of strings"),
+    ('{"": ["organization"]}', "the label '' is empty; write the gold label each alias stands "
+                               "for"),
+    ('["organization"]', "expected an object"),
+])
+def test_a_label_alias_file_holds_strings_only(capsys, example, tmp_path, content, message):
+    aliases = tmp_path / "aliases.json"
+    aliases.write_text(content)
+    status, out, err = run(capsys, "score", *example, "--label-alias", str(aliases))
+    assert (status, out) == (2, "")
+    assert f"--label-alias file {aliases}: {message}" in err
+    assert '{"LABEL": ["alias", ...]}' in err
+
+
 def test_convert_writes_the_aligned_spans(capsys, example, tmp_path):
     gold, llm = example
     out = tmp_path / "aligned.jsonl"

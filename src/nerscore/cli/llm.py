@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from nerscore.cli import _options as opt
+from nerscore.errors import quoted
 
 if TYPE_CHECKING:
     from nerscore.io.formats import Format, ReadResult
@@ -195,7 +196,9 @@ def label_aliases(values: list[str] | None) -> dict[str, list[str]] | None:
     Raises
     ------
     UsageError
-        For a value that is neither.
+        For a value that is neither, and for a file that is not one object of
+        labels each mapped to an alias or a list of aliases, all non-empty
+        strings.
     FormatError
         For a file that is not UTF-8 or not JSON (nested too deeply to read
         included), naming file and line.
@@ -224,14 +227,43 @@ def label_aliases(values: list[str] | None) -> dict[str, list[str]] | None:
         except OSError:
             raise opt.UsageError(f"--label-alias takes LABEL=ALIAS[,ALIAS...] or a JSON file; "
                                  f"{value!r} is neither") from None
-        if not isinstance(data, dict) or not all(
-                isinstance(v, (str, list)) for v in data.values()):
-            raise opt.UsageError(f"--label-alias file {value}: expected an object "
-                                 "{\"LABEL\": [\"alias\", ...]}")
-        for label, aliases in data.items():
-            out.setdefault(str(label), []).extend(
-                [aliases] if isinstance(aliases, str) else map(str, aliases))
+        for label, aliases in _file_aliases(value, data):
+            out.setdefault(label, []).extend(aliases)
     return out
+
+
+def _file_aliases(path: str, data: Any) -> Iterator[tuple[str, list[str]]]:
+    """The ``(label, aliases)`` of a ``--label-alias`` file's JSON value, every one a string.
+
+    Examples
+    --------
+    >>> list(_file_aliases("a.json", {"LOC": ["location", "place"], "PER": "person"}))
+    [('LOC', ['location', 'place']), ('PER', ['person'])]
+    >>> list(_file_aliases("a.json", {"LOC": ["location", 3]}))
+    Traceback (most recent call last):
+    ...
+    nerscore.cli._options.UsageError: --label-alias file a.json: label 'LOC' has the alias 3, \
+which is not a string; write each alias as a JSON string: {"LABEL": ["alias", ...]}
+    """
+    shape = '{"LABEL": ["alias", ...]}'
+    if not isinstance(data, dict):
+        raise opt.UsageError(f"--label-alias file {path}: expected an object {shape}")
+    for label, aliases in data.items():
+        if not label.strip():
+            raise opt.UsageError(f"--label-alias file {path}: the label {quoted(label)} is "
+                                 f"empty; write the gold label each alias stands for: {shape}")
+        listed = [aliases] if isinstance(aliases, str) else aliases
+        if not isinstance(listed, list):
+            raise opt.UsageError(f"--label-alias file {path}: label {quoted(label)} maps to "
+                                 f"{quoted(aliases)}; write its aliases as a list of strings: "
+                                 f"{shape}")
+        for alias in listed:
+            if not isinstance(alias, str) or not alias.strip():
+                what = "an empty string" if isinstance(alias, str) else "not a string"
+                raise opt.UsageError(f"--label-alias file {path}: label {quoted(label)} has the "
+                                     f"alias {quoted(alias)}, which is {what}; write each alias "
+                                     f"as a JSON string: {shape}")
+        yield label, listed
 
 
 def gold_documents(args: argparse.Namespace, fmt: Format, reading: dict[str, Any],
