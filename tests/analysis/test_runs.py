@@ -151,3 +151,21 @@ def test_bad_arguments():
         score_runs([["O"]], [])
     with pytest.raises(LengthMismatchError, match="Got 1 names for 2 runs"):
         score_runs([["O"]], [[["O"]], [["O"]]], names=["a"])
+
+
+def test_the_warnings_of_scoring_name_the_runs_they_are_about():
+    gold = [["B-PER", "O", "B-LOC"]]
+    runs = [[["O", "O", "O"]], [["B-PER", "O", "O"]], [["O", "O", "O"]]]
+    with pytest.warns(nerscore.UndefinedMetricWarning) as caught:
+        score_runs(gold, runs, names=["a", "b", "c"])
+    said = [str(w.message).split(" Pass")[0] for w in caught]
+    assert said == [
+        "a, c: Precision is ill-defined and set to 0.0 for 'LOC', 'PER' (no predicted entities).",
+        "a, c: Precision is ill-defined and set to 0.0 for 'micro average' (no predicted "
+        "entities).",
+        "b: Precision is ill-defined and set to 0.0 for 'LOC' (no predicted entities).",
+    ]
+    assert all(w.filename == __file__ for w in caught)
+    with pytest.warns(nerscore.UndefinedMetricWarning) as caught:
+        score_runs(gold, runs[:1] * 2)
+    assert [str(w.message)[:9] for w in caught] == ["Precision"] * 2

@@ -64,3 +64,22 @@ def test_the_notes_of_scoring_are_printed_once_naming_the_runs_they_are_about(ca
     assert main(["score", str(gold), str(run1), str(run1), "--runs", "--map", "GPE=LOC"]) == 0
     notes = [line for line in capsys.readouterr().err.splitlines() if "labels_map" in line]
     assert notes[0] == f"nerscore score: note: {renamed}"
+
+
+def test_an_undefined_score_names_the_runs_it_is_about(capsys, tmp_path):
+    gold, empty, some = tmp_path / "g.conll", tmp_path / "p1.conll", tmp_path / "p2.conll"
+    gold.write_text("Anna B-PER\nin O\nParis B-LOC\n", encoding="utf-8")
+    empty.write_text("Anna O\nin O\nParis O\n", encoding="utf-8")
+    some.write_text("Anna B-PER\nin O\nParis O\n", encoding="utf-8")
+    assert main(["score", str(gold), str(empty), "--format", "json"]) == 0
+    alone = capsys.readouterr().err
+    assert "ill-defined" in alone
+    assert str(empty) not in alone
+    assert main(["score", str(gold), str(empty), str(some), "--runs"]) == 0
+    (err,) = capsys.readouterr().err.splitlines()
+    assert err.startswith(f"nerscore score: note: {empty}: Precision is ill-defined and set to "
+                          "0.0 for 'LOC', 'PER' (no predicted entities); "
+                          f"{empty}: Precision is ill-defined and set to 0.0 for 'micro average'")
+    assert f"; {some}: Precision is ill-defined and set to 0.0 for 'LOC' " in err
+    assert main(["score", str(gold), str(empty), str(empty), "--runs"]) == 0
+    assert capsys.readouterr().err == alone

@@ -18,18 +18,19 @@ runs that have it (``n`` says over how many).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import LengthMismatchError, option_error
+from nerscore.errors import LengthMismatchError, option_error, user_stacklevel
 from nerscore.scoring.metrics import evaluate
 from nerscore.scoring.report import Report
 
-__all__ = ["RunStat", "Runs", "score_runs", "t_quantile"]
+__all__ = ["RunStat", "Runs", "naming_runs", "score_runs", "t_quantile"]
 
 IntArray = npt.NDArray[np.int64]
 METRICS = ("precision", "recall", "fbeta")
@@ -230,6 +231,41 @@ def _found(report: Report, n_gold: int) -> IntArray:
     return out
 
 
+def naming_runs(names: Sequence[str], per_run: Sequence[Iterable[str]]) -> list[tuple[str, str]]:
+    """The notes (or warnings) of several runs, each once, naming the runs unless every run has it.
+
+    Parameters
+    ----------
+    names : list of str
+        The name of each run (a name given twice is one run).
+    per_run : list of iterables of str
+        What each run said, in the order of ``names``.
+
+    Returns
+    -------
+    list of (str, str)
+        Each text as the runs said it, and as it is shown: as is when every
+        run said it, else after the names of the runs that did
+        (``RUN1, RUN2: text``).
+
+    Examples
+    --------
+    >>> for n in naming_runs(["r1.conll", "r2.conll", "r1.conll"],
+    ...                      [("Labels renamed: GPE -> LOC.", "No tokens."), ("No tokens.",),
+    ...                       ("Labels renamed: GPE -> LOC.", "No tokens.")]):
+    ...     print(n[1])
+    r1.conll: Labels renamed: GPE -> LOC.
+    No tokens.
+    """
+    runs: dict[str, dict[str, None]] = {}
+    for name, said in zip(names, per_run, strict=True):
+        for text in said:
+            runs.setdefault(text, {})[name] = None
+    every = len(set(names))
+    return [(text, text if len(seen) == every else f"{', '.join(seen)}: {text}")
+            for text, seen in runs.items()]
+
+
 def score_runs(
     y_true: object,
     runs: Sequence[object],
@@ -263,6 +299,13 @@ def score_runs(
     -------
     Runs
 
+    Warns
+    -----
+    UserWarning
+        What scoring a run warns (an ``UndefinedMetricWarning`` for a run
+        that predicts no entity, say), once: as is when every run warns it,
+        else after the names of the runs it is about (``run2: ...``).
+
     Examples
     --------
     >>> gold = [["B-PER", "O", "B-LOC"], ["B-ORG", "O"]]
@@ -285,9 +328,17 @@ def score_runs(
     if len(run_names) != len(runs):
         raise LengthMismatchError(f"Got {len(run_names)} names for {len(runs)} runs; give one "
                                   "name per run.", expected=len(runs), actual=len(run_names))
-    reports = tuple(evaluate(y_true, y_pred, match=match, beta=beta,
-                             zero_division=zero_division, labels=labels, **options)
-                    for y_pred in runs)
+    reports = []
+    caught: list[list[warnings.WarningMessage]] = []
+    for y_pred in runs:
+        with warnings.catch_warnings(record=True) as run_caught:
+            warnings.simplefilter("always")
+            reports.append(evaluate(y_true, y_pred, match=match, beta=beta,
+                                    zero_division=zero_division, labels=labels, **options))
+        caught.append(run_caught)
+    categories = {str(w.message): w.category for run_caught in caught for w in run_caught}
+    for said, shown in naming_runs(run_names, [[str(w.message) for w in c] for c in caught]):
+        warnings.warn(shown, categories[said], stacklevel=user_stacklevel())
     overall = {m: RunStat.of([getattr(r.micro, m) for r in reports], level) for m in METRICS}
     names_seen = list(dict.fromkeys(lab for r in reports for lab in r.labels))
     per_label = {
@@ -301,4 +352,4 @@ def score_runs(
     found = np.zeros(n_gold, dtype=np.int64)
     for r in reports:
         found += _found(r, n_gold)
-    return Runs(reports, run_names, overall, per_label, found, gold, reports[0].doc_ids, level)
+    return Runs(tuple(reports), run_names, overall, per_label, found, gold, reports[0].doc_ids, level)

@@ -1,8 +1,8 @@
 """``nerscore score GOLD RUN1 RUN2 ... --runs``: several runs of one system, mean ± SD over runs.
 
 Every run is read and scored as ``nerscore score GOLD RUN`` would score it
-(in memory); the notes of scoring (once each, naming the runs a note is
-about unless every run has it), then the readers' notes (of gold once, then of
+(in memory); the warnings and notes of scoring (once each, naming the runs
+one is about unless every run has it), then the readers' notes (of gold once, then of
 each run) are printed on standard error; the summary (docs/curves.md) is rendered by the format
 registry's ``runs`` renderers: ``--format text`` (default), ``json`` or
 ``markdown``.
@@ -86,7 +86,7 @@ def run_runs(args: argparse.Namespace) -> int:
     """
     import warnings
 
-    from nerscore.analysis.runs import score_runs
+    from nerscore.analysis.runs import naming_runs, score_runs
     from nerscore.cli._output import note
     from nerscore.io.formats import pair_notes
     from nerscore.render.registry import render_result
@@ -122,30 +122,10 @@ def run_runs(args: argparse.Namespace) -> int:
     summary = dataclasses.replace(summary, source=args.gold)
     write_result(render_result(summary, format=args.format or "text", digits=args.digits),
                  args.output)
-    scored = _scoring_notes(files, [report.notes for report in summary.reports])
+    scored = [shown for _, shown in naming_runs(files, [r.notes for r in summary.reports])]
     for n in (*scored, *(n for file_notes in notes.values() for n in file_notes)):
         note("score", n)
     return 0
-
-
-def _scoring_notes(files: list[str], notes: list[tuple[str, ...]]) -> list[str]:
-    """The notes of scoring each run, each once: as is when every run has it, else naming its runs.
-
-    Examples
-    --------
-    >>> for n in _scoring_notes(["r1.conll", "r2.conll", "r1.conll"],
-    ...                         [("Labels renamed: GPE -> LOC.", "No tokens."), ("No tokens.",),
-    ...                          ("Labels renamed: GPE -> LOC.", "No tokens.")]):
-    ...     print(n)
-    r1.conll: Labels renamed: GPE -> LOC.
-    No tokens.
-    """
-    runs: dict[str, dict[str, None]] = {}
-    for path, run_notes in zip(files, notes, strict=True):
-        for n in run_notes:
-            runs.setdefault(n, {})[path] = None
-    every = len(set(files))
-    return [n if len(paths) == every else f"{', '.join(paths)}: {n}" for n, paths in runs.items()]
 
 
 def _file_notes(path: str, notes: tuple[str, ...]) -> tuple[str, ...]:
