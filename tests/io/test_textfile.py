@@ -6,6 +6,7 @@ import pytest
 
 from nerscore.errors import FormatError, OptionError
 from nerscore.io._textfile import check_not_wide, file_codec, read_text
+from nerscore.io.conll import iter_conll, read_conll
 
 TEXT = "Anna B-PER\nlebt O\n"
 
@@ -65,6 +66,40 @@ def test_read_text_names_the_byte(tmp_path):
         f"Cannot decode byte 0xeb as utf-8 ({path}, line 1): the file is in another encoding. "
         "Pass its encoding with the `encoding` option (--encoding on the command line), e.g. "
         "encoding='latin-1' or 'cp1252'.")
+
+
+#: UTF-16-LE CoNLL text whose first line has U+010A (a 0x0a byte) and whose third has a lone
+#: low surrogate (0xdc00), which no UTF-16 decoder takes.
+WIDE_BAD = ("\u010a\u010a B-PER\nlebt O\n".encode("utf-16-le") + b"\x00\xdc"
+            + " O\n".encode("utf-16-le"))
+
+
+@pytest.mark.parametrize("block_size", [None, 5, 7, 64])
+@pytest.mark.parametrize(("encoding", "bom"), [("utf-16-le", b""), ("utf-16", b"\xff\xfe")])
+def test_a_utf16_decoding_error_names_its_line(tmp_path, encoding, bom, block_size):
+    """Lines are counted in the text: a 0x0a byte is no newline in UTF-16, whose newline is two."""
+    path = tmp_path / "gold.conll"
+    path.write_bytes(bom + WIDE_BAD)
+    def read():
+        if block_size is None:
+            return read_text(path, encoding=encoding)
+        return list(iter_conll(path, encoding=encoding, block_size=block_size))
+
+    with pytest.raises(FormatError) as info:
+        read()
+    assert (info.value.source, info.value.line) == (str(path), 3)
+    assert f"as {encoding} ({path}, line 3): the file is in another encoding." in str(info.value)
+    with pytest.raises(FormatError, match=r"line 3\)"):
+        read_conll(path, encoding=encoding)
+
+
+def test_a_utf8_sig_decoding_error_names_its_line_and_byte(tmp_path):
+    """The byte order mark is no part of what the decoder reports its error in."""
+    path = tmp_path / "gold.conll"
+    path.write_bytes(b"\xef\xbb\xbfab\n\xff\n")
+    with pytest.raises(FormatError) as info:
+        read_text(path, encoding="utf-8-sig")
+    assert str(info.value).startswith(f"Cannot decode byte 0xff as utf-8-sig ({path}, line 2):")
 
 
 @pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])

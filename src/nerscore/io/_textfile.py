@@ -115,8 +115,9 @@ def decode_error(
     e.g. encoding='utf-16-le' or 'utf-16-be' for UTF-16 without a byte order mark.
     """
     if isinstance(exc, UnicodeDecodeError):
-        line = first_line + raw.count(b"\n", 0, exc.start)
-        what = f"byte 0x{raw[exc.start : exc.start + 1].hex()}"
+        data = exc.object if isinstance(exc.object, bytes) else raw
+        line = first_line + _newlines_before(data, exc.start, encoding, exc.encoding)
+        what = f"byte 0x{data[exc.start : exc.start + 1].hex()}"
         problem = "the file is in another encoding"
     else:
         line, what, problem = first_line, "the file", exc.args[0] if exc.args else str(exc)
@@ -127,6 +128,34 @@ def decode_error(
         source=name,
         line=line,
     )
+
+
+def _newlines_before(data: bytes, stop: int, encoding: str, decoded_as: str) -> int:
+    r"""The line breaks (``\n``) in the text of ``data[:stop]``, the bytes decoded before an error.
+
+    ``data`` is what the decoder had (``UnicodeDecodeError.object``: after a
+    byte order mark that the codec reads, with bytes held from the block
+    before), decoded as the codec does it (``decoded_as``, which names the
+    byte order a ``utf-16`` or ``utf-32`` decoder took from the mark). The
+    newline is not one ``0x0a`` byte in every encoding: it is two or four
+    bytes in UTF-16 and UTF-32, where ``0x0a`` is a byte of other characters
+    too.
+
+    Examples
+    --------
+    >>> data = "\u010a\n".encode("utf-16-le")
+    >>> data.count(b"\n"), _newlines_before(data, len(data), "utf-16", "utf-16-le")
+    (2, 1)
+    """
+    codec = encoding
+    with contextlib.suppress(LookupError):
+        if codecs.lookup(encoding).name in {"utf-16", "utf-32", "utf-8-sig"}:
+            codec = decoded_as
+    try:
+        decoder = codecs.getincrementaldecoder(codec)(errors="ignore")
+        return str(decoder.decode(data[:stop], final=True)).count("\n")
+    except (LookupError, UnicodeError):  # not a codec the file could be read in
+        return data.count(b"\n", 0, stop)
 
 
 #: Codecs whose bytes are checked as read: ASCII text in them has no zero byte.
