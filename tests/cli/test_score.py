@@ -192,38 +192,29 @@ def test_a_huge_beta_scores_the_recall(capsys):
     assert overall["fbeta"] == overall["recall"] != overall["precision"]
 
 
-@pytest.mark.parametrize(("name", "text"), [
-    ("be.conll", "Anna B-PER\nlebt O\n\n"),
-    ("be.jsonl", '{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n'),
-])
-def test_utf16_without_byte_order_mark_names_the_file(capsys, tmp_path, name, text):
-    path = tmp_path / name
-    path.write_bytes(text.encode("utf-16-be"))
-    status, out, err = run(capsys, "score", str(path), str(path), "--encoding", "utf-16")
-    assert (status, out) == (1, "")
-    assert err == (f"nerscore score: error: Cannot decode the file as utf-16 ({path}, line 1): "
-                   "UTF-16 stream does not start with BOM. Pass its encoding with the `encoding` "
-                   "option (--encoding on the command line), e.g. --encoding utf-16-le or "
-                   "'utf-16-be' for UTF-16 without a byte order mark.\n")
-    status, out, _ = run(capsys, "score", str(path), str(path), "--encoding", "utf-16-be")
-    assert status == 0
+_UTF16_TEXTS = {".conll": "Anna B-PER\nlebt O\n\n",
+                ".jsonl": '{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n'}
 
 
-@pytest.mark.parametrize(("name", "text"), [
-    ("gold.conll", "Anna B-PER\nlebt O\n\n"),
-    ("gold.jsonl", '{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n'),
-])
-def test_utf16_gold_without_byte_order_mark_names_the_file(capsys, tmp_path, name, text):
-    gold, pred = tmp_path / name, tmp_path / ("pred" + name[4:])
-    gold.write_bytes(text.encode("utf-16-le"))
-    pred.write_text(text, encoding="utf-8")
-    status, out, err = run(capsys, "score", str(gold), str(pred), "--gold-encoding", "utf-16")
+@pytest.mark.parametrize("suffix", sorted(_UTF16_TEXTS))
+@pytest.mark.parametrize(("flag", "codec"), [("--encoding", "utf-16-be"),
+                                             ("--gold-encoding", "utf-16-le")])
+def test_utf16_without_byte_order_mark_names_the_file(capsys, tmp_path, suffix, flag, codec):
+    """The advice names the flag given: --encoding for both files, --gold-encoding for GOLD."""
+    text = _UTF16_TEXTS[suffix]
+    gold, pred = tmp_path / f"gold{suffix}", tmp_path / f"pred{suffix}"
+    gold.write_bytes(text.encode(codec))
+    if flag == "--encoding":
+        pred = gold
+    else:
+        pred.write_text(text, encoding="utf-8")
+    status, out, err = run(capsys, "score", str(gold), str(pred), flag, "utf-16")
     assert (status, out) == (1, "")
     assert err == (f"nerscore score: error: Cannot decode the file as utf-16 ({gold}, line 1): "
                    "UTF-16 stream does not start with BOM. Pass its encoding with the `encoding` "
-                   "option (--gold-encoding on the command line), e.g. --gold-encoding utf-16-le "
-                   "or 'utf-16-be' for UTF-16 without a byte order mark.\n")
-    status, out, _ = run(capsys, "score", str(gold), str(pred), "--gold-encoding", "utf-16-le")
+                   f"option ({flag} on the command line), e.g. {flag} utf-16-le or "
+                   "'utf-16-be' for UTF-16 without a byte order mark.\n")
+    status, out, _ = run(capsys, "score", str(gold), str(pred), flag, codec)
     assert status == 0
 
 
@@ -737,8 +728,7 @@ def test_differing_document_texts_are_said_by_every_command(capsys, tmp_path):
 @pytest.mark.parametrize("name", ["gold.conll", "gold.jsonl"])
 def test_utf16_gold_read_as_utf8_is_refused(capsys, tmp_path, name, extra):
     """A BOM-less UTF-16 file with no encoding given is an error, streamed or read whole."""
-    text = ("Anna B-PER\nlebt O\n\n" if name.endswith(".conll")
-            else '{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n')
+    text = _UTF16_TEXTS[name[4:]]
     gold, pred = tmp_path / name, tmp_path / ("pred" + name[4:])
     gold.write_bytes(text.encode("utf-16-le"))
     pred.write_text(text, encoding="utf-8")
