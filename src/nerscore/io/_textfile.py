@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from nerscore.errors import FormatError, OptionError, quoted
 
-__all__ = ["check_not_wide", "decode_error", "decode_text", "file_codec", "naming", "read_text"]
+__all__ = ["UTF8_CODECS", "check_not_wide", "decode_error", "decode_text", "file_codec", "naming", "read_text"]
 
 #: Codecs Python counts as text encodings that no text file is written in, and why.
 _NOT_FILE_CODECS = {
@@ -158,8 +158,9 @@ def _newlines_before(data: bytes, stop: int, encoding: str, decoded_as: str) -> 
         return data.count(b"\n", 0, stop)
 
 
-#: Codecs whose bytes are checked as read: ASCII text in them has no zero byte.
-_BYTE_CODECS = frozenset({"utf-8", "utf-8-sig", "ascii"})
+#: Codecs whose text is its UTF-8 bytes as they are (checked, not decoded); ASCII text in
+#: them has no zero byte.
+UTF8_CODECS = frozenset({"utf-8", "utf-8-sig", "ascii"})
 #: Where the zero bytes of ASCII characters stand in a unit of four bytes, by encoding.
 _WIDE_ZEROS = {"utf-32-le": (1, 2, 3), "utf-32-be": (0, 1, 2), "utf-16-le": (1, 3),
                "utf-16-be": (0, 2)}
@@ -186,7 +187,7 @@ def check_not_wide(head: bytes, name: str | None, encoding: str) -> None:
     Traceback (most recent call last):
     nerscore.errors.FormatError: Cannot read the file as utf-8 (gold.conll, line 1): it holds a zero byte beside each character, as UTF-16 text does. Pass its encoding with the `encoding` option (--encoding on the command line), e.g. encoding='utf-16-le'.
     """
-    if codecs.lookup(encoding).name not in _BYTE_CODECS:
+    if codecs.lookup(encoding).name not in UTF8_CODECS:
         return
     head = head[: 256 - 256 % 4]
     if len(head) < 8 or 3 * head.count(0) < len(head):

@@ -51,6 +51,7 @@ from nerscore.io._conll_scan import (
 )
 from nerscore.io._conll_write import write_conll
 from nerscore.io._textfile import (
+    UTF8_CODECS,
     check_not_wide,
     decode_error,
     decode_text,
@@ -76,7 +77,6 @@ ColumnDelimiter = Literal["auto", "tab", "space"]
 Source = str | os.PathLike[str] | IO[bytes] | IO[str]
 
 _DELIMITERS = ("auto", "tab", "space")
-_UTF8_NAMES = frozenset({"utf-8", "utf-8-sig", "ascii"})
 _BLOCK_SIZE = 1 << 22
 #: Blocks of the streaming reader: scanning takes ~150 bytes per byte of block at its peak.
 _STREAM_BLOCK_SIZE = 1 << 20
@@ -128,7 +128,7 @@ def _to_utf8(raw: bytes | str, codec: str, name: str | None, encoding: str) -> t
     if isinstance(raw, str):
         data = raw.removeprefix("\ufeff").encode("utf-8")
         pending = False
-    elif codec in _UTF8_NAMES:
+    elif codec in UTF8_CODECS:
         data = raw.removeprefix(codecs.BOM_UTF8)
         check_not_wide(data[:256], name, encoding)
         pending = True
