@@ -8,7 +8,7 @@ says what went wrong and how to fix it.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import FrameType, ModuleType
 
 __all__ = [
@@ -42,13 +42,14 @@ __all__ = [
 QUOTED = 60
 
 
-def quoted(value: object) -> str:
+def quoted(value: object, show: Callable[[object], str] = repr) -> str:
     """``repr(value)`` for a message, cut short when the value is long.
 
     A token, label or line quoted into an error or a note can be megabytes
     long (a file without line breaks, a sentence pasted into the label
     column): its first :data:`QUOTED` characters are quoted, followed by its
-    length. Short values are quoted whole, as ``repr`` quotes them.
+    length. Short values are quoted whole, as ``repr`` quotes them (or
+    ``show``: ``json.dumps`` for a value read from a JSON file).
 
     Examples
     --------
@@ -56,12 +57,15 @@ def quoted(value: object) -> str:
     'B-PER' None
     >>> print(quoted("B-" + "X" * 98))
     'B-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX'... (100 characters)
+    >>> import json
+    >>> print(quoted("B-PER", json.dumps), quoted(None, json.dumps))
+    "B-PER" null
     """
     if isinstance(value, str):
         if len(value) <= QUOTED:
-            return repr(value)
-        return f"{value[:QUOTED]!r}... ({len(value)} characters)"
-    text = repr(value)
+            return show(value)
+        return f"{show(value[:QUOTED])}... ({len(value)} characters)"
+    text = show(value)
     return text if len(text) <= QUOTED + 2 else f"{text[:QUOTED + 2]}... ({len(text)} characters)"
 
 

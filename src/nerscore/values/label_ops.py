@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from nerscore.errors import FormatError, OptionError
+from nerscore.errors import FormatError, OptionError, quoted
 
 __all__ = ["LABEL_MAP_EXAMPLE", "LabelOps", "check_label_map", "label_notes", "seen_labels",
            "tally_key"]
@@ -240,9 +240,8 @@ def label_notes(tallies: Mapping[str, int], *, one_side: bool = False) -> tuple[
 
 
 def _json(value: Any) -> str:
-    """``value`` as JSON, cut to 40 characters."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:37] + "..."
+    """``value`` as JSON (as it stands in the file), cut short when long."""
+    return quoted(value, lambda v: json.dumps(v, ensure_ascii=False))
 
 
 def check_label_map(data: object, source: str, repeated: str | None = None) -> dict[str, str]:
