@@ -354,12 +354,12 @@ def chunk_pairs(gold: str, pred: str, fmts: tuple[Format, Format], one_file: boo
     if g_fmt is p_fmt and g_fmt.pair_check is not None:
         check = g_fmt.pair_check(gold, pred, strict_tokens=strict_tokens)
 
-    # what the pair check knows of the format (CoNLL's TokenDiff: how its sentences are
-    # separated, and where one's lengths differ) is said as the whole files' check says it
-    layout: str = getattr(check, "layout", "")
+    # what the pair check knows of the format (CoNLL: how its sentences are separated, and
+    # where one's lengths differ) is said as the whole files' check says it
+    layout = "" if check is None else check.layout
 
     def hint() -> str:
-        return cast(str, getattr(check, "hint", ""))
+        return "" if check is None else check.hint
 
     def pairs() -> Iterator[tuple[Any, Any, Sequence[Any] | None]]:
         with ReadAhead(g.chunks) as g_chunks, ReadAhead(p.chunks) as p_chunks:

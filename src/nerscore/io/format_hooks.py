@@ -125,7 +125,20 @@ class PairCheck(Protocol):
     :func:`~nerscore.io.formats.pair_notes` adds the two whole files' reader objects once; the
     streaming reader adds aligned chunk pairs in order. :meth:`notes` then
     holds the notes on the whole files.
+
+    Attributes
+    ----------
+    layout : str
+        How the format separates its sentences, said in the error for files
+        that hold different numbers of them (CoNLL: ``", separated by blank
+        lines"``; see :meth:`~nerscore.errors.LengthMismatchError.of_counts`).
+    hint : str
+        A further sentence for that error, once :meth:`add` has met a pair
+        whose lengths differ ("" until then).
     """
+
+    layout: str
+    hint: str
 
     def add(self, gold: Any, pred: Any) -> None:
         """Check one aligned pair (raise for what cannot be scored)."""
