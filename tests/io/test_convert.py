@@ -44,6 +44,17 @@ def test_conll_parquet_conll_is_byte_identical(capsys, tmp_path):
                    "a JSON object of n_columns (int), "),
     (b'{"n_columns": 4, "colour": "red"}', '; got {"n_columns": 4, "colour": "red"}. Convert '
                                           "the CoNLL file again, or remove the metadata."),
+    # values of the right types that the CoNLL writer cannot follow
+    (b'{"n_columns": 1}', "expected n_columns of at least 2 (a token and a label); got "),
+    (b'{"n_columns": 4, "token_column": 5}', "expected token_column and label_column to be two different "
+                             "columns from 0 to 3 (n_columns 4); got "),
+    (b'{"n_columns": 4, "token_column": 3, "label_column": 3}', "two different columns"),
+    (b'{"n_columns": 4, "label_column": -1}', "two different columns"),
+    (b'{"n_columns": 4, "delimiter": "comma"}', 'expected delimiter "space" or "tab"; got '),
+    (b'{"n_columns": 4, "line_ending": "\\r"}', 'expected line_ending "\\n" or "\\r\\n"; '
+                                               'got {"n_columns": 4, "line_ending": "\\r"}.'),
+    (b'{"n_columns": 4, "delimiter": "' + b"x" * 200 + b'"}',
+     'xxxxxxxxxx... (233 characters). Convert'),
 ])
 def test_a_conll_layout_that_cannot_be_read_is_located(capsys, tmp_path, layout, message):
     pq = pytest.importorskip("pyarrow.parquet")

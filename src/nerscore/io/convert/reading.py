@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nerscore.errors import FormatError
+from nerscore.errors import FormatError, quoted
 from nerscore.values.label_ops import LabelOps
 from nerscore.values.tags import EncodedTags, Slices
 
@@ -186,15 +186,33 @@ class Layout:
         nerscore.errors.FormatError: f.parquet, metadata 'nerscore.conll': expected the CoNLL layout that nerscore writes, a JSON object of n_columns (int), token_column (int), label_column (int), delimiter (str), blank_at_end (bool), line_ending (str); got {"n_columns": "4"}. Convert the CoNLL file again, or remove the metadata.
         """
         types = {k: type(v) for k, v in Layout().__dict__.items()}
-        if not isinstance(value, dict) or any(k not in types or type(v) is not types[k]
-                                              for k, v in value.items()):
-            shown = json.dumps(value, ensure_ascii=False)
-            shown = shown if len(shown) <= 60 else shown[:57] + "..."
-            fields = ", ".join(f"{k} ({t.__name__})" for k, t in types.items())
-            raise FormatError(f"{source}, metadata {CONLL_KEY!r}: expected the CoNLL layout that "
-                              f"nerscore writes, a JSON object of {fields}; got {shown}. Convert "
-                              "the CoNLL file again, or remove the metadata.", source=source)
-        self.update(**value)
+        fields: dict[str, Any] = value if isinstance(value, dict) else {"": None}
+        if all(k in types and type(v) is types[k] for k, v in fields.items()):
+            problem = _layout_problem({**self.__dict__, **fields})
+        else:
+            named = ", ".join(f"{k} ({t.__name__})" for k, t in types.items())
+            problem = f"expected the CoNLL layout that nerscore writes, a JSON object of {named}"
+        if problem is not None:
+            shown = quoted(json.dumps(value, ensure_ascii=False), str)
+            raise FormatError(f"{source}, metadata {CONLL_KEY!r}: {problem}; got {shown}. "
+                              "Convert the CoNLL file again, or remove the metadata.",
+                              source=source)
+        self.update(**fields)
+
+
+def _layout_problem(layout: dict[str, Any]) -> str | None:
+    """What makes a layout of the right types one the CoNLL writer cannot follow; None if nothing."""
+    n, tok, lab = layout["n_columns"], layout["token_column"], layout["label_column"]
+    if n < 2:
+        return "expected n_columns of at least 2 (a token and a label)"
+    if not (0 <= tok < n and 0 <= lab < n) or tok == lab:
+        return (f"expected token_column and label_column to be two different columns from 0 "
+                f"to {n - 1} (n_columns {n})")
+    if layout["delimiter"] not in ("space", "tab"):
+        return "expected delimiter \"space\" or \"tab\""
+    if layout["line_ending"] not in ("\n", "\r\n"):
+        return "expected line_ending \"\\n\" or \"\\r\\n\""
+    return None
 
 
 @dataclass
