@@ -83,3 +83,20 @@ def test_an_undefined_score_names_the_runs_it_is_about(capsys, tmp_path):
     assert f"; {some}: Precision is ill-defined and set to 0.0 for 'LOC' " in err
     assert main(["score", str(gold), str(empty), str(empty), "--runs"]) == 0
     assert capsys.readouterr().err == alone
+
+
+def test_undefined_scores_past_the_third_are_counted(capsys, tmp_path):
+    gold = tmp_path / "g.conll"
+    gold.write_text("Anna B-PER\nin O\nParis B-LOC\n", encoding="utf-8")
+    runs = []
+    for k in range(5):
+        run = tmp_path / f"p{k}.conll"
+        run.write_text(f"Anna B-PER\nin B-X{k}\nParis O\n", encoding="utf-8")
+        runs.append(str(run))
+    assert main(["score", str(gold), *runs, "--runs"]) == 0
+    (err,) = capsys.readouterr().err.splitlines()
+    assert err.startswith("nerscore score: note: Precision is ill-defined and set to 0.0 for "
+                          "'LOC' (no predicted entities); ")
+    assert err.count("Recall is ill-defined") == 2
+    assert f"{runs[1]}: Recall is ill-defined and set to 0.0 for 'X1' (no gold entities); " \
+           "... (3 more). Pass --zero-division 0, 1 or nan" in err

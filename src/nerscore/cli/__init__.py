@@ -117,7 +117,8 @@ def _report_warnings(command: str, caught: list[warnings.WarningMessage]) -> Non
         else:
             print(f"nerscore {command}: warning: {text}", file=sys.stderr)
     if undefined:
-        shown = "; ".join(undefined[:3]) + ("; ..." if len(undefined) > 3 else "")
+        more = f"; ... ({len(undefined) - 3} more)" if len(undefined) > 3 else ""
+        shown = "; ".join(undefined[:3]) + more
         print(f"nerscore {command}: note: {shown}. Pass --zero-division 0, 1 or nan to choose "
               "the value of undefined scores.", file=sys.stderr)
 
