@@ -82,7 +82,7 @@ def test_decoding_advice_names_the_flag_that_gave_the_files_encoding(capsys, tmp
     assert err.startswith(f"nerscore score: error: Cannot decode the file as utf-16 ({utf16}, "
                           "line 1)")
     assert err.endswith(f"`encoding` option ({flag} on the command line), e.g. {flag} utf-16-le "
-                        "or 'utf-16-be' for UTF-16 without a byte order mark.\n")
+                        f"or {flag} utf-16-be for UTF-16 without a byte order mark.\n")
 
 
 def test_a_systems_file_is_advised_its_pred_encoding(capsys, tmp_path):

@@ -146,7 +146,8 @@ def test_strict_mode_and_strict_tokens(capsys):
          f"line 4 of {DATA}/pred_one_column.conll has 1 column ('in', split at whitespace)"),
         ("pred_latin1.conll",
          f"Cannot decode byte 0xfc as utf-8 ({DATA}/pred_latin1.conll, line 2): the file is in "
-         "another encoding. Pass its encoding with the `encoding` option (--encoding"),
+         "another encoding. Pass its encoding with the `encoding` option (--encoding on the "
+         "command line), e.g. --encoding latin-1 or --encoding cp1252."),
         ("no-such-file.conll",
          f"cannot read PRED '{DATA}/no-such-file.conll': No such file or directory."),
     ],
@@ -213,7 +214,7 @@ def test_utf16_without_byte_order_mark_names_the_file(capsys, tmp_path, suffix, 
     assert err == (f"nerscore score: error: Cannot decode the file as utf-16 ({gold}, line 1): "
                    "UTF-16 stream does not start with BOM. Pass its encoding with the `encoding` "
                    f"option ({flag} on the command line), e.g. {flag} utf-16-le or "
-                   "'utf-16-be' for UTF-16 without a byte order mark.\n")
+                   f"{flag} utf-16-be for UTF-16 without a byte order mark.\n")
     status, out, _ = run(capsys, "score", str(gold), str(pred), flag, codec)
     assert status == 0
 

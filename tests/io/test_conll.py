@@ -269,7 +269,7 @@ def test_utf16_without_byte_order_mark(tmp_path, stream):
     assert str(info.value) == (
         f"Cannot decode the file as utf-16 ({path}, line 1): UTF-16 stream does not start with "
         "BOM. Pass its encoding with the `encoding` option (--encoding on the command line), "
-        "e.g. encoding='utf-16-le' or 'utf-16-be' for UTF-16 without a byte order mark.")
+        "e.g. encoding='utf-16-le' or encoding='utf-16-be' for UTF-16 without a byte order mark.")
     assert (info.value.source, info.value.line) == (str(path), 1)
     assert read("utf-16-be") == [["B-PER", "O"]]
 

@@ -132,7 +132,7 @@ def test_encoding_errors_name_the_option(tmp_path, read):
     assert str(info.value) == (
         f"Cannot decode byte 0xeb as utf-8 ({path}, line 2): the file is in another encoding. "
         "Pass its encoding with the `encoding` option (--encoding on the command line), e.g. "
-        "encoding='latin-1' or 'cp1252'.")
+        "encoding='latin-1' or encoding='cp1252'.")
     assert (info.value.source, info.value.line) == (str(path), 2)
     assert read(path, encoding="latin-1")[1].text == "Zoë"
 
@@ -146,7 +146,7 @@ def test_utf16_without_byte_order_mark_names_the_file(tmp_path, read):
     assert str(info.value) == (
         f"Cannot decode the file as utf-16 ({path}, line 1): UTF-16 stream does not start with "
         "BOM. Pass its encoding with the `encoding` option (--encoding on the command line), "
-        "e.g. encoding='utf-16-le' or 'utf-16-be' for UTF-16 without a byte order mark.")
+        "e.g. encoding='utf-16-le' or encoding='utf-16-be' for UTF-16 without a byte order mark.")
     assert read(path, encoding="utf-16-le")[0].spans[0].label == "PER"
 
 

@@ -50,7 +50,7 @@ def test_read_text_utf16_needs_a_byte_order_mark(tmp_path):
     assert str(info.value) == (
         f"Cannot decode the file as utf-16 ({path}, line 1): UTF-16 stream does not start with "
         "BOM. Pass its encoding with the `encoding` option (--encoding on the command line), "
-        "e.g. encoding='utf-16-le' or 'utf-16-be' for UTF-16 without a byte order mark.")
+        "e.g. encoding='utf-16-le' or encoding='utf-16-be' for UTF-16 without a byte order mark.")
     assert (info.value.source, info.value.line) == (str(path), 1)
     assert read_text(path, encoding="utf-16-be") == TEXT
     path.write_bytes(TEXT.encode("utf-16"))  # with its byte order mark
@@ -65,7 +65,7 @@ def test_read_text_names_the_byte(tmp_path):
     assert str(info.value) == (
         f"Cannot decode byte 0xeb as utf-8 ({path}, line 1): the file is in another encoding. "
         "Pass its encoding with the `encoding` option (--encoding on the command line), e.g. "
-        "encoding='latin-1' or 'cp1252'.")
+        "encoding='latin-1' or encoding='cp1252'.")
 
 
 #: UTF-16-LE CoNLL text whose first line has U+010A (a 0x0a byte) and whose third has a lone

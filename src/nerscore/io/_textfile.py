@@ -26,7 +26,7 @@ _NOT_FILE_CODECS = {
     "undefined": "which decodes nothing",
 }
 #: Codecs that take the byte order from a byte order mark, and those that name it.
-_BYTE_ORDER = {"utf-16": "'utf-16-le' or 'utf-16-be'", "utf-32": "'utf-32-le' or 'utf-32-be'"}
+_BYTE_ORDER = {"utf-16": ("utf-16-le", "utf-16-be"), "utf-32": ("utf-32-le", "utf-32-be")}
 
 
 def file_codec(encoding: object) -> str:
@@ -86,10 +86,9 @@ def _advice(encoding: str) -> str:
         name = codecs.lookup(encoding).name
     except LookupError:
         name = encoding
-    if name in _BYTE_ORDER:
-        return (f"e.g. encoding={_BYTE_ORDER[name]} for {name.upper()} without a byte order "
-                "mark")
-    return "e.g. encoding='latin-1' or 'cp1252'"
+    first, second = _BYTE_ORDER.get(name, ("latin-1", "cp1252"))
+    advice = f"e.g. encoding={first!r} or encoding={second!r}"
+    return f"{advice} for {name.upper()} without a byte order mark" if name in _BYTE_ORDER else advice
 
 
 def decode_error(
@@ -112,7 +111,7 @@ def decode_error(
     >>> print(str(error).replace("BOM. ", "BOM.\n").replace("), e.g.", "),\ne.g."))
     Cannot decode the file as utf-16 (gold.conll, line 1): UTF-16 stream does not start with BOM.
     Pass its encoding with the `encoding` option (--encoding on the command line),
-    e.g. encoding='utf-16-le' or 'utf-16-be' for UTF-16 without a byte order mark.
+    e.g. encoding='utf-16-le' or encoding='utf-16-be' for UTF-16 without a byte order mark.
     """
     if isinstance(exc, UnicodeDecodeError):
         data = exc.object if isinstance(exc.object, bytes) else raw
