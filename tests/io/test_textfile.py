@@ -121,3 +121,16 @@ def test_zero_bytes_without_the_pattern_of_wide_text_are_read():
     check_not_wide(b"a\x00b\x00\x00c O\n" * 4, "x.conll", "utf-8")  # few zeros
     check_not_wide(b"\x00\x00ab" * 16, "x.conll", "utf-8")  # not where wide text has them
     check_not_wide("Anna B-PER\n".encode("utf-16-le"), "x.conll", "latin-1")  # not read as UTF-8
+
+
+@pytest.mark.parametrize(("data", "encoding", "named"), [
+    ("A\nB".encode("utf-16-le")[:-2] + b"\x00\xd8 \x00", "utf-16-le", "bytes 0x00 0xd8"),
+    (b"A\n\xe2\x82", "utf-8", "bytes 0xe2 0x82"),  # cut short at the end
+    (b"A\n\xe9t\xe9", "utf-8", "byte 0xe9"),
+])
+def test_read_text_names_the_bytes_of_the_unit_it_cannot_decode(tmp_path, data, encoding, named):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(data)
+    with pytest.raises(FormatError) as info:
+        read_text(path, encoding=encoding)
+    assert str(info.value).startswith(f"Cannot decode {named} as {encoding} ({path}, line 2): ")

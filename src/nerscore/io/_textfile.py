@@ -116,7 +116,8 @@ def decode_error(
     if isinstance(exc, UnicodeDecodeError):
         data = exc.object if isinstance(exc.object, bytes) else raw
         line = first_line + _newlines_before(data, exc.start, encoding, exc.encoding)
-        what = f"byte 0x{data[exc.start : exc.start + 1].hex()}"
+        bad = data[exc.start : max(exc.end, exc.start + 1)][:4]  # a UTF-16/32 unit is 2 or 4 bytes
+        what = f"byte{'s' if len(bad) > 1 else ''} {' '.join(f'0x{b:02x}' for b in bad)}"
         problem = "the file is in another encoding"
     else:
         line, what, problem = first_line, "the file", exc.args[0] if exc.args else str(exc)
