@@ -140,6 +140,15 @@ def test_bad_label_alias(capsys, example):
     assert "label_aliases maps to 'GPE', which is not a gold label" in err
 
 
+@pytest.mark.parametrize("value", ["ORG=", "ORG=organization,,company", "ORG=organization, ",
+                                   "=organization"])
+def test_an_inline_label_alias_with_an_empty_alias_or_label_is_refused(capsys, example, value):
+    status, out, err = run(capsys, "score", *example, "--label-alias", value)
+    assert (status, out) == (2, "")
+    assert (f"--label-alias needs LABEL=ALIAS[,ALIAS...], each alias non-empty; got {value!r}"
+            in err)
+
+
 @pytest.mark.parametrize(("content", "message"), [
     ('{"ORG": ["organization"],\n "PER" "person"}',
      "line 2: malformed JSON (Expecting ':' delimiter at column 8); a --label-alias file holds "
@@ -165,6 +174,7 @@ def test_a_label_alias_file_that_is_not_json_is_located(capsys, example, tmp_pat
      "label 'ORG' has the alias ['organization', 'company'], which is not a string"),
     ('{"ORG": ["organization", " "]}', "label 'ORG' has the alias ' ', which is an empty string"),
     ('{"ORG": 7}', "label 'ORG' maps to 7; write its aliases as a list of strings"),
+    ('{"ORG": []}', "label 'ORG' maps to []; write its aliases as a list of strings"),
     ('{"": ["organization"]}', "the label '' is empty; write the gold label each alias stands "
                                "for"),
     ('["organization"]', "expected an object"),

@@ -214,9 +214,10 @@ def label_aliases(values: list[str] | None) -> dict[str, list[str]] | None:
     for value in values:
         if "=" in value and not os.path.isfile(value):
             label, _, names = value.partition("=")
-            aliases = [a.strip() for a in names.split(",") if a.strip()]
-            if not label.strip() or not aliases:
-                raise opt.UsageError(f"--label-alias needs LABEL=ALIAS[,ALIAS...]; got {value!r}")
+            aliases = [a.strip() for a in names.split(",")]
+            if not label.strip() or not all(aliases):
+                raise opt.UsageError(f"--label-alias needs LABEL=ALIAS[,ALIAS...], each alias "
+                                     f"non-empty; got {quoted(value)}")
             out.setdefault(label.strip(), []).extend(aliases)
             continue
         from nerscore.io._json_text import read_json_file
@@ -253,7 +254,7 @@ which is not a string; write each alias as a JSON string: {"LABEL": ["alias", ..
             raise opt.UsageError(f"--label-alias file {path}: the label {quoted(label)} is "
                                  f"empty; write the gold label each alias stands for: {shape}")
         listed = [aliases] if isinstance(aliases, str) else aliases
-        if not isinstance(listed, list):
+        if not isinstance(listed, list) or not listed:
             raise opt.UsageError(f"--label-alias file {path}: label {quoted(label)} maps to "
                                  f"{quoted(aliases)}; write its aliases as a list of strings: "
                                  f"{shape}")
