@@ -50,3 +50,16 @@ def test_long_tokens_that_differ_are_quoted_short(tmp_path: Path,
     err = capsys.readouterr().err
     assert f"'{'A' * 60}'... ({LONG} characters) ({gold}, line 1) vs '{'B' * 60}'... " in err
     assert len(err) < 800
+
+
+@pytest.mark.parametrize("command", ["score {gold} {pred} --confusion",
+                                     "diagnose --train {gold} --test {pred}"])
+def test_a_long_label_widens_no_other_row_of_the_tables(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    label = "X" * LONG
+    gold = _write(tmp_path / "g", "A B-PER\nb O\n")
+    pred = _write(tmp_path / "p", f"A B-{label}\nb B-PER\n")
+    assert main(command.format(gold=gold, pred=pred).split()) == 0
+    out = capsys.readouterr().out
+    assert len(out) < 4 * LONG  # the label in the score table, a row and a column header at most
+    assert max(len(line) for line in out.splitlines() if label not in line) < 200

@@ -9,10 +9,9 @@ by kind, and the notes.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from nerscore.errors import QUOTED
+from nerscore.render.table import table_lines
 
 if TYPE_CHECKING:
     from nerscore.analysis.agreement.results import Agreement
@@ -25,19 +24,6 @@ N_DOCUMENTS = 10
 
 def _num(x: float, digits: int) -> str:
     return "-" if math.isnan(x) else f"{x:.{digits}f}"
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -> list[str]:
-    if markdown:
-        out = ["| " + " | ".join(header) + " |",
-               "|" + "|".join("---" if k == 0 else "---:" for k in range(len(header))) + "|"]
-        return out + ["| " + " | ".join(r) + " |" for r in rows]
-    # a label longer than QUOTED overflows its row rather than widening every row
-    widths = [max(len(r[k]) for r in [header, *rows] if k or len(r[k]) <= QUOTED)
-              for k in range(len(header))]
-    lines = [[c.ljust(widths[0]) if k == 0 else c.rjust(widths[k]) for k, c in enumerate(r)]
-             for r in [header, *rows]]
-    return ["  ".join(r).rstrip() for r in lines]
 
 
 def _heading(text: str, markdown: bool) -> list[str]:
@@ -80,8 +66,9 @@ def render_agreement(result: Agreement, *, format: str = "text",  # noqa: A002 -
              f"entity F1 by match={result.match!r}"]
     lines += _heading("pairwise entity F1 (micro" + ("" if f1.symmetric else
                       "; rows are the reference") + ")", md)
-    lines += _table(["", *names], [[n, *(_num(x, digits) for x in row)]
-                                   for n, row in zip(names, f1.matrix, strict=True)], md)
+    lines += table_lines(["", *names], [[n, *(_num(x, digits) for x in row)]
+                                        for n, row in zip(names, f1.matrix, strict=True)],
+                         markdown=md)
     lines += ["", f"mean pairwise F1: {_num(f1.mean(), digits)} (SD {_num(f1.sd(), digits)})"
               f"{interval}"]
     lines += _heading("per label", md)
@@ -94,16 +81,16 @@ def render_agreement(result: Agreement, *, format: str = "text",  # noqa: A002 -
                        for k in ("all", "labelled")),
                      *(_num(pl[k].alpha, digits) if k in pl else "-"
                        for k in ("all", "labelled"))])
-    lines += _table(["label", "mean F1", "SD F1", "kappa (all)", "kappa (labelled)",
-                     "alpha (all)", "alpha (labelled)"], rows, md)
+    lines += table_lines(["label", "mean F1", "SD F1", "kappa (all)", "kappa (labelled)",
+                          "alpha (all)", "alpha (labelled)"], rows, markdown=md)
     lines += _heading(f"token level ({tl.units})", md)
     if tl.overall is None:
         lines.append(tl.reason)
     else:
         rows = [[subset, _num(t.mean_cohen, digits), _num(t.fleiss, digits),
                  _num(t.alpha, digits), str(t.n_tokens)] for subset, t in tl.overall.items()]
-        lines += _table(["tokens", "mean Cohen's kappa", "Fleiss' kappa",
-                         "Krippendorff's alpha", "n"], rows, md)
+        lines += table_lines(["tokens", "mean Cohen's kappa", "Fleiss' kappa",
+                              "Krippendorff's alpha", "n"], rows, markdown=md)
         ac = result.intervals.get("alpha")
         if ac is not None and not math.isnan(ac.low):
             lines += ["", f"alpha (all tokens): {_num(ac.value, digits)} "
@@ -111,7 +98,7 @@ def render_agreement(result: Agreement, *, format: str = "text",  # noqa: A002 -
     lines += _heading(f"least-agreed documents (of {len(result.documents)})", md)
     rows = [[d.document, _num(d.mean, digits), _num(d.sd, digits), str(d.n_entities)]
             for d in result.documents[:N_DOCUMENTS]]
-    lines += _table(["document", "mean F1", "SD F1", "shared entities"], rows, md)
+    lines += table_lines(["document", "mean F1", "SD F1", "shared entities"], rows, markdown=md)
     counts: dict[str, int] = {}
     for d in result.disagreements:
         counts[d.kind] = counts.get(d.kind, 0) + 1

@@ -7,6 +7,7 @@ import math
 from nerscore.analysis.breakdowns import Breakdown, Bucket
 from nerscore.errors import option_error
 from nerscore.render.sections import titled_section
+from nerscore.render.table import table_lines
 
 __all__ = ["breakdown_section", "render_breakdown"]
 
@@ -59,18 +60,7 @@ def render_breakdown(result: Breakdown, *, format: str = "text", digits: int = 2
              "seen": "in training"}[result.by]
     rows = [_cells(b, digits) for b in (*result.buckets, result.overall)]
     head = [title, *_HEAD[1:]]
-    if format == "markdown":
-        lines = ["| " + " | ".join(head) + " |", "|" + "|".join(
-            ["---"] + ["---:"] * (len(head) - 1)) + "|"]
-        lines += ["| " + " | ".join(r) + " |" for r in rows]
-        return "\n".join(lines)
-    widths = [max(len(head[j]), *(len(r[j]) for r in rows)) for j in range(len(head))]
-    out = []
-    for r in (head, *rows):
-        first = f"{r[0]:<{widths[0]}}"
-        rest = "  ".join(f"{v:>{w}}" for v, w in zip(r[1:], widths[1:], strict=True))
-        out.append(f"{first}  {rest}".rstrip())
-    return "\n".join(out)
+    return "\n".join(table_lines(head, rows, markdown=format == "markdown"))
 
 
 def breakdown_section(out: str, result: Breakdown, *, markdown: bool = False,

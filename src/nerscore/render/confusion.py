@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from nerscore.analysis.confusion import NONE, ConfusionMatrix
+from nerscore.render.table import markdown_cell, table_lines
 
 __all__ = ["confusion_section", "render_confusion", "render_confusion_markdown"]
 
@@ -37,17 +38,8 @@ def render_confusion(cm: ConfusionMatrix, *, digits: int = 2) -> str:
     none       0.00  1.00  0.00
     """
     names, cells = _cell_texts(cm, digits)
-    corner = "gold/pred"
-    first = max(len(corner), *(len(n) for n in names))
-    widths = [max(len(names[j]), *(len(r[j]) for r in cells)) for j in range(len(names))]
-
-    def line(name: str, values: list[str]) -> str:
-        body = "  ".join(f"{v:>{w}}" for v, w in zip(values, widths, strict=True))
-        return f"{name:<{first}}  {body}"
-
-    lines = [line(corner, names)]
-    lines += [line(name, row) for name, row in zip(names, cells, strict=True)]
-    return "\n".join(line.rstrip() for line in lines)
+    rows = [[name, *row] for name, row in zip(names, cells, strict=True)]
+    return "\n".join(table_lines(["gold/pred", *names], rows))
 
 
 def _cell_texts(cm: ConfusionMatrix, digits: int) -> tuple[list[str], list[list[str]]]:
@@ -88,7 +80,7 @@ def render_confusion_markdown(cm: ConfusionMatrix, *, digits: int = 2) -> str:
     | **none** | 0 | 1 | 0 |
     """
     names, cells = _cell_texts(cm, digits)
-    esc = [" ".join(n.split()).replace("|", "\\|") for n in names]
+    esc = [markdown_cell(n) for n in names]
     lines = ["| gold \\ pred | " + " | ".join(esc) + " |",
              "|---|" + "---:|" * len(names)]
     lines += [f"| **{name}** | " + " | ".join(row) + " |"

@@ -8,6 +8,7 @@ from nerscore.analysis.diagnostics import SEVERITIES, Diagnostics
 from nerscore.analysis.findings import pct
 from nerscore.errors import option_error
 from nerscore.render.breakdown import render_breakdown
+from nerscore.render.table import markdown_cell, table_lines
 
 __all__ = ["render_diagnostics"]
 
@@ -40,20 +41,6 @@ def _label_rows(d: Diagnostics) -> tuple[list[str], list[list[str]]]:
             row.append(str(d.pred_counts[lab]))
         rows.append(row)
     return head, rows
-
-
-def _table(head: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(len(head[j]), *(len(r[j]) for r in rows)) for j in range(len(head))]
-    out = []
-    for r in (head, *rows):
-        cells = [f"{r[0]:<{widths[0]}}"] + [f"{v:>{w}}" for v, w in
-                                            zip(r[1:], widths[1:], strict=True)]
-        out.append("  ".join(cells).rstrip())
-    return out
-
-
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def render_diagnostics(result: Diagnostics, *, format: str = "text", digits: int = 2) -> str:  # noqa: A002
@@ -95,7 +82,7 @@ def render_diagnostics(result: Diagnostics, *, format: str = "text", digits: int
     skipped = "; ".join(f"{k} ({v})" for k, v in result.skipped.items())
     if format == "text":
         out = [*_summary(result), ""]
-        out += _table(head, rows) if rows else ["no entities"]
+        out += table_lines(head, rows) if rows else ["no entities"]
         out.append("")
         if not result.findings:
             out.append("no findings")
@@ -113,22 +100,19 @@ def render_diagnostics(result: Diagnostics, *, format: str = "text", digits: int
     out = ["## Dataset diagnostics", "", summary[0][len("dataset diagnostics: "):].capitalize()
            + ".", "", *(f"- {s}" for s in summary[1:]), ""]
     if rows:
-        out += ["| " + " | ".join(head) + " |",
-                "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|"]
-        out += ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in rows]
-        out.append("")
+        out += [*table_lines(head, rows, markdown=True), ""]
     out += ["### Findings", ""]
     if result.findings:
         out += ["| severity | kind | labels | finding | advice |", "|---|---|---|---|---|"]
-        out += [f"| {f.severity} | {f.kind} | {_md_cell(', '.join(f.labels))} | "
-                f"{_md_cell(f.message)} | {_md_cell(f.advice)} |" for f in result.findings]
+        out += [f"| {f.severity} | {f.kind} | {markdown_cell(', '.join(f.labels))} | "
+                f"{markdown_cell(f.message)} | {markdown_cell(f.advice)} |" for f in result.findings]
     else:
         out.append("No findings.")
     if result.seen_scores is not None:
         out += ["", "### Seen and unseen entities", "",
                 render_breakdown(result.seen_scores, format="markdown", digits=digits)]
     if skipped:
-        out += ["", f"Not checked: {_md_cell(skipped)}."]
+        out += ["", f"Not checked: {markdown_cell(skipped)}."]
     if result.notes:
-        out += ["", *(f"- Note: {_md_cell(n)}" for n in result.notes)]
+        out += ["", *(f"- Note: {markdown_cell(n)}" for n in result.notes)]
     return "\n".join(line.rstrip() for line in out)

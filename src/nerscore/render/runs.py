@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from nerscore.render.table import column_width
+
 if TYPE_CHECKING:
     from nerscore.analysis.runs import Runs, RunStat
 
@@ -105,7 +107,8 @@ def render_runs_text(runs: Runs, digits: int = 2, *, gold: str | None = None,
     n, level, title = _header(runs, gold, match)
     head = ["", "precision", "recall", "f1-score", "f1 SE", f"f1 {level} CI", "runs"]
     rows = _rows(runs, digits)
-    widths = [max(len(r[i]) for r in [head, *(r for r in rows if r)]) for i in range(len(head))]
+    widths = [column_width(r[i] for r in [head, *(r for r in rows if r)])
+              for i in range(len(head))]
     widths[0] = max(widths[0], 9)
 
     def line(cells: list[str]) -> str:

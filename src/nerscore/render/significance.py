@@ -14,6 +14,7 @@ import math
 from nerscore.analysis.significance.results import Comparison, Estimate, RunSpread
 from nerscore.errors import option_error
 from nerscore.render.sections import titled_section
+from nerscore.render.table import table_lines
 
 __all__ = ["format_p_value", "intervals_section", "render_comparison"]
 
@@ -82,27 +83,13 @@ def format_p_value(p: float | None, n_resamples: int, *, digits: int = 3) -> str
     return f"{p:.{digits}f}"
 
 
-def _table(header: list[str], rows: list[list[str]], markdown: bool) -> list[str]:
-    if markdown:
-        out = ["| " + " | ".join(header) + " |",
-               "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
-        return out + ["| " + " | ".join(r) + " |" for r in rows]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-
-    def line(cells: list[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
-
-    return [line(header), *(line(r) for r in rows)]
-
-
 def _runs_table(r: Comparison, digits: int, md: bool) -> list[str]:
     """Each system's runs: how many, and mean ± SD over runs of each score."""
     cols = [("precision", "micro"), ("recall", "micro"), ("f1", "micro"), ("f1", "macro")]
     header = ["system", "runs", *(f"{a} {_NAMES[m]} mean ± SD" for m, a in cols)]
     rows = [[s.name, str(s.runs.n_runs), *(_mean_sd(s.runs, m, a, digits) for m, a in cols)]
             for s in r.systems if s.runs is not None]
-    return _table(header, rows, md)
+    return table_lines(header, rows, markdown=md)
 
 
 def _mean_sd(spread: RunSpread, metric: str, average: str, digits: int) -> str:
@@ -158,7 +145,7 @@ def render_comparison(
         header = ["system", *(f"mean {h}" for h in header[1:])]
     rows = [[s.name, _est(s.micro.precision, digits), _est(s.micro.recall, digits),
              _est(s.micro.f1, digits), _est(s.macro.f1, digits)] for s in r.systems]
-    lines += _table(header, rows, md)
+    lines += table_lines(header, rows, markdown=md)
     if runs:
         lines += ["", *_runs_table(r, digits, md)]
     if r.pairs:
@@ -177,7 +164,7 @@ def render_comparison(
                 header.append(name)
                 for row, x in zip(rows, r.pairs, strict=True):
                     row.append(p(getattr(x, test)))
-        lines += ["", *_table(header, rows, md)]
+        lines += ["", *table_lines(header, rows, markdown=md)]
     for n in r.notes:
         lines += ["", f"note: {n}"]
     return "\n".join(lines) + "\n"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from nerscore.errors import QUOTED
 from nerscore.render.registry import Renderer, ScoreOutput, register_renderer
+from nerscore.render.table import column_width
 from nerscore.scoring.report import Report, Row
 
 __all__ = [
@@ -105,8 +105,7 @@ def render_text(report: Report, *, digits: int = 2) -> str:
     <BLANKLINE>
     accuracy: 1.00 (3 tokens, 1 sequences)
     """
-    # a label longer than QUOTED is written whole but overflows its row, not widening every row
-    width = max([len(k) for k in report.labels if len(k) <= QUOTED] + [len("weighted avg")])
+    width = max(column_width(report.labels), len("weighted avg"))
     f_name = "f1-score" if report.beta == 1.0 else f"f{report.beta:g}-score"
     cols = ("precision", "recall", f_name, "support", "predicted")
     colw = max(len(c) for c in cols[:3])
