@@ -7,8 +7,11 @@ says what went wrong and how to fix it.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
-from collections.abc import Callable, Sequence
+import threading
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from types import FrameType, ModuleType
 
 __all__ = [
@@ -26,6 +29,7 @@ __all__ = [
     "TextMismatchWarning",
     "UndefinedMetricWarning",
     "UnknownLabelWarning",
+    "caught_warnings",
     "closest",
     "describe_location",
     "option_error",
@@ -126,6 +130,35 @@ def user_stacklevel() -> int:
     function.
     """
     return _outermost_frame()[1]
+
+
+#: Held while nerscore catches warnings (:func:`caught_warnings`).
+_CATCHING = threading.RLock()
+
+
+@contextlib.contextmanager
+def caught_warnings(action: str = "always") -> Iterator[list[warnings.WarningMessage]]:
+    """``warnings.catch_warnings(record=True)`` under one filter, one thread at a time.
+
+    ``catch_warnings`` swaps process-wide state and puts back, on leaving,
+    what it found on entering. Two threads that enter and leave in crossed
+    order (the workers of a threaded Dask cluster updating scorers) leave
+    one thread's filters and record list in place for good: warnings given
+    afterwards, in any thread, are lost. nerscore catches warnings only
+    through this function, whose blocks hold a lock, so that they nest
+    instead. Nothing inside a block waits for another thread.
+
+    Examples
+    --------
+    >>> with caught_warnings() as caught:
+    ...     warnings.warn("twice")
+    ...     warnings.warn("twice")
+    >>> [str(w.message) for w in caught]
+    ['twice', 'twice']
+    """
+    with _CATCHING, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter(action)  # type: ignore[arg-type]
+        yield caught
 
 
 def user_keywords() -> tuple[str, ...]:

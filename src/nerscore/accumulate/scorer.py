@@ -10,7 +10,6 @@ after earlier ones).
 from __future__ import annotations
 
 import copy
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +17,7 @@ import numpy as np
 
 from nerscore.decode.label_ops import warn_unknown_labels
 from nerscore.decode.text_agreement import TextMismatches
-from nerscore.errors import TextMismatchWarning
+from nerscore.errors import TextMismatchWarning, caught_warnings
 from nerscore.io.chunks import NotStreamable
 from nerscore.matching import get_matcher
 from nerscore.scoring.metrics import build_report, run_matcher
@@ -177,8 +176,7 @@ class EntityScorer:
         """
         matcher = get_matcher(self._match)
         if self._whole_input:  # a warning would speak of this batch only
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
+            with caught_warnings() as caught:
                 run = run_matcher(y_true, y_pred, self._match, self._decoding,
                                   self._run_options(), align=self._aligned(),
                                   warn_labels=False)
@@ -197,8 +195,7 @@ class EntityScorer:
             self.text_mismatches += prep.text_mismatches.shifted(self.n_sequences)
         extra.pop("notes", None)
         if matcher.report_extra is not None:  # rebuilt from the summed counts by compute()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
+            with caught_warnings("ignore"):
                 for key in matcher.report_extra(res.counts, self._zero_division):
                     extra.pop(key, None)
         self._add_details((prep.scheme, prep.mode, extra))

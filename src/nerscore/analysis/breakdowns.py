@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.analysis.surfaces import seen_flags, texts_of
-from nerscore.errors import OptionError, option_error, user_stacklevel
+from nerscore.errors import OptionError, caught_warnings, option_error, user_stacklevel
 from nerscore.matching.alignment import Alignment
 from nerscore.values.decoding import Decoding
 from nerscore.values.ratios import check_zero_division, safe_divide
@@ -189,8 +189,7 @@ def prepare_one(y: object, decoding: Decoding) -> Prepared:
 
     if input_kind(y, y) == "spans":
         decoding = Decoding()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with caught_warnings() as caught:
         prep = prepare(y, y, decoding)
     shown: set[str] = set()
     for w in caught:

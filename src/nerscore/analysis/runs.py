@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import LengthMismatchError, option_error, user_stacklevel
+from nerscore.errors import LengthMismatchError, caught_warnings, option_error, user_stacklevel
 from nerscore.scoring.metrics import evaluate
 from nerscore.scoring.report import Report
 
@@ -331,8 +331,7 @@ def score_runs(
     reports = []
     caught: list[list[warnings.WarningMessage]] = []
     for y_pred in runs:
-        with warnings.catch_warnings(record=True) as run_caught:
-            warnings.simplefilter("always")
+        with caught_warnings() as run_caught:
             reports.append(evaluate(y_true, y_pred, match=match, beta=beta,
                                     zero_division=zero_division, labels=labels, **options))
         caught.append(run_caught)

@@ -178,6 +178,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     set_quiet(getattr(args, "quiet", False))
     stderr, spooled = sys.stderr, None
     try:
+        # not errors.caught_warnings: the command waits for its reading threads, which may
+        # catch warnings themselves; this block is the outermost and crosses no other
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:

@@ -16,7 +16,7 @@ from typing import Any
 from nerscore._version import __version__
 from nerscore.decode.inputs import Prepared, prepare
 from nerscore.decode.label_ops import apply_label_ops, check_label_ops
-from nerscore.errors import OptionError, user_stacklevel
+from nerscore.errors import OptionError, caught_warnings, user_stacklevel
 from nerscore.matching import Matcher, MatchResult, get_matcher
 from nerscore.scoring.reduction import (
     Average,
@@ -108,8 +108,7 @@ def select_entities(prep: Prepared, selection: Selection) -> Prepared:
 
 def _prepare(y_true: object, y_pred: object, decoding: Decoding) -> Prepared:
     """:func:`prepare`, with the decoders' warnings pointed at the user's line."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with caught_warnings() as caught:
         prep = prepare(y_true, y_pred, decoding)
     for w in caught:
         warnings.warn(w.message, w.category, stacklevel=user_stacklevel())
@@ -500,8 +499,7 @@ def build_report(
                                      labels=labels)
     f1_label, f1_avg = (per_label, averages)
     if beta != 1.0:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with caught_warnings("ignore"):
             f1_label, f1_avg = reduce_all(counts, beta=1.0, zero_division=zero_division,
                                           labels=labels)
 

@@ -22,6 +22,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, TypeVar
 
+from nerscore.errors import caught_warnings
+
 __all__ = ["remembered", "reusing", "reusing_runs", "run_key"]
 
 T = TypeVar("T")
@@ -90,8 +92,7 @@ def remembered(key: Hashable | None, keep: tuple[object, ...], compute: Callable
     if key in memory:
         value, caught, _ = memory[key]
     else:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with caught_warnings() as caught:
             value = compute()
         memory[key] = (value, caught, keep)
     for w in caught:

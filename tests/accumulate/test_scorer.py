@@ -1,0 +1,37 @@
+"""``EntityScorer``: updates from several threads leave Python's warning state as it was."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import warnings
+
+import pytest
+
+from nerscore import EntityScorer
+
+
+def test_scorers_updated_in_threads_leave_the_warning_state_as_it_was():
+    """Each update catches warnings; threads that did so in crossed order lost later warnings."""
+    gold = [["B-PER", "I-PER", "O", "B-LOC"]] * 20
+    pred = [["B-PER", "O", "I-LOC", "B-LOC"]] * 20
+    before = (list(warnings.filters), warnings.showwarning)
+
+    def work() -> None:
+        for _ in range(150):
+            scorer = EntityScorer(match="semeval", whole_input=True)
+            scorer.update(gold, pred)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch inside the blocks that catch warnings
+    try:
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert (list(warnings.filters), warnings.showwarning) == before
+    with pytest.warns(UserWarning, match="still seen"):
+        warnings.warn("still seen", UserWarning, stacklevel=1)
