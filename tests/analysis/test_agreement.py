@@ -240,6 +240,25 @@ def test_overlapping_entities_leave_only_the_per_label_numbers() -> None:
     assert result.tokens.per_label["PER"]["all"].cohen[0][1] == pytest.approx(0.0)
 
 
+def test_the_reason_without_overall_numbers_names_the_document() -> None:
+    a = {"d1": [(0, 4, "PER")], "d2": [(0, 10, "ORG"), (0, 4, "PER")]}
+    b = {"d1": [(0, 4, "PER")], "d2": [(0, 10, "ORG")]}
+    reason = agreement([a, b], n_resamples=0).tokens.reason
+    assert "the first is token 0 of document 'd2')" in reason
+
+
+@pytest.mark.parametrize("at", [4, 5, 11])
+def test_a_zero_length_entity_labels_no_token(at: int) -> None:
+    text = "Ana visited New York."  # 5 is inside "visited", 4 and 11 are its edges
+    a = {"d": nerscore.Document("d", [(0, 3, "PER"), (at, at, "MISC")], text=text)}
+    b = {"d": nerscore.Document("d", [(0, 3, "PER")], text=text)}
+    result = agreement([a, b], n_resamples=0)
+    assert result.f1.matrix[0][1] == pytest.approx(2 / 3)  # still an entity
+    assert result.tokens.overall is not None
+    assert result.tokens.overall["all"].alpha == 1.0
+    assert math.isnan(result.tokens.per_label["MISC"]["all"].alpha)
+
+
 def test_disagreements_are_grouped_with_who_said_what() -> None:
     sets = [[["B-PER", "I-PER", "O", "B-LOC", "O", "B-ORG"]],
             [["B-PER", "O", "O", "B-MISC", "O", "B-ORG"]],

@@ -5,7 +5,8 @@ A token's label is the label of the entity it belongs to, ``O`` outside
 input; span documents with text are cut by a named tokenizer (a token
 belongs to every entity it shares a character with); span documents without
 text use the offsets themselves as tokens, up to the last end any annotator
-gives (docs/agreement.md).
+gives (docs/agreement.md). A zero-length entity shares no character with any
+token, so it labels no token (it still counts in the entity F1).
 """
 
 from __future__ import annotations
@@ -141,7 +142,7 @@ def _layout(annotated: Annotated, tokenizer: Tokenizer) -> tuple[
             starts, ends = bounds[d]
             u0[rows] = offsets[d] + np.searchsorted(ends, c.start[rows], side="right")
             u1[rows] = offsets[d] + np.searchsorted(starts, c.end[rows], side="left")
-        u1 = np.maximum(u0, u1)
+        u1 = np.where(c.start < c.end, np.maximum(u0, u1), u0)  # zero-length: no character
         ranges.append(EntityColumns(c.seq, u0, u1, c.label, c.labels, n_docs))
     name = tokenizer if isinstance(tokenizer, str) else getattr(tokenizer, "__name__", "custom")
     return offsets, ranges, f"{name} tokens"
@@ -288,7 +289,7 @@ def token_level(tl: TokenLabels, doc_names: Sequence[str]) -> tuple[
         first = where - int(np.searchsorted(tl.doc, tl.doc[where]))
         reason = (f"{int(multi.any(axis=0).sum())} token(s) hold two or more labels (nested or "
                   f"overlapping entities; the first is token {first} of document "
-                  f"{int(tl.doc[where])}), so a token has no single label and only the "
+                  f"{doc_names[int(tl.doc[where])]!r}), so a token has no single label and only the "
                   "per-label (one-vs-rest) numbers are defined.")
     else:
         cat = tl.categories()
