@@ -13,6 +13,7 @@ import pytest
 
 import nerscore
 from nerscore.analysis.agreement import TokenAgreement, agreement
+from nerscore.analysis.significance.results import Estimate
 from nerscore.analysis.agreement.inputs import join_annotations
 from nerscore.errors import InputTypeError, LengthMismatchError, OptionError
 from tests.paths import DATA
@@ -278,6 +279,29 @@ def test_bootstrap_intervals_are_reproducible_and_hold_the_estimate() -> None:
     for est in a.intervals.values():
         assert est.low <= est.value <= est.high
         assert est.low < est.high
+
+
+def test_documents_no_pair_shares_are_not_resampled() -> None:
+    a = {"d1": [(0, 3, "PER"), (5, 8, "LOC")], "d2": [(0, 3, "PER")]}
+    b = {"d1": [(0, 3, "PER"), (5, 8, "ORG")], "d3": [(0, 3, "PER")]}
+    result = agreement([a, b], n_resamples=200)
+    # only d1 is shared: every resample is d1 alone, never d2 or d3 without a pair
+    assert result.intervals["mean_f1"] == Estimate(0.5, 0.5, 0.5)
+    assert result.intervals["alpha"].low == result.intervals["alpha"].high
+
+
+def test_an_interval_undefined_in_some_resamples_is_noted() -> None:
+    a = [["B-PER", "O"], ["O", "O"]]
+    result = agreement([a, a], n_resamples=200)
+    assert result.f1.mean() == 1.0
+    assert math.isnan(result.intervals["mean_f1"].low)
+    assert math.isnan(result.intervals["alpha"].low)
+    f1_note, alpha_note = result.notes
+    assert re.fullmatch(r"No bootstrap interval of the mean pairwise F1: in \d+ of 200 "
+                        r"resamples some pair of annotators has no entity in the documents "
+                        r"drawn, so its F1 is undefined \(too few documents with entities to "
+                        r"resample\)\.", f1_note)
+    assert alpha_note.startswith("No bootstrap interval of alpha: in ")
 
 
 def test_documents_are_sorted_least_agreed_first() -> None:

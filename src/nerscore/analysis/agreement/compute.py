@@ -85,14 +85,22 @@ def _check_bootstrap(n_resamples: object, level: object, seed: object) -> None:
 
 
 def _intervals(pc: PairCounts, alpha_parts: FloatArray, n_resamples: int, level: float,
-               seed: int | None, point: dict[str, float]) -> dict[str, Estimate]:
-    """Percentile bootstrap over documents of the mean pairwise F1 and alpha."""
-    tp = pc.tp.sum(axis=2).T  # (docs, pairs)
-    total = pc.total.sum(axis=2).T
-    data = np.concatenate([tp, total, np.nan_to_num(alpha_parts)], axis=1)
+               seed: int | None, point: dict[str, float]) -> tuple[dict[str, Estimate],
+                                                                     tuple[str, ...]]:
+    """Percentile bootstrap over documents of the mean pairwise F1 and alpha, and notes.
+
+    The documents resampled are those some pair of annotators both annotated
+    (the others add nothing to either number). When some resamples leave a
+    number undefined (a pair with no entity in the drawn documents, every
+    drawn token in one category) the interval is NaN and a note says why.
+    """
+    shared = pc.both.any(axis=0)
+    tp = pc.tp.sum(axis=2).T[shared]  # (docs, pairs)
+    total = pc.total.sum(axis=2).T[shared]
+    data = np.concatenate([tp, total, np.nan_to_num(alpha_parts[shared])], axis=1)
     n_pairs = tp.shape[1]
     if n_resamples == 0 or data.shape[0] == 0:
-        return {k: Estimate(v, float("nan"), float("nan")) for k, v in point.items()}
+        return {k: Estimate(v, float("nan"), float("nan")) for k, v in point.items()}, ()
     plan = bootstrap_plan(data)
     rows = data[plan.columns]
     boot, _ = rngs(seed)
@@ -105,17 +113,29 @@ def _intervals(pc: PairCounts, alpha_parts: FloatArray, n_resamples: int, level:
         parts = sums[:, 2 * n_pairs:]
         alphas.append(np.array([alpha_from_parts(float(r[0]), r[1:]) for r in parts]))
     out = {}
+    notes = []
     for name, values in (("mean_f1", np.concatenate(f1s)), ("alpha", np.concatenate(alphas))):
         if name == "alpha" and np.isnan(alpha_parts).any():
             out[name] = Estimate(point[name], float("nan"), float("nan"))
             continue
-        finite = values[~np.isnan(values)]
-        if len(finite) < len(values) or not len(finite):
+        undefined = int(np.isnan(values).sum())
+        if undefined:
             lo = hi = float("nan")
+            if not np.isnan(point[name]):
+                notes.append(_UNDEFINED[name].format(undefined, len(values)))
         else:
-            lo, hi = (float(x) for x in np.quantile(finite, [(1 - level) / 2, (1 + level) / 2]))
+            lo, hi = (float(x) for x in np.quantile(values, [(1 - level) / 2, (1 + level) / 2]))
         out[name] = Estimate(point[name], lo, hi)
-    return out
+    return out, tuple(notes)
+
+
+_UNDEFINED = {
+    "mean_f1": ("No bootstrap interval of the mean pairwise F1: in {} of {} resamples some pair "
+                "of annotators has no entity in the documents drawn, so its F1 is undefined "
+                "(too few documents with entities to resample)."),
+    "alpha": ("No bootstrap interval of alpha: in {} of {} resamples all the tokens drawn have "
+              "the same label, so alpha is undefined (too few documents with entities to resample)."),
+}
 
 
 def agreement(
@@ -217,8 +237,8 @@ def agreement(
         tl, [annotated.document_name(d) for d in range(annotated.n_documents)])
     alpha = (level_result.overall["all"].alpha if level_result.overall is not None
              else float("nan"))
-    intervals = _intervals(pc, alpha_parts, n_resamples,
-                           level, seed, {"mean_f1": f1.mean(), "alpha": alpha})
+    intervals, interval_notes = _intervals(pc, alpha_parts, n_resamples, level, seed,
+                                           {"mean_f1": f1.mean(), "alpha": alpha})
     texts: dict[str, Any] | None = None
     source = annotated.texts if annotated.texts is not None else annotated.tokens
     if source is not None:
@@ -228,5 +248,5 @@ def agreement(
         annotated.names, match, {**resolved, **entity_keys, **ops.given()},
         annotated.n_documents, f1,
         level_result, _documents(annotated, pc), find_disagreements(annotated), intervals,
-        level, n_resamples, seed, annotated.notes, texts,
+        level, n_resamples, seed, annotated.notes + interval_notes, texts,
     )
