@@ -53,6 +53,22 @@ def test_agree_refuses_one_file_and_bad_names(capsys: pytest.CaptureFixture[str]
     assert "--names gives 1 name(s) for 3 FILE(s)" in capsys.readouterr().err
 
 
+def test_options_that_cannot_apply_are_usage_errors(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    out = str(tmp_path / "gold.conll")
+    assert main(["adjudicate", *CONLL, "-o", out, "--min-votes", "4"]) == 2
+    assert ("error: --min-votes 4 is more than the 3 annotators; give a number from 1 to 3"
+            in capsys.readouterr().err)
+    assert main(["adjudicate", *CONLL, "-o", out, "--min-votes", "0"]) == 2
+    assert "--min-votes: expected a whole number >= 1; got '0'" in capsys.readouterr().err
+    assert main(["agree", *BRAT, "--tags"]) == 2
+    assert ("error: --tags compares the raw tags of every token, but the FILEs hold spans; "
+            "leave --tags out" in capsys.readouterr().err)
+    assert main(["agree", *CONLL, "--tags", "--map", "NP=X", "--drop", "VP"]) == 2
+    assert ("error: --map, --drop act on entities, but --tags compares the raw tags of every "
+            "token; leave out --tags or the label operations" in capsys.readouterr().err)
+
+
 def test_adjudicate_writes_conll_and_a_summary(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "gold.conll"

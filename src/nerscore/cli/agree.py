@@ -120,8 +120,9 @@ def register(subparsers: Subparsers) -> None:
         description=ADJUDICATE_DESCRIPTION, epilog=ADJUDICATE_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
     _common(q)
-    q.add_argument("--min-votes", type=opt.non_negative_int, default=None, metavar="N",
-                   help="votes an entity needs (default: a strict majority)")
+    q.add_argument("--min-votes", type=opt._positive_int, default=None, metavar="N",
+                   help="votes an entity needs, 1 to the number of annotators (default: a "
+                        "strict majority)")
     q.add_argument("-o", "--output", metavar="PATH", required=True,
                    help="the adjudicated file (a folder for BRAT)")
     q.add_argument("--output-format", type=fm.format_name, default=None, metavar="FORMAT",
@@ -217,7 +218,16 @@ def run_agree(args: argparse.Namespace) -> int:
     import nerscore
 
     renderer = output_renderer(args, "agreement")
+    ops = [flag for flag, dest in (("--map", "label_map"), ("--map-file", "label_map_file"),
+                                   ("--keep", "keep_labels"), ("--drop", "drop_labels"))
+           if getattr(args, dest, None) is not None]
+    if args.tags and ops:
+        raise opt.UsageError(f"{', '.join(ops)} act on entities, but --tags compares the raw "
+                             "tags of every token; leave out --tags or the label operations")
     data, tag_kw, read = _read(args, "agree")
+    if args.tags and not tag_kw:
+        raise opt.UsageError("--tags compares the raw tags of every token, but the FILEs hold "
+                             "spans; leave --tags out")
     aligned = _token_notes(read, "agree")
     resampling = {k: v for k, v in opt.resampling_kwargs(args).items() if v is not None}
     result = nerscore.agreement(data, match=args.match, tags=args.tags,
@@ -252,6 +262,9 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     from nerscore.io.formats import guess_format
 
     data, tag_kw, read = _read(args, "adjudicate")
+    if args.min_votes is not None and args.min_votes > len(data):
+        raise opt.UsageError(f"--min-votes {args.min_votes} is more than the {len(data)} "
+                             f"annotators; give a number from 1 to {len(data)}")
     _token_notes(read, "adjudicate")
     out_fmt = guess_format(args.output, args.output_format)
     docs, stats = nerscore.adjudicate(data, min_votes=args.min_votes, **tag_kw,
