@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import nerscore
-from nerscore.errors import OptionError
+from nerscore.errors import FormatError, OptionError
 from tests.paths import DATA
 
 CONLL = DATA / "agreement" / "conll"
@@ -58,7 +58,14 @@ def test_a_document_some_annotators_lack_counts_only_its_annotators() -> None:
     docs, stats = nerscore.adjudicate([{"d": [(0, 1, "X")], "e": [(0, 1, "Y")]},
                                        {"d": [(0, 1, "X")]}, {"d": []}])
     assert [_spans(d) for d in docs] == [[(0, 1, "X")], [(0, 1, "Y")]]  # e: 1 of 1
-    assert "'e' (missing for B, C)" in stats.notes[0]
+    assert stats.notes == ("1 document(s) are not annotated by every annotator and are "
+                           "decided by the annotators who have them: 'e' (missing for B, C).",)
+
+
+def test_documents_no_two_annotators_share_are_an_error() -> None:
+    with pytest.raises(FormatError, match=r"No document is annotated by two or more annotators, "
+                       r"so there is nothing to compare \(ids of 'A': 'd1', 'd2'; 'B': 'x1'\)"):
+        nerscore.adjudicate([{"d1": [(0, 1, "X")], "d2": []}, {"x1": [(0, 1, "X")]}])
 
 
 def test_tag_files_adjudicate_to_tags() -> None:

@@ -15,7 +15,7 @@ import nerscore
 from nerscore.analysis.agreement import TokenAgreement, agreement
 from nerscore.analysis.significance.results import Estimate
 from nerscore.analysis.agreement.inputs import join_annotations
-from nerscore.errors import InputTypeError, LengthMismatchError, OptionError
+from nerscore.errors import FormatError, InputTypeError, LengthMismatchError, OptionError
 from tests.paths import DATA
 
 BRAT = DATA / "agreement" / "brat"
@@ -229,6 +229,15 @@ def test_missing_documents_are_left_out_of_the_pairs_that_lack_them() -> None:
     docs = {d.document: d for d in result.documents}
     assert set(docs["d2"].f1) == {"a/c"}
     assert result.tokens.overall is None or result.tokens.units == "offsets"
+
+
+def test_documents_no_two_annotators_share_are_an_error() -> None:
+    a = {"d1": [(0, 4, "PER")], "d2": []}
+    with pytest.raises(FormatError, match="No document is annotated by two or more annotators"):
+        agreement({"a": a, "b": {"D1": [(0, 4, "PER")]}, "c": {"D2": []}})
+    # one document that two of three share is enough
+    result = agreement({"a": a, "b": {"d1": [(0, 4, "PER")]}, "c": {"D2": []}}, n_resamples=0)
+    assert result.f1.matrix[0][1] == 1.0
 
 
 def test_overlapping_entities_leave_only_the_per_label_numbers() -> None:

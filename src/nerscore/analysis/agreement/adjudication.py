@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from nerscore.analysis.agreement.inputs import Annotated, join_annotations, relabel
+from nerscore.analysis.agreement.inputs import DECIDED, Annotated, join_annotations, relabel
 from nerscore.errors import option_error
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import Document, is_int
@@ -225,6 +225,6 @@ def adjudicate(
     (2, 1)
     """
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
-    annotated = relabel(join_annotations(annotations, names=names, decoding=decoding),
-                        LabelOps(labels_map, keep, drop))
+    annotated = relabel(join_annotations(annotations, names=names, decoding=decoding,
+                                         absent=DECIDED), LabelOps(labels_map, keep, drop))
     return adjudicate_joined(annotated, _check_min_votes(min_votes, len(annotated.names)))

@@ -12,7 +12,9 @@ reader of a multi-annotator export yields).
   the ids, in order of first appearance), by position otherwise (the same
   number of documents). A document that some annotator lacks is *absent* for
   that annotator: it is reported in :attr:`Annotated.notes` and left out of
-  every pair and statistic that would need it, never read as "no entities".
+  every pair and statistic that would need it, never read as "no entities"
+  (adjudication decides it by the annotators who have it). Ids that leave
+  no document with two annotators are a :class:`~nerscore.errors.FormatError`.
   When two annotators give different texts of a document, a
   :class:`~nerscore.errors.TextMismatchWarning` and a note name the pair and
   the documents (:mod:`nerscore.decode.text_agreement`, the check that
@@ -33,19 +35,24 @@ import numpy.typing as npt
 
 from nerscore.decode.entities import decode
 from nerscore.decode.input_kind import input_kind
-from nerscore.decode.inputs import prepare_spans, unwrap
+from nerscore.decode.inputs import _show, prepare_spans, unwrap
 from nerscore.decode.label_ops import relabel_entities, warn_unknown_labels
 from nerscore.decode.text_agreement import compare_texts
-from nerscore.errors import InputTypeError, LengthMismatchError, OptionError
+from nerscore.errors import FormatError, InputTypeError, LengthMismatchError, OptionError
 from nerscore.values.decoding import Decoding
 from nerscore.values.label_ops import LabelOps, label_notes
 from nerscore.values.spans import EntityColumns
 from nerscore.values.tags import EncodedTags
 
-__all__ = ["Annotated", "annotator_names", "join_annotations", "relabel", "tag_strings"]
+__all__ = ["DECIDED", "LEFT_OUT", "Annotated", "annotator_names", "join_annotations", "relabel", "tag_strings"]
 
 BoolArray = npt.NDArray[np.bool_]
 _SHOW = 5
+
+#: What agreement does with a document some annotators lack (the note's words).
+LEFT_OUT = "are left out of the pairs and statistics that lack them"
+#: What adjudication does with it.
+DECIDED = "are decided by the annotators who have them"
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,7 +160,7 @@ def _letter(k: int) -> str:
 
 def join_annotations(
     annotations: object, *, names: Sequence[str] | None = None,
-    decoding: Decoding | None = None,
+    decoding: Decoding | None = None, absent: str = LEFT_OUT,
 ) -> Annotated:
     """Read every annotation set and join them document by document (see the module docstring).
 
@@ -165,6 +172,9 @@ def join_annotations(
         The annotators' names (default: the mapping's keys, or A, B, C, ...).
     decoding : Decoding, optional
         How tags are decoded.
+    absent : str
+        What becomes of a document some annotators lack, as the note says it
+        (:data:`LEFT_OUT` for agreement, :data:`DECIDED` for adjudication).
 
     Returns
     -------
@@ -177,6 +187,8 @@ def join_annotations(
     LengthMismatchError
         When tag sets differ in sentences or tokens, or positional span sets
         in documents.
+    FormatError
+        When documents are joined by id and no document has two annotators.
 
     Examples
     --------
@@ -204,7 +216,7 @@ def join_annotations(
     if given:
         raise OptionError(f"{', '.join(given)} only apply to tag sequences, but the annotation "
                           "sets are spans; leave them out.")
-    return _join_spans(ann_names, sets)
+    return _join_spans(ann_names, sets, absent)
 
 
 def _empty(s: object) -> bool:
@@ -254,7 +266,7 @@ def _encode(s: object, name: str) -> EncodedTags:
     return EncodedTags.from_lists(s)
 
 
-def _join_spans(names: list[str], sets: list[Any]) -> Annotated:
+def _join_spans(names: list[str], sets: list[Any], absent: str) -> Annotated:
     preps = [prepare_spans(s, s) for s in sets]
     with_ids = [p.doc_ids is not None for p in preps]
     if any(with_ids) and not all(with_ids):
@@ -282,10 +294,17 @@ def _join_spans(names: list[str], sets: list[Any]) -> Annotated:
         rows = [np.arange(counts[0], dtype=np.int64) for _ in preps]
     n_docs = len(doc_ids) if doc_ids is not None else int(rows[0].size)
     present = np.zeros((len(names), n_docs), dtype=bool)
+    for a, r in enumerate(rows):
+        present[a, r] = True
+    if n_docs and not (present.sum(axis=0) >= 2).any():
+        shown = "; ".join(f"{n!r}: {_show(p.doc_ids or [])}" for n, p in zip(names, preps,
+                                                                             strict=True))
+        raise FormatError(f"No document is annotated by two or more annotators, so there is "
+                          f"nothing to compare (ids of {shown}); documents are joined by id, so "
+                          "check that every annotator's documents use the same ids.")
     by_annotator: list[list[str | None]] = []
     cols: list[EntityColumns] = []
-    for a, (p, r) in enumerate(zip(preps, rows, strict=True)):
-        present[a, r] = True
+    for p, r in zip(preps, rows, strict=True):
         g = p.gold
         cols.append(EntityColumns(r[g.seq] if len(g) else g.seq, g.start, g.end, g.label,
                                   g.labels, n_docs, g.fragments))
@@ -302,8 +321,8 @@ def _join_spans(names: list[str], sets: list[Any]) -> Annotated:
             f"{', '.join(n for n, ok in zip(names, present[:, d], strict=True) if not ok)})"
             for d in lacking[:_SHOW])
         more = f"; ... ({len(lacking) - _SHOW} more)" if len(lacking) > _SHOW else ""
-        notes += (f"{len(lacking)} document(s) are not annotated by every annotator and are "
-                  f"left out of the pairs and statistics that lack them: {shown}{more}.",)
+        notes += (f"{len(lacking)} document(s) are not annotated by every annotator and "
+                  f"{absent}: {shown}{more}.",)
     has_text = any(t is not None for t in texts)
     return Annotated(tuple(names), "spans", doc_ids, present, tuple(_shared_labels(cols)),
                      texts=tuple(texts) if has_text else None, notes=notes)
