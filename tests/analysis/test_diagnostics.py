@@ -173,6 +173,16 @@ def test_span_documents_use_their_texts():
     assert d.settings["scheme"] is None
 
 
+def test_test_documents_are_counted_without_the_predictions_extra_ones():
+    train = {"t1": [(0, 3, "PER")]}
+    test = {"d1": [(0, 3, "PER")], "d2": []}
+    pred = {"d1": [(0, 3, "PER")], "d2": [], "x": [(0, 1, "PER")], "y": []}
+    d = diagnose(train, test, pred=pred)
+    assert (d.n_train_sequences, d.n_test_sequences) == (1, 2)
+    assert d.test_counts == {"PER": 1}
+    assert any("2 predicted document(s) are not in the gold data" in n for n in d.notes)
+
+
 def test_refusals():
     with pytest.raises(InputTypeError, match="train is tag sequences but test is span"):
         diagnose([["B-A"]], [[(0, 1, "A")]])

@@ -272,8 +272,12 @@ def diagnose(
         if run.result.alignment is None:
             raise option_error("match", "a matcher that pairs entities (not 'token')", match)
         test_prep = run.prep
+        # joined by id, the prediction's documents not in test are added: count test's own
+        n_test = (test_prep.n_sequences if test_prep.doc_ids is None else
+                  prepare_one(test, decoding).n_sequences)
     else:
         test_prep = prepare_one(test, decoding)
+        n_test = test_prep.n_sequences
     tr, te = per_label(train_prep.gold), per_label(test_prep.gold)
     pr = None if run is None else per_label(run.prep.pred)
     labels = tuple(sorted(set(tr) | set(te) | set(pr or {})))
@@ -321,7 +325,7 @@ def diagnose(
     return Diagnostics(
         labels, MappingProxyType(train_counts), MappingProxyType(test_counts),
         None if pred_counts is None else MappingProxyType(pred_counts),
-        train_prep.n_sequences, test_prep.n_sequences, tv,
+        train_prep.n_sequences, n_test, tv,
         None if seen is None else MappingProxyType(seen), scores, tuple(findings),
         MappingProxyType(skipped), MappingProxyType(settings), tuple(test_prep.notes),
     )
