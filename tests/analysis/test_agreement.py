@@ -13,8 +13,8 @@ import pytest
 
 import nerscore
 from nerscore.analysis.agreement import TokenAgreement, agreement
-from nerscore.analysis.significance.results import Estimate
 from nerscore.analysis.agreement.inputs import join_annotations
+from nerscore.analysis.significance.results import Estimate
 from nerscore.errors import FormatError, InputTypeError, LengthMismatchError, OptionError
 from tests.paths import DATA
 

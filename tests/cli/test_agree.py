@@ -51,6 +51,12 @@ def test_agree_refuses_one_file_and_bad_names(capsys: pytest.CaptureFixture[str]
     assert "two or more FILEs" in capsys.readouterr().err
     assert main(["agree", *CONLL, "--names", "a"]) == 2
     assert "--names gives 1 name(s) for 3 FILE(s)" in capsys.readouterr().err
+    assert main(["agree", CONLL[0], CONLL[1], CONLL[0], "--names", "a", "b", "c"]) == 2
+    assert (f"error: FILE {CONLL[0]} is given twice (FILEs 1 and 3); give each annotator's "
+            "file once" in capsys.readouterr().err)
+    assert main(["agree", *CONLL, "--names", "a", "b", "a"]) == 2
+    assert ("error: --names must be distinct, but 'a' is given twice; give --names with one "
+            "distinct name per FILE" in capsys.readouterr().err)
 
 
 def test_options_that_cannot_apply_are_usage_errors(tmp_path: Path,

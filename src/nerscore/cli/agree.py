@@ -151,8 +151,15 @@ def _read(args: argparse.Namespace, command: str) -> tuple[dict[str, Any], dict[
     if len(names) != len(args.files):
         raise opt.UsageError(f"--names gives {len(names)} name(s) for {len(args.files)} FILE(s); "
                              "give one name per FILE")
-    if len(set(names)) != len(names):
-        raise opt.UsageError("--names (or the FILE names) must be distinct; give --names")
+    for (i, a), (j, b) in itertools.combinations(enumerate(args.files), 2):
+        if _same_path(a, b):
+            raise opt.UsageError(f"FILE {a} is given twice (FILEs {i + 1} and {j + 1}); give "
+                                 "each annotator's file once")
+    twice = next((n for k, n in enumerate(names) if n in names[:k]), None)
+    if twice is not None:
+        source = "--names" if args.names is not None else "the FILE names"
+        raise opt.UsageError(f"{source} must be distinct, but {twice!r} is given twice; give "
+                             "--names with one distinct name per FILE")
     files = [(path, path, fm.input_format(path, args.input_format)) for path in args.files]
     options = [fm.reader_options(args, fmt) for _, _, fmt in files]
     kind = fm.same_kind([(label, path, fmt, o) for (label, path, fmt), o
@@ -171,6 +178,13 @@ def _read(args: argparse.Namespace, command: str) -> tuple[dict[str, Any], dict[
         for n in r.notes:
             _note(command, n)
     return dict(zip(names, (r.data for r in read), strict=True)), tag_kw, read
+
+
+def _same_path(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # a file that cannot be read is reported when it is read
+        return False
 
 
 def _token_notes(read: list[ReadResult], command: str) -> tuple[str, ...]:
