@@ -60,7 +60,7 @@ from nerscore.values.documents import Document, coerce_regions, is_int, span_col
 from nerscore.values.spans import Entity, EntityColumns, Span
 from nerscore.values.tags import EncodedTags, encode_pair
 
-__all__ = ["Prepared", "prepare", "prepare_spans", "unwrap"]
+__all__ = ["Prepared", "prepare", "prepare_spans", "quoted_ids", "unwrap"]
 
 _SHOW = 5  # ids listed in notes and messages
 
@@ -353,7 +353,14 @@ def _check_unique(side: _Side, name: str) -> dict[str, int]:
     return index
 
 
-def _show(ids: Sequence[str]) -> str:
+def quoted_ids(ids: Sequence[str]) -> str:
+    """The first few ``ids``, quoted short, and how many more there are.
+
+    Examples
+    --------
+    >>> quoted_ids(["a", "b", "c", "d", "e", "f", "g"])
+    "'a', 'b', 'c', 'd', 'e', ... (2 more)"
+    """
     shown = ", ".join(quoted(i) for i in ids[:_SHOW])
     return shown + (f", ... ({len(ids) - _SHOW} more)" if len(ids) > _SHOW else "")
 
@@ -382,7 +389,7 @@ def _join(g: _Side, p: _Side) -> _Joined:
         if gi and pi and not (gi.keys() & pi.keys()):
             raise FormatError(
                 f"None of the {len(pi)} predicted document ids appear among the {len(gi)} gold "
-                f"ids (gold: {_show(g.ids)}; predicted: {_show(p.ids)}); check that both "
+                f"ids (gold: {quoted_ids(g.ids)}; predicted: {quoted_ids(p.ids)}); check that both "
                 "sides use the same ids."
             )
         missing = [d for d in g.ids if d not in pi]
@@ -401,13 +408,13 @@ def _join(g: _Side, p: _Side) -> _Joined:
         if missing:
             notes.append(
                 f"{len(missing)} gold document(s) have no prediction and count as predicting no "
-                f"entities: {_show(missing)}."
+                f"entities: {quoted_ids(missing)}."
             )
         if extra:
             n_spans = sum(len(p.spans[pi[d]]) for d in extra)
             notes.append(
                 f"{len(extra)} predicted document(s) are not in the gold data; their {n_spans} "
-                f"span(s) count as false positives: {_show(extra)}."
+                f"span(s) count as false positives: {quoted_ids(extra)}."
             )
     else:
         if (g.ids is None) != (p.ids is None):

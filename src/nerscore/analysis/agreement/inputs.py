@@ -35,16 +35,17 @@ import numpy.typing as npt
 
 from nerscore.decode.entities import decode
 from nerscore.decode.input_kind import input_kind
-from nerscore.decode.inputs import _show, prepare_spans, unwrap
+from nerscore.decode.inputs import prepare_spans, quoted_ids, unwrap
 from nerscore.decode.label_ops import relabel_entities, warn_unknown_labels
 from nerscore.decode.text_agreement import compare_texts
-from nerscore.errors import FormatError, InputTypeError, LengthMismatchError, OptionError
+from nerscore.errors import FormatError, InputTypeError, LengthMismatchError, OptionError, quoted
 from nerscore.values.decoding import Decoding
 from nerscore.values.label_ops import LabelOps, label_notes
 from nerscore.values.spans import EntityColumns
 from nerscore.values.tags import EncodedTags
 
-__all__ = ["DECIDED", "LEFT_OUT", "Annotated", "annotator_names", "join_annotations", "relabel", "tag_strings"]
+__all__ = ["DECIDED", "LEFT_OUT", "Annotated", "annotator_names", "join_annotations", "relabel",
+           "tag_strings"]
 
 BoolArray = npt.NDArray[np.bool_]
 _SHOW = 5
@@ -297,8 +298,8 @@ def _join_spans(names: list[str], sets: list[Any], absent: str) -> Annotated:
     for a, r in enumerate(rows):
         present[a, r] = True
     if n_docs and not (present.sum(axis=0) >= 2).any():
-        shown = "; ".join(f"{n!r}: {_show(p.doc_ids or [])}" for n, p in zip(names, preps,
-                                                                             strict=True))
+        shown = "; ".join(f"{quoted(n)}: {quoted_ids(p.doc_ids or [])}"
+                          for n, p in zip(names, preps, strict=True))
         raise FormatError(f"No document is annotated by two or more annotators, so there is "
                           f"nothing to compare (ids of {shown}); documents are joined by id, so "
                           "check that every annotator's documents use the same ids.")
