@@ -226,6 +226,19 @@ def test_unscored_predictions_are_refused():
         threshold_curve({"d": [(0, 1, "A")]}, {"d": [(0, 1, "A", 0.5), (2, 3, "A")]})
 
 
+def test_the_unscored_error_names_the_first_unscored_prediction():
+    gold = {"d1": [(0, 1, "A")], "d2": []}
+    pred = {"d1": [(0, 1, "A", 0.5)], "d2": [(7, 9, "B"), (2, 3, "A")]}
+    where = r"2 of the 3 predictions have none \(the first is \(2, 3, 'A'\) of document 'd2'\)"
+    with pytest.raises(InputTypeError, match=where):
+        threshold_curve(gold, pred)
+    with pytest.raises(InputTypeError, match=where):
+        nerscore.calibration(gold, pred)
+    with pytest.raises(InputTypeError, match=r"no score \(the first is \(2, 3, 'A'\) of "
+                                             r"document 'd2'\)"):
+        nerscore.evaluate(gold, pred, min_score=0.5)
+
+
 def test_matchers_without_a_score_ordered_form_are_refused():
     with pytest.raises(OptionError, match="support match='exact', 'threshold', 'overlap' and"):
         threshold_curve({"d": [(0, 1, "A")]}, {"d": [(0, 1, "A", 0.5)]}, match="mention")

@@ -345,7 +345,7 @@ def scored_predictions(
         keep = set(labels)
         gold = gold.take(np.isin(gold.label, [i for i, x in enumerate(gold.labels) if x in keep]))
         pred = pred.take(np.isin(pred.label, [i for i, x in enumerate(pred.labels) if x in keep]))
-    return rank_predictions(gold, pred, match, resolved), resolved
+    return rank_predictions(gold, pred, match, resolved, prep.doc_ids), resolved
 
 
 def threshold_curve(

@@ -29,6 +29,7 @@ here; asking for them is an error naming the ones that have.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,7 @@ from nerscore.matching.candidates import greedy_matching
 from nerscore.matching.exact import row_keys
 from nerscore.matching.registry import get_matcher
 from nerscore.matching.threshold import position_rank, qualifying_pairs
+from nerscore.values.span_checks import first_unscored
 from nerscore.values.spans import EntityColumns, unify_labels
 
 __all__ = ["RANKED_MATCHERS", "Ranked", "rank_predictions", "scores_of"]
@@ -89,13 +91,15 @@ class Ranked:
         return np.asarray(self.credit > 0)
 
 
-def scores_of(pred: EntityColumns) -> FloatArray:
+def scores_of(pred: EntityColumns, doc_ids: Sequence[str] | None = None) -> FloatArray:
     """The predictions' scores; an error when some prediction has none.
 
     Raises
     ------
     InputTypeError
-        When a prediction has no score, saying how many and how to give them.
+        When a prediction has no score, saying how many, which is the first
+        (its document named from ``doc_ids``, by position when None) and how
+        to give them.
 
     Examples
     --------
@@ -104,14 +108,15 @@ def scores_of(pred: EntityColumns) -> FloatArray:
     >>> scores_of(EntityColumns([0], [0], [4], [0], ("PER",)))
     Traceback (most recent call last):
     ...
-    nerscore.errors.InputTypeError: Curves and calibration need a score on every prediction; 1 of the 1 predictions have none. Give each predicted span a score: a dict's 'score', a tuple's fourth field (start, end, label, score), a JSON Lines span's "score" or Entity(..., score=...).
+    nerscore.errors.InputTypeError: Curves and calibration need a score on every prediction; 1 of the 1 predictions have none (the first is (0, 4, 'PER') of document 0). Give each predicted span a score: a dict's 'score', a tuple's fourth field (start, end, label, score), a JSON Lines span's "score" or Entity(..., score=...).
     """
     score = pred.score
     missing = pred.n_unscored
     if missing:
         raise InputTypeError(
             f"Curves and calibration need a score on every prediction; {missing} of the "
-            f"{len(pred)} predictions have none. Give each predicted span a score: a dict's "
+            f"{len(pred)} predictions have none ({first_unscored(pred, doc_ids)}). Give each "
+            "predicted span a score: a dict's "
             "'score', a tuple's fourth field (start, end, label, score), a JSON Lines span's "
             "\"score\" or Entity(..., score=...).")
     assert score is not None or not len(pred)
@@ -119,7 +124,7 @@ def scores_of(pred: EntityColumns) -> FloatArray:
 
 
 def rank_predictions(gold: EntityColumns, pred: EntityColumns, match: str,
-                     options: dict[str, Any]) -> Ranked:
+                     options: dict[str, Any], doc_ids: Sequence[str] | None = None) -> Ranked:
     """Mark every prediction correct or not under score-ordered greedy matching.
 
     Parameters
@@ -130,6 +135,8 @@ def rank_predictions(gold: EntityColumns, pred: EntityColumns, match: str,
         One of :data:`RANKED_MATCHERS`.
     options : dict
         The matcher's resolved options (for ``semeval``: ``schema``).
+    doc_ids : list of str, optional
+        The documents' ids, to name the first prediction without a score.
 
     Returns
     -------
@@ -157,7 +164,7 @@ def rank_predictions(gold: EntityColumns, pred: EntityColumns, match: str,
             f"match={match!r}. Score "
             f"{match!r} at a fixed threshold with min_score instead.", option="match")
     gold, pred = unify_labels(gold, pred)
-    score = scores_of(pred)
+    score = scores_of(pred, doc_ids)
     n_gold = np.bincount(gold.label, minlength=len(gold.labels)).astype(np.int64)
     # highest score first, ties in row order; the order within one score does not matter to
     # any point of a curve (a threshold keeps all of them or none)

@@ -99,7 +99,7 @@ def select_entities(prep: Prepared, selection: Selection) -> Prepared:
             f"subset={selection.subset!r} needs span input: tag sequences cannot hold "
             "discontinuous entities. Give spans with fragments (JSON Lines, BRAT, Parquet or "
             "Document objects).", option="subset")
-    gold, pred, tallies = selection.apply(prep.gold, prep.pred)
+    gold, pred, tallies = selection.apply(prep.gold, prep.pred, prep.doc_ids)
     if gold is prep.gold and pred is prep.pred and not tallies:
         return prep
     return dataclasses.replace(prep, gold=gold, pred=pred,

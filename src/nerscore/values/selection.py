@@ -19,7 +19,7 @@ them off with :meth:`Selection.split`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ import numpy as np
 
 from nerscore.errors import InputTypeError, option_error
 from nerscore.values.options import OptionEnum
+from nerscore.values.span_checks import first_unscored
 from nerscore.values.spans import EntityColumns
 
 __all__ = ["Discontinuous", "Selection", "Subset", "parse_min_score"]
@@ -100,8 +101,9 @@ class Selection:
             out["min_score"] = self.min_score
         return out
 
-    def apply(self, gold: EntityColumns,
-              pred: EntityColumns) -> tuple[EntityColumns, EntityColumns, dict[str, int]]:
+    def apply(self, gold: EntityColumns, pred: EntityColumns,
+              doc_ids: Sequence[str] | None = None,
+              ) -> tuple[EntityColumns, EntityColumns, dict[str, int]]:
         """Both sides as they are matched, and the tallies of discontinuous entities.
 
         The tallies (:attr:`nerscore.Counts.tallies`) count the entities of
@@ -109,7 +111,8 @@ class Selection:
         ``pred_discontinuous``); then ``subset`` keeps only those, and
         ``extent`` reads them as their extents. ``min_score`` removes the
         predictions scored below it first, and counts them
-        (``pred_below_min_score``).
+        (``pred_below_min_score``). ``doc_ids`` name the documents in
+        messages (by position when None).
 
         Raises
         ------
@@ -129,7 +132,7 @@ class Selection:
         """
         tallies: dict[str, int] = {}
         if self.min_score is not None:
-            pred, below = self.apply_min_score(pred)
+            pred, below = self.apply_min_score(pred, doc_ids)
             tallies["pred_below_min_score"] = below
         out = []
         for name, cols in (("gold", gold), ("pred", pred)):
@@ -145,8 +148,14 @@ class Selection:
             out.append(cols)
         return out[0], out[1], tallies
 
-    def apply_min_score(self, pred: EntityColumns) -> tuple[EntityColumns, int]:
+    def apply_min_score(self, pred: EntityColumns, doc_ids: Sequence[str] | None = None,
+                        ) -> tuple[EntityColumns, int]:
         """The predictions scored at least ``min_score``, and how many were removed.
+
+        Raises
+        ------
+        InputTypeError
+            When a prediction has no score, naming the first (in ``doc_ids``).
 
         Examples
         --------
@@ -154,6 +163,11 @@ class Selection:
         >>> kept, removed = Selection(min_score=0.5).apply_min_score(p)
         >>> kept.start.tolist(), removed
         ([0], 1)
+        >>> Selection(min_score=0.5).apply_min_score(EntityColumns([0], [0], [4], [0], ("PER",)),
+        ...                                          ["d1"])
+        Traceback (most recent call last):
+        ...
+        nerscore.errors.InputTypeError: min_score=0.5 keeps the predictions scored at least 0.5, but 1 of the 1 predictions have no score (the first is (0, 4, 'PER') of document 'd1'); give every predicted span a score (a dict's 'score', a tuple's fourth field, a JSON Lines span's "score") or leave min_score out.
         """
         t = self.min_score
         if t is None or not len(pred):
@@ -163,7 +177,8 @@ class Selection:
         if unscored:
             raise InputTypeError(
                 f"min_score={t} keeps the predictions scored at least {t}, but {unscored} of "
-                f"the {len(pred)} predictions have no score; give every predicted span a score "
+                f"the {len(pred)} predictions have no score ({first_unscored(pred, doc_ids)}); "
+                "give every predicted span a score "
                 "(a dict's 'score', a tuple's fourth field, a JSON Lines span's \"score\") or "
                 "leave min_score out.")
         assert score is not None

@@ -17,11 +17,11 @@ import numpy as np
 
 from nerscore.errors import InputTypeError, InvalidSpanError, quoted
 from nerscore.values.fragments import normalize_fragments
-from nerscore.values.spans import Entity, Span
+from nerscore.values.spans import Entity, EntityColumns, Span
 
 __all__ = ["INT_TYPES", "SpanLike", "check_fragments", "check_score", "check_span", "coerce_region",
-           "coerce_regions", "coerce_span", "describe_doc", "fragments_of", "is_int",
-           "score_of"]
+           "coerce_regions", "coerce_span", "describe_doc", "first_unscored", "fragments_of",
+           "is_int", "score_of"]
 
 #: One span as users write it: ``(start, end, label)``, ``{"start", "end", "label"}`` or Entity.
 SpanLike = Union[Entity, Sequence[Any], Mapping[str, Any]]  # noqa: UP007 (runtime alias, 3.10)
@@ -37,6 +37,29 @@ def is_int(x: object) -> bool:
 def describe_doc(name: str | int) -> str:
     """How messages name a document: ``document 'id'`` or ``document 3``."""
     return f"document {quoted(name)}" if isinstance(name, str) else f"document {name}"
+
+
+def first_unscored(pred: EntityColumns, doc_ids: Sequence[str] | None = None) -> str:
+    """Where the first prediction without a score is, for messages ('' when all have one).
+
+    The first in document order, then by start; a document is named by its
+    id, or by its position when ``doc_ids`` is None.
+
+    Examples
+    --------
+    >>> cols = EntityColumns([1, 0, 1], [5, 9, 2], [9, 12, 4], [0, 0, 0], ("PER",),
+    ...                      score=[np.nan, 0.5, np.nan])
+    >>> first_unscored(cols, ["a", "b"]), first_unscored(cols)
+    ("the first is (2, 4, 'PER') of document 'b'", "the first is (2, 4, 'PER') of document 1")
+    """
+    rows = np.flatnonzero(np.isnan(pred.score)) if pred.score is not None else np.arange(len(pred))
+    if not len(rows):
+        return ""
+    k = int(rows[np.lexsort((pred.start[rows], pred.seq[rows]))[0]])
+    seq = int(pred.seq[k])
+    doc = describe_doc(doc_ids[seq] if doc_ids is not None else seq)
+    span = (int(pred.start[k]), int(pred.end[k]), pred.labels[int(pred.label[k])])
+    return f"the first is {quoted(span)} of {doc}"
 
 
 def coerce_span(
