@@ -162,8 +162,8 @@ def test_average_precision_is_scikit_learns_with_recall_over_all_gold(corpus):
     from nerscore.analysis.curves import scored_predictions
     from nerscore.values.decoding import Decoding
 
-    ranked, _ = scored_predictions(gold, pred, match="exact", labels=None, decoding=Decoding(),
-                                   options={})
+    ranked, _, _ = scored_predictions(gold, pred, match="exact", labels=None, decoding=Decoding(),
+                                      options={})
     n_gold = int(ranked.n_gold.sum())
     found = int(ranked.correct.sum())
     if found == 0 or n_gold == 0:

@@ -101,3 +101,20 @@ def test_partial_credit_matchers(capsys, files, argv, kwargs):
     assert data["micro"] == curve.micro.to_dict()
     assert data["options"] == dict(curve.options)
     assert data["calibration"]["match"] == kwargs["match"]
+
+
+def test_documents_one_side_lacks_and_no_prediction_are_noted(capsys, files, tmp_path):
+    pred = write(tmp_path / "part.jsonl", [DEV_PRED[0], {"id": "zz", "spans": [[0, 1, "X", 0.5]]}])
+    status, out, err = run(capsys, "curve", files[0], pred)
+    assert status == 0
+    assert out.startswith("label,threshold")
+    assert err == ("nerscore curve: note: 1 gold document(s) have no prediction and count as "
+                   "predicting no entities: 'b'.\n"
+                   "nerscore curve: note: 1 predicted document(s) are not in the gold data; "
+                   "their 1 span(s) count as false positives: 'zz'.\n")
+    none = write(tmp_path / "none.jsonl", [{"id": "a", "spans": []}, {"id": "b", "spans": []}])
+    status, out, err = run(capsys, "curve", files[0], none)
+    assert (status, out.splitlines()) == (0, ["label,threshold,tp,n_pred,n_gold,precision,"
+                                              "recall,fbeta"])
+    assert err == f"nerscore curve: note: {none} has no prediction: the curve has no point.\n"
+    assert run(capsys, "curve", files[0], none, "-q")[2] == ""

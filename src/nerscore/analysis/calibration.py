@@ -209,8 +209,8 @@ def calibration(
     """
     n_bins = _check_bins(bins)
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
-    ranked, resolved = scored_predictions(y_true, y_pred, match=match, labels=labels,
-                                          decoding=decoding, options=options)
+    ranked, resolved, _ = scored_predictions(y_true, y_pred, match=match, labels=labels,
+                                             decoding=decoding, options=options)
     outside_range = (ranked.score < 0) | (ranked.score > 1)
     if outside_range.any():
         k = int(np.count_nonzero(outside_range))

@@ -293,6 +293,9 @@ class Curve:
         The matcher, and ``options`` its resolved options.
     beta : float
         The beta of every F-beta.
+    notes : tuple of str
+        How the documents were joined (documents one side lacks, texts that
+        differ), as :attr:`nerscore.Report.notes` says it.
     """
 
     micro: PRCurve
@@ -300,6 +303,7 @@ class Curve:
     match: str
     options: Mapping[str, Any] = field(default_factory=dict)
     beta: float = 1.0
+    notes: tuple[str, ...] = ()
 
     def choose(self, objective: str = "f1") -> OperatingPoint:
         """The micro operating point an objective chooses (see :meth:`PRCurve.choose`)."""
@@ -328,8 +332,12 @@ class Curve:
 def scored_predictions(
     y_true: object, y_pred: object, *, match: str, labels: Sequence[str] | None,
     decoding: Decoding, options: Mapping[str, Any],
-) -> tuple[Ranked, dict[str, Any]]:
-    """Prepare both sides, select entities and rank the predictions (with the resolved options)."""
+) -> tuple[Ranked, dict[str, Any], tuple[str, ...]]:
+    """Prepare both sides, select entities and rank the predictions.
+
+    Returns the ranked predictions, the resolved options and the notes of
+    the join (:attr:`nerscore.decode.inputs.Prepared.notes`).
+    """
     selection, rest = Selection.split(options)
     if match in ("overlap", "semeval"):
         resolved = curve_options(match, rest)
@@ -345,7 +353,7 @@ def scored_predictions(
         keep = set(labels)
         gold = gold.take(np.isin(gold.label, [i for i, x in enumerate(gold.labels) if x in keep]))
         pred = pred.take(np.isin(pred.label, [i for i, x in enumerate(pred.labels) if x in keep]))
-    return rank_predictions(gold, pred, match, resolved, prep.doc_ids), resolved
+    return rank_predictions(gold, pred, match, resolved, prep.doc_ids), resolved, prep.notes
 
 
 def threshold_curve(
@@ -413,11 +421,13 @@ def threshold_curve(
     (0.6, 0.6667, 0.5556)
     >>> sorted(curve.per_label), curve.per_label["LOC"].n_gold, len(curve.per_label["LOC"])
     (['LOC', 'PER'], 1, 0)
+    >>> threshold_curve({**gold, "e": [(0, 3, "PER")]}, pred).notes
+    ("1 gold document(s) have no prediction and count as predicting no entities: 'e'.",)
     """
     beta = check_beta(beta)
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
-    ranked, resolved = scored_predictions(y_true, y_pred, match=match, labels=labels,
-                                          decoding=decoding, options=options)
+    ranked, resolved, notes = scored_predictions(y_true, y_pred, match=match, labels=labels,
+                                                 decoding=decoding, options=options)
     micro = curve_of(ranked.score, ranked.credit, int(ranked.n_gold.sum()), beta)
     names = list(labels) if labels is not None else list(ranked.labels)
     index = {x: i for i, x in enumerate(ranked.labels)}
@@ -430,4 +440,4 @@ def threshold_curve(
         mine = ranked.label == k
         per_label[name] = curve_of(ranked.score[mine], ranked.credit[mine],
                                    int(ranked.n_gold[k]), beta)
-    return Curve(micro, per_label, match, resolved, beta)
+    return Curve(micro, per_label, match, resolved, beta, notes)

@@ -13,7 +13,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
-from nerscore.cli._output import add_quiet_option, declare_files, write_result
+from nerscore.cli._output import add_quiet_option, declare_files, note, write_result
 from nerscore.cli.thresholds import add_schema_option, curve_kwargs
 from nerscore.io.csv_cells import rows_text
 
@@ -88,7 +88,8 @@ def run_curve(args: argparse.Namespace) -> int:
 
     if args.format == "png" and args.output in (None, "-"):
         raise opt.UsageError("--format png needs -o FILE")
-    data = []
+    data: list[Any] = []
+    read_notes: list[str] = []
     for path, given, side in ((args.gold, args.gold_format, "gold"),
                               (args.pred, args.pred_format, "pred")):
         fmt = fm.input_format(path, given)
@@ -96,10 +97,16 @@ def run_curve(args: argparse.Namespace) -> int:
         if fmt.kind_of(path, reading) != "spans":
             raise opt.UsageError(f"nerscore curve needs span files with scores; {path!r} is "
                                  f"read as {fmt.name} tags, which carry no score")
-        data.append(fmt.load(path, reading).data)
+        read = fmt.load(path, reading)
+        data.append(read.data)
+        read_notes += read.notes
     options = curve_kwargs(args, opt.match_kwargs(args))
     curve = nerscore.threshold_curve(data[0], data[1], match=args.match, beta=args.beta,
                                      **options)
+    for n in dict.fromkeys([*read_notes, *curve.notes]):  # GOLD given as PRED says it once
+        note("curve", n)
+    if not len(curve.micro):
+        note("curve", f"{args.pred} has no prediction: the curve has no point.")
     calibration = None
     needs_cal = args.format == "json" or (args.format in ("svg", "png")
                                          and args.plot == "reliability")
