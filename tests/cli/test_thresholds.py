@@ -184,3 +184,25 @@ def test_compare_threshold_from_with_partial_credit_matchers(capsys, files, argv
     assert status == 0
     assert "a: threshold 0.4 chosen on" in err
     assert "b: threshold 0.4 chosen on" in err
+
+
+def test_unscored_development_and_test_predictions_name_their_file(capsys, files, tmp_path):
+    plain = write(tmp_path / "plain.jsonl", DEV_GOLD)
+    status, _, err = run(capsys, "score", files["gold"], files["pred"], "--threshold-from",
+                         files["dev_gold"], plain)
+    assert status == 1
+    assert f"error: {plain}: Curves and calibration need a score on every prediction" in err
+    status, _, err = run(capsys, "compare", files["gold"], files["pred"], files["pred"],
+                         "--names", "a", "b", "--threshold-from", files["dev_gold"],
+                         files["dev_pred"], plain)
+    assert status == 1
+    assert f"error: {plain}: Curves and calibration need a score on every prediction" in err
+    test = write(tmp_path / "test.jsonl", [{"id": "t", "spans": [[0, 5, "PER", 0.8],
+                                                                  [9, 12, "LOC"]]}])
+    status, _, err = run(capsys, "compare", files["gold"], files["pred"], test,
+                         "--names", "a", "b", "--threshold-from", files["dev_gold"],
+                         files["dev_pred"], files["dev_pred"])
+    assert status == 1
+    assert (f"error: {test}: span (9, 12, 'LOC') of document 't' has no score; "
+            "--threshold-from keeps each system's predictions scored at least its threshold, so "
+            "every span of PRED needs a score.\n") in err

@@ -14,7 +14,7 @@ import dataclasses
 from typing import Any
 
 from nerscore.cli import _formats as fm, _options as opt
-from nerscore.cli.thresholds import add_schema_option, curve_kwargs
+from nerscore.cli.thresholds import add_schema_option, curve_kwargs, dev_curve
 
 __all__ = ["add_compare_threshold_options", "per_system_thresholds"]
 
@@ -64,6 +64,9 @@ def per_system_thresholds(args: argparse.Namespace, preds: list[Any], names: lis
     UsageError
         For a wrong number of files, ``--objective`` alone, or with
         ``--threshold``.
+    InputTypeError
+        For a span without a score in a PRED or a DEV_PRED (an input error,
+        naming the file, the document and the span).
     """
     if args.threshold_from is None:
         if args.objective is not None:
@@ -77,7 +80,8 @@ def per_system_thresholds(args: argparse.Namespace, preds: list[Any], names: lis
         raise opt.UsageError(
             f"--threshold-from takes DEV_GOLD and one DEV_PRED per system: {len(preds) + 1} "
             f"files for {len(preds)} systems; got {len(args.threshold_from)}")
-    from nerscore.analysis.curves import parse_objective, threshold_curve
+    from nerscore.analysis.curves import parse_objective
+    from nerscore.errors import InputTypeError, quoted
     from nerscore.values.documents import Document
 
     objective = args.objective or "f1"
@@ -91,19 +95,24 @@ def per_system_thresholds(args: argparse.Namespace, preds: list[Any], names: lis
                                  f"read as {fmt.name} tags")
         dev.append(fmt.load(path, reading).data)
     out, notes = [], []
-    for name, pred, dev_pred, path in zip(names, preds, dev[1:], args.threshold_from[1:],
-                                          strict=True):
+    for name, pred, dev_pred, path, test_path in zip(
+            names, preds, dev[1:], args.threshold_from[1:], args.preds, strict=True):
         if not (isinstance(pred, list) and all(isinstance(d, Document) for d in pred)):
             raise opt.UsageError("--threshold-from needs span files (documents with scored "
                                  "spans) as PRED")
-        point = threshold_curve(dev[0], dev_pred, match=args.match,
-                                **curve_kwargs(args, options)).choose(objective)
+        point = dev_curve(path, dev[0], dev_pred, match=args.match,
+                          **curve_kwargs(args, options)).choose(objective)
         t = point.threshold
         kept = []
         for doc in pred:
-            if any(e.score is None for e in doc.spans):
-                raise opt.UsageError(f"system {name!r}: document {doc.id!r} has a span without "
-                                     "a score; --threshold-from needs a score on every span")
+            unscored = [e for e in doc.spans if e.score is None]
+            if unscored:
+                e = unscored[0]
+                raise InputTypeError(
+                    f"{test_path}: span {quoted((e.start, e.end, e.label))} of document "
+                    f"{quoted(doc.id)} has no score; --threshold-from keeps each system's "
+                    "predictions scored at least its threshold, so every span of PRED needs a "
+                    "score.", source=test_path)
             kept.append(dataclasses.replace(
                 doc, spans=tuple(e for e in doc.spans if e.score is not None and e.score >= t)))
         out.append(kept)

@@ -15,7 +15,8 @@ from typing import Any
 
 from nerscore.cli import _formats as fm, _options as opt
 
-__all__ = ["add_schema_option", "add_threshold_options", "curve_kwargs", "threshold_from_dev"]
+__all__ = ["add_schema_option", "add_threshold_options", "curve_kwargs", "dev_curve",
+           "threshold_from_dev"]
 
 _SCHEMAS = ("strict", "exact", "partial", "type")
 
@@ -92,6 +93,26 @@ def _same(a: str, b: str) -> bool:
         return False
 
 
+def dev_curve(path: str, gold: Any, pred: Any, **kwargs: Any) -> Any:
+    """``threshold_curve(gold, pred, **kwargs)`` of the development file ``path``.
+
+    A prediction without a score is an error naming ``path`` too (which of
+    the DEV_PRED files lacks it).
+
+    Raises
+    ------
+    InputTypeError
+        For a prediction without a score.
+    """
+    from nerscore.analysis.curves import threshold_curve
+    from nerscore.errors import InputTypeError
+
+    try:
+        return threshold_curve(gold, pred, **kwargs)
+    except InputTypeError as exc:
+        raise InputTypeError(f"{path}: {exc}", source=path) from None
+
+
 def threshold_from_dev(args: argparse.Namespace, options: dict[str, Any]) -> tuple[str, ...]:
     """Choose the threshold on the development files; put it in ``options`` as ``min_score``.
 
@@ -121,7 +142,7 @@ def threshold_from_dev(args: argparse.Namespace, options: dict[str, Any]) -> tup
         return ()
     if options.get("min_score") is not None:
         raise opt.UsageError("give --threshold T or --threshold-from DEV_GOLD DEV_PRED, not both")
-    from nerscore.analysis.curves import parse_objective, threshold_curve
+    from nerscore.analysis.curves import parse_objective
 
     objective = args.objective or "f1"
     parse_objective(objective)  # an unknown objective before any file is read
@@ -137,7 +158,7 @@ def threshold_from_dev(args: argparse.Namespace, options: dict[str, Any]) -> tup
                 f"read as {fmt.name} tags, which carry no score")
         data.append(fmt.load(path, reading).data)
     kwargs = curve_kwargs(args, options)
-    curve = threshold_curve(data[0], data[1], match=args.match, beta=args.beta, **kwargs)
+    curve = dev_curve(dev_pred, data[0], data[1], match=args.match, beta=args.beta, **kwargs)
     point = curve.choose(objective)
     options["min_score"] = point.threshold
     f_name = "F1" if point.beta == 1 else f"F{point.beta:g}"
