@@ -130,3 +130,22 @@ def test_numbering_that_fails_in_its_thread_is_done_again_by_the_browser(tmp_pat
     assert _report(tmp_path, "failed") == alone
     assert where == ["nerscore-intern"]  # the browser hashed its rows alone
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_predictions_some_of_them_scored_get_a_note_instead_of_curves(tmp_path, capsys):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "a", "spans": [[0, 4, "PER"], [5, 9, "LOC"]]}\n', encoding="utf-8")
+    some = tmp_path / "some.jsonl"
+    some.write_text('{"id": "a", "spans": [[0, 4, "PER", 0.9], [5, 9, "LOC"]]}\n',
+                    encoding="utf-8")
+    none = tmp_path / "none.jsonl"
+    none.write_text('{"id": "a", "spans": [[0, 4, "PER"]]}\n', encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert main(["report", str(gold), str(some), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert (f"nerscore report: note: {some}: no curves: Curves and calibration need a score on "
+            "every prediction; 1 of the 2 predictions have none (the first is (5, 9, 'LOC') of "
+            "document 'a').") in err
+    assert 'id="curves"' not in out.read_text(encoding="utf-8")
+    assert main(["report", str(gold), str(none), "-o", str(out)]) == 0  # no score at all
+    assert "no curves" not in capsys.readouterr().err

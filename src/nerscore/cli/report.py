@@ -301,9 +301,13 @@ def _curves(args: argparse.Namespace, scored: _Scored, names: list[str]) -> tupl
 
     One system: its curve and calibration (or None); several: mappings of
     system name to curve and to calibration (None when no system has scores).
+    Predictions of which some have a score and some none get no curves and a
+    note naming the file and the first unscored one: the scores given are not
+    dropped without a word.
     """
     import nerscore
     from nerscore.analysis.ranking import RANKED_MATCHERS
+    from nerscore.cli._output import note
     from nerscore.errors import InputTypeError
 
     if args.match not in RANKED_MATCHERS or scored.tag_kw:
@@ -317,7 +321,10 @@ def _curves(args: argparse.Namespace, scored: _Scored, names: list[str]) -> tupl
         try:
             curves[name] = nerscore.threshold_curve(scored.gold, pred, match=args.match,
                                                     **options)
-        except InputTypeError:  # predictions without scores: no curves to draw
+        except InputTypeError as exc:  # predictions without scores: no curves to draw
+            if any(getattr(e, "score", None) is not None
+                   for doc in pred for e in getattr(doc, "spans", ())):
+                note("report", f"{path}: no curves: {exc}")
             continue
         try:
             cals[name] = nerscore.calibration(scored.gold, pred, match=args.match, **options)
