@@ -655,3 +655,16 @@ def test_input_notes_of_each_system_are_kept():
     assert res.notes[1].startswith("p: 1 document has a different text in gold and "
                                    "prediction: document 'a' from character 3")
     assert not any(n.startswith("q:") for n in res.notes)
+
+
+def test_an_error_in_one_systems_predictions_names_the_system():
+    gold = {"a": [(0, 4, "PER")], "b": [(0, 2, "LOC")]}
+    good = {"a": [(0, 4, "PER", 0.9)], "b": [(0, 2, "LOC", 0.8)]}
+    with pytest.raises(nerscore.errors.InputTypeError,
+                       match=r"^unscored: min_score=0.5 keeps .* \(the first is \(0, 2, 'LOC'\) "
+                             r"of document 'b'\)"):
+        nerscore.compare(gold, {"good": good, "unscored": {"a": good["a"], "b": [(0, 2, "LOC")]}},
+                         n_resamples=10, min_score=0.5)
+    with pytest.raises(nerscore.errors.LengthMismatchError,
+                       match=r"^short: Gold has 2 documents but the prediction has 1"):
+        nerscore.compare([[(0, 4, "PER")], []], {"ok": [[], []], "short": [[]]}, n_resamples=10)

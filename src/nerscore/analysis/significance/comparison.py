@@ -48,7 +48,7 @@ from nerscore.analysis.significance.results import (
     SystemScores,
 )
 from nerscore.analysis.significance.units import SequenceCounts, counts_of_run
-from nerscore.errors import OptionError, option_error
+from nerscore.errors import NerscoreError, OptionError, option_error
 from nerscore.matching import get_matcher
 from nerscore.scoring.metrics import run_matcher
 from nerscore.values.decoding import Decoding
@@ -439,6 +439,10 @@ def compare(
         For an invalid option, or a ``baseline`` that names no system.
     UnsplittableCountsError
         When the matcher's counts cannot be split by unit.
+    NerscoreError
+        What scoring a system raises for its predictions (a bad span, a
+        missing score with ``min_score``, documents that do not pair), its
+        message led by the system's name (``"B: ..."``).
 
     Examples
     --------
@@ -483,7 +487,11 @@ def compare(
             parts.append(y_pred)
             continue
         ran = True
-        run = run_matcher(y_true, y_pred, match, decoding, options, align=matcher.aligns)
+        try:
+            run = run_matcher(y_true, y_pred, match, decoding, options, align=matcher.aligns)
+        except NerscoreError as exc:  # which of the systems: its name first, as in the notes
+            exc.args = (f"{name}: {exc}", *exc.args[1:])
+            raise
         resolved, tags = run.options, run.prep.tags is not None
         parts.append(counts_of_run(run, match))
         notes += [f"{name}: {n}" for n in run.prep.notes]  # joins, differing texts
