@@ -94,6 +94,7 @@ def test_a_fixed_threshold(capsys, files):
     assert report["entities"]["below_min_score"] == 2
 
 
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["--objective", "f1"], "--objective needs --threshold-from DEV_GOLD DEV_PRED"),
     (["--threshold", "0.5", "--threshold-from", "DG", "DP"],
@@ -111,7 +112,9 @@ def test_unscored_predictions_with_a_threshold_are_an_error(capsys, files, tmp_p
     plain = write(tmp_path / "plain.jsonl", TEST_GOLD)
     status, _, err = run(capsys, "score", files["gold"], plain, "--threshold", "0.5")
     assert status == 1
-    assert "min_score=0.5 keeps the predictions scored at least 0.5, but 3 of the 3 " in err
+    assert ("error: --threshold 0.5 keeps the predictions scored at least 0.5, but 3 of the 3 "
+            "predictions have no score (the first is (0, 5, 'PER') of document 't'); ") in err
+    assert err.endswith(", or score them all (without --threshold).\n")
 
 
 def test_compare_at_each_systems_own_dev_threshold(capsys, files, tmp_path):

@@ -167,7 +167,7 @@ class Selection:
         ...                                          ["d1"])
         Traceback (most recent call last):
         ...
-        nerscore.errors.InputTypeError: min_score=0.5 keeps the predictions scored at least 0.5, but 1 of the 1 predictions have no score (the first is (0, 4, 'PER') of document 'd1'); give every predicted span a score (a dict's 'score', a tuple's fourth field, a JSON Lines span's "score") or leave min_score out.
+        nerscore.errors.InputTypeError: min_score=0.5 keeps the predictions scored at least 0.5, but 1 of the 1 predictions have no score (the first is (0, 4, 'PER') of document 'd1'); give every predicted span a score (a dict's 'score', a tuple's fourth field, a JSON Lines span's "score"), or score them all (min_score=None).
         """
         t = self.min_score
         if t is None or not len(pred):
@@ -179,8 +179,8 @@ class Selection:
                 f"min_score={t} keeps the predictions scored at least {t}, but {unscored} of "
                 f"the {len(pred)} predictions have no score ({first_unscored(pred, doc_ids)}); "
                 "give every predicted span a score "
-                "(a dict's 'score', a tuple's fourth field, a JSON Lines span's \"score\") or "
-                "leave min_score out.")
+                "(a dict's 'score', a tuple's fourth field, a JSON Lines span's \"score\"), or "
+                "score them all (min_score=None).")
         assert score is not None
         keep = score >= t
         return pred.take(keep), int(len(pred) - np.count_nonzero(keep))
