@@ -118,3 +118,13 @@ def test_documents_one_side_lacks_and_no_prediction_are_noted(capsys, files, tmp
                                               "recall,fbeta"])
     assert err == f"nerscore curve: note: {none} has no prediction: the curve has no point.\n"
     assert run(capsys, "curve", files[0], none, "-q")[2] == ""
+
+
+def test_predictions_below_the_threshold_are_counted_in_a_note(capsys, files):
+    # DEV_PRED scores 0.95, 0.7, 0.6, 0.4 and 0.3: two fall below 0.5
+    status, out, err = run(capsys, "curve", *files, "--threshold", "0.5")
+    assert status == 0
+    assert err == ("nerscore curve: note: Threshold: only predictions scored at least 0.5 were "
+                   "scored (min_score); 2 predictions below it were removed.\n")
+    micro = [r for r in csv.DictReader(io.StringIO(out)) if r["label"] == "micro"]
+    assert min(float(r["threshold"]) for r in micro) == 0.6

@@ -39,7 +39,7 @@ from nerscore.scoring.metrics import select_entities
 from nerscore.values.decoding import Decoding
 from nerscore.values.ratios import check_beta, fbeta_terms
 from nerscore.values.schemes import Mode, Scheme
-from nerscore.values.selection import Selection
+from nerscore.values.selection import Selection, min_score_note
 
 __all__ = ["Curve", "OperatingPoint", "PRCurve", "parse_objective", "scored_predictions",
            "threshold_curve"]
@@ -353,7 +353,10 @@ def scored_predictions(
         keep = set(labels)
         gold = gold.take(np.isin(gold.label, [i for i, x in enumerate(gold.labels) if x in keep]))
         pred = pred.take(np.isin(pred.label, [i for i, x in enumerate(pred.labels) if x in keep]))
-    return rank_predictions(gold, pred, match, resolved, prep.doc_ids), resolved, prep.notes
+    notes = prep.notes
+    if selection.min_score is not None:
+        notes += (min_score_note(selection.min_score, prep.tallies.get("pred_below_min_score", 0)),)
+    return rank_predictions(gold, pred, match, resolved, prep.doc_ids), resolved, notes
 
 
 def threshold_curve(

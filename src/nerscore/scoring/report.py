@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nerscore.values.counts import Counts
-from nerscore.values.selection import Selection
+from nerscore.values.selection import Selection, min_score_note
 
 __all__ = ["FORMAT_VERSION", "Report", "Row", "entity_notes", "entity_summary"]
 
@@ -123,10 +123,7 @@ def entity_notes(entities: Mapping[str, Any]) -> tuple[str, ...]:
                    f"{'were' if ignored != 1 else 'was'} removed (neither true nor false "
                    "positives).")
     if entities.get("min_score") is not None:
-        below = entities["below_min_score"]
-        out.append(f"Threshold: only predictions scored at least {entities['min_score']:g} were "
-                   f"scored (min_score); {below} prediction{'s' if below != 1 else ''} below it "
-                   f"{'were' if below != 1 else 'was'} removed.")
+        out.append(min_score_note(entities["min_score"], entities["below_min_score"]))
     return tuple(out)
 
 

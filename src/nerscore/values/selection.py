@@ -30,7 +30,7 @@ from nerscore.values.options import OptionEnum
 from nerscore.values.span_checks import first_unscored
 from nerscore.values.spans import EntityColumns
 
-__all__ = ["Discontinuous", "Selection", "Subset", "parse_min_score"]
+__all__ = ["Discontinuous", "Selection", "Subset", "min_score_note", "parse_min_score"]
 
 
 class Discontinuous(OptionEnum):
@@ -207,3 +207,16 @@ def parse_min_score(value: object) -> float | None:
     if isinstance(value, bool) or not np.isfinite(x):
         raise option_error("min_score", "a finite number or None", value)
     return x
+
+
+def min_score_note(min_score: float, below: int) -> str:
+    """The note on the ``below`` predictions that ``min_score`` removed.
+
+    Examples
+    --------
+    >>> min_score_note(0.5, 1)
+    'Threshold: only predictions scored at least 0.5 were scored (min_score); 1 prediction below it was removed.'
+    """
+    s, were = ("", "was") if below == 1 else ("s", "were")
+    return (f"Threshold: only predictions scored at least {min_score:g} were scored (min_score); "
+            f"{below} prediction{s} below it {were} removed.")
