@@ -13,8 +13,14 @@ import argparse
 import dataclasses
 from typing import Any
 
-from nerscore.cli import _formats as fm, _options as opt
-from nerscore.cli.thresholds import add_schema_option, curve_kwargs, dev_curve
+from nerscore.cli import _options as opt
+from nerscore.cli.thresholds import (
+    add_schema_option,
+    curve_kwargs,
+    dev_curve,
+    dev_objective,
+    read_dev_files,
+)
 
 __all__ = ["add_compare_threshold_options", "per_system_thresholds"]
 
@@ -68,32 +74,17 @@ def per_system_thresholds(args: argparse.Namespace, preds: list[Any], names: lis
         For a span without a score in a PRED or a DEV_PRED (an input error,
         naming the file, the document and the span).
     """
-    if args.threshold_from is None:
-        if args.objective is not None:
-            raise opt.UsageError("--objective needs --threshold-from DEV_GOLD DEV_PRED ...")
-        if getattr(args, "schema", None) is not None:
-            raise opt.UsageError("--schema needs --threshold-from DEV_GOLD DEV_PRED ...")
+    objective = dev_objective(args, options, "DEV_GOLD DEV_PRED ...")
+    if objective is None:
         return preds, []
-    if options.get("min_score") is not None:
-        raise opt.UsageError("give --threshold T or --threshold-from, not both")
     if len(args.threshold_from) != len(preds) + 1:
         raise opt.UsageError(
             f"--threshold-from takes DEV_GOLD and one DEV_PRED per system: {len(preds) + 1} "
             f"files for {len(preds)} systems; got {len(args.threshold_from)}")
-    from nerscore.analysis.curves import parse_objective
     from nerscore.errors import InputTypeError, quoted
     from nerscore.values.documents import Document
 
-    objective = args.objective or "f1"
-    parse_objective(objective)
-    dev = []
-    for k, path in enumerate(args.threshold_from):
-        fmt = fm.input_format(path, args.gold_format if k == 0 else args.pred_format)
-        reading = fm.reader_options(args, fmt, "gold" if k == 0 else "pred")
-        if fmt.kind_of(path, reading) != "spans":
-            raise opt.UsageError(f"--threshold-from needs span files with scores; {path!r} is "
-                                 f"read as {fmt.name} tags")
-        dev.append(fmt.load(path, reading).data)
+    dev = read_dev_files(args)
     out, notes = [], []
     for name, pred, dev_pred, path, test_path in zip(
             names, preds, dev[1:], args.threshold_from[1:], args.preds, strict=True):

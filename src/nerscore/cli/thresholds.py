@@ -11,12 +11,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from nerscore.cli import _formats as fm, _options as opt
 
 __all__ = ["add_schema_option", "add_threshold_options", "curve_kwargs", "dev_curve",
-           "threshold_from_dev"]
+           "dev_objective", "read_dev_files", "threshold_from_dev"]
 
 _SCHEMAS = ("strict", "exact", "partial", "type")
 
@@ -113,6 +114,55 @@ def dev_curve(path: str, gold: Any, pred: Any, **kwargs: Any) -> Any:
         raise InputTypeError(f"{path}: {exc}", source=path) from None
 
 
+def dev_objective(args: argparse.Namespace, options: Mapping[str, Any], files: str) -> str | None:
+    """The objective ``--threshold-from`` maximises, checked; None without ``--threshold-from``.
+
+    ``files`` is how the command's usage names the development files
+    (``DEV_GOLD DEV_PRED``).
+
+    Raises
+    ------
+    UsageError
+        For ``--objective`` or ``--schema`` without ``--threshold-from``, and
+        for ``--threshold`` with it.
+    OptionError
+        For an unknown objective (before any file is read).
+    """
+    if args.threshold_from is None:
+        for flag in ("objective", "schema"):
+            if getattr(args, flag, None) is not None:
+                raise opt.UsageError(f"--{flag} needs --threshold-from {files}")
+        return None
+    if options.get("min_score") is not None:
+        raise opt.UsageError(f"give --threshold T or --threshold-from {files}, not both")
+    from nerscore.analysis.curves import parse_objective
+
+    objective = args.objective or "f1"
+    parse_objective(objective)
+    return str(objective)
+
+
+def read_dev_files(args: argparse.Namespace) -> list[Any]:
+    """The ``--threshold-from`` files as read: DEV_GOLD first (GOLD's format), then DEV_PRED files.
+
+    Raises
+    ------
+    UsageError
+        For a file read as tags (which carry no score).
+    """
+    data = []
+    for k, path in enumerate(args.threshold_from):
+        side = "gold" if k == 0 else "pred"
+        fmt = fm.input_format(path, args.gold_format if k == 0 else args.pred_format)
+        reading = fm.reader_options(args, fmt, side)
+        if fmt.kind_of(path, reading) != "spans":
+            raise opt.UsageError(
+                f"--threshold-from needs span files whose predictions have scores; {path!r} is "
+                f"read as {fmt.name} tags, which carry no score")
+        data.append(fmt.load(path, reading).data)
+    return data
+
+
 def threshold_from_dev(args: argparse.Namespace, options: dict[str, Any]) -> tuple[str, ...]:
     """Choose the threshold on the development files; put it in ``options`` as ``min_score``.
 
@@ -134,29 +184,11 @@ def threshold_from_dev(args: argparse.Namespace, options: dict[str, Any]) -> tup
         For ``--objective`` without ``--threshold-from``, both ``--threshold``
         and ``--threshold-from``, or development files of tags.
     """
-    if args.threshold_from is None:
-        if args.objective is not None:
-            raise opt.UsageError("--objective needs --threshold-from DEV_GOLD DEV_PRED")
-        if getattr(args, "schema", None) is not None:
-            raise opt.UsageError("--schema needs --threshold-from DEV_GOLD DEV_PRED")
+    objective = dev_objective(args, options, "DEV_GOLD DEV_PRED")
+    if objective is None:
         return ()
-    if options.get("min_score") is not None:
-        raise opt.UsageError("give --threshold T or --threshold-from DEV_GOLD DEV_PRED, not both")
-    from nerscore.analysis.curves import parse_objective
-
-    objective = args.objective or "f1"
-    parse_objective(objective)  # an unknown objective before any file is read
     dev_gold, dev_pred = args.threshold_from
-    data = []
-    for path, given, side in ((dev_gold, args.gold_format, "gold"),
-                              (dev_pred, args.pred_format, "pred")):
-        fmt = fm.input_format(path, given)
-        reading = fm.reader_options(args, fmt, side)
-        if fmt.kind_of(path, reading) != "spans":
-            raise opt.UsageError(
-                f"--threshold-from needs span files whose predictions have scores; {path!r} is "
-                f"read as {fmt.name} tags, which carry no score")
-        data.append(fmt.load(path, reading).data)
+    data = read_dev_files(args)
     kwargs = curve_kwargs(args, options)
     curve = dev_curve(dev_pred, data[0], data[1], match=args.match, beta=args.beta, **kwargs)
     point = curve.choose(objective)
