@@ -450,3 +450,13 @@ def test_a_corpus_prepared_against_itself_is_decoded_once(monkeypatch):
     assert len(calls) == 3
     assert other.gold.to_entities() == same.gold.to_entities()
     assert other.pred.to_entities() == same.pred.to_entities()
+
+
+def test_no_predicted_document_at_all_is_joined_by_id():
+    """An empty prediction (an empty file) against documents with ids: every one lacks it."""
+    gold = [nerscore.Document("a", [(0, 4, "PER")], "Anna B"),
+            nerscore.Document("b", [(0, 4, "PER")], "Anna B")]
+    report = nerscore.evaluate(gold, [], zero_division=0.0)
+    assert (report.micro.tp, report.micro.fn, report.n_sequences) == (0, 2, 2)
+    assert ("2 gold document(s) have no prediction and count as predicting no entities: 'a', "
+            "'b'.") in report.notes

@@ -21,7 +21,8 @@ Pairing of span documents (docs/differences.md, never a silent drop):
   one side are an error; so is a join where no id matches at all;
 - one side has ids and the other is a plain list (positional): paired by
   position (same number of documents), ids taken from the side that has them;
-  a mapping cannot be paired with a plain list;
+  a mapping cannot be paired with a plain list. A prediction of no
+  documents at all is joined by id (every gold document lacks a prediction);
 - neither side has ids: paired by position.
 
 When both sides carry the text of a document and the texts differ, a
@@ -38,7 +39,7 @@ taken from the gold documents and applied before matching
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import Any, NamedTuple, cast
 
@@ -383,6 +384,8 @@ class _Joined(NamedTuple):
 
 def _join(g: _Side, p: _Side) -> _Joined:
     notes: list[str] = []
+    if g.ids is not None and p.ids is None and not p.spans:  # nothing predicted: by id
+        p = replace(p, ids=[])
     if g.ids is not None and p.ids is not None:
         gi = _check_unique(g, "y_true")
         pi = _check_unique(p, "y_pred")
