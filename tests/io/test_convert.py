@@ -205,6 +205,27 @@ def test_what_a_format_cannot_keep_is_counted(tmp_path):
     assert "2 document ids not kept (each document becomes one sentence)." in back.notes()
 
 
+@pytest.mark.parametrize(("to_format", "kept"), [
+    ("jsonl", True), ("parquet", True), ("brat", False), ("label-studio", False),
+    ("doccano", False), ("prodigy", False), ("conll", False),
+])
+def test_span_scores_are_kept_or_counted(tmp_path, to_format, kept):
+    if to_format == "parquet":
+        pytest.importorskip("pyarrow")
+    src = tmp_path / "pred.jsonl"
+    src.write_text(json.dumps({"id": "d1", "text": "Anna met Bob", "spans": [
+        {"start": 0, "end": 4, "label": "PER", "score": 0.9},
+        {"start": 9, "end": 12, "label": "PER", "score": 0.4}]}) + "\n", encoding="utf-8")
+    res = nerscore.convert_file(src, tmp_path / "out", to_format=to_format)
+    lost = "2 span scores not kept (the output cannot hold them)."
+    assert (lost in res.notes()) is not kept
+    if kept:
+        back = nerscore.convert_file(tmp_path / "out", tmp_path / "back.jsonl",
+                                     from_format=to_format)
+        assert back.notes() == ()
+        assert [e.score for e in read_jsonl(tmp_path / "back.jsonl")[0].spans] == [0.9, 0.4]
+
+
 @pytest.mark.parametrize("text", [
     "a B-X\nb I-X\n\nc O\n\n",          # a blank line ends the last sentence
     "a B-X\nb I-X\n\nc O\n\n\n",        # two

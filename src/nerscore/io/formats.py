@@ -133,9 +133,10 @@ class Format:
         What the ``progress(done, total)`` calls of its readers count.
     keeps : tuple of str
         What its span writer keeps besides start, end and label:
-        ``"fragments"`` (discontinuous spans) and ``"ignore"`` (ignore
-        regions; docs/fragments.md). :func:`~nerscore.convert_file` writes
-        the rest as extents, or leaves it out, and counts it.
+        ``"fragments"`` (discontinuous spans), ``"ignore"`` (ignore
+        regions; docs/fragments.md) and ``"score"`` (the confidence of each
+        span). :func:`~nerscore.convert_file` writes the rest as extents, or
+        leaves it out, and counts it.
     detect : callable, optional
         ``detect(folder) -> bool``: whether a folder is this format by what
         it holds (a Hugging Face dataset's JSON files); a folder that no
@@ -189,9 +190,10 @@ class Format:
         if self.progress_unit not in ("rows", "bytes"):
             raise OptionError(f"{where}: expected `progress_unit` 'rows' or 'bytes'; got "
                               f"{self.progress_unit!r}.", option="progress_unit")
-        if not isinstance(self.keeps, tuple) or not set(self.keeps) <= {"fragments", "ignore"}:
-            raise OptionError(f"{where}: expected `keeps` as a tuple of 'fragments' and "
-                              f"'ignore'; got {self.keeps!r}.", option="keeps")
+        if (not isinstance(self.keeps, tuple)
+                or not set(self.keeps) <= {"fragments", "ignore", "score"}):
+            raise OptionError(f"{where}: expected `keeps` as a tuple of 'fragments', 'ignore' "
+                              f"and 'score'; got {self.keeps!r}.", option="keeps")
 
     def __repr__(self) -> str:
         return f"<Format {self.name!r}: {self.summary}>"

@@ -318,5 +318,5 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
 FORMAT = register_format(Format(
     "jsonl", "JSON Lines: one document a line with its id, text and spans", kind="spans",
     read=_read, suffixes=(".jsonl", ".json", ".ndjson"), chunks=_chunks, options=("encoding",),
-    write_spans=_write_spans, keeps=("fragments", "ignore"),
+    write_spans=_write_spans, keeps=("fragments", "ignore", "score"),
 ))

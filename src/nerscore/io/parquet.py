@@ -560,7 +560,7 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
 FORMAT = register_format(Format(
     "parquet", "Parquet: a row per sentence (a label column) or per document (a span column)",
     kind=_kind, read=_read, suffixes=(".parquet", ".pq"), chunks=_chunks,
-    keeps=("fragments", "ignore"),
+    keeps=("fragments", "ignore", "score"),
     options=("column", "tokens_column", "spans_column", "id_column", "text_column"),
     write_tags=lazy("nerscore.io.convert.writing", "write_parquet_tag_chunks"),
     write_spans=_write_spans,

@@ -15,12 +15,12 @@ Conventions
   whitespace-separated words of its text, and spans are moved onto them as
   :func:`nerscore.char_spans_to_token_spans` does (``misaligned``), then
   written with :func:`nerscore.entities_to_tags` in ``to_scheme``. Tags
-  cannot hold fragments or ignore regions: a discontinuous entity is written
-  as its extent and regions are left out, both counted.
-- **Spans to spans** keep the fragments of discontinuous entities and the
-  ignore regions where the output format can hold them (its ``keeps``:
-  JSON Lines and Parquet both, BRAT fragments only); the rest is written as
-  extents or left out, and counted.
+  cannot hold fragments, ignore regions or scores: a discontinuous entity
+  is written as its extent, regions and scores are left out, all counted.
+- **Spans to spans** keep the fragments of discontinuous entities, the
+  ignore regions and the scores of spans where the output format can hold
+  them (its ``keeps``: JSON Lines and Parquet all three, BRAT fragments
+  only); the rest is written as extents or left out, and counted.
 - **Tags to tags** keep the labels as they are, unless ``to_scheme`` is
   given (or ``from_scheme`` alone, which re-encodes in the same scheme):
   then the tags are decoded and written again, and malformed chunks are

@@ -70,6 +70,9 @@ class ConversionResult:
         end): tags, and span formats without fragments, cannot hold them.
     dropped_regions : int
         Ignore regions not kept (the output format cannot hold them).
+    dropped_scores : int
+        Span scores not kept (tags, and span formats without scores, cannot
+        hold them).
     reader_notes : list of str
         What the readers counted (merged discontinuous BRAT entities, ...)
         and what the output format cannot keep.
@@ -90,6 +93,7 @@ class ConversionResult:
     spaced_tokens: int = 0
     extents: int = 0
     dropped_regions: int = 0
+    dropped_scores: int = 0
     reader_notes: list[str] = field(default_factory=list)
 
     def notes(self) -> tuple[str, ...]:
@@ -124,6 +128,8 @@ class ConversionResult:
              "cannot hold fragments)"),
             (self.dropped_regions, "ignore region not kept (the output cannot hold it)",
              "ignore regions not kept (the output cannot hold them)"),
+            (self.dropped_scores, "span score not kept (the output cannot hold it)",
+             "span scores not kept (the output cannot hold them)"),
         )
         out = [f"{n} {one if n == 1 else many}." for n, one, many in counts if n]
         return (*out, *self.reader_notes)

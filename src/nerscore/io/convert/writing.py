@@ -113,11 +113,15 @@ def keep_only(docs: Sequence[Document], keeps: tuple[str, ...],
     """The documents as a writer that keeps only ``keeps`` can hold, the rest counted.
 
     Discontinuous entities become their extents unless ``"fragments"`` is
-    kept; ignore regions are left out unless ``"ignore"`` is.
+    kept; ignore regions are left out unless ``"ignore"`` is, and the scores
+    of spans unless ``"score"`` is.
     """
     out = []
     for doc in docs:
         spans: Sequence[Entity] = doc.spans
+        if "score" not in keeps and any(e.score is not None for e in spans):
+            opt.result.dropped_scores += sum(1 for e in spans if e.score is not None)
+            spans = [Entity(e.span, e.label, e.sentence, e.fragments) for e in spans]
         if "fragments" not in keeps and any(e.fragments for e in spans):
             opt.result.extents += sum(1 for e in spans if e.fragments)
             spans = [Entity(e.span, e.label) for e in spans]
