@@ -143,7 +143,7 @@ def test_spans_to_tags_misaligned(capsys, tmp_path):
                    encoding="utf-8")
     status, _, err = run(capsys, "convert", str(src), str(tmp_path / "x.conll"))
     assert status == 1
-    assert "error" in err
+    assert "pass --misaligned expand or 'contract' to move it" in err
     for how, first in (("expand", ["B-LOC", "I-LOC", "B-ORG"]), ("contract", ["B-LOC", "O",
                                                                              "B-ORG"])):
         out = tmp_path / f"{how}.conll"
@@ -154,6 +154,30 @@ def test_spans_to_tags_misaligned(capsys, tmp_path):
         corpus = read_conll(out)
         assert list(corpus.tokens) == ["New", "York-based", "Acme"]
         assert corpus.to_lists() == [first]
+
+
+def test_spans_to_tags_drop_zero_length_spans_and_count_them(tmp_path):
+    src = tmp_path / "d.jsonl"
+    src.write_text(json.dumps({"id": "d1", "text": "Anna met Bob", "spans": [
+        [0, 4, "PER"], [4, 4, "GAP"], [12, 12, "END"]]}) + "\n", encoding="utf-8")
+    res = nerscore.convert_file(src, tmp_path / "d.conll")
+    assert "2 spans covering no whole word dropped." in res.notes()
+    assert read_conll(tmp_path / "d.conll").to_lists() == [["B-PER", "O", "O"]]
+
+
+def test_overlapping_spans_to_tags_is_an_error_naming_file_and_document(capsys, tmp_path):
+    src = tmp_path / "d.jsonl"
+    lines = [{"id": "d1", "text": "Anna", "spans": []},
+             {"id": "d2", "text": "New York City", "spans": [[0, 8, "LOC"], [4, 13, "GPE"]]}]
+    src.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    status, _, err = run(capsys, "convert", str(src), str(tmp_path / "d.conll"),
+                         "--misaligned", "expand")
+    assert status == 1
+    assert err == (f"nerscore convert: error: {src}, line 2: the spans 'New York' ('LOC') and "
+                   "'York City' ('GPE') of document 'd2' share a word; tags cannot hold "
+                   "overlapping spans. Remove one of them (a label operation such as --drop GPE "
+                   "does), or convert to a span format (JSON Lines, Parquet, BRAT).\n")
+    assert not (tmp_path / "d.conll").exists()
 
 
 def test_brat_and_parquet_spans(tmp_path):

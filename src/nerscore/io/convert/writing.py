@@ -140,7 +140,12 @@ _SPACE = re.compile(r"\s")
 
 
 def to_tags(docs: Sequence[Document], opt: Options) -> TagChunk:
-    """Span documents as a tag chunk: whitespace tokens, spans moved onto them."""
+    """Span documents as a tag chunk: whitespace tokens, spans moved onto them.
+
+    A span that covers no whole word once on word boundaries (a zero-length
+    span among them) is dropped and counted; spans that share a word are an
+    error naming the document, since tags cannot hold them.
+    """
     from nerscore.decode.offsets import char_spans_to_token_spans
 
     ents: list[Entity] = []
@@ -152,15 +157,32 @@ def to_tags(docs: Sequence[Document], opt: Options) -> TagChunk:
         words = list(_WORD.finditer(doc.text))
         conv = char_spans_to_token_spans(doc, [m.span() for m in words],
                                          misaligned=opt.misaligned)
+        kept = sorted(e for e in conv.spans if e.start < e.end)
         opt.result.adjusted += len(conv.adjusted)
-        opt.result.dropped_spans += len(conv.dropped)
+        opt.result.dropped_spans += len(conv.dropped) + len(conv.spans) - len(kept)
         opt.result.n_entities += len(doc.spans)
         opt.result.dropped_ids += 1
+        _check_disjoint(doc, kept, words)
         k = len(tokens)
-        ents.extend(Entity(Span(e.start, e.end), e.label, k) for e in conv.spans)
+        ents.extend(Entity(Span(e.start, e.end), e.label, k) for e in kept)
         tokens.append([m.group() for m in words])
     labels = _encode(ents, [len(t) for t in tokens], opt)
     return TagChunk(labels, tokens)
+
+
+def _check_disjoint(doc: Document, spans: Sequence[Entity], words: Sequence[re.Match[str]]) -> None:
+    """Raise when two of the word spans ``spans`` (sorted) of ``doc`` share a word."""
+    text = doc.text or ""
+    for a, b in itertools.pairwise(spans):
+        if b.start < a.end:
+            where = ", ".join([doc.source or "", f"line {doc.line}" if doc.line else ""]).strip(", ")
+            shown = [f"{quoted(text[words[e.start].start():words[e.end - 1].end()])} "
+                     f"({quoted(e.label)})" for e in (a, b)]
+            raise FormatError(
+                f"{where + ': ' if where else ''}the spans {shown[0]} and {shown[1]} of document "
+                f"{quoted(doc.id)} share a word; tags cannot hold overlapping spans. Remove one of "
+                f"them (a label operation such as drop={b.label!r} does), or convert to a span "
+                "format (JSON Lines, Parquet, BRAT).", source=doc.source, line=doc.line)
 
 
 # ------------------------------------------------------------------------------ writing
