@@ -118,6 +118,33 @@ def test_write_errors(tmp_path):
                                                  "Anna Smith")], spans_key="sc")
     docs, _ = read_docbin(tmp_path / "g.spacy", spans_key="sc")
     assert [(e.start, e.end) for e in docs[0].spans] == [(0, 4), (2, 6)]
+    with pytest.raises(FormatError, match=r"the span 10-10 \(END\) cannot be a spaCy span"):
+        write_docbin(tmp_path / "e.spacy", [Document("a", [(0, 4, "PER"), (10, 10, "END")],
+                                                     "Anna Smith")], spans_key="sc")
+
+
+def test_convert_names_the_file_of_spans_doc_ents_cannot_hold(tmp_path, capsys):
+    src = tmp_path / "d.jsonl"
+    src.write_text('{"id": "a", "text": "Anna", "spans": []}\n'
+                   '{"id": "b", "text": "Anna Smith", "spans": [[0, 4, "PER"], [2, 6, "LOC"]]}\n',
+                   encoding="utf-8")
+    assert main(["convert", str(src), str(tmp_path / "d.spacy")]) == 1
+    assert capsys.readouterr().err == (
+        f"nerscore convert: error: {src}, line 2: document 'b': the span 2-6 (LOC) is empty or "
+        "overlaps another; spaCy's doc.ents cannot hold it. Remove it (a label operation such as "
+        "--drop LOC does), write the spans as a span group (write_docbin(..., spans_key=...)), "
+        "or convert to a format that holds them (JSON Lines, Parquet, BRAT).\n")
+
+
+def test_convert_counts_the_ids_a_docbin_cannot_keep(tmp_path):
+    src = tmp_path / "d.jsonl"
+    src.write_text("".join(f'{{"id": "{i}", "text": "Anna", "spans": [[0, 4, "PER"]]}}\n'
+                           for i in ("1", "doc-2", "3", "x")), encoding="utf-8")
+    res = nerscore.convert_file(src, tmp_path / "d.spacy")
+    assert res.notes() == ("2 document ids not kept (a .spacy file stores no ids: its documents "
+                           "are read back as 1, 2, ... in file order).",)
+    docs, _ = read_docbin(tmp_path / "d.spacy")
+    assert [d.id for d in docs] == ["1", "2", "3", "4"]
 
 
 def test_read_errors(tmp_path):

@@ -12,7 +12,8 @@ entities (``doc.ents``), or the span group named by ``spans_key``
 
 Documents have no ids in a ``DocBin``: they are numbered ``"1"``,
 ``"2"``, ... in file order, so a gold and a predicted file of the same
-texts pair up one to one. Tokens whose entity annotation is missing
+texts pair up one to one (written by :func:`~nerscore.convert_file`, the ids
+that this numbering does not give back are counted in a note). Tokens whose entity annotation is missing
 (``token.ent_iob == 0``; partially annotated documents) are counted in a
 note and read as outside every entity.
 """
@@ -207,16 +208,27 @@ def write_docbin(path: _Path, documents: Iterable[Document], *,
                               source=d.source)
         doc = _make_doc(spacy, vocab, d)
         spans = [(e, doc.char_span(e.start, e.end, label=e.label)) for e in d.spans]
+        where = ", ".join(x for x in (d.source, d.line and f"line {d.line}") if x)
+        where = f"{where}: " if where else ""
         if spans_key is not None:
-            doc.spans[spans_key] = [s for _, s in spans if s is not None]
+            for e, s in spans:
+                if s is None:
+                    raise FormatError(
+                        f"{where}document {quoted(d.id)}: the span {e.start}-{e.end} ({e.label}) "
+                        "cannot be a spaCy span (spaCy has no empty span at the end of a "
+                        "text); remove it.", source=d.source, line=d.line)
+            doc.spans[spans_key] = [s for _, s in spans]
         else:
             end = -1
             for e, s in sorted(spans, key=lambda p: (p[0].start, p[0].end)):
                 if s is None or e.start < end or e.start == e.end:
                     raise FormatError(
-                        f"Document {quoted(d.id)}: the span {e.start}-{e.end} ({e.label}) is empty "
-                        "or overlaps another; spaCy's doc.ents cannot hold it. Write the "
-                        "spans as a span group (spans_key=...) instead.", source=d.source)
+                        f"{where}document {quoted(d.id)}: the span {e.start}-{e.end} "
+                        f"({e.label}) is empty or overlaps another; spaCy's doc.ents "
+                        "cannot hold it. Remove it (a label operation such as "
+                        f"drop={e.label!r} does), write the spans as a span group "
+                        "(write_docbin(..., spans_key=...)), or convert to a format that holds "
+                        "them (JSON Lines, Parquet, BRAT).", source=d.source, line=d.line)
                 end = e.end
             doc.ents = [s for _, s in spans]
         docbin.add(doc)
@@ -269,7 +281,20 @@ def _chunks(path: str, chunk_size: int, options: Mapping[str, Any]) -> ChunkStre
 
 
 def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
-    return write_docbin(target, Counted(chunks).items())
+    """Write the documents; ids other than their numbers 1, 2, ... are counted in a note."""
+    renamed = [0]
+
+    def numbered() -> Iterator[Document]:
+        for k, d in enumerate(Counted(chunks).items(), 1):
+            renamed[0] += d.id != str(k)
+            yield d
+
+    n = write_docbin(target, numbered())
+    if renamed[0]:
+        options.notes.append(
+            f"{renamed[0]} document id{'s' if renamed[0] != 1 else ''} not kept (a .spacy file "
+            "stores no ids: its documents are read back as 1, 2, ... in file order).")
+    return n
 
 
 #: The ``spacy`` format: ``.spacy`` DocBin files (needs spaCy).

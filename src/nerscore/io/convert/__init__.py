@@ -191,6 +191,7 @@ def convert_file(
     else:
         with atomic_path(dst) as tmp:  # an interrupted conversion leaves no half-written file
             job.write(src, tmp)
+    result.reader_notes.extend(job.write_options.notes)
     if ops:
         warn_unknown_labels(ops, seen_labels(opt.label_tallies))
         result.reader_notes.extend(label_notes(opt.label_tallies, one_side=True))

@@ -235,12 +235,16 @@ class WriteOptions:
         The outside tag (CoNLL ``-DOCSTART-`` lines).
     layout : Layout
         How CoNLL lines are laid out, as the tag reader found it.
+    notes : list of str
+        What the writer could not keep, as sentences (a writer appends them;
+        :func:`~nerscore.convert_file` reports them with its own notes).
     """
 
     encoding: str = "utf-8"
     labels_as: str = "int"
     outside: str = "O"
     layout: Layout = field(default_factory=Layout)
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
