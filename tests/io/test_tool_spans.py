@@ -6,8 +6,11 @@ from collections import Counter
 
 import pytest
 
+import nerscore
 from nerscore.errors import FormatError
 from nerscore.io._tool_spans import ToolSpan, python_offsets, utf16_positions
+from nerscore.io.jsonl import read_jsonl, write_jsonl
+from nerscore.values.documents import Document
 
 TEXT = "\U0001F600 Anna and \U0001F389 Bob"  # two characters beyond U+FFFF
 
@@ -101,3 +104,13 @@ def test_a_long_label_and_span_text_are_cut_in_the_message():
     assert f"covers {'x' * 60!r}... (200 characters) but the text has " in message
     assert f"{text[:60]!r}... (200 characters) there" in message
     assert len(message) < 400
+
+
+@pytest.mark.parametrize("fmt", ["doccano", "label-studio", "prodigy"])
+def test_document_ids_survive_a_round_trip(tmp_path, fmt):
+    ids = ["12", "007", "\u0663", "0", "d1"]
+    src = tmp_path / "in.jsonl"
+    write_jsonl([Document(i, [(0, 4, "PER")], "Anna") for i in ids], src)
+    assert nerscore.convert_file(src, tmp_path / "tool", to_format=fmt).notes() == ()
+    nerscore.convert_file(tmp_path / "tool", tmp_path / "back.jsonl", from_format=fmt)
+    assert [d.id for d in read_jsonl(tmp_path / "back.jsonl")] == ids

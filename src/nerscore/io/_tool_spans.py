@@ -84,8 +84,18 @@ def text_of(doc: Document, what: str) -> str:
 
 
 def record_id(doc_id: str) -> int | str:
-    """A document id as the tools write it: an id of decimal digits as an integer."""
-    return int(doc_id) if doc_id.isdigit() else doc_id
+    """A document id as the tools write it: an id that is an integer as written, as an integer.
+
+    Only ids that read back the same are written as integers (not ``"007"``,
+    nor digits of other scripts).
+
+    Examples
+    --------
+    >>> [record_id(i) for i in ("12", "007", "\u0663", "0", "d1")]
+    [12, '007', '\u0663', 0, 'd1']
+    """
+    same = doc_id.isascii() and doc_id.isdigit() and str(int(doc_id)) == doc_id
+    return int(doc_id) if same else doc_id
 
 
 def write_json_lines(documents: Iterable[Document], path: str | os.PathLike[str],

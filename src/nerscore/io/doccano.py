@@ -208,8 +208,8 @@ def write_doccano(documents: Iterable[Document], path: str | os.PathLike[str], *
                   encoding: str = "utf-8") -> None:
     r"""Write documents as a doccano JSONL file (``{"id", "text", "label": [[s, e, l]]}``).
 
-    doccano imports this shape into a sequence labelling project. An id of
-    decimal digits is written as an integer.
+    doccano imports this shape into a sequence labelling project. An id written
+    as an integer (``12``, not ``007``) is written as an integer.
 
     Parameters
     ----------

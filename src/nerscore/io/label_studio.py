@@ -529,7 +529,7 @@ def write_label_studio(documents: Iterable[Document], path: str | os.PathLike[st
 
     Offsets are Python character offsets and every result stores its
     ``value.text``, so that a reader (nerscore's included) can tell the unit.
-    A document id of decimal digits is written as an integer task id.
+    A document id written as an integer (``12``, not ``007``) is an integer task id.
 
     Parameters
     ----------
