@@ -210,6 +210,8 @@ def test_streams_chunk_by_chunk_with_progress(tmp_path):
     (["x.conll", "y.jsonl"], "--from-scheme IOB2", 1),
     (["x.conll", "y.conll", "--to-scheme", "BILOU"], "--from-scheme IOB2", 1),
     (["x.conll", "x.conll"], "is the input", 2),
+    (["x.conll", "y.tsv", "--to-format", "webanno"],
+     "error: The webanno format has no writer of spans: convert to another format. See", 2),
 ])
 def test_convert_refuses_what_it_cannot_do(capsys, tmp_path, argv, message, code):
     src = tmp_path / "x.conll"

@@ -7,13 +7,16 @@ repair, drop or leave out is printed on standard error, one note per kind.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt, llm
 from nerscore.cli._labels import add_label_options, label_kwargs
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
 
 if TYPE_CHECKING:
+    from nerscore.io.convert import ConversionResult
+    from nerscore.io.formats import Format
+
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 __all__ = ["register", "run"]
@@ -127,7 +130,6 @@ def run(args: argparse.Namespace) -> int:
         The exit status (0).
     """
     from nerscore.cli._output import note
-    from nerscore.io.convert import convert_file
 
     fmt = fm.input_format(args.source, args.from_format)
     if llm.is_llm_prediction(args.source, fmt, args.encoding):
@@ -143,15 +145,7 @@ def run(args: argparse.Namespace) -> int:
     fm.check_reader_flags(args, [(None, fmt)], ignore=("encoding",))
     bar = ProgressBar(f"converting {args.source}", unit=fmt.progress_unit)
     try:
-        result = convert_file(
-            args.source, args.target, from_format=fmt, to_format=args.to_format,
-            from_scheme=args.from_scheme, to_scheme=args.to_scheme, mode=args.mode,
-            misaligned=args.misaligned, labels_as=args.labels_as,
-            parquet_kind=args.parquet_kind, chunk_size=args.chunk_size,
-            encoding=args.encoding, conll_options=conll, suffix=args.suffix,
-            delimiter=args.tag_delimiter, outside=args.outside, progress=bar,
-            **label_kwargs(args),
-        )
+        result = _convert(args, fmt, conll, bar)
     finally:
         bar.close()
     for n in result.notes():
@@ -160,3 +154,25 @@ def run(args: argparse.Namespace) -> int:
     note("convert", f"wrote {result.n_sequences} {unit}{'s' if result.n_sequences != 1 else ''}"
                     f" ({result.from_format} to {result.to_format}) to {args.target}")
     return 0
+
+
+def _convert(args: argparse.Namespace, fmt: Format, conll: dict[str, Any],
+             bar: ProgressBar) -> ConversionResult:
+    """``convert_file`` with the options of ``args`` (an unwritable output format: usage error)."""
+    from nerscore.errors import OptionError
+    from nerscore.io.convert import convert_file
+
+    try:
+        return convert_file(
+            args.source, args.target, from_format=fmt, to_format=args.to_format,
+            from_scheme=args.from_scheme, to_scheme=args.to_scheme, mode=args.mode,
+            misaligned=args.misaligned, labels_as=args.labels_as,
+            parquet_kind=args.parquet_kind, chunk_size=args.chunk_size,
+            encoding=args.encoding, conll_options=conll, suffix=args.suffix,
+            delimiter=args.tag_delimiter, outside=args.outside, progress=bar,
+            **label_kwargs(args),
+        )
+    except OptionError as exc:
+        if exc.option != "to_format":
+            raise
+        raise opt.UsageError(str(exc).rstrip(".")) from None
