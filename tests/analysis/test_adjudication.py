@@ -84,3 +84,11 @@ def test_tag_files_adjudicate_to_tags() -> None:
 def test_min_votes_is_checked() -> None:
     with pytest.raises(OptionError, match=r"`min_votes` to be an integer from 1 to 2"):
         nerscore.adjudicate([[["O"]], [["O"]]], min_votes=3)
+
+
+def test_entities_of_a_document_only_one_annotator_has_are_not_unanimous() -> None:
+    _, stats = nerscore.adjudicate([{"d": [(0, 1, "X")], "e": [(0, 1, "Y"), (2, 3, "Z")]},
+                                    {"d": [(0, 1, "X")]}, {"d": [(0, 1, "X")]}])
+    assert (stats.accepted, stats.unanimous, stats.single) == (3, 1, 2)
+    assert ("3 candidate entities: 3 accepted (1 unanimous, 2 single annotator), 0 below the "
+            "quorum" in stats.summary())

@@ -394,3 +394,12 @@ def test_annotators_with_different_texts_are_warned_and_noted() -> None:
     assert list(stats.notes) == expected
     same = {n: [doc("d1", [], text="x")] for n in "ab"}
     assert agreement(same, n_resamples=0).notes == ()  # filterwarnings=error: no warning
+
+
+def test_a_document_only_one_annotator_has_is_not_among_the_least_agreed() -> None:
+    a = {"d1": [(0, 4, "PER")], "d2": [(0, 3, "LOC"), (4, 6, "PER")]}
+    b = {"d1": [(0, 4, "PER")]}
+    result = agreement({"a": a, "b": b}, n_resamples=0)
+    assert [(d.document, d.n_entities) for d in result.documents] == [("d1", 1)]
+    assert result.n_documents == 2
+    assert "'d2' (missing for b)" in result.notes[0]

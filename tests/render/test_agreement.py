@@ -50,6 +50,19 @@ def test_html_page_escapes_and_holds_every_section() -> None:
                                   format="html") == page
 
 
+def test_documents_only_one_annotator_has_are_counted_not_listed() -> None:
+    result = nerscore.agreement({"a": {"d1": [(0, 4, "PER")], "d2": [(0, 3, "LOC")]},
+                                 "b": {"d1": [(0, 4, "PER")]}}, n_resamples=0)
+    lines = render_agreement(result).splitlines()
+    at = lines.index("least-agreed documents (of 1; 1 with a single annotator left out)")
+    assert lines[at + 2].startswith("d1 ")
+    assert not any(line.startswith("d2 ") for line in lines)
+    assert [d["document"] for d in json.loads(result.to_json())["documents"]] == ["d1"]
+    page = render_agreement_html(result)
+    assert "<p>1 document(s) with a single annotator are in no pair and not listed.</p>" in page
+    assert "<td>d2</td>" not in page
+
+
 def test_a_long_label_overflows_its_row_instead_of_widening_every_row() -> None:
     long = "X" * 1000
     result = nerscore.agreement([[["B-PER", f"B-{long}"]], [["B-PER", "O"]]], n_resamples=0)

@@ -16,7 +16,7 @@ from nerscore.render.table import table_lines
 if TYPE_CHECKING:
     from nerscore.analysis.agreement.results import Agreement
 
-__all__ = ["render_agreement"]
+__all__ = ["render_agreement", "uncompared"]
 
 #: Least-agreed documents listed.
 N_DOCUMENTS = 10
@@ -24,6 +24,11 @@ N_DOCUMENTS = 10
 
 def _num(x: float, digits: int) -> str:
     return "-" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def uncompared(result: Agreement) -> int:
+    """Documents only one annotator has: in no pair, so not among the least-agreed documents."""
+    return result.n_documents - len(result.documents)
 
 
 def _heading(text: str, markdown: bool) -> list[str]:
@@ -95,7 +100,9 @@ def render_agreement(result: Agreement, *, format: str = "text",  # noqa: A002 -
         if ac is not None and not math.isnan(ac.low):
             lines += ["", f"alpha (all tokens): {_num(ac.value, digits)} "
                       f"[{_num(ac.low, digits)}, {_num(ac.high, digits)}]"]
-    lines += _heading(f"least-agreed documents (of {len(result.documents)})", md)
+    alone = uncompared(result)
+    lines += _heading(f"least-agreed documents (of {len(result.documents)}" + (
+        f"; {alone} with a single annotator left out" if alone else "") + ")", md)
     rows = [[d.document, _num(d.mean, digits), _num(d.sd, digits), str(d.n_entities)]
             for d in result.documents[:N_DOCUMENTS]]
     lines += table_lines(["document", "mean F1", "SD F1", "shared entities"], rows, markdown=md)

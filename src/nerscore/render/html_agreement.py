@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from nerscore.render.agreement import uncompared
 from nerscore.render.html_assets import CSS
 from nerscore.render.html_errors import script_json
 
@@ -199,6 +200,7 @@ def render_agreement_html(result: Agreement, digits: int = 2) -> str:
     opts = "".join(f'<option value="{escape(x)}">{escape(x)}</option>' for x in labels)
     dopts = "".join(f'<option value="{escape(x)}">{escape(x)}</option>' for x in docs)
     notes = "".join(f"<li>{escape(n)}</li>" for n in result.notes)
+    alone = uncompared(result)
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<title>nerscore agreement</title>"
@@ -213,7 +215,9 @@ def render_agreement_html(result: Agreement, digits: int = 2) -> str:
         + _matrix(names, f1.matrix, digits)
         + "<h2>Per label</h2>" + per_label
         + f"<h2>Token level ({escape(tl.units)})</h2>" + tokens
-        + "<h2>Least-agreed documents</h2>" + documents
+        + "<h2>Least-agreed documents</h2>" + (
+            f"<p>{alone} document(s) with a single annotator are in no pair and not listed.</p>"
+            if alone else "") + documents
         + "<h2>Disagreements</h2><div class=\"filters\">"
         "<select id=\"f-kind\" aria-label=\"kind\"><option value=\"\">every kind</option>"
         "<option>missing</option><option>label</option><option>boundary</option></select>"

@@ -74,7 +74,11 @@ class AdjudicationStats:
     ties : tuple of Tie
         Conflicts decided between equal votes.
     unanimous : int
-        Accepted entities every annotator of the document marked.
+        Accepted entities every annotator of the document marked, in
+        documents two or more annotators annotated.
+    single : int
+        Accepted entities of documents only one annotator annotated (that
+        annotator's word alone, not counted as unanimous).
     notes : tuple of str
         Documents some annotators lack.
     """
@@ -88,6 +92,7 @@ class AdjudicationStats:
     conflicts: int
     ties: tuple[Tie, ...]
     unanimous: int
+    single: int = 0
     notes: tuple[str, ...] = ()
 
     def summary(self) -> str:
@@ -102,12 +107,13 @@ class AdjudicationStats:
         """
         quorum = (f"{self.min_votes} votes" if self.min_votes is not None
                   else "a strict majority of each document's annotators")
+        single = f", {self.single} single annotator" if self.single else ""
         lines = [
             f"{len(self.names)} annotators ({', '.join(self.names)}), {self.n_documents} "
             f"documents; quorum: {quorum}",
             f"{self.candidates} candidate entities: {self.accepted} accepted ({self.unanimous} "
-            f"unanimous), {self.below_quorum} below the quorum, {self.conflicts} dropped in "
-            f"conflicts ({len(self.ties)} ties)",
+            f"unanimous{single}), {self.below_quorum} below the quorum, {self.conflicts} "
+            f"dropped in conflicts ({len(self.ties)} ties)",
         ]
         lines += [f"tie in document {t.document}: kept {t.kept}, dropped {t.dropped} "
                   f"({t.votes} votes each)" for t in self.ties]
@@ -137,7 +143,7 @@ def adjudicate_joined(annotated: Annotated, min_votes: int | None) -> tuple[
         for d, s, e, lab in zip(cols.seq.tolist(), cols.start.tolist(), cols.end.tolist(),
                                 cols.label.tolist(), strict=True):
             voters[d].setdefault((s, e, labels[lab]), set()).add(a)
-    candidates = below = conflicts = unanimous = 0
+    candidates = below = conflicts = unanimous = single = 0
     ties: list[Tie] = []
     documents: list[Document] = []
     for d in range(n_docs):
@@ -157,7 +163,10 @@ def adjudicate_joined(annotated: Annotated, min_votes: int | None) -> tuple[
             conflicts += 1
             if len(votes[rival]) == len(votes[w]):
                 ties.append(Tie(annotated.document_name(d), rival, w, len(votes[w])))
-        unanimous += sum(len(votes[k]) == n_present for k in kept)
+        if n_present == 1:  # one annotator's word, not a consensus
+            single += len(kept)
+        else:
+            unanimous += sum(len(votes[k]) == n_present for k in kept)
         kept.sort()
         text = annotated.texts[d] if annotated.texts is not None else None
         documents.append(Document(annotated.document_name(d),
@@ -165,7 +174,8 @@ def adjudicate_joined(annotated: Annotated, min_votes: int | None) -> tuple[
                                   text=text))
     accepted = sum(len(doc.spans) for doc in documents)
     stats = AdjudicationStats(annotated.names, min_votes, n_docs, candidates, accepted, below,
-                              conflicts, tuple(ties), unanimous, annotated.notes)
+                              conflicts, tuple(ties), unanimous, single=single,
+                              notes=annotated.notes)
     return documents, stats
 
 

@@ -64,9 +64,10 @@ def _documents(annotated: Annotated, pc: PairCounts) -> tuple[DocumentAgreement,
     labels = [f"{names[i]}/{names[j]}" for i, j in pc.pairs]
     every = bool(pc.both.all())
     order = np.lexsort((np.arange(len(mean)), np.nan_to_num(mean, nan=2.0)))
+    compared = np.asarray(pc.both.any(axis=0))  # a document only one annotator has: no pair
     columns = f1.T.tolist()
     out = []
-    for d in order.tolist():
+    for d in order[compared[order]].tolist():
         row = columns[d]
         pairs = (dict(zip(labels, row, strict=True)) if every else
                  {lab: x for lab, x, ok in zip(labels, row, pc.both[:, d], strict=True) if ok})

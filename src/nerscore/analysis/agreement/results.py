@@ -255,7 +255,8 @@ class Agreement:
     tokens : TokenLevel
         Token-level kappa and alpha.
     documents : tuple of DocumentAgreement
-        Per document, least agreed first.
+        Per document two or more annotators annotated, least agreed first (a
+        document only one annotator has is in no pair, so it is not listed).
     disagreements : tuple of Disagreement
         In document order.
     intervals : mapping of str to Estimate
