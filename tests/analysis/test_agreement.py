@@ -403,3 +403,14 @@ def test_a_document_only_one_annotator_has_is_not_among_the_least_agreed() -> No
     assert [(d.document, d.n_entities) for d in result.documents] == [("d1", 1)]
     assert result.n_documents == 2
     assert "'d2' (missing for b)" in result.notes[0]
+
+
+def test_labels_only_one_annotator_uses_are_noted() -> None:
+    result = agreement({"a": {"d1": [(0, 3, "PER"), (4, 7, "LOC")]},
+                        "b": {"d1": [(0, 3, "PER"), (4, 7, "ORG")]},
+                        "c": {"d1": [(0, 3, "PER"), (4, 7, "ORG")]}}, n_resamples=0)
+    assert result.notes == ("1 label(s) are used by one annotator only, so no pair agrees on "
+                            "them and their F1 and kappa are 0 (or undefined): LOC (only a).",)
+    tagged = agreement([[["B-PER", "B-X", "B-Y"]], [["B-PER", "O", "O"]],
+                        [["B-PER", "O", "B-Y"]]], n_resamples=0)
+    assert tagged.notes[0].endswith(": X (only A).")

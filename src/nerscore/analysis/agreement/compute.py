@@ -76,6 +76,21 @@ def _documents(annotated: Annotated, pc: PairCounts) -> tuple[DocumentAgreement,
     return tuple(out)
 
 
+def _one_annotator_labels(annotated: Annotated) -> tuple[str, ...]:
+    """A note naming the labels only one annotator uses in the documents a pair shares."""
+    compared = annotated.present.sum(axis=0) >= 2
+    users: dict[int, list[str]] = {}
+    for name, cols in zip(annotated.names, annotated.entities, strict=True):
+        for k in np.unique(cols.label[compared[cols.seq]]).tolist():
+            users.setdefault(k, []).append(name)
+    alone = [f"{annotated.labels[k]} (only {who[0]})" for k, who in sorted(users.items())
+             if len(who) == 1]
+    if not alone:
+        return ()
+    return (f"{len(alone)} label(s) are used by one annotator only, so no pair agrees on them "
+            f"and their F1 and kappa are 0 (or undefined): {', '.join(alone)}.",)
+
+
 def _check_bootstrap(n_resamples: object, level: object, seed: object) -> None:
     if not isinstance(n_resamples, int) or isinstance(n_resamples, bool) or n_resamples < 0:
         raise option_error("n_resamples", "a non-negative int", n_resamples)
@@ -249,5 +264,6 @@ def agreement(
         annotated.names, match, {**resolved, **entity_keys, **ops.given()},
         annotated.n_documents, f1,
         level_result, _documents(annotated, pc), find_disagreements(annotated), intervals,
-        level, n_resamples, seed, annotated.notes + interval_notes, texts,
+        level, n_resamples, seed,
+        annotated.notes + _one_annotator_labels(annotated) + interval_notes, texts,
     )
