@@ -414,3 +414,18 @@ def test_labels_only_one_annotator_uses_are_noted() -> None:
     tagged = agreement([[["B-PER", "B-X", "B-Y"]], [["B-PER", "O", "O"]],
                         [["B-PER", "O", "B-Y"]]], n_resamples=0)
     assert tagged.notes[0].endswith(": X (only A).")
+
+
+def test_the_token_count_leaves_out_documents_only_one_annotator_has() -> None:
+    text = {"d1": "Ana met Bob", "d2": "Cy ran far away"}
+    a = [nerscore.Document("d1", (nerscore.Entity(nerscore.Span(0, 3), "PER"),), text=text["d1"]),
+         nerscore.Document("d2", (nerscore.Entity(nerscore.Span(0, 2), "PER"),), text=text["d2"])]
+    b = [nerscore.Document("d1", (nerscore.Entity(nerscore.Span(0, 3), "PER"),), text=text["d1"])]
+    result = agreement({"a": a, "b": b}, n_resamples=0)
+    assert result.tokens.overall is not None
+    assert result.tokens.overall["all"].n_tokens == 3  # d1's, not d2's four
+    assert result.tokens.overall["labelled"].n_tokens == 1
+    assert result.tokens.per_label["PER"]["labelled"].n_tokens == 1
+    alone = agreement({"a": a[:1], "b": b}, n_resamples=0)
+    assert alone.tokens.overall is not None
+    assert alone.tokens.overall["all"] == result.tokens.overall["all"]

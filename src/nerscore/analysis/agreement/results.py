@@ -105,7 +105,10 @@ class TokenAgreement:
         Krippendorff's alpha (nominal) over every token, missing annotations
         allowed.
     n_tokens : int
-        Tokens in the set (those with two or more annotations count for alpha).
+        Tokens of the set that two or more annotators annotated: those the
+        coefficients are computed on (alpha and Cohen's kappa of some pair;
+        Fleiss' kappa takes those every annotator annotated). A token of a
+        document only one annotator has is not counted.
     """
 
     cohen: Matrix

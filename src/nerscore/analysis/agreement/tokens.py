@@ -219,7 +219,8 @@ def _coefficients(cat: npt.NDArray[Any], rated: BoolArray, k: int, keep: BoolArr
     fleiss = fleiss_kappa(counts if every else counts[complete])
     dis, values = alpha_parts(counts)
     alpha = alpha_from_parts(float(dis.sum()), values.sum(axis=0).astype(np.float64))
-    return TokenAgreement(_tuple(cohen), fleiss, alpha, int(cat.shape[1]))
+    n = cat.shape[1] if every else np.count_nonzero(rated.sum(axis=0) >= 2)  # the pairable
+    return TokenAgreement(_tuple(cohen), fleiss, alpha, int(n))
 
 
 def _tuple(m: npt.NDArray[np.float64]) -> Matrix:
