@@ -164,8 +164,32 @@ def test_agree_and_adjudicate_warn_of_tokens_that_differ_between_annotators(
     captured = capsys.readouterr()
     assert [f"nerscore agree: warning: {w}" for w in expected] == [
         line for line in captured.err.splitlines() if "warning" in line]
-    assert [f"note: {w}" for w in expected] == [
+    same = (f"annotators 'x.conll' and 'z.conll' are the same file: {files[0]} and {files[2]} "
+            "have identical content, so one annotation counts as two annotators.")
+    assert [f"note: {w}" for w in (same, *expected)] == [
         line for line in captured.out.splitlines() if line.startswith("note:")]
     assert main(["adjudicate", *map(str, files), "-o", str(tmp_path / "gold.conll")]) == 0
     assert [f"nerscore adjudicate: warning: {w}" for w in expected] == [
         line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "html"])
+def test_agree_and_adjudicate_note_annotators_whose_files_are_identical(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    files = [str(tmp_path / f"{k}.conll") for k in (1, 2, 3)]
+    for path, tag in zip(files, ("B-PER", "B-LOC", "B-PER"), strict=True):
+        Path(path).write_text(f"Anna {tag}\nwent O\n", encoding="utf-8")
+    note = (f"annotators 'ana' and 'cai' are the same file: {files[0]} and {files[2]} have "
+            "identical content, so one annotation counts as two annotators.")
+    names = ["--names", "ana", "ben", "cai"]
+    assert main(["agree", *files, *names, "--format", fmt, "--resamples", "1"]) == 0
+    captured = capsys.readouterr()
+    if fmt == "text":
+        assert f"\nnote: {note}\n" in captured.out
+    elif fmt == "json":
+        assert json.loads(captured.out)["notes"][0] == note
+        assert f"nerscore agree: note: {note}\n" in captured.err
+    else:
+        assert "annotators &#x27;ana&#x27; and &#x27;cai&#x27; are the same file" in captured.out
+    assert main(["adjudicate", *files, *names, "-o", str(tmp_path / "gold.conll")]) == 0
+    assert f"nerscore adjudicate: note: {note}\n" in capsys.readouterr().err

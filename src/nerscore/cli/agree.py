@@ -187,6 +187,19 @@ def _same_path(a: str, b: str) -> bool:
         return False
 
 
+def _identical_files(args: argparse.Namespace, names: list[str]) -> tuple[str, ...]:
+    """A note per pair of annotators whose files hold the same bytes."""
+    from nerscore.io.atomic import same_content
+
+    if len(args.files) != len(names):  # one export holding every annotator
+        return ()
+    return tuple(
+        f"annotators {x!r} and {y!r} are the same file: {a} and {b} have identical content, "
+        "so one annotation counts as two annotators."
+        for (x, a), (y, b) in itertools.combinations(zip(names, args.files, strict=True), 2)
+        if same_content(a, b))
+
+
 def _token_notes(read: list[ReadResult], command: str) -> tuple[str, ...]:
     """The tokens that differ between two annotators' files, every pair; each also a warning."""
     from nerscore.io.formats import pair_notes
@@ -242,13 +255,13 @@ def run_agree(args: argparse.Namespace) -> int:
     if args.tags and not tag_kw:
         raise opt.UsageError("--tags compares the raw tags of every token, but the FILEs hold "
                              "spans; leave --tags out")
-    aligned = _token_notes(read, "agree")
+    file_notes = _identical_files(args, list(data)) + _token_notes(read, "agree")
     resampling = {k: v for k, v in opt.resampling_kwargs(args).items() if v is not None}
     result = nerscore.agreement(data, match=args.match, tags=args.tags,
                                 tokenizer=args.tokenizer, **resampling, **tag_kw,
                                 **opt.match_kwargs(args))
-    if aligned:
-        result = dataclasses.replace(result, notes=aligned + result.notes)
+    if file_notes:
+        result = dataclasses.replace(result, notes=file_notes + result.notes)
     if args.format not in ("text",):
         for n in result.notes:
             _note("agree", n)
@@ -279,6 +292,8 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     if args.min_votes is not None and args.min_votes > len(data):
         raise opt.UsageError(f"--min-votes {args.min_votes} is more than the {len(data)} "
                              f"annotators; give a number from 1 to {len(data)}")
+    for n in _identical_files(args, list(data)):
+        _note("adjudicate", n)
     _token_notes(read, "adjudicate")
     out_fmt = guess_format(args.output, args.output_format)
     docs, stats = nerscore.adjudicate(data, min_votes=args.min_votes, **tag_kw,

@@ -260,30 +260,18 @@ def _score_streamed(args: argparse.Namespace, sides: tuple[tuple[str, Format], .
 
 def _same_file(gold: str, pred: str) -> str | None:
     """A note when GOLD and PRED are one file, or two files with the same bytes."""
+    from nerscore.io.atomic import same_content
+
     try:
         if os.path.samefile(gold, pred):
             return (f"gold and prediction are the same file ({gold}); the scores compare it "
                     "with itself.")
-        if os.path.isfile(gold) and os.path.isfile(pred) and (
-            os.path.getsize(gold) == os.path.getsize(pred)
-        ):
-            with open(gold, "rb") as a, open(pred, "rb") as b:
-                if _same_bytes(a, b):
-                    return (f"gold and prediction are the same file: {gold} and {pred} have "
-                            "identical content, so the scores compare it with itself.")
     except OSError:
         return None
+    if same_content(gold, pred):
+        return (f"gold and prediction are the same file: {gold} and {pred} have "
+                "identical content, so the scores compare it with itself.")
     return None
-
-
-def _same_bytes(a: Any, b: Any, block: int = 1 << 20) -> bool:
-    """Whether two open binary files hold the same bytes (read a block at a time)."""
-    while True:
-        x, y = a.read(block), b.read(block)
-        if x != y:
-            return False
-        if not x:
-            return True
 
 
 def _output(report: Report, args: argparse.Namespace, cm: ConfusionMatrix | None,

@@ -250,20 +250,6 @@ def _comparison(args: argparse.Namespace, scored: _Scored, names: list[str]) -> 
     return with_llm_summaries(result, summaries)
 
 
-def _same_bytes(a: str, b: str) -> bool:
-    """Whether the regular files ``a`` and ``b`` hold the same bytes (compared block by block)."""
-    if not (os.path.isfile(a) and os.path.isfile(b)) or \
-            os.path.getsize(a) != os.path.getsize(b):
-        return False
-    with open(a, "rb") as fa, open(b, "rb") as fb:
-        while True:
-            block = fa.read(1 << 20)
-            if block != fb.read(1 << 20):
-                return False
-            if not block:
-                return True
-
-
 def _diagnostics(args: argparse.Namespace, scored: _Scored, names: list[str]) -> Any:
     """``nerscore diagnose`` of TRAIN and GOLD with each prediction (by system name, when several)."""
     import nerscore
@@ -281,8 +267,10 @@ def _diagnostics(args: argparse.Namespace, scored: _Scored, names: list[str]) ->
         raise opt.UsageError(f"--train must hold {kind} like GOLD; {args.train!r} is read as "
                              f"{train_fmt.name} (set --gold-format if a format was guessed "
                              "wrongly)")
+    from nerscore.io.atomic import same_content
+
     if train_fmt is gold_fmt and options == fm.reader_options(args, gold_fmt, "gold") and \
-            _same_bytes(args.train, args.gold):
+            same_content(args.train, args.gold):
         train = scored.gold  # the same bytes read the same way: GOLD as already read
     else:
         train = train_fmt.load(args.train, options).data

@@ -11,7 +11,9 @@ the target, a full disk (``ENOSPC``), a rename that fails.
 
 :func:`same_file` tells whether two paths name one file, through symbolic
 links, ``./`` spellings and hard links; the command line uses it to refuse an
-output that is one of the command's inputs.
+output that is one of the command's inputs. :func:`same_content` tells whether
+two files hold the same bytes; the command line notes inputs that do (the
+same file given as gold and prediction, or as two annotators).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO, Any
 
-__all__ = ["AtomicFile", "atomic_open", "atomic_path", "same_file"]
+__all__ = ["AtomicFile", "atomic_open", "atomic_path", "same_content", "same_file"]
 
 _Path = str | os.PathLike[str]
 
@@ -61,6 +63,47 @@ def same_file(a: _Path, b: _Path) -> bool:
         return os.path.samefile(a, b)
     except OSError:  # one of them does not exist (yet)
         return os.path.realpath(a) == os.path.realpath(b)
+
+
+def same_content(a: _Path, b: _Path, block: int = 1 << 20) -> bool:
+    """Whether two paths are regular files holding the same bytes (read a block at a time).
+
+    Parameters
+    ----------
+    a, b : str or path-like
+        Paths; False when either is not a regular file or cannot be read.
+    block : int
+        Bytes read at a time.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (tmp / "a.conll").write_text("Ana B-PER")
+    >>> _ = (tmp / "b.conll").write_text("Ana B-PER")
+    >>> _ = (tmp / "c.conll").write_text("Ana B-LOC")
+    >>> same_content(tmp / "a.conll", tmp / "b.conll"), same_content(tmp / "a.conll", tmp / "c.conll")
+    (True, False)
+    >>> same_content(tmp, tmp / "missing.conll")
+    False
+    """
+    try:
+        if not (os.path.isfile(a) and os.path.isfile(b)) or (
+                os.path.getsize(a) != os.path.getsize(b)):
+            return False
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            while True:
+                x = fa.read(block)
+                if x != fb.read(block):
+                    return False
+                if not x:
+                    return True
+    except OSError:
+        return False
 
 
 def _is_special(path: str) -> bool:
