@@ -668,3 +668,42 @@ def test_an_error_in_one_systems_predictions_names_the_system():
     with pytest.raises(nerscore.errors.LengthMismatchError,
                        match=r"^short: Gold has 2 documents but the prediction has 1"):
         nerscore.compare([[(0, 4, "PER")], []], {"ok": [[], []], "short": [[]]}, n_resamples=10)
+
+
+@pytest.mark.parametrize(("level", "needed"), [(0.95, 40), (0.9, 20), (0.99, 200), (0.5, 4)])
+def test_too_few_resamples_for_the_level_are_noted(level, needed):
+    gold = [[(0, 4, "PER")], [(0, 3, "LOC")]] * 10
+    pred = [[(0, 4, "PER")], []] * 10
+    pct = f"{level * 100:g}%"
+    few = compare(gold, {"A": gold, "B": pred}, n_resamples=needed - 1, level=level, seed=0)
+    assert [n for n in few.notes if "too few" in n] == [
+        f"{needed - 1} resamples are too few for {pct} intervals: they need at least {needed} "
+        "(resamples × (1 − level)/2 ≥ 1, so that some resample lies beyond each end); with "
+        "fewer, an interval is not meaningful and need not contain the score."]
+    enough = compare(gold, {"A": gold, "B": pred}, n_resamples=needed, level=level, seed=0)
+    assert enough.notes == ()
+    one = confidence_intervals(gold, pred, n_resamples=1)
+    assert one.notes[0].startswith("1 resample is too few for 95% intervals: they need at "
+                                   "least 40 ")
+    assert "1 resample is too few" in render_comparison(one)
+
+
+def test_few_units_are_noted_as_unreliable():
+    # two documents: the paired bootstrap's p-value is far below the randomization test's
+    gold = [[(0, 4, "PER"), (6, 9, "LOC")], [(0, 4, "PER")]]
+    pred = [[(0, 4, "PER")], []]
+    res = compare(gold, {"A": gold, "B": pred}, n_resamples=1000, seed=0)
+    assert res.notes == ("only 2 documents are resampled: with fewer than 10 documents, "
+                         "bootstrap intervals and p-values are unreliable (the resamples take "
+                         "few distinct values and understate the spread).",)
+    assert res.to_dict()["notes"] == list(res.notes)
+    tags = [["B-PER", "O"], ["O", "B-LOC"], ["B-PER", "I-PER"]]
+    one = compare(tags[:1], {"A": tags[:1], "B": [["O", "O"]]}, n_resamples=100,
+                  unit="sentence")
+    assert one.notes[-1].startswith("only 1 sentence is resampled: with fewer than 10 "
+                                    "sentences, ")
+    nine = compare(tags * 3, {"A": tags * 3}, n_resamples=100, unit="sentence")
+    assert nine.notes[-1].startswith("only 9 sentences are resampled")
+    ten = compare(tags * 3 + tags[:1], {"A": tags * 3 + tags[:1]}, n_resamples=100,
+                  unit="sentence")
+    assert ten.notes == ()

@@ -200,3 +200,14 @@ def test_runs_must_predict_the_same_documents():
 def test_invalid_input(systems, kw, message):
     with pytest.raises(OptionError, match=message):
         compare_runs(GOLD, systems, **kw)
+
+
+def test_few_units_and_few_resamples_are_noted():
+    res = compare_runs(GOLD, {"A": [A1, A2], "B": [B1, B2]}, n_resamples=30, seed=0)
+    assert res.notes[1].startswith("30 resamples are too few for 95% intervals: they need at "
+                                   "least 40 ")
+    assert res.notes[2].startswith("only 4 documents are resampled: with fewer than 10 "
+                                   "documents, bootstrap intervals and p-values are unreliable")
+    many = compare_runs(GOLD * 3, {"A": [A1 * 3, A2 * 3], "B": [B1 * 3, B2 * 3]},
+                        n_resamples=40, seed=0)
+    assert many.notes == (RESAMPLED_TOGETHER,)

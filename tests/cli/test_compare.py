@@ -191,3 +191,27 @@ def test_a_file_given_for_two_systems_has_its_notes_once(capsys, files, systems)
     lines = err.splitlines()
     assert f"nerscore compare: note: {a}: 30 -DOCSTART- lines read as document boundaries" in lines
     assert len(lines) == len(set(lines)), err
+
+
+def test_compare_notes_too_few_resamples_and_too_few_documents(capsys, files, tmp_path):
+    g, a, b, *_ = files
+    status, out, err = run(capsys, "compare", g, a, b, "--resamples", "1", "--seed", "0")
+    assert status == 0, err
+    assert ("note: 1 resample is too few for 95% intervals: they need at least 40 "
+            "(resamples × (1 − level)/2 ≥ 1") in out
+    status, out, err = run(capsys, "compare", g, a, b, "--resamples", "19", "--level", "0.9",
+                           "--format", "json")
+    assert status == 0, err
+    assert json.loads(out)["notes"][0].startswith("19 resamples are too few for 90% "
+                                                  "intervals: they need at least 20 ")
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "a", "spans": [[0, 4, "PER"], [6, 9, "LOC"]]}\n'
+                    '{"id": "b", "spans": [[0, 4, "PER"]]}\n', encoding="utf-8")
+    pred = tmp_path / "pred.jsonl"
+    pred.write_text('{"id": "a", "spans": [[0, 4, "PER"]]}\n{"id": "b", "spans": []}\n',
+                    encoding="utf-8")
+    status, out, err = run(capsys, "compare", str(gold), str(gold), str(pred), "--format",
+                           "markdown", "--seed", "0")
+    assert status == 0, err
+    assert ("only 2 documents are resampled: with fewer than 10 documents, bootstrap "
+            "intervals and p-values are unreliable") in out

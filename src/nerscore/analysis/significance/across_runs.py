@@ -59,7 +59,12 @@ from nerscore.analysis.significance.comparison import (
     compare,
     resample_units,
 )
-from nerscore.analysis.significance.resampling import AVERAGES, METRICS, prf_scores
+from nerscore.analysis.significance.resampling import (
+    AVERAGES,
+    METRICS,
+    prf_scores,
+    resampling_notes,
+)
 from nerscore.analysis.significance.results import (
     Comparison,
     Estimate,
@@ -372,6 +377,7 @@ def compare_runs(
     n_units = parts[0].n_sequences
     if n_units == 0:
         raise ValueError("Nothing to resample: the input has no sentences or documents.")
+    notes += resampling_notes(int(n_resamples), float(level), n_units, used_unit)
     run_point, point, boot = runs_bootstrap(parts, owner, int(n_resamples),
                                             None if seed is None else int(seed), fill, progress)
     lvl = float(level)

@@ -37,6 +37,7 @@ from nerscore.analysis.significance.resampling import (
     bootstrap_weights,
     exact_dtype,
     prf_scores,
+    resampling_notes,
     rngs,
     swap_blocks,
 )
@@ -509,6 +510,7 @@ def compare(
     n_units = parts[0].n_sequences
     if n_units == 0:
         raise ValueError("Nothing to resample: the input has no sentences or documents.")
+    notes += resampling_notes(int(n_resamples), float(level), n_units, used_unit)
     systems_out, pair_results = _compare_counts(
         parts, names, pairs, metric=metric, average=average, method=method,
         n_resamples=int(n_resamples), level=float(level), seed=None if seed is None else int(seed),

@@ -27,6 +27,7 @@ gold or predicted entity, skipping ``nan``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,6 +44,7 @@ __all__ = [
     "exact_dtype",
     "identical_rows",
     "prf_scores",
+    "resampling_notes",
     "rngs",
     "swap_blocks",
 ]
@@ -60,6 +62,8 @@ _BLOCK = 1 << 22
 #: A class of at least this many identical units is drawn as a whole (one binomial
 #: draw per resample instead of one draw per unit).
 WHOLE_CLASS = 24
+#: Fewer units than this make bootstrap intervals and p-values unreliable (a note says so).
+FEW_UNITS = 10
 # Multiplier of the row hash (an odd 64-bit constant: the golden ratio's bits).
 _HASH = np.uint64(0x9E3779B97F4A7C15)
 
@@ -72,6 +76,39 @@ def rngs(seed: int | None) -> tuple[np.random.Generator, np.random.Generator]:
     """
     boot, swap = np.random.SeedSequence(seed).spawn(2)
     return np.random.default_rng(boot), np.random.default_rng(swap)
+
+
+def resampling_notes(n_resamples: int, level: float, n_units: int, unit: str) -> list[str]:
+    """Notes on what these resamples cannot tell: too few resamples, too few units.
+
+    A percentile interval at ``level`` needs ``R × (1 − level) / 2 ≥ 1``
+    (some resample beyond each end); below :data:`FEW_UNITS` units the
+    bootstrap takes few distinct values and understates the spread
+    (docs/significance.md).
+
+    Examples
+    --------
+    >>> resampling_notes(1000, 0.95, 50, "document")
+    []
+    >>> for n in resampling_notes(1, 0.95, 2, "document"):
+    ...     print(n)
+    1 resample is too few for 95% intervals: they need at least 40 (resamples × (1 − level)/2 ≥ 1, so that some resample lies beyond each end); with fewer, an interval is not meaningful and need not contain the score.
+    only 2 documents are resampled: with fewer than 10 documents, bootstrap intervals and p-values are unreliable (the resamples take few distinct values and understate the spread).
+    """
+    notes = []
+    needed = math.ceil(2 / (1 - level) - 1e-9)
+    if n_resamples < needed:
+        what = "1 resample is" if n_resamples == 1 else f"{n_resamples} resamples are"
+        notes.append(f"{what} too few for {level * 100:g}% intervals: they need at least "
+                     f"{needed} (resamples × (1 − level)/2 ≥ 1, so that some resample lies "
+                     "beyond each end); with fewer, an interval is not meaningful and need not "
+                     "contain the score.")
+    if n_units < FEW_UNITS:
+        what = f"1 {unit} is" if n_units == 1 else f"{n_units} {unit}s are"
+        notes.append(f"only {what} resampled: with fewer than {FEW_UNITS} {unit}s, bootstrap "
+                     "intervals and p-values are unreliable (the resamples take few distinct "
+                     "values and understate the spread).")
+    return notes
 
 
 def _rows_per_block(n_units: int) -> int:

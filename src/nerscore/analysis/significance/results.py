@@ -182,8 +182,9 @@ class Comparison:
     notes : tuple of str
         Anything the reader should know: each system's input notes (documents
         one side lacks, documents whose texts differ), prefixed with its name;
-        units that fell back to sentences; which family of pairs the
-        Holm–Bonferroni adjustment covered.
+        units that fell back to sentences; too few resamples for the
+        intervals' level, or too few units for the bootstrap to be reliable;
+        which family of pairs the Holm–Bonferroni adjustment covered.
     llm : dict of str to dict
         For each system given as model outputs, what reading and aligning
         them counted (:meth:`nerscore.LLMSummary.to_dict`); empty otherwise.
