@@ -149,3 +149,22 @@ def test_predictions_some_of_them_scored_get_a_note_instead_of_curves(tmp_path, 
     assert 'id="curves"' not in out.read_text(encoding="utf-8")
     assert main(["report", str(gold), str(none), "-o", str(out)]) == 0  # no score at all
     assert "no curves" not in capsys.readouterr().err
+
+
+def test_scores_outside_0_1_say_why_the_reliability_diagram_is_missing(tmp_path, capsys):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "a", "spans": [[0, 4, "PER"], [5, 9, "LOC"]]}\n', encoding="utf-8")
+    logp = tmp_path / "logp.jsonl"
+    logp.write_text('{"id": "a", "spans": [[0, 4, "PER", -0.1], [5, 9, "LOC", 0.5], '
+                    '[10, 12, "LOC", 1.5]]}\n', encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert main(["report", str(gold), str(logp), "-o", str(out)]) == 0
+    why = ("No reliability diagram: calibration needs scores in [0, 1] (probabilities); 2 of the "
+           "3 predictions are scored outside it (from -0.1 to 1.5). Map the scores to "
+           "probabilities first (e.g. exp of a log-probability).")
+    assert (f"nerscore report: note: {logp}: no reliability diagram: Calibration needs scores "
+            "in [0, 1] (probabilities); 2 of the 3 predictions") in capsys.readouterr().err
+    page = out.read_text(encoding="utf-8")
+    section = page[page.index('id="curves"'):page.index("</section>", page.index('id="curves"'))]
+    assert section.count("<svg") == 2
+    assert f"<p>{why}</p>" in section

@@ -291,7 +291,8 @@ def _curves(args: argparse.Namespace, scored: _Scored, names: list[str]) -> tupl
     system name to curve and to calibration (None when no system has scores).
     Predictions of which some have a score and some none get no curves and a
     note naming the file and the first unscored one: the scores given are not
-    dropped without a word.
+    dropped without a word. Scores outside ``[0, 1]`` get no calibration (no
+    reliability diagram) and a note saying so.
     """
     import nerscore
     from nerscore.analysis.ranking import RANKED_MATCHERS
@@ -316,7 +317,8 @@ def _curves(args: argparse.Namespace, scored: _Scored, names: list[str]) -> tupl
             continue
         try:
             cals[name] = nerscore.calibration(scored.gold, pred, match=args.match, **options)
-        except InputTypeError:  # scores outside [0, 1]: no reliability diagram
+        except InputTypeError as exc:  # scores outside [0, 1]: no reliability diagram
+            note("report", f"{path}: no reliability diagram: {exc}")
             cals[name] = None
     if len(names) == 1:
         return curves.get(names[0]), cals.get(names[0])

@@ -205,9 +205,27 @@ def _credit(curve: Curve) -> str:
     return ""
 
 
+def _outside_unit(curve: Curve) -> str:
+    """Why scores outside ``[0, 1]`` have no reliability diagram ('' when all lie in it)."""
+    c = curve.micro
+    if not len(c) or (c.threshold[0] <= 1 and c.threshold[-1] >= 0):
+        return ""
+    total = int(c.n_pred[-1])
+    above = c.n_pred[c.threshold > 1]
+    inside = c.n_pred[c.threshold >= 0]
+    k = total - (int(inside[-1]) if len(inside) else 0) + (int(above[-1]) if len(above) else 0)
+    return (f"No reliability diagram: calibration needs scores in [0, 1] (probabilities); {k} "
+            f"of the {total} predictions are scored outside it (from "
+            f"{float(c.threshold[-1]):g} to {float(c.threshold[0]):g}). Map the scores to "
+            "probabilities first (e.g. exp of a log-probability).")
+
+
 def curves_section(curve: Curve, calibration: Calibration | None = None,
                    point: OperatingPoint | None = None, digits: int = 2) -> str:
     """The HTML report's section: the three pictures and one line on the operating point.
+
+    Without ``calibration``, scores outside ``[0, 1]`` get a line saying why
+    there is no reliability diagram.
 
     Examples
     --------
@@ -216,6 +234,9 @@ def curves_section(curve: Curve, calibration: Calibration | None = None,
     >>> html = curves_section(nerscore.threshold_curve(g, p), nerscore.calibration(g, p))
     >>> html.count("<svg"), "best F1 at threshold 0.9" in html
     (3, True)
+    >>> html = curves_section(nerscore.threshold_curve(g, {"d": [(0, 4, "A", -0.1), (5, 6, "A", -2.3)]}))
+    >>> html.count("<svg"), "2 of the 2 predictions are scored outside it (from -2.3 to -0.1)" in html
+    (2, True)
     """
     point = point if point is not None else curve.best
     parts = ['<div class="curves" style="display:flex;flex-wrap:wrap;gap:12px">',
@@ -223,6 +244,9 @@ def curves_section(curve: Curve, calibration: Calibration | None = None,
     if calibration is not None:
         parts.append(reliability_svg(calibration))
     parts.append("</div>")
+    why = "" if calibration is not None else _outside_unit(curve)
+    if why:
+        parts.append(f"<p>{escape(why)}</p>")
     if point is not None:
         how = "best F1" if point.objective in ("fbeta", "f1") else escape(point.objective)
         parts.append(
