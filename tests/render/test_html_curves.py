@@ -76,3 +76,27 @@ def test_the_section_says_what_a_true_positive_is_for_overlap_and_semeval():
     html = curves_section(nerscore.threshold_curve(gold, pred, match="semeval", schema="type"))
     assert "(SemEval type schema)" in html
     assert "schema" not in curves_section(nerscore.threshold_curve(gold, pred))
+
+
+def test_a_partly_scored_system_is_named_with_how_many_predictions_lack_a_score(tmp_path):
+    part = [{"id": "a", "spans": [[0, 4, "PER", 0.9], [10, 16, "LOC"], [20, 22, "LOC"]]}]
+    one = [{"id": "a", "spans": [[0, 4, "PER", 0.9], [10, 16, "LOC"]]}]
+    files = [write(tmp_path / f"{n}.jsonl", d) for n, d in
+             (("gold", GOLD), ("a", PRED_A), ("part", part), ("one", one), ("plain", PLAIN))]
+    out = tmp_path / "r.html"
+    assert main(["report", *files, "-o", str(out), "--zero-division", "0", "--resamples", "40",
+                 "-q"]) == 0
+    section = curves_of(out.read_text(encoding="utf-8"))
+    assert re.findall(r"<p>No curves for (.*?)</p>", section) == [
+        "plain: their predictions have no scores.",
+        "part: 2 of its 3 predictions lack a score (curves need one on every prediction).",
+        "one: 1 of its 2 predictions lacks a score (curves need one on every prediction)."]
+
+
+def test_render_html_names_a_system_given_no_curve():
+    gold = {"a": [(0, 4, "PER")]}
+    pred = {"a": [(0, 4, "PER", 0.9)]}
+    reports = {"A": nerscore.evaluate(gold, pred), "B": nerscore.evaluate(gold, pred)}
+    page = nerscore.render_html(reports["A"], systems=reports,
+                                curve={"A": nerscore.threshold_curve(gold, pred)})
+    assert "<p>No curves given for B.</p>" in curves_of(page)

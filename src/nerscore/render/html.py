@@ -72,6 +72,36 @@ def _as_dict(obj: Any, what: str) -> dict[str, Any]:
     return dict(data)
 
 
+def _no_curves(missing: Mapping[str, Report]) -> str:
+    """Why the systems in ``missing`` have no curves: no scores, or how many predictions lack one.
+
+    Examples
+    --------
+    >>> import nerscore
+    >>> gold = {"d": [(0, 4, "A")]}
+    >>> some = nerscore.evaluate(gold, {"d": [(0, 4, "A", 0.9), (5, 6, "A"), (7, 8, "A")]})
+    >>> none = nerscore.evaluate(gold, {"d": [(0, 4, "A")]})
+    >>> print(_no_curves({"a": some, "b": none, "c": none}))
+    <p>No curves for b, c: their predictions have no scores.</p><p>No curves for a: 2 of its 3 predictions lack a score (curves need one on every prediction).</p>
+    """
+    unscored, partly, given = [], [], []
+    for name, r in missing.items():
+        pred = getattr(r.alignment, "pred", None)
+        k, n = (pred.n_unscored, len(pred)) if pred is not None else (0, 0)
+        if 0 < k < n:
+            partly.append(f"<p>No curves for {escape(name)}: {k} of its {n} predictions "
+                          f"{'lacks' if k == 1 else 'lack'} a score (curves need one on every "
+                          "prediction).</p>")
+        elif k == 0 < n:  # scored, but no curve was given
+            given.append(escape(name))
+        else:
+            unscored.append(escape(name))
+    head = (f"<p>No curves for {', '.join(unscored)}: their predictions have no scores.</p>"
+            if unscored else "")
+    tail = f"<p>No curves given for {', '.join(given)}.</p>" if given else ""
+    return head + "".join(partly) + tail
+
+
 def _section(ident: str, title: str, body: str) -> str:
     return f'<section id="{ident}"><h2>{escape(title)}</h2>{body}</section>'
 
@@ -144,7 +174,10 @@ def render_html(
         (docs/curves.md); with ``calibration`` (:func:`nerscore.calibration`)
         also the reliability diagram. A mapping gives each system's curve
         under its name: the section then draws every system's micro curve in
-        one picture, then each system's pictures.
+        one picture, then each system's pictures, and names each system
+        without a curve with why (its predictions have no scores, or how
+        many of them lack one). Without calibration, scores outside
+        ``[0, 1]`` get a line saying why there is no reliability diagram.
     calibration : Calibration, or mapping of str to Calibration, optional
         See ``curve`` (a mapping when ``curve`` is one).
     model_outputs : mapping of str to mapping of str to str, optional
@@ -212,10 +245,7 @@ def render_html(
         if isinstance(curve, Mapping):
             cals = calibration if isinstance(calibration, Mapping) else None
             html = systems_curves_section(curve, cals, digits=digits)
-            missing = [n for n in shown if n not in curve]
-            if missing:
-                html += ("<p>No curves for " + ", ".join(escape(n) for n in missing)
-                         + ": their predictions have no scores.</p>")
+            html += _no_curves({n: r for n, r in shown.items() if n not in curve})
         else:
             html = curves_section(curve, calibration, digits=digits)
         body.append(_section("curves", "Curves", html))

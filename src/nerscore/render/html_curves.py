@@ -300,8 +300,8 @@ def systems_curves_section(curves: Mapping[str, Curve],
                            digits: int = 2) -> str:
     """The Curves section of several systems: their micro curves together, then each system's.
 
-    A system missing from ``curves`` (its predictions have no scores) is
-    named as such.
+    The systems missing from ``curves`` are named by
+    :func:`nerscore.render_html`, with why.
 
     Examples
     --------
