@@ -138,7 +138,8 @@ def render_comparison(
     runs = any(s.runs is not None for s in r.systems)
     what = f"{r.n_units} {r.unit}{'' if r.n_units == 1 else 's'}" + (" and the runs of each system" if runs else "")
     head = (f"{r.match} matching, {what} resampled{' together' if runs else ''}; {pct} "
-            f"percentile bootstrap intervals ({r.n_resamples} resamples, {seed})")
+            f"percentile bootstrap intervals ({r.n_resamples} "
+            f"resample{'' if r.n_resamples == 1 else 's'}, {seed})")
     lines = [f"**{head}**" if md else head, ""]
     header = ["system", "micro P", "micro R", "micro F1", "macro F1"]
     if runs:
