@@ -97,9 +97,9 @@ def decode_error(
     r"""The error for ``raw`` that ``encoding`` cannot decode, naming file and line.
 
     ``raw`` is the block that failed, ``first_line`` its first line in the
-    file. A ``UnicodeError`` that is not a ``UnicodeDecodeError`` has no
-    position (a ``utf-16`` file without byte order mark): its line is
-    ``first_line``.
+    file. A ``utf-16`` or ``utf-32`` file without byte order mark is about
+    the whole file (before Python 3.13 its ``UnicodeError`` has no position):
+    its line is ``first_line``.
 
     Examples
     --------
@@ -113,13 +113,18 @@ def decode_error(
     Pass its encoding with the `encoding` option (--encoding on the command line),
     e.g. encoding='utf-16-le' or encoding='utf-16-be' for UTF-16 without a byte order mark.
     """
-    if isinstance(exc, UnicodeDecodeError):
+    no_bom = isinstance(exc, UnicodeDecodeError) and exc.reason.endswith("not start with BOM")
+    if isinstance(exc, UnicodeDecodeError) and not no_bom:
         data = exc.object if isinstance(exc.object, bytes) else raw
         line = first_line + _newlines_before(data, exc.start, encoding, exc.encoding)
         bad = data[exc.start : max(exc.end, exc.start + 1)][:4]  # a UTF-16/32 unit is 2 or 4 bytes
         what = f"byte{'s' if len(bad) > 1 else ''} {' '.join(f'0x{b:02x}' for b in bad)}"
         problem = "the file is in another encoding"
-    else:
+    elif no_bom:  # Python 3.13 and later: a UnicodeDecodeError at the first bytes
+        assert isinstance(exc, UnicodeDecodeError)
+        line, what = first_line, "the file"
+        problem = f"{exc.encoding.upper()} stream does not start with BOM"
+    else:  # before: a UnicodeError without a position
         line, what, problem = first_line, "the file", exc.args[0] if exc.args else str(exc)
     where = f"{name or 'the input'}, line {line}"
     return FormatError(
