@@ -193,3 +193,24 @@ def test_agree_and_adjudicate_note_annotators_whose_files_are_identical(
         assert "annotators &#x27;ana&#x27; and &#x27;cai&#x27; are the same file" in captured.out
     assert main(["adjudicate", *files, *names, "-o", str(tmp_path / "gold.conll")]) == 0
     assert f"nerscore adjudicate: note: {note}\n" in capsys.readouterr().err
+
+
+def test_adjudicate_keeps_discontinuous_entities_or_counts_them(tmp_path, capsys):
+    doc = {"id": "d", "text": "Anna and Bob left",
+           "spans": [{"start": 0, "end": 12, "label": "PER", "fragments": [[0, 4], [9, 12]]}]}
+    files = []
+    for name in ("a", "b"):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(json.dumps({**doc, "spans": [*doc["spans"], [13, 17, name.upper()]]})
+                        + "\n", encoding="utf-8")
+        files.append(str(path))
+    out = tmp_path / "out.jsonl"
+    assert main(["adjudicate", *files, "-o", str(out)]) == 0
+    (written,) = nerscore.read_jsonl(out)
+    assert [(e.start, e.end, e.label, e.fragments) for e in written.spans] == [
+        (0, 12, "PER", (nerscore.Span(0, 4), nerscore.Span(9, 12)))]
+    capsys.readouterr()
+    doccano = tmp_path / "out.doccano.jsonl"
+    assert main(["adjudicate", *files, "-o", str(doccano), "--output-format", "doccano"]) == 0
+    assert ("nerscore adjudicate: note: 1 discontinuous entity written as its extent (the output "
+            "cannot hold fragments).") in capsys.readouterr().err.splitlines()

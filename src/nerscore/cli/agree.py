@@ -314,11 +314,13 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         writer([TagChunk(nerscore.EncodedTags.from_lists(tags), tokens, documents=starts)],
                args.output, WriteOptions(outside=args.outside))
     else:
-        span_writer = out_fmt.write_spans
-        if span_writer is None:
+        if out_fmt.write_spans is None:
             raise opt.UsageError(f"the inputs are span files but --output is a {out_fmt.name} "
                                  "file, which holds tags; write JSON Lines or BRAT")
-        span_writer([docs], args.output, WriteOptions())
+        from nerscore.io.convert import write_documents
+
+        for n in write_documents(docs, args.output, out_fmt):
+            _note("adjudicate", n)
     for line in stats.summary().splitlines():
         _note("adjudicate", line)
     for n in stats.notes:

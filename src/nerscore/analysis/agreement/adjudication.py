@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from nerscore.analysis.agreement.inputs import DECIDED, Annotated, join_annotations, relabel
 from nerscore.errors import option_error
@@ -28,7 +29,8 @@ from nerscore.values.spans import Entity, Span
 
 __all__ = ["AdjudicationStats", "Tie", "adjudicate"]
 
-Key = tuple[int, int, str]
+#: A candidate: start, end, label, then the fragments of a discontinuous entity.
+Key = tuple[Any, ...]
 
 
 @dataclass(frozen=True)
@@ -120,8 +122,15 @@ class AdjudicationStats:
         return "\n".join(lines)
 
 
+def _entity(key: Key) -> Entity:
+    """The entity a candidate stands for (discontinuous when it has fragments)."""
+    if len(key) == 4:
+        return Entity.from_fragments(key[3], key[2])
+    return Entity(Span(key[0], key[1]), key[2])
+
+
 def _overlap(a: Key, b: Key) -> bool:
-    return (a[0] < b[1] and b[0] < a[1]) or (a[0] == a[1] == b[0] == b[1])
+    return bool((a[0] < b[1] and b[0] < a[1]) or (a[0] == a[1] == b[0] == b[1]))
 
 
 def _check_min_votes(min_votes: object, n: int) -> int | None:
@@ -139,10 +148,13 @@ def adjudicate_joined(annotated: Annotated, min_votes: int | None) -> tuple[
     n_docs = annotated.n_documents
     voters: list[dict[Key, set[int]]] = [{} for _ in range(n_docs)]
     for a, cols in enumerate(annotated.entities):
-        labels = cols.labels
-        for d, s, e, lab in zip(cols.seq.tolist(), cols.start.tolist(), cols.end.tolist(),
-                                cols.label.tolist(), strict=True):
-            voters[d].setdefault((s, e, labels[lab]), set()).add(a)
+        labels, frags = cols.labels, cols.fragments
+        for k, (d, s, e, lab) in enumerate(zip(cols.seq.tolist(), cols.start.tolist(),
+                                               cols.end.tolist(), cols.label.tolist(),
+                                               strict=True)):
+            parts = frags.row(k) if frags is not None else ()
+            key = (s, e, labels[lab]) if len(parts) < 2 else (s, e, labels[lab], parts)
+            voters[d].setdefault(key, set()).add(a)
     candidates = below = conflicts = unanimous = single = 0
     ties: list[Tie] = []
     documents: list[Document] = []
@@ -170,7 +182,7 @@ def adjudicate_joined(annotated: Annotated, min_votes: int | None) -> tuple[
         kept.sort()
         text = annotated.texts[d] if annotated.texts is not None else None
         documents.append(Document(annotated.document_name(d),
-                                  tuple(Entity(Span(s, e), lab) for s, e, lab in kept),
+                                  tuple(_entity(k) for k in kept),
                                   text=text))
     accepted = sum(len(doc.spans) for doc in documents)
     stats = AdjudicationStats(annotated.names, min_votes, n_docs, candidates, accepted, below,

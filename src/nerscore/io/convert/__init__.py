@@ -59,7 +59,7 @@ from nerscore.values.documents import Document
 from nerscore.values.label_ops import LabelOps, label_notes, seen_labels
 from nerscore.values.tags import EncodedTags
 
-__all__ = ["ConversionResult", "convert_file"]
+__all__ = ["ConversionResult", "convert_file", "write_documents"]
 
 Progress = Callable[[int, int], None]
 
@@ -196,6 +196,33 @@ def convert_file(
         warn_unknown_labels(ops, seen_labels(opt.label_tallies))
         result.reader_notes.extend(label_notes(opt.label_tallies, one_side=True))
     return result
+
+
+def write_documents(docs: list[Document], dst: str, fout: Format) -> tuple[str, ...]:
+    """Write span documents made in memory as :func:`convert_file` writes them to ``fout``.
+
+    What ``fout`` cannot hold (fragments, ignore regions, scores) is left out
+    and counted, as a conversion counts it; the file is replaced atomically
+    (a folder file by file). Returns the notes: what was left out, and what
+    the writer says (ids a DocBin cannot keep, say).
+
+    Raises
+    ------
+    OptionError
+        When ``fout`` writes no span documents.
+    """
+    if fout.write_spans is None:
+        raise OptionError(f"{fout.name} files hold tags, not span documents; write JSON Lines "
+                          "or BRAT.", option="format")
+    result = ConversionResult("documents", fout.name)
+    kept = keep_only(docs, fout.keeps, Options(None, None, "lenient", "error", {}, result))
+    options = WriteOptions()
+    if fout.folder:
+        fout.write_spans([kept], dst, options)
+    else:
+        with atomic_path(dst) as tmp:
+            fout.write_spans([kept], tmp, options)
+    return (*result.notes(), *options.notes)
 
 
 class _Job:
