@@ -212,5 +212,14 @@ def test_adjudicate_keeps_discontinuous_entities_or_counts_them(tmp_path, capsys
     capsys.readouterr()
     doccano = tmp_path / "out.doccano.jsonl"
     assert main(["adjudicate", *files, "-o", str(doccano), "--output-format", "doccano"]) == 0
-    assert ("nerscore adjudicate: note: 1 discontinuous entity written as its extent (the output "
-            "cannot hold fragments).") in capsys.readouterr().err.splitlines()
+    err = capsys.readouterr().err.splitlines()
+    assert main(["convert", str(out), str(tmp_path / "c.doccano.jsonl"), "--to-format",
+                 "doccano"]) == 0
+    (lost, _) = capsys.readouterr().err.splitlines()
+    assert lost == ("nerscore convert: warning: 1 discontinuous entity written as its extent "
+                    "(the output cannot hold fragments).")
+    assert lost.replace("convert", "adjudicate") in err
+    assert main(["adjudicate", *files, "-o", str(tmp_path / "out.conll")]) == 2
+    assert ("error: the inputs are span files but --output is a conll file, which holds tags; "
+            "write JSON Lines or BRAT") in capsys.readouterr().err
+

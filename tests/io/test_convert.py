@@ -278,3 +278,21 @@ def test_conll_through_parquet_and_back_gives_the_same_bytes(tmp_path, text):
     nerscore.convert_file(src, tmp_path / "a.parquet")
     nerscore.convert_file(tmp_path / "a.parquet", tmp_path / "b.conll")
     assert (tmp_path / "b.conll").read_bytes() == src.read_bytes()
+
+
+@pytest.mark.parametrize("to_format", ["jsonl", "doccano", "brat", "spacy", "parquet"])
+def test_documents_in_memory_are_written_with_the_notes_of_a_conversion(tmp_path, to_format):
+    from nerscore.io.convert import write_documents
+    from nerscore.io.formats import guess_format
+
+    pytest.importorskip({"spacy": "spacy", "parquet": "pyarrow"}.get(to_format, "json"))
+    docs = [nerscore.Document("d1", [
+        {"start": 0, "end": 12, "label": "PER", "fragments": [[0, 4], [9, 12]]},
+        {"start": 13, "end": 17, "label": "X", "score": 0.5}], "Anna and Bob left",
+        ignore=[(5, 8)])]
+    fmt = guess_format("x", to_format)
+    src = tmp_path / "in.jsonl"
+    nerscore.write_jsonl(docs, src)
+    expected = nerscore.convert_file(src, tmp_path / "c", to_format=to_format).notes()
+    assert write_documents(docs, str(tmp_path / "w"), fmt) == expected
+    assert bool(expected) is (to_format not in ("jsonl", "parquet"))

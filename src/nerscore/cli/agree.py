@@ -320,7 +320,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         from nerscore.io.convert import write_documents
 
         for n in write_documents(docs, args.output, out_fmt):
-            _note("adjudicate", n)
+            _note("adjudicate", n, kind="warning")
     for line in stats.summary().splitlines():
         _note("adjudicate", line)
     for n in stats.notes:
