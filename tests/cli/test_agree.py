@@ -223,3 +223,11 @@ def test_adjudicate_keeps_discontinuous_entities_or_counts_them(tmp_path, capsys
     assert ("error: the inputs are span files but --output is a conll file, which holds tags; "
             "write JSON Lines or BRAT") in capsys.readouterr().err
 
+
+def test_a_file_given_twice_is_a_usage_error_even_when_it_does_not_exist(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = str(tmp_path / "missing.conll")
+    again = str(tmp_path / "." / "missing.conll")
+    assert main(["agree", missing, again, "--names", "a", "b"]) == 2
+    assert (f"error: FILE {missing} is given twice (FILEs 1 and 2); give each annotator's file "
+            "once" in capsys.readouterr().err)

@@ -151,8 +151,10 @@ def _read(args: argparse.Namespace, command: str) -> tuple[dict[str, Any], dict[
     if len(names) != len(args.files):
         raise opt.UsageError(f"--names gives {len(names)} name(s) for {len(args.files)} FILE(s); "
                              "give one name per FILE")
+    from nerscore.io.atomic import same_file
+
     for (i, a), (j, b) in itertools.combinations(enumerate(args.files), 2):
-        if _same_path(a, b):
+        if same_file(a, b):
             raise opt.UsageError(f"FILE {a} is given twice (FILEs {i + 1} and {j + 1}); give "
                                  "each annotator's file once")
     twice = next((n for k, n in enumerate(names) if n in names[:k]), None)
@@ -178,13 +180,6 @@ def _read(args: argparse.Namespace, command: str) -> tuple[dict[str, Any], dict[
         for n in r.notes:
             _note(command, n)
     return dict(zip(names, (r.data for r in read), strict=True)), tag_kw, read
-
-
-def _same_path(a: str, b: str) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # a file that cannot be read is reported when it is read
-        return False
 
 
 def _identical_files(args: argparse.Namespace, names: list[str]) -> tuple[str, ...]:
