@@ -296,3 +296,35 @@ def test_documents_in_memory_are_written_with_the_notes_of_a_conversion(tmp_path
     expected = nerscore.convert_file(src, tmp_path / "c", to_format=to_format).notes()
     assert write_documents(docs, str(tmp_path / "w"), fmt) == expected
     assert bool(expected) is (to_format not in ("jsonl", "parquet"))
+
+
+@pytest.mark.parametrize(("to_format", "need"), [
+    ("conll", ": tags need the words of the text as tokens."),
+    ("spacy", ": a spaCy Doc needs its words;"),
+    ("doccano", "; doccano files need it."),
+    ("brat", "; BRAT files need it."),
+])
+def test_a_document_without_text_is_an_error_naming_file_and_line(capsys, tmp_path, to_format,
+                                                                   need):
+    if to_format == "spacy":
+        pytest.importorskip("spacy")
+    src = tmp_path / "d.jsonl"
+    src.write_text('{"id": "d0", "text": "x", "spans": []}\n{"id": "d1", "spans": []}\n',
+                   encoding="utf-8")
+    status, _, err = run(capsys, "convert", str(src), str(tmp_path / "out"), "--to-format",
+                         to_format)
+    assert status == 1
+    assert err.startswith(f"nerscore convert: error: {src}, line 2: document 'd1' has no "
+                          f"text{need}")
+
+
+def test_a_span_off_word_boundaries_is_an_error_naming_file_and_line(capsys, tmp_path):
+    src = tmp_path / "d.jsonl"
+    src.write_text('{"id": "d0", "text": "x", "spans": []}\n'
+                   '{"id": "d1", "text": "New York-based", "spans": [[0, 8, "LOC"]]}\n',
+                   encoding="utf-8")
+    status, _, err = run(capsys, "convert", str(src), str(tmp_path / "d.conll"))
+    assert status == 1
+    assert err.startswith(f"nerscore convert: error: {src}, line 2: span (0, 8, 'LOC') "
+                          "('New York') of document 'd1' does not start and end on token "
+                          "boundaries")

@@ -307,9 +307,7 @@ def _document_side(items: list[Any], name: str) -> _Side:
             texts.append(item.text)
             spans.append(item.spans)
             regions.append(item.ignore)
-            loc = ", ".join(x for x in (item.source, None if item.line is None
-                                        else f"line {item.line}") if x)
-            where.append(loc)
+            where.append(item.where())
         elif isinstance(item, Mapping) and "start" not in item:
             doc_id, text, sp, ignore = _doc_dict(item, k, name)
             ids.append(doc_id)

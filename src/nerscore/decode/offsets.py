@@ -160,9 +160,11 @@ def _token_offsets(tokens: Sequence[Any], text: str | None) -> tuple[IntArray, I
 
 def _read_spans(
     spans: Document | Sequence[Any], text: str | None
-) -> tuple[list[Entity], str | None, str | int]:
+) -> tuple[list[Entity], str | None, str | int, str]:
+    """The spans, the text, the document id (0 for bare spans) and where it was read."""
     if isinstance(spans, Document):
-        return list(spans.spans), text if text is not None else spans.text, spans.id
+        return (list(spans.spans), text if text is not None else spans.text, spans.id,
+                spans.where())
     n = None if text is None else len(text)
     out = []
     for i, item in enumerate(spans):
@@ -170,7 +172,7 @@ def _read_spans(
         check_span(s, e, lab, document=0, text_length=n, index=i)
         frags = check_fragments(fragments_of(item), s, e, lab, document=0, index=i)
         out.append(Entity.from_fragments(frags, lab) if frags else Entity(Span(s, e), lab))
-    return out, text, 0
+    return out, text, 0, ""
 
 
 @dataclass(frozen=True)
@@ -259,10 +261,10 @@ def char_spans_to_token_spans(
             f"Expected `misaligned` to be one of 'error', 'expand', 'contract'; "
             f"got {quoted(misaligned)}."
         )
-    ents, text, doc = _read_spans(spans, text)
+    ents, text, doc, where = _read_spans(spans, text)
     ts, te = _token_offsets(tokens, text)
     items = [(f.start, f.end, e.label) for e in ents for f in e.parts]
-    conv = _to_tokens(items, ts, te, text=text, doc=doc, misaligned=misaligned)
+    conv = _to_tokens(items, ts, te, text=text, doc=doc, misaligned=misaligned, where=where)
     if len(items) == len(ents):
         return conv
     return _regroup(ents, items, conv)
@@ -299,7 +301,7 @@ def _regroup(ents: list[Entity], items: list[tuple[int, int, str]],
 
 def _to_tokens(
     items: list[tuple[int, int, str]], ts: IntArray, te: IntArray, *, text: str | None,
-    doc: str | int, misaligned: str,
+    doc: str | int, misaligned: str, where: str = "",
 ) -> SpanConversion:
     n = len(ts)
     if items:
@@ -335,7 +337,7 @@ def _to_tokens(
                 a, b = int(first_ov[i]), int(stop_ov[i])
         src = Entity(Span(cs, ce), lab)
         if not ok and misaligned == "error":
-            raise InvalidSpanError(_misaligned_message(cs, ce, lab, doc, text, ts, te),
+            raise InvalidSpanError(_misaligned_message(cs, ce, lab, doc, text, ts, te, where),
                                    document=doc, spans=[(cs, ce, lab)])
         if cs != ce and a >= b:
             dropped.append(src)
@@ -348,9 +350,10 @@ def _to_tokens(
 
 
 def _misaligned_message(
-    s: int, e: int, label: str, doc: str | int, text: str | None, ts: IntArray, te: IntArray
+    s: int, e: int, label: str, doc: str | int, text: str | None, ts: IntArray, te: IntArray,
+    where: str = "",
 ) -> str:
-    where = describe_doc(doc)
+    """The error for a span off token boundaries; ``where`` (file and line) starts it when known."""
     shown = f" ({quoted(text[s:e])})" if text is not None else ""
     lo = int(np.searchsorted(ts, s, side="right")) - 1
     hi = int(np.searchsorted(te, e, side="left"))
@@ -360,10 +363,11 @@ def _misaligned_message(
     if 0 <= hi < len(ts) and hi != lo:
         near.append(f"token {hi} is [{int(ts[hi])}, {int(te[hi])})")
     around = f" ({'; '.join(near)})" if near else ""
+    span = f"{where}: span" if where else "Span"
     return (
-        f"Span ({s}, {e}, {quoted(label)}){shown} of {where} does not start and end on token "
-        f"boundaries{around}; pass misaligned='expand' or 'contract' to move it to token "
-        "boundaries."
+        f"{span} ({s}, {e}, {quoted(label)}){shown} of {describe_doc(doc)} does not start and "
+        f"end on token boundaries{around}; pass misaligned='expand' or 'contract' to move it "
+        "to token boundaries."
     )
 
 
@@ -518,7 +522,7 @@ def char_spans_to_tags(
     ['B-PER', 'L-PER', 'O', 'O', 'B-LOC', 'L-LOC', 'O']
     """
     decoding = Decoding(scheme, suffix=suffix, delimiter=delimiter, outside=outside)
-    ents, text, doc = _read_spans(spans, text)
+    ents, text, doc, where = _read_spans(spans, text)
     for ent in ents:
         if ent.fragments:
             raise InvalidSpanError(
@@ -534,5 +538,5 @@ def char_spans_to_tags(
                 "encode zero-length spans.", document=doc, spans=[(s, e, lab)],
             )
     ts, te = _token_offsets(tokens, text)
-    conv = _to_tokens(items, ts, te, text=text, doc=doc, misaligned="error")
+    conv = _to_tokens(items, ts, te, text=text, doc=doc, misaligned="error", where=where)
     return write_tags(conv.spans, len(ts), decoding)[0]

@@ -79,7 +79,7 @@ def entities(spans: Sequence[ToolSpan]) -> tuple[Entity, ...]:
 def text_of(doc: Document, what: str) -> str:
     """The text of ``doc``; every annotation tool stores it, so a document without it is an error."""
     if doc.text is None:
-        raise ValueError(f"Document {quoted(doc.id)} has no text; {what} need it.")
+        raise ValueError(f"{doc.named()} has no text; {what} need it.")
     return doc.text
 
 

@@ -426,7 +426,7 @@ def write_brat(
     folder = Path(path)
     for doc in documents:
         if doc.text is None:
-            raise ValueError(f"Document {doc.id!r} has no text; BRAT files need it.")
+            raise ValueError(f"{doc.named()} has no text; BRAT files need it.")
         if doc.ignore:
             raise ValueError(f"Document {doc.id!r} has ignore regions, which BRAT files cannot "
                              "hold; drop them first (dataclasses.replace(doc, ignore=())).")

@@ -203,12 +203,12 @@ def write_docbin(path: _Path, documents: Iterable[Document], *,
     n_docs = 0
     for d in documents:
         if d.text is None:
-            raise FormatError(f"Document {quoted(d.id)} has no text: a spaCy Doc needs its words; "
-                              "give documents with texts (JSON Lines \"text\", BRAT .txt).",
-                              source=d.source)
+            raise FormatError(f"{d.named()} has no text: a spaCy Doc needs its words; give "
+                              "documents with texts (JSON Lines \"text\", BRAT .txt).",
+                              source=d.source, line=d.line)
         doc = _make_doc(spacy, vocab, d)
         spans = [(e, doc.char_span(e.start, e.end, label=e.label)) for e in d.spans]
-        where = ", ".join(x for x in (d.source, d.line and f"line {d.line}") if x)
+        where = d.where()
         where = f"{where}: " if where else ""
         if spans_key is not None:
             for e, s in spans:

@@ -185,6 +185,28 @@ class Document:
         return [" … ".join(t[f.start : f.end] for f in e.fragments) if e.fragments
                 else t[e.start : e.end] for e in self.spans]
 
+    def where(self) -> str:
+        """Where the document was read, for messages: file and line, the file alone, or ``""``.
+
+        Examples
+        --------
+        >>> Document("d1", source="a.jsonl", line=2).where(), Document("d1").where()
+        ('a.jsonl, line 2', '')
+        """
+        line = None if self.line is None else f"line {self.line}"
+        return ", ".join(x for x in (self.source, line) if x)
+
+    def named(self) -> str:
+        """The document as a message starts with it: where it was read (when known), then its id.
+
+        Examples
+        --------
+        >>> Document("d1", source="a.jsonl", line=2).named(), Document("d1").named()
+        ("a.jsonl, line 2: document 'd1'", "Document 'd1'")
+        """
+        where = self.where()
+        return f"{where}: document {quoted(self.id)}" if where else f"Document {quoted(self.id)}"
+
     def to_dict(self) -> dict[str, Any]:
         """``{"id", "text", "spans": [{"start", "end", "label"}], "ignore"}`` (``text`` only when known).
 

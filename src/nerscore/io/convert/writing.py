@@ -152,8 +152,8 @@ def to_tags(docs: Sequence[Document], opt: Options) -> TagChunk:
     tokens: list[list[str]] = []
     for doc in keep_only(docs, (), opt):
         if doc.text is None:
-            raise FormatError(f"Document {quoted(doc.id)} has no text: tags need the words of the "
-                              "text as tokens.")
+            raise FormatError(f"{doc.named()} has no text: tags need the words of the text as "
+                              "tokens.", source=doc.source, line=doc.line)
         words = list(_WORD.finditer(doc.text))
         conv = char_spans_to_token_spans(doc, [m.span() for m in words],
                                          misaligned=opt.misaligned)
@@ -175,7 +175,7 @@ def _check_disjoint(doc: Document, spans: Sequence[Entity], words: Sequence[re.M
     text = doc.text or ""
     for a, b in itertools.pairwise(spans):
         if b.start < a.end:
-            where = ", ".join([doc.source or "", f"line {doc.line}" if doc.line else ""]).strip(", ")
+            where = doc.where()
             shown = [f"{quoted(text[words[e.start].start():words[e.end - 1].end()])} "
                      f"({quoted(e.label)})" for e in (a, b)]
             raise FormatError(
