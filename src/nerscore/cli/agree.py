@@ -280,6 +280,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         The exit status (0).
     """
     import nerscore
+    from nerscore.io.convert import write_documents, write_output
     from nerscore.io.convert.reading import TagChunk, WriteOptions
     from nerscore.io.formats import guess_format
 
@@ -306,14 +307,15 @@ def run_adjudicate(args: argparse.Namespace) -> int:
             delimiter=args.tag_delimiter, outside=args.outside)
         tokens = first.sentence_tokens()
         starts = [int(x) for x in (read[0].documents or ())]
-        writer([TagChunk(nerscore.EncodedTags.from_lists(tags), tokens, documents=starts)],
-               args.output, WriteOptions(outside=args.outside))
+        chunk = TagChunk(nerscore.EncodedTags.from_lists(tags), tokens, documents=starts)
+        options = WriteOptions(outside=args.outside)
+        write_output(out_fmt, args.output, lambda path: writer([chunk], path, options))
+        for n in options.notes:
+            _note("adjudicate", n, kind="warning")
     else:
         if out_fmt.write_spans is None:
             raise opt.UsageError(f"the inputs are span files but --output is a {out_fmt.name} "
                                  "file, which holds tags; write JSON Lines or BRAT")
-        from nerscore.io.convert import write_documents
-
         for n in write_documents(docs, args.output, out_fmt):
             _note("adjudicate", n, kind="warning")
     for line in stats.summary().splitlines():

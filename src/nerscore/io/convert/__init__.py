@@ -59,7 +59,7 @@ from nerscore.values.documents import Document
 from nerscore.values.label_ops import LabelOps, label_notes, seen_labels
 from nerscore.values.tags import EncodedTags
 
-__all__ = ["ConversionResult", "convert_file", "write_documents"]
+__all__ = ["ConversionResult", "convert_file", "write_documents", "write_output"]
 
 Progress = Callable[[int, int], None]
 
@@ -186,11 +186,7 @@ def convert_file(
                          "input tags, e.g. from_scheme='IOB2' (nerscore never guesses it).")
     job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
                WriteOptions(encoding, labels_as, outside, Layout()), progress)
-    if fout.folder:  # a folder: each of its files is replaced atomically
-        job.write(src, dst)
-    else:
-        with atomic_path(dst) as tmp:  # an interrupted conversion leaves no half-written file
-            job.write(src, tmp)
+    write_output(fout, dst, lambda path: job.write(src, path))
     result.reader_notes.extend(job.write_options.notes)
     if ops:
         warn_unknown_labels(ops, seen_labels(opt.label_tallies))
@@ -217,12 +213,22 @@ def write_documents(docs: list[Document], dst: str, fout: Format) -> tuple[str, 
     result = ConversionResult("documents", fout.name)
     kept = keep_only(docs, fout.keeps, Options(None, None, "lenient", "error", {}, result))
     options = WriteOptions()
-    if fout.folder:
-        fout.write_spans([kept], dst, options)
-    else:
-        with atomic_path(dst) as tmp:
-            fout.write_spans([kept], tmp, options)
+    writer = fout.write_spans
+    write_output(fout, dst, lambda path: writer([kept], path, options))
     return (*result.notes(), *options.notes)
+
+
+def write_output(fout: Format, dst: str, write: Callable[[str], object]) -> None:
+    """``write(path)`` of the output ``dst`` in format ``fout``, leaving no half-written file.
+
+    A file is written aside and moved in place when complete; a folder
+    (BRAT) has each of its files replaced so by its writer.
+    """
+    if fout.folder:
+        write(dst)
+        return
+    with atomic_path(dst) as tmp:
+        write(tmp)
 
 
 class _Job:
