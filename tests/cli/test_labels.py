@@ -67,7 +67,8 @@ def test_an_unknown_label_is_a_warning_and_scoring_goes_on(capsys):
     (["--keep", "NP", "--drop", "VP"], "argument --drop: not allowed with argument --keep"),
     (["--map", "NP"], "expected OLD=NEW"),
     (["--map", "NP=X=Y"], "argument --map: expected OLD=NEW with one '=' (e.g. GPE=LOC); got "
-                          "'NP=X=Y' (a label holding '=' is given in --map-file)\n"),
+                          "'NP=X=Y' (a label holding '=' is given in --map-file). "
+                          "See 'nerscore score --help'.\n"),
 ])
 def test_bad_label_options_are_usage_errors(capsys, argv, message):
     status, _, err = run(capsys, "score", GOLD, PRED, *argv)

@@ -178,7 +178,7 @@ def test_encoding_option(capsys):
     for codec in ("idna", "punycode"):  # text, but of host names
         status, _, err = run(capsys, "score", GOLD, PRED, "--encoding", codec)
         assert status == 2
-        assert f"got {codec!r}, which encodes host names, not files\n" in err
+        assert f"got {codec!r}, which encodes host names, not files. See" in err
     for flag in ("--gold-encoding", "--pred-encoding"):
         status, _, err = run(capsys, "score", GOLD, PRED, flag, "rot13")
         assert status == 2
@@ -282,6 +282,26 @@ def test_usage_errors_exit_2(capsys, argv, message):
     status, out, err = run(capsys, *argv)
     assert (status, out) == (2, "")
     assert message in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (["score", GOLD, PRED, "--beta", "-1"],
+         "nerscore score: error: argument --beta: expected a positive number; got '-1'. "
+         "See 'nerscore score --help'."),
+        (["score", GOLD, PRED, "--strict"],
+         "nerscore score: error: unrecognized arguments: --strict. See 'nerscore score --help'."),
+        (["score"], "nerscore score: error: the following arguments are required: GOLD. "
+                    "See 'nerscore score --help'."),
+        (["conlleval", "-x", "-y"], "nerscore conlleval: error: unrecognized arguments: -x -y. "
+                                    "See 'nerscore conlleval --help'."),
+    ],
+)
+def test_argument_errors_are_one_line_of_the_subcommand(capsys, argv, line):
+    # the subcommand's usage (dozens of lines) is not printed over the error
+    status, out, err = run(capsys, *argv)
+    assert (status, out, err) == (2, "", line + "\n")
 
 
 def test_no_command_prints_help_and_exits_2(capsys):

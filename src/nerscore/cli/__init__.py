@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NoReturn
 
 __all__ = ["build_parser", "main"]
 
@@ -32,7 +33,22 @@ SUBCOMMANDS = {
 }
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line, as the commands' own are.
+
+    A subcommand's usage runs to dozens of lines and would bury the error, so
+    the line points at ``--help`` instead; ``commands`` holds the subcommands'
+    parsers, which word the errors of their own arguments.
+    """
+
+    commands: Mapping[str, argparse.ArgumentParser] = {}
+
+    def error(self, message: str) -> NoReturn:
+        end = "" if message.endswith(".") else "."
+        self.exit(2, f"{self.prog}: error: {message}{end} See '{self.prog} --help'.\n")
+
+
+def build_parser(command: str | None = None) -> CommandParser:
     """The ``nerscore`` argument parser with every subcommand registered.
 
     Parameters
@@ -44,7 +60,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     Returns
     -------
-    argparse.ArgumentParser
+    CommandParser
 
     Examples
     --------
@@ -56,7 +72,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     from nerscore._version import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="nerscore",
         description="Score named-entity recognition output: exact and partial matching, "
                     "validation and repair of tag sequences, conlleval-compatible reports.",
@@ -71,6 +87,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         modules = []
     for name in dict.fromkeys(modules):
         importlib.import_module(name).register(subparsers)
+    parser.commands = subparsers.choices
     return parser
 
 
@@ -163,7 +180,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(args_list[0] if args_list else None)
     try:
-        args = parser.parse_args(args_list)
+        args, extra = parser.parse_known_args(args_list)
+        if extra:  # said by the subcommand that did not take them
+            command_parser = parser.commands.get(getattr(args, "command", None) or "", parser)
+            command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # --help, --version, or a usage error already printed
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     if getattr(args, "func", None) is None:

@@ -164,7 +164,9 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the subcommand alone (``python -m nerscore.cli.conlleval``)."""
-    parser = argparse.ArgumentParser(
+    from nerscore.cli import CommandParser
+
+    parser = CommandParser(
         prog="nerscore conlleval", description=DESCRIPTION, epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
     )
