@@ -233,3 +233,28 @@ def test_report_diagnoses_every_system(capsys, tmp_path):
         assert part.count("<td>confused_labels</td>") == confused
         counts.append(confused)
     assert counts[0] != counts[1]  # each system's own prediction findings
+
+
+class _GoneReader(io.StringIO):
+    """A stream whose reader went away once ``after`` was written (as `| head` does)."""
+
+    def __init__(self, after: str) -> None:
+        super().__init__()
+        self.after = after
+
+    def write(self, text: str) -> int:
+        if self.after in self.getvalue():
+            raise BrokenPipeError(32, "Broken pipe")
+        return super().write(text)
+
+
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+def test_a_reader_going_away_ends_the_command_quietly(monkeypatch, tmp_path, stream):
+    # all-O files: the table goes to stdout, then a note on undefined scores to stderr
+    gold, pred = tmp_path / "gold.conll", tmp_path / "pred.conll"
+    gold.write_text("Jonas O\nleft O\n")
+    pred.write_text("Jonas O\nleft O\n\n")
+    gone = _GoneReader("nerscore")
+    monkeypatch.setattr(f"sys.{stream}", gone)
+    assert main(["score", str(gold), str(pred)]) == 0
+    assert "nerscore" in gone.getvalue()

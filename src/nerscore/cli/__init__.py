@@ -13,7 +13,7 @@ import argparse
 import sys
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 __all__ = ["build_parser", "main"]
 
@@ -140,13 +140,13 @@ def _report_warnings(command: str, caught: list[warnings.WarningMessage]) -> Non
               "the value of undefined scores.", file=sys.stderr)
 
 
-def _silence_stdout() -> None:
-    """Point standard output at /dev/null so the final flush cannot fail again."""
+def _silence(stream: Any) -> None:
+    """Point ``stream``'s file at /dev/null so that the final flush cannot fail again."""
     import os
 
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, stream.fileno())
     except (OSError, ValueError, AttributeError):  # no real file descriptor (captured output)
         pass
 
@@ -215,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                       file=sys.stderr)
                 status = 2
             except BrokenPipeError:  # the reader of our output went away (e.g. `| head`)
-                _silence_stdout()
+                _silence(sys.stdout)
                 status = 0
             except (NerscoreError, OSError, ValueError) as exc:
                 text = _one_line(exc, args)
@@ -225,7 +225,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             except KeyboardInterrupt:
                 status = 130
         if not getattr(args, "quiet", False):
-            _report_warnings(command, caught)
+            try:
+                _report_warnings(command, caught)
+            except BrokenPipeError:  # the reader of the messages went away (`2>&1 | head`)
+                _silence(sys.stderr)
     finally:
         sys.stderr = stderr
         if spooled is not None:
