@@ -111,7 +111,7 @@ def test_write_errors(tmp_path):
     with pytest.raises(FormatError, match="Document 'a' has no text"):
         write_docbin(tmp_path / "x.spacy", [Document("a", [(0, 1, "X")])])
     with pytest.raises(FormatError, match=r"the span 2-6 \(LOC\) is empty or overlaps "
-                                          r"another; .*spans_key"):
+                                          r"another; .*\(spans_key='KEY'\)"):
         write_docbin(tmp_path / "x.spacy", [Document("a", [(0, 4, "PER"), (2, 6, "LOC")],
                                                      "Anna Smith")])
     write_docbin(tmp_path / "g.spacy", [Document("a", [(0, 4, "PER"), (2, 6, "LOC")],
@@ -132,8 +132,69 @@ def test_convert_names_the_file_of_spans_doc_ents_cannot_hold(tmp_path, capsys):
     assert capsys.readouterr().err == (
         f"nerscore convert: error: {src}, line 2: document 'b': the span 2-6 (LOC) is empty or "
         "overlaps another; spaCy's doc.ents cannot hold it. Remove it (a label operation such as "
-        "--drop LOC does), write the spans as a span group (write_docbin(..., spans_key=...)), "
+        "--drop LOC does), write the spans to a span group doc.spans[KEY] (--spans-key KEY), "
         "or convert to a format that holds them (JSON Lines, Parquet, BRAT).\n")
+
+
+def test_convert_with_spans_key_writes_overlapping_spans_to_a_span_group(tmp_path, capsys):
+    src = tmp_path / "nested.jsonl"
+    nerscore.write_jsonl([
+        Document("a", [(0, 12, "ORG"), (8, 12, "LOC"), (8, 12, "CITY")], "Bank of Rome"),
+        Document("b", [{"start": 0, "end": 12, "label": "PER", "fragments": [[0, 4], [9, 12]]},
+                       (0, 4, "PER"), (9, 12, "PER")], "Anna and Bob left", ignore=[(13, 17)]),
+        Document("c", [], "nothing here"),
+    ], src)
+    out = tmp_path / "nested.spacy"
+    assert main(["convert", str(src), str(out), "--spans-key", "sc"]) == 0
+    assert capsys.readouterr().err == (
+        "nerscore convert: warning: 1 discontinuous entity written as its extent (the output "
+        "cannot hold fragments).\n"
+        "nerscore convert: warning: 1 ignore region not kept (the output cannot hold it).\n"
+        "nerscore convert: warning: 3 document ids not kept (a .spacy file stores no ids: its "
+        "documents are read back as 1, 2, ... in file order).\n"
+        f"nerscore convert: note: wrote 3 documents (jsonl to spacy) to {out}\n")
+    docs = _docs(out)
+    assert [[(s.start_char, s.end_char, s.label_) for s in d.spans["sc"]] for d in docs] == [
+        [(0, 12, "ORG"), (8, 12, "LOC"), (8, 12, "CITY")],
+        [(0, 12, "PER"), (0, 4, "PER"), (9, 12, "PER")], []]
+    # doc.ents is left unannotated (missing), not "no entity"
+    assert all(t.ent_iob == 0 for d in docs for t in d)
+    assert not any(d.ents for d in docs)
+    back = tmp_path / "back.jsonl"
+    assert main(["convert", str(out), str(back), "--spans-key", "sc"]) == 0
+    assert capsys.readouterr().err == f"nerscore convert: note: wrote 3 documents (spacy to " \
+                                      f"jsonl) to {back}\n"
+    read = nerscore.read_jsonl(back)
+    assert [(d.text, [(e.start, e.end, e.label, e.fragments) for e in d.spans]) for d in read] == [
+        ("Bank of Rome", [(0, 12, "ORG", ()), (8, 12, "LOC", ()), (8, 12, "CITY", ())]),
+        ("Anna and Bob left", [(0, 12, "PER", ()), (0, 4, "PER", ()), (9, 12, "PER", ())]),
+        ("nothing here", [])]
+    # .spacy to .spacy: the key names the group read and the group written
+    again = tmp_path / "again.spacy"
+    assert main(["convert", str(out), str(again), "--spans-key", "sc"]) == 0
+    assert [[(s.start, s.end, s.label_) for s in d.spans["sc"]] for d in _docs(again)] == \
+        [[(s.start, s.end, s.label_) for s in d.spans["sc"]] for d in docs]
+    # read without the key: doc.ents, unannotated, as the note says
+    docs_ents, notes = read_docbin(out)
+    assert [d.spans for d in docs_ents] == [(), (), ()]
+    assert notes == (f"{out}: 9 tokens in 3 documents have no entity annotation (missing, not "
+                     "O); they are read as outside every entity.",)
+
+
+def test_spans_key_is_refused_when_neither_side_is_a_spacy_file(tmp_path, capsys):
+    src = tmp_path / "d.jsonl"
+    src.write_text('{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n', encoding="utf-8")
+    assert main(["convert", str(src), str(tmp_path / "d.conll"), "--spans-key", "sc"]) == 2
+    assert "--spans-key applies to no input" in capsys.readouterr().err
+
+
+def test_convert_help_says_spans_key_names_the_group_read_and_written(capsys):
+    assert main(["convert", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("--spans-key KEY spaCy .spacy files: the span group doc.spans[KEY] instead of "
+            "doc.ents, read from IN and written to OUT (the same KEY when both are .spacy); "
+            "written spans may overlap, and OUT's doc.ents is left unannotated") in text
+    assert "nerscore convert nested.jsonl nested.spacy --spans-key sc" in text
 
 
 def test_convert_counts_the_ids_a_docbin_cannot_keep(tmp_path):

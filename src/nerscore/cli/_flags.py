@@ -24,7 +24,7 @@ _KEYWORD_FLAGS = {
     "encoding": "--encoding", "token_column": "--token-column",
     "label_column": "--label-column", "comments": "--comments",
     "from_scheme": "--from-scheme", "to_scheme": "--to-scheme", "min_score": "--threshold",
-    "misaligned": "--misaligned", "drop": "--drop",
+    "misaligned": "--misaligned", "drop": "--drop", "spans_key": "--spans-key",
 }
 #: The options GOLD and PRED may each have their own flag for (``--gold-encoding``).
 _SIDE_OPTIONS = ("encoding",)

@@ -121,13 +121,17 @@ def add_input_format_options(parser: argparse.ArgumentParser) -> None:
     add_dataset_options(group)
 
 
-def add_dataset_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+def add_dataset_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
+                        writes: bool = False) -> None:
     """Add ``--split`` (Hugging Face datasets), ``--units`` and ``--spans-key`` (spaCy files).
 
     Parameters
     ----------
     parser : argparse.ArgumentParser or argument group
         Where to add them.
+    writes : bool
+        The command writes OUT too (``convert``): ``--spans-key`` names the
+        span group written to a ``.spacy`` OUT as well.
     """
     parser.add_argument("--split", default=None, metavar="NAME",
                         help="the split of a Hugging Face dataset on disk (train, "
@@ -135,9 +139,14 @@ def add_dataset_options(parser: argparse.ArgumentParser | argparse._ArgumentGrou
     parser.add_argument("--units", choices=("char", "token"), default=None,
                         help="spaCy .spacy files: spans by character (default) or token "
                              "offsets")
-    parser.add_argument("--spans-key", default=None, metavar="KEY",
-                        help="spaCy .spacy files: read the span group doc.spans[KEY] "
-                             "instead of doc.ents")
+    spans_help = ("spaCy .spacy files: read the span group doc.spans[KEY] instead of "
+                  "doc.ents")
+    if writes:
+        spans_help = ("spaCy .spacy files: the span group doc.spans[KEY] instead of "
+                      "doc.ents, read from IN and written to OUT (the same KEY when both are "
+                      ".spacy); written spans may overlap, and OUT's doc.ents is left "
+                      "unannotated")
+    parser.add_argument("--spans-key", default=None, metavar="KEY", help=spans_help)
 
 
 def add_tool_options(parser: argparse.ArgumentParser, *, sides: bool = True) -> None:

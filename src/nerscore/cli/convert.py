@@ -37,6 +37,10 @@ with --from-scheme/--to-scheme, decoded and written again in the target
 scheme. Every malformed chunk repaired or dropped, every span moved or
 dropped is counted on standard error.
 
+A .spacy OUT gets the spans as doc.ents, which cannot hold overlapping
+spans, or with --spans-key KEY as the span group doc.spans[KEY] (spaCy's
+spancat reads 'sc'), which can.
+
 A Parquet file written from CoNLL keeps the other columns, the -DOCSTART-
 lines and the layout, so that converting it back gives the same file.
 """
@@ -48,6 +52,7 @@ examples:
   nerscore convert gold.conll gold_bilou.conll --from-scheme IOB2 --to-scheme BILOU
   nerscore convert brat_folder/ gold.conll --misaligned expand --to-scheme IOB2
   nerscore convert llm.jsonl aligned.jsonl --gold gold.jsonl --align sequential
+  nerscore convert nested.jsonl nested.spacy --spans-key sc
 """
 
 
@@ -105,7 +110,7 @@ def register(subparsers: Subparsers) -> None:
     add_quiet_option(out)
     opt.add_conll_options(parser)
     fm.add_tool_options(parser, sides=False)
-    fm.add_dataset_options(parser)
+    fm.add_dataset_options(parser, writes=True)
     add_label_options(parser)
     parser.add_argument("--gold", metavar="GOLD", default=None,
                         help="model outputs (records with \"output\" or \"mentions\"): the "
@@ -142,7 +147,9 @@ def run(args: argparse.Namespace) -> int:
     conll.update(fm.tool_kwargs(args))
     conll.update({k: getattr(args, k) for k in ("split", "units", "spans_key")
                   if getattr(args, k) is not None})
-    fm.check_reader_flags(args, [(None, fmt)], ignore=("encoding",))
+    writes_key = "spans_key" in fm.input_format(args.target, args.to_format).options
+    fm.check_reader_flags(args, [(None, fmt)],
+                          ignore=("encoding", "spans_key") if writes_key else ("encoding",))
     bar = ProgressBar(f"converting {args.source}", unit=fmt.progress_unit)
     try:
         result = _convert(args, fmt, conll, bar)

@@ -173,7 +173,21 @@ def write_docbin(path: _Path, documents: Iterable[Document], *,
     Each document's text becomes a ``Doc`` whose tokens are cut at
     whitespace and at every span boundary (so that every span is whole
     tokens; ``doc.text`` is the text, whitespace included); its spans become
-    ``doc.ents``, or the span group ``spans_key``.
+    ``doc.ents``, or the span group ``doc.spans[spans_key]``, which may hold
+    overlapping spans. A document written to a span group has no entity
+    annotation (every ``token.ent_iob`` is 0, spaCy's "missing"): an
+    ``ner`` component trained on the file learns nothing from it rather
+    than that its tokens are outside every entity, and the file read without
+    ``spans_key`` has no span and a note that says so.
+
+    Parameters
+    ----------
+    path : path
+        The file written.
+    documents : iterable of Document
+        Documents with texts.
+    spans_key : str, optional
+        The span group to write the spans to, instead of ``doc.ents``.
 
     Returns
     -------
@@ -196,6 +210,12 @@ def write_docbin(path: _Path, documents: Iterable[Document], *,
     >>> docs, _ = read_docbin(path)
     >>> docs[0].text, [(e.start, e.end, e.label) for e in docs[0].spans]
     ('Anna  in Le Mans.', [(0, 4, 'PER'), (9, 16, 'LOC')])
+    >>> write_docbin(path, [Document("a", [(0, 12, "ORG"), (8, 12, "LOC")], "Bank of Rome")],
+    ...              spans_key="sc")
+    1
+    >>> docs, _ = read_docbin(path, spans_key="sc")
+    >>> [(e.start, e.end, e.label) for e in docs[0].spans]
+    [(0, 12, 'ORG'), (8, 12, 'LOC')]
     """
     spacy = _spacy()
     vocab = spacy.vocab.Vocab()
@@ -226,8 +246,8 @@ def write_docbin(path: _Path, documents: Iterable[Document], *,
                         f"{where}document {quoted(d.id)}: the span {e.start}-{e.end} "
                         f"({e.label}) is empty or overlaps another; spaCy's doc.ents "
                         "cannot hold it. Remove it (a label operation such as "
-                        f"drop={e.label!r} does), write the spans as a span group "
-                        "(write_docbin(..., spans_key=...)), or convert to a format that holds "
+                        f"drop={e.label!r} does), write the spans to a span group "
+                        "doc.spans[KEY] (spans_key='KEY'), or convert to a format that holds "
                         "them (JSON Lines, Parquet, BRAT).", source=d.source, line=d.line)
                 end = e.end
             doc.ents = [s for _, s in spans]
@@ -289,7 +309,7 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
             renamed[0] += d.id != str(k)
             yield d
 
-    n = write_docbin(target, numbered())
+    n = write_docbin(target, numbered(), spans_key=options.spans_key)
     if renamed[0]:
         options.notes.append(
             f"{renamed[0]} document id{'s' if renamed[0] != 1 else ''} not kept (a .spacy file "

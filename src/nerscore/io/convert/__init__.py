@@ -119,6 +119,10 @@ def convert_file(
     conll_options : dict, optional
         ``token_column``, ``label_column``, ``column_delimiter``, ``comments``
         for CoNLL input (each passed to an input format whose readers take it).
+        ``spans_key`` names the span group of spaCy ``.spacy`` files on both
+        sides: read from ``doc.spans[KEY]`` of a ``.spacy`` input, written to
+        it in a ``.spacy`` output (overlapping spans allowed, ``doc.ents`` left
+        unannotated; :func:`~nerscore.io.docbin.write_docbin`).
     suffix, delimiter, outside
         Tag syntax.
     progress : callable, optional
@@ -185,7 +189,8 @@ def convert_file(
         raise ValueError("Writing tags in another scheme decodes them: pass the scheme of the "
                          "input tags, e.g. from_scheme='IOB2' (nerscore never guesses it).")
     job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
-               WriteOptions(encoding, labels_as, outside, Layout()), progress)
+               WriteOptions(encoding, labels_as, outside, Layout(), given.get("spans_key")),
+               progress)
     write_output(fout, dst, lambda path: job.write(src, path))
     result.reader_notes.extend(job.write_options.notes)
     if ops:

@@ -235,6 +235,9 @@ class WriteOptions:
         The outside tag (CoNLL ``-DOCSTART-`` lines).
     layout : Layout
         How CoNLL lines are laid out, as the tag reader found it.
+    spans_key : str, optional
+        spaCy ``.spacy`` output: the span group ``doc.spans[KEY]`` the spans
+        are written to instead of ``doc.ents``.
     notes : list of str
         What the writer could not keep, as sentences (a writer appends them;
         :func:`~nerscore.convert_file` reports them with its own notes).
@@ -244,6 +247,7 @@ class WriteOptions:
     labels_as: str = "int"
     outside: str = "O"
     layout: Layout = field(default_factory=Layout)
+    spans_key: str | None = None
     notes: list[str] = field(default_factory=list)
 
 
