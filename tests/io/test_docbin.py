@@ -185,7 +185,8 @@ def test_spans_key_is_refused_when_neither_side_is_a_spacy_file(tmp_path, capsys
     src = tmp_path / "d.jsonl"
     src.write_text('{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n', encoding="utf-8")
     assert main(["convert", str(src), str(tmp_path / "d.conll"), "--spans-key", "sc"]) == 2
-    assert "--spans-key applies to no input" in capsys.readouterr().err
+    assert ("nerscore convert: error: --spans-key names a span group of .spacy files; IN is a "
+            "jsonl file and OUT a conll file. See") in capsys.readouterr().err
 
 
 def test_convert_help_says_spans_key_names_the_group_read_and_written(capsys):

@@ -147,9 +147,11 @@ def run(args: argparse.Namespace) -> int:
     conll.update(fm.tool_kwargs(args))
     conll.update({k: getattr(args, k) for k in ("split", "units", "spans_key")
                   if getattr(args, k) is not None})
-    writes_key = "spans_key" in fm.input_format(args.target, args.to_format).options
-    fm.check_reader_flags(args, [(None, fmt)],
-                          ignore=("encoding", "spans_key") if writes_key else ("encoding",))
+    out_fmt = fm.input_format(args.target, args.to_format)
+    if args.spans_key is not None and not any("spans_key" in f.options for f in (fmt, out_fmt)):
+        raise opt.UsageError(f"--spans-key names a span group of .spacy files; IN is a "
+                             f"{fmt.name} file and OUT a {out_fmt.name} file")
+    fm.check_reader_flags(args, [(None, fmt)], ignore=("encoding", "spans_key"))
     bar = ProgressBar(f"converting {args.source}", unit=fmt.progress_unit)
     try:
         result = _convert(args, fmt, conll, bar)
