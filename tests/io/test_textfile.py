@@ -117,10 +117,21 @@ def test_wide_text_read_as_utf8_names_its_encoding(tmp_path, codec):
     assert read_text(path, encoding=codec) == "Anna B-PER\nlebt O\n\n"
 
 
-def test_zero_bytes_without_the_pattern_of_wide_text_are_read():
-    check_not_wide(b"a\x00b\x00\x00c O\n" * 4, "x.conll", "utf-8")  # few zeros
-    check_not_wide(b"\x00\x00ab" * 16, "x.conll", "utf-8")  # not where wide text has them
+def test_few_zero_bytes_are_read():
+    check_not_wide(b"a\x00bc O\n" * 4, "x.conll", "utf-8")
     check_not_wide("Anna B-PER\n".encode("utf-16-le"), "x.conll", "latin-1")  # not read as UTF-8
+
+
+@pytest.mark.parametrize("data", [
+    b"\x00\x00ab" * 16,  # not where wide text has them
+    b"\x7fELF\x02\x01\x01\x00" + bytes(8) + b"\x03\x00>\x00\x01\x00\x00\x00" * 8,  # a program
+    "\u6771\u4eac\u5927\u962a\n".encode("utf-32-le") * 4,  # wide text, not of ASCII characters
+], ids=["no-pattern", "program", "utf-32-cjk"])
+def test_many_zero_bytes_are_not_read_as_text(data):
+    with pytest.raises(FormatError) as info:
+        check_not_wide(data, "x.conll", "utf-8")
+    assert str(info.value).startswith("Cannot read the file as utf-8 (x.conll, line 1): ")
+    assert "bytes are zero bytes, as in a binary file, not text. Give the annotations' text file (or, if it is text, its encoding with the `encoding` option, --encoding on the command line)." in str(info.value)
 
 
 @pytest.mark.parametrize(("data", "encoding", "named"), [

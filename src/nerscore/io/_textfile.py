@@ -178,7 +178,8 @@ def check_not_wide(head: bytes, name: str | None, encoding: str) -> None:
     character) and would give tokens and labels with zero bytes in them, and
     wrong scores. ``head`` is the start of the input; it is taken as wide
     text when at least a third of its first 256 bytes are zeros, standing
-    where the zero bytes of one of these encodings stand.
+    where the zero bytes of one of these encodings stand, and it reads as
+    text in that encoding. So many zeros otherwise are a binary file's.
 
     Raises
     ------
@@ -191,6 +192,9 @@ def check_not_wide(head: bytes, name: str | None, encoding: str) -> None:
     >>> check_not_wide("Anna B-PER".encode("utf-16-le"), "gold.conll", "utf-8")
     Traceback (most recent call last):
     nerscore.errors.FormatError: Cannot read the file as utf-8 (gold.conll, line 1): it holds a zero byte beside each character, as UTF-16 text does. Pass its encoding with the `encoding` option (--encoding on the command line), e.g. encoding='utf-16-le'.
+    >>> check_not_wide(b"\x7fELF\x02\x01\x01" + bytes(9) + b"\x03\x00>\x00", "gold.conll", "utf-8")
+    Traceback (most recent call last):
+    nerscore.errors.FormatError: Cannot read the file as utf-8 (gold.conll, line 1): 11 of its first 20 bytes are zero bytes, as in a binary file, not text. Give the annotations' text file (or, if it is text, its encoding with the `encoding` option, --encoding on the command line).
     """
     if codecs.lookup(encoding).name not in UTF8_CODECS:
         return
@@ -199,12 +203,27 @@ def check_not_wide(head: bytes, name: str | None, encoding: str) -> None:
         return
     zeros = [head[k::4].count(0) / len(head[k::4]) for k in range(4)]
     for guess, at in _WIDE_ZEROS.items():
-        if all((zeros[k] > 0.5) == (k in at) for k in range(4)):
+        if all((zeros[k] > 0.5) == (k in at) for k in range(4)) and _reads_as_text(head, guess):
             raise FormatError(
                 f"Cannot read the file as {encoding} ({name or 'the input'}, line 1): it holds a "
                 f"zero byte beside each character, as {guess[:6].upper()} text does. Pass its "
                 "encoding with the `encoding` option (--encoding on the command line), e.g. "
                 f"encoding='{guess}'.", source=name, line=1)
+    raise FormatError(
+        f"Cannot read the file as {encoding} ({name or 'the input'}, line 1): "
+        f"{head.count(0)} of its first {len(head)} bytes are zero bytes, as in a binary file, "
+        "not text. Give the annotations' text file (or, if it is text, its encoding with the "
+        "`encoding` option, --encoding on the command line).", source=name, line=1)
+
+
+def _reads_as_text(head: bytes, encoding: str) -> bool:
+    """Whether ``head`` decodes in ``encoding`` to printable characters and whitespace.
+
+    Tells text from a binary file (a program, an archive) whose zero bytes
+    happen to stand where those of a wide encoding would.
+    """
+    text = head.decode(encoding, "ignore")  # the last unit may be cut
+    return all(c.isprintable() or c in "\t\n\r" for c in text)
 
 
 @contextlib.contextmanager
