@@ -92,3 +92,44 @@ def test_entities_of_a_document_only_one_annotator_has_are_not_unanimous() -> No
     assert (stats.accepted, stats.unanimous, stats.single) == (3, 1, 2)
     assert ("3 candidate entities: 3 accepted (1 unanimous, 2 single annotator), 0 below the "
             "quorum" in stats.summary())
+
+
+def _regions(doc: nerscore.Document) -> list[tuple[int, int, str | None]]:
+    return [(r.start, r.end, getattr(r, "label", None)) for r in doc.ignore]
+
+
+def test_ignore_regions_are_voted_on_like_entities_and_what_is_dropped_is_counted() -> None:
+    text = "Anna went to Paris today"
+    sets = {
+        "a": [nerscore.Document("d", [(0, 4, "PER")], text=text,
+                                ignore=[(13, 18), (19, 24, "LOC")])],
+        "b": [nerscore.Document("d", [(0, 4, "PER")], text=text, ignore=[(13, 18)])],
+        "c": [nerscore.Document("d", [(0, 4, "PER"), (13, 18, "LOC")], text=text,
+                                ignore=[(5, 9, "PER")])],
+    }
+    docs, stats = nerscore.adjudicate(sets)
+    assert _regions(docs[0]) == [(13, 18, None)]  # two of three: a majority
+    assert (stats.regions, stats.regions_kept, stats.regions_below_quorum,
+            stats.regions_overlapping) == (3, 1, 2, 0)
+    assert ("3 candidate ignore regions: 1 kept, 2 below the quorum, 0 dropped for overlapping "
+            "an accepted entity of their label") in stats.summary()
+    # with one vote enough, LOC at 13-18 is accepted: the region of every label there goes
+    docs, stats = nerscore.adjudicate(sets, min_votes=1)
+    assert _spans(docs[0]) == [(0, 4, "PER"), (13, 18, "LOC")]
+    assert _regions(docs[0]) == [(5, 9, "PER"), (19, 24, "LOC")]
+    assert (stats.regions_kept, stats.regions_overlapping) == (2, 1)
+
+
+def test_ignore_regions_follow_label_operations() -> None:
+    doc = nerscore.Document("d", [(5, 7, "GPE"), (8, 9, "MISC")],
+                            ignore=[(0, 2, "GPE"), (3, 4, "MISC")])
+    sets = [{"d": doc}, {"d": doc}]
+    docs, stats = nerscore.adjudicate(sets, labels_map={"GPE": "LOC"}, drop=["MISC"])
+    assert _regions(docs[0]) == [(0, 2, "LOC")]
+    assert "Ignore regions removed with their labels (keep/drop): MISC (2 regions)." in stats.notes
+
+
+def test_documents_without_ignore_regions_say_nothing_of_them() -> None:
+    _, stats = nerscore.adjudicate([{"d": [(0, 1, "X")]}, {"d": [(0, 1, "X")]}])
+    assert stats.regions == 0
+    assert "ignore" not in stats.summary()

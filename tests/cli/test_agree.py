@@ -231,3 +231,24 @@ def test_a_file_given_twice_is_a_usage_error_even_when_it_does_not_exist(
     assert main(["agree", missing, again, "--names", "a", "b"]) == 2
     assert (f"error: FILE {missing} is given twice (FILEs 1 and 2); give each annotator's file "
             "once" in capsys.readouterr().err)
+
+
+def test_adjudicate_writes_the_ignore_regions_a_majority_gives_or_counts_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = {"id": "d", "text": "Anna went to Paris today", "spans": [[0, 4, "PER"]]}
+    files = []
+    for name, ignore in (("a", [[13, 18], [19, 24, "LOC"]]), ("b", [[13, 18]]), ("c", [])):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(json.dumps({**doc, "ignore": ignore}) + "\n", encoding="utf-8")
+        files.append(str(path))
+    out = tmp_path / "out.jsonl"
+    assert main(["adjudicate", *files, "-o", str(out)]) == 0
+    (written,) = nerscore.read_jsonl(out)
+    assert written.ignore == (nerscore.Span(13, 18),)
+    assert ("nerscore adjudicate: note: 2 candidate ignore regions: 1 kept, 1 below the quorum, "
+            "0 dropped for overlapping an accepted entity of their label\n"
+            in capsys.readouterr().err)
+    assert main(["adjudicate", *files, "-o", str(tmp_path / "brat"), "--output-format",
+                 "brat"]) == 0
+    assert ("nerscore adjudicate: warning: 1 ignore region not kept (the output cannot hold it)."
+            in capsys.readouterr().err)

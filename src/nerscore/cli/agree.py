@@ -55,9 +55,11 @@ One annotation from several by voting: an entity (same span and label) is kept
 when at least --min-votes annotators marked it (default: a strict majority of
 each document's annotators). Overlapping winners that no annotator marked
 together conflict: more votes win, then the longer span, then the earlier
-start, then the label in alphabetical order; ties are listed. The output format
-follows the -o name (or --output-format): CoNLL in the input's scheme (--scheme;
-IOB2 when not given), JSON Lines, or a BRAT folder.
+start, then the label in alphabetical order; ties are listed. Ignore regions are
+voted on the same way (a kept one that overlaps an accepted entity of its label
+is dropped); the summary counts them. The output format follows the -o name (or
+--output-format): CoNLL in the input's scheme (--scheme; IOB2 when not given),
+JSON Lines, or a BRAT folder.
 """
 
 ADJUDICATE_EXAMPLES = """\

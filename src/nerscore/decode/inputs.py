@@ -74,7 +74,8 @@ class Prepared:
     lacks); ``text_mismatches`` are the documents whose texts differ;
     :attr:`notes` are both, as the report shows them. ``tallies`` count
     the ignore regions and the predictions removed in them (see
-    :attr:`nerscore.Counts.tallies`).
+    :attr:`nerscore.Counts.tallies`); ``regions`` are gold's ignore regions
+    per document (None when no gold document has any).
     """
 
     gold: EntityColumns
@@ -88,6 +89,7 @@ class Prepared:
     decoding: Decoding | None = None
     text_mismatches: TextMismatches = field(default_factory=TextMismatches)
     tallies: Mapping[str, int] = field(default_factory=dict)
+    regions: Sequence[tuple[Span | Entity, ...]] | None = None
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -500,6 +502,7 @@ def prepare_spans(y_true: object, y_pred: object | None, *,
         pred_columns
     notes: list[str] = list(joined.notes)
     tallies: dict[str, int] = {}
+    g_regions: list[tuple[Span | Entity, ...]] | None = None
     if g.ignore is not None or p.ignore is not None:
         n = len(joined.g_spans)
         g_regions = (g.ignore or [()] * len(g.spans)) + [()] * (n - len(g.spans))
@@ -509,4 +512,4 @@ def prepare_spans(y_true: object, y_pred: object | None, *,
         notes += more
     return Prepared(gold, pred, None, None, None, doc_ids=ids, texts=texts,
                     join_notes=tuple(notes), text_mismatches=joined.mismatches,
-                    tallies=tallies)
+                    tallies=tallies, regions=g_regions if g.ignore is not None else None)

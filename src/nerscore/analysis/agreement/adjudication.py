@@ -11,6 +11,13 @@ Conflicts are resolved winner by winner in this order: more votes first,
 then the longer span, then the earlier start, then the label in alphabetical
 order; a winner that conflicts with one already kept is dropped. A conflict
 decided between equal votes is a *tie*: counted and listed.
+
+Ignore regions (documents' ``ignore``: stretches an annotator did not
+annotate, for every label or one) are voted on the same way: a distinct
+``(start, end, label)`` region is kept when its votes reach the quorum. A
+kept region that overlaps an accepted entity of its label (of any label, for
+a region of every label) is dropped, since the adjudicated set annotates
+that stretch. What is dropped is counted in the stats and their summary.
 """
 
 from __future__ import annotations
@@ -31,6 +38,8 @@ __all__ = ["AdjudicationStats", "Tie", "adjudicate"]
 
 #: A candidate: start, end, label, then the fragments of a discontinuous entity.
 Key = tuple[Any, ...]
+#: An ignore region: start, end, label (None: every label).
+RegionKey = tuple[int, int, str | None]
 
 
 @dataclass(frozen=True)
@@ -83,6 +92,15 @@ class AdjudicationStats:
         annotator's word alone, not counted as unanimous).
     notes : tuple of str
         Documents some annotators lack.
+    regions : int
+        Distinct ignore regions given by at least one annotator.
+    regions_kept : int
+        Ignore regions in the adjudicated documents.
+    regions_below_quorum : int
+        Regions with too few votes.
+    regions_overlapping : int
+        Regions with enough votes dropped because they overlap an accepted
+        entity of their label.
     """
 
     names: tuple[str, ...]
@@ -96,6 +114,10 @@ class AdjudicationStats:
     unanimous: int
     single: int = 0
     notes: tuple[str, ...] = ()
+    regions: int = 0
+    regions_kept: int = 0
+    regions_below_quorum: int = 0
+    regions_overlapping: int = 0
 
     def summary(self) -> str:
         """A few lines saying what was decided.
@@ -117,6 +139,11 @@ class AdjudicationStats:
             f"unanimous{single}), {self.below_quorum} below the quorum, {self.conflicts} "
             f"dropped in conflicts ({len(self.ties)} ties)",
         ]
+        if self.regions:
+            lines.append(f"{self.regions} candidate ignore regions: {self.regions_kept} kept, "
+                         f"{self.regions_below_quorum} below the quorum, "
+                         f"{self.regions_overlapping} dropped for overlapping an accepted "
+                         "entity of their label")
         lines += [f"tie in document {t.document}: kept {t.kept}, dropped {t.dropped} "
                   f"({t.votes} votes each)" for t in self.ties]
         return "\n".join(lines)
@@ -131,6 +158,33 @@ def _entity(key: Key) -> Entity:
 
 def _overlap(a: Key, b: Key) -> bool:
     return bool((a[0] < b[1] and b[0] < a[1]) or (a[0] == a[1] == b[0] == b[1]))
+
+
+def _region_key(region: Span | Entity) -> RegionKey:
+    return (region.start, region.end, region.label if isinstance(region, Entity) else None)
+
+
+def _covers(region: RegionKey, entity: Key) -> bool:
+    """Whether ``region`` overlaps ``entity`` of its label (as scoring's ignore regions do)."""
+    if region[2] is not None and region[2] != entity[2]:
+        return False
+    parts = entity[3] if len(entity) == 4 else ((entity[0], entity[1]),)
+    return any(region[0] <= s < region[1] if s == e else s < region[1] and region[0] < e
+               for s, e in parts)
+
+
+def _vote_regions(annotated: Annotated, d: int, quorum: int, kept: list[Key]) -> tuple[
+        tuple[Span | Entity, ...], int, int]:
+    """Document ``d``'s regions with enough votes and clear of ``kept``; candidates, below."""
+    assert annotated.regions is not None
+    votes: dict[RegionKey, set[int]] = {}
+    for a, docs in enumerate(annotated.regions):
+        for region in docs[d]:
+            votes.setdefault(_region_key(region), set()).add(a)
+    winners = sorted(k for k, v in votes.items() if len(v) >= quorum)
+    regions = tuple(Span(s, e) if lab is None else Entity(Span(s, e), lab)
+                    for s, e, lab in winners if not any(_covers((s, e, lab), k) for k in kept))
+    return regions, len(votes), len(votes) - len(winners)
 
 
 def _check_min_votes(min_votes: object, n: int) -> int | None:
@@ -156,6 +210,7 @@ def adjudicate_joined(annotated: Annotated, min_votes: int | None) -> tuple[
             key = (s, e, labels[lab]) if len(parts) < 2 else (s, e, labels[lab], parts)
             voters[d].setdefault(key, set()).add(a)
     candidates = below = conflicts = unanimous = single = 0
+    n_regions = regions_below = regions_overlapping = 0
     ties: list[Tie] = []
     documents: list[Document] = []
     for d in range(n_docs):
@@ -181,13 +236,22 @@ def adjudicate_joined(annotated: Annotated, min_votes: int | None) -> tuple[
             unanimous += sum(len(votes[k]) == n_present for k in kept)
         kept.sort()
         text = annotated.texts[d] if annotated.texts is not None else None
+        ignore: tuple[Span | Entity, ...] = ()
+        if annotated.regions is not None:
+            ignore, n, n_below = _vote_regions(annotated, d, quorum, kept)
+            n_regions += n
+            regions_below += n_below
+            regions_overlapping += n - n_below - len(ignore)
         documents.append(Document(annotated.document_name(d),
                                   tuple(_entity(k) for k in kept),
-                                  text=text))
+                                  text=text, ignore=ignore))
     accepted = sum(len(doc.spans) for doc in documents)
     stats = AdjudicationStats(annotated.names, min_votes, n_docs, candidates, accepted, below,
                               conflicts, tuple(ties), unanimous, single=single,
-                              notes=annotated.notes)
+                              notes=annotated.notes, regions=n_regions,
+                              regions_kept=sum(len(doc.ignore) for doc in documents),
+                              regions_below_quorum=regions_below,
+                              regions_overlapping=regions_overlapping)
     return documents, stats
 
 

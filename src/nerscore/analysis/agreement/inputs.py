@@ -41,7 +41,7 @@ from nerscore.decode.text_agreement import compare_texts
 from nerscore.errors import FormatError, InputTypeError, LengthMismatchError, OptionError, quoted
 from nerscore.values.decoding import Decoding
 from nerscore.values.label_ops import LabelOps, label_notes
-from nerscore.values.spans import EntityColumns
+from nerscore.values.spans import Entity, EntityColumns, Span
 from nerscore.values.tags import EncodedTags
 
 __all__ = ["DECIDED", "LEFT_OUT", "Annotated", "annotator_names", "join_annotations", "relabel",
@@ -49,6 +49,8 @@ __all__ = ["DECIDED", "LEFT_OUT", "Annotated", "annotator_names", "join_annotati
 
 BoolArray = npt.NDArray[np.bool_]
 _SHOW = 5
+#: One document's ignore regions: ``Span`` for every label, ``Entity`` for one.
+Regions = tuple[Span | Entity, ...]
 
 #: What agreement does with a document some annotators lack (the note's words).
 LEFT_OUT = "are left out of the pairs and statistics that lack them"
@@ -87,6 +89,9 @@ class Annotated:
     relabelled : bool
         Label operations were applied to ``entities``: pairs are then scored
         on the entities, not on the raw ``tags``.
+    regions : tuple of tuple of Regions, optional
+        Per annotator, per document, its ignore regions (span input where
+        some document has any; ``()`` for a document the annotator lacks).
     """
 
     names: tuple[str, ...]
@@ -100,6 +105,7 @@ class Annotated:
     decoding: Decoding | None = None
     notes: tuple[str, ...] = ()
     relabelled: bool = False
+    regions: tuple[tuple[Regions, ...], ...] | None = None
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -305,6 +311,7 @@ def _join_spans(names: list[str], sets: list[Any], absent: str) -> Annotated:
                           "check that every annotator's documents use the same ids.")
     by_annotator: list[list[str | None]] = []
     cols: list[EntityColumns] = []
+    regions: list[tuple[Regions, ...]] = []
     for p, r in zip(preps, rows, strict=True):
         g = p.gold
         cols.append(EntityColumns(r[g.seq] if len(g) else g.seq, g.start, g.end, g.label,
@@ -313,6 +320,10 @@ def _join_spans(names: list[str], sets: list[Any], absent: str) -> Annotated:
         for k, text in enumerate(p.texts or ()):
             own[r[k]] = text
         by_annotator.append(own)
+        mine: list[Regions] = [()] * n_docs
+        for k, given in enumerate(p.regions or ()):
+            mine[r[k]] = given
+        regions.append(tuple(mine))
     texts = [next((t[d] for t in by_annotator if t[d] is not None), None) for d in range(n_docs)]
     notes = _differing_texts(names, doc_ids, by_annotator)
     lacking = np.flatnonzero(~present.all(axis=0))
@@ -326,7 +337,8 @@ def _join_spans(names: list[str], sets: list[Any], absent: str) -> Annotated:
                   f"{absent}: {shown}{more}.",)
     has_text = any(t is not None for t in texts)
     return Annotated(tuple(names), "spans", doc_ids, present, tuple(_shared_labels(cols)),
-                     texts=tuple(texts) if has_text else None, notes=notes)
+                     texts=tuple(texts) if has_text else None, notes=notes,
+                     regions=tuple(regions) if any(p.regions for p in preps) else None)
 
 
 def _differing_texts(names: list[str], doc_ids: tuple[str, ...] | None,
@@ -392,6 +404,47 @@ def relabel(annotated: Annotated, ops: LabelOps) -> Annotated:
         for k, v in counted.items():
             tallies[k] = tallies.get(k, 0) + v
     labels = tuple(sorted({lab for c in relabelled for lab in c.labels}))
+    regions, removed = _relabel_regions(annotated.regions, ops)
     return dataclasses.replace(
         annotated, entities=tuple(c.with_labels(labels) for c in relabelled),
-        notes=annotated.notes + label_notes(tallies, one_side=True), relabelled=True)
+        notes=annotated.notes + label_notes(tallies, one_side=True) + removed,
+        relabelled=True, regions=regions)
+
+
+def _relabel_regions(regions: tuple[tuple[Regions, ...], ...] | None, ops: LabelOps) -> tuple[
+        tuple[tuple[Regions, ...], ...] | None, tuple[str, ...]]:
+    """The regions with ``ops`` applied to their labels, and a note on those removed.
+
+    A region of one label takes the label's new name; a region of a label
+    ``ops`` removes is removed with it (its entities are gone); a region of
+    every label stays.
+
+    Examples
+    --------
+    >>> r, notes = _relabel_regions((((Entity(Span(0, 2), "GPE"), Entity(Span(3, 4), "MISC"),
+    ...                                Span(5, 6)),),), LabelOps({"GPE": "LOC"}, drop=["MISC"]))
+    >>> [(x.start, x.end, getattr(x, "label", None)) for x in r[0][0]]
+    [(0, 2, 'LOC'), (5, 6, None)]
+    >>> notes
+    ('Ignore regions removed with their labels (keep/drop): MISC (1 region).',)
+    """
+    if regions is None:
+        return None, ()
+    removed: dict[str, int] = {}
+
+    def renamed(region: Span | Entity) -> Span | Entity | None:
+        if not isinstance(region, Entity):
+            return region
+        new = ops.new_label(region.label)
+        if new is None:
+            removed[region.label] = removed.get(region.label, 0) + 1
+            return None
+        return region if new == region.label else dataclasses.replace(region, label=new)
+
+    out = tuple(tuple(tuple(x for x in map(renamed, doc) if x is not None) for doc in docs)
+                for docs in regions)
+    if not removed:
+        return out, ()
+    shown = ", ".join(f"{lab} ({n} region{'s' if n > 1 else ''})"
+                      for lab, n in sorted(removed.items()))
+    return out, (f"Ignore regions removed with their labels (keep/drop): {shown}.",)
