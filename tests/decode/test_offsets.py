@@ -304,3 +304,19 @@ def test_brat_spans_survive_tags_with_a_simple_tokeniser(scheme):
             sorted(ents)
     assert stats.entities == 816
     assert n_aligned == 816  # the CoNLL entities all sit on word/punctuation boundaries
+
+
+def test_discontinuous_and_zero_length_spans_to_tags_name_the_file_and_line():
+    doc = Document("d1", [Entity.from_fragments([(0, 4), (9, 12)], "PER")],
+                   text="Anna and Bob left", source="a.jsonl", line=2)
+    tokens = doc.text.split()
+    with pytest.raises(InvalidSpanError, match=re.escape(
+            "a.jsonl, line 2: span (0, 12, 'PER') of document 'd1' is discontinuous (fragments "
+            "[[0, 4], [9, 12]]); tags cannot encode fragments. Give its extent, Entity(span, "
+            "label), instead (nerscore convert writes it as its extent and counts it).")):
+        char_spans_to_tags(doc, tokens)
+    empty = Document("d1", [(13, 13, "X")], text=doc.text, source="a.jsonl", line=2)
+    with pytest.raises(InvalidSpanError, match=re.escape(
+            "a.jsonl, line 2: span (13, 13, 'X') of document 'd1' is zero-length; tags cannot "
+            "encode zero-length spans. Remove it (nerscore convert drops it and counts it).")):
+        char_spans_to_tags(empty, tokens)

@@ -363,12 +363,25 @@ def _misaligned_message(
     if 0 <= hi < len(ts) and hi != lo:
         near.append(f"token {hi} is [{int(ts[hi])}, {int(te[hi])})")
     around = f" ({'; '.join(near)})" if near else ""
-    span = f"{where}: span" if where else "Span"
     return (
-        f"{span} ({s}, {e}, {quoted(label)}){shown} of {describe_doc(doc)} does not start and "
-        f"end on token boundaries{around}; pass misaligned='expand' or 'contract' to move it "
-        "to token boundaries."
+        f"{_span_of(s, e, label, doc, where, shown)} does not start and end on token "
+        f"boundaries{around}; pass misaligned='expand' or 'contract' to move it to token "
+        "boundaries."
     )
+
+
+def _span_of(s: int, e: int, label: str, doc: str | int, where: str, shown: str = "") -> str:
+    """A span as an error names it: where its document was read (when known), span, document.
+
+    Examples
+    --------
+    >>> _span_of(0, 4, "PER", "d1", "a.jsonl, line 2")
+    "a.jsonl, line 2: span (0, 4, 'PER') of document 'd1'"
+    >>> print(_span_of(0, 4, "PER", 0, ""))
+    Span (0, 4, 'PER') of document 0
+    """
+    span = f"{where}: span" if where else "Span"
+    return f"{span} ({s}, {e}, {quoted(label)}){shown} of {describe_doc(doc)}"
 
 
 def token_spans_to_char_spans(
@@ -526,16 +539,18 @@ def char_spans_to_tags(
     for ent in ents:
         if ent.fragments:
             raise InvalidSpanError(
-                f"Span ({ent.start}, {ent.end}, {quoted(ent.label)}) of {describe_doc(doc)} is "
-                f"discontinuous (fragments {[[f.start, f.end] for f in ent.fragments]}); tags "
-                "cannot encode fragments. Give its extent, Entity(span, label), instead.",
+                f"{_span_of(ent.start, ent.end, ent.label, doc, where)} is discontinuous "
+                f"(fragments {[[f.start, f.end] for f in ent.fragments]}); tags cannot encode "
+                "fragments. Give its extent, Entity(span, label), instead (nerscore convert "
+                "writes it as its extent and counts it).",
                 document=doc, spans=[(ent.start, ent.end, ent.label)])
     items = [(e.start, e.end, e.label) for e in ents]
     for s, e, lab in items:
         if s == e:
             raise InvalidSpanError(
-                f"Span ({s}, {e}, {quoted(lab)}) of {describe_doc(doc)} is zero-length; tags cannot "
-                "encode zero-length spans.", document=doc, spans=[(s, e, lab)],
+                f"{_span_of(s, e, lab, doc, where)} is zero-length; tags cannot encode "
+                "zero-length spans. Remove it (nerscore convert drops it and counts it).",
+                document=doc, spans=[(s, e, lab)],
             )
     ts, te = _token_offsets(tokens, text)
     conv = _to_tokens(items, ts, te, text=text, doc=doc, misaligned="error", where=where)
