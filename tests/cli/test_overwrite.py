@@ -193,3 +193,58 @@ def test_a_full_device_is_named_with_its_flag(capsys, files, tmp_path, case):
     flag = "--errors" if "--errors" in WRITERS[case] else "OUT" if case == "convert" else "--output"
     assert f"cannot write {flag} '{out}': No space left on device." in err
     assert "Errno" not in err
+
+
+def _brat(folder: Path) -> Path:
+    folder.mkdir()
+    (folder / "d.txt").write_text("Anna flew\n", encoding="utf-8")
+    (folder / "d.ann").write_text("T1\tPER 0 4\tAnna\n", encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("where", ["out", "out/deeper", "."])
+def test_convert_refuses_an_output_inside_its_input_folder(capsys, tmp_path, where):
+    ann = _brat(tmp_path / "ann")
+    before = sorted(p.name for p in ann.rglob("*"))
+    out = str(ann / where)
+    status = main(["convert", str(ann), out, "--to-format", "brat"])
+    err = capsys.readouterr().err
+    assert status == 2, err
+    if where == ".":  # the input folder itself
+        assert f"error: OUT {out} is the input {ann}: writing there would destroy it" in err
+    else:
+        assert (f"error: OUT {out} is inside the input folder {ann}: the next read of {ann} "
+                "would pick up what is written there; give a path outside it") in err
+    assert sorted(p.name for p in ann.rglob("*")) == before
+
+
+def test_convert_refuses_an_output_folder_holding_its_input(capsys, tmp_path):
+    top = tmp_path / "top"
+    top.mkdir()
+    ann = _brat(top / "ann")
+    for src in (ann, ann / "d.ann"):
+        status = main(["convert", str(src), str(top), "--to-format", "brat"])
+        err = capsys.readouterr().err
+        assert status == 2, err
+        assert (f"error: OUT {top} is a folder holding the input {src}: writing there would mix "
+                "the output with it; give a path that does not hold it") in err
+    assert sorted(p.name for p in top.rglob("*")) == ["ann", "d.ann", "d.txt"]
+    assert main(["convert", str(ann), str(tmp_path / "annex"), "--to-format", "brat"]) == 0
+
+
+def test_adjudicate_refuses_an_output_inside_an_annotators_folder(capsys, tmp_path):
+    a, b = _brat(tmp_path / "a"), _brat(tmp_path / "b")
+    status = main(["adjudicate", str(a), str(b), "-o", str(b / "gold"), "--output-format",
+                   "brat"])
+    assert status == 2
+    assert f"error: --output {b / 'gold'} is inside the input folder {b}" in (
+        capsys.readouterr().err)
+
+
+def test_convert_file_refuses_an_output_inside_its_input_folder_and_the_reverse(tmp_path):
+    ann = _brat(tmp_path / "ann")
+    with pytest.raises(ValueError, match="is inside the input folder"):
+        nerscore.convert_file(ann, ann / "out", to_format="brat")
+    with pytest.raises(ValueError, match="is a folder holding the input"):
+        nerscore.convert_file(ann, tmp_path, to_format="brat")
+    assert not (ann / "out").exists()

@@ -137,7 +137,9 @@ def check_outputs(args: argparse.Namespace) -> None:
     ------
     nerscore.cli._options.UsageError
         When an output is one of the inputs (the same file by any spelling:
-        ``./``, a symbolic or hard link) or two outputs are one file.
+        ``./``, a symbolic or hard link), lies inside an input folder (the
+        next read of the folder would pick it up), is a folder holding an
+        input, or two outputs are one file.
 
     Examples
     --------
@@ -149,7 +151,7 @@ def check_outputs(args: argparse.Namespace) -> None:
     nerscore.cli._options.UsageError: --output ./g.conll is the input g.conll: writing there would destroy it; give another file name
     """
     from nerscore.cli._options import UsageError
-    from nerscore.io.atomic import same_file
+    from nerscore.io.atomic import inside, same_file
 
     inputs = [p for dest in getattr(args, "input_files", ()) for p in _paths(getattr(args, dest))]
     seen: list[tuple[str, str]] = []
@@ -159,6 +161,14 @@ def check_outputs(args: argparse.Namespace) -> None:
                 if same_file(out, src):
                     raise UsageError(f"{flag} {out} is the input {src}: writing there would "
                                      "destroy it; give another file name")
+                if inside(out, src):
+                    raise UsageError(f"{flag} {out} is inside the input folder {src}: the next "
+                                     f"read of {src} would pick up what is written there; give "
+                                     "a path outside it")
+                if inside(src, out):
+                    raise UsageError(f"{flag} {out} is a folder holding the input {src}: "
+                                     "writing there would mix the output with it; give a path "
+                                     "that does not hold it")
             for other_flag, other in seen:
                 if same_file(out, other):
                     raise UsageError(f"{flag} {out} and {other_flag} {other} are the same file; "

@@ -11,7 +11,10 @@ the target, a full disk (``ENOSPC``), a rename that fails.
 
 :func:`same_file` tells whether two paths name one file, through symbolic
 links, ``./`` spellings and hard links; the command line uses it to refuse an
-output that is one of the command's inputs. :func:`same_content` tells whether
+output that is one of the command's inputs; :func:`inside` whether a path
+lies inside a folder, to refuse an output inside an input folder (a BRAT
+folder is read with its subfolders, so the next read would pick the output
+up) or an output folder holding an input. :func:`same_content` tells whether
 two files hold the same bytes; the command line notes inputs that do (the
 same file given as gold and prediction, or as two annotators).
 """
@@ -26,7 +29,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO, Any
 
-__all__ = ["AtomicFile", "atomic_open", "atomic_path", "same_content", "same_file"]
+__all__ = ["AtomicFile", "atomic_open", "atomic_path", "inside", "same_content", "same_file"]
 
 _Path = str | os.PathLike[str]
 
@@ -63,6 +66,39 @@ def same_file(a: _Path, b: _Path) -> bool:
         return os.path.samefile(a, b)
     except OSError:  # one of them does not exist (yet)
         return os.path.realpath(a) == os.path.realpath(b)
+
+
+def inside(path: _Path, folder: _Path) -> bool:
+    """Whether ``path`` lies inside the existing folder ``folder``, at any depth.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A path; it may not exist.
+    folder : str or path-like
+        A path; False unless it is a folder.
+
+    Returns
+    -------
+    bool
+        True when ``path`` (symbolic links and ``..`` resolved) is below
+        ``folder``; False for the folder itself (:func:`same_file` tells that).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> (tmp / "ann").mkdir()
+    >>> inside(tmp / "ann" / "out" / "new", tmp / "ann"), inside(tmp / "ann", tmp)
+    (True, True)
+    >>> inside(tmp / "ann", tmp / "ann"), inside(tmp / "annex", tmp / "ann")
+    (False, False)
+    """
+    top = os.path.realpath(folder)
+    if not os.path.isdir(top):
+        return False
+    below = os.path.realpath(path)
+    return below != top and os.path.commonpath([below, top]) == top
 
 
 def same_content(a: _Path, b: _Path, block: int = 1 << 20) -> bool:

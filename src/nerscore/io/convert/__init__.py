@@ -44,7 +44,7 @@ from typing import Any
 
 from nerscore.decode.label_ops import warn_unknown_labels
 from nerscore.errors import OptionError
-from nerscore.io.atomic import atomic_path, same_file
+from nerscore.io.atomic import atomic_path, inside, same_file
 from nerscore.io.chunks import slice_tags
 from nerscore.io.convert.reading import (
     ConversionResult,
@@ -156,6 +156,12 @@ def convert_file(
         raise ValueError(f"Expected `parquet_kind` 'tags' or 'spans'; got {parquet_kind!r}.")
     if same_file(src, dst):
         raise ValueError(f"{src} would be overwritten: give another output.")
+    if inside(dst, src):
+        raise ValueError(f"The output {dst} is inside the input folder {src}: the next read of "
+                         f"{src} would pick it up; give an output outside it.")
+    if inside(src, dst):
+        raise ValueError(f"The output {dst} is a folder holding the input {src}: writing there "
+                         "would mix the output with it; give an output that does not hold it.")
     result = ConversionResult(fin.name, fout.name)
     syntax = {"suffix": suffix, "delimiter": delimiter, "outside": outside}
     if to_scheme is None and from_scheme is not None:
