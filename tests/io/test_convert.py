@@ -207,8 +207,11 @@ def test_streams_chunk_by_chunk_with_progress(tmp_path):
 
 
 @pytest.mark.parametrize(("argv", "message", "code"), [
-    (["x.conll", "y.jsonl"], "--from-scheme IOB2", 1),
-    (["x.conll", "y.conll", "--to-scheme", "BILOU"], "--from-scheme IOB2", 1),
+    (["x.conll", "y.jsonl"], "--from-scheme IOB2 (nerscore never guesses it). See", 2),
+    (["x.conll", "y.conll", "--to-scheme", "BILOU"], "--from-scheme IOB2 (nerscore never guesses "
+     "it). See 'nerscore convert --help'.", 2),
+    (["y.jsonl", "z.conll", "--from-scheme", "IOB2"], "holds spans: without --from-scheme", 2),
+    (["y.jsonl", "z.jsonl", "--to-scheme", "IOB2"], "gets spans: without --to-scheme", 2),
     (["x.conll", "x.conll"], "is the input", 2),
     (["x.conll", "y.tsv", "--to-format", "webanno"],
      "error: The webanno format has no writer of spans: convert to another format. See", 2),
@@ -216,7 +219,8 @@ def test_streams_chunk_by_chunk_with_progress(tmp_path):
 def test_convert_refuses_what_it_cannot_do(capsys, tmp_path, argv, message, code):
     src = tmp_path / "x.conll"
     src.write_text("a B-X\n", encoding="utf-8")
-    argv = [str(tmp_path / a) if a.startswith(("x.", "y.")) else a for a in argv]
+    (tmp_path / "y.jsonl").write_text('{"id": "1", "text": "a", "spans": []}\n', encoding="utf-8")
+    argv = [str(tmp_path / a) if a.startswith(("x.", "y.", "z.")) else a for a in argv]
     status, _, err = run(capsys, "convert", *argv)
     assert status == code
     assert message in err

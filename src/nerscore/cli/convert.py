@@ -167,7 +167,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _convert(args: argparse.Namespace, fmt: Format, conll: dict[str, Any],
              bar: ProgressBar) -> ConversionResult:
-    """``convert_file`` with the options of ``args`` (an unwritable output format: usage error)."""
+    """``convert_file`` with the options of ``args``.
+
+    An option the input or output cannot take, or one it needs and lacks (an
+    unwritable output format, a scheme for tags or spans) is a usage error.
+    """
+    from nerscore.cli._flags import keywords_to_flags
     from nerscore.errors import OptionError
     from nerscore.io.convert import convert_file
 
@@ -182,6 +187,6 @@ def _convert(args: argparse.Namespace, fmt: Format, conll: dict[str, Any],
             **label_kwargs(args),
         )
     except OptionError as exc:
-        if exc.option != "to_format":
+        if exc.option not in ("to_format", "from_scheme", "to_scheme"):
             raise
-        raise opt.UsageError(str(exc).rstrip(".")) from None
+        raise opt.UsageError(keywords_to_flags(str(exc)).rstrip(".")) from None

@@ -180,20 +180,23 @@ def convert_file(
         raise OptionError(f"The {fout.name} format has no writer of {out_kind}: convert to "
                           "another format.", option="to_format")
     if not in_tags and from_scheme is not None:
-        raise ValueError(f"The input {src} holds spans: from_scheme=None (a scheme applies to "
-                         "tag input).")
+        raise OptionError(f"The input {src} holds spans: from_scheme=None (a scheme applies "
+                          "to tag input).", option="from_scheme")
     if in_tags and not out_tags and from_scheme is None:
-        raise ValueError("Decoding tags into spans needs the scheme of the input tags: pass "
-                         "it, e.g. from_scheme='IOB2' (nerscore never guesses it).")
+        raise OptionError("Decoding tags into spans needs the scheme of the input tags: pass "
+                          "it, e.g. from_scheme='IOB2' (nerscore never guesses it).",
+                          option="from_scheme")
     if not out_tags and to_scheme is not None and not in_tags:
-        raise ValueError(f"The output {dst} gets spans: to_scheme=None (a scheme applies to "
-                         "tag output).")
+        raise OptionError(f"The output {dst} gets spans: to_scheme=None (a scheme applies to "
+                          "tag output).", option="to_scheme")
     if in_tags and ops and from_scheme is None:
-        raise ValueError("Label operations act on entities: pass the scheme of the input tags "
-                         "to decode them, e.g. from_scheme='IOB2' (nerscore never guesses it).")
+        raise OptionError("Label operations act on entities: pass the scheme of the input "
+                          "tags to decode them, e.g. from_scheme='IOB2' (nerscore never guesses "
+                          "it).", option="from_scheme")
     if in_tags and to_scheme is not None and from_scheme is None:
-        raise ValueError("Writing tags in another scheme decodes them: pass the scheme of the "
-                         "input tags, e.g. from_scheme='IOB2' (nerscore never guesses it).")
+        raise OptionError("Writing tags in another scheme decodes them: pass the scheme of the "
+                          "input tags, e.g. from_scheme='IOB2' (nerscore never guesses it).",
+                          option="from_scheme")
     job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
                WriteOptions(encoding, labels_as, outside, Layout(), given.get("spans_key")),
                progress)
