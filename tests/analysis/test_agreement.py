@@ -355,7 +355,7 @@ def test_label_operations_act_on_every_annotators_entities() -> None:
     mapped = agreement(sets, n_resamples=0, labels_map={"GPE": "LOC"}, drop=["MISC"])
     assert plain.f1.matrix[0][1] == 0.0
     assert mapped.f1.matrix[0][1] == 1.0
-    assert "Labels merged by labels_map: GPE and LOC are written as LOC." in mapped.notes
+    assert "Labels merged (labels_map): GPE and LOC are written as LOC." in mapped.notes
     # the same for tags: the pairs are scored on the relabelled entities
     tags = {"a": [["B-GPE", "I-GPE", "O", "B-MISC"]], "b": [["B-LOC", "I-LOC", "O", "O"]]}
     assert agreement(tags, n_resamples=0, labels_map={"GPE": "LOC"},

@@ -124,7 +124,7 @@ def test_agree_and_adjudicate_take_label_operations(tmp_path: Path,
     out = tmp_path / "gold.conll"
     assert main(["adjudicate", *CONLL, "-o", str(out), "--drop", "NP"]) == 0
     assert "NP" not in out.read_text(encoding="utf-8")
-    assert "Labels removed (keep/drop): NP" in capsys.readouterr().err
+    assert "Labels removed (--drop): NP" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "html"])

@@ -138,3 +138,31 @@ def test_convert_and_diagnose_name_the_annotator_with_annotator(capsys, tmp_path
                            "--input-format", "label-studio", "--annotator", "1")
     assert status == 0, err
     assert "LOC" in out
+
+
+def test_a_doccano_note_names_the_offsets_flag(capsys, tmp_path):
+    src = DATA / "doccano" / "entities.jsonl"
+    status, _, err = run(capsys, "convert", src, tmp_path / "o.jsonl", "--from-format", "doccano")
+    assert status == 0, err
+    assert ("doccano stores no span text; pass --offsets python or --offsets utf16 to say "
+            "which)." in err)
+    assert "offsets=" not in err
+
+
+def test_convert_says_what_it_does_with_the_tasks_an_annotator_left(capsys, tmp_path):
+    out = tmp_path / "o.jsonl"
+    status, _, err = run(capsys, "convert", EXPORT, out, "--from-format", "label-studio",
+                         "--annotator", "2")
+    assert status == 0, err
+    assert (f"nerscore convert: warning: {EXPORT}: 1 task(s) without an annotation of '2' "
+            "(cancelled or not done) are kept without entities, their whole text a region to "
+            "ignore.\n") in err
+    assert "scored" not in err
+    assert [(d.id, len(d.spans), len(d.ignore)) for d in read_jsonl(out)] == [("1", 2, 0),
+                                                                             ("2", 0, 1)]
+    # scoring keeps its wording
+    status, out, err = run(capsys, "score", EXPORT, EXPORT, *LS, "--gold-annotator", "2",
+                           "--format", "json")
+    assert status == 0, err
+    assert (f"{EXPORT}: 1 task(s) without an annotation of '2' (cancelled or not done) are not "
+            "scored: predictions there count neither way.") in json.loads(out)["notes"]

@@ -125,6 +125,6 @@ def test_predictions_below_the_threshold_are_counted_in_a_note(capsys, files):
     status, out, err = run(capsys, "curve", *files, "--threshold", "0.5")
     assert status == 0
     assert err == ("nerscore curve: note: Threshold: only predictions scored at least 0.5 were "
-                   "scored (min_score); 2 predictions below it were removed.\n")
+                   "scored (--threshold); 2 predictions below it were removed.\n")
     micro = [r for r in csv.DictReader(io.StringIO(out)) if r["label"] == "micro"]
     assert min(float(r["threshold"]) for r in micro) == 0.6

@@ -34,10 +34,10 @@ def test_score_maps_and_drops_and_says_so(capsys, chunks):
     assert sorted(got["labels"]) == ["NP", "VP"]
     assert got["labels"]["NP"]["n_gold"] == 262 + 6 + 8
     assert got["notes"] == [
-        "Labels renamed (labels_map): ADJP -> NP (6 gold, 1 predicted entity); ADVP -> NP "
+        "Labels renamed (--map): ADJP -> NP (6 gold, 1 predicted entity); ADVP -> NP "
         "(8 gold, 11 predicted entities).",
-        "Labels merged by labels_map: ADJP, ADVP and NP are scored as NP.",
-        "Labels removed (keep/drop): PP (90 gold, 107 predicted entities); SBAR (6 gold, 3 "
+        "Labels merged (--map): ADJP, ADVP and NP are scored as NP.",
+        "Labels removed (--drop): PP (90 gold, 107 predicted entities); SBAR (6 gold, 3 "
         "predicted entities).",
     ]
 
@@ -122,14 +122,14 @@ def test_compare_and_report_take_them(capsys, tmp_path):
     status, out, err = run(capsys, "compare", GOLD, PRED, PRED2, "--names", "a", "b",
                            "--resamples", "20", "--drop", "PP", "--format", "json")
     assert status == 0, err
-    assert "a: Labels removed (keep/drop): PP (90 gold, 107 predicted entities)." in \
+    assert "a: Labels removed (--drop): PP (90 gold, 107 predicted entities)." in \
         json.loads(out)["notes"]
     page = tmp_path / "r.html"
     status, _, err = run(capsys, "report", GOLD, PRED, "--map-file",
                          str(DATA / "label_ops" / "map.json"), "--keep", "NP", "-o", str(page))
     assert status == 0, err
     html = page.read_text()
-    assert "Labels removed (keep/drop): ADJP (6 gold, 1 predicted entity)" in html
+    assert "Labels removed (--keep): ADJP (6 gold, 1 predicted entity)" in html
     assert "not a label of the data" in err  # the map names GPE and FAC
 
 
@@ -141,9 +141,9 @@ def test_convert_applies_them_to_the_entities_written(capsys, tmp_path):
     status, _, err = run(capsys, "convert", PRED, str(out), "--from-scheme", "IOB2",
                          "--map", "ADJP=NP", "--drop", "SBAR")
     assert status == 0, err
-    assert "Labels renamed (labels_map): ADJP -> NP (1 entity)." in err
-    assert "Labels merged by labels_map: ADJP and NP are written as NP." in err
-    assert "Labels removed (keep/drop): SBAR (3 entities)." in err
+    assert "Labels renamed (--map): ADJP -> NP (1 entity)." in err
+    assert "Labels merged (--map): ADJP and NP are written as NP." in err
+    assert "Labels removed (--drop): SBAR (3 entities)." in err
     docs = get_format("jsonl").load(out).data
     labels = {e.label for d in docs for e in d.spans}
     assert labels == {"ADVP", "NP", "PP", "VP"}
@@ -162,5 +162,23 @@ def test_convert_applies_them_to_the_entities_written(capsys, tmp_path):
 
 def test_convert_of_tags_needs_their_scheme(capsys, tmp_path):
     status, _, err = run(capsys, "convert", PRED, str(tmp_path / "x.conll"), "--keep", "NP")
-    assert status == 1
-    assert "Label operations act on entities: pass the scheme of the input tags" in err
+    assert status == 2
+    assert err == ("nerscore convert: error: Label operations act on entities: pass the scheme "
+                   "of the input tags to decode them, e.g. --from-scheme IOB2 (nerscore never "
+                   "guesses it). See 'nerscore convert --help'.\n")
+
+
+def test_the_notes_name_the_flags_given(capsys, tmp_path):
+    mapping = tmp_path / "map.json"
+    mapping.write_text('{"ADJP": "NP"}', encoding="utf-8")
+    status, out, err = run(capsys, "score", GOLD, PRED, "--map-file", str(mapping), "--keep",
+                           "NP", "--format", "json")
+    assert status == 0, err
+    notes = json.loads(out)["notes"]
+    assert notes[0].startswith("Labels renamed (--map-file): ADJP -> NP (")
+    assert notes[1] == "Labels merged (--map-file): ADJP and NP are scored as NP."
+    assert notes[2].startswith("Labels removed (--keep): ")
+    status, out, err = run(capsys, "score", GOLD, PRED, "--map-file", str(mapping), "--map",
+                           "ADVP=NP")
+    assert status == 0, err
+    assert "note: Labels renamed (--map-file/--map): ADJP -> NP (" in out

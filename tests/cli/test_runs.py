@@ -53,16 +53,16 @@ def test_the_notes_of_scoring_are_printed_once_naming_the_runs_they_are_about(ca
     run2.write_text("Anna B-PER\nin O\nParis O\n", encoding="utf-8")
     assert main(["score", str(gold), str(run1), "--map", "GPE=LOC", "--format", "json"]) == 0
     scored = capsys.readouterr().out
-    renamed = "Labels renamed (labels_map): GPE -> LOC (0 gold, 1 predicted entity)."
+    renamed = "Labels renamed (--map): GPE -> LOC (0 gold, 1 predicted entity)."
     assert renamed in scored
     assert main(["score", str(gold), str(run1), str(run2), str(run1), "--runs",
                  "--map", "GPE=LOC"]) == 0
-    notes = [line for line in capsys.readouterr().err.splitlines() if "labels_map" in line]
+    notes = [line for line in capsys.readouterr().err.splitlines() if "(--map)" in line]
     assert notes == [f"nerscore score: note: {run1}: {renamed}",
-                     f"nerscore score: note: {run1}: Labels merged by labels_map: GPE and LOC "
+                     f"nerscore score: note: {run1}: Labels merged (--map): GPE and LOC "
                      "are scored as LOC."]
     assert main(["score", str(gold), str(run1), str(run1), "--runs", "--map", "GPE=LOC"]) == 0
-    notes = [line for line in capsys.readouterr().err.splitlines() if "labels_map" in line]
+    notes = [line for line in capsys.readouterr().err.splitlines() if "(--map)" in line]
     assert notes[0] == f"nerscore score: note: {renamed}"
 
 

@@ -51,7 +51,7 @@ def test_notes_say_what_was_renamed_merged_and_removed():
     assert r.notes == (
         "Labels renamed (labels_map): FAC -> LOC (1 gold, 0 predicted entities); GPE -> LOC "
         "(1 gold, 0 predicted entities).",
-        "Labels merged by labels_map: FAC, GPE and LOC are scored as LOC.",
+        "Labels merged (labels_map): FAC, GPE and LOC are scored as LOC.",
         "Labels removed (keep/drop): MISC (1 gold, 1 predicted entity).",
     )
     assert nerscore.evaluate(GOLD, PRED, zero_division=0).notes == ()

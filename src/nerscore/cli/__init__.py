@@ -121,7 +121,8 @@ def _is_stdout_encoding(encoding: str) -> bool:
 
 
 def _report_warnings(command: str, caught: list[warnings.WarningMessage]) -> None:
-    """Fold the warnings of a run into short lines on standard error."""
+    """Fold the warnings of a run into short lines on standard error, naming flags."""
+    from nerscore.cli._flags import flagged
     from nerscore.errors import UndefinedMetricWarning
 
     undefined: list[str] = []
@@ -132,7 +133,7 @@ def _report_warnings(command: str, caught: list[warnings.WarningMessage]) -> Non
             if head not in undefined:
                 undefined.append(head)
         else:
-            print(f"nerscore {command}: warning: {text}", file=sys.stderr)
+            print(f"nerscore {command}: warning: {flagged(text)}", file=sys.stderr)
     if undefined:
         more = f"; ... ({len(undefined) - 3} more)" if len(undefined) > 3 else ""
         shown = "; ".join(undefined[:3]) + more
@@ -190,12 +191,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     command = args.command
-    from nerscore.cli._flags import keywords_to_flags, side_flags
+    from nerscore.cli._flags import keywords_to_flags, side_flags, use_flags
+    from nerscore.cli._labels import label_flags
     from nerscore.cli._options import UsageError
     from nerscore.cli._output import check_outputs, set_quiet
     from nerscore.errors import NerscoreError
 
     set_quiet(getattr(args, "quiet", False))
+    use_flags(label_flags(args))  # the notes name the flags that did what they say
     stderr, spooled = sys.stderr, None
     try:
         # not errors.caught_warnings: the command waits for its reading threads, which may
@@ -233,5 +236,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr = stderr
         if spooled is not None:
             spooled.close()
+        use_flags({})
     set_quiet(False)
     return status

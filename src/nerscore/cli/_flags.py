@@ -4,17 +4,20 @@ Library messages name their options as keywords (``overlapping='merge'``);
 :func:`keywords_to_flags` rewrites them as the flags a command takes
 (``--overlapping merge``), and :func:`side_flags` says which flag gave an
 option for the one file an error is about (``--gold-encoding`` rather than
-``--encoding``).
+``--encoding``). The notes and warnings of a run name its flags too
+(:func:`use_flags`, :func:`flagged`, :func:`flag_notes`).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["keywords_to_flags", "matcher_options", "side_encoding", "side_flags"]
+__all__ = ["flag_notes", "flagged", "keywords_to_flags", "matcher_options", "side_encoding",
+           "side_flags", "use_flags"]
 
 #: Library keyword -> CLI flag, for advice written for Python callers.
 _KEYWORD_FLAGS = {
@@ -24,11 +27,14 @@ _KEYWORD_FLAGS = {
     "encoding": "--encoding", "token_column": "--token-column",
     "label_column": "--label-column", "comments": "--comments",
     "from_scheme": "--from-scheme", "to_scheme": "--to-scheme", "min_score": "--threshold",
-    "misaligned": "--misaligned", "drop": "--drop", "spans_key": "--spans-key",
+    "misaligned": "--misaligned", "labels_map": "--map", "keep": "--keep", "drop": "--drop",
+    "offsets": "--offsets", "spans_key": "--spans-key",
 }
 #: The options GOLD and PRED may each have their own flag for (``--gold-encoding``).
 _SIDE_OPTIONS = ("encoding",)
 _KEYWORD: list[re.Pattern[str]] = []  # compiled on first use: it needs the matcher registry
+#: Keyword -> the flag that gave it on the running command line (:func:`use_flags`).
+_GIVEN: dict[str, str] = {}
 
 
 def matcher_options() -> dict[str, list[tuple[str, Any]]]:
@@ -48,8 +54,11 @@ def matcher_options() -> dict[str, list[tuple[str, Any]]]:
     return out
 
 
-def _keyword_flags() -> tuple[re.Pattern[str], dict[str, str], dict[str, bool]]:
-    """The keyword pattern, keyword -> flag, and the defaults of the boolean matcher options."""
+def _keyword_flags() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, str], dict[str, bool]]:
+    """The patterns of ``k=value`` and ``(k/k)``, keyword -> flag, and the boolean defaults.
+
+    The defaults are those of the matcher options that are switches.
+    """
     flags = dict(_KEYWORD_FLAGS)
     switches: dict[str, bool] = {}
     for name, uses in matcher_options().items():
@@ -58,14 +67,20 @@ def _keyword_flags() -> tuple[re.Pattern[str], dict[str, str], dict[str, bool]]:
         if isinstance(option.default, bool):
             switches[name] = option.default
     if not _KEYWORD:
+        names = "|".join(sorted(flags, key=len, reverse=True))
         _KEYWORD.append(re.compile(
-            r"(?<![\w.`])(" + "|".join(sorted(flags, key=len, reverse=True)) + r")="
+            rf"(?<![\w.`])({names})="
             r"(?:'([^']*)'|\"([^\"]*)\"|(True|False|None|-?[\w.]+))"))
-    return _KEYWORD[0], flags, switches
+        _KEYWORD.append(re.compile(rf"(?<![\w(])\(((?:{names})(?:/(?:{names}))*)\)"))
+    return _KEYWORD[0], _KEYWORD[1], flags, switches
 
 
 def keywords_to_flags(message: str, given: Mapping[str, str] | None = None) -> str:
     """Rewrite advice written as Python keywords (``compat='kaggle'``) as flags (``--compat kaggle``).
+
+    A note's parenthesised keywords, the options that did what it says
+    (``(min_score)``, ``(keep/drop)``), become their flags; of several, those
+    that ``given`` names where it names any.
 
     Parameters
     ----------
@@ -89,11 +104,17 @@ def keywords_to_flags(message: str, given: Mapping[str, str] | None = None) -> s
     >>> keywords_to_flags("the `encoding` option (--encoding on the command line), e.g. "
     ...                   "encoding='latin-1'", {"encoding": "--gold-encoding"})
     'the `encoding` option (--gold-encoding on the command line), e.g. --gold-encoding latin-1'
+    >>> keywords_to_flags("Labels removed (keep/drop): MISC (1 entity).", {"drop": "--drop"})
+    'Labels removed (--drop): MISC (1 entity).'
+    >>> keywords_to_flags("only predictions scored at least 0.5 were scored (min_score)")
+    'only predictions scored at least 0.5 were scored (--threshold)'
+    >>> keywords_to_flags("2 span(s) moved")  # a plural, not the option s
+    '2 span(s) moved'
     """
     given = dict(given or {})
-    if "=" not in message and not given:
+    if "=" not in message and "(" not in message and not given:
         return message
-    pattern, flags, switches = _keyword_flags()
+    pattern, listed, flags, switches = _keyword_flags()
     for name, option in given.items():
         message = re.sub(rf"(?<![\w-]){re.escape(flags[name])}(?![\w-])", option, message)
     flags.update(given)
@@ -111,7 +132,72 @@ def keywords_to_flags(message: str, given: Mapping[str, str] | None = None) -> s
             return option
         return f"{option} {value}"
 
-    return pattern.sub(flag, message)
+    def flag_list(m: re.Match[str]) -> str:
+        names = m.group(1).split("/")
+        names = [n for n in names if n in given] or names
+        return "(" + "/".join(dict.fromkeys(flags[n] for n in names)) + ")"
+
+    return listed.sub(flag_list, pattern.sub(flag, message))
+
+
+def use_flags(given: Mapping[str, str]) -> None:
+    """Say which flags gave options on the running command line, for :func:`flagged`.
+
+    Parameters
+    ----------
+    given : mapping of str to str
+        Keyword -> the flag that gave it (as :func:`keywords_to_flags` takes
+        it); empty outside a command.
+    """
+    _GIVEN.clear()
+    _GIVEN.update(given)
+
+
+def flagged(message: str) -> str:
+    """A note or warning of the running command, its keywords as the flags that gave them.
+
+    Parameters
+    ----------
+    message : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> use_flags({"labels_map": "--map-file"})
+    >>> flagged("Labels renamed (labels_map): GPE -> LOC (1 entity).")
+    'Labels renamed (--map-file): GPE -> LOC (1 entity).'
+    >>> use_flags({})
+    """
+    return keywords_to_flags(message, _GIVEN)
+
+
+def flag_notes(result: Any) -> Any:
+    """``result`` with its notes (and those of the report it holds) :func:`flagged`.
+
+    Parameters
+    ----------
+    result : dataclass
+        What a command renders: a report, a :class:`~nerscore.render.registry.ScoreOutput`,
+        a comparison, ... (anything else is returned as it is).
+
+    Returns
+    -------
+    object
+    """
+    if not dataclasses.is_dataclass(result) or isinstance(result, type):
+        return result
+    names = {f.name for f in dataclasses.fields(result)}
+    changes: dict[str, Any] = {}
+    notes = getattr(result, "notes", None)
+    if "notes" in names and isinstance(notes, (tuple, list)):
+        changes["notes"] = type(notes)(flagged(n) if isinstance(n, str) else n for n in notes)
+    for name in ("report", "intervals"):
+        if name in names and getattr(result, name) is not None:
+            changes[name] = flag_notes(getattr(result, name))
+    return dataclasses.replace(result, **changes) if changes else result
 
 
 def side_encoding(args: argparse.Namespace, side: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-__all__ = ["add_label_options", "label_kwargs", "label_pair"]
+__all__ = ["add_label_options", "label_flags", "label_kwargs", "label_pair"]
 
 
 def label_pair(value: str) -> tuple[str, str]:
@@ -118,4 +118,35 @@ def label_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         out["keep"] = keep
     if drop is not None:
         out["drop"] = drop
+    return out
+
+
+def label_flags(args: argparse.Namespace) -> dict[str, str]:
+    """The flags that gave each label operation, by the library's keyword (none when none given).
+
+    For the notes on what the operations did (:func:`nerscore.cli._flags.flagged`).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    dict of str to str
+
+    Examples
+    --------
+    >>> label_flags(argparse.Namespace(label_map=[("A", "B")], label_map_file="m.json",
+    ...                                keep_labels=None, drop_labels=["C"]))
+    {'labels_map': '--map-file/--map', 'drop': '--drop'}
+    """
+    out: dict[str, str] = {}
+    maps = [flag for flag, dest in (("--map-file", "label_map_file"), ("--map", "label_map"))
+            if getattr(args, dest, None) is not None]
+    if maps:
+        out["labels_map"] = "/".join(maps)
+    for keyword, dest in (("keep", "keep_labels"), ("drop", "drop_labels")):
+        if getattr(args, dest, None) is not None:
+            out[keyword] = f"--{keyword}"
     return out

@@ -62,7 +62,9 @@ def note(command: str, message: str, *, kind: str = "note") -> None:
     """
     if kind != "error" and is_quiet():
         return
-    text = " ".join(message.split())
+    from nerscore.cli._flags import flagged
+
+    text = flagged(" ".join(message.split()))
     print(f"nerscore {command}: {kind}: {text}", file=sys.stderr)
 
 
@@ -390,12 +392,17 @@ def output_renderer(args: argparse.Namespace, kind: str, extras: Sequence[str] =
     Returns
     -------
     nerscore.render.registry.Renderer
+        Its functions render the notes naming the command's flags
+        (:func:`~nerscore.cli._flags.flag_notes`).
 
     Raises
     ------
     UsageError
         For an unknown format, or one that cannot show an extra asked for.
     """
+    import dataclasses
+
+    from nerscore.cli._flags import flag_notes
     from nerscore.cli._options import UsageError
     from nerscore.errors import OptionError
     from nerscore.render.registry import get_renderer, renderer_names
@@ -409,4 +416,9 @@ def output_renderer(args: argparse.Namespace, kind: str, extras: Sequence[str] =
             able = [n for n in renderer_names(kind) if extra in get_renderer(n).extras]
             raise UsageError(f"{EXTRA_FLAGS[extra]} works with --format {_or(able)}, not "
                              f"{args.format}")
-    return renderer
+
+    def flagging(render: Any) -> Any:
+        return lambda result, *rest, **kw: render(flag_notes(result), *rest, **kw)
+
+    return dataclasses.replace(renderer, functions={k: flagging(f) for k, f in
+                                                    renderer.functions.items()})

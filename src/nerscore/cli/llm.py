@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from nerscore.cli import _options as opt
+from nerscore.cli._output import note
 from nerscore.errors import quoted
 
 if TYPE_CHECKING:
@@ -83,22 +83,6 @@ class LazyChoices(Sequence[str]):
 
     def __contains__(self, value: object) -> bool:
         return value in self._values()
-
-
-def note(command: str, message: str) -> None:
-    """One note on standard error (none with ``--quiet``), as every command prints them.
-
-    Parameters
-    ----------
-    command : str
-        The subcommand.
-    message : str
-        The text.
-    """
-    from nerscore.cli._output import is_quiet
-
-    if not is_quiet():
-        print(f"nerscore {command}: note: {' '.join(message.split())}", file=sys.stderr)
 
 
 def add_llm_options(parser: argparse.ArgumentParser, *, normalize: bool = False) -> None:

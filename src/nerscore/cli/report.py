@@ -338,6 +338,7 @@ def run_report(args: argparse.Namespace) -> int:
     int
         The exit status (0).
     """
+    from nerscore.cli._flags import flag_notes
     from nerscore.cli._output import note
     from nerscore.render.html import render_html
     from nerscore.scoring.reuse import reusing_runs
@@ -348,11 +349,12 @@ def run_report(args: argparse.Namespace) -> int:
         raise opt.UsageError("--resamples, --level and --seed need two or more PRED files")
     with reusing_runs():  # the diagnostics match what the scoring matched: once
         scored = _score_all(args)
-        reports = scored.reports
+        reports = [flag_notes(r) for r in scored.reports]  # the notes name the flags
         systems = dict(zip(names, reports, strict=True)) if len(reports) > 1 else None
-        comparison = _comparison(args, scored, names) if len(reports) > 1 else None
+        comparison = flag_notes(_comparison(args, scored, names)) if len(reports) > 1 else None
         diagnostics = _diagnostics(args, scored, names) if args.train is not None else None
-        curve, calibration = _curves(args, scored, names)
+        diagnostics = flag_notes(diagnostics)
+        curve, calibration = map(flag_notes, _curves(args, scored, names))
     raw = scored.outputs or {}
     page = render_html(reports[0], systems=systems, name=names[0], texts=scored.texts,
                        errors=not args.no_errors, digits=args.digits, title=args.title,

@@ -77,8 +77,11 @@ class DoccanoData(NamedTuple):
 
         Examples
         --------
-        >>> DoccanoData([], {}, {"relations": 2, "utf16": 1, "utf16_guessed": 1}, "d.jsonl").notes()
-        ('d.jsonl: 1 span(s) had offsets counting UTF-16 code units (characters beyond U+FFFF count two), converted to character offsets (1 decided by word boundaries: doccano stores no span text; pass offsets=... to say which).', 'd.jsonl: ignored 2 relation(s).')
+        >>> data = DoccanoData([], {}, {"relations": 2, "utf16": 1, "utf16_guessed": 1}, "d.jsonl")
+        >>> for n in data.notes():
+        ...     print(n)
+        d.jsonl: 1 span(s) had offsets counting UTF-16 code units (characters beyond U+FFFF count two), converted to character offsets (1 decided by word boundaries: doccano stores no span text; pass offsets='python' or offsets='utf16' to say which).
+        d.jsonl: ignored 2 relation(s).
         """
         c, out = self.counts, []
         if c.get("utf16"):
@@ -86,7 +89,8 @@ class DoccanoData(NamedTuple):
             out.append(f"{c['utf16']} span(s) had offsets counting UTF-16 code units (characters "
                        "beyond U+FFFF count two), converted to character offsets"
                        + (f" ({guessed} decided by word boundaries: doccano stores no span "
-                          "text; pass offsets=... to say which)." if guessed else "."))
+                          "text; pass offsets='python' or offsets='utf16' to say which)."
+                          if guessed else "."))
         if c.get("relations"):
             out.append(f"ignored {c['relations']} relation(s).")
         return tuple(f"{self.path}: {n}" for n in out)

@@ -443,7 +443,9 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
         as ``convert`` does). Gold documents of the tasks the
         annotator did not annotate (or cancelled) are unannotated (one ignore
         region over the text: predictions there count neither way); on the
-        prediction side such tasks are left out (predicting nothing).
+        prediction side such tasks are left out (predicting nothing). Outside
+        a score they are kept the gold way, and the note says so without
+        speaking of scores (``convert`` writes them without entities).
 
     Returns
     -------
@@ -467,6 +469,8 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
     tests/data/label_studio/export.json: 1 cancelled (skipped) annotation(s), left out: '2': 1.
     tests/data/label_studio/export.json: ignored results that are not spans: 1 choices.
     tests/data/label_studio/export.json: 1 task(s) without an annotation of '2' (cancelled or not done) are not scored: predictions there count neither way.
+    >>> select(ls, "2", side=None)[1][-1]
+    "tests/data/label_studio/export.json: 1 task(s) without an annotation of '2' (cancelled or not done) are kept without entities, their whole text a region to ignore."
     """
     if side not in ("gold", "pred", None):
         raise ValueError(f"Expected `side` to be 'gold', 'pred' or None; got {side!r}.")
@@ -507,9 +511,10 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
     done = {d.id: d for d in docs}
     out = [done.get(t) or Document(t, (), text, source=export.path, ignore=(Span(0, len(text)),))
            for t, text in export.texts.items()]
+    kept = ("are not scored: predictions there count neither way" if side == "gold" else
+            "are kept without entities, their whole text a region to ignore")
     return out, (*read, f"{export.path}: {len(missing)} task(s) without an annotation of "
-                 f"{quoted(who)} (cancelled or not done) are not scored: predictions there count "
-                 "neither way.")
+                 f"{quoted(who)} (cancelled or not done) {kept}.")
 
 
 def _task(doc: Document, k: int) -> dict[str, Any]:

@@ -211,7 +211,7 @@ def label_notes(tallies: Mapping[str, int], *, one_side: bool = False) -> tuple[
     ...                       "labels:gold:into:LOC": 3, "labels:pred:drop:MISC": 4}):
     ...     print(n)
     Labels renamed (labels_map): GPE -> LOC (2 gold, 1 predicted entity).
-    Labels merged by labels_map: GPE and LOC are scored as LOC.
+    Labels merged (labels_map): GPE and LOC are scored as LOC.
     Labels removed (keep/drop): MISC (0 gold, 4 predicted entities).
     """
     t = _tally(tallies)
@@ -230,7 +230,7 @@ def label_notes(tallies: Mapping[str, int], *, one_side: bool = False) -> tuple[
         for b, srcs in sources.items():
             if len(srcs) > 1:
                 names = sorted(srcs)
-                out.append(f"Labels merged by labels_map: {', '.join(names[:-1])} and "
+                out.append(f"Labels merged (labels_map): {', '.join(names[:-1])} and "
                            f"{names[-1]} are {'written' if one_side else 'scored'} as {b}.")
     drops = t.get("drop", {})
     if drops:

@@ -390,7 +390,7 @@ def relabel(annotated: Annotated, ops: LabelOps) -> Annotated:
     >>> for n in r.notes:
     ...     print(n)
     Labels renamed (labels_map): GPE -> LOC (1 entity).
-    Labels merged by labels_map: GPE and LOC are written as LOC.
+    Labels merged (labels_map): GPE and LOC are written as LOC.
     Labels removed (keep/drop): MISC (1 entity).
     """
     if not ops:
