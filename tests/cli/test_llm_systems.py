@@ -77,7 +77,7 @@ def test_compare_two_models_each_with_its_summary(capsys):
     assert status == 0
     assert "note: a: LLM output: 11 documents" in out
     assert "note: b: LLM output: 11 documents" in out
-    assert "align='first', normalize='loose'" in out
+    assert "--align first, --normalize loose" in out
 
 
 def test_compare_model_outputs_against_a_tag_file_on_conll_gold(capsys, tmp_path):

@@ -28,7 +28,7 @@ _KEYWORD_FLAGS = {
     "label_column": "--label-column", "comments": "--comments",
     "from_scheme": "--from-scheme", "to_scheme": "--to-scheme", "min_score": "--threshold",
     "misaligned": "--misaligned", "labels_map": "--map", "keep": "--keep", "drop": "--drop",
-    "offsets": "--offsets", "spans_key": "--spans-key",
+    "offsets": "--offsets", "align": "--align", "snap": "--snap", "spans_key": "--spans-key",
 }
 #: The options GOLD and PRED may each have their own flag for (``--gold-encoding``).
 _SIDE_OPTIONS = ("encoding",)
