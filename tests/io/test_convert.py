@@ -215,6 +215,19 @@ def test_streams_chunk_by_chunk_with_progress(tmp_path):
     (["x.conll", "x.conll"], "is the input", 2),
     (["x.conll", "y.tsv", "--to-format", "webanno"],
      "error: The webanno format has no writer of spans: convert to another format. See", 2),
+    # options that apply to nothing in the conversion asked for
+    (["x.conll", "z.conll", "--mode", "strict"], "error: --mode strict says how tags are decoded "
+     "with their scheme; pass the scheme of the input tags too, e.g. --from-scheme IOB2. See", 2),
+    (["y.jsonl", "z.conll", "--mode", "conlleval"], "y.jsonl holds spans: leave it out.", 2),
+    (["x.conll", "z.conll", "--misaligned", "expand"], "error: --misaligned expand applies to "
+     "spans written as tags;", 2),
+    (["y.jsonl", "z.jsonl", "--misaligned", "contract"], "z.jsonl gets spans: leave it out.", 2),
+    (["x.conll", "z.conll", "--parquet-kind", "tags"], "error: --parquet-kind tags applies to "
+     "Parquet output;", 2),
+    (["x.conll", "z.conll", "--labels-as", "string"], "error: --labels-as string applies to "
+     "Parquet tag output;", 2),
+    (["y.jsonl", "z.parquet", "--labels-as", "string"], "z.parquet gets parquet spans: leave it "
+     "out.", 2),
 ])
 def test_convert_refuses_what_it_cannot_do(capsys, tmp_path, argv, message, code):
     src = tmp_path / "x.conll"
@@ -224,6 +237,8 @@ def test_convert_refuses_what_it_cannot_do(capsys, tmp_path, argv, message, code
     status, _, err = run(capsys, "convert", *argv)
     assert status == code
     assert message in err
+    assert not (tmp_path / "z.conll").exists()
+    assert not (tmp_path / "z.parquet").exists()
 
 
 def test_what_a_format_cannot_keep_is_counted(tmp_path):

@@ -29,6 +29,7 @@ _KEYWORD_FLAGS = {
     "from_scheme": "--from-scheme", "to_scheme": "--to-scheme", "min_score": "--threshold",
     "misaligned": "--misaligned", "labels_map": "--map", "keep": "--keep", "drop": "--drop",
     "offsets": "--offsets", "align": "--align", "snap": "--snap", "spans_key": "--spans-key",
+    "parquet_kind": "--parquet-kind", "labels_as": "--labels-as",
 }
 #: The options GOLD and PRED may each have their own flag for (``--gold-encoding``).
 _SIDE_OPTIONS = ("encoding",)

@@ -197,6 +197,8 @@ def convert_file(
         raise OptionError("Writing tags in another scheme decodes them: pass the scheme of the "
                           "input tags, e.g. from_scheme='IOB2' (nerscore never guesses it).",
                           option="from_scheme")
+    _check_unused(src, dst, fout, in_tags, out_kind, from_scheme=from_scheme, mode=mode,
+                  misaligned=misaligned, labels_as=labels_as, parquet_kind=parquet_kind)
     job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
                WriteOptions(encoding, labels_as, outside, Layout(), given.get("spans_key")),
                progress)
@@ -206,6 +208,29 @@ def convert_file(
         warn_unknown_labels(ops, seen_labels(opt.label_tallies))
         result.reader_notes.extend(label_notes(opt.label_tallies, one_side=True))
     return result
+
+
+def _check_unused(src: str, dst: str, fout: Format, in_tags: bool, out_kind: str, *,
+                  from_scheme: str | None, mode: str, misaligned: str, labels_as: str,
+                  parquet_kind: str | None) -> None:
+    """Refuse an option given a value other than its default where the conversion has no use for it."""
+    held = "tags" if in_tags else "spans"
+    if mode != "lenient" and not (in_tags and from_scheme is not None):
+        how = ("pass the scheme of the input tags too, e.g. from_scheme='IOB2'" if in_tags
+               else f"{src} holds spans: leave it out")
+        raise OptionError(f"mode={mode!r} says how tags are decoded with their scheme; {how}.",
+                          option="mode")
+    if misaligned != "error" and (in_tags or out_kind != "tags"):
+        raise OptionError(f"misaligned={misaligned!r} applies to spans written as tags; {src} "
+                          f"holds {held} and {dst} gets {out_kind}: leave it out.",
+                          option="misaligned")
+    both = not isinstance(fout.kind, str)  # a format holding tags or spans (Parquet)
+    if parquet_kind is not None and not both:
+        raise OptionError(f"parquet_kind={parquet_kind!r} applies to Parquet output; {dst} is a "
+                          f"{fout.name} file: leave it out.", option="parquet_kind")
+    if labels_as != "int" and not (both and out_kind == "tags"):
+        raise OptionError(f"labels_as={labels_as!r} applies to Parquet tag output; {dst} gets "
+                          f"{fout.name} {out_kind}: leave it out.", option="labels_as")
 
 
 def write_documents(docs: list[Document], dst: str, fout: Format) -> tuple[str, ...]:
