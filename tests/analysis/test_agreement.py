@@ -392,7 +392,7 @@ def test_annotators_with_different_texts_are_warned_and_noted() -> None:
     with pytest.warns(nerscore.TextMismatchWarning):  # adjudication joins them alike
         _, stats = nerscore.adjudicate(sets)
     assert list(stats.notes) == expected
-    same = {n: [doc("d1", [], text="x")] for n in "ab"}
+    same = {n: [doc("d1", [(0, 1, "A")], text="x")] for n in "ab"}
     assert agreement(same, n_resamples=0).notes == ()  # filterwarnings=error: no warning
 
 
@@ -429,3 +429,18 @@ def test_the_token_count_leaves_out_documents_only_one_annotator_has() -> None:
     alone = agreement({"a": a[:1], "b": b}, n_resamples=0)
     assert alone.tokens.overall is not None
     assert alone.tokens.overall["all"] == result.tokens.overall["all"]
+
+
+def test_agreement_without_any_entity_says_why_it_is_undefined() -> None:
+    result = agreement([[["O", "O"], ["O"]], [["O", "O"], ["O"]]], n_resamples=0)
+    assert math.isnan(result.f1.mean())
+    assert result.notes == (
+        "no annotator marked any entity in the 2 documents, so their agreement is undefined: "
+        "the entity F1 needs an entity, and kappa and alpha two different labels.",)
+    dropped = agreement([{"d": [(0, 3, "PER")]}, {"d": [(0, 3, "PER")]}], drop=["PER"],
+                        n_resamples=0)
+    assert ("no entity is left after the label operations in the document, so their agreement "
+            "is undefined: the entity F1 needs an entity, and kappa and alpha two different "
+            "labels.") in dropped.notes
+    assert agreement([[], []], n_resamples=0).notes == (
+        "the annotations hold no documents, so their agreement is undefined.",)

@@ -252,3 +252,46 @@ def test_adjudicate_writes_the_ignore_regions_a_majority_gives_or_counts_them(
                  "brat"]) == 0
     assert ("nerscore adjudicate: warning: 1 ignore region not kept (the output cannot hold it)."
             in capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_agree_says_why_agreement_is_undefined_when_no_annotator_marked_an_entity(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    files = [str(tmp_path / f"{k}.conll") for k in (1, 2)]
+    for path, word in zip(files, ("Anna", "Bob"), strict=True):
+        Path(path).write_text(f"{word} O\nwent O\n\nhome O\n", encoding="utf-8")
+    note = (f"no annotator marked any entity in the 2 documents of {files[0]}, {files[1]}, so "
+            "their agreement is undefined: the entity F1 needs an entity, and kappa and alpha "
+            "two different labels.")
+    assert main(["agree", *files, "--format", fmt, "--resamples", "20"]) == 0
+    captured = capsys.readouterr()
+    assert f"nerscore agree: note: {note}\n" in captured.err
+    if fmt == "text":
+        assert f"\nnote: {note}\n" in captured.out
+    else:
+        assert json.loads(captured.out)["notes"][0] == note
+    assert main(["agree", *files, "-q", "--resamples", "20"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_agree_refuses_a_file_without_documents(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    full, empty, other = (tmp_path / n for n in ("full.conll", "empty.conll", "other.conll"))
+    full.write_text("Anna B-PER\n", encoding="utf-8")
+    empty.write_text("", encoding="utf-8")
+    other.write_text("\n\n", encoding="utf-8")
+    assert main(["agree", str(full), str(empty)]) == 1
+    assert capsys.readouterr().err == (
+        f"nerscore agree: error: {empty} holds no documents (no sentence, no token), so there "
+        "is nothing to compare; give each annotator's file of the same documents (set "
+        "--input-format if a format was guessed wrongly).\n")
+    assert main(["agree", str(empty), str(other)]) == 1
+    assert f"error: {empty}, {other} hold no documents" in capsys.readouterr().err
+    spans = tmp_path / "a.jsonl"
+    spans.write_text('{"id": "d", "text": "Anna", "spans": [[0, 4, "PER"]]}\n', encoding="utf-8")
+    (tmp_path / "b.jsonl").write_text("", encoding="utf-8")
+    assert main(["agree", str(spans), str(tmp_path / "b.jsonl")]) == 1
+    assert f"error: {tmp_path / 'b.jsonl'} holds no documents" in capsys.readouterr().err
+    assert main(["adjudicate", str(full), str(empty), "-o", str(tmp_path / "gold.conll")]) == 1
+    assert f"adjudicate: error: {empty} holds no documents" in capsys.readouterr().err
+    assert not (tmp_path / "gold.conll").exists()

@@ -178,6 +178,14 @@ def _read(args: argparse.Namespace, command: str) -> tuple[dict[str, Any], dict[
             raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
     read = [fmt.load(path, o) for (_, path, fmt), o in zip(files, options, strict=True)]
+    empty = [r.path for r in read if len(r.data) == 0]
+    if empty:
+        from nerscore.errors import FormatError
+
+        raise FormatError(f"{', '.join(empty)} {'holds' if len(empty) == 1 else 'hold'} no "
+                          "documents (no sentence, no token), so there is nothing to compare; "
+                          "give each annotator's file of the same documents (set "
+                          "--input-format if a format was guessed wrongly).", source=empty[0])
     for r in read:
         for n in r.notes:
             _note(command, n)
@@ -240,6 +248,7 @@ def run_agree(args: argparse.Namespace) -> int:
         The exit status (0).
     """
     import nerscore
+    from nerscore.analysis.agreement.compute import undefined_note
 
     renderer = output_renderer(args, "agreement")
     ops = [flag for flag, dest in (("--map", "label_map"), ("--map-file", "label_map_file"),
@@ -257,6 +266,15 @@ def run_agree(args: argparse.Namespace) -> int:
     result = nerscore.agreement(data, match=args.match, tags=args.tags,
                                 tokenizer=args.tokenizer, **resampling, **tag_kw,
                                 **opt.match_kwargs(args))
+    undefined = undefined_note(result.n_documents, relabelled=bool(ops))
+    if undefined in result.notes:  # named by its files, and said on standard error
+        named = undefined_note(result.n_documents, f" of {', '.join(args.files)}",
+                               relabelled=bool(ops))
+        file_notes = (named, *file_notes)
+        result = dataclasses.replace(result, notes=tuple(n for n in result.notes
+                                                         if n != undefined))
+        if args.format == "text":
+            _note("agree", named)
     if file_notes:
         result = dataclasses.replace(result, notes=file_notes + result.notes)
     if args.format not in ("text",):

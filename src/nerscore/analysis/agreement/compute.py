@@ -37,7 +37,7 @@ from nerscore.values.label_ops import LabelOps
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.selection import Selection
 
-__all__ = ["agreement"]
+__all__ = ["agreement", "undefined_note"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -89,6 +89,34 @@ def _one_annotator_labels(annotated: Annotated) -> tuple[str, ...]:
         return ()
     return (f"{len(alone)} label(s) are used by one annotator only, so no pair agrees on them "
             f"and their F1 and kappa are 0 (or undefined): {', '.join(alone)}.",)
+
+
+def undefined_note(n_documents: int, where: str = "", relabelled: bool = False) -> str:
+    """Why every agreement number is undefined: no document, or no entity in any of them.
+
+    ``where`` names what the documents were read from (``" of a.conll, b.conll"``).
+
+    Examples
+    --------
+    >>> print(undefined_note(2, " of a.conll, b.conll"))
+    no annotator marked any entity in the 2 documents of a.conll, b.conll, so their agreement is undefined: the entity F1 needs an entity, and kappa and alpha two different labels.
+    >>> print(undefined_note(0))
+    the annotations hold no documents, so their agreement is undefined.
+    """
+    if n_documents == 0:
+        return f"the annotations{where} hold no documents, so their agreement is undefined."
+    docs = "the document" if n_documents == 1 else f"the {n_documents} documents"
+    what = ("no entity is left after the label operations" if relabelled else
+            "no annotator marked any entity")
+    return (f"{what} in {docs}{where}, so their agreement is undefined: the entity F1 needs an "
+            "entity, and kappa and alpha two different labels.")
+
+
+def _undefined_notes(annotated: Annotated, ops: LabelOps) -> tuple[str, ...]:
+    """:func:`undefined_note` when no annotator has an entity (after the label operations)."""
+    if any(len(cols) for cols in annotated.entities):
+        return ()
+    return (undefined_note(annotated.n_documents, relabelled=bool(ops)),)
 
 
 def _check_bootstrap(n_resamples: object, level: object, seed: object) -> None:
@@ -265,5 +293,6 @@ def agreement(
         annotated.n_documents, f1,
         level_result, _documents(annotated, pc), find_disagreements(annotated), intervals,
         level, n_resamples, seed,
-        annotated.notes + _one_annotator_labels(annotated) + interval_notes, texts,
+        _undefined_notes(annotated, ops) + annotated.notes + _one_annotator_labels(annotated)
+        + interval_notes, texts,
     )
