@@ -305,12 +305,29 @@ def test_an_interval_undefined_in_some_resamples_is_noted() -> None:
     assert result.f1.mean() == 1.0
     assert math.isnan(result.intervals["mean_f1"].low)
     assert math.isnan(result.intervals["alpha"].low)
-    f1_note, alpha_note = result.notes
+    few, f1_note, alpha_note = result.notes
+    assert few == ("only 2 sentences are resampled: with fewer than 10 sentences, bootstrap "
+                   "intervals are unreliable (the resamples take few distinct values and "
+                   "understate the spread).")
     assert re.fullmatch(r"No bootstrap interval of the mean pairwise F1: in \d+ of 200 "
                         r"resamples some pair of annotators has no entity in the documents "
                         r"drawn, so its F1 is undefined \(too few documents with entities to "
                         r"resample\)\.", f1_note)
     assert alpha_note.startswith("No bootstrap interval of alpha: in ")
+
+
+def test_too_few_resamples_or_documents_are_noted_as_compare_notes_them() -> None:
+    sets = {n: nerscore.read_brat(BRAT / n) for n in ANNOTATORS}
+    assert agreement(sets, n_resamples=10).notes[-1] == (
+        "10 resamples are too few for 95% intervals: they need at least 40 (resamples × "
+        "(1 − level)/2 ≥ 1, so that some resample lies beyond each end); with fewer, an "
+        "interval is not meaningful and need not contain the score.")
+    assert not any("resample" in n for n in agreement(sets, n_resamples=40).notes)
+    result = agreement({n: {"d1": [(0, 3, "PER")]} for n in "ab"}, n_resamples=100)
+    assert result.intervals["mean_f1"] == Estimate(1.0, 1.0, 1.0)
+    assert result.notes == (
+        "only 1 document is resampled: with fewer than 10 documents, bootstrap intervals are "
+        "unreliable (every resample is that document, so an interval is the estimate itself).",)
 
 
 def test_documents_are_sorted_least_agreed_first() -> None:

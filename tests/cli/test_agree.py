@@ -143,9 +143,9 @@ def test_agree_warns_of_annotators_with_different_texts(
     captured = capsys.readouterr()
     assert f"nerscore agree: warning: {note}\n" in captured.err
     if fmt == "text":
-        assert captured.out.endswith(f"\nnote: {note}\n")
+        assert f"\nnote: {note}\nnote: 1 resample is too few" in captured.out
     elif fmt == "json":
-        assert json.loads(captured.out)["notes"] == [note]
+        assert json.loads(captured.out)["notes"][0] == note
     else:
         assert "different text for annotators &#x27;a&#x27; and &#x27;b&#x27;" in captured.out
 
@@ -167,7 +167,7 @@ def test_agree_and_adjudicate_warn_of_tokens_that_differ_between_annotators(
     same = (f"annotators 'x.conll' and 'z.conll' are the same file: {files[0]} and {files[2]} "
             "have identical content, so one annotation counts as two annotators.")
     assert [f"note: {w}" for w in (same, *expected)] == [
-        line for line in captured.out.splitlines() if line.startswith("note:")]
+        line for line in captured.out.splitlines() if line.startswith("note:")][:3]
     assert main(["adjudicate", *map(str, files), "-o", str(tmp_path / "gold.conll")]) == 0
     assert [f"nerscore adjudicate: warning: {w}" for w in expected] == [
         line for line in capsys.readouterr().err.splitlines() if "warning" in line]

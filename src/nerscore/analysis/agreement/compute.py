@@ -26,6 +26,7 @@ from nerscore.analysis.agreement.tokens import token_labels, token_level
 from nerscore.analysis.significance.resampling import (
     bootstrap_plan,
     bootstrap_weights,
+    resampling_notes,
     rngs,
 )
 from nerscore.analysis.significance.results import Estimate
@@ -129,14 +130,16 @@ def _check_bootstrap(n_resamples: object, level: object, seed: object) -> None:
 
 
 def _intervals(pc: PairCounts, alpha_parts: FloatArray, n_resamples: int, level: float,
-               seed: int | None, point: dict[str, float]) -> tuple[dict[str, Estimate],
-                                                                     tuple[str, ...]]:
+               seed: int | None, point: dict[str, float],
+               unit: str) -> tuple[dict[str, Estimate], tuple[str, ...]]:
     """Percentile bootstrap over documents of the mean pairwise F1 and alpha, and notes.
 
     The documents resampled are those some pair of annotators both annotated
     (the others add nothing to either number). When some resamples leave a
     number undefined (a pair with no entity in the drawn documents, every
-    drawn token in one category) the interval is NaN and a note says why.
+    drawn token in one category) the interval is NaN and a note says why;
+    too few resamples for ``level``, or too few documents, are noted as
+    ``compare`` notes them (:func:`.resampling_notes`).
     """
     shared = pc.both.any(axis=0)
     tp = pc.tp.sum(axis=2).T[shared]  # (docs, pairs)
@@ -157,7 +160,8 @@ def _intervals(pc: PairCounts, alpha_parts: FloatArray, n_resamples: int, level:
         parts = sums[:, 2 * n_pairs:]
         alphas.append(np.array([alpha_from_parts(float(r[0]), r[1:]) for r in parts]))
     out = {}
-    notes = []
+    notes = [] if all(np.isnan(v) for v in point.values()) else resampling_notes(
+        n_resamples, level, data.shape[0], unit, "bootstrap intervals")
     for name, values in (("mean_f1", np.concatenate(f1s)), ("alpha", np.concatenate(alphas))):
         if name == "alpha" and np.isnan(alpha_parts).any():
             out[name] = Estimate(point[name], float("nan"), float("nan"))
@@ -282,7 +286,8 @@ def agreement(
     alpha = (level_result.overall["all"].alpha if level_result.overall is not None
              else float("nan"))
     intervals, interval_notes = _intervals(pc, alpha_parts, n_resamples, level, seed,
-                                           {"mean_f1": f1.mean(), "alpha": alpha})
+                                           {"mean_f1": f1.mean(), "alpha": alpha},
+                                           "sentence" if annotated.kind == "tags" else "document")
     texts: dict[str, Any] | None = None
     source = annotated.texts if annotated.texts is not None else annotated.tokens
     if source is not None:

@@ -78,13 +78,15 @@ def rngs(seed: int | None) -> tuple[np.random.Generator, np.random.Generator]:
     return np.random.default_rng(boot), np.random.default_rng(swap)
 
 
-def resampling_notes(n_resamples: int, level: float, n_units: int, unit: str) -> list[str]:
+def resampling_notes(n_resamples: int, level: float, n_units: int, unit: str,
+                     what: str = "bootstrap intervals and p-values") -> list[str]:
     """Notes on what these resamples cannot tell: too few resamples, too few units.
 
     A percentile interval at ``level`` needs ``R × (1 − level) / 2 ≥ 1``
     (some resample beyond each end); below :data:`FEW_UNITS` units the
     bootstrap takes few distinct values and understates the spread
-    (docs/significance.md).
+    (docs/significance.md); with one unit every resample is that unit.
+    ``what`` names what the resamples give.
 
     Examples
     --------
@@ -94,20 +96,24 @@ def resampling_notes(n_resamples: int, level: float, n_units: int, unit: str) ->
     ...     print(n)
     1 resample is too few for 95% intervals: they need at least 40 (resamples × (1 − level)/2 ≥ 1, so that some resample lies beyond each end); with fewer, an interval is not meaningful and need not contain the score.
     only 2 documents are resampled: with fewer than 10 documents, bootstrap intervals and p-values are unreliable (the resamples take few distinct values and understate the spread).
+    >>> print(resampling_notes(1000, 0.95, 1, "document", "bootstrap intervals")[0])
+    only 1 document is resampled: with fewer than 10 documents, bootstrap intervals are unreliable (every resample is that document, so an interval is the estimate itself).
     """
     notes = []
     needed = math.ceil(2 / (1 - level) - 1e-9)
     if n_resamples < needed:
-        what = "1 resample is" if n_resamples == 1 else f"{n_resamples} resamples are"
-        notes.append(f"{what} too few for {level * 100:g}% intervals: they need at least "
+        few = "1 resample is" if n_resamples == 1 else f"{n_resamples} resamples are"
+        notes.append(f"{few} too few for {level * 100:g}% intervals: they need at least "
                      f"{needed} (resamples × (1 − level)/2 ≥ 1, so that some resample lies "
                      "beyond each end); with fewer, an interval is not meaningful and need not "
                      "contain the score.")
     if n_units < FEW_UNITS:
-        what = f"1 {unit} is" if n_units == 1 else f"{n_units} {unit}s are"
-        notes.append(f"only {what} resampled: with fewer than {FEW_UNITS} {unit}s, bootstrap "
-                     "intervals and p-values are unreliable (the resamples take few distinct "
-                     "values and understate the spread).")
+        drawn = f"1 {unit} is" if n_units == 1 else f"{n_units} {unit}s are"
+        why = (f"every resample is that {unit}, so an interval is the estimate itself"
+               if n_units == 1 else "the resamples take few distinct values and understate "
+               "the spread")
+        notes.append(f"only {drawn} resampled: with fewer than {FEW_UNITS} {unit}s, {what} "
+                     f"are unreliable ({why}).")
     return notes
 
 
