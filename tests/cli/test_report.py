@@ -132,7 +132,8 @@ def test_numbering_that_fails_in_its_thread_is_done_again_by_the_browser(tmp_pat
     assert "Traceback" not in capsys.readouterr().err
 
 
-def test_predictions_some_of_them_scored_get_a_note_instead_of_curves(tmp_path, capsys):
+def test_predictions_some_of_them_scored_get_a_note_and_a_curves_section_saying_why(
+        tmp_path, capsys):
     gold = tmp_path / "gold.jsonl"
     gold.write_text('{"id": "a", "spans": [[0, 4, "PER"], [5, 9, "LOC"]]}\n', encoding="utf-8")
     some = tmp_path / "some.jsonl"
@@ -146,9 +147,22 @@ def test_predictions_some_of_them_scored_get_a_note_instead_of_curves(tmp_path, 
     assert (f"nerscore report: note: {some}: no curves: Curves and calibration need a score on "
             "every prediction; 1 of the 2 predictions have none (the first is (5, 9, 'LOC') of "
             "document 'a').") in err
-    assert 'id="curves"' not in out.read_text(encoding="utf-8")
+    why = ("<p>No curves for some: 1 of its 2 predictions lacks a score (curves need one on "
+           "every prediction).</p>")
+    page = out.read_text(encoding="utf-8")
+    assert f'<section id="curves"><h2>Curves</h2>{why}</section>' in page
+    assert '<a href="#curves">Curves</a>' in page
+    more = tmp_path / "more.jsonl"
+    more.write_text('{"id": "a", "spans": [[0, 4, "PER"], [5, 9, "LOC", 0.5]]}\n',
+                    encoding="utf-8")
+    assert main(["report", str(gold), str(some), str(more), str(none), "-o", str(out),
+                 "--resamples", "40", "-q"]) == 0  # no system with curves: still said why
+    page = out.read_text(encoding="utf-8")
+    assert ('<section id="curves"><h2>Curves</h2><p>No curves for none: their predictions have '
+            f"no scores.</p>{why}{why.replace('some', 'more')}</section>") in page
     assert main(["report", str(gold), str(none), "-o", str(out)]) == 0  # no score at all
     assert "no curves" not in capsys.readouterr().err
+    assert 'id="curves"' not in out.read_text(encoding="utf-8")
 
 
 def test_scores_outside_0_1_say_why_the_reliability_diagram_is_missing(tmp_path, capsys):

@@ -289,10 +289,13 @@ def _curves(args: argparse.Namespace, scored: _Scored, names: list[str]) -> tupl
 
     One system: its curve and calibration (or None); several: mappings of
     system name to curve and to calibration (None when no system has scores).
-    Predictions of which some have a score and some none get no curves and a
-    note naming the file and the first unscored one: the scores given are not
-    dropped without a word. Scores outside ``[0, 1]`` get no calibration (no
-    reliability diagram) and a note saying so.
+    Predictions of which some have a score and some none get no curves, as
+    ``nerscore curve`` refuses them, and a note naming the file and the first
+    unscored one: the scores given are not dropped without a word. The page
+    says so too: their system is left out of the mappings, which are then
+    given even when empty (even for one system), so that the Curves section
+    names it with how many predictions lack a score. Scores outside ``[0, 1]``
+    get no calibration (no reliability diagram) and a note saying so.
     """
     import nerscore
     from nerscore.analysis.ranking import RANKED_MATCHERS
@@ -304,6 +307,7 @@ def _curves(args: argparse.Namespace, scored: _Scored, names: list[str]) -> tupl
     options = {k: v for k, v in opt.match_kwargs(args).items() if k != "min_score"}
     curves: dict[str, Any] = {}
     cals: dict[str, Any] = {}
+    partly = False
     for name, path, pred in zip(names, args.preds, scored.preds, strict=True):
         if path in (scored.summaries or {}):  # model outputs carry no scores
             continue
@@ -314,15 +318,16 @@ def _curves(args: argparse.Namespace, scored: _Scored, names: list[str]) -> tupl
             if any(getattr(e, "score", None) is not None
                    for doc in pred for e in getattr(doc, "spans", ())):
                 note("report", f"{path}: no curves: {exc}")
+                partly = True
             continue
         try:
             cals[name] = nerscore.calibration(scored.gold, pred, match=args.match, **options)
         except InputTypeError as exc:  # scores outside [0, 1]: no reliability diagram
             note("report", f"{path}: no reliability diagram: {exc}")
             cals[name] = None
-    if len(names) == 1:
+    if len(names) == 1 and not partly:
         return curves.get(names[0]), cals.get(names[0])
-    return (curves, cals) if curves else (None, None)
+    return (curves, cals) if curves or partly else (None, None)
 
 
 def run_report(args: argparse.Namespace) -> int:
