@@ -266,15 +266,16 @@ def run_agree(args: argparse.Namespace) -> int:
     result = nerscore.agreement(data, match=args.match, tags=args.tags,
                                 tokenizer=args.tokenizer, **resampling, **tag_kw,
                                 **opt.match_kwargs(args))
-    undefined = undefined_note(result.n_documents, relabelled=bool(ops))
-    if undefined in result.notes:  # named by its files, and said on standard error
-        named = undefined_note(result.n_documents, f" of {', '.join(args.files)}",
-                               relabelled=bool(ops))
-        file_notes = (named, *file_notes)
-        result = dataclasses.replace(result, notes=tuple(n for n in result.notes
-                                                         if n != undefined))
-        if args.format == "text":
-            _note("agree", named)
+    for relabelled in (False, True):  # the note of no entity: named by its files, on stderr
+        undefined = undefined_note(result.n_documents, relabelled=relabelled)
+        if undefined in result.notes:
+            named = undefined_note(result.n_documents, f" of {', '.join(args.files)}",
+                                   relabelled=relabelled)
+            file_notes = (named, *file_notes)
+            result = dataclasses.replace(result, notes=tuple(n for n in result.notes
+                                                             if n != undefined))
+            if args.format == "text":
+                _note("agree", named)
     if file_notes:
         result = dataclasses.replace(result, notes=file_notes + result.notes)
     if args.format not in ("text",):
