@@ -70,8 +70,8 @@ def _keyword_flags() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, str], 
     if not _KEYWORD:
         names = "|".join(sorted(flags, key=len, reverse=True))
         _KEYWORD.append(re.compile(
-            rf"(?<![\w.`])({names})="
-            r"(?:'([^']*)'|\"([^\"]*)\"|(True|False|None|-?[\w.]+))"))
+            rf"(?<![\w.`/\\])({names})="  # not a part of a path (runs/mode=strict/p.conll)
+            r"(?:'([^']*)'|\"([^\"]*)\"|(True|False|None|-?[\w.]+))(?![\w.]*[/\\])"))
         _KEYWORD.append(re.compile(rf"(?<![\w(])\(((?:{names})(?:/(?:{names}))*)\)"))
     return _KEYWORD[0], _KEYWORD[1], flags, switches
 
@@ -111,6 +111,8 @@ def keywords_to_flags(message: str, given: Mapping[str, str] | None = None) -> s
     'only predictions scored at least 0.5 were scored (--threshold)'
     >>> keywords_to_flags("2 span(s) moved")  # a plural, not the option s
     '2 span(s) moved'
+    >>> keywords_to_flags("read runs/mode=strict/p.conll and mode=strict.conll/x")  # paths
+    'read runs/mode=strict/p.conll and mode=strict.conll/x'
     """
     given = dict(given or {})
     if "=" not in message and "(" not in message and not given:
