@@ -46,6 +46,37 @@ def test_agree_html_page(tmp_path: Path) -> None:
     assert "Viruca Atanes" in page
 
 
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+def test_agree_resamples_0_gives_no_intervals(fmt: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["agree", *CONLL, "--format", fmt, "--resamples", "1"]) == 0
+    one = capsys.readouterr()
+    assert "1 resample is too few" in one.out + one.err
+    assert main(["agree", *CONLL, "--format", fmt, "--resamples", "0"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    if fmt == "json":
+        data = json.loads(out)
+        assert data["bootstrap"]["n_resamples"] == 0
+        assert data["notes"] == []
+        assert all(v["low"] is None and v["high"] is None for v in data["intervals"].values())
+    else:
+        for absent in ("resample", "bootstrap", "note:", "alpha (all tokens)", "\n\n\n"):
+            assert absent not in out
+        assert "\n\nmean pairwise F1: " in out
+
+
+def test_agree_resamples_0_refuses_level_and_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["agree", *CONLL, "--resamples", "0", "--level", "0.9", "--seed", "1"]) == 2
+    assert ("error: --level and --seed apply to the bootstrap intervals, which --resamples 0 "
+            "turns off; leave them out, or give --resamples 1 or more"
+            in capsys.readouterr().err)
+    assert main(["agree", *CONLL, "--resamples", "-1"]) == 2
+    assert "--resamples: expected a whole number >= 0; got '-1'" in capsys.readouterr().err
+    assert main(["agree", "--help"]) == 0
+    assert "(default: 1000; 0: no intervals)" in " ".join(capsys.readouterr().out.split())
+
+
 def test_agree_refuses_one_file_and_bad_names(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["agree", CONLL[0]]) == 2
     assert "two or more FILEs" in capsys.readouterr().err

@@ -173,6 +173,7 @@ def test_score_ci_text_and_json(capsys):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--resamples", "10"], "'--resamples' needs --ci"),
+    (["--ci", "--resamples", "0"], "--resamples: expected a whole number >= 1; got '0'"),
     (["--ci", "--format", "html"], "--ci works with --format text, json or markdown"),
 ])
 def test_score_ci_usage_errors(capsys, argv, message):

@@ -455,7 +455,8 @@ def _positive_int(value: str) -> int:
     return x
 
 
-def add_resampling_options(parser: argparse.ArgumentParser, *, ci: bool = False) -> None:
+def add_resampling_options(parser: argparse.ArgumentParser, *, ci: bool = False,
+                           off: bool = False) -> None:
     """Add ``--resamples``, ``--level`` and ``--seed`` (and ``--ci`` when ``ci``).
 
     Parameters
@@ -464,6 +465,9 @@ def add_resampling_options(parser: argparse.ArgumentParser, *, ci: bool = False)
         The subcommand's parser.
     ci : bool
         Add ``--ci``, which turns the bootstrap intervals on.
+    off : bool
+        ``--resamples 0`` turns the intervals off (``agree``, whose intervals
+        come without asking); else it is refused.
     """
     group = parser.add_argument_group("bootstrap (docs/significance.md)")
     if ci:
@@ -471,8 +475,10 @@ def add_resampling_options(parser: argparse.ArgumentParser, *, ci: bool = False)
                            help="also give percentile bootstrap confidence intervals of the "
                                 "micro and macro scores, resampling documents (sentences when "
                                 "the files have no -DOCSTART- lines)")
-    group.add_argument("--resamples", type=_positive_int, default=None, metavar="N",
-                       help="bootstrap resamples (default: 1000)")
+    group.add_argument("--resamples", type=non_negative_int if off else _positive_int,
+                       default=None, metavar="N",
+                       help="bootstrap resamples (default: 1000; 0: no intervals)" if off
+                       else "bootstrap resamples (default: 1000)")
     group.add_argument("--level", type=_level, default=None, metavar="L",
                        help="confidence level of the intervals (default: 0.95)")
     group.add_argument("--seed", type=non_negative_int, default=None, metavar="S",
@@ -495,12 +501,18 @@ def resampling_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     ------
     UsageError
         When ``--resamples``, ``--level`` or ``--seed`` is given to a parser
-        with ``--ci`` but ``--ci`` is not.
+        with ``--ci`` but ``--ci`` is not, or ``--level`` or ``--seed`` with
+        ``--resamples 0``, which turns the intervals off.
     """
     given = [flag for flag, dest in (("--resamples", "resamples"), ("--level", "level"),
                                      ("--seed", "seed")) if getattr(args, dest) is not None]
     if given and getattr(args, "ci", True) is False:
         raise UsageError(f"{_quote(given)} need{'s' if len(given) == 1 else ''} --ci")
+    if args.resamples == 0 and given[1:]:
+        one = len(given) == 2
+        raise UsageError(f"{' and '.join(given[1:])} appl{'ies' if one else 'y'} to the "
+                         "bootstrap intervals, which --resamples 0 turns off; leave "
+                         f"{'it' if one else 'them'} out, or give --resamples 1 or more")
     return {
         "n_resamples": 1000 if args.resamples is None else args.resamples,
         "level": 0.95 if args.level is None else args.level,

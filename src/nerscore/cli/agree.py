@@ -112,7 +112,7 @@ def register(subparsers: Subparsers) -> None:
                    help="tokens of span files with text (default: words)")
     p.add_argument("--digits", type=opt.non_negative_int, default=2, metavar="N",
                    help="decimals (default: 2)")
-    opt.add_resampling_options(p)
+    opt.add_resampling_options(p, off=True)
     opt.add_match_options(p)
     declare_files(p, inputs=("files",), outputs={"output": "--output"})
     p.set_defaults(func=run_agree)
