@@ -143,6 +143,9 @@ def test_agree_reads_the_annotators_of_one_label_studio_export(
     assert "not annotated by every annotator" in captured.err
     assert main(["agree", export, "--input-format", "label-studio", "--names", "x"]) == 2
     assert "annotators of" in capsys.readouterr().err
+    assert main(["agree", export, "--input-format", "label-studio", "--spans-key", "sc"]) == 2
+    assert ("error: --spans-key applies to no input: the inputs are label-studio files"
+            in capsys.readouterr().err)
 
 
 def test_agree_and_adjudicate_take_label_operations(tmp_path: Path,

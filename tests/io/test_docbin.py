@@ -198,6 +198,85 @@ def test_convert_help_says_spans_key_names_the_group_read_and_written(capsys):
     assert "nerscore convert nested.jsonl nested.spacy --spans-key sc" in text
 
 
+def _span_group_file(path, *groups):
+    """A .spacy file of one document per group of (start, end, label) token spans in doc.spans["sc"]."""
+    vocab = spacy.vocab.Vocab()
+    docs = []
+    for spans in groups:
+        doc = Doc(vocab, words=["Bank", "of", "Rome", "opened"])
+        doc.spans["sc"] = [Span(doc, a, b, label=label) for a, b, label in spans]
+        docs.append(doc)
+    DocBin(docs=docs).to_disk(path)
+    return str(path)
+
+
+def test_agree_compares_the_overlapping_spans_of_a_span_group(tmp_path, capsys):
+    a = _span_group_file(tmp_path / "a.spacy", [(0, 3, "ORG"), (2, 3, "LOC")],
+                         [(0, 1, "ORG")])
+    b = _span_group_file(tmp_path / "b.spacy", [(0, 3, "ORG"), (2, 3, "GPE")],
+                         [(0, 1, "ORG")])
+    assert main(["agree", a, b, "--spans-key", "sc", "--resamples", "0",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["f1"]["matrix"] == [[1.0, 2 / 3], [2 / 3, 1.0]]
+    assert data["disagreements"]["counts"] == {"label": 1}
+    # read by doc.ents, which these files leave unannotated: no entity at all
+    assert main(["agree", a, b, "--resamples", "0"]) == 0
+    assert "have no entity annotation" in capsys.readouterr().err
+
+
+def test_adjudicate_writes_overlapping_spans_to_a_span_group(tmp_path, capsys):
+    files = [_span_group_file(tmp_path / f"{k}.spacy", [(0, 3, "ORG"), (2, 3, label)])
+             for k, label in (("a", "LOC"), ("b", "LOC"), ("c", "GPE"))]
+    out = tmp_path / "gold.spacy"
+    assert main(["adjudicate", *files, "--spans-key", "sc", "-o", str(out)]) == 0
+    assert "3 candidate entities: 2 accepted (1 unanimous), 1 below the quorum" in \
+        capsys.readouterr().err
+    docs = _docs(out)
+    assert [(s.start, s.end, s.label_) for s in docs[0].spans["sc"]] == [(0, 3, "ORG"),
+                                                                      (2, 3, "LOC")]
+    assert not docs[0].ents
+    read, _ = read_docbin(out, spans_key="sc")
+    assert [(e.start, e.end, e.label) for e in read[0].spans] == [(0, 12, "ORG"), (8, 12, "LOC")]
+    # the group read from .spacy FILEs, written to a file of another format
+    jsonl = tmp_path / "gold.jsonl"
+    assert main(["adjudicate", *files, "--spans-key", "sc", "-o", str(jsonl)]) == 0
+    assert [(e.start, e.end, e.label) for e in nerscore.read_jsonl(jsonl)[0].spans] == [
+        (0, 12, "ORG"), (8, 12, "LOC")]
+    # and to doc.ents without the key: refused, with advice that adjudicate now takes
+    inputs = []
+    for name in ("x.jsonl", "y.jsonl"):
+        (tmp_path / name).write_text(jsonl.read_text(encoding="utf-8"), encoding="utf-8")
+        inputs.append(str(tmp_path / name))
+    capsys.readouterr()
+    assert main(["adjudicate", *inputs, "-o", str(tmp_path / "ents.spacy")]) == 1
+    assert "(--spans-key KEY)" in capsys.readouterr().err
+    assert main(["adjudicate", *inputs, "--spans-key", "sc", "-o", str(out)]) == 0
+    doc = _docs(out)[0]
+    assert [(s.start, s.end, s.label_) for s in doc.spans["sc"]] == [(0, 3, "ORG"),
+                                                                 (2, 3, "LOC")]
+
+
+def test_spans_key_of_agree_and_adjudicate_needs_a_spacy_file(tmp_path, capsys):
+    files = []
+    for name in ("a.jsonl", "b.jsonl"):
+        (tmp_path / name).write_text('{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n',
+                                     encoding="utf-8")
+        files.append(str(tmp_path / name))
+    assert main(["agree", *files, "--spans-key", "sc"]) == 2
+    assert ("nerscore agree: error: --spans-key applies to no input: the inputs are jsonl "
+            "files, whose readers do not take it") in capsys.readouterr().err
+    assert main(["adjudicate", *files, "--spans-key", "sc", "-o",
+                 str(tmp_path / "gold.jsonl")]) == 2
+    assert ("nerscore adjudicate: error: --spans-key names a span group of .spacy files; the "
+            "FILEs are jsonl files and --output a jsonl file. See") in capsys.readouterr().err
+    assert not (tmp_path / "gold.jsonl").exists()
+    assert main(["adjudicate", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("--spans-key KEY spaCy .spacy files: the span group doc.spans[KEY] instead of "
+            "doc.ents, read from every FILE and written to the output") in text
+
+
 def test_convert_counts_the_ids_a_docbin_cannot_keep(tmp_path):
     src = tmp_path / "d.jsonl"
     src.write_text("".join(f'{{"id": "{i}", "text": "Anna", "spans": [[0, 4, "PER"]]}}\n'

@@ -21,9 +21,11 @@ if TYPE_CHECKING:
 __all__ = [
     "add_dataset_options",
     "add_input_format_options",
+    "add_spans_key_option",
     "add_tool_options",
     "check_reader_flags",
     "check_span_options",
+    "check_spans_key",
     "format_help",
     "format_name",
     "input_format",
@@ -122,16 +124,17 @@ def add_input_format_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_dataset_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
-                        writes: bool = False) -> None:
+                        sides: tuple[str, str] | None = None) -> None:
     """Add ``--split`` (Hugging Face datasets), ``--units`` and ``--spans-key`` (spaCy files).
 
     Parameters
     ----------
     parser : argparse.ArgumentParser or argument group
         Where to add them.
-    writes : bool
-        The command writes OUT too (``convert``): ``--spans-key`` names the
-        span group written to a ``.spacy`` OUT as well.
+    sides : (str, str), optional
+        What is read and what is written, when the command writes a
+        ``.spacy`` file too (``convert``: ``("IN", "OUT")``; see
+        :func:`add_spans_key_option`).
     """
     parser.add_argument("--split", default=None, metavar="NAME",
                         help="the split of a Hugging Face dataset on disk (train, "
@@ -139,14 +142,58 @@ def add_dataset_options(parser: argparse.ArgumentParser | argparse._ArgumentGrou
     parser.add_argument("--units", choices=("char", "token"), default=None,
                         help="spaCy .spacy files: spans by character (default) or token "
                              "offsets")
+    add_spans_key_option(parser, sides=sides)
+
+
+def add_spans_key_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
+                         sides: tuple[str, str] | None = None) -> None:
+    """Add ``--spans-key``: the span group of spaCy ``.spacy`` files instead of ``doc.ents``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser or argument group
+        Where to add it.
+    sides : (str, str), optional
+        What is read and what is written (``("IN", "OUT")``), when the
+        command writes a ``.spacy`` file too: the help says that the group is
+        written there as well (:func:`check_spans_key` checks that some file
+        is a ``.spacy`` file).
+    """
     spans_help = ("spaCy .spacy files: read the span group doc.spans[KEY] instead of "
                   "doc.ents")
-    if writes:
+    if sides is not None:
+        read, written = sides
         spans_help = ("spaCy .spacy files: the span group doc.spans[KEY] instead of "
-                      "doc.ents, read from IN and written to OUT (the same KEY when both are "
-                      ".spacy); written spans may overlap, and OUT's doc.ents is left "
-                      "unannotated")
+                      f"doc.ents, read from {read} and written to {written} (the same KEY when "
+                      "both are .spacy); written spans may overlap, and "
+                      f"{written}'s doc.ents is left unannotated")
     parser.add_argument("--spans-key", default=None, metavar="KEY", help=spans_help)
+
+
+def check_spans_key(args: argparse.Namespace, formats: Iterable[Format], where: str) -> None:
+    """Refuse ``--spans-key`` when no input and no output is a file of a format that takes it.
+
+    A command that writes a ``.spacy`` file too uses this, and leaves
+    ``spans_key`` out of :func:`check_reader_flags` (which looks at the
+    inputs only).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+    formats : iterable of Format
+        The formats of the inputs and of the output.
+    where : str
+        What the files are, for the message (``"IN is a jsonl file and OUT a
+        conll file"``).
+
+    Raises
+    ------
+    UsageError
+    """
+    if getattr(args, "spans_key", None) is not None and not any(
+            "spans_key" in f.options for f in formats):
+        raise opt.UsageError(f"--spans-key names a span group of .spacy files; {where}")
 
 
 def add_tool_options(parser: argparse.ArgumentParser, *, sides: bool = True) -> None:

@@ -25,7 +25,7 @@ from nerscore.cli._output import (
 )
 
 if TYPE_CHECKING:
-    from nerscore.io.formats import ReadResult
+    from nerscore.io.formats import Format, ReadResult
 
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
@@ -40,7 +40,9 @@ tokens some annotator labelled; the least-agreed documents; the disagreements
 by kind; bootstrap intervals over documents. Documents are joined by id (or
 position); one that some annotator lacks is reported and left out of the pairs
 that lack it. --format html writes one page with the F1 heat map and every
-disagreement in its sentence.
+disagreement in its sentence. spaCy .spacy files are read by their doc.ents,
+or with --spans-key KEY by the span group doc.spans[KEY], which may hold
+overlapping (nested) entities.
 """
 
 AGREE_EXAMPLES = """\
@@ -48,6 +50,7 @@ examples:
   nerscore agree ann1.conll ann2.conll ann3.conll --names ana ben cai
   nerscore agree project/ann1 project/ann2 --format html -o agreement.html
   nerscore agree a.jsonl b.jsonl --match overlap --format json
+  nerscore agree a.spacy b.spacy --spans-key sc
 """
 
 ADJUDICATE_DESCRIPTION = """\
@@ -59,13 +62,16 @@ start, then the label in alphabetical order; ties are listed. Ignore regions are
 voted on the same way (a kept one that overlaps an accepted entity of its label
 is dropped); the summary counts them. The output format follows the -o name (or
 --output-format): CoNLL in the input's scheme (--scheme; IOB2 when not given),
-JSON Lines, or a BRAT folder.
+JSON Lines, a BRAT folder, or a spaCy .spacy file; --spans-key KEY reads and
+writes .spacy files' span group doc.spans[KEY], which may hold the overlapping
+(nested) entities that doc.ents cannot.
 """
 
 ADJUDICATE_EXAMPLES = """\
 examples:
   nerscore adjudicate ann1.conll ann2.conll ann3.conll -o gold.conll
   nerscore adjudicate a.jsonl b.jsonl c.jsonl d.jsonl --min-votes 3 -o gold.jsonl
+  nerscore adjudicate a.spacy b.spacy c.spacy --spans-key sc -o gold.spacy
 """
 
 
@@ -112,6 +118,7 @@ def register(subparsers: Subparsers) -> None:
                    help="tokens of span files with text (default: words)")
     p.add_argument("--digits", type=opt.non_negative_int, default=2, metavar="N",
                    help="decimals (default: 2)")
+    fm.add_spans_key_option(p)
     opt.add_resampling_options(p, off=True)
     opt.add_match_options(p)
     declare_files(p, inputs=("files",), outputs={"output": "--output"})
@@ -129,6 +136,7 @@ def register(subparsers: Subparsers) -> None:
                    help="the adjudicated file (a folder for BRAT)")
     q.add_argument("--output-format", type=fm.format_name, default=None, metavar="FORMAT",
                    help="format of --output (default: guessed from its name)")
+    fm.add_spans_key_option(q, sides=("every FILE", "the output"))
     declare_files(q, inputs=("files",), outputs={"output": "--output"})
     q.set_defaults(func=run_adjudicate)
 
@@ -139,11 +147,28 @@ def _note(command: str, message: str, kind: str = "note") -> None:
     note(command, message, kind=kind)
 
 
-def _read(args: argparse.Namespace, command: str) -> tuple[dict[str, Any], dict[str, Any],
-                                                           list[ReadResult]]:
-    """``{name: data}`` of the files, the tag options, and what was read."""
+def _check_flags(args: argparse.Namespace, formats: list[Format],
+                 output: Format | None) -> None:
+    """Refuse a reading option that no FILE's format takes (``--spans-key``: nor the output's)."""
+    ignore: tuple[str, ...] = ()
+    if output is not None:
+        names = ", ".join(dict.fromkeys(f.name for f in formats))
+        fm.check_spans_key(args, [*formats, output],
+                           f"the FILEs are {names} files and --output a {output.name} file")
+        ignore = ("spans_key",)
+    fm.check_reader_flags(args, [(None, fmt) for fmt in formats], ignore=ignore)
+
+
+def _read(args: argparse.Namespace, command: str, output: Format | None = None
+          ) -> tuple[dict[str, Any], dict[str, Any], list[ReadResult]]:
+    """``{name: data}`` of the files, the tag options, and what was read.
+
+    ``output`` is the format of ``adjudicate``'s output, which ``--spans-key``
+    may name the span group of.
+    """
     if len(args.files) == 1 and fm.input_format(args.files[0], args.input_format).name == (
             "label-studio"):
+        _check_flags(args, [fm.input_format(args.files[0], args.input_format)], output)
         return _read_export(args, command)
     names = args.names if args.names is not None else [
         os.path.basename(os.path.normpath(f)) for f in args.files]
@@ -171,7 +196,7 @@ def _read(args: argparse.Namespace, command: str) -> tuple[dict[str, Any], dict[
                         "set --input-format if a format was guessed wrongly")
     if kind == "spans":
         fm.check_span_options(args, (fmt for _, _, fmt in files))
-    fm.check_reader_flags(args, [(None, fmt) for _, _, fmt in files])
+    _check_flags(args, [fmt for _, _, fmt in files], output)
     tag_kw: dict[str, Any] = {}
     if kind == "tags":
         if args.mode == "strict" and args.scheme is None:
@@ -305,14 +330,14 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     from nerscore.io.convert.reading import TagChunk, WriteOptions
     from nerscore.io.formats import guess_format
 
-    data, tag_kw, read = _read(args, "adjudicate")
+    out_fmt = guess_format(args.output, args.output_format)
+    data, tag_kw, read = _read(args, "adjudicate", out_fmt)
     if args.min_votes is not None and args.min_votes > len(data):
         raise opt.UsageError(f"--min-votes {args.min_votes} is more than the {len(data)} "
                              f"annotators; give a number from 1 to {len(data)}")
     for n in _identical_files(args, list(data)):
         _note("adjudicate", n)
     _token_notes(read, "adjudicate")
-    out_fmt = guess_format(args.output, args.output_format)
     docs, stats = nerscore.adjudicate(data, min_votes=args.min_votes, **tag_kw,
                                       **label_kwargs(args))
     if tag_kw:
@@ -337,7 +362,8 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         if out_fmt.write_spans is None:
             raise opt.UsageError(f"the inputs are span files but --output is a {out_fmt.name} "
                                  "file, which holds tags; write JSON Lines or BRAT")
-        for n in write_documents(docs, args.output, out_fmt):
+        spans_key = args.spans_key if "spans_key" in out_fmt.options else None
+        for n in write_documents(docs, args.output, out_fmt, spans_key=spans_key):
             _note("adjudicate", n, kind="warning")
     for line in stats.summary().splitlines():
         _note("adjudicate", line)

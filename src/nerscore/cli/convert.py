@@ -110,7 +110,7 @@ def register(subparsers: Subparsers) -> None:
     add_quiet_option(out)
     opt.add_conll_options(parser)
     fm.add_tool_options(parser, sides=False)
-    fm.add_dataset_options(parser, writes=True)
+    fm.add_dataset_options(parser, sides=("IN", "OUT"))
     add_label_options(parser)
     parser.add_argument("--gold", metavar="GOLD", default=None,
                         help="model outputs (records with \"output\" or \"mentions\"): the "
@@ -148,9 +148,8 @@ def run(args: argparse.Namespace) -> int:
     conll.update({k: getattr(args, k) for k in ("split", "units", "spans_key")
                   if getattr(args, k) is not None})
     out_fmt = fm.input_format(args.target, args.to_format)
-    if args.spans_key is not None and not any("spans_key" in f.options for f in (fmt, out_fmt)):
-        raise opt.UsageError(f"--spans-key names a span group of .spacy files; IN is a "
-                             f"{fmt.name} file and OUT a {out_fmt.name} file")
+    fm.check_spans_key(args, (fmt, out_fmt),
+                       f"IN is a {fmt.name} file and OUT a {out_fmt.name} file")
     fm.check_reader_flags(args, [(None, fmt)], ignore=("encoding", "spans_key"))
     bar = ProgressBar(f"converting {args.source}", unit=fmt.progress_unit)
     try:

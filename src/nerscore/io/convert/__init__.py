@@ -233,7 +233,8 @@ def _check_unused(src: str, dst: str, fout: Format, in_tags: bool, out_kind: str
                           f"{fout.name} {out_kind}: leave it out.", option="labels_as")
 
 
-def write_documents(docs: list[Document], dst: str, fout: Format) -> tuple[str, ...]:
+def write_documents(docs: list[Document], dst: str, fout: Format, *,
+                    spans_key: str | None = None) -> tuple[str, ...]:
     """Write span documents made in memory as :func:`convert_file` writes them to ``fout``.
 
     What ``fout`` cannot hold (fragments, ignore regions, scores) is left out
@@ -241,17 +242,50 @@ def write_documents(docs: list[Document], dst: str, fout: Format) -> tuple[str, 
     (a folder file by file). Returns the notes: what was left out, and what
     the writer says (ids a DocBin cannot keep, say).
 
+    Parameters
+    ----------
+    docs : list of Document
+        The documents.
+    dst : str
+        The output (a file; a folder for BRAT).
+    fout : Format
+        Its format.
+    spans_key : str, optional
+        spaCy ``.spacy`` output: the span group ``doc.spans[KEY]`` the spans
+        are written to instead of ``doc.ents`` (overlapping spans allowed;
+        :func:`~nerscore.io.docbin.write_docbin`).
+
+    Returns
+    -------
+    tuple of str
+
     Raises
     ------
     OptionError
-        When ``fout`` writes no span documents.
+        When ``fout`` writes no span documents, or ``spans_key`` is given for
+        a format without span groups.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from nerscore.io.formats import get_format
+    >>> dst = str(pathlib.Path(tempfile.mkdtemp()) / "d.jsonl")
+    >>> write_documents([Document("a", [(0, 4, "PER")], "Anna")], dst, get_format("jsonl"))
+    ()
+    >>> write_documents([], dst, get_format("jsonl"), spans_key="sc")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.OptionError: spans_key='sc' names a span group of spaCy .spacy files; ...
     """
     if fout.write_spans is None:
         raise OptionError(f"{fout.name} files hold tags, not span documents; write JSON Lines "
                           "or BRAT.", option="format")
+    if spans_key is not None and "spans_key" not in fout.options:
+        raise OptionError(f"spans_key={spans_key!r} names a span group of spaCy .spacy files; "
+                          f"{dst} is a {fout.name} file: leave it out.", option="spans_key")
     result = ConversionResult("documents", fout.name)
     kept = keep_only(docs, fout.keeps, Options(None, None, "lenient", "error", {}, result))
-    options = WriteOptions()
+    options = WriteOptions(spans_key=spans_key)
     writer = fout.write_spans
     write_output(fout, dst, lambda path: writer([kept], path, options))
     return (*result.notes(), *options.notes)
