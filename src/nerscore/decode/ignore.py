@@ -86,6 +86,28 @@ class Regions:
         first = np.unique(row, return_index=True)[1]
         return row[first].astype(np.int64), region[first].astype(np.int64)
 
+    def outside(self, cols: EntityColumns) -> tuple[EntityColumns, int]:
+        """The rows of ``cols`` overlapping no region of their label, and how many were removed.
+
+        Examples
+        --------
+        >>> cols = EntityColumns([0, 0], [0, 20], [4, 25], [0, 1], ("D", "X"))
+        >>> kept, n = Regions([[Entity(Span(18, 30), "D")]]).outside(cols)
+        >>> kept.start.tolist(), n
+        ([0, 20], 0)
+        >>> kept, n = Regions([[Span(3, 30)]]).outside(cols)
+        >>> kept.start.tolist(), n
+        ([], 2)
+        """
+        if len(self) == 0 or len(cols) == 0:
+            return cols, 0
+        hit, _ = self.hits(cols)
+        if not len(hit):
+            return cols, 0
+        keep = np.ones(len(cols), dtype=bool)
+        keep[hit] = False
+        return cols.take(keep), len(hit)
+
 
 def _overlapping(
     r_group: IntArray, r_start: IntArray, r_end: IntArray,
@@ -160,12 +182,7 @@ def apply_ignore(
             f"span.{more}",
             document=names[k], spans=[span],
         )
-    hit, _ = regions.hits(pred)
-    if not len(hit):
-        return pred, 0
-    keep = np.ones(len(pred), dtype=bool)
-    keep[hit] = False
-    return pred.take(keep), len(hit)
+    return regions.outside(pred)
 
 
 def ignore_predictions(

@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 from nerscore.analysis.agreement.coefficients import alpha_from_parts
 from nerscore.analysis.agreement.disagreements import annotated_shared, find_disagreements
+from nerscore.analysis.agreement.ignored import ignored_note, without_ignored
 from nerscore.analysis.agreement.inputs import Annotated, join_annotations, relabel
 from nerscore.analysis.agreement.pairwise import (
     SYMMETRIC,
@@ -57,11 +58,13 @@ def _pairwise(annotated: Annotated, pc: PairCounts, match: str) -> PairwiseF1:
                       match in SYMMETRIC)
 
 
-def _documents(annotated: Annotated, pc: PairCounts) -> tuple[DocumentAgreement, ...]:
+def _documents(annotated: Annotated, pc: PairCounts,
+               cleared: Annotated) -> tuple[DocumentAgreement, ...]:
+    """Per document, the pairs' F1, least agreed first; ``cleared``: entities outside regions."""
     names = annotated.names
     f1 = pc.f1(pc.tp.sum(axis=2), pc.total.sum(axis=2))  # (pairs, docs)
     mean, sd = pair_mean_sd(f1, pc.both)
-    shared = annotated_shared(annotated)
+    shared = annotated_shared(cleared)
     labels = [f"{names[i]}/{names[j]}" for i, j in pc.pairs]
     every = bool(pc.both.all())
     order = np.lexsort((np.arange(len(mean)), np.nan_to_num(mean, nan=2.0)))
@@ -288,6 +291,7 @@ def agreement(
     intervals, interval_notes = _intervals(pc, alpha_parts, n_resamples, level, seed,
                                            {"mean_f1": f1.mean(), "alpha": alpha},
                                            "sentence" if annotated.kind == "tags" else "document")
+    cleared, n_ignored = without_ignored(annotated)
     texts: dict[str, Any] | None = None
     source = annotated.texts if annotated.texts is not None else annotated.tokens
     if source is not None:
@@ -296,8 +300,9 @@ def agreement(
     return Agreement(
         annotated.names, match, {**resolved, **entity_keys, **ops.given()},
         annotated.n_documents, f1,
-        level_result, _documents(annotated, pc), find_disagreements(annotated), intervals,
+        level_result, _documents(annotated, pc, cleared), find_disagreements(cleared), intervals,
         level, n_resamples, seed,
-        _undefined_notes(annotated, ops) + annotated.notes + _one_annotator_labels(annotated)
+        _undefined_notes(annotated, ops) + annotated.notes
+        + ignored_note(n_ignored, tl.n_ignored()) + _one_annotator_labels(cleared)
         + interval_notes, texts,
     )

@@ -4,7 +4,11 @@ Each ordered pair ``(i, j)`` is scored as one evaluation with annotator
 ``i`` as the reference and ``j`` as the prediction, over the documents both
 annotated; the per-document counts come from
 :func:`~nerscore.analysis.significance.sequence_counts`, so the F1 of any
-set of documents is ``2 tp / (n_i + n_j)`` of their summed counts.
+set of documents is ``2 tp / (n_i + n_j)`` of their summed counts. An entity
+of either annotator that overlaps an ignore region of either of them (of its
+label, or of every label) is left out of the pair, as scoring leaves out a
+prediction in a gold ignore region
+(:func:`~nerscore.analysis.agreement.ignored.outside_regions`).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from nerscore.analysis.agreement.ignored import outside_regions
 from nerscore.analysis.agreement.inputs import Annotated
 from nerscore.analysis.significance.units import sequence_counts
 from nerscore.values.spans import EntityColumns
@@ -108,9 +113,9 @@ def pair_counts(annotated: Annotated, match: str, options: Mapping[str, Any]) ->
                                  suffix=decoding.suffix, delimiter=decoding.delimiter,
                                  outside=decoding.outside, **options)
         else:
-            sc = sequence_counts(_restrict(annotated.entities[i], docs),
-                                 _restrict(annotated.entities[j], docs), match=match,
-                                 **options)
+            ref, other = (outside_regions(annotated, _restrict(annotated.entities[a], docs),
+                                          (i, j))[0] for a in (i, j))
+            sc = sequence_counts(ref, other, match=match, **options)
         cols = [index[lab] for lab in sc.labels]
         rows = sc.n_sequences
         tp[p, :rows, cols] = sc.tp.T if len(cols) else 0

@@ -7,6 +7,12 @@ belongs to every entity it shares a character with); span documents without
 text use the offsets themselves as tokens, up to the last end any annotator
 gives (docs/agreement.md). A zero-length entity shares no character with any
 token, so it labels no token (it still counts in the entity F1).
+
+A token in an annotator's ignore region (one it shares a character with) is
+left out of the numbers of the region's label (of every label, for a region
+of every label), and of the overall numbers when the region is of every label
+or some annotator gave the token the region's label
+(:mod:`nerscore.analysis.agreement.ignored`).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from nerscore.analysis.agreement.coefficients import (
     cohen_kappa,
     fleiss_kappa,
 )
+from nerscore.analysis.agreement.ignored import region_columns
 from nerscore.analysis.agreement.inputs import Annotated, tag_strings
 from nerscore.analysis.agreement.pairwise import pair_mean_sd
 from nerscore.analysis.agreement.results import Matrix, TokenAgreement, TokenLevel
@@ -65,6 +72,10 @@ class TokenLabels:
         Which annotator annotated which document.
     units : str
         What the tokens are.
+    ignored : array of bool, shape (n_labels + 1, n_tokens), optional
+        Tokens in an ignore region: per label, those left out of its
+        numbers; last, those left out of the overall numbers. None when no
+        token lies in a region.
     """
 
     labels: tuple[str, ...]
@@ -73,6 +84,20 @@ class TokenLabels:
     doc: IntArray
     units: str
     present: BoolArray | None = None
+    ignored: BoolArray | None = None
+
+    def rated_for(self, label: int | None) -> BoolArray:
+        """``rated`` less the tokens left out of ``label``'s numbers (None: the overall ones)."""
+        if self.ignored is None:
+            return self.rated
+        row = self.ignored[-1 if label is None else label]
+        return np.asarray(self.rated & ~row[None, :])
+
+    def n_ignored(self) -> int:
+        """Tokens two or more annotators annotated that lie in an ignore region."""
+        if self.ignored is None:
+            return 0
+        return int(np.count_nonzero(self.ignored.any(axis=0) & (self.rated.sum(axis=0) >= 2)))
 
     def categories(self) -> IntArray:
         """``(n_annotators, n_tokens)``: 0 for ``O``, ``1 + label`` otherwise (one label per token)."""
@@ -86,7 +111,7 @@ class TokenLabels:
         count = np.zeros(self.member.shape[1:], dtype=np.int16)
         for k in range(len(self.labels)):
             count += self.member[k]
-        return np.asarray((count > 1) & self.rated)
+        return np.asarray((count > 1) & self.rated_for(None))
 
 
 def _token_bounds(text: str, tokenizer: Tokenizer) -> tuple[IntArray, IntArray]:
@@ -111,30 +136,36 @@ def _check_tokenizer(tokenizer: object) -> Tokenizer:
 
 
 def _layout(annotated: Annotated, tokenizer: Tokenizer) -> tuple[
-        IntArray, list[EntityColumns], str]:
-    """Token offsets per document, and every annotator's entities as global token ranges."""
+        IntArray, Callable[[EntityColumns], EntityColumns], str]:
+    """Token offsets per document, and how contiguous ranges become global token ranges."""
     n_docs = annotated.n_documents
     if annotated.kind == "tags":
         assert annotated.tags is not None
         offsets = annotated.tags[0].offsets
-        ranges = [EntityColumns(c.seq, offsets[c.seq] + c.start, offsets[c.seq] + c.end,
-                                c.label, c.labels, n_docs) for c in
-                  (e.pieces() for e in annotated.entities)]
-        return offsets, ranges, "tokens"
-    pieces = [e.pieces() for e in annotated.entities]
+
+        def shifted(c: EntityColumns) -> EntityColumns:
+            return EntityColumns(c.seq, offsets[c.seq] + c.start, offsets[c.seq] + c.end,
+                                 c.label, c.labels, n_docs)
+
+        return offsets, shifted, "tokens"
     if annotated.texts is None:
         lengths = np.zeros(n_docs, dtype=np.int64)
-        for c in pieces:
+        for c in (e.pieces() for e in annotated.entities):
             if len(c):
                 np.maximum.at(lengths, c.seq, c.end)
         offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-        ranges = [EntityColumns(c.seq, offsets[c.seq] + c.start, offsets[c.seq] + c.end,
-                                c.label, c.labels, n_docs) for c in pieces]
-        return offsets, ranges, "offsets"
+
+        def clipped(c: EntityColumns) -> EntityColumns:  # a region may end past every entity
+            end = lengths[c.seq]
+            return EntityColumns(c.seq, offsets[c.seq] + np.minimum(c.start, end),
+                                 offsets[c.seq] + np.minimum(c.end, end), c.label, c.labels,
+                                 n_docs)
+
+        return offsets, clipped, "offsets"
     bounds = [_token_bounds(t or "", tokenizer) for t in annotated.texts]
     offsets = np.concatenate([[0], np.cumsum([len(s) for s, _ in bounds])]).astype(np.int64)
-    ranges = []
-    for c in pieces:
+
+    def tokens(c: EntityColumns) -> EntityColumns:
         u0 = np.zeros(len(c), dtype=np.int64)
         u1 = np.zeros(len(c), dtype=np.int64)
         for d in np.unique(c.seq).tolist():
@@ -143,9 +174,19 @@ def _layout(annotated: Annotated, tokenizer: Tokenizer) -> tuple[
             u0[rows] = offsets[d] + np.searchsorted(ends, c.start[rows], side="right")
             u1[rows] = offsets[d] + np.searchsorted(starts, c.end[rows], side="left")
         u1 = np.where(c.start < c.end, np.maximum(u0, u1), u0)  # zero-length: no character
-        ranges.append(EntityColumns(c.seq, u0, u1, c.label, c.labels, n_docs))
+        return EntityColumns(c.seq, u0, u1, c.label, c.labels, n_docs)
+
     name = tokenizer if isinstance(tokenizer, str) else getattr(tokenizer, "__name__", "custom")
-    return offsets, ranges, f"{name} tokens"
+    return offsets, tokens, f"{name} tokens"
+
+
+def _cover(c: EntityColumns, n_labels: int, n_tokens: int) -> BoolArray:
+    """``(n_labels, n_tokens)``: which token ranges of ``c`` of each label cover each token."""
+    diff = np.zeros((n_tokens + 1) * n_labels, dtype=np.int64)
+    np.add.at(diff, c.start * n_labels + c.label, 1)
+    np.add.at(diff, c.end * n_labels + c.label, -1)
+    cover = np.cumsum(diff.reshape(n_tokens + 1, n_labels)[:n_tokens], axis=0)
+    return np.asarray((cover > 0).T)
 
 
 def token_labels(annotated: Annotated, *, tags: bool = False,
@@ -155,7 +196,7 @@ def token_labels(annotated: Annotated, *, tags: bool = False,
     if tags and annotated.kind != "tags":
         raise OptionError("tags=True reads raw tags, but the annotation sets are spans; "
                           "leave it out.")
-    offsets, ranges, units = _layout(annotated, tok)
+    offsets, to_tokens, units = _layout(annotated, tok)
     n_tokens = int(offsets[-1])
     doc = np.repeat(np.arange(annotated.n_documents, dtype=np.int64), np.diff(offsets))
     rated = annotated.present[:, doc]
@@ -169,14 +210,18 @@ def token_labels(annotated: Annotated, *, tags: bool = False,
         return TokenLabels(tuple(vocab[i] for i in keep), member, rated, doc, "tags",
                            annotated.present)
     n_labels = len(annotated.labels)
-    member = np.zeros((n_labels, len(ranges), n_tokens), dtype=bool)
-    for a, c in enumerate(ranges):
-        diff = np.zeros((n_tokens + 1) * n_labels, dtype=np.int64)
-        np.add.at(diff, c.start * n_labels + c.label, 1)
-        np.add.at(diff, c.end * n_labels + c.label, -1)
-        cover = np.cumsum(diff.reshape(n_tokens + 1, n_labels)[:n_tokens], axis=0)
-        member[:, a, :] = (cover > 0).T
-    return TokenLabels(annotated.labels, member, rated, doc, units, annotated.present)
+    member = np.zeros((n_labels, len(annotated.entities), n_tokens), dtype=bool)
+    for a, e in enumerate(annotated.entities):
+        member[:, a, :] = _cover(to_tokens(e.pieces()), n_labels, n_tokens)
+    regions = region_columns(annotated)
+    ignored = None
+    if regions is not None:
+        cover = _cover(to_tokens(regions), n_labels + 1, n_tokens)  # last: every label
+        per_label = cover[:n_labels] | cover[n_labels]
+        given = (cover[:n_labels] & member.any(axis=1)).any(axis=0)  # a region's label given
+        ignored = np.concatenate([per_label, (cover[n_labels] | given)[None]])
+        ignored = ignored if cover.any() else None
+    return TokenLabels(annotated.labels, member, rated, doc, units, annotated.present, ignored)
 
 
 def _binary_cohen(a: BoolArray, b: BoolArray) -> float:
@@ -246,14 +291,15 @@ def _token_f1(tl: TokenLabels, doc_names: Sequence[str]) -> tuple[
     tp_doc = np.zeros((len(pairs), n_docs))
     total_doc = np.zeros((len(pairs), n_docs))
     both_doc = np.zeros((len(pairs), n_docs), dtype=bool)
-    every = bool(tl.rated.all())
+    raters = [tl.rated_for(k) for k in range(n_lab)]
+    every = [bool(r.all()) for r in raters]
     for p, (i, j) in enumerate(pairs):
-        both = None if every else tl.rated[i] & tl.rated[j]
         tp_tok = np.zeros(tl.member.shape[2], dtype=np.int16)
         total_tok = np.zeros(tl.member.shape[2], dtype=np.int16)
         for k in range(n_lab):
             a, b = tl.member[k, i], tl.member[k, j]
-            if both is not None:
+            if not every[k]:
+                both = raters[k][i] & raters[k][j]
                 a, b = a & both, b & both
             hit = a & b
             tp_tok += hit
@@ -294,10 +340,11 @@ def token_level(tl: TokenLabels, doc_names: Sequence[str]) -> tuple[
                   "per-label (one-vs-rest) numbers are defined.")
     else:
         cat = tl.categories()
-        counts = category_counts(cat, tl.rated, k)
-        overall = _both(cat, tl.rated, k, counts)
+        rated = tl.rated_for(None)
+        counts = category_counts(cat, rated, k)
+        overall = _both(cat, rated, k, counts)
         parts = alpha_by_document(counts, tl.doc, n_docs)
-    per_label = {lab: _both(tl.member[i], tl.rated, 2) for i, lab in enumerate(tl.labels)}
+    per_label = {lab: _both(tl.member[i], tl.rated_for(i), 2) for i, lab in enumerate(tl.labels)}
     f1, documents = _token_f1(tl, doc_names)
     return TokenLevel(tl.units, overall, reason, per_label, f1, documents), parts
 
