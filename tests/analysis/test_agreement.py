@@ -461,3 +461,93 @@ def test_agreement_without_any_entity_says_why_it_is_undefined() -> None:
             "labels.") in dropped.notes
     assert agreement([[], []], n_resamples=0).notes == (
         "the annotations hold no documents, so their agreement is undefined.",)
+
+
+# --------------------------------------------------------------------------- ignore regions
+
+def _doc(spans: list[tuple[int, int, str]], ignore: list[Any] | None = None,
+         text: str | None = "Anna met Bob in Rome") -> list[nerscore.Document]:
+    return [nerscore.Document("d", spans, text=text, ignore=ignore or ())]
+
+
+def test_an_entity_in_the_other_annotators_ignore_region_is_left_out_of_every_number() -> None:
+    # tokens Anna met Bob in Rome; B left "Rome" unannotated
+    a = _doc([(0, 4, "PER"), (9, 12, "PER"), (16, 20, "LOC")])
+    b = _doc([(0, 4, "PER"), (9, 12, "LOC")], ignore=[(16, 20)])
+    result = agreement({"a": a, "b": b}, n_resamples=0)
+    assert result.f1.matrix[0][1] == 2 * 1 / (2 + 2)  # Rome left out: 1 of 2 and 2
+    assert result.f1.per_label["LOC"][0][1] == 0.0  # b's LOC Bob alone
+    overall = result.tokens.overall
+    assert overall is not None
+    assert overall["all"].n_tokens == 4
+    # a: PER O PER O, b: PER O LOC O; p_o = 3/4, p_e = (2*1 + 2*2)/16
+    assert overall["all"].cohen[0][1] == pytest.approx((12 / 16 - 6 / 16) / (1 - 6 / 16))
+    assert result.tokens.per_label["LOC"]["labelled"].n_tokens == 1  # Bob, not Rome
+    assert [(d.start, d.end, d.kind) for d in result.disagreements] == [(9, 12, "label")]
+    assert result.documents[0].mean == 0.5
+    assert result.notes[0] == (
+        "Ignore regions: 1 entity overlaps an annotator's ignore region of its label (or of "
+        "every label) and is left out of the entity F1 of the pairs with that annotator and of "
+        "the disagreements; 1 token(s) lie in ignore regions and are left out of kappa, alpha and "
+        "token F1 (for a region of one label: of that label's numbers, and of the overall ones "
+        "where an annotator gave the token that label).")
+    plain = agreement({"a": a, "b": _doc([(0, 4, "PER"), (9, 12, "LOC")])}, n_resamples=0)
+    assert plain.f1.matrix[0][1] == 2 / 5
+    assert not any("Ignore regions" in n for n in plain.notes)
+
+
+def test_an_entity_both_annotators_agree_on_but_one_region_is_f1_one() -> None:
+    a = _doc([(0, 4, "PER"), (16, 20, "LOC")])
+    b = _doc([(0, 4, "PER")], ignore=[(15, 18)])  # any overlap, as scoring's ignore regions
+    result = agreement({"a": a, "b": b}, n_resamples=0)
+    assert result.f1.matrix[0][1] == 1.0
+    assert result.disagreements == ()
+    assert result.tokens.overall is not None
+    assert result.tokens.overall["all"].alpha == 1.0
+    assert [n for n in result.notes if "one annotator only" in n] == []
+
+
+def test_a_region_of_one_label_leaves_out_that_labels_entities_and_tokens() -> None:
+    a = _doc([(0, 4, "PER"), (16, 20, "LOC")])
+    of_loc = agreement({"a": a, "b": _doc([(0, 4, "PER")], ignore=[(16, 20, "LOC")])},
+                       n_resamples=0)
+    assert of_loc.f1.matrix[0][1] == 1.0
+    overall = of_loc.tokens.overall
+    assert overall is not None
+    assert overall["all"].n_tokens == 4
+    assert of_loc.tokens.per_label["LOC"]["all"].n_tokens == 4
+    assert of_loc.tokens.per_label["PER"]["all"].n_tokens == 5
+    of_per = agreement({"a": a, "b": _doc([(0, 4, "PER")], ignore=[(16, 20, "PER")])},
+                       n_resamples=0)
+    assert of_per.f1.matrix[0][1] == 2 / 3  # a's LOC Rome is compared: b annotated LOC there
+    assert [(d.start, d.kind) for d in of_per.disagreements] == [(16, "missing")]
+    overall = of_per.tokens.overall
+    assert overall is not None
+    assert overall["all"].n_tokens == 5
+    assert of_per.tokens.per_label["PER"]["all"].n_tokens == 4
+    assert of_per.tokens.per_label["LOC"]["all"].n_tokens == 5
+    assert of_per.notes[0].startswith("Ignore regions: 1 token(s) lie in ignore regions")
+
+
+def test_a_pair_leaves_out_the_regions_of_its_own_two_annotators() -> None:
+    a = _doc([(0, 4, "PER"), (16, 20, "LOC")])
+    b = _doc([(0, 4, "PER")])
+    c = _doc([(0, 4, "PER")], ignore=[(16, 20)])
+    result = agreement({"a": a, "b": b, "c": c}, n_resamples=0)
+    m = result.f1.matrix
+    assert (m[0][1], m[0][2], m[1][2]) == (2 / 3, 1.0, 1.0)  # only c did not annotate Rome
+    assert result.disagreements == ()
+    assert result.documents[0].n_entities == 1
+
+
+def test_regions_of_documents_without_text_stay_in_their_document() -> None:
+    a = [nerscore.Document("d1", [(0, 3, "PER"), (4, 7, "LOC")]),
+         nerscore.Document("d2", [(0, 2, "PER")])]
+    b = [nerscore.Document("d1", [(0, 3, "PER")], ignore=[(4, 50)]),
+         nerscore.Document("d2", [(0, 2, "PER")])]
+    result = agreement({"a": a, "b": b}, n_resamples=0)
+    overall = result.tokens.overall
+    assert overall is not None
+    assert overall["all"].n_tokens == 9 - 3
+    assert overall["all"].alpha == 1.0
+    assert "3 token(s) lie in ignore regions" in result.notes[0]

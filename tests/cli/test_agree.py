@@ -288,6 +288,23 @@ def test_adjudicate_writes_the_ignore_regions_a_majority_gives_or_counts_them(
             in capsys.readouterr().err)
 
 
+def test_agree_leaves_out_what_lies_in_an_annotators_ignore_region_and_notes_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = {"id": "d", "text": "Anna went to Paris today", "spans": [[0, 4, "PER"]]}
+    files = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]
+    files[0].write_text(json.dumps({**doc, "spans": [[0, 4, "PER"], [13, 18, "LOC"]]}) + "\n",
+                        encoding="utf-8")
+    files[1].write_text(json.dumps({**doc, "ignore": [[13, 18]]}) + "\n", encoding="utf-8")
+    assert main(["agree", *map(str, files), "--names", "a", "b", "--format", "json",
+                 "--resamples", "50"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["f1"]["matrix"][0][1] == 1.0
+    assert data["notes"][0].startswith("Ignore regions: 1 entity overlaps an annotator's ignore "
+                                       "region of its label")
+    assert main(["agree", *map(str, files), "--resamples", "50"]) == 0
+    assert "\nnote: Ignore regions: 1 entity overlaps" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_agree_says_why_agreement_is_undefined_when_no_annotator_marked_an_entity(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:

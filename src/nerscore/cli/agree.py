@@ -39,7 +39,11 @@ Krippendorff's alpha, overall and per label, over all tokens and over the
 tokens some annotator labelled; the least-agreed documents; the disagreements
 by kind; bootstrap intervals over documents. Documents are joined by id (or
 position); one that some annotator lacks is reported and left out of the pairs
-that lack it. --format html writes one page with the F1 heat map and every
+that lack it. What lies in an annotator's ignore regions is left out, as score
+leaves out predictions in gold's: a pair's F1 leaves out the entities that
+overlap a region of either annotator of their label, the disagreements those
+overlapping any annotator's region, kappa and alpha the tokens in regions; a
+note counts them. --format html writes one page with the F1 heat map and every
 disagreement in its sentence. spaCy .spacy files are read by their doc.ents,
 or with --spans-key KEY by the span group doc.spans[KEY], which may hold
 overlapping (nested) entities.
