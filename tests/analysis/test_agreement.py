@@ -453,11 +453,11 @@ def test_agreement_without_any_entity_says_why_it_is_undefined() -> None:
     assert math.isnan(result.f1.mean())
     assert result.notes == (
         "no annotator marked any entity in the 2 documents, so their agreement is undefined: "
-        "the entity F1 needs an entity, and kappa and alpha two different labels.",)
+        "the entity F1 needs an entity, and kappa and alpha need two different labels.",)
     dropped = agreement([{"d": [(0, 3, "PER")]}, {"d": [(0, 3, "PER")]}], drop=["PER"],
                         n_resamples=0)
     assert ("no entity is left after the label operations in the document, so their agreement "
-            "is undefined: the entity F1 needs an entity, and kappa and alpha two different "
+            "is undefined: the entity F1 needs an entity, and kappa and alpha need two different "
             "labels.") in dropped.notes
     assert agreement([[], []], n_resamples=0).notes == (
         "the annotations hold no documents, so their agreement is undefined.",)

@@ -313,7 +313,7 @@ def test_agree_says_why_agreement_is_undefined_when_no_annotator_marked_an_entit
         Path(path).write_text(f"{word} O\nwent O\n\nhome O\n", encoding="utf-8")
     note = (f"no annotator marked any entity in the 2 documents of {files[0]}, {files[1]}, so "
             "their agreement is undefined: the entity F1 needs an entity, and kappa and alpha "
-            "two different labels.")
+            "need two different labels.")
     assert main(["agree", *files, "--format", fmt, "--resamples", "20"]) == 0
     captured = capsys.readouterr()
     assert f"nerscore agree: note: {note}\n" in captured.err
@@ -346,3 +346,21 @@ def test_agree_refuses_a_file_without_documents(tmp_path: Path,
     assert main(["adjudicate", str(full), str(empty), "-o", str(tmp_path / "gold.conll")]) == 1
     assert f"adjudicate: error: {empty} holds no documents" in capsys.readouterr().err
     assert not (tmp_path / "gold.conll").exists()
+
+
+@pytest.mark.parametrize("command", ["agree", "adjudicate"])
+def test_an_entity_in_its_annotators_own_ignore_region_names_the_annotator_and_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    own, other = tmp_path / "own.jsonl", tmp_path / "other.jsonl"
+    own.write_text('{"id": "x", "text": "Bob", "spans": []}\n'
+                   '{"id": "d", "text": "Anna went home", "spans": [[0, 4, "PER"]], '
+                   '"ignore": [[0, 9]]}\n', encoding="utf-8")
+    other.write_text('{"id": "x", "text": "Bob", "spans": []}\n'
+                     '{"id": "d", "text": "Anna went home", "spans": [[0, 4, "PER"]]}\n',
+                     encoding="utf-8")
+    extra = ["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else []
+    assert main([command, str(other), str(own), "--names", "B", "A", *extra]) == 1
+    assert capsys.readouterr().err == (
+        f"nerscore {command}: error: {own}, line 2: annotator 'A': Span (0, 4, 'PER') of "
+        "document 'd' lies in the ignore region [0, 9], where nobody annotated any label; an "
+        "entity of the same annotator cannot be there. Fix the region or the span.\n")

@@ -103,7 +103,7 @@ def undefined_note(n_documents: int, where: str = "", relabelled: bool = False) 
     Examples
     --------
     >>> print(undefined_note(2, " of a.conll, b.conll"))
-    no annotator marked any entity in the 2 documents of a.conll, b.conll, so their agreement is undefined: the entity F1 needs an entity, and kappa and alpha two different labels.
+    no annotator marked any entity in the 2 documents of a.conll, b.conll, so their agreement is undefined: the entity F1 needs an entity, and kappa and alpha need two different labels.
     >>> print(undefined_note(0))
     the annotations hold no documents, so their agreement is undefined.
     """
@@ -113,7 +113,7 @@ def undefined_note(n_documents: int, where: str = "", relabelled: bool = False) 
     what = ("no entity is left after the label operations" if relabelled else
             "no annotator marked any entity")
     return (f"{what} in {docs}{where}, so their agreement is undefined: the entity F1 needs an "
-            "entity, and kappa and alpha two different labels.")
+            "entity, and kappa and alpha need two different labels.")
 
 
 def _undefined_notes(annotated: Annotated, ops: LabelOps) -> tuple[str, ...]:
