@@ -33,6 +33,10 @@ def test_the_two_export_shapes_give_the_same_documents():
 def test_offsets_can_be_given(tmp_path):
     as_python = read_doccano(ENTITIES, offsets="python")
     assert as_python.documents[1].span_texts() == ["ACME", "aris."]
+    as_utf16 = read_doccano(ENTITIES, offsets="utf16")  # converted as told, nothing decided
+    assert as_utf16.documents[1].span_texts() == ["ACME", "Paris"]
+    assert as_utf16.counts == {"entities": 2, "relations": 1, "utf16": 1}
+    assert as_utf16.notes()[0].endswith("converted to character offsets.")
     assert read_doccano(LABEL, offsets="utf16").documents[1].span_texts() == ["ACME", " Pari"]
     with pytest.raises(ValueError, match="Expected `offsets` to be one of"):
         read_doccano(LABEL, offsets="bytes")

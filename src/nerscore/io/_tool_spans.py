@@ -252,7 +252,7 @@ def python_offsets(
             _check(text, span, pair[0], pair[1], source)
             if pair != (span.start, span.end) and counts is not None:
                 counts["utf16"] += 1
-                if span.text is None:
+                if span.text is None and units == "auto":
                     counts["utf16_guessed"] += 1
             out.append(replace(span, start=pair[0], end=pair[1]))
         else:
