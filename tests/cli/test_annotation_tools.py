@@ -166,3 +166,89 @@ def test_convert_says_what_it_does_with_the_tasks_an_annotator_left(capsys, tmp_
     assert status == 0, err
     assert (f"{EXPORT}: 1 task(s) without an annotation of '2' (cancelled or not done) are not "
             "scored: predictions there count neither way.") in json.loads(out)["notes"]
+
+
+def webanno_annotators(tmp_path, *labels):
+    """One WebAnno TSV per annotator, its entities on a layer of two features (kind, label)."""
+    paths = []
+    for k, label in enumerate(labels):
+        path = tmp_path / f"ann{k}" / "doc.tsv"  # the same document id in every file
+        path.parent.mkdir()
+        path.write_text("#FORMAT=WebAnno TSV 3.3\n#T_SP=webanno.custom.Entity|kind|label\n\n\n"
+                        "#Text=Anna flew to Berlin\n1-1\t0-4\tAnna\tperson\tPER\t\n"
+                        "1-2\t5-9\tflew\t_\t_\t\n1-3\t10-12\tto\t_\t_\t\n"
+                        f"1-4\t13-19\tBerlin\tplace\t{label}\t\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def test_agree_reads_webanno_entities_on_the_layer_and_feature_given(capsys, tmp_path):
+    files = webanno_annotators(tmp_path, "LOC", "ORG")
+    common = ("agree", *files, "--input-format", "webanno", "--names", "a", "b",
+              "--resamples", "0", "--format", "json")
+    status, _, err = run(capsys, *common)
+    assert status == 1
+    assert "no span layer 'NamedEntity'" in err
+    assert "(--layer NAME)" in err
+    status, out, err = run(capsys, *common, "--layer", "Entity", "--feature", "label")
+    assert status == 0, err
+    assert json.loads(out)["f1"]["mean"] == 0.5  # 'Berlin' is LOC for a, ORG for b
+    status, out, err = run(capsys, *common, "--layer", "Entity", "--feature", "kind")
+    assert status == 0, err
+    assert json.loads(out)["f1"]["mean"] == 1.0
+
+
+def test_adjudicate_reads_webanno_entities_on_the_layer_and_feature_given(capsys, tmp_path):
+    files = webanno_annotators(tmp_path, "LOC", "ORG", "LOC")
+    out = tmp_path / "gold.jsonl"
+    status, _, err = run(capsys, "adjudicate", *files, "--input-format", "webanno", "--names",
+                         "a", "b", "c", "--layer", "Entity", "--feature", "label", "-o", out)
+    assert status == 0, err
+    assert [(d.id, [(e.start, e.end, e.label) for e in d.spans]) for d in read_jsonl(out)] == [
+        ("doc", [(0, 4, "PER"), (13, 19, "LOC")])]
+
+
+def test_agree_and_adjudicate_read_doccano_offsets_as_given(capsys, tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    lines = (DATA / "doccano" / "entities.jsonl").read_text(encoding="utf-8")
+    a.write_text(lines, encoding="utf-8")
+    b.write_text(lines.replace('"LOC", "start_offset": 19', '"GPE", "start_offset": 19'),
+                 encoding="utf-8")
+    guessed = "decided by word boundaries: doccano stores no span text; pass --offsets python"
+    status, _, err = run(capsys, "agree", a, b, "--input-format", "doccano", "--resamples", "0")
+    assert status == 0, err
+    assert guessed in err
+    status, _, err = run(capsys, "agree", a, b, "--input-format", "doccano", "--resamples", "0",
+                         "--offsets", "utf16")
+    assert status == 0, err
+    assert guessed not in err
+    out = tmp_path / "gold.jsonl"
+    for offsets, paris in (("auto", (27, 32)), ("python", (28, 33))):
+        status, _, err = run(capsys, "adjudicate", a, b, "--input-format", "doccano",
+                             "--offsets", offsets, "-o", out)
+        assert status == 0, err
+        assert [(e.start, e.end) for e in read_jsonl(out)[1].spans][-1] == paris
+
+
+def test_agree_reads_one_label_studio_export_with_the_offsets_given(capsys):
+    status, _, err = run(capsys, "agree", EXPORT, "--input-format", "label-studio",
+                         "--offsets", "python")
+    assert status == 1
+    assert "says it covers 'Paris' but the text has 'aris.' there" in err
+    status, _, err = run(capsys, "agree", EXPORT, "--input-format", "label-studio",
+                         "--offsets", "utf16", "--resamples", "0")
+    assert status == 0, err
+    status, _, err = run(capsys, "adjudicate", EXPORT, "--input-format", "label-studio",
+                         "--layer", "Entity", "-o", "unused.jsonl")
+    assert status == 2
+    assert "--layer applies to no input: the inputs are label-studio files" in err
+
+
+@pytest.mark.parametrize("command", [("agree",), ("adjudicate", "-o", "unused.conll")])
+def test_agree_and_adjudicate_refuse_tool_options_for_conll_files(capsys, command):
+    files = [DATA / "agreement" / "conll" / f"ann{k}.conll" for k in (1, 2)]
+    status, _, err = run(capsys, command[0], *files, *command[1:], "--offsets", "python",
+                         "--layer", "Entity", "--feature", "label")
+    assert status == 2
+    assert ("--offsets, --layer, --feature apply to no input: the inputs are conll files, whose "
+            "readers do not take them") in err

@@ -196,7 +196,8 @@ def check_spans_key(args: argparse.Namespace, formats: Iterable[Format], where: 
         raise opt.UsageError(f"--spans-key names a span group of .spacy files; {where}")
 
 
-def add_tool_options(parser: argparse.ArgumentParser, *, sides: bool = True) -> None:
+def add_tool_options(parser: argparse.ArgumentParser, *, sides: bool = True,
+                     annotator: bool = True) -> None:
     """Add the reading options of annotation-tool exports (Label Studio, doccano, Prodigy, WebAnno).
 
     Parameters
@@ -206,16 +207,19 @@ def add_tool_options(parser: argparse.ArgumentParser, *, sides: bool = True) -> 
     sides : bool
         ``--gold-annotator`` and ``--pred-annotator`` (commands with GOLD and
         PRED), else one ``--annotator`` (``convert``).
+    annotator : bool
+        Whether to add the annotator options at all: ``agree`` and
+        ``adjudicate`` compare every annotator, so they have none.
     """
     group = parser.add_argument_group("annotation-tool exports (docs/formats.md)")
-    if sides:
+    if annotator and sides:
         group.add_argument("--gold-annotator", default=None, metavar="NAME",
                            help="label-studio, prodigy, webanno folders: the annotator whose "
                                 "annotations are GOLD (default: the only one)")
         group.add_argument("--pred-annotator", default=None, metavar="NAME",
                            help="the annotator whose annotations are PRED; label-studio: "
                                 "'predictions' (the default) or 'predictions:MODEL_VERSION'")
-    else:
+    elif annotator:
         group.add_argument("--annotator", default=None, metavar="NAME",
                            help="label-studio, prodigy, webanno folders: the annotator to read "
                                 "(label-studio: or 'predictions')")

@@ -55,6 +55,7 @@ examples:
   nerscore agree project/ann1 project/ann2 --format html -o agreement.html
   nerscore agree a.jsonl b.jsonl --match overlap --format json
   nerscore agree a.spacy b.spacy --spans-key sc
+  nerscore agree ana.tsv ben.tsv --input-format webanno --layer Entity --feature label
 """
 
 ADJUDICATE_DESCRIPTION = """\
@@ -76,6 +77,7 @@ examples:
   nerscore adjudicate ann1.conll ann2.conll ann3.conll -o gold.conll
   nerscore adjudicate a.jsonl b.jsonl c.jsonl d.jsonl --min-votes 3 -o gold.jsonl
   nerscore adjudicate a.spacy b.spacy c.spacy --spans-key sc -o gold.spacy
+  nerscore adjudicate a.jsonl b.jsonl c.jsonl --input-format doccano --offsets utf16 -o gold.jsonl
 """
 
 
@@ -95,6 +97,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     add_quiet_option(p)
     opt.add_tag_options(p)
     opt.add_conll_options(p)
+    fm.add_tool_options(p, annotator=False)
     add_label_options(p)
 
 
@@ -249,7 +252,8 @@ def _read_export(args: argparse.Namespace, command: str) -> tuple[dict[str, Any]
     """``{annotator: documents}`` of one Label Studio export holding several annotators."""
     from nerscore.io.label_studio import read_label_studio
 
-    export = read_label_studio(args.files[0], encoding=args.encoding or "utf-8")
+    export = read_label_studio(args.files[0], encoding=args.encoding or "utf-8",
+                               offsets=args.offsets)
     annotators = list(export.annotators)
     if len(annotators) < 2:
         raise opt.UsageError(f"{args.files[0]} holds the annotations of {len(annotators)} "
