@@ -364,3 +364,22 @@ def test_an_entity_in_its_annotators_own_ignore_region_names_the_annotator_and_l
         f"nerscore {command}: error: {own}, line 2: annotator 'A': Span (0, 4, 'PER') of "
         "document 'd' lies in the ignore region [0, 9], where nobody annotated any label; an "
         "entity of the same annotator cannot be there. Fix the region or the span.\n")
+
+
+@pytest.mark.parametrize("command", ["agree", "adjudicate"])
+def test_several_exports_of_several_annotators_each_say_how_to_compare_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    task = {"id": 1, "data": {"text": "Anna went home"}, "annotations": [
+        {"completed_by": {"email": who}, "result": [
+            {"type": "labels", "value": {"start": 0, "end": 4, "labels": ["PER"]}}]}
+        for who in ("a@x", "b@x")]}
+    files = [tmp_path / "one.json", tmp_path / "two.json"]
+    for path in files:
+        path.write_text(json.dumps([task]), encoding="utf-8")
+    extra = ["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else []
+    assert main([command, *map(str, files), "--input-format", "label-studio", *extra]) == 2
+    assert capsys.readouterr().err == (
+        f"nerscore {command}: error: {files[0]} holds annotations of 2 annotators ('a@x', "
+        f"'b@x'); {command} takes one annotator per FILE: give that export alone "
+        "(--input-format label-studio) to compare its annotators, or export each annotator's "
+        f"annotations to a file of its own. See 'nerscore {command} --help'.\n")

@@ -209,7 +209,17 @@ def _read(args: argparse.Namespace, command: str, output: Format | None = None
         if args.mode == "strict" and args.scheme is None:
             raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
-    read = [fmt.load(path, o) for (_, path, fmt), o in zip(files, options, strict=True)]
+    from nerscore.errors import OptionError
+
+    try:
+        read = [fmt.load(path, o) for (_, path, fmt), o in zip(files, options, strict=True)]
+    except OptionError as exc:  # a FILE of several annotators: the reader's advice is score's
+        if exc.option != "annotator" or "; choose " not in str(exc):
+            raise
+        raise opt.UsageError(
+            f"{str(exc).split('; choose ')[0]}; {command} takes one annotator per FILE: give "
+            "that export alone (--input-format label-studio) to compare its annotators, or "
+            "export each annotator's annotations to a file of its own") from None
     empty = [r.path for r in read if len(r.data) == 0]
     if empty:
         from nerscore.errors import FormatError
