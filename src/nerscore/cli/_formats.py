@@ -226,7 +226,8 @@ def add_tool_options(parser: argparse.ArgumentParser, *, sides: bool = True,
     group.add_argument("--offsets", choices=("auto", "python", "utf16"), default="auto",
                        help="label-studio, doccano: what offsets count: characters (python), "
                             "UTF-16 code units as in a browser (utf16), or decided from the "
-                            "span texts (auto, the default)")
+                            "span texts, or by word boundaries where there are none, as in "
+                            "doccano (auto, the default)")
     group.add_argument("--layer", default="NamedEntity", metavar="NAME",
                        help="webanno: the span layer to read, by its name or its last part "
                             "(default: NamedEntity)")
