@@ -96,3 +96,29 @@ def test_a_systems_file_is_advised_its_pred_encoding(capsys, tmp_path):
     assert f"({no_bom}, line 1)" in err
     assert "e.g. --pred-encoding utf-16-le" in err
     assert "--encoding" not in err
+
+
+def test_conlleval_run_alone_is_the_subcommand(tmp_path):
+    # `python -m nerscore.cli.conlleval` stops as the script does, and refuses what
+    # `nerscore conlleval` refuses, each in one line
+    import subprocess
+    import sys
+
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"a B-X B-X\nb I-X\n")
+
+    def alone(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "nerscore.cli.conlleval", *argv],
+                              capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                              check=False)
+
+    done = alone(str(path))
+    assert (done.returncode, done.stderr) == (1, "unexpected number of features: 2 (3)\n")
+    done = alone("-d", "[", str(path))
+    assert done.returncode == 2
+    assert done.stderr.startswith("nerscore conlleval: error: cannot use -d '['")
+    done = alone(str(path), "--output", str(path))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert "is the input" in done.stderr
+    assert path.read_bytes() == b"a B-X B-X\nb I-X\n"

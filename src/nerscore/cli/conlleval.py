@@ -163,19 +163,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the subcommand alone (``python -m nerscore.cli.conlleval``)."""
-    from nerscore.cli import CommandParser
+    """Run the subcommand alone (``python -m nerscore.cli.conlleval``), as ``nerscore conlleval``.
 
-    parser = CommandParser(
-        prog="nerscore conlleval", description=DESCRIPTION, epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
-    )
-    add_arguments(parser)
-    return run(parser.parse_args(argv))
+    Parameters
+    ----------
+    argv : list of str, optional
+        The subcommand's arguments (default: ``sys.argv[1:]``).
 
+    Returns
+    -------
+    int
+        The exit status.
+    """
+    from nerscore.cli import main as nerscore_main
 
-if __name__ == "__main__":
-    sys.exit(main())
+    return nerscore_main(["conlleval", *(sys.argv[1:] if argv is None else argv)])
 
 
 def printable(message: bytes) -> bytes:
@@ -195,3 +197,7 @@ def printable(message: bytes) -> bytes:
     text = message.decode("utf-8", "backslashreplace")
     out = "".join(c if c.isprintable() or c in "\t\n" else repr(c)[1:-1] for c in text)
     return out.encode("utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
