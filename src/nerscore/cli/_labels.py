@@ -100,11 +100,17 @@ def label_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     Notes
     -----
     A ``--map`` entry wins over the ``--map-file`` entry of its label; two
-    ``--map`` entries for one label are left to
-    :class:`~nerscore.values.label_ops.LabelOps`, which refuses them.
+    ``--map`` entries giving one label two new labels are a usage error.
     """
+    from nerscore.cli._options import UsageError
+
     out: dict[str, Any] = {}
     pairs: list[tuple[str, str]] = list(getattr(args, "label_map", None) or ())
+    new: dict[str, str] = {}
+    for old, label in pairs:
+        if new.setdefault(old, label) != label:
+            raise UsageError(f"--map maps {old!r} twice: to {new[old]!r} and {label!r}; "
+                             "give one new label per label")
     if getattr(args, "label_map_file", None) is not None:
         from nerscore.io.label_map import read_label_map
 
