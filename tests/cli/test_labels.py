@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -184,3 +185,26 @@ def test_the_notes_name_the_flags_given(capsys, tmp_path):
                            "ADVP=NP")
     assert status == 0, err
     assert "note: Labels renamed (--map-file/--map): ADJP -> NP (" in out
+
+
+def test_the_notes_quote_labels_and_paths_holding_keywords_as_they_are(capsys, tmp_path,
+                                                                       monkeypatch):
+    # flags replace the library's keywords in the notes, never in the user's labels and paths
+    monkeypatch.chdir(tmp_path)
+    gold = Path("mode=strict.conll")
+    gold.write_text("a B-mode=X\nb I-mode=X\nc O\n(x) B-keep\n\n")
+    pred = Path("p.conll")
+    pred.write_text("a B-mode=X\nb O\nc B-(drop)\n(x) B-keep\n\n")
+    status, out, err = run(capsys, "score", str(gold), str(pred), "--keep", "mode=Y,keep",
+                           "--format", "json")
+    assert status == 0, err
+    assert ("warning: The label operations name 'mode=Y', which is not a label of the data; the "
+            "labels are '(drop)', 'keep', 'mode=X'. Did you mean 'mode=X'?") in err
+    assert json.loads(out)["notes"] == [
+        "Labels removed (--keep): (drop) (0 gold, 1 predicted entity); mode=X (1 gold, "
+        "1 predicted entity)."]
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--map", "(drop)=keep=Y")
+    assert "got '(drop)=keep=Y'" in err
+    status, _, err = run(capsys, "validate", str(gold), "--scheme", "IOBES")
+    assert f"note: {gold}: 2 invalid transitions" in err
+    assert f"`nerscore repair {gold} --scheme IOBES` fixes them" in err

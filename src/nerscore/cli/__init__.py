@@ -191,14 +191,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     command = args.command
-    from nerscore.cli._flags import keywords_to_flags, side_flags, use_flags
+    from nerscore.cli._flags import given_text, keywords_to_flags, side_flags, use_flags
     from nerscore.cli._labels import label_flags
     from nerscore.cli._options import UsageError
     from nerscore.cli._output import check_outputs, set_quiet
     from nerscore.errors import NerscoreError
 
     set_quiet(getattr(args, "quiet", False))
-    use_flags(label_flags(args))  # the notes name the flags that did what they say
+    literal = given_text(args)  # the notes name the flags that did what they say, and
+    use_flags(label_flags(args), literal)  # quote the paths and labels given as they are
     stderr, spooled = sys.stderr, None
     try:
         # not errors.caught_warnings: the command waits for its reading threads, which may
@@ -222,7 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 status = 0
             except (NerscoreError, OSError, ValueError) as exc:
                 text = _one_line(exc, args)
-                text = keywords_to_flags(text, side_flags(args, getattr(exc, "source", None), text))
+                text = keywords_to_flags(
+                    text, side_flags(args, getattr(exc, "source", None), text), literal)
                 print(f"nerscore {command}: error: {text}", file=sys.stderr)
                 status = 1
             except KeyboardInterrupt:

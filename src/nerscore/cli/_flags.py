@@ -13,11 +13,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["flag_notes", "flagged", "keywords_to_flags", "matcher_options", "side_encoding",
-           "side_flags", "use_flags"]
+__all__ = ["flag_notes", "flagged", "given_text", "keywords_to_flags", "matcher_options",
+           "side_encoding", "side_flags", "use_flags"]
 
 #: Library keyword -> CLI flag, for advice written for Python callers.
 _KEYWORD_FLAGS = {
@@ -36,6 +36,10 @@ _SIDE_OPTIONS = ("encoding",)
 _KEYWORD: list[re.Pattern[str]] = []  # compiled on first use: it needs the matcher registry
 #: Keyword -> the flag that gave it on the running command line (:func:`use_flags`).
 _GIVEN: dict[str, str] = {}
+#: What the running command line gave that a message may quote as it is (:func:`use_flags`).
+_LITERAL: list[str] = []
+#: A quoted value (``'a=b'``, ``"(x)"``): user data, unless a keyword's (``k='v'``).
+_QUOTED = re.compile(r"""(?<![\w=])('[^'\n]*'|"[^"\n]*")(?!\w)""")
 
 
 def matcher_options() -> dict[str, list[tuple[str, Any]]]:
@@ -76,7 +80,8 @@ def _keyword_flags() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, str], 
     return _KEYWORD[0], _KEYWORD[1], flags, switches
 
 
-def keywords_to_flags(message: str, given: Mapping[str, str] | None = None) -> str:
+def keywords_to_flags(message: str, given: Mapping[str, str] | None = None,
+                      literal: Iterable[str] = ()) -> str:
     """Rewrite advice written as Python keywords (``compat='kaggle'``) as flags (``--compat kaggle``).
 
     A note's parenthesised keywords, the options that did what it says
@@ -91,6 +96,9 @@ def keywords_to_flags(message: str, given: Mapping[str, str] | None = None) -> s
         Keyword -> the flag that gave it instead of the usual one
         (:func:`side_flags`); the usual flag, where the message names it, is
         rewritten too.
+    literal : iterable of str, optional
+        Text left as it is where the message holds it (the paths and labels
+        given); quoted text (``'a=b'``, not a keyword's ``k='v'``) is left too.
 
     Returns
     -------
@@ -113,11 +121,39 @@ def keywords_to_flags(message: str, given: Mapping[str, str] | None = None) -> s
     '2 span(s) moved'
     >>> keywords_to_flags("read runs/mode=strict/p.conll and mode=strict.conll/x")  # paths
     'read runs/mode=strict/p.conll and mode=strict.conll/x'
+    >>> keywords_to_flags("the labels 'mode=X' and '(drop)' of mode=strict.conll (keep)",
+    ...                   literal=["mode=strict.conll"])  # the user's data
+    "the labels 'mode=X' and '(drop)' of mode=strict.conll (--keep)"
+    >>> keywords_to_flags("Labels removed (keep/drop): (drop) (1 entity); mode=X (2 entities).")
+    'Labels removed (--keep/--drop): (drop) (1 entity); mode=X (2 entities).'
     """
     given = dict(given or {})
     if "=" not in message and "(" not in message and not given:
         return message
+    kept: list[str] = []
+
+    def keep(text: str) -> str:
+        kept.append(text)
+        return f"\x00{len(kept) - 1}\x00"
+
+    for text in sorted({t for t in literal if t and t in message}, key=len, reverse=True):
+        message = message.replace(text, keep(text))
+    message = _rewrite(_QUOTED.sub(lambda m: keep(m.group(0)), message), given)
+    while "\x00" in message:  # a quote may hold a literal
+        message = re.sub("\x00(\\d+)\x00", lambda m: kept[int(m.group(1))], message)
+    return message
+
+
+def _rewrite(message: str, given: dict[str, str]) -> str:
+    """:func:`keywords_to_flags` of a message whose user data is masked.
+
+    What follows a note's parenthesised keywords and a colon is its data, the
+    labels as they are (``Labels removed (keep/drop): a=b (1 entity).``).
+    """
     pattern, listed, flags, switches = _keyword_flags()
+    data = re.search(listed.pattern + ": ", message)
+    tail = "" if data is None else message[data.end():]
+    message = message[:len(message) - len(tail)]
     for name, option in given.items():
         message = re.sub(rf"(?<![\w-]){re.escape(flags[name])}(?![\w-])", option, message)
     flags.update(given)
@@ -140,10 +176,10 @@ def keywords_to_flags(message: str, given: Mapping[str, str] | None = None) -> s
         names = [n for n in names if n in given] or names
         return "(" + "/".join(dict.fromkeys(flags[n] for n in names)) + ")"
 
-    return listed.sub(flag_list, pattern.sub(flag, message))
+    return listed.sub(flag_list, pattern.sub(flag, message)) + tail
 
 
-def use_flags(given: Mapping[str, str]) -> None:
+def use_flags(given: Mapping[str, str], literal: Iterable[str] = ()) -> None:
     """Say which flags gave options on the running command line, for :func:`flagged`.
 
     Parameters
@@ -151,9 +187,43 @@ def use_flags(given: Mapping[str, str]) -> None:
     given : mapping of str to str
         Keyword -> the flag that gave it (as :func:`keywords_to_flags` takes
         it); empty outside a command.
+    literal : iterable of str, optional
+        What the command line gave that messages quote as it is (:func:`given_text`).
     """
     _GIVEN.clear()
     _GIVEN.update(given)
+    _LITERAL[:] = literal
+
+
+def given_text(args: argparse.Namespace) -> list[str]:
+    """The arguments' text that :func:`keywords_to_flags` could take for keywords.
+
+    Paths and labels holding ``=`` or ``(`` (``mode=strict.conll``), which
+    messages quote as they are.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> given_text(argparse.Namespace(gold="mode=strict.conll", keep=["(x)", "PER"], n=3))
+    ['mode=strict.conll', '(x)']
+    """
+    out: list[str] = []
+    values: list[Any] = list(vars(args).values())
+    while values:
+        value = values.pop(0)
+        if isinstance(value, (list, tuple)):
+            values[:0] = value
+        elif isinstance(value, str) and ("=" in value or "(" in value):
+            out.append(value)
+    return out
 
 
 def flagged(message: str) -> str:
@@ -174,7 +244,7 @@ def flagged(message: str) -> str:
     'Labels renamed (--map-file): GPE -> LOC (1 entity).'
     >>> use_flags({})
     """
-    return keywords_to_flags(message, _GIVEN)
+    return keywords_to_flags(message, _GIVEN, _LITERAL)
 
 
 def flag_notes(result: Any) -> Any:
