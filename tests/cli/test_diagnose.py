@@ -114,3 +114,12 @@ def test_help_shows_an_example(capsys):
 def test_listed_in_the_top_level_help(capsys):
     assert main(["--help"]) == 0
     assert "diagnose" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "markdown"])
+def test_the_advice_names_commands_not_library_calls(capsys, fmt):
+    status, out, _ = run(capsys, "--train", TRAIN, "--test", TEST, "--format", fmt)
+    assert status == 0
+    assert "breakdown(" not in out
+    assert ("report the score on unseen entities too (nerscore diagnose --pred PRED and "
+            "nerscore report --train TRAIN show it)") in out

@@ -31,6 +31,9 @@ _KEYWORD_FLAGS = {
     "offsets": "--offsets", "align": "--align", "snap": "--snap", "spans_key": "--spans-key",
     "parquet_kind": "--parquet-kind", "labels_as": "--labels-as",
 }
+#: Library calls that advice names -> the commands that do what they do.
+_CALLS = {"breakdown(..., by='seen')": "nerscore diagnose --pred PRED and nerscore report "
+                                       "--train TRAIN show it"}
 #: The options GOLD and PRED may each have their own flag for (``--gold-encoding``).
 _SIDE_OPTIONS = ("encoding",)
 _KEYWORD: list[re.Pattern[str]] = []  # compiled on first use: it needs the matcher registry
@@ -124,12 +127,16 @@ def keywords_to_flags(message: str, given: Mapping[str, str] | None = None,
     >>> keywords_to_flags("the labels 'mode=X' and '(drop)' of mode=strict.conll (keep)",
     ...                   literal=["mode=strict.conll"])  # the user's data
     "the labels 'mode=X' and '(drop)' of mode=strict.conll (--keep)"
+    >>> keywords_to_flags("report it too (breakdown(..., by='seen')).")
+    'report it too (nerscore diagnose --pred PRED and nerscore report --train TRAIN show it).'
     >>> keywords_to_flags("Labels removed (keep/drop): (drop) (1 entity); mode=X (2 entities).")
     'Labels removed (--keep/--drop): (drop) (1 entity); mode=X (2 entities).'
     """
     given = dict(given or {})
     if "=" not in message and "(" not in message and not given:
         return message
+    for call, commands in _CALLS.items():
+        message = message.replace(call, commands)
     kept: list[str] = []
 
     def keep(text: str) -> str:
@@ -248,7 +255,7 @@ def flagged(message: str) -> str:
 
 
 def flag_notes(result: Any) -> Any:
-    """``result`` with its notes (and those of the report it holds) :func:`flagged`.
+    """``result`` with its notes, its findings' advice (and those of the report it holds) :func:`flagged`.
 
     Parameters
     ----------
@@ -267,6 +274,9 @@ def flag_notes(result: Any) -> Any:
     notes = getattr(result, "notes", None)
     if "notes" in names and isinstance(notes, (tuple, list)):
         changes["notes"] = type(notes)(flagged(n) if isinstance(n, str) else n for n in notes)
+    if "findings" in names:  # a diagnosis
+        changes["findings"] = tuple(dataclasses.replace(f, advice=flagged(f.advice))
+                                    for f in result.findings)
     for name in ("report", "intervals"):
         if name in names and getattr(result, name) is not None:
             changes[name] = flag_notes(getattr(result, name))
