@@ -228,6 +228,12 @@ def test_streams_chunk_by_chunk_with_progress(tmp_path):
      "Parquet tag output;", 2),
     (["y.jsonl", "z.parquet", "--labels-as", "string"], "z.parquet gets parquet spans: leave it "
      "out.", 2),
+    (["y.jsonl", "z.jsonl", "--suffix"], "error: --suffix spells the tags decoded with their "
+     "scheme or written from spans;", 2),
+    (["y.jsonl", "z.parquet", "--tag-delimiter", "_"], "z.parquet gets spans: leave it out.", 2),
+    (["x.conll", "z.conll", "--outside", "NONE"], "error: --outside NONE spells the tags decoded "
+     "with their scheme or written from spans; pass the scheme of the input tags too, e.g. "
+     "--from-scheme IOB2.", 2),
 ])
 def test_convert_refuses_what_it_cannot_do(capsys, tmp_path, argv, message, code):
     src = tmp_path / "x.conll"
@@ -239,6 +245,19 @@ def test_convert_refuses_what_it_cannot_do(capsys, tmp_path, argv, message, code
     assert message in err
     assert not (tmp_path / "z.conll").exists()
     assert not (tmp_path / "z.parquet").exists()
+
+
+def test_tag_spelling_flags_apply_where_tags_are_decoded_or_written(capsys, tmp_path):
+    src = tmp_path / "x.conll"
+    src.write_text("a NONE\nb X-B\nc X-I\n\n", encoding="utf-8")
+    spans = tmp_path / "x.jsonl"
+    assert run(capsys, "convert", str(src), str(spans), "--from-scheme", "IOB2", "--suffix",
+               "--outside", "NONE")[0] == 0
+    assert [(e.start, e.end) for e in read_jsonl(spans)[0].spans] == [(2, 5)]
+    back = tmp_path / "back.conll"
+    assert run(capsys, "convert", str(spans), str(back), "--suffix", "--outside", "NONE",
+               "--tag-delimiter", "-")[0] == 0
+    assert back.read_text(encoding="utf-8") == src.read_text(encoding="utf-8")
 
 
 def test_what_a_format_cannot_keep_is_counted(tmp_path):

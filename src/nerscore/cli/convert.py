@@ -187,6 +187,6 @@ def _convert(args: argparse.Namespace, fmt: Format, conll: dict[str, Any],
         )
     except OptionError as exc:
         if exc.option not in ("to_format", "from_scheme", "to_scheme", "mode", "misaligned",
-                              "parquet_kind", "labels_as"):
+                              "parquet_kind", "labels_as", "suffix", "delimiter", "outside"):
             raise
         raise opt.UsageError(keywords_to_flags(str(exc)).rstrip(".")) from None

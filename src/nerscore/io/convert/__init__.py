@@ -198,7 +198,8 @@ def convert_file(
                           "input tags, e.g. from_scheme='IOB2' (nerscore never guesses it).",
                           option="from_scheme")
     _check_unused(src, dst, fout, in_tags, out_kind, from_scheme=from_scheme, mode=mode,
-                  misaligned=misaligned, labels_as=labels_as, parquet_kind=parquet_kind)
+                  misaligned=misaligned, labels_as=labels_as, parquet_kind=parquet_kind,
+                  syntax=syntax)
     job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
                WriteOptions(encoding, labels_as, outside, Layout(), given.get("spans_key")),
                progress)
@@ -212,14 +213,22 @@ def convert_file(
 
 def _check_unused(src: str, dst: str, fout: Format, in_tags: bool, out_kind: str, *,
                   from_scheme: str | None, mode: str, misaligned: str, labels_as: str,
-                  parquet_kind: str | None) -> None:
+                  parquet_kind: str | None, syntax: dict[str, Any]) -> None:
     """Refuse an option given a value other than its default where the conversion has no use for it."""
     held = "tags" if in_tags else "spans"
-    if mode != "lenient" and not (in_tags and from_scheme is not None):
-        how = ("pass the scheme of the input tags too, e.g. from_scheme='IOB2'" if in_tags
-               else f"{src} holds spans: leave it out")
+    decoded = in_tags and from_scheme is not None
+    how = ("pass the scheme of the input tags too, e.g. from_scheme='IOB2'" if in_tags
+           else f"{src} holds spans: leave it out")
+    if mode != "lenient" and not decoded:
         raise OptionError(f"mode={mode!r} says how tags are decoded with their scheme; {how}.",
                           option="mode")
+    for name, default in (("suffix", False), ("delimiter", "-"), ("outside", "O")):
+        if syntax[name] != default and not (decoded or (not in_tags and out_kind == "tags")):
+            if not in_tags:
+                how = f"{src} holds spans and {dst} gets {out_kind}: leave it out"
+            raise OptionError(f"{name}={syntax[name]!r} spells the tags decoded with their scheme "
+                              f"or written from spans; {how}.",
+                              option=name)
     if misaligned != "error" and (in_tags or out_kind != "tags"):
         raise OptionError(f"misaligned={misaligned!r} applies to spans written as tags; {src} "
                           f"holds {held} and {dst} gets {out_kind}: leave it out.",
