@@ -274,9 +274,10 @@ def flag_notes(result: Any) -> Any:
     notes = getattr(result, "notes", None)
     if "notes" in names and isinstance(notes, (tuple, list)):
         changes["notes"] = type(notes)(flagged(n) if isinstance(n, str) else n for n in notes)
-    if "findings" in names:  # a diagnosis
+    findings = getattr(result, "findings", None)
+    if "findings" in names and isinstance(findings, tuple):  # a diagnosis
         changes["findings"] = tuple(dataclasses.replace(f, advice=flagged(f.advice))
-                                    for f in result.findings)
+                                    for f in findings)
     for name in ("report", "intervals"):
         if name in names and getattr(result, name) is not None:
             changes[name] = flag_notes(getattr(result, name))
