@@ -342,7 +342,8 @@ def test_agree_refuses_a_file_without_documents(tmp_path: Path,
     spans.write_text('{"id": "d", "text": "Anna", "spans": [[0, 4, "PER"]]}\n', encoding="utf-8")
     (tmp_path / "b.jsonl").write_text("", encoding="utf-8")
     assert main(["agree", str(spans), str(tmp_path / "b.jsonl")]) == 1
-    assert f"error: {tmp_path / 'b.jsonl'} holds no documents" in capsys.readouterr().err
+    assert f"error: {tmp_path / 'b.jsonl'} holds no documents, so there is nothing" in \
+        capsys.readouterr().err
     assert main(["adjudicate", str(full), str(empty), "-o", str(tmp_path / "gold.conll")]) == 1
     assert f"adjudicate: error: {empty} holds no documents" in capsys.readouterr().err
     assert not (tmp_path / "gold.conll").exists()

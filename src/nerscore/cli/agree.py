@@ -224,8 +224,9 @@ def _read(args: argparse.Namespace, command: str, output: Format | None = None
     if empty:
         from nerscore.errors import FormatError
 
+        what = " (no sentence, no token)" if kind == "tags" else ""
         raise FormatError(f"{', '.join(empty)} {'holds' if len(empty) == 1 else 'hold'} no "
-                          "documents (no sentence, no token), so there is nothing to compare; "
+                          f"documents{what}, so there is nothing to compare; "
                           "give each annotator's file of the same documents (set "
                           "--input-format if a format was guessed wrongly).", source=empty[0])
     for r in read:
