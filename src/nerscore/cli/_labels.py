@@ -68,7 +68,7 @@ def add_label_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("labels (docs/label-ops.md)")
     which = group.add_mutually_exclusive_group()
     group.add_argument("--map", dest="label_map", metavar="OLD=NEW", type=label_pair,
-                       action="append", default=None,
+                       action=_Renamings, default=None,
                        help="rename entity label OLD to NEW on both sides before matching "
                             "(repeatable; two labels renamed to one are merged)")
     group.add_argument("--map-file", dest="label_map_file", metavar="FILE", default=None,
@@ -82,6 +82,20 @@ def add_label_options(parser: argparse.ArgumentParser) -> None:
                        action="extend", default=None,
                        help="remove entities of these labels from both sides (after "
                             "renaming; comma-separated, repeatable)")
+
+
+class _Renamings(argparse.Action):
+    """``--map OLD=NEW``, repeatable: a label given two new labels is a usage error."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        pairs: list[tuple[str, str]] = list(getattr(namespace, self.dest, None) or ())
+        old, label = values
+        earlier = dict(pairs).get(old, label)
+        if earlier != label:
+            parser.error(f"--map maps {old!r} twice: to {earlier!r} and {label!r}; give one "
+                         "new label per label")
+        setattr(namespace, self.dest, [*pairs, values])
 
 
 def label_kwargs(args: argparse.Namespace) -> dict[str, Any]:
@@ -99,18 +113,11 @@ def label_kwargs(args: argparse.Namespace) -> dict[str, Any]:
 
     Notes
     -----
-    A ``--map`` entry wins over the ``--map-file`` entry of its label; two
-    ``--map`` entries giving one label two new labels are a usage error.
+    A ``--map`` entry wins over the ``--map-file`` entry of its label (two
+    ``--map`` entries giving one label two new labels are refused while parsing).
     """
-    from nerscore.cli._options import UsageError
-
     out: dict[str, Any] = {}
     pairs: list[tuple[str, str]] = list(getattr(args, "label_map", None) or ())
-    new: dict[str, str] = {}
-    for old, label in pairs:
-        if new.setdefault(old, label) != label:
-            raise UsageError(f"--map maps {old!r} twice: to {new[old]!r} and {label!r}; "
-                             "give one new label per label")
     if getattr(args, "label_map_file", None) is not None:
         from nerscore.io.label_map import read_label_map
 
