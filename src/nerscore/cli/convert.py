@@ -173,7 +173,7 @@ def _convert(args: argparse.Namespace, fmt: Format, conll: dict[str, Any],
     """
     from nerscore.cli._flags import keywords_to_flags
     from nerscore.errors import OptionError
-    from nerscore.io.convert import convert_file
+    from nerscore.io.convert import CONVERSION_OPTIONS, convert_file
 
     try:
         return convert_file(
@@ -186,7 +186,6 @@ def _convert(args: argparse.Namespace, fmt: Format, conll: dict[str, Any],
             **label_kwargs(args),
         )
     except OptionError as exc:
-        if exc.option not in ("to_format", "from_scheme", "to_scheme", "mode", "misaligned",
-                              "parquet_kind", "labels_as", "suffix", "delimiter", "outside"):
+        if exc.option not in CONVERSION_OPTIONS:
             raise
         raise opt.UsageError(keywords_to_flags(str(exc)).rstrip(".")) from None

@@ -59,7 +59,8 @@ from nerscore.values.documents import Document
 from nerscore.values.label_ops import LabelOps, label_notes, seen_labels
 from nerscore.values.tags import EncodedTags
 
-__all__ = ["ConversionResult", "convert_file", "write_documents", "write_output"]
+__all__ = ["CONVERSION_OPTIONS", "ConversionResult", "convert_file", "write_documents",
+           "write_output"]
 
 Progress = Callable[[int, int], None]
 
@@ -211,24 +212,32 @@ def convert_file(
     return result
 
 
+#: The options :func:`convert_file` checks against the conversion asked for, before it
+#: reads anything: an :class:`~nerscore.errors.OptionError` naming one is a misuse of the
+#: call (a usage error on the command line), not a problem of the data.
+CONVERSION_OPTIONS = frozenset({
+    "to_format", "from_scheme", "to_scheme", "mode", "misaligned", "parquet_kind", "labels_as",
+    "suffix", "delimiter", "outside",
+})
+
+
 def _check_unused(src: str, dst: str, fout: Format, in_tags: bool, out_kind: str, *,
                   from_scheme: str | None, mode: str, misaligned: str, labels_as: str,
                   parquet_kind: str | None, syntax: dict[str, Any]) -> None:
     """Refuse an option given a value other than its default where the conversion has no use for it."""
     held = "tags" if in_tags else "spans"
-    decoded = in_tags and from_scheme is not None
-    how = ("pass the scheme of the input tags too, e.g. from_scheme='IOB2'" if in_tags
-           else f"{src} holds spans: leave it out")
+    decoded = in_tags and from_scheme is not None  # tags read with their scheme
+    spelled = decoded or (not in_tags and out_kind == "tags")  # tags parsed or written
+    scheme = "pass the scheme of the input tags too, e.g. from_scheme='IOB2'"
     if mode != "lenient" and not decoded:
+        how = scheme if in_tags else f"{src} holds spans: leave it out"
         raise OptionError(f"mode={mode!r} says how tags are decoded with their scheme; {how}.",
                           option="mode")
     for name, default in (("suffix", False), ("delimiter", "-"), ("outside", "O")):
-        if syntax[name] != default and not (decoded or (not in_tags and out_kind == "tags")):
-            if not in_tags:
-                how = f"{src} holds spans and {dst} gets {out_kind}: leave it out"
+        if syntax[name] != default and not spelled:
+            how = scheme if in_tags else f"{src} holds spans and {dst} gets {out_kind}: leave it out"
             raise OptionError(f"{name}={syntax[name]!r} spells the tags decoded with their scheme "
-                              f"or written from spans; {how}.",
-                              option=name)
+                              f"or written from spans; {how}.", option=name)
     if misaligned != "error" and (in_tags or out_kind != "tags"):
         raise OptionError(f"misaligned={misaligned!r} applies to spans written as tags; {src} "
                           f"holds {held} and {dst} gets {out_kind}: leave it out.",
