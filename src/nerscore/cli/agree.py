@@ -16,7 +16,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
-from nerscore.cli._labels import add_label_options, label_kwargs
+from nerscore.cli._labels import add_label_options, label_flags, label_kwargs
 from nerscore.cli._output import (
     add_quiet_option,
     declare_files,
@@ -295,9 +295,7 @@ def run_agree(args: argparse.Namespace) -> int:
     from nerscore.analysis.agreement.compute import undefined_note
 
     renderer = output_renderer(args, "agreement")
-    ops = [flag for flag, dest in (("--map", "label_map"), ("--map-file", "label_map_file"),
-                                   ("--keep", "keep_labels"), ("--drop", "drop_labels"))
-           if getattr(args, dest, None) is not None]
+    ops = list(label_flags(args).values())
     if args.tags and ops:
         raise opt.UsageError(f"{', '.join(ops)} act on entities, but --tags compares the raw "
                              "tags of every token; leave out --tags or the label operations")
@@ -310,16 +308,16 @@ def run_agree(args: argparse.Namespace) -> int:
     result = nerscore.agreement(data, match=args.match, tags=args.tags,
                                 tokenizer=args.tokenizer, **resampling, **tag_kw,
                                 **opt.match_kwargs(args))
-    for relabelled in (False, True):  # the note of no entity: named by its files, on stderr
-        undefined = undefined_note(result.n_documents, relabelled=relabelled)
-        if undefined in result.notes:
-            named = undefined_note(result.n_documents, f" of {', '.join(args.files)}",
-                                   relabelled=relabelled)
-            file_notes = (named, *file_notes)
-            result = dataclasses.replace(result, notes=tuple(n for n in result.notes
-                                                             if n != undefined))
-            if args.format == "text":
-                _note("agree", named)
+    # the note of no entity, named by its files and said on stderr in every format
+    undefined = undefined_note(result.n_documents, relabelled=bool(ops))
+    if undefined in result.notes:
+        named = undefined_note(result.n_documents, f" of {', '.join(args.files)}",
+                               relabelled=bool(ops))
+        file_notes = (named, *file_notes)
+        result = dataclasses.replace(result, notes=tuple(n for n in result.notes
+                                                         if n != undefined))
+        if args.format == "text":
+            _note("agree", named)
     if file_notes:
         result = dataclasses.replace(result, notes=file_notes + result.notes)
     if args.format not in ("text",):
