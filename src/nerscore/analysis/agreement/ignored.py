@@ -38,9 +38,9 @@ def _regions(annotated: Annotated, who: Sequence[int]) -> Regions:
                     for d in range(annotated.n_documents)])
 
 
-def outside_regions(annotated: Annotated, cols: EntityColumns,
-                    who: Sequence[int]) -> tuple[EntityColumns, int]:
-    """``cols`` without the entities overlapping a region of the annotators ``who``; how many.
+def outside_regions(annotated: Annotated, cols: Sequence[EntityColumns],
+                    who: Sequence[int]) -> list[EntityColumns]:
+    """Each of ``cols`` without the entities overlapping a region of the annotators ``who``.
 
     Examples
     --------
@@ -48,15 +48,15 @@ def outside_regions(annotated: Annotated, cols: EntityColumns,
     >>> from nerscore import Document
     >>> a = join_annotations([[Document("d", [(0, 4, "PER"), (9, 12, "LOC")])],
     ...                       [Document("d", [(9, 12, "LOC")], ignore=[(2, 6, "PER")])]])
-    >>> outside_regions(a, a.entities[0], [0])[1]
-    0
-    >>> kept, n = outside_regions(a, a.entities[0], [0, 1])
-    >>> kept.start.tolist(), n
-    ([9], 1)
+    >>> [c.start.tolist() for c in outside_regions(a, a.entities, [0])]
+    [[0, 9], [9]]
+    >>> [c.start.tolist() for c in outside_regions(a, a.entities, [0, 1])]
+    [[9], [9]]
     """
     if annotated.regions is None:
-        return cols, 0
-    return _regions(annotated, who).outside(cols)
+        return list(cols)
+    regions = _regions(annotated, who)
+    return [regions.outside(c)[0] for c in cols]
 
 
 def without_ignored(annotated: Annotated) -> tuple[Annotated, int]:

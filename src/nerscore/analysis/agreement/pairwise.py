@@ -113,8 +113,8 @@ def pair_counts(annotated: Annotated, match: str, options: Mapping[str, Any]) ->
                                  suffix=decoding.suffix, delimiter=decoding.delimiter,
                                  outside=decoding.outside, **options)
         else:
-            ref, other = (outside_regions(annotated, _restrict(annotated.entities[a], docs),
-                                          (i, j))[0] for a in (i, j))
+            ref, other = outside_regions(
+                annotated, [_restrict(annotated.entities[a], docs) for a in (i, j)], (i, j))
             sc = sequence_counts(ref, other, match=match, **options)
         cols = [index[lab] for lab in sc.labels]
         rows = sc.n_sequences
