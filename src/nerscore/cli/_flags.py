@@ -259,14 +259,27 @@ def flag_notes(result: Any) -> Any:
 
     Parameters
     ----------
-    result : dataclass
+    result : dataclass or mapping
         What a command renders: a report, a :class:`~nerscore.render.registry.ScoreOutput`,
-        a comparison, ... (anything else is returned as it is).
+        a comparison, ..., or a mapping of them (each system's curve); anything else is
+        returned as it is.
 
     Returns
     -------
     object
+
+    Examples
+    --------
+    >>> @dataclasses.dataclass
+    ... class Curve:
+    ...     notes: tuple[str, ...]
+    >>> use_flags({"min_score": "--threshold"})
+    >>> flag_notes({"sys": Curve(("scored at least 0.5 (min_score)",))})
+    {'sys': Curve(notes=('scored at least 0.5 (--threshold)',))}
+    >>> use_flags({})
     """
+    if isinstance(result, Mapping):
+        return {k: flag_notes(v) for k, v in result.items()}
     if not dataclasses.is_dataclass(result) or isinstance(result, type):
         return result
     names = {f.name for f in dataclasses.fields(result)}
