@@ -63,6 +63,10 @@ def test_a_gold_entity_in_an_ignore_region_is_an_error():
                                                r"'Disorder'\], where nobody annotated Disorder; "
                                                r"a gold entity cannot be there"):
         nerscore.evaluate(gold, gold)
+    read = [Document("doc-7", [(20, 24, "Disorder")], TEXT, ignore=[(19, 29, "Disorder")],
+                     source="gold.jsonl", line=3)]
+    with pytest.raises(InvalidSpanError, match=r"^gold\.jsonl, line 3: Gold span \(20, 24, "):
+        nerscore.evaluate(read, read)  # where the document was read, when known
     other_label = [Document("doc-7", [(20, 24, "Anatomy")], TEXT, ignore=[(19, 29, "Disorder")])]
     assert nerscore.evaluate(other_label, other_label).micro.f1 == 1.0
     frag = {"start": 0, "end": 24, "label": "D", "fragments": [[0, 4], [20, 24]]}

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import InvalidSpanError
+from nerscore.errors import InvalidSpanError, quoted
 from nerscore.values.documents import describe_doc
 from nerscore.values.spans import Entity, EntityColumns, Span
 
@@ -139,9 +139,14 @@ def _overlapping(
 
 
 def apply_ignore(
-    gold: EntityColumns, pred: EntityColumns, regions: Regions, names: Sequence[str | int],
+    gold: EntityColumns, pred: EntityColumns, regions: Regions, names: Sequence[str | int], *,
+    where: Sequence[str] | None = None, annotator: str | None = None,
 ) -> tuple[EntityColumns, int]:
     """The predictions outside the ignore regions, and how many were removed.
+
+    ``where`` says where each document was read (``"a.jsonl, line 2"``, or
+    empty), for the error; ``annotator`` names whose entities and regions
+    ``gold`` and ``regions`` are where they are not gold's (agreement).
 
     Raises
     ------
@@ -174,11 +179,16 @@ def apply_ignore(
             frags = f" (fragments {[list(f) for f in gold.fragments.row(i)]})"
         r_lab = regions.label[r]
         shown = [int(regions.start[r]), int(regions.end[r]), *([r_lab] if r_lab else [])]
-        where = "nobody annotated " + (r_lab if r_lab else "any label")
-        more = f" ({len(bad) - 1} more gold span(s) lie in ignore regions)" if len(bad) > 1 else ""
+        nobody = "nobody annotated " + (r_lab if r_lab else "any label")
+        whose = "gold " if annotator is None else ""
+        more = (f" ({len(bad) - 1} more {whose}span(s) lie in ignore regions)" if len(bad) > 1
+                else "")
+        read = f"{where[k]}: " if where is not None and where[k] else ""
+        head = "Gold span" if annotator is None else f"annotator {quoted(annotator)}: Span"
+        entity = "a gold entity" if annotator is None else "an entity of the same annotator"
         raise InvalidSpanError(
-            f"Gold span {span!r}{frags} of {describe_doc(names[k])} lies in the ignore region "
-            f"{shown!r}, where {where}; a gold entity cannot be there. Fix the region or the "
+            f"{read}{head} {span!r}{frags} of {describe_doc(names[k])} lies in the ignore region "
+            f"{shown!r}, where {nobody}; {entity} cannot be there. Fix the region or the "
             f"span.{more}",
             document=names[k], spans=[span],
         )
@@ -187,12 +197,14 @@ def apply_ignore(
 
 def ignore_predictions(
     gold: EntityColumns, pred: EntityColumns, g_regions: Sequence[Sequence[Span | Entity]],
-    p_regions: Sequence[Sequence[Span | Entity]], names: Sequence[str | int],
+    p_regions: Sequence[Sequence[Span | Entity]], names: Sequence[str | int], *,
+    where: Sequence[str] | None = None, annotator: str | None = None,
 ) -> tuple[EntityColumns, dict[str, int], list[str]]:
     """Apply gold's regions (one list per document) to the predictions; tallies and notes.
 
     The note names the predicted documents whose own regions differ from
-    gold's (they are not used).
+    gold's (they are not used). ``where`` and ``annotator``: as
+    :func:`apply_ignore` takes them.
     """
     differ = [str(names[k]) for k, (a, b) in enumerate(zip(g_regions, p_regions, strict=True))
               if b and set(a) != set(b)]
@@ -205,5 +217,5 @@ def ignore_predictions(
             f"predicted document(s) differ from gold's and are not used: {shown}{more}."
         )
     regions = Regions(g_regions)
-    kept, n_ignored = apply_ignore(gold, pred, regions, names)
+    kept, n_ignored = apply_ignore(gold, pred, regions, names, where=where, annotator=annotator)
     return kept, {"pred_ignored": n_ignored, "ignore_regions": len(regions)}, notes

@@ -460,12 +460,15 @@ def _columns(
 
 
 def prepare_spans(y_true: object, y_pred: object | None, *,
-                  pred_columns: EntityColumns | None = None) -> Prepared:
+                  pred_columns: EntityColumns | None = None,
+                  annotator: str | None = None) -> Prepared:
     """Check, join and convert span inputs (see the module docstring).
 
     ``pred_columns`` are the predicted spans already as columns over the
     gold documents, their ``seq`` indexing ``y_true`` (``y_pred`` is then
-    None).
+    None). ``annotator`` names whose documents ``y_true`` are, where they
+    are not gold (agreement), for the error of an entity in their own
+    ignore region.
 
     Raises
     ------
@@ -508,7 +511,9 @@ def prepare_spans(y_true: object, y_pred: object | None, *,
         g_regions = (g.ignore or [()] * len(g.spans)) + [()] * (n - len(g.spans))
         rows = joined.p_rows if joined.p_rows is not None else range(len(p.spans))
         p_regions = [() if r is None or p.ignore is None else p.ignore[r] for r in rows]
-        pred, tallies, more = ignore_predictions(gold, pred, g_regions, p_regions, names)
+        where = (g.where or [""] * len(g.spans)) + [""] * (n - len(g.spans))
+        pred, tallies, more = ignore_predictions(gold, pred, g_regions, p_regions, names,
+                                                 where=where, annotator=annotator)
         notes += more
     return Prepared(gold, pred, None, None, None, doc_ids=ids, texts=texts,
                     join_notes=tuple(notes), text_mismatches=joined.mismatches,

@@ -35,19 +35,11 @@ import numpy.typing as npt
 
 from nerscore.decode.entities import decode
 from nerscore.decode.input_kind import input_kind
-from nerscore.decode.inputs import Prepared, prepare_spans, quoted_ids, unwrap
+from nerscore.decode.inputs import prepare_spans, quoted_ids, unwrap
 from nerscore.decode.label_ops import relabel_entities, warn_unknown_labels
 from nerscore.decode.text_agreement import compare_texts
-from nerscore.errors import (
-    FormatError,
-    InputTypeError,
-    InvalidSpanError,
-    LengthMismatchError,
-    OptionError,
-    quoted,
-)
+from nerscore.errors import FormatError, InputTypeError, LengthMismatchError, OptionError, quoted
 from nerscore.values.decoding import Decoding
-from nerscore.values.documents import Document
 from nerscore.values.label_ops import LabelOps, label_notes
 from nerscore.values.spans import Entity, EntityColumns, Span
 from nerscore.values.tags import EncodedTags
@@ -281,29 +273,8 @@ def _encode(s: object, name: str) -> EncodedTags:
     return EncodedTags.from_lists(s)
 
 
-def _prepared(name: str, docs: Any) -> Prepared:
-    """``prepare_spans`` of one annotator's documents; an entity in its own ignore region named.
-
-    The check is scoring's (a gold entity cannot lie in gold's region): said
-    here of the annotator, the file and line the document was read from.
-    """
-    try:
-        return prepare_spans(docs, docs)
-    except InvalidSpanError as exc:
-        text = str(exc)
-        if not text.startswith("Gold span ") or "; a gold entity cannot be there." not in text:
-            raise
-        doc = next((d for d in docs if isinstance(d, Document) and d.id == exc.document), None)
-        where = doc.where() if doc is not None else ""
-        text = text.replace("Gold span ", "Span ", 1).replace(
-            "; a gold entity cannot be there.", "; an entity of the same annotator cannot be "
-            "there.", 1)
-        raise InvalidSpanError(f"{where + ': ' if where else ''}annotator {quoted(name)}: {text}",
-                               document=exc.document, spans=exc.spans) from None
-
-
 def _join_spans(names: list[str], sets: list[Any], absent: str) -> Annotated:
-    preps = [_prepared(name, s) for name, s in zip(names, sets, strict=True)]
+    preps = [prepare_spans(s, s, annotator=name) for name, s in zip(names, sets, strict=True)]
     with_ids = [p.doc_ids is not None for p in preps]
     if any(with_ids) and not all(with_ids):
         plain = [n for n, w in zip(names, with_ids, strict=True) if not w]
