@@ -228,12 +228,13 @@ def test_streams_chunk_by_chunk_with_progress(tmp_path):
      "Parquet tag output;", 2),
     (["y.jsonl", "z.parquet", "--labels-as", "string"], "z.parquet gets parquet spans: leave it "
      "out.", 2),
-    (["y.jsonl", "z.jsonl", "--suffix"], "error: --suffix spells the tags decoded with their "
-     "scheme or written from spans;", 2),
+    (["y.jsonl", "z.jsonl", "--suffix"], "error: --suffix spells the input tags, and the "
+     "output tags unless they have their own spelling (--to-suffix/--to-prefix);", 2),
     (["y.jsonl", "z.parquet", "--tag-delimiter", "_"], "z.parquet gets spans: leave it out.", 2),
-    (["x.conll", "z.conll", "--outside", "NONE"], "error: --outside NONE spells the tags decoded "
-     "with their scheme or written from spans; pass the scheme of the input tags too, e.g. "
-     "--from-scheme IOB2.", 2),
+    (["x.conll", "z.conll", "--outside", "NONE"], "error: --outside NONE spells the input tags, "
+     "and the output tags unless they have their own spelling (--to-outside); the input tags "
+     "are copied as they are: pass the scheme of the input tags too, e.g. --from-scheme IOB2, "
+     "or respell them, e.g. --to-outside O.", 2),
 ])
 def test_convert_refuses_what_it_cannot_do(capsys, tmp_path, argv, message, code):
     src = tmp_path / "x.conll"

@@ -30,7 +30,11 @@ _KEYWORD_FLAGS = {
     "misaligned": "--misaligned", "labels_map": "--map", "keep": "--keep", "drop": "--drop",
     "offsets": "--offsets", "align": "--align", "snap": "--snap", "spans_key": "--spans-key",
     "parquet_kind": "--parquet-kind", "labels_as": "--labels-as",
+    "to_suffix": "--to-suffix/--to-prefix", "to_delimiter": "--to-tag-delimiter",
+    "to_outside": "--to-outside",
 }
+#: Keywords whose True and False are each a flag of their own.
+_PAIRED_FLAGS = {"to_suffix": ("--to-suffix", "--to-prefix")}
 #: Library calls that advice names -> the commands that do what they do.
 _CALLS = {"breakdown(..., by='seen')": "nerscore diagnose --pred PRED and nerscore report "
                                        "--train TRAIN show it"}
@@ -129,6 +133,8 @@ def keywords_to_flags(message: str, given: Mapping[str, str] | None = None,
     "the labels 'mode=X' and '(drop)' of mode=strict.conll (--keep)"
     >>> keywords_to_flags("report it too (breakdown(..., by='seen')).")
     'report it too (nerscore diagnose --pred PRED and nerscore report --train TRAIN show it).'
+    >>> keywords_to_flags("spelled as the input's (to_suffix), or e.g. to_suffix=False")
+    "spelled as the input's (--to-suffix/--to-prefix), or e.g. --to-prefix"
     >>> keywords_to_flags("Labels removed (keep/drop): (drop) (1 entity); mode=X (2 entities).")
     'Labels removed (--keep/--drop): (drop) (1 entity); mode=X (2 entities).'
     """
@@ -170,6 +176,9 @@ def _rewrite(message: str, given: dict[str, str]) -> str:
         quoted = m.group(2) if m.group(2) is not None else m.group(3)
         value = quoted if quoted is not None else m.group(4)
         option = flags[name]
+        if name in _PAIRED_FLAGS and value in ("True", "False", "None") and quoted is None:
+            on, off = _PAIRED_FLAGS[name]
+            return {"True": on, "False": off}.get(value, f"without {on} or {off}")
         if name in switches:  # a switch turns the option away from its default
             return option if value == str(not switches[name]) else f"without {option}"
         if quoted is None and value in ("None", "False"):

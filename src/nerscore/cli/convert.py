@@ -37,6 +37,11 @@ with --from-scheme/--to-scheme, decoded and written again in the target
 scheme. Every malformed chunk repaired or dropped, every span moved or
 dropped is counted on standard error.
 
+--suffix, --tag-delimiter and --outside say how the tags of IN are spelled,
+and those of OUT unless --to-suffix/--to-prefix, --to-tag-delimiter or
+--to-outside say otherwise; copied labels are re-spelled too, without a
+scheme.
+
 A .spacy OUT gets the spans as doc.ents, which cannot hold overlapping
 spans, or with --spans-key KEY as the span group doc.spans[KEY] (spaCy's
 spancat reads 'sc'), which can.
@@ -50,6 +55,7 @@ examples:
   nerscore convert train.conll train.parquet --labels-as int
   nerscore convert gold.conll gold.jsonl --from-scheme IOB2
   nerscore convert gold.conll gold_bilou.conll --from-scheme IOB2 --to-scheme BILOU
+  nerscore convert gold.conll gold_dash.conll --tag-delimiter _ --to-tag-delimiter -
   nerscore convert brat_folder/ gold.conll --misaligned expand --to-scheme IOB2
   nerscore convert llm.jsonl aligned.jsonl --gold gold.jsonl --align sequential
   nerscore convert nested.jsonl nested.spacy --spans-key sc
@@ -85,7 +91,8 @@ def register(subparsers: Subparsers) -> None:
     tags.add_argument("--to-scheme", type=opt.enum_type(Scheme, "scheme"), default=None,
                       metavar="SCHEME",
                       help="scheme of the tags of OUT (default: --from-scheme; IOB2 for span "
-                           "input; without either, labels are copied as they are)")
+                           "input; without either, labels are copied as they are, re-spelled "
+                           "as the --to- options below say)")
     tags.add_argument("--mode", type=opt.enum_type(Mode, "mode"), default="lenient",
                       metavar="MODE",
                       help="how malformed chunks of IN are read: lenient (repaired), strict "
@@ -94,11 +101,25 @@ def register(subparsers: Subparsers) -> None:
                       help="spans to tags: a span not on word boundaries is an error, or "
                            "grows or shrinks to whole words (default: error)")
     tags.add_argument("--suffix", action="store_true",
-                      help="tags are written TYPE-PREFIX (PER-B) instead of PREFIX-TYPE")
+                      help="the tags of IN (and of OUT, unless --to-prefix) are written "
+                           "TYPE-PREFIX (PER-B) instead of PREFIX-TYPE")
     tags.add_argument("--tag-delimiter", default="-", metavar="CHAR",
-                      help="between prefix and type (default: '-')")
+                      help="between prefix and type in the tags of IN (and of OUT, unless "
+                           "--to-tag-delimiter) (default: '-')")
     tags.add_argument("--outside", default="O", metavar="TAG",
-                      help="the outside tag (default: 'O')")
+                      help="the outside tag of IN (and of OUT, unless --to-outside) "
+                           "(default: 'O')")
+    order = tags.add_mutually_exclusive_group()
+    order.add_argument("--to-suffix", dest="to_suffix", action="store_const", const=True,
+                       default=None,
+                       help="the tags of OUT are written TYPE-PREFIX (default: as IN's)")
+    order.add_argument("--to-prefix", dest="to_suffix", action="store_const", const=False,
+                       help="the tags of OUT are written PREFIX-TYPE (default: as IN's)")
+    tags.add_argument("--to-tag-delimiter", default=None, metavar="CHAR",
+                      help="between prefix and type in the tags of OUT (default: "
+                           "--tag-delimiter)")
+    tags.add_argument("--to-outside", default=None, metavar="TAG",
+                      help="the outside tag of OUT (default: --outside)")
     out = parser.add_argument_group("output")
     out.add_argument("--labels-as", choices=("int", "string"), default="int",
                      help="Parquet tags: integer ids with a vocabulary, or strings "
@@ -182,7 +203,8 @@ def _convert(args: argparse.Namespace, fmt: Format, conll: dict[str, Any],
             misaligned=args.misaligned, labels_as=args.labels_as,
             parquet_kind=args.parquet_kind, chunk_size=args.chunk_size,
             encoding=args.encoding, conll_options=conll, suffix=args.suffix,
-            delimiter=args.tag_delimiter, outside=args.outside, progress=bar,
+            delimiter=args.tag_delimiter, outside=args.outside, to_suffix=args.to_suffix,
+            to_delimiter=args.to_tag_delimiter, to_outside=args.to_outside, progress=bar,
             **label_kwargs(args),
         )
     except OptionError as exc:

@@ -468,6 +468,13 @@ def run_llm_convert(args: argparse.Namespace) -> int:
     if args.to_format not in (None, "jsonl") or (not args.target.lower().endswith(
             (".jsonl", ".json", ".ndjson")) and args.to_format is None):
         raise opt.UsageError("aligned model outputs are written as JSON Lines (OUT.jsonl)")
+    spelled = [flag for flag, dest in (("--to-suffix/--to-prefix", "to_suffix"),
+                                       ("--to-tag-delimiter", "to_tag_delimiter"),
+                                       ("--to-outside", "to_outside"))
+               if getattr(args, dest) is not None]
+    if spelled:
+        raise opt.UsageError(f"{spelled[0]} spells the output tags; {args.target} gets the "
+                             "aligned spans: leave it out")
     gold_fmt = fm.input_format(args.gold, None)
     reading = fm.reader_options(args, gold_fmt, "gold")
     args.scheme = args.from_scheme

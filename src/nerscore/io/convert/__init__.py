@@ -26,6 +26,11 @@ Conventions
   then the tags are decoded and written again, and malformed chunks are
   counted as repaired (``mode="lenient"`` or ``"conlleval"``) or dropped
   (``mode="strict"``).
+- **Spelling.** ``suffix``, ``delimiter`` and ``outside`` say how the input
+  tags are spelled (``docs/schemes.md``), and the output tags unless
+  ``to_suffix``, ``to_delimiter`` or ``to_outside`` say otherwise: ``B_PER``
+  becomes ``B-PER`` with ``delimiter="_", to_delimiter="-"``. Labels copied
+  without a scheme are re-spelled tag by tag, with no scheme needed.
 - **CoNLL in Parquet.** A Parquet tag file written from CoNLL keeps the
   other columns (``column_1``, ... by position in the line), a boolean
   ``document`` column (a ``-DOCSTART-`` line before the sentence) and the
@@ -43,7 +48,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from nerscore.decode.label_ops import warn_unknown_labels
-from nerscore.errors import OptionError
+from nerscore.errors import OptionError, option_error, quoted
 from nerscore.io.atomic import atomic_path, inside, same_file
 from nerscore.io.chunks import slice_tags
 from nerscore.io.convert.reading import (
@@ -83,6 +88,9 @@ def convert_file(
     suffix: bool = False,
     delimiter: str = "-",
     outside: str = "O",
+    to_suffix: bool | None = None,
+    to_delimiter: str | None = None,
+    to_outside: str | None = None,
     progress: Progress | None = None,
     labels_map: Mapping[str, str] | None = None,
     keep: Sequence[str] | None = None,
@@ -125,7 +133,16 @@ def convert_file(
         it in a ``.spacy`` output (overlapping spans allowed, ``doc.ents`` left
         unannotated; :func:`~nerscore.io.docbin.write_docbin`).
     suffix, delimiter, outside
-        Tag syntax.
+        How the input tags are spelled (docs/schemes.md): ``TYPE-PREFIX``
+        instead of ``PREFIX-TYPE``, the delimiter between prefix and type,
+        the outside tag; the output tags are spelled so too unless the
+        ``to_`` options say otherwise.
+    to_suffix, to_delimiter, to_outside : optional
+        How the output tags are spelled (default: as the input's, the
+        ``suffix``, ``delimiter`` and ``outside`` given). Labels copied
+        without a scheme are read with the input's spelling and written with
+        these; in a Parquet file with integer labels the vocabulary is
+        re-spelled.
     progress : callable, optional
         Called as ``progress(done, total)`` after each chunk (bytes of CoNLL
         input, rows of Parquet input: the format's ``progress_unit``).
@@ -165,10 +182,14 @@ def convert_file(
                          "would mix the output with it; give an output that does not hold it.")
     result = ConversionResult(fin.name, fout.name)
     syntax = {"suffix": suffix, "delimiter": delimiter, "outside": outside}
+    respelled = _target_syntax(to_suffix=to_suffix, to_delimiter=to_delimiter,
+                               to_outside=to_outside)
+    to_syntax = {**syntax, **{k[3:]: v for k, v in respelled.items()}}
     if to_scheme is None and from_scheme is not None:
         to_scheme = from_scheme
     ops = LabelOps(labels_map, keep, drop)
-    opt = Options(from_scheme, to_scheme, mode, misaligned, syntax, result, label_ops=ops)
+    opt = Options(from_scheme, to_scheme, mode, misaligned, syntax, to_syntax, result,
+                  label_ops=ops)
     given = {"encoding": encoding, **(conll_options or {})}
     read_options = {k: v for k, v in given.items() if k in fin.options}
     in_tags = fin.kind_of(src, read_options) == "tags"
@@ -200,12 +221,19 @@ def convert_file(
                           option="from_scheme")
     _check_unused(src, dst, fout, in_tags, out_kind, from_scheme=from_scheme, mode=mode,
                   misaligned=misaligned, labels_as=labels_as, parquet_kind=parquet_kind,
-                  syntax=syntax)
+                  syntax=syntax, respelled=respelled)
     job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
-               WriteOptions(encoding, labels_as, outside, Layout(), given.get("spans_key")),
+               WriteOptions(encoding, labels_as, to_syntax["outside"], Layout(),
+                            given.get("spans_key")),
                progress)
     write_output(fout, dst, lambda path: job.write(src, path))
     result.reader_notes.extend(job.write_options.notes)
+    if opt.unread:
+        n, shown = len(opt.unread), ", ".join(quoted(t) for t in sorted(opt.unread))
+        result.reader_notes.append(
+            f"{n} tag{'s' if n != 1 else ''} of the label vocabulary that no token has kept as "
+            f"{'they are' if n != 1 else 'it is'}: the spelling of the input tags cannot read "
+            f"{'them' if n != 1 else 'it'} ({shown}).")
     if ops:
         warn_unknown_labels(ops, seen_labels(opt.label_tallies))
         result.reader_notes.extend(label_notes(opt.label_tallies, one_side=True))
@@ -217,27 +245,53 @@ def convert_file(
 #: call (a usage error on the command line), not a problem of the data.
 CONVERSION_OPTIONS = frozenset({
     "to_format", "from_scheme", "to_scheme", "mode", "misaligned", "parquet_kind", "labels_as",
-    "suffix", "delimiter", "outside",
+    "suffix", "delimiter", "outside", "to_suffix", "to_delimiter", "to_outside",
 })
+
+
+def _target_syntax(**given: Any) -> dict[str, Any]:
+    """The ``to_`` spelling options given (not None), checked."""
+    out = {k: v for k, v in given.items() if v is not None}
+    if not isinstance(out.get("to_suffix", False), bool):
+        raise option_error("to_suffix", "a bool or None", out["to_suffix"])
+    for name in ("to_delimiter", "to_outside"):
+        value = out.get(name, "-")
+        if not isinstance(value, str) or not value:
+            raise option_error(name, "a non-empty str or None", value)
+    return out
 
 
 def _check_unused(src: str, dst: str, fout: Format, in_tags: bool, out_kind: str, *,
                   from_scheme: str | None, mode: str, misaligned: str, labels_as: str,
-                  parquet_kind: str | None, syntax: dict[str, Any]) -> None:
+                  parquet_kind: str | None, syntax: dict[str, Any],
+                  respelled: dict[str, Any]) -> None:
     """Refuse an option given a value other than its default where the conversion has no use for it."""
     held = "tags" if in_tags else "spans"
     decoded = in_tags and from_scheme is not None  # tags read with their scheme
-    spelled = decoded or (not in_tags and out_kind == "tags")  # tags parsed or written
     scheme = "pass the scheme of the input tags too, e.g. from_scheme='IOB2'"
     if mode != "lenient" and not decoded:
         how = scheme if in_tags else f"{src} holds spans: leave it out"
         raise OptionError(f"mode={mode!r} says how tags are decoded with their scheme; {how}.",
                           option="mode")
+    for name, value in respelled.items():
+        if out_kind != "tags":
+            raise OptionError(f"{name}={value!r} spells the output tags; {dst} gets {out_kind}: "
+                              "leave it out.", option=name)
     for name, default in (("suffix", False), ("delimiter", "-"), ("outside", "O")):
-        if syntax[name] != default and not spelled:
-            how = scheme if in_tags else f"{src} holds spans and {dst} gets {out_kind}: leave it out"
-            raise OptionError(f"{name}={syntax[name]!r} spells the tags decoded with their scheme "
-                              f"or written from spans; {how}.", option=name)
+        value, to_name = syntax[name], f"to_{name}"
+        if value == default:
+            continue
+        if in_tags and not decoded and not respelled:  # labels copied as they are
+            how = (f"the input tags are copied as they are: {scheme}, or respell them, e.g. "
+                   f"{to_name}={default!r}")
+        elif not in_tags and out_kind != "tags":
+            how = f"{src} holds spans and {dst} gets {out_kind}: leave it out"
+        elif not in_tags and to_name in respelled:
+            how = f"{src} holds spans and the output tags have their own spelling: leave it out"
+        else:
+            continue
+        raise OptionError(f"{name}={value!r} spells the input tags, and the output tags unless "
+                          f"they have their own spelling ({to_name}); {how}.", option=name)
     if misaligned != "error" and (in_tags or out_kind != "tags"):
         raise OptionError(f"misaligned={misaligned!r} applies to spans written as tags; {src} "
                           f"holds {held} and {dst} gets {out_kind}: leave it out.",
@@ -302,7 +356,7 @@ def write_documents(docs: list[Document], dst: str, fout: Format, *,
         raise OptionError(f"spans_key={spans_key!r} names a span group of spaCy .spacy files; "
                           f"{dst} is a {fout.name} file: leave it out.", option="spans_key")
     result = ConversionResult("documents", fout.name)
-    kept = keep_only(docs, fout.keeps, Options(None, None, "lenient", "error", {}, result))
+    kept = keep_only(docs, fout.keeps, Options(None, None, "lenient", "error", {}, {}, result))
     options = WriteOptions(spans_key=spans_key)
     writer = fout.write_spans
     write_output(fout, dst, lambda path: writer([kept], path, options))

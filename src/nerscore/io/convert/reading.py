@@ -253,17 +253,25 @@ class WriteOptions:
 
 @dataclass
 class Options:
-    """What a conversion was asked to do, and where it counts what it changed."""
+    """What a conversion was asked to do, and where it counts what it changed.
+
+    ``syntax`` spells the input tags, ``to_syntax`` the output tags (the
+    keywords ``suffix``, ``delimiter`` and ``outside`` of each); ``unread``
+    gathers the tags of a label vocabulary that no token has and that could
+    not be re-spelled.
+    """
 
     from_scheme: str | None
     to_scheme: str | None
     mode: str
     misaligned: str
     syntax: dict[str, Any]
+    to_syntax: dict[str, Any]
     result: ConversionResult
     n_docs: int = 0
     label_ops: LabelOps = field(default_factory=LabelOps)
     label_tallies: dict[str, int] = field(default_factory=dict)
+    unread: set[str] = field(default_factory=set)
 
 
 # ------------------------------------------------------------------------------ reading

@@ -26,6 +26,7 @@ __all__ = [
     "keep_only",
     "relabel_conll",
     "relabel_documents",
+    "respell",
     "retag",
     "to_documents",
     "to_tags",
@@ -61,9 +62,9 @@ def _encode(ents: Sequence[Entity], lengths: list[int], opt: Options) -> Encoded
     from nerscore.decode.entities import entities_to_tags, tags_to_entities
 
     scheme = opt.to_scheme or "IOB2"
-    rows = entities_to_tags(ents, lengths, scheme=scheme, **opt.syntax)
+    rows = entities_to_tags(ents, lengths, scheme=scheme, **opt.to_syntax)
     tags = EncodedTags.from_lists(rows)
-    back = tags_to_entities(tags, scheme=scheme, mode="strict", **opt.syntax)
+    back = tags_to_entities(tags, scheme=scheme, mode="strict", **opt.to_syntax)
     opt.result.merged += len(ents) - len(back)
     return tags
 
@@ -72,12 +73,68 @@ def retag(chunk: TagChunk, opt: Options) -> TagChunk:
     """Re-encode a chunk in ``opt.to_scheme``, counting repairs (unchanged when nothing is asked).
 
     Label operations (``opt.label_ops``) decode and re-encode the chunk too.
+    Without either, the labels are copied, re-spelled when ``opt.to_syntax``
+    differs from ``opt.syntax`` (:func:`respell`).
     """
     if opt.to_scheme is None and not opt.label_ops:
-        return chunk
+        if opt.to_syntax == opt.syntax:
+            return chunk
+        return TagChunk(respell(chunk.labels, opt), chunk.tokens, chunk.extra, chunk.documents)
     ents = _decode(chunk, opt)
     labels = _encode(ents, chunk.labels.lengths.tolist(), opt)
     return TagChunk(labels, chunk.tokens, chunk.extra, chunk.documents)
+
+
+def respell(tags: EncodedTags, opt: Options) -> EncodedTags:
+    """The tags read as ``opt.syntax`` spells them, written as ``opt.to_syntax`` does.
+
+    Each tag of the vocabulary keeps its prefix letter and type (its id too,
+    so a Parquet file's integer labels keep theirs); no scheme is needed. A
+    tag of the vocabulary that no token has and the input's spelling cannot
+    read (a Parquet file's integer labels) is kept as it is, and added to
+    ``opt.unread``.
+
+    Raises
+    ------
+    InvalidTagError
+        At the first token whose tag the input's spelling cannot read.
+
+    Examples
+    --------
+    >>> from nerscore.io.convert.reading import ConversionResult
+    >>> opt = Options(None, None, "lenient", "error",
+    ...               {"suffix": False, "delimiter": "_", "outside": "OUT"},
+    ...               {"suffix": True, "delimiter": "-", "outside": "O"},
+    ...               ConversionResult("conll", "conll"))
+    >>> respell(EncodedTags.from_lists([["B_PER", "I_PER", "OUT", "B"]]), opt).to_lists()
+    [['PER-B', 'PER-I', 'O', 'B']]
+    """
+    from nerscore.values.decoding import Decoding
+    from nerscore.values.tags import check_vocab, parse_vocab
+
+    parsed = parse_vocab(tags.vocab, Decoding(**opt.syntax))
+    check_vocab(parsed, tags)
+    suffix, delimiter = opt.syntax["suffix"], opt.syntax["delimiter"]
+    to_suffix, to_delimiter = opt.to_syntax["suffix"], opt.to_syntax["delimiter"]
+    vocab = []
+    for i, (tag, k) in enumerate(zip(tags.vocab, parsed.label.tolist(), strict=True)):
+        typ = parsed.labels[k] if k >= 0 else ""
+        if i in parsed.invalid:  # no token has it (check_vocab)
+            opt.unread.add(tag)
+            vocab.append(tag)
+        elif k < 0:
+            vocab.append(opt.to_syntax["outside"])
+        elif not typ:  # a bare prefix letter: an untyped tag
+            vocab.append(tag)
+        elif suffix:
+            vocab.append(_spelled(tag.rpartition(delimiter)[2], typ, to_suffix, to_delimiter))
+        else:
+            vocab.append(_spelled(tag.partition(delimiter)[0], typ, to_suffix, to_delimiter))
+    return dataclasses.replace(tags, vocab=tuple(vocab))
+
+
+def _spelled(letter: str, typ: str, suffix: bool, delimiter: str) -> str:
+    return f"{typ}{delimiter}{letter}" if suffix else f"{letter}{delimiter}{typ}"
 
 
 def relabel_documents(docs: Sequence[Document], opt: Options) -> list[Document]:

@@ -1,0 +1,118 @@
+"""``nerscore convert``: the spelling of the output tags (--to-suffix/--to-prefix, --to-tag-delimiter, --to-outside)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from nerscore.cli import main
+from tests.paths import DATA
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return status, out, err
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("text", "flags", "expected"), [
+    # B_PER -> B-PER, the scheme kept
+    ("Anna B_PER\nleft O\n", ["--from-scheme", "IOB2", "--tag-delimiter", "_",
+                              "--to-tag-delimiter", "-"], "Anna B-PER\nleft O\n"),
+    # PER-B (suffix style) -> B-PER
+    ("Anna PER-B\nSmith PER-I\n", ["--from-scheme", "IOB2", "--suffix", "--to-prefix"],
+     "Anna B-PER\nSmith I-PER\n"),
+    # IOBES with '_' -> BILOU with '-'
+    ("Anna S_PER\nNew B_LOC\nYork E_LOC\n", ["--from-scheme", "IOBES", "--to-scheme", "BILOU",
+                                            "--tag-delimiter", "_", "--to-tag-delimiter", "-"],
+     "Anna U-PER\nNew B-LOC\nYork L-LOC\n"),
+    # OUT -> O, the labels copied without a scheme
+    ("Anna B-PER\nleft OUT\n", ["--outside", "OUT", "--to-outside", "O"], "Anna B-PER\nleft O\n"),
+    # copied and re-spelled: every part of the spelling at once
+    ("Anna B_PER\nleft OUT\nin B\n", ["--tag-delimiter", "_", "--outside", "OUT", "--to-suffix",
+                                      "--to-tag-delimiter", "-", "--to-outside", "O"],
+     "Anna PER-B\nleft O\nin B\n"),
+    # the same spelling on both sides: the same bytes, whatever the tags
+    ("Anna B_PER\nleft OUT\nin odd\n", ["--tag-delimiter", "_", "--outside", "OUT", "--to-prefix",
+                                        "--to-tag-delimiter", "_", "--to-outside", "OUT"],
+     "Anna B_PER\nleft OUT\nin odd\n"),
+])
+def test_tags_are_respelled_in_one_run(capsys, tmp_path, text, flags, expected):
+    src = write(tmp_path / "a.conll", text)
+    status, out, err = run(capsys, "convert", src, tmp_path / "b.conll", *flags)
+    assert (status, out) == (0, "")
+    assert err == f"nerscore convert: note: wrote 1 sentence (conll to conll) to {tmp_path}/b.conll\n"
+    assert (tmp_path / "b.conll").read_text(encoding="utf-8") == expected
+
+
+def test_spans_are_written_as_tags_in_the_output_spelling(capsys, tmp_path):
+    src = write(tmp_path / "a.jsonl", '{"id": "d", "text": "Anna left", "spans": [[0, 4, "PER"]]}\n')
+    assert run(capsys, "convert", src, tmp_path / "b.conll", "--to-suffix", "--to-tag-delimiter",
+               "_", "--to-outside", "NONE")[0] == 0
+    assert (tmp_path / "b.conll").read_text(encoding="utf-8") == "Anna PER_B\nleft NONE\n\n"
+
+
+@pytest.mark.parametrize(("src", "flags", "message"), [
+    ("a.conll", ["b.jsonl", "--from-scheme", "IOB2", "--to-tag-delimiter", "_"],
+     "error: --to-tag-delimiter _ spells the output tags; {tmp}/b.jsonl gets spans: leave it out. "
+     "See 'nerscore convert --help'."),
+    ("a.jsonl", ["b.jsonl", "--to-suffix"], "error: --to-suffix spells the output tags; "),
+    ("a.jsonl", ["b.parquet", "--to-prefix"], "error: --to-prefix spells the output tags; "
+     "{tmp}/b.parquet gets spans: leave it out."),
+    ("a.jsonl", ["b.jsonl", "--to-outside", "O"], "error: --to-outside O spells the output tags;"),
+    ("a.jsonl", ["b.conll", "--suffix", "--to-prefix"], "error: --suffix spells the input tags, "
+     "and the output tags unless they have their own spelling (--to-suffix/--to-prefix); "
+     "{tmp}/a.jsonl holds spans and the output tags have their own spelling: leave it out."),
+    ("a.conll", ["b.conll", "--tag-delimiter", "_"], "error: --tag-delimiter _ spells the input "
+     "tags, and the output tags unless they have their own spelling (--to-tag-delimiter); the "
+     "input tags are copied as they are: pass the scheme of the input tags too, e.g. "
+     "--from-scheme IOB2, or respell them, e.g. --to-tag-delimiter -."),
+    ("a.conll", ["b.conll", "--to-suffix", "--to-prefix"],
+     "argument --to-prefix: not allowed with argument --to-suffix"),
+])
+def test_a_spelling_that_applies_to_nothing_is_a_usage_error(capsys, tmp_path, src, flags,
+                                                             message):
+    write(tmp_path / "a.conll", "Anna B-PER\n")
+    write(tmp_path / "a.jsonl", '{"id": "d", "text": "Anna", "spans": []}\n')
+    status, out, err = run(capsys, "convert", tmp_path / src,
+                           *(str(tmp_path / f) if "." in f else f for f in flags))
+    assert (status, out) == (2, "")
+    assert message.format(tmp=tmp_path) in err
+    assert not (tmp_path / flags[0]).exists()
+
+
+def test_aligned_model_outputs_take_no_output_spelling(capsys, tmp_path):
+    llm, gold = DATA / "llm" / "llm.jsonl", DATA / "llm" / "gold.jsonl"
+    status, _, err = run(capsys, "convert", llm, tmp_path / "o.jsonl", "--gold", gold,
+                         "--to-tag-delimiter", "_")
+    assert status == 2
+    assert (f"error: --to-tag-delimiter spells the output tags; {tmp_path}/o.jsonl gets the "
+            "aligned spans: leave it out.") in err
+
+
+def test_a_tag_the_input_spelling_cannot_read_is_located(capsys, tmp_path):
+    src = write(tmp_path / "a.conll", "Anna B_PER\nleft OUT\n\nBo B-PER\n")
+    status, out, err = run(capsys, "convert", src, tmp_path / "b.conll", "--tag-delimiter", "_",
+                           "--outside", "OUT", "--to-tag-delimiter", "-", "--to-outside", "O")
+    assert (status, out) == (1, "")
+    assert err.startswith("nerscore convert: error: Invalid tag 'B-PER' at token 0 ('Bo') of "
+                          f"sentence 0 ({src}, line 4): expected the outside tag or PREFIX_TYPE "
+                          "with a prefix in B, ")
+    assert not (tmp_path / "b.conll").exists()
+
+
+def test_help_says_which_file_each_spelling_option_describes(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")  # one line per option
+    assert main(["convert", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--suffix the tags of IN (and of OUT, unless --to-prefix) are written" in text
+    assert "in the tags of IN (and of OUT, unless --to-tag-delimiter)" in text
+    assert "the outside tag of IN (and of OUT, unless --to-outside)" in text
+    assert "--to-outside TAG the outside tag of OUT (default: --outside)" in text
