@@ -231,6 +231,20 @@ def test_missing_documents_are_left_out_of_the_pairs_that_lack_them() -> None:
     assert result.tokens.overall is None or result.tokens.units == "offsets"
 
 
+def test_an_annotator_without_documents_lacks_every_one() -> None:
+    a = [nerscore.Document("d1", [(0, 4, "PER")], "Anna ran"),
+         nerscore.Document("d2", [(0, 3, "LOC")], "Rio")]
+    b = [nerscore.Document("d1", [(0, 4, "PER")], "Anna ran")]
+    result = agreement({"a": a, "b": b, "c": []}, n_resamples=0)
+    assert result.f1.matrix[0][1] == 1.0
+    assert math.isnan(result.f1.matrix[0][2])  # no document in common
+    assert result.notes[0].endswith("'d1' (missing for c); 'd2' (missing for b, c).")
+    docs, _ = nerscore.adjudicate({"a": a, "b": b, "c": []})
+    assert [(d.id, len(d.spans)) for d in docs] == [("d1", 1), ("d2", 1)]
+    with pytest.raises(LengthMismatchError, match="different numbers of documents"):
+        agreement({"a": [[(0, 4, "PER")]], "b": []})  # without ids: paired by position
+
+
 def test_documents_no_two_annotators_share_are_an_error() -> None:
     a = {"d1": [(0, 4, "PER")], "d2": []}
     with pytest.raises(FormatError, match="No document is annotated by two or more annotators"):

@@ -275,17 +275,18 @@ def _encode(s: object, name: str) -> EncodedTags:
 
 def _join_spans(names: list[str], sets: list[Any], absent: str) -> Annotated:
     preps = [prepare_spans(s, s, annotator=name) for name, s in zip(names, sets, strict=True)]
-    with_ids = [p.doc_ids is not None for p in preps]
+    # a set without documents has neither ids nor positions: it joins either way
+    with_ids = [p.doc_ids is not None for p in preps if p.gold.n_sequences]
     if any(with_ids) and not all(with_ids):
-        plain = [n for n, w in zip(names, with_ids, strict=True) if not w]
+        plain = [n for n, p in zip(names, preps, strict=True)
+                 if p.gold.n_sequences and p.doc_ids is None]
         raise InputTypeError(
             f"The documents of {', '.join(map(repr, plain))} have no ids but the others' have; "
             "give every annotator's documents ids (to join them by id) or none (by position).")
-    if all(with_ids):
+    if any(with_ids):
         order: dict[str, int] = {}
         for p in preps:
-            assert p.doc_ids is not None
-            for d in p.doc_ids:
+            for d in p.doc_ids or ():
                 order.setdefault(d, len(order))
         doc_ids: tuple[str, ...] | None = tuple(order)
         rows = [np.array([order[d] for d in p.doc_ids or ()], dtype=np.int64) for p in preps]
