@@ -57,7 +57,7 @@ def render_agreement(result: Agreement, *, format: str = "text",  # noqa: A002 -
     >>> import nerscore
     >>> a = nerscore.agreement([[["B-X", "O"]], [["B-X", "O"]]], n_resamples=0)
     >>> print(render_agreement(a).splitlines()[0])
-    agreement of 2 annotators over 1 documents; entity F1 by match='exact'
+    agreement of 2 annotators over 1 documents; entity F1 by exact match (--match exact)
     """
     md = format == "markdown"
     names = result.names
@@ -68,7 +68,7 @@ def render_agreement(result: Agreement, *, format: str = "text",  # noqa: A002 -
         interval = (f" [{_num(ci.low, digits)}, {_num(ci.high, digits)}] "
                     f"({result.level:.0%} bootstrap over documents)")
     lines = [f"agreement of {len(names)} annotators over {result.n_documents} documents; "
-             f"entity F1 by match={result.match!r}"]
+             f"entity F1 by {result.match} match (--match {result.match})"]
     lines += _heading("pairwise entity F1 (micro" + ("" if f1.symmetric else
                       "; rows are the reference") + ")", md)
     lines += table_lines(["", *names], [[n, *(_num(x, digits) for x in row)]

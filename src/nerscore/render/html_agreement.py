@@ -207,7 +207,7 @@ def render_agreement_html(result: Agreement, digits: int = 2) -> str:
         f"<style>{CSS}{_CSS}</style></head><body>"
         f"<h1>Agreement of {len(names)} annotators</h1>"
         f"<p class=\"meta\">{result.n_documents} documents; entity F1 by "
-        f"match={escape(repr(result.match))}; mean pairwise F1 "
+        f"{escape(result.match)} match (--match {escape(result.match)}); mean pairwise F1 "
         f"{_num(f1.mean(), digits)} (SD {_num(f1.sd(), digits)}){interval}</p>"
         + (f"<ul>{notes}</ul>" if notes else "")
         + "<h2>Pairwise entity F1</h2>"
