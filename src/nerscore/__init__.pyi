@@ -92,6 +92,7 @@ from nerscore.decode.validation import (
     validate_tags as validate_tags,
 )
 from nerscore.errors import (
+    AnnotatorChoiceError as AnnotatorChoiceError,
     ConllevalMergeWarning as ConllevalMergeWarning,
     FormatError as FormatError,
     InputTypeError as InputTypeError,
@@ -151,6 +152,7 @@ from nerscore.io.llm_records import (
 )
 from nerscore.io.prodigy import (
     read_prodigy as read_prodigy,
+    read_prodigy_annotators as read_prodigy_annotators,
     write_prodigy as write_prodigy,
 )
 from nerscore.io.webanno import read_webanno as read_webanno

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from types import FrameType, ModuleType
 
 __all__ = [
+    "AnnotatorChoiceError",
     "ConllevalMergeWarning",
     "FormatError",
     "InputTypeError",
@@ -195,6 +196,32 @@ class OptionError(NerscoreError, ValueError, TypeError):
     def __init__(self, message: str, *, option: str | None = None) -> None:
         super().__init__(message)
         self.option = option
+
+
+class AnnotatorChoiceError(OptionError):
+    """A file of several annotators' annotations (or of none), read without choosing one.
+
+    The message advises ``annotator=NAME``, as scoring reads one annotator;
+    a caller that compares the annotators instead (``nerscore agree``) builds
+    its own advice from the attributes.
+
+    Attributes
+    ----------
+    source : str
+        The file (or folder).
+    annotators : tuple of str
+        The annotators it holds, in order of first appearance (empty: none,
+        as in a Label Studio export of predictions only).
+    line : int or None
+        1-based line where it was found (a file read line by line).
+    """
+
+    def __init__(self, message: str, *, source: str, annotators: Sequence[str],
+                 line: int | None = None) -> None:
+        super().__init__(message, option="annotator")
+        self.source = source
+        self.annotators = tuple(annotators)
+        self.line = line
 
 
 def option_error(name: str, expected: str, value: object) -> OptionError:

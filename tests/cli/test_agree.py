@@ -395,3 +395,149 @@ def test_the_header_names_the_match_flag(tmp_path: Path, capsys: pytest.CaptureF
     page = out.read_text(encoding="utf-8")
     assert "documents; entity F1 by overlap match (--match overlap)" in page
     assert "match=" not in page
+
+
+# --------------------------------------------------------------- one Prodigy dataset, several annotators
+
+#: Two inputs: "Ann met Bob in Paris" (11) and "Cy left Rome" (22).
+ANN, CY = "Ann met Bob in Paris", "Cy left Rome"
+PRODIGY = [  # (text, input, annotator, answer, spans)
+    (ANN, 11, "x", "accept", [(0, 3, "PER"), (8, 11, "PER"), (15, 20, "LOC")]),
+    (ANN, 11, "y", "accept", [(0, 3, "PER"), (15, 20, "LOC")]),
+    (CY, 22, "x", "accept", [(0, 2, "PER"), (8, 12, "LOC")]),
+    (ANN, 11, "z", "accept", [(0, 3, "PER"), (8, 11, "PER"), (15, 20, "LOC")]),
+    (CY, 22, "y", "accept", [(0, 2, "PER"), (8, 12, "ORG")]),
+    (CY, 22, "z", "reject", [(0, 2, "PER")]),
+    ("Dee sang", 33, "x", "ignore", []),
+]
+
+
+def prodigy_dataset(path: Path, *, without: str = "") -> str:
+    """A ``prodigy db-out`` file of :data:`PRODIGY`, leaving out annotator ``without``."""
+    path.write_text("".join(json.dumps({
+        "text": text, "spans": [{"start": a, "end": b, "label": lab} for a, b, lab in spans],
+        "answer": answer, "_input_hash": h, "_task_hash": h, "_annotator_id": f"ds-{who}",
+        "_session_id": f"ds-{who}"}) + "\n"
+        for text, h, who, answer, spans in PRODIGY if who != without), encoding="utf-8")
+    return str(path)
+
+
+def test_agree_compares_the_two_annotators_of_one_prodigy_dataset(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dataset = prodigy_dataset(tmp_path / "ds.jsonl", without="z")
+    assert main(["agree", dataset, "--input-format", "prodigy", "--resamples", "0",
+                 "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["annotators"] == ["ds-x", "ds-y"]
+    assert data["n_documents"] == 2
+    # x has 5 entities, y 4, and 3 agree (PER Ann, LOC Paris, PER Cy): F1 = 2*3/(5+4)
+    assert data["f1"]["matrix"][0][1] == pytest.approx(2 / 3)
+    assert err.startswith(f"nerscore agree: note: {dataset}: 4 example(s) read; left out: 1 "
+                          "ignored.\n")
+    assert main(["agree", dataset, "--input-format", "prodigy", "--resamples", "0",
+                 "--names", "ana", "ben"]) == 0
+    out = capsys.readouterr().out
+    assert "mean pairwise F1: 0.67 (SD 0.00)" in out
+    assert "ana  1.00  0.67\nben  0.67  1.00" in out
+
+
+def test_agree_compares_three_annotators_of_one_prodigy_dataset_where_one_lacks_an_input(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dataset = prodigy_dataset(tmp_path / "ds.jsonl")
+    assert main(["agree", dataset, "--input-format", "prodigy", "--resamples", "0",
+                 "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["annotators"] == ["ds-x", "ds-y", "ds-z"]
+    # z rejected input 22, so x-z and y-z are scored on input 11 alone:
+    # x-y 2*3/(5+4); x-z 2*3/(3+3); y-z 2*2/(2+3)
+    matrix = data["f1"]["matrix"]
+    assert [matrix[0][1], matrix[0][2], matrix[1][2]] == pytest.approx([2 / 3, 1.0, 0.8])
+    assert data["f1"]["mean"] == pytest.approx((2 / 3 + 1.0 + 0.8) / 3)
+    assert ("1 document(s) are not annotated by every annotator and are left out of the pairs and "
+            "statistics that lack them: '22' (missing for ds-z).") in data["notes"]
+    assert (f"nerscore agree: note: {dataset}: 5 example(s) read; left out: 1 rejected, "
+            "1 ignored.\n") in err
+
+
+def test_an_annotator_who_accepted_no_example_lacks_every_document(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dataset = tmp_path / "ds.jsonl"
+    prodigy_dataset(dataset, without="z")
+    with dataset.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"text": CY, "spans": [], "answer": "reject", "_input_hash": 22,
+                             "_annotator_id": "ds-w"}) + "\n")
+    assert main(["agree", str(dataset), "--input-format", "prodigy", "--resamples", "0",
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["annotators"] == ["ds-x", "ds-y", "ds-w"]
+    assert data["f1"]["matrix"][0][1] == pytest.approx(2 / 3)
+    assert ("2 document(s) are not annotated by every annotator and are left out of the pairs and "
+            "statistics that lack them: '11' (missing for ds-w); '22' (missing for ds-w)."
+            in data["notes"])
+
+
+@pytest.mark.parametrize(("without", "kept"), [
+    # two annotators: a document needs both votes
+    ("z", {"11": [[0, 3, "PER"], [15, 20, "LOC"]], "22": [[0, 2, "PER"]]}),
+    # three: input 11 needs 2 of its 3 annotators, input 22 both of its 2 (z rejected it)
+    ("", {"11": [[0, 3, "PER"], [8, 11, "PER"], [15, 20, "LOC"]], "22": [[0, 2, "PER"]]}),
+])
+def test_adjudicate_votes_among_the_annotators_of_one_prodigy_dataset(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], without: str,
+        kept: dict[str, list[list[object]]]) -> None:
+    dataset = prodigy_dataset(tmp_path / "ds.jsonl", without=without)
+    out = tmp_path / "gold.jsonl"
+    assert main(["adjudicate", dataset, "--input-format", "prodigy", "-o", str(out)]) == 0
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert {d["id"]: [[s["start"], s["end"], s["label"]] for s in d["spans"]]
+            for d in written} == kept
+    assert [d["text"] for d in written] == [ANN, CY]
+    err = capsys.readouterr().err
+    assert f"nerscore adjudicate: note: {dataset}: " in err
+    assert f"nerscore adjudicate: note: wrote {out}\n" in err
+
+
+@pytest.mark.parametrize("command", ["agree", "adjudicate"])
+def test_several_prodigy_datasets_of_several_annotators_say_how_to_compare_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    files = [prodigy_dataset(tmp_path / "one.jsonl"), prodigy_dataset(tmp_path / "two.jsonl")]
+    extra = ["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else []
+    assert main([command, *files, "--input-format", "prodigy", *extra]) == 2
+    assert capsys.readouterr().err == (
+        f"nerscore {command}: error: {files[0]} holds annotations of 3 annotators ('ds-x', "
+        f"'ds-y', 'ds-z'); {command} takes one annotator per FILE: give that export alone "
+        "(--input-format prodigy) to compare its annotators, or export each annotator's "
+        f"annotations to a file of its own. See 'nerscore {command} --help'.\n")
+
+
+def test_a_label_studio_export_among_others_is_named_whole(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    task = {"id": 1, "data": {"text": "Anna went home"}, "annotations": [
+        {"completed_by": {"email": who}, "result": [
+            {"type": "labels", "value": {"start": 0, "end": 4, "labels": ["PER"]}}]}
+        for who in ("ann; choose me", "bob")]}
+    files = [tmp_path / "one.json", tmp_path / "two.json"]
+    for path in files:
+        path.write_text(json.dumps([task]), encoding="utf-8")
+    assert main(["agree", *map(str, files), "--input-format", "label-studio"]) == 2
+    assert capsys.readouterr().err == (
+        f"nerscore agree: error: {files[0]} holds annotations of 2 annotators ('ann; choose me', "
+        "'bob'); agree takes one annotator per FILE: give that export alone (--input-format "
+        "label-studio) to compare its annotators, or export each annotator's annotations to a "
+        "file of its own. See 'nerscore agree --help'.\n")
+
+
+def test_a_label_studio_export_of_predictions_only_among_others_says_it_holds_no_annotator(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = {"id": 1, "data": {"text": "Anna went home"}}
+    files = [tmp_path / "one.json", tmp_path / "two.json"]
+    files[0].write_text(json.dumps([{**text, "predictions": [
+        {"model_version": "v1", "result": []}]}]), encoding="utf-8")
+    files[1].write_text(json.dumps([{**text, "annotations": [{"result": []}]}]),
+                        encoding="utf-8")
+    assert main(["agree", *map(str, files), "--input-format", "label-studio"]) == 2
+    assert capsys.readouterr().err == (
+        f"nerscore agree: error: {files[0]} holds annotations of no annotator; agree takes one "
+        "annotator's annotations per FILE. See 'nerscore agree --help'.\n")

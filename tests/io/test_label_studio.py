@@ -7,7 +7,8 @@ import json
 import pytest
 
 import nerscore
-from nerscore.errors import FormatError, OptionError
+from nerscore.errors import AnnotatorChoiceError, FormatError, OptionError
+from nerscore.io.formats import get_format
 from nerscore.io.label_studio import read_label_studio, select, write_label_studio
 from nerscore.values.documents import Document
 from tests.paths import DATA
@@ -110,6 +111,26 @@ def test_several_annotators_need_a_choice_for_gold():
         select(ls)
     with pytest.raises(OptionError, match=r"no annotator '3'; the annotators are '1', '2'\."):
         ls.documents("3")
+
+
+def test_the_error_of_an_unchosen_annotator_says_which_there_are(tmp_path):
+    with pytest.raises(AnnotatorChoiceError) as exc:
+        select(read_label_studio(EXPORT), side=None)
+    assert (exc.value.source, exc.value.annotators, exc.value.option) == (
+        str(EXPORT), ("1", "2"), "annotator")
+    path = write(tmp_path, [{"id": 1, "data": {"text": "Anna"}, "predictions": [
+        {"model_version": "v1", "result": [labels(0, 4, "PER", "Anna")]}]}])
+    with pytest.raises(AnnotatorChoiceError, match=r"holds annotations of 0 annotators; choose "
+                       r"one with annotator=NAME .*, or read the predictions") as exc:
+        select(read_label_studio(path), side=None)
+    assert exc.value.annotators == ()
+
+
+def test_the_format_reads_every_annotator_of_an_export():
+    ls = read_label_studio(EXPORT)
+    sets = get_format("label-studio").annotators(str(EXPORT), {"offsets": "auto"})
+    assert sets.documents == {"1": ls.documents("1"), "2": ls.documents("2")}
+    assert sets.notes == ls.notes(["1", "2"])
 
 
 def test_annotators_named_by_email_and_repeated_annotations(tmp_path):

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from nerscore.errors import FormatError, OptionError
-from nerscore.io.prodigy import read_prodigy, write_prodigy
+from nerscore.errors import AnnotatorChoiceError, FormatError, OptionError
+from nerscore.io.formats import get_format
+from nerscore.io.prodigy import read_prodigy, read_prodigy_annotators, write_prodigy
 from tests.paths import DATA
 
 NER = DATA / "prodigy" / "ner.jsonl"
@@ -60,8 +61,8 @@ def test_spans_are_checked_against_their_tokens(tmp_path):
 def test_two_annotators_of_one_input_need_a_choice(tmp_path):
     path = write(tmp_path, example(_input_hash=7, answer="accept", _annotator_id="ds-ann"),
                  example(_input_hash=7, answer="accept", _annotator_id="ds-bob", spans=[]))
-    with pytest.raises(FormatError, match=r"line 2: a second accepted example of input 7 \(first "
-                                          r"on line 1, annotator 'ds-ann'; this one 'ds-bob'\)"):
+    with pytest.raises(AnnotatorChoiceError, match=r"line 2: a second accepted example of "
+                       r"input 7 \(first on line 1, annotator 'ds-ann'; this one 'ds-bob'\)"):
         read_prodigy(path)
     bob = read_prodigy(path, annotator="ds-bob")
     assert [(d.id, d.spans) for d in bob.documents] == [("7", ())]
@@ -91,3 +92,66 @@ def test_written_examples_read_back_equal(tmp_path):
     docs = read_prodigy(NER).documents
     write_prodigy(docs, tmp_path / "out.jsonl")
     assert read_prodigy(tmp_path / "out.jsonl").documents == docs
+
+
+def test_the_error_of_several_annotators_names_them_all(tmp_path):
+    path = write(tmp_path, example(_input_hash=7, _annotator_id="ann"),
+                 example(_input_hash=7, _annotator_id="bob"),
+                 example(_input_hash=8, _annotator_id="cai"))
+    with pytest.raises(AnnotatorChoiceError) as exc:
+        read_prodigy(path)
+    assert (exc.value.source, exc.value.line, exc.value.option) == (str(path), 2, "annotator")
+    assert exc.value.annotators == ("ann", "bob", "cai")
+
+
+@pytest.mark.parametrize(("who", "said"), [({"_annotator_id": "ann"}, "by annotator 'ann'"),
+                                           ({}, "naming no annotator")])
+def test_one_annotator_accepting_an_input_twice_is_an_error(tmp_path, who, said):
+    path = write(tmp_path, example(_input_hash=7, **who), example(_input_hash=7, **who))
+    message = (f"{path}, line 2: a second accepted example of input 7 {said} (the first is on "
+               "line 1); keep one of the two.")
+    with pytest.raises(FormatError) as exc:
+        read_prodigy(path)
+    assert str(exc.value) == message
+    if who:
+        with pytest.raises(FormatError) as exc:
+            read_prodigy_annotators(path)
+        assert str(exc.value) == message
+
+
+def test_every_annotators_examples_are_read(tmp_path):
+    path = write(tmp_path,
+                 example(_input_hash=1, _annotator_id="ann", answer="accept"),
+                 example(_input_hash=1, _annotator_id="bob", answer="accept", spans=[]),
+                 example(_input_hash=2, _annotator_id="bob", answer="reject"),
+                 example(text="Bob ran", _input_hash=3, _session_id="cai", answer="accept"),
+                 example(_input_hash=2, _annotator_id="ann", answer="ignore"),
+                 example(_input_hash=1, answer="accept"),
+                 example(text="Bob ran", _input_hash=3, _annotator_id="ann"))
+    data = read_prodigy_annotators(path)
+    assert {who: [(d.id, len(d.spans)) for d in docs] for who, docs in data.documents.items()} == {
+        "ann": [("1", 1), ("3", 1)], "bob": [("1", 0)], "cai": [("3", 1)]}
+    assert data.counts == {"accept": 3, "ignore": 1, "no_annotator": 1, "no_answer": 1,
+                           "reject": 1}
+    assert data.notes() == (
+        f"{path}: 4 example(s) read; left out: 1 rejected, 1 ignored, 1 naming no annotator "
+        "(_annotator_id or _session_id).",
+        f"{path}: 1 example(s) without 'answer' were read as accepted.")
+    assert get_format("prodigy").annotators(str(path), {"encoding": None}) == (
+        data.documents, data.notes())
+
+
+def test_an_annotator_who_accepted_nothing_has_no_documents(tmp_path):
+    path = write(tmp_path, example(_input_hash=1, _annotator_id="ann", answer="accept"),
+                 example(_input_hash=1, _annotator_id="bob", answer="reject"))
+    assert {k: len(v) for k, v in read_prodigy_annotators(path).documents.items()} == {
+        "ann": 1, "bob": 0}
+
+
+def test_several_annotators_without_input_hashes_cannot_be_joined(tmp_path):
+    path = write(tmp_path, example(_annotator_id="ann"), example(_annotator_id="bob"))
+    with pytest.raises(FormatError, match=r"have neither _input_hash nor meta\.id, so the "
+                                          "examples of one input by different annotators"):
+        read_prodigy_annotators(path)
+    one = write(tmp_path, example(_annotator_id="ann"), example(text="Bob ran", _annotator_id="ann"))
+    assert [d.id for d in read_prodigy_annotators(one).documents["ann"]] == ["1", "2"]

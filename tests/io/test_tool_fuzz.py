@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from nerscore.errors import NerscoreError
 from nerscore.io.doccano import read_doccano
 from nerscore.io.label_studio import read_label_studio, select
-from nerscore.io.prodigy import read_prodigy
+from nerscore.io.prodigy import read_prodigy, read_prodigy_annotators
 from nerscore.io.webanno import read_webanno
 from tests.paths import DATA
 
@@ -107,7 +107,8 @@ def _lines(name: str) -> list[Any]:
 @FUZZ
 @given(data=st.data(), which=st.sampled_from([("doccano/entities.jsonl", read_doccano),
                                                ("doccano/label.jsonl", read_doccano),
-                                               ("prodigy/ner.jsonl", read_prodigy)]))
+                                               ("prodigy/ner.jsonl", read_prodigy),
+                                               ("prodigy/ner.jsonl", read_prodigy_annotators)]))
 def test_jsonl_exports_with_values_replaced(data: st.DataObject, which: Any) -> None:
     name, reader = which
     records = data.draw(_edited(_lines(name)))
@@ -118,7 +119,7 @@ def test_jsonl_exports_with_values_replaced(data: st.DataObject, which: Any) -> 
 
 @FUZZ
 @given(records=st.lists(st.dictionaries(KEYS, JSON, max_size=6), max_size=4),
-       reader=st.sampled_from([read_doccano, read_prodigy]))
+       reader=st.sampled_from([read_doccano, read_prodigy, read_prodigy_annotators]))
 def test_jsonl_exports_on_arbitrary_records(records: list[Any], reader: Any) -> None:
     _read(reader, "".join(json.dumps(r) + "\n" for r in records).encode(), ".jsonl")
 

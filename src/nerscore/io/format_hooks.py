@@ -1,7 +1,8 @@
 """What the hooks of a :class:`~nerscore.io.formats.Format` return, and helpers to write them.
 
 A format's whole-file reader returns a :class:`ReadResult`, its chunked
-reader a :class:`ChunkStream`, its pair check a :class:`PairCheck`;
+reader a :class:`ChunkStream`, its pair check a :class:`PairCheck`, its
+reader of every annotator of one export :class:`AnnotatorSets`;
 :class:`Counted` counts what a writer writes, and :func:`lazy` names a hook
 whose module is imported on the first call. :mod:`nerscore.io.formats`
 re-exports every name.
@@ -15,8 +16,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from nerscore.io.formats import Format
+    from nerscore.values.documents import Document
 
-__all__ = ["ChunkStream", "Counted", "PairCheck", "ReadResult", "lazy"]
+__all__ = ["AnnotatorSets", "ChunkStream", "Counted", "PairCheck", "ReadResult", "lazy"]
 
 
 def _no_texts(*_: Any) -> None:
@@ -63,6 +65,23 @@ class ReadResult(NamedTuple):
     documents: tuple[int, ...] = ()
     path: str = ""
     file_format: Format | None = None
+
+
+class AnnotatorSets(NamedTuple):
+    """Every annotator's documents of one export that holds several (Label Studio, Prodigy).
+
+    Attributes
+    ----------
+    documents : dict of str to list of Document
+        Annotator -> the documents it annotated, in order of first
+        appearance; a document an annotator did not annotate is not in its
+        list.
+    notes : tuple of str
+        What the reader counted and left out, as sentences naming the file.
+    """
+
+    documents: dict[str, list[Document]]
+    notes: tuple[str, ...] = ()
 
 
 class ChunkStream(NamedTuple):

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import OptionError, closest
 from nerscore.io.format_hooks import (
+    AnnotatorSets,
     ChunkStream,
     Counted,
     PairCheck,
@@ -45,6 +46,7 @@ __all__ = [
     "BUILTIN_FORMATS",
     "ENTRY_POINT_GROUP",
     "FALLBACK_FORMAT",
+    "AnnotatorSets",
     "ChunkStream",
     "Counted",
     "Format",
@@ -141,6 +143,11 @@ class Format:
         ``detect(folder) -> bool``: whether a folder is this format by what
         it holds (a Hugging Face dataset's JSON files); a folder that no
         format detects is the first ``folder`` format's (BRAT).
+    annotators : callable, optional
+        ``annotators(path, options) -> AnnotatorSets``: every annotator's
+        documents of one file that holds several (a Label Studio export, a
+        Prodigy dataset), which ``nerscore agree`` and ``adjudicate``
+        compare; None where a file holds one annotator's.
 
     Records compare by identity: one record is one format.
     """
@@ -165,6 +172,7 @@ class Format:
     progress_unit: str = "rows"
     keeps: tuple[str, ...] = ()
     detect: Callable[[str], bool] | None = None
+    annotators: Callable[[str, Mapping[str, Any]], AnnotatorSets] | None = None
 
     def __post_init__(self) -> None:
         where = f"Format {self.name!r}"

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from nerscore.errors import FormatError, OptionError, closest, quoted
+from nerscore.errors import AnnotatorChoiceError, FormatError, OptionError, closest, quoted
 from nerscore.io._tool_spans import (
     ToolSpan,
     check_units,
@@ -46,7 +46,7 @@ from nerscore.io._tool_spans import (
     text_of,
 )
 from nerscore.io.atomic import atomic_open
-from nerscore.io.formats import Counted, Format, ReadResult, register_format
+from nerscore.io.formats import AnnotatorSets, Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
 from nerscore.values.spans import Span
 
@@ -454,9 +454,10 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
 
     Raises
     ------
+    AnnotatorChoiceError
+        Where no annotator is given and the export has several (or none).
     OptionError
-        Where no annotator is given and the export has several (or none), or
-        no predictions are there to read.
+        Where no predictions are there to read.
 
     Examples
     --------
@@ -481,12 +482,11 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
         names, which = export.annotators, "one" if side is None else "the gold one"
         if len(names) != 1:
             listed = ", ".join(map(quoted, names))
-            raise OptionError(
-                f"{export.path} holds annotations of {len(names)} annotators"
-                f"{' (' + listed + ')' if names else ''}; choose {which} with annotator="
-                f"NAME ({flag} NAME)" + (", or read the predictions with annotator="
-                f"'{PREDICTIONS}'." if not names and export.predictions_ else "."),
-                option="annotator")
+            message = (f"{export.path} holds annotations of {len(names)} annotators"
+                       f"{' (' + listed + ')' if names else ''}; choose {which} with annotator="
+                       f"NAME ({flag} NAME)" + (", or read the predictions with annotator="
+                       f"'{PREDICTIONS}'." if not names and export.predictions_ else "."))
+            raise AnnotatorChoiceError(message, source=export.path, annotators=names)
         annotator = names[0]
     name = str(annotator)
     if name == PREDICTIONS or name.startswith(PREDICTIONS + ":"):
@@ -577,6 +577,11 @@ def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
     return ReadResult(docs, notes, source=export)
 
 
+def _annotators(path: str, options: Mapping[str, Any]) -> AnnotatorSets:
+    ls = read_label_studio(path, **{k: options[k] for k in ("encoding", "offsets") if k in options})
+    return AnnotatorSets({a: ls.documents(a) for a in ls.annotators}, ls.notes(ls.annotators))
+
+
 def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
     documents = Counted(chunks)
     write_label_studio(documents.items(), target, encoding=options.encoding)
@@ -587,5 +592,5 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
 FORMAT = register_format(Format(
     "label-studio", "Label Studio JSON export: tasks with annotations and predictions",
     kind="spans", read=_read, options=("encoding", "offsets", "annotator", "side"),
-    write_spans=_write_spans,
+    write_spans=_write_spans, annotators=_annotators,
 ))

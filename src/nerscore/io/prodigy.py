@@ -20,6 +20,8 @@ One example per line::
   example's number in the file. Several accepted examples of one input are
   several annotators: choose one with ``annotator=`` (``_annotator_id`` or
   ``_session_id``); otherwise they are an error naming them.
+  :func:`read_prodigy_annotators` reads every annotator's examples, which
+  ``nerscore agree`` and ``adjudicate`` compare.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from nerscore.errors import FormatError, OptionError, quoted
+from nerscore.errors import AnnotatorChoiceError, FormatError, OptionError, quoted
 from nerscore.io._tool_spans import (
     ToolSpan,
     entities,
@@ -39,13 +41,14 @@ from nerscore.io._tool_spans import (
     text_of,
     write_json_lines,
 )
-from nerscore.io.formats import Counted, Format, ReadResult, register_format
+from nerscore.io.formats import AnnotatorSets, Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
 
 if TYPE_CHECKING:
     from nerscore.io.convert.reading import WriteOptions
 
-__all__ = ["FORMAT", "ProdigyData", "read_prodigy", "write_prodigy"]
+__all__ = ["FORMAT", "ProdigyAnnotators", "ProdigyData", "read_prodigy", "read_prodigy_annotators",
+           "write_prodigy"]
 
 _ANSWERS = ("accept", "reject", "ignore")
 
@@ -83,16 +86,44 @@ class ProdigyData(NamedTuple):
         >>> ProdigyData([], {}, {"accept": 3, "reject": 1, "ignore": 2}, (), "p.jsonl").notes()
         ('p.jsonl: 3 example(s) read; left out: 1 rejected, 2 ignored.',)
         """
-        c, out = self.counts, []
-        skipped = [f"{c[k]} {w}" for k, w in (("reject", "rejected"), ("ignore", "ignored"),
-                                              ("other_annotator", "of other annotators"))
-                   if c.get(k)]
-        if skipped:
-            out.append(f"{c.get('accept', 0) + c.get('no_answer', 0)} example(s) read; left "
-                       f"out: {', '.join(skipped)}.")
-        if c.get("no_answer"):
-            out.append(f"{c['no_answer']} example(s) without 'answer' were read as accepted.")
-        return tuple(f"{self.path}: {n}" for n in out)
+        return _notes(self.counts, self.path)
+
+
+class ProdigyAnnotators(NamedTuple):
+    """The accepted examples of a Prodigy file of several annotators, per annotator.
+
+    Attributes
+    ----------
+    documents : dict of str to list of Document
+        Annotator (``_annotator_id``, else ``_session_id``) -> its accepted
+        examples, in file order; annotators in order of first appearance.
+    counts : dict of str to int
+        As :attr:`ProdigyData.counts`, with ``no_annotator`` (examples naming
+        no annotator, left out) for ``other_annotator``.
+    path : str
+        The file.
+    """
+
+    documents: dict[str, list[Document]]
+    counts: dict[str, int]
+    path: str
+
+    def notes(self) -> tuple[str, ...]:
+        """What reading counted, as sentences naming the file."""
+        return _notes(self.counts, self.path)
+
+
+def _notes(c: Mapping[str, int], path: str) -> tuple[str, ...]:
+    out = []
+    skipped = [f"{c[k]} {w}" for k, w in (
+        ("reject", "rejected"), ("ignore", "ignored"), ("other_annotator", "of other annotators"),
+        ("no_annotator", "naming no annotator (_annotator_id or _session_id)")) if c.get(k)]
+    if skipped:
+        out.append(f"{c.get('accept', 0) + c.get('no_answer', 0)} example(s) read; left "
+                   f"out: {', '.join(skipped)}.")
+    if c.get("no_answer"):
+        out.append(f"{c['no_answer']} example(s) without 'answer' were read as accepted.")
+    return tuple(f"{path}: {n}" for n in out)
 
 
 def _fail(source: str, n: int, message: str) -> FormatError:
@@ -175,7 +206,10 @@ def read_prodigy(path: str | os.PathLike[str], *, encoding: str = "utf-8",
     FormatError
         For malformed lines, a record without text, an unknown ``answer``,
         spans that disagree with their tokens or the text, or two accepted
-        examples of one input.
+        examples of one input by one annotator.
+    AnnotatorChoiceError
+        For accepted examples of one input by several annotators, without
+        ``annotator``.
     OptionError
         For an ``annotator`` the file does not have.
 
@@ -187,53 +221,142 @@ def read_prodigy(path: str | os.PathLike[str], *, encoding: str = "utf-8",
     >>> data.counts
     {'accept': 2, 'ignore': 1, 'reject': 1}
     """
-    source = os.fspath(path)
-    counts: Counter[str] = Counter()
-    docs: list[Document] = []
-    spans: dict[str, list[ToolSpan]] = {}
-    seen: dict[str, tuple[int, str | None]] = {}
-    annotators: dict[str, None] = {}
-    kinds: set[str] = set()
-    k = 0
-    for n, obj in json_lines(path, encoding):
-        k += 1
-        who = _who(obj)
+    read = _Reading(os.fspath(path), annotator=annotator)
+    read.run(encoding)
+    if annotator is not None and annotator not in read.annotators:
+        listed = ", ".join(map(quoted, read.annotators)) or "none"
+        raise OptionError(f"{read.source}: no annotator {quoted(annotator)}; the annotators "
+                          f"(_annotator_id or _session_id) are {listed}.", option="annotator")
+    return ProdigyData(read.groups.get(None, []), read.spans, read.counted(),
+                       tuple(read.annotators), read.source)
+
+
+def read_prodigy_annotators(path: str | os.PathLike[str], *,
+                            encoding: str = "utf-8") -> ProdigyAnnotators:
+    r"""Read a Prodigy JSONL file of several annotators: each one's accepted examples.
+
+    A dataset several annotators worked on holds one example per annotator
+    and input, told apart by ``_annotator_id`` (else ``_session_id``);
+    examples naming neither are counted and left out.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (``prodigy db-out DATASET > file.jsonl``).
+    encoding : str
+        Text encoding of the file.
+
+    Returns
+    -------
+    ProdigyAnnotators
+        ``documents`` by annotator (an annotator who accepted nothing has
+        none), ``counts``; ``notes()``.
+
+    Raises
+    ------
+    FormatError
+        As :func:`read_prodigy`; also for two accepted examples of one input
+        by one annotator, and for several annotators' examples without
+        ``_input_hash`` (or ``meta.id``) to join them by.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> tmp = pathlib.Path(tempfile.mkdtemp()) / "p.jsonl"
+    >>> _ = tmp.write_text(
+    ...     '{"text": "Ann ran", "spans": [], "_input_hash": 5, "_annotator_id": "x"}\n'
+    ...     '{"text": "Ann ran", "spans": [{"start": 0, "end": 3, "label": "PER"}], '
+    ...     '"_input_hash": 5, "_annotator_id": "y", "answer": "accept"}\n')
+    >>> data = read_prodigy_annotators(tmp)
+    >>> {who: [(d.id, d.span_texts()) for d in docs] for who, docs in data.documents.items()}
+    {'x': [('5', [])], 'y': [('5', ['Ann'])]}
+    >>> data.notes()[0].endswith(": 1 example(s) without 'answer' were read as accepted.")
+    True
+    """
+    read = _Reading(os.fspath(path), split=True)
+    read.run(encoding)
+    ids = read.kinds == {"number"}
+    if ids and len([who for who, docs in read.groups.items() if docs]) > 1:
+        raise FormatError(f"{read.source}: the examples have neither _input_hash nor meta.id, so "
+                          "the examples of one input by different annotators cannot be joined; "
+                          "export the dataset with its hashes (prodigy db-out keeps them).",
+                          source=read.source)
+    documents = {who: read.groups.get(who, []) for who in read.annotators}
+    return ProdigyAnnotators(documents, read.counted(), read.source)
+
+
+class _Reading:
+    """One pass over a Prodigy file: the accepted examples, grouped by annotator or not."""
+
+    def __init__(self, source: str, *, annotator: str | None = None, split: bool = False):
+        self.source, self.annotator, self.split = source, annotator, split
+        self.counts: Counter[str] = Counter()
+        self.groups: dict[str | None, list[Document]] = {}
+        self.spans: dict[str, list[ToolSpan]] = {}
+        self.annotators: dict[str, None] = {}
+        self.kinds: set[str] = set()
+        self.seen: dict[tuple[str | None, str], tuple[int, str | None]] = {}
+        self.clash: tuple[int, str, int, str | None, str | None] | None = None
+
+    def counted(self) -> dict[str, int]:
+        return dict(sorted(self.counts.items()))
+
+    def run(self, encoding: str) -> None:
+        """Read every line; raise for two annotators of one input once all are known."""
+        for k, (n, obj) in enumerate(json_lines(self.source, encoding), 1):
+            self.example(obj, n, k)
+        if self.clash is not None:
+            n, doc_id, line, other, who = self.clash
+            raise AnnotatorChoiceError(
+                f"{self.source}, line {n}: a second accepted example of input {doc_id} (first "
+                f"on line {line}, annotator {quoted(other)}; this one {quoted(who)}): choose one "
+                "annotator with annotator=NAME (--gold-annotator/--pred-annotator).",
+                source=self.source, annotators=tuple(self.annotators), line=n)
+
+    def example(self, obj: dict[str, Any], n: int, k: int) -> None:
+        """Read the example on line ``n``, the ``k``-th."""
+        source, who = self.source, _who(obj)
         if who is not None:
-            annotators[who] = None
+            self.annotators[who] = None
         answer = obj.get("answer")
         if answer is not None and answer not in _ANSWERS:
-            raise _fail(source, n, f"unknown answer {quoted(answer)}; Prodigy answers are 'accept', "
-                        "'reject' and 'ignore'.")
-        if annotator is not None and who != annotator:
-            counts["other_annotator"] += 1
-            continue
-        counts[answer or "no_answer"] += 1
+            raise _fail(source, n, f"unknown answer {quoted(answer)}; Prodigy answers are "
+                        "'accept', 'reject' and 'ignore'.")
+        if self.clash is not None:  # only the annotators are still wanted
+            return
+        if self.annotator is not None and who != self.annotator:
+            self.counts["other_annotator"] += 1
+            return
+        if self.split and who is None:
+            self.counts["no_annotator"] += 1
+            return
+        self.counts[answer or "no_answer"] += 1
         if answer not in (None, "accept"):
-            continue
+            return
         doc_id, kind = _id(obj, k)
-        kinds.add(kind)
-        if len(kinds) > 1:
+        self.kinds.add(kind)
+        if len(self.kinds) > 1:
             raise _fail(source, n, f"the example is identified by {kind} but earlier ones by "
-                        f"{' and '.join(sorted(kinds - {kind}))}; give every example an "
+                        f"{' and '.join(sorted(self.kinds - {kind}))}; give every example an "
                         "_input_hash (or a meta.id), or none.")
-        if doc_id in seen:
-            line, other = seen[doc_id]
-            raise _fail(source, n, f"a second accepted example of input {doc_id} (first on line "
-                        f"{line}, annotator {quoted(other)}; this one {quoted(who)}): choose one "
-                        "annotator with annotator=NAME (--gold-annotator/--pred-annotator).")
-        seen[doc_id] = (n, who)
+        group = who if self.split else None
+        if (group, doc_id) in self.seen:
+            line, other = self.seen[group, doc_id]
+            if other != who:
+                self.clash = (n, doc_id, line, other, who)
+                return
+            by = f"by annotator {quoted(who)}" if who is not None else "naming no annotator"
+            raise _fail(source, n, f"a second accepted example of input {doc_id} {by} (the "
+                        f"first is on line {line}); keep one of the two.")
+        self.seen[group, doc_id] = (n, who)
         text = obj.get("text")
         if not isinstance(text, str):
             raise _fail(source, n, "expected a string 'text'.")
         found = python_offsets(text, _spans(obj, source, n), units="python", source=source)
-        spans[doc_id] = found
-        docs.append(Document(doc_id, entities(found), text,
-                             source=source, line=n))
-    if annotator is not None and annotator not in annotators:
-        listed = ", ".join(map(quoted, annotators)) or "none"
-        raise OptionError(f"{source}: no annotator {quoted(annotator)}; the annotators "
-                          f"(_annotator_id or _session_id) are {listed}.", option="annotator")
-    return ProdigyData(docs, spans, dict(sorted(counts.items())), tuple(annotators), source)
+        if not self.split:
+            self.spans[doc_id] = found
+        self.groups.setdefault(group, []).append(
+            Document(doc_id, entities(found), text, source=source, line=n))
 
 
 def write_prodigy(documents: Iterable[Document], path: str | os.PathLike[str], *,
@@ -280,6 +403,11 @@ def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
     return ReadResult(data.documents, data.notes(), source=data)
 
 
+def _annotators(path: str, options: Mapping[str, Any]) -> AnnotatorSets:
+    data = read_prodigy_annotators(path, encoding=options.get("encoding") or "utf-8")
+    return AnnotatorSets(data.documents, data.notes())
+
+
 def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
     documents = Counted(chunks)
     write_prodigy(documents.items(), target, encoding=options.encoding)
@@ -290,4 +418,5 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
 FORMAT = register_format(Format(
     "prodigy", "Prodigy JSONL: accepted examples with character spans",
     kind="spans", read=_read, options=("encoding", "annotator"), write_spans=_write_spans,
+    annotators=_annotators,
 ))

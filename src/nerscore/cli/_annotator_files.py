@@ -1,0 +1,192 @@
+"""The annotators of ``nerscore agree`` and ``adjudicate``: one FILE each, or one export of several.
+
+:func:`read_annotators` reads one file (or folder) per annotator, or one file
+whose format holds several annotators' annotations (a Label Studio export, a
+Prodigy dataset: the formats with an ``annotators`` reader), and returns
+``{annotator: data}``. A FILE of several annotators among several FILEs is a
+usage error that says how to compare them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+from typing import TYPE_CHECKING, Any
+
+from nerscore.cli import _formats as fm, _options as opt
+
+if TYPE_CHECKING:
+    from nerscore.errors import AnnotatorChoiceError
+    from nerscore.io.formats import Format, ReadResult
+
+__all__ = ["export_formats", "identical_files", "read_annotators", "token_notes"]
+
+
+def _note(command: str, message: str, kind: str = "note") -> None:
+    from nerscore.cli._output import note
+
+    note(command, message, kind=kind)
+
+
+def export_formats() -> list[str]:
+    """The built-in formats whose one file may hold several annotators (``label-studio``, ...)."""
+    from nerscore.io.formats import BUILTIN_FORMATS, get_format
+
+    return [name for name in BUILTIN_FORMATS if get_format(name).annotators is not None]
+
+
+def _check_flags(args: argparse.Namespace, formats: list[Format],
+                 output: Format | None) -> None:
+    """Refuse a reading option that no FILE's format takes (``--spans-key``: nor the output's)."""
+    ignore: tuple[str, ...] = ()
+    if output is not None:
+        names = ", ".join(dict.fromkeys(f.name for f in formats))
+        fm.check_spans_key(args, [*formats, output],
+                           f"the FILEs are {names} files and --output a {output.name} file")
+        ignore = ("spans_key",)
+    fm.check_reader_flags(args, [(None, fmt) for fmt in formats], ignore=ignore)
+
+
+def _several(exc: AnnotatorChoiceError, fmt: Format, command: str) -> str:
+    """The advice for a FILE of several annotators (or of none) among others."""
+    from nerscore.errors import quoted
+
+    who = exc.annotators
+    if not who:
+        return (f"{exc.source} holds annotations of no annotator; {command} takes one "
+                "annotator's annotations per FILE")
+    held = (f"{len(who)} annotators ({', '.join(map(quoted, who))})" if len(who) > 1
+            else "several annotators")
+    alone = (f"give that export alone (--input-format {fmt.name}) to compare its annotators, or "
+             if fmt.annotators is not None else "")
+    return (f"{exc.source} holds annotations of {held}; {command} takes one annotator per FILE: "
+            f"{alone}export each annotator's annotations to a file of its own")
+
+
+def read_annotators(args: argparse.Namespace, command: str, output: Format | None = None
+                    ) -> tuple[dict[str, Any], dict[str, Any], list[ReadResult]]:
+    """``{name: data}`` of the annotators, the tag options, and the files read one per annotator.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments of ``agree`` or ``adjudicate``.
+    command : str
+        Its name, for messages.
+    output : Format, optional
+        The format of ``adjudicate``'s output, which ``--spans-key`` may name
+        the span group of.
+
+    Returns
+    -------
+    (dict, dict, list of ReadResult)
+        The data by annotator; the tag options (empty for spans); what was
+        read, one per FILE (empty for one export of several annotators).
+
+    Raises
+    ------
+    UsageError
+        For FILEs and names that do not fit, or a FILE of several
+        annotators among others.
+    """
+    if len(args.files) == 1:
+        fmt = fm.input_format(args.files[0], args.input_format)
+        if fmt.annotators is not None:
+            _check_flags(args, [fmt], output)
+            return _read_export(args, fmt, command), {}, []
+    names = args.names if args.names is not None else [
+        os.path.basename(os.path.normpath(f)) for f in args.files]
+    if len(args.files) < 2:
+        raise opt.UsageError(f"{command} needs two or more FILEs (one per annotator), or one "
+                             "export holding several annotators (--input-format "
+                             f"{' or '.join(export_formats())})")
+    if len(names) != len(args.files):
+        raise opt.UsageError(f"--names gives {len(names)} name(s) for {len(args.files)} FILE(s); "
+                             "give one name per FILE")
+    from nerscore.io.atomic import same_file
+
+    for (i, a), (j, b) in itertools.combinations(enumerate(args.files), 2):
+        if same_file(a, b):
+            raise opt.UsageError(f"FILE {a} is given twice (FILEs {i + 1} and {j + 1}); give "
+                                 "each annotator's file once")
+    twice = next((n for k, n in enumerate(names) if n in names[:k]), None)
+    if twice is not None:
+        source = "--names" if args.names is not None else "the FILE names"
+        raise opt.UsageError(f"{source} must be distinct, but {twice!r} is given twice; give "
+                             "--names with one distinct name per FILE")
+    files = [(path, path, fm.input_format(path, args.input_format)) for path in args.files]
+    options = [fm.reader_options(args, fmt) for _, _, fmt in files]
+    kind = fm.same_kind([(label, path, fmt, o) for (label, path, fmt), o
+                         in zip(files, options, strict=True)],
+                        "set --input-format if a format was guessed wrongly")
+    if kind == "spans":
+        fm.check_span_options(args, (fmt for _, _, fmt in files))
+    _check_flags(args, [fmt for _, _, fmt in files], output)
+    tag_kw: dict[str, Any] = {}
+    if kind == "tags":
+        if args.mode == "strict" and args.scheme is None:
+            raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
+        tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
+    from nerscore.errors import AnnotatorChoiceError
+
+    read = []
+    for (_, path, fmt), o in zip(files, options, strict=True):
+        try:
+            read.append(fmt.load(path, o))
+        except AnnotatorChoiceError as exc:  # the reader's advice is score's
+            raise opt.UsageError(_several(exc, fmt, command)) from None
+    empty = [r.path for r in read if len(r.data) == 0]
+    if empty:
+        from nerscore.errors import FormatError
+
+        what = " (no sentence, no token)" if kind == "tags" else ""
+        raise FormatError(f"{', '.join(empty)} {'holds' if len(empty) == 1 else 'hold'} no "
+                          f"documents{what}, so there is nothing to compare; "
+                          "give each annotator's file of the same documents (set "
+                          "--input-format if a format was guessed wrongly).", source=empty[0])
+    for r in read:
+        for n in r.notes:
+            _note(command, n)
+    return dict(zip(names, (r.data for r in read), strict=True)), tag_kw, read
+
+
+def _read_export(args: argparse.Namespace, fmt: Format, command: str) -> dict[str, Any]:
+    """``{annotator: documents}`` of one export holding several annotators."""
+    assert fmt.annotators is not None
+    path = args.files[0]
+    sets = fmt.annotators(path, fm.reader_options(args, fmt))
+    annotators = list(sets.documents)
+    if len(annotators) < 2:
+        raise opt.UsageError(f"{path} holds the annotations of {len(annotators)} "
+                             f"annotator(s); {command} needs two or more")
+    names = args.names if args.names is not None else annotators
+    if len(names) != len(annotators):
+        raise opt.UsageError(f"--names gives {len(names)} name(s) for the {len(annotators)} "
+                             f"annotators of {path} ({', '.join(annotators)})")
+    for n in sets.notes:
+        _note(command, n)
+    return {str(name): sets.documents[a] for name, a in zip(names, annotators, strict=True)}
+
+
+def identical_files(args: argparse.Namespace, names: list[str]) -> tuple[str, ...]:
+    """A note per pair of annotators whose files hold the same bytes."""
+    from nerscore.io.atomic import same_content
+
+    if len(args.files) != len(names):  # one export holding every annotator
+        return ()
+    return tuple(
+        f"annotators {x!r} and {y!r} are the same file: {a} and {b} have identical content, "
+        "so one annotation counts as two annotators."
+        for (x, a), (y, b) in itertools.combinations(zip(names, args.files, strict=True), 2)
+        if same_content(a, b))
+
+
+def token_notes(read: list[ReadResult], command: str) -> tuple[str, ...]:
+    """The tokens that differ between two annotators' files, every pair; each also a warning."""
+    from nerscore.io.formats import pair_notes
+
+    notes = tuple(n for a, b in itertools.combinations(read, 2) for n in pair_notes(a, b))
+    for n in notes:
+        _note(command, n, kind="warning")
+    return notes
