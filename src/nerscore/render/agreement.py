@@ -57,7 +57,7 @@ def render_agreement(result: Agreement, *, format: str = "text",  # noqa: A002 -
     >>> import nerscore
     >>> a = nerscore.agreement([[["B-X", "O"]], [["B-X", "O"]]], n_resamples=0)
     >>> print(render_agreement(a).splitlines()[0])
-    agreement of 2 annotators over 1 documents; entity F1 by exact match (--match exact)
+    agreement of 2 annotators over 1 document; entity F1 by exact match
     """
     md = format == "markdown"
     names = result.names
@@ -67,8 +67,9 @@ def render_agreement(result: Agreement, *, format: str = "text",  # noqa: A002 -
     if ci is not None and not math.isnan(ci.low):
         interval = (f" [{_num(ci.low, digits)}, {_num(ci.high, digits)}] "
                     f"({result.level:.0%} bootstrap over documents)")
-    lines = [f"agreement of {len(names)} annotators over {result.n_documents} documents; "
-             f"entity F1 by {result.match} match (--match {result.match})"]
+    n_docs = result.n_documents
+    lines = [f"agreement of {len(names)} annotators over {n_docs} "
+             f"document{'' if n_docs == 1 else 's'}; entity F1 by {result.match} match"]
     lines += _heading("pairwise entity F1 (micro" + ("" if f1.symmetric else
                       "; rows are the reference") + ")", md)
     lines += table_lines(["", *names], [[n, *(_num(x, digits) for x in row)]

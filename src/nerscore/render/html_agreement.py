@@ -206,8 +206,9 @@ def render_agreement_html(result: Agreement, digits: int = 2) -> str:
         "<title>nerscore agreement</title>"
         f"<style>{CSS}{_CSS}</style></head><body>"
         f"<h1>Agreement of {len(names)} annotators</h1>"
-        f"<p class=\"meta\">{result.n_documents} documents; entity F1 by "
-        f"{escape(result.match)} match (--match {escape(result.match)}); mean pairwise F1 "
+        f"<p class=\"meta\">{result.n_documents} document"
+        f"{'' if result.n_documents == 1 else 's'}; entity F1 by {escape(result.match)} match; "
+        "mean pairwise F1 "
         f"{_num(f1.mean(), digits)} (SD {_num(f1.sd(), digits)}){interval}</p>"
         + (f"<ul>{notes}</ul>" if notes else "")
         + "<h2>Pairwise entity F1</h2>"
