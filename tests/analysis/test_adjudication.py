@@ -133,3 +133,27 @@ def test_documents_without_ignore_regions_say_nothing_of_them() -> None:
     _, stats = nerscore.adjudicate([{"d": [(0, 1, "X")]}, {"d": [(0, 1, "X")]}])
     assert stats.regions == 0
     assert "ignore" not in stats.summary()
+
+
+def test_a_region_is_dropped_by_the_overlap_rule_of_scoring_ignore_regions() -> None:
+    # every entity and every region is accepted (one vote is enough); a region goes when it
+    # covers an accepted entity as an ignore region covers a prediction in scoring
+    gap = nerscore.Entity.from_fragments([(20, 22), (30, 32)], "X")
+    entities = [nerscore.Entity(nerscore.Span(10, 10), "X"), gap,
+                nerscore.Entity(nerscore.Span(40, 45), "Y")]
+    regions = [
+        (8, 10),          # ends where the zero-length entity sits: kept
+        (10, 12),         # holds the zero-length entity's position: dropped
+        (23, 29, "X"),    # between the fragments of X: kept
+        (31, 35, "X"),    # over the second fragment: dropped
+        (40, 42, "Z"),    # over Y, of another label: kept
+        (45, 50, "Y"),    # touches Y's end (half-open): kept
+        (44, 50, "Y"),    # over Y, of its label: dropped
+        (41, 43),         # over Y, of every label: dropped
+    ]
+    sets = {"a": [nerscore.Document("d", entities)],
+            "b": [nerscore.Document("d", [], ignore=regions)]}
+    docs, stats = nerscore.adjudicate(sets, min_votes=1)
+    assert _spans(docs[0]) == [(10, 10, "X"), (20, 32, "X"), (40, 45, "Y")]
+    assert _regions(docs[0]) == [(8, 10, None), (23, 29, "X"), (40, 42, "Z"), (45, 50, "Y")]
+    assert (stats.regions, stats.regions_kept, stats.regions_overlapping) == (8, 4, 4)

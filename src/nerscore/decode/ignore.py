@@ -18,6 +18,7 @@ used (a note names the documents whose regions differ from gold's).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import numpy as np
@@ -53,6 +54,13 @@ class Regions:
         self.label: list[str | None] = [r.label if isinstance(r, Entity) else None
                                         for _, r in flat]
 
+    @classmethod
+    def _columns(cls, seq: IntArray, start: IntArray, end: IntArray,
+                 label: list[str | None]) -> Regions:
+        out = cls.__new__(cls)
+        out.seq, out.start, out.end, out.label = seq, start, end, label
+        return out
+
     def __len__(self) -> int:
         return len(self.seq)
 
@@ -85,6 +93,35 @@ class Regions:
         region = np.concatenate(found)
         first = np.unique(row, return_index=True)[1]
         return row[first].astype(np.int64), region[first].astype(np.int64)
+
+    def covering(self, cols: EntityColumns) -> BoolArray:
+        """Which regions overlap some row of ``cols`` of their label (in their sequence).
+
+        The rule is that of :meth:`hits`: each region is tried alone against
+        the rows of its sequence.
+
+        Examples
+        --------
+        >>> cols = EntityColumns([0, 0], [0, 7], [4, 7], [0, 1], ("D", "X"))
+        >>> Regions([[Span(3, 5), Span(7, 9), Entity(Span(0, 2), "X")]]).covering(cols).tolist()
+        [True, True, False]
+        """
+        n = len(self)
+        out = np.zeros(n, dtype=bool)
+        if n == 0 or len(cols) == 0:
+            return out
+        # every region paired with each row of its sequence, the pairs of region i in sequence i
+        order = np.argsort(cols.seq, kind="stable")
+        first = np.searchsorted(cols.seq[order], self.seq, side="left")
+        count = np.searchsorted(cols.seq[order], self.seq, side="right") - first
+        region = np.repeat(np.arange(n, dtype=np.int64), count)
+        at = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+        pairs = dataclasses.replace(cols.take(order[np.repeat(first, count) + at]), seq=region,
+                                    n_sequences=n)
+        alone = Regions._columns(np.arange(n, dtype=np.int64), self.start, self.end, self.label)
+        hit, _ = alone.hits(pairs)
+        out[region[hit]] = True
+        return out
 
     def outside(self, cols: EntityColumns) -> tuple[EntityColumns, int]:
         """The rows of ``cols`` overlapping no region of their label, and how many were removed.

@@ -17,7 +17,8 @@ annotate, for every label or one) are voted on the same way: a distinct
 ``(start, end, label)`` region is kept when its votes reach the quorum. A
 kept region that overlaps an accepted entity of its label (of any label, for
 a region of every label) is dropped, since the adjudicated set annotates
-that stretch. What is dropped is counted in the stats and their summary.
+that stretch; it overlaps the entity as an ignore region overlaps a
+prediction in scoring (:meth:`nerscore.decode.ignore.Regions.covering`). What is dropped is counted in the stats and their summary.
 """
 
 from __future__ import annotations
@@ -27,12 +28,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from nerscore.analysis.agreement.inputs import DECIDED, Annotated, join_annotations, relabel
+from nerscore.decode.ignore import Regions
 from nerscore.errors import option_error
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import Document, is_int
 from nerscore.values.label_ops import LabelOps
 from nerscore.values.schemes import Mode, Scheme
-from nerscore.values.spans import Entity, Span
+from nerscore.values.spans import Entity, EntityColumns, Span
 
 __all__ = ["AdjudicationStats", "Tie", "adjudicate"]
 
@@ -164,15 +166,6 @@ def _region_key(region: Span | Entity) -> RegionKey:
     return (region.start, region.end, region.label if isinstance(region, Entity) else None)
 
 
-def _covers(region: RegionKey, entity: Key) -> bool:
-    """Whether ``region`` overlaps ``entity`` of its label (as scoring's ignore regions do)."""
-    if region[2] is not None and region[2] != entity[2]:
-        return False
-    parts = entity[3] if len(entity) == 4 else ((entity[0], entity[1]),)
-    return any(region[0] <= s < region[1] if s == e else s < region[1] and region[0] < e
-               for s, e in parts)
-
-
 def _vote_regions(annotated: Annotated, d: int, quorum: int, kept: list[Key]) -> tuple[
         tuple[Span | Entity, ...], int, int]:
     """Document ``d``'s regions with enough votes and clear of ``kept``; candidates, below."""
@@ -181,9 +174,11 @@ def _vote_regions(annotated: Annotated, d: int, quorum: int, kept: list[Key]) ->
     for a, docs in enumerate(annotated.regions):
         for region in docs[d]:
             votes.setdefault(_region_key(region), set()).add(a)
-    winners = sorted(k for k, v in votes.items() if len(v) >= quorum)
-    regions = tuple(Span(s, e) if lab is None else Entity(Span(s, e), lab)
-                    for s, e, lab in winners if not any(_covers((s, e, lab), k) for k in kept))
+    winners = [Span(s, e) if lab is None else Entity(Span(s, e), lab)
+               for s, e, lab in sorted(k for k, v in votes.items() if len(v) >= quorum)]
+    # a region covers an entity as an ignore region covers a prediction in scoring
+    covering = Regions([winners]).covering(EntityColumns.from_entities(map(_entity, kept)))
+    regions = tuple(r for r, c in zip(winners, covering.tolist(), strict=True) if not c)
     return regions, len(votes), len(votes) - len(winners)
 
 
