@@ -344,6 +344,24 @@ def test_too_few_resamples_or_documents_are_noted_as_compare_notes_them() -> Non
         "unreliable (every resample is that document, so an interval is the estimate itself).",)
 
 
+def test_intervals_every_resample_of_which_is_equal_are_noted() -> None:
+    # the annotators agree on all 12 documents: F1 and alpha are 1 in every resample
+    docs = {f"d{i}": [(0, 3, "PER"), (4, 7, "LOC")] for i in range(12)}
+    result = agreement({"a": docs, "b": docs}, n_resamples=100)
+    assert result.intervals["mean_f1"] == result.intervals["alpha"] == Estimate(1.0, 1.0, 1.0)
+    assert result.notes == (
+        "2 bootstrap intervals have zero width (the mean pairwise F1 and alpha): all 100 "
+        "resamples gave the same value of each, as every document contributes alike to them "
+        "(e.g. annotators who agree on every document, or documents annotated alike); an "
+        "interval of zero width says nothing about their uncertainty.",)
+    # an interval withheld for undefined resamples keeps its own note alone (the resamples
+    # that draw the one document with entities all give F1 1)
+    sparse = {f"d{i}": [] for i in range(11)} | {"d11": [(0, 3, "PER")]}
+    notes = agreement({"a": sparse, "b": sparse}, n_resamples=100).notes
+    assert len(notes) == 1
+    assert notes[0].startswith("No bootstrap interval of the mean pairwise F1: in ")
+
+
 def test_documents_are_sorted_least_agreed_first() -> None:
     sets = {n: nerscore.read_brat(BRAT / n) for n in ANNOTATORS}
     means = [d.mean for d in agreement(sets, n_resamples=0).documents]

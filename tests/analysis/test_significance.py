@@ -27,6 +27,7 @@ from nerscore.analysis.significance.resampling import (
     rngs,
     swap_blocks,
 )
+from nerscore.analysis.significance.results import Estimate
 from nerscore.render.significance import render_comparison
 
 LABELS = ("A", "B", "C")
@@ -681,7 +682,7 @@ def test_too_few_resamples_for_the_level_are_noted(level, needed):
         "(resamples × (1 − level)/2 ≥ 1, so that some resample lies beyond each end); with "
         "fewer, an interval is not meaningful and need not contain the score."]
     enough = compare(gold, {"A": gold, "B": pred}, n_resamples=needed, level=level, seed=0)
-    assert enough.notes == ()
+    assert not [n for n in enough.notes if "too few" in n]  # (A is right: its intervals are flat)
     one = confidence_intervals(gold, pred, n_resamples=1)
     assert one.notes[0].startswith("1 resample is too few for 95% intervals: they need at "
                                    "least 40 ")
@@ -706,4 +707,54 @@ def test_few_units_are_noted_as_unreliable():
     assert nine.notes[-1].startswith("only 9 sentences are resampled")
     ten = compare(tags * 3 + tags[:1], {"A": tags * 3 + tags[:1]}, n_resamples=100,
                   unit="sentence")
-    assert ten.notes == ()
+    assert not [n for n in ten.notes if "resampled" in n]
+
+
+FLAT_NOTE = ("{n} bootstrap intervals have zero width ({names}): all {r} resamples gave the same "
+             "value of each, as every document contributes alike to them (e.g. a system right on "
+             "every document, or two systems that agree on every one); an interval of zero width "
+             "says nothing about their uncertainty.")
+
+
+def test_intervals_every_resample_of_which_is_equal_are_noted_in_one_note():
+    # A is right everywhere; B finds every PER and no LOC: its precision is 1 and its macro
+    # recall 1/2 (PER 1, LOC 0) in every resample; A and B are the same on 'same'
+    gold = [[(0, 4, "PER")], [(0, 3, "LOC")]] * 10
+    pred = [[(0, 4, "PER")], []] * 10
+    res = compare(gold, {"A": gold, "B": pred, "C": gold}, n_resamples=200, seed=0)
+    a = res.system("A")
+    assert a.micro.f1 == a.macro.recall == Estimate(1.0, 1.0, 1.0)
+    assert res.system("B").macro.recall == Estimate(0.5, 0.5, 0.5)
+    assert res.pairs[1].difference == Estimate(0.0, 0.0, 0.0)  # A vs C
+    flat = [n for n in res.notes if "zero width" in n]
+    # A's and C's 6 scores, B's micro P and macro F1, P, R, and the difference A - C
+    assert flat == [FLAT_NOTE.format(n=17, r=200, names="A micro P, A micro R, A micro F1, "
+                                     "A macro F1 and 13 more")]
+    assert res.notes[-1].startswith("Holm–Bonferroni")  # the last note, as before
+    one = confidence_intervals(gold, pred, n_resamples=200, seed=0)
+    assert one.notes == (FLAT_NOTE.format(n=4, r=200, names="system micro P, system macro F1, "
+                                          "system macro P and system macro R"),)
+    assert one.to_dict()["notes"] == list(one.notes)
+    # intervals that move say nothing; nor do fewer than 10 documents (a note says so already)
+    four = [[(0, 4, "PER")], [(0, 3, "LOC")], [(0, 4, "PER")], [(0, 3, "LOC")]] * 5
+    moving = [[(0, 4, "PER")], [(0, 3, "LOC")], [], [(0, 3, "PER")]] * 5
+    assert confidence_intervals(four, moving, n_resamples=200).notes == ()
+    assert "zero width" not in " ".join(compare(gold[:8], {"A": gold[:8]}).notes)
+
+
+def test_undefined_resamples_are_no_other_value():
+    # one document holds entities: the resamples without it leave every score undefined
+    # (zero_division nan), and those with it all give one value
+    gold = [[(0, 4, "PER")]] + [[]] * 19
+    pred = [[(0, 4, "PER"), (6, 9, "LOC")]] + [[]] * 19
+    res = confidence_intervals(gold, pred, n_resamples=300, seed=0, zero_division=math.nan)
+    assert math.isnan(res.systems[0].micro.precision.low)
+    assert res.notes == (
+        "6 scores take one value (system micro P, system micro R, system micro F1, system "
+        "macro F1 and 2 more) on every bootstrap resample that defines them (some of the 300 "
+        "resamples leave them undefined), as every document contributes alike to them (e.g. "
+        "only one document holds entities); an interval of zero width would say nothing about "
+        "their uncertainty.",)
+    assert resampling.single_value(np.array([np.nan, 0.25, np.nan, 0.25 + 1e-15]))
+    assert not resampling.single_value(np.array([0.25, np.nan, 0.5]))
+    assert not resampling.single_value(np.array([np.nan, np.nan]))

@@ -17,6 +17,7 @@ from nerscore.analysis.significance.resampling import (
     bootstrap_plan,
     bootstrap_weights,
 )
+from nerscore.analysis.significance.results import Estimate
 from nerscore.errors import LengthMismatchError, OptionError
 from tests.analysis.test_significance import _eval, _gold_docs, _noisy, _retag, _tags
 
@@ -210,4 +211,19 @@ def test_few_units_and_few_resamples_are_noted():
                                    "documents, bootstrap intervals and p-values are unreliable")
     many = compare_runs(GOLD * 3, {"A": [A1 * 3, A2 * 3], "B": [B1 * 3, B2 * 3]},
                         n_resamples=40, seed=0)
-    assert many.notes == (RESAMPLED_TOGETHER,)
+    assert many.notes[0] == RESAMPLED_TOGETHER
+    assert not [n for n in many.notes if "too few" in n or "resampled:" in n]
+
+
+def test_a_mean_over_runs_every_resample_of_which_is_equal_is_noted():
+    # every run predicts only right entities: the micro precision of A and B is 1 in every
+    # resample, and A's macro precision too (B's moves: a label its run 2 never predicts
+    # counts 0, and the runs drawn change)
+    res = compare_runs(GOLD * 5, {"A": [A1 * 5, A2 * 5], "B": [B1 * 5, B2 * 5]},
+                       n_resamples=300, seed=0)
+    assert res.system("A").micro.precision == Estimate(1.0, 1.0, 1.0)
+    assert res.notes[1:] == (
+        "3 bootstrap intervals have zero width (A micro P, A macro P and B micro P): all 300 "
+        "resamples gave the same value of each, as every document contributes alike to them "
+        "(e.g. a system right on every document, or two systems that agree on every one); an "
+        "interval of zero width says nothing about their uncertainty.",)

@@ -66,6 +66,23 @@ def test_agree_resamples_0_gives_no_intervals(fmt: str,
         assert "\n\nmean pairwise F1: " in out
 
 
+def test_agree_notes_intervals_every_resample_of_which_is_equal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    docs = [{"id": f"d{i}", "spans": [[0, 4, "PER"], [5, 9, "LOC"]]} for i in range(12)]
+    paths = []
+    for name in "ab":
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
+        paths.append(str(path))
+    assert main(["agree", *paths, "--resamples", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "mean pairwise F1: 1.00 (SD 0.00) [1.00, 1.00]" in out
+    assert ("note: 2 bootstrap intervals have zero width (the mean pairwise F1 and alpha): all "
+            "100 resamples gave the same value of each, as every document contributes alike to "
+            "them (e.g. annotators who agree on every document, or documents annotated alike); "
+            "an interval of zero width says nothing about their uncertainty.\n") in out
+
+
 def test_agree_resamples_0_refuses_level_and_seed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["agree", *CONLL, "--resamples", "0", "--level", "0.9", "--seed", "1"]) == 2
     assert ("error: --level and --seed apply to the bootstrap intervals, which --resamples 0 "

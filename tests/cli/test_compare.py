@@ -216,3 +216,39 @@ def test_compare_notes_too_few_resamples_and_too_few_documents(capsys, files, tm
     assert status == 0, err
     assert ("only 2 documents are resampled: with fewer than 10 documents, bootstrap "
             "intervals and p-values are unreliable") in out
+
+
+def _flat_files(tmp_path: Path) -> tuple[str, str]:
+    """20 documents; the prediction finds every PER and no LOC (precision 1 in every resample)."""
+    gold = [[["B-PER", "O"]], [["O", "B-LOC"]]] * 10
+    pred = [[["B-PER", "O"]], [["O", "O"]]] * 10
+    return _conll(tmp_path / "gold.conll", gold), _conll(tmp_path / "pred.conll", pred)
+
+
+FLAT = ("bootstrap intervals have zero width ({}): all 100 resamples gave the same value of "
+        "each, as every document contributes alike to them")
+
+
+def test_compare_notes_intervals_every_resample_of_which_is_equal(capsys, tmp_path):
+    gold, pred = _flat_files(tmp_path)
+    status, out, err = run(capsys, "compare", gold, pred, gold, "--names", "P", "G",
+                           "--resamples", "100")
+    assert status == 0, err
+    assert "G       1.00 [1.00, 1.00]" in out
+    note = next(line for line in out.splitlines() if "zero width" in line)
+    assert note.startswith("note: 10 " + FLAT.format("P micro P, P macro F1, P macro P, "
+                                                     "P macro R and 6 more"))
+    status, out, err = run(capsys, "compare", gold, pred, gold, "--names", "P", "G",
+                           "--resamples", "100", "--format", "json")
+    assert [n for n in json.loads(out)["notes"] if "zero width" in n] == [note[6:]]
+    assert f"nerscore compare: note: {note[6:]}" in err
+
+
+def test_score_ci_notes_intervals_every_resample_of_which_is_equal(capsys, tmp_path):
+    gold, pred = _flat_files(tmp_path)
+    status, out, err = run(capsys, "score", gold, pred, "--ci", "--resamples", "100")
+    assert status == 0, err
+    intervals = out[out.index("confidence intervals"):]
+    assert "system  1.00 [1.00, 1.00]" in intervals
+    assert "note: 4 " + FLAT.format("system micro P, system macro F1, system macro P and "
+                                    "system macro R") in intervals

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import nerscore
-from tests.cli.test_compare import _conll, run
+from tests.cli.test_compare import _conll, _flat_files, run
 
 N_DOCS, PER_DOC = 20, 3
 
@@ -125,3 +125,14 @@ def test_model_output_runs_are_refused_with_the_convert_hint(capsys):
     assert status == 2
     assert "hold model outputs" in err
     assert "nerscore convert" in err
+
+
+def test_compare_runs_notes_intervals_every_resample_of_which_is_equal(capsys, tmp_path):
+    gold, pred = _flat_files(tmp_path)  # every PER found, no LOC: precision 1 in every resample
+    again = tmp_path / "again.conll"
+    again.write_text(Path(pred).read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    status, out, err = run(capsys, "compare", gold, *_system("A", [pred, str(again)]),
+                           *_system("B", [gold]), "--resamples", "100")
+    assert status == 0, err
+    assert ("note: 10 bootstrap intervals have zero width (A micro P, A macro F1, A macro P, "
+            "A macro R and 6 more): all 100 resamples gave the same value of each") in out

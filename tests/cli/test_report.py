@@ -182,3 +182,17 @@ def test_scores_outside_0_1_say_why_the_reliability_diagram_is_missing(tmp_path,
     section = page[page.index('id="curves"'):page.index("</section>", page.index('id="curves"'))]
     assert section.count("<svg") == 2
     assert f"<p>{why}</p>" in section
+
+
+def test_the_significance_section_notes_intervals_every_resample_of_which_is_equal(tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    pred = tmp_path / "pred.jsonl"  # every PER found, no LOC: precision 1 in every resample
+    gold.write_text("".join(f'{{"id": "d{i}", "spans": [[0, 4, "PER"], [5, 9, "LOC"]]}}\n'
+                            for i in range(12)), encoding="utf-8")
+    pred.write_text("".join(f'{{"id": "d{i}", "spans": [[0, 4, "PER"]]}}\n' for i in range(12)),
+                    encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert main(["report", str(gold), str(pred), str(gold), "--names", "P", "G", "-o", str(out),
+                 "--resamples", "40", "-q"]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "bootstrap intervals have zero width (P micro P" in page

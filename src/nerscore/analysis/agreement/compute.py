@@ -27,6 +27,7 @@ from nerscore.analysis.agreement.tokens import token_labels, token_level
 from nerscore.analysis.significance.resampling import (
     bootstrap_plan,
     bootstrap_weights,
+    collapsed_notes,
     resampling_notes,
     rngs,
 )
@@ -142,7 +143,8 @@ def _intervals(pc: PairCounts, alpha_parts: FloatArray, n_resamples: int, level:
     number undefined (a pair with no entity in the drawn documents, every
     drawn token in one category) the interval is NaN and a note says why;
     too few resamples for ``level``, or too few documents, are noted as
-    ``compare`` notes them (:func:`.resampling_notes`).
+    ``compare`` notes them (:func:`.resampling_notes`), and so are
+    intervals of zero width (every resample the same: :func:`.collapsed_notes`).
     """
     shared = pc.both.any(axis=0)
     tp = pc.tp.sum(axis=2).T[shared]  # (docs, pairs)
@@ -165,6 +167,7 @@ def _intervals(pc: PairCounts, alpha_parts: FloatArray, n_resamples: int, level:
     out = {}
     notes = [] if all(np.isnan(v) for v in point.values()) else resampling_notes(
         n_resamples, level, data.shape[0], unit, "bootstrap intervals")
+    shown: dict[str, FloatArray] = {}  # the intervals computed, by the name notes give them
     for name, values in (("mean_f1", np.concatenate(f1s)), ("alpha", np.concatenate(alphas))):
         if name == "alpha" and np.isnan(alpha_parts).any():
             out[name] = Estimate(point[name], float("nan"), float("nan"))
@@ -176,8 +179,14 @@ def _intervals(pc: PairCounts, alpha_parts: FloatArray, n_resamples: int, level:
                 notes.append(_UNDEFINED[name].format(undefined, len(values)))
         else:
             lo, hi = (float(x) for x in np.quantile(values, [(1 - level) / 2, (1 + level) / 2]))
+            shown[_NAMES[name]] = values
         out[name] = Estimate(point[name], lo, hi)
+    notes += collapsed_notes(shown, data.shape[0], unit, "annotators who agree on every "
+                             "{unit}, or {unit}s annotated alike")
     return out, tuple(notes)
+
+
+_NAMES = {"mean_f1": "the mean pairwise F1", "alpha": "alpha"}
 
 
 _UNDEFINED = {

@@ -62,6 +62,7 @@ from nerscore.analysis.significance.comparison import (
 from nerscore.analysis.significance.resampling import (
     AVERAGES,
     METRICS,
+    comparison_collapsed_notes,
     prf_scores,
     resampling_notes,
 )
@@ -394,6 +395,8 @@ def compare_runs(
         d_boot = boot[a, ai, mi] - boot[b, ai, mi]
         out.append(PairResult(names[a], names[b], Estimate(d, *_quantiles(d_boot, lvl)),
                               _p_value(np.abs(d_boot - d) >= abs(d) - TIE), None))
+    notes += comparison_collapsed_notes(names, pairs, boot, metric, average, n_units,
+                                        used_unit)
     result = Comparison(
         systems_out, _adjusted(out), metric, average, "bootstrap", int(n_resamples), lvl,
         None if seed is None else int(seed), used_unit, n_units, match, dict(resolved), fill,

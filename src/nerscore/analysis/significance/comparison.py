@@ -35,6 +35,7 @@ from nerscore.analysis.significance.resampling import (
     METRICS,
     bootstrap_plan,
     bootstrap_weights,
+    comparison_collapsed_notes,
     exact_dtype,
     prf_scores,
     resampling_notes,
@@ -264,8 +265,8 @@ def _estimates(point: FloatArray, boot: FloatArray, level: float) -> PRFEstimate
 def _compare_counts(
     parts: list[SequenceCounts], names: list[str], pairs: list[tuple[int, int]], *,
     metric: str, average: str, method: str, n_resamples: int, level: float, seed: int | None,
-    fill: float, progress: Callable[[int, int], None] | None = None,
-) -> tuple[tuple[SystemScores, ...], tuple[PairResult, ...]]:
+    fill: float, unit: str, progress: Callable[[int, int], None] | None = None,
+) -> tuple[tuple[SystemScores, ...], tuple[PairResult, ...], list[str]]:
     mi, ai = METRICS.index(metric), AVERAGES.index(average)
     point, boot, perm = _run(parts, pairs, n_resamples=n_resamples, seed=seed, fill=fill,
                              metric=mi, average=ai,
@@ -287,7 +288,9 @@ def _compare_counts(
             p_perm = _p_value(np.abs(perm[(a, b)]) >= abs(d) - TIE)
         out.append(PairResult(names[a], names[b], Estimate(d, *_quantiles(d_boot, level)),
                               p_boot, p_perm))
-    return systems, _adjusted(out)
+    flat = comparison_collapsed_notes(names, pairs, boot, metric, average,
+                                      parts[0].n_sequences, unit)
+    return systems, _adjusted(out), flat
 
 
 def _adjusted(pairs: list[PairResult]) -> tuple[PairResult, ...]:
@@ -511,11 +514,12 @@ def compare(
     if n_units == 0:
         raise ValueError("Nothing to resample: the input has no sentences or documents.")
     notes += resampling_notes(int(n_resamples), float(level), n_units, used_unit)
-    systems_out, pair_results = _compare_counts(
+    systems_out, pair_results, flat = _compare_counts(
         parts, names, pairs, metric=metric, average=average, method=method,
         n_resamples=int(n_resamples), level=float(level), seed=None if seed is None else int(seed),
-        fill=fill, progress=progress,
+        fill=fill, unit=used_unit, progress=progress,
     )
+    notes += flat
     result = Comparison(
         systems_out, pair_results, metric, average, method, int(n_resamples), float(level),
         None if seed is None else int(seed), used_unit, n_units, match, dict(resolved), fill,

@@ -28,7 +28,7 @@ gold or predicted entity, skipping ``nan``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,11 +41,14 @@ __all__ = [
     "BootstrapPlan",
     "bootstrap_plan",
     "bootstrap_weights",
+    "collapsed_notes",
+    "comparison_collapsed_notes",
     "exact_dtype",
     "identical_rows",
     "prf_scores",
     "resampling_notes",
     "rngs",
+    "single_value",
     "swap_blocks",
 ]
 
@@ -64,6 +67,10 @@ _BLOCK = 1 << 22
 WHOLE_CLASS = 24
 #: Fewer units than this make bootstrap intervals and p-values unreliable (a note says so).
 FEW_UNITS = 10
+#: Resampled values this close together are one value (rounding): :func:`single_value`.
+SAME = 1e-12
+#: The note on intervals of zero width names at most this many scores.
+NAMED = 4
 # Multiplier of the row hash (an odd 64-bit constant: the golden ratio's bits).
 _HASH = np.uint64(0x9E3779B97F4A7C15)
 
@@ -115,6 +122,109 @@ def resampling_notes(n_resamples: int, level: float, n_units: int, unit: str,
         notes.append(f"only {drawn} resampled: with fewer than {FEW_UNITS} {unit}s, {what} "
                      f"are unreliable ({why}).")
     return notes
+
+
+def single_value(values: FloatArray) -> bool:
+    """Whether the defined values of ``values`` take one value (within :data:`SAME`).
+
+    NaN (an undefined score) is no value: it never makes two values distinct.
+
+    Examples
+    --------
+    >>> single_value(np.array([0.5, 0.5, np.nan])), single_value(np.array([0.5, 0.25]))
+    (True, False)
+    >>> single_value(np.array([np.nan, np.nan]))
+    False
+    """
+    defined = values[~np.isnan(values)]
+    return bool(defined.size) and float(defined.max()) - float(defined.min()) <= SAME
+
+
+def collapsed_notes(resampled: Mapping[str, FloatArray], n_units: int, unit: str,
+                    alike: str = "a system right on every {unit}, or two systems that agree "
+                                  "on every one") -> list[str]:
+    """One note naming the scores whose resamples all take one value (:func:`single_value`).
+
+    The percentile interval of such a score has zero width (``[0.50, 0.50]``)
+    whatever the level: every resampled unit contributes alike to it, and the
+    interval says nothing about its uncertainty. Below :data:`FEW_UNITS`
+    units there is no such note: :func:`resampling_notes` says that the
+    resamples take few distinct values (one, with one unit).
+
+    Parameters
+    ----------
+    resampled : mapping of str to array of float
+        Each score whose interval is reported, by the name the note gives it,
+        to its values on the resamples (every array as long).
+    n_units : int
+        Units resampled.
+    unit : str
+        What is resampled (``"document"``, ``"sentence"``).
+    alike : str
+        Examples of units that contribute alike (``{unit}`` is replaced).
+
+    Returns
+    -------
+    list of str
+        No note, or one naming the first :data:`NAMED` scores and how many
+        more. When some of their resamples leave a score undefined (NaN), the
+        note speaks of the resamples that define the scores.
+
+    Examples
+    --------
+    >>> flat = np.full(1000, 0.5)
+    >>> scores = {"A micro P": flat, "A micro R": flat + np.arange(1000)}
+    >>> print(collapsed_notes(scores, 50, "document")[0])
+    the bootstrap interval of A micro P has zero width: all 1000 resamples gave the same value, as every document contributes alike to it (e.g. a system right on every document, or two systems that agree on every one); an interval of zero width says nothing about its uncertainty.
+    >>> half = np.where(np.arange(1000) % 2 == 0, 0.5, np.nan)  # undefined is no other value
+    >>> print(collapsed_notes(dict.fromkeys("PQRST", half), 50, "document")[0])
+    5 scores take one value (P, Q, R, S and 1 more) on every bootstrap resample that defines them (some of the 1000 resamples leave them undefined), as every document contributes alike to them (e.g. only one document holds entities); an interval of zero width would say nothing about their uncertainty.
+    """
+    if n_units < FEW_UNITS:
+        return []
+    flat = [name for name, values in resampled.items() if single_value(values)]
+    if not flat:
+        return []
+    n = len(resampled[flat[0]])
+    one = len(flat) == 1
+    it, its = ("it", "its") if one else ("them", "their")
+    shown = flat[0]
+    if not one:
+        last = f"{len(flat) - NAMED} more" if len(flat) > NAMED else flat[-1]
+        shown = f"{', '.join(flat[:NAMED] if len(flat) > NAMED else flat[:-1])} and {last}"
+    if any(np.isnan(resampled[name]).any() for name in flat):
+        head = (f"{shown} takes one value" if one else f"{len(flat)} scores take one value "
+                f"({shown})")
+        return [f"{head} on every bootstrap resample that defines {it} (some of the {n} "
+                f"resamples leave {it} undefined), as every {unit} contributes alike to {it} "
+                f"(e.g. only one {unit} holds entities); an interval of zero width would say "
+                f"nothing about {its} uncertainty."]
+    head = (f"the bootstrap interval of {shown} has zero width" if one else
+            f"{len(flat)} bootstrap intervals have zero width ({shown})")
+    return [f"{head}: all {n} resample{'' if n == 1 else 's'} gave the same value"
+            f"{'' if one else ' of each'}, as every {unit} contributes alike to {it} (e.g. "
+            f"{alike.format(unit=unit)}); an interval of zero width says nothing about {its} "
+            "uncertainty."]
+
+
+def comparison_collapsed_notes(
+    names: Sequence[str], pairs: Sequence[tuple[int, int]], boot: FloatArray, metric: str,
+    average: str, n_units: int, unit: str,
+) -> list[str]:
+    """:func:`collapsed_notes` of every interval a comparison reports.
+
+    They are each system's scores ``boot[system, average, metric]`` (micro P,
+    R, F1, then macro F1, P, R: the order of the table), then the difference
+    ``metric`` (``average``) of each pair ``(a, b)``, ``boot[a] - boot[b]``.
+    """
+    short = {"precision": "P", "recall": "R", "f1": "F1"}
+    shown = [(0, 0), (0, 1), (0, 2), (1, 2), (1, 0), (1, 1)]
+    scores = {f"{name} {AVERAGES[a]} {short[METRICS[m]]}": boot[s, a, m]
+              for s, name in enumerate(names) for a, m in shown}
+    ai, mi = AVERAGES.index(average), METRICS.index(metric)
+    scores.update({f"Δ {average} {short[metric]} of {names[a]} vs {names[b]}":
+                   boot[a, ai, mi] - boot[b, ai, mi] for a, b in pairs})
+    return collapsed_notes(scores, n_units, unit)
 
 
 def _rows_per_block(n_units: int) -> int:
