@@ -252,3 +252,22 @@ def test_agree_and_adjudicate_refuse_tool_options_for_conll_files(capsys, comman
     assert status == 2
     assert ("--offsets, --layer, --feature apply to no input: the inputs are conll files, whose "
             "readers do not take them") in err
+
+
+def test_two_annotators_of_one_prodigy_file_are_not_the_same_file(capsys, tmp_path):
+    dataset = tmp_path / "ds.jsonl"
+    dataset.write_text("".join(json.dumps({
+        "text": "Ann ran", "spans": [{"start": 0, "end": 3, "label": label}], "answer": "accept",
+        "_input_hash": 1, "_annotator_id": who}) + "\n" for who, label in (("x", "PER"),
+                                                                          ("y", "ORG"))),
+        encoding="utf-8")
+    status, out, err = run(capsys, "score", dataset, dataset, "--gold-format", "prodigy",
+                           "--pred-format", "prodigy", "--gold-annotator", "x",
+                           "--pred-annotator", "y", "--format", "json")
+    assert status == 0, err
+    assert overall(out) == (0, 1, 1)
+    assert not any("the same file" in n for n in json.loads(out)["notes"])
+    status, out, err = run(capsys, "score", dataset, dataset, "--gold-format", "prodigy",
+                           "--pred-format", "prodigy", "--gold-annotator", "x",
+                           "--pred-annotator", "x", "--format", "json")
+    assert any("the same file" in n for n in json.loads(out)["notes"])

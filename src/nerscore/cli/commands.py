@@ -203,8 +203,7 @@ def run_score(args: argparse.Namespace) -> int:
             raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
     y_true, y_pred = gold.data, pred.data
-    columns = [args.label_column if c is None else c for c in (args.gold_column, args.pred_column)]
-    if not one_file and columns[0] == columns[1] and "side" not in gold_fmt.options:
+    if not one_file and _read_alike(args, sides):
         same = _same_file(args.gold, args.pred)
         if same:
             note("score", same)
@@ -232,10 +231,8 @@ def _score_streamed(args: argparse.Namespace, sides: tuple[tuple[str, Format], .
                     one_file: bool, options: dict[str, Any],
                     chosen: tuple[str, ...] = ()) -> int | None:
     """``run_score`` on the streaming path (docs/scale.md); None to score in memory."""
-    columns = [args.label_column if c is None else c for c in (args.gold_column, args.pred_column)]
     same = None
-    if (not one_file and columns[0] == columns[1] and not (args.workers or args.scheduler)
-            and "side" not in sides[0][1].options):  # an export holding both sides
+    if not one_file and not (args.workers or args.scheduler) and _read_alike(args, sides):
         same = _same_file(args.gold, args.pred)
     res = score_streaming(args, sides, kind, one_file, options,
                           notes=chosen + ((same,) if same else ()))
@@ -256,6 +253,15 @@ def _score_streamed(args: argparse.Namespace, sides: tuple[tuple[str, Format], .
         k = res.n_errors or 0
         note("score", f"wrote {k} entity error{'s' if k != 1 else ''} to {args.errors}")
     return 0
+
+
+def _read_alike(args: argparse.Namespace, sides: tuple[tuple[str, Format], ...]) -> bool:
+    """Whether GOLD and PRED are read alike: one column, one annotator, not an export's two sides."""
+    columns = [args.label_column if c is None else c for c in (args.gold_column, args.pred_column)]
+    if columns[0] != columns[1] or "side" in sides[0][1].options:  # an export of both sides
+        return False
+    reading = [fm.reader_options(args, fmt, side) for side, fmt in sides]
+    return reading[0].get("annotator") == reading[1].get("annotator")
 
 
 def _same_file(gold: str, pred: str) -> str | None:
