@@ -155,7 +155,10 @@ from nerscore.io.prodigy import (
     read_prodigy_annotators as read_prodigy_annotators,
     write_prodigy as write_prodigy,
 )
-from nerscore.io.webanno import read_webanno as read_webanno
+from nerscore.io.webanno import (
+    read_webanno as read_webanno,
+    read_webanno_annotators as read_webanno_annotators,
+)
 from nerscore.matching import (
     Alignment as Alignment,
     Matcher as Matcher,

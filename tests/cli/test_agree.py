@@ -9,6 +9,7 @@ import pytest
 
 import nerscore
 from nerscore.cli import main
+from tests.io.webanno_fixtures import ANNOTATORS, write_export
 from tests.paths import DATA
 
 CONLL = [str(DATA / "agreement" / "conll" / f"ann{k}.conll") for k in (1, 2, 3)]
@@ -558,3 +559,56 @@ def test_a_label_studio_export_of_predictions_only_among_others_says_it_holds_no
     assert capsys.readouterr().err == (
         f"nerscore agree: error: {files[0]} holds annotations of no annotator; agree takes one "
         "annotator's annotations per FILE. See 'nerscore agree --help'.\n")
+
+
+# --------------------------------------------------------------- one INCEpTION project export
+
+
+def test_agree_compares_the_annotators_of_one_inception_export(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    export = str(write_export(tmp_path / "export"))
+    assert main(["agree", export, "--resamples", "0", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["annotators"] == ["anna", "ben", "cai"]  # the curation left out
+    assert data["n_documents"] == 2
+    # anna has 5 entities, ben 4, and 3 agree (PER Anna, LOC Paris, PER Cy); cai has
+    # news1.txt alone, so anna-cai and ben-cai are scored on it: 2*3/(3+3) and 2*2/(2+3)
+    matrix = data["f1"]["matrix"]
+    assert [matrix[0][1], matrix[0][2], matrix[1][2]] == pytest.approx([2 / 3, 1.0, 0.8])
+    assert data["f1"]["mean"] == pytest.approx((2 / 3 + 1.0 + 0.8) / 3)
+    assert ("1 document(s) are not annotated by every annotator and are left out of the pairs and "
+            "statistics that lack them: 'news2.tsv' (missing for cai).") in data["notes"]
+    assert err.startswith(f"nerscore agree: note: {export}: the curated documents "
+                          "('CURATION_USER', curation/DOC/CURATION_USER.tsv) are left out: they "
+                          "are the adjudication, not an annotator's.\n")
+    assert main(["agree", export + "/annotation", "--input-format", "webanno", "--resamples",
+                 "0", "--names", "a", "b", "c"]) == 0
+    assert "mean pairwise F1: 0.82 (SD 0.14)" in capsys.readouterr().out
+
+
+def test_adjudicate_votes_among_the_annotators_of_one_inception_export(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    export = str(write_export(tmp_path / "export"))
+    out = tmp_path / "gold.jsonl"
+    assert main(["adjudicate", export, "-o", str(out)]) == 0
+    written = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    # news1.txt: 2 of its 3 annotators; news2.tsv: both of its 2 (cai lacks it)
+    assert {d["id"]: [[s["start"], s["end"], s["label"]] for s in d["spans"]]
+            for d in written} == {"news1.txt": [[0, 4, "PER"], [9, 12, "PER"], [16, 21, "LOC"]],
+                                  "news2.tsv": [[0, 2, "PER"]]}
+    assert "3 annotators (anna, ben, cai), 2 documents" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["agree", "adjudicate"])
+def test_an_inception_export_among_other_files_says_how_to_compare_its_annotators(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    export = str(write_export(tmp_path / "export"))
+    other = str(write_export(tmp_path / "other", {"anna": ANNOTATORS["anna"]}, {}))
+    extra = ["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else []
+    assert main([command, export, other, *extra]) == 2
+    assert capsys.readouterr().err == (
+        f"nerscore {command}: error: {export} holds annotations of 4 annotators ('anna', 'ben', "
+        f"'cai', 'CURATION_USER'); {command} takes one annotator per FILE: give that export "
+        "alone (--input-format webanno) to compare its annotators, or export each annotator's "
+        f"annotations to a file of its own. See 'nerscore {command} --help'.\n")

@@ -11,6 +11,7 @@ from nerscore.io.doccano import read_doccano
 from nerscore.io.jsonl import read_jsonl
 from nerscore.io.label_studio import read_label_studio
 from nerscore.io.prodigy import read_prodigy
+from tests.io.webanno_fixtures import ANNOTATORS, write_export
 from tests.paths import DATA
 
 EXPORT = str(DATA / "label_studio" / "export.json")
@@ -252,6 +253,45 @@ def test_agree_and_adjudicate_refuse_tool_options_for_conll_files(capsys, comman
     assert status == 2
     assert ("--offsets, --layer, --feature apply to no input: the inputs are conll files, whose "
             "readers do not take them") in err
+
+
+def test_score_refuses_an_inception_export_of_several_annotators_without_a_choice(
+        capsys, tmp_path):
+    export = write_export(tmp_path / "export")
+    status, _, err = run(capsys, "score", export, export)
+    assert status == 1
+    # not 5 documents named news1.txt/anna, news1.txt/ben, ...: an error naming the annotators
+    assert err == (f"nerscore score: error: {export} is an INCEpTION project export holding "
+                   "annotations of 4 annotators ('anna', 'ben', 'cai', 'CURATION_USER'); choose "
+                   "one with annotator=NAME (--gold-annotator/--pred-annotator).\n")
+
+
+def test_score_reads_the_annotators_of_an_inception_export_chosen(capsys, tmp_path):
+    export = write_export(tmp_path / "export")
+    status, out, err = run(capsys, "score", export, export, "--gold-annotator", "CURATION_USER",
+                           "--pred-annotator", "ben", "--format", "json")
+    assert status == 0, err
+    # news1.txt: ben misses PER 'Bob'; news2.tsv is not curated: ben's 2 spans there are fp
+    assert overall(out) == (2, 2, 1)
+    notes = json.loads(out)["notes"]
+    assert (f"{export}: 1 document(s) of the export have no file of 'CURATION_USER' and are "
+            "not read: 'news2.tsv'.") in notes
+    assert not any("the same file" in n for n in notes)  # two annotators of one export
+
+
+def test_score_reads_an_inception_export_of_one_annotator_with_a_note(capsys, tmp_path):
+    export = write_export(tmp_path / "export", {"anna": ANNOTATORS["anna"]}, {})
+    pred = tmp_path / "pred.jsonl"
+    status, _, err = run(capsys, "convert", export, pred)
+    assert status == 0, err
+    status, out, err = run(capsys, "score", export, pred, "--format", "json")
+    assert status == 0, err
+    assert overall(out) == (5, 0, 0)
+    assert json.loads(out)["notes"][0] == (
+        f"{export}: an INCEpTION project export of one annotator: read the annotations of 'anna' "
+        "(annotation/DOC/anna.tsv), each document named by its folder DOC.")
+    assert [(d.id, d.span_texts()) for d in read_jsonl(pred)] == [
+        ("news1.txt", ["Anna", "Bob", "Paris"]), ("news2.tsv", ["Cy", "Rome"])]
 
 
 def test_two_annotators_of_one_prodigy_file_are_not_the_same_file(capsys, tmp_path):

@@ -6,8 +6,10 @@ import shutil
 
 import pytest
 
-from nerscore.errors import FormatError, OptionError
-from nerscore.io.webanno import NAMED_ENTITY, read_webanno
+from nerscore.errors import AnnotatorChoiceError, FormatError, OptionError
+from nerscore.io.formats import guess_format
+from nerscore.io.webanno import NAMED_ENTITY, read_webanno, read_webanno_annotators
+from tests.io.webanno_fixtures import ANNOTATORS, write_export
 from tests.paths import DATA
 
 NEWS = DATA / "webanno" / "news.tsv"
@@ -75,11 +77,106 @@ def test_one_file_per_annotator_in_a_project_export(tmp_path):
     for user in ("anna", "bob"):
         shutil.copy(NEWS, folder / f"{user}.tsv")
     docs = read_webanno(tmp_path, annotator="bob").documents
-    assert [d.id for d in docs] == ["annotation/news.txt"]
-    assert [d.id for d in read_webanno(tmp_path).documents] == [
-        "annotation/news.txt/anna", "annotation/news.txt/bob"]
-    with pytest.raises(FormatError, match=r"no eve\.tsv file in the folder"):
+    assert [d.id for d in docs] == ["news.txt"]  # named by the document, as every annotator's
+    with pytest.raises(AnnotatorChoiceError):  # not two documents 'news.txt/anna' and '/bob'
+        read_webanno(tmp_path)
+    with pytest.raises(OptionError, match=r"no annotator 'eve' in the project export; its "
+                                          r"annotators are 'anna', 'bob'\.$") as exc:
         read_webanno(tmp_path, annotator="eve")
+    assert exc.value.option == "annotator"
+
+
+def test_a_project_export_of_several_annotators_read_without_one_is_an_error(tmp_path):
+    export = write_export(tmp_path / "export")
+    with pytest.raises(AnnotatorChoiceError) as exc:
+        read_webanno(export)
+    assert str(exc.value) == (
+        f"{export} is an INCEpTION project export holding annotations of 4 annotators ('anna', "
+        "'ben', 'cai', 'CURATION_USER'); choose one with annotator=NAME "
+        "(--gold-annotator/--pred-annotator).")
+    assert exc.value.source == str(export)
+    assert exc.value.annotators == ("anna", "ben", "cai", "CURATION_USER")
+    with pytest.raises(AnnotatorChoiceError):  # its annotation/ folder alike
+        read_webanno(export / "annotation")
+
+
+def test_an_annotator_of_a_project_export_is_read_by_document_name(tmp_path):
+    export = write_export(tmp_path / "export")
+    ben = read_webanno(export, annotator="ben")
+    # news2.tsv is a folder (a document imported as TSV), source/ is never read
+    assert [(d.id, d.span_texts()) for d in ben.documents] == [
+        ("news1.txt", ["Anna", "Paris"]), ("news2.tsv", ["Cy", "Rome"])]
+    assert [e.label for e in ben.documents[1].spans] == ["PER", "ORG"]
+    assert (ben.annotator, ben.notes()) == ("ben", ())
+    for who in ("cai", "CURATION_USER"):
+        data = read_webanno(export, annotator=who)
+        assert [(d.id, d.span_texts()) for d in data.documents] == [
+            ("news1.txt", ["Anna", "Bob", "Paris"])]
+        assert data.notes() == (f"{export}: 1 document(s) of the export have no file of "
+                                f"{who!r} and are not read: 'news2.tsv'.",)
+    curated = read_webanno(export / "curation")  # the curation folder alone: one annotator
+    assert [d.id for d in curated.documents] == ["news1.txt"]
+    assert curated.annotator == "CURATION_USER"
+
+
+def test_a_project_export_of_one_annotator_is_read_with_a_note(tmp_path):
+    export = write_export(tmp_path / "export", {"anna": ANNOTATORS["anna"]}, {})
+    data = read_webanno(export)
+    assert [(d.id, d.span_texts()) for d in data.documents] == [
+        ("news1.txt", ["Anna", "Bob", "Paris"]), ("news2.tsv", ["Cy", "Rome"])]
+    assert data.annotator == "anna"
+    assert data.notes() == (
+        f"{export}: an INCEpTION project export of one annotator: read the annotations of "
+        "'anna' (annotation/DOC/anna.tsv), each document named by its folder DOC.",)
+    alone = read_webanno(export / "annotation")
+    assert [d.id for d in alone.documents] == ["news1.txt", "news2.tsv"]
+    assert "(DOC/anna.tsv)" in alone.notes()[0]
+
+
+@pytest.mark.parametrize(("layout", "fmt", "ids"), [
+    # a corpus in folders: one document per file, named by its path, as ever
+    (["train/doc1.tsv", "dev/doc2.tsv"], "brat", ["dev/doc2", "train/doc1"]),
+    # a .tsv file beside annotation/ (not in source/): a folder of documents
+    (["annotation/a.txt/anna.tsv", "notes.tsv"], "brat", ["annotation/a.txt/anna", "notes"]),
+    # a file deeper than annotation/DOC/: the same
+    (["annotation/a.txt/x/anna.tsv"], "brat", ["annotation/a.txt/x/anna"]),
+    # an export: its documents are the DOC folders
+    (["annotation/a.txt/anna.tsv", "source/a.tsv"], "webanno", ["a.txt"]),
+])
+def test_a_project_export_is_told_from_a_corpus_in_folders_by_its_layout(tmp_path, layout, fmt,
+                                                                          ids):
+    for name in layout:
+        write(tmp_path, "#Text=Hi\n1-1\t0-2\tHi\t_\n", name=name)
+    assert guess_format(tmp_path).name == fmt
+    assert [d.id for d in read_webanno(tmp_path, layer="Entity").documents] == ids
+
+
+def test_an_export_without_webanno_tsv_files_is_an_error(tmp_path):
+    (tmp_path / "annotation" / "a.txt").mkdir(parents=True)
+    (tmp_path / "annotation" / "a.txt" / "anna.zip").write_bytes(b"")  # exported as XMI
+    write(tmp_path, "#Text=Hi\n1-1\t0-2\tHi\t_\n", name="source/a.tsv")
+    with pytest.raises(FormatError, match=r"is an INCEpTION project export without WebAnno TSV "
+                                          r"files .* export the project in the format 'WebAnno "
+                                          r"TSV v3'"):
+        read_webanno(tmp_path, layer="Entity")
+
+
+def test_every_annotator_of_a_project_export(tmp_path):
+    export = write_export(tmp_path / "export")
+    sets = read_webanno_annotators(export)
+    assert {who: [d.id for d in docs] for who, docs in sets.documents.items()} == {
+        "anna": ["news1.txt", "news2.tsv"], "ben": ["news1.txt", "news2.tsv"],
+        "cai": ["news1.txt"]}
+    assert sets.curation == ("CURATION_USER",)
+    assert sets.notes() == (f"{export}: the curated documents ('CURATION_USER', curation/DOC/"
+                            "CURATION_USER.tsv) are left out: they are the adjudication, not an "
+                            "annotator's.",)
+    with_curation = read_webanno_annotators(export, curation=True)
+    assert list(with_curation.documents) == ["anna", "ben", "cai", "CURATION_USER"]
+    assert with_curation.notes() == ()
+    assert list(read_webanno_annotators(export / "annotation").documents) == ["anna", "ben", "cai"]
+    with pytest.raises(FormatError, match="is not an INCEpTION project export"):
+        read_webanno_annotators(NEWS.parent)
 
 
 @pytest.mark.parametrize(("head", "body", "message"), [

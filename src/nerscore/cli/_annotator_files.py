@@ -2,7 +2,8 @@
 
 :func:`read_annotators` reads one file (or folder) per annotator, or one file
 whose format holds several annotators' annotations (a Label Studio export, a
-Prodigy dataset: the formats with an ``annotators`` reader), and returns
+Prodigy dataset, an INCEpTION project export: the formats with an
+``annotators`` reader), and returns
 ``{annotator: data}``. A FILE of several annotators among several FILEs is a
 usage error that says how to compare them.
 """
@@ -98,9 +99,10 @@ def read_annotators(args: argparse.Namespace, command: str, output: Format | Non
     names = args.names if args.names is not None else [
         os.path.basename(os.path.normpath(f)) for f in args.files]
     if len(args.files) < 2:
+        names = export_formats()
+        listed = " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
         raise opt.UsageError(f"{command} needs two or more FILEs (one per annotator), or one "
-                             "export holding several annotators (--input-format "
-                             f"{' or '.join(export_formats())})")
+                             f"export holding several annotators (--input-format {listed})")
     if len(names) != len(args.files):
         raise opt.UsageError(f"--names gives {len(names)} name(s) for {len(args.files)} FILE(s); "
                              "give one name per FILE")

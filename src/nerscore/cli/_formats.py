@@ -103,8 +103,8 @@ def format_help(what: str) -> str:
     return (f"format of {what}: conll, jsonl, brat, parquet, label-studio, doccano, prodigy, "
             "webanno, hf, spacy or one a package adds "
             "(docs/formats.md); default: from the name: .jsonl/.json is jsonl, .parquet "
-            "parquet, .spacy spacy, a Hugging Face dataset folder hf, another folder or .ann "
-            "file brat, "
+            "parquet, .spacy spacy, a Hugging Face dataset folder hf, an INCEpTION project "
+            "export folder webanno, another folder or .ann file brat, "
             "anything else conll")
 
 

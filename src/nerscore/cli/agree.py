@@ -33,8 +33,9 @@ AGREE_DESCRIPTION = """\
 Agreement between annotators of the same documents, one file (or BRAT folder)
 per annotator, or one export holding several (a Label Studio export; a Prodigy
 dataset from prodigy db-out, whose examples of one input are told apart by
-_annotator_id or _session_id, rejected and ignored ones counted and left out):
-pairwise entity F1 under any matcher (a matrix, its mean and per label),
+_annotator_id or _session_id, rejected and ignored ones counted and left out;
+an INCEpTION project export folder, annotation/DOC/USER.tsv, its curation left
+out): pairwise entity F1 under any matcher (a matrix, its mean and per label),
 token-level Cohen's kappa (every pair), Fleiss' kappa and Krippendorff's alpha,
 overall and per label, over all tokens and over the tokens some annotator
 labelled; the least-agreed documents; the disagreements by kind; bootstrap
@@ -54,6 +55,7 @@ AGREE_EXAMPLES = """\
 examples:
   nerscore agree ann1.conll ann2.conll ann3.conll --names ana ben cai
   nerscore agree dataset.jsonl --input-format prodigy
+  nerscore agree inception_export/
   nerscore agree project/ann1 project/ann2 --format html -o agreement.html
   nerscore agree a.jsonl b.jsonl --match overlap --format json
   nerscore agree a.spacy b.spacy --spans-key sc
@@ -64,12 +66,12 @@ ADJUDICATE_DESCRIPTION = """\
 One annotation from several by voting: an entity (same span and label) is kept
 when at least --min-votes annotators marked it (default: a strict majority of
 each document's annotators). The annotators are one FILE each, or those of one
-Label Studio or Prodigy export (as in agree). Overlapping winners that no
-annotator marked together conflict: more votes win, then the longer span, then
-the earlier start, then the label in alphabetical order; ties are listed.
-Ignore regions are voted on the same way (a kept one that overlaps an accepted
-entity of its label is dropped); the summary counts them. The output format
-follows the -o name (or --output-format): CoNLL in the input's scheme
+Label Studio, Prodigy or INCEpTION export (as in agree). Overlapping winners
+that no annotator marked together conflict: more votes win, then the longer
+span, then the earlier start, then the label in alphabetical order; ties are
+listed. Ignore regions are voted on the same way (a kept one that overlaps an
+accepted entity of its label is dropped); the summary counts them. The output
+format follows the -o name (or --output-format): CoNLL in the input's scheme
 (--scheme; IOB2 when not given), JSON Lines, a BRAT folder, or a spaCy .spacy
 file; --spans-key KEY reads and writes .spacy files' span group doc.spans[KEY],
 which may hold the overlapping (nested) entities that doc.ents cannot.
@@ -80,6 +82,7 @@ examples:
   nerscore adjudicate ann1.conll ann2.conll ann3.conll -o gold.conll
   nerscore adjudicate a.jsonl b.jsonl c.jsonl d.jsonl --min-votes 3 -o gold.jsonl
   nerscore adjudicate export.json --input-format label-studio -o gold.jsonl
+  nerscore adjudicate inception_export/ -o gold.jsonl
   nerscore adjudicate a.spacy b.spacy c.spacy --spans-key sc -o gold.spacy
   nerscore adjudicate a.jsonl b.jsonl c.jsonl --input-format doccano --offsets utf16 -o gold.jsonl
 """
@@ -89,7 +92,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", metavar="FILE", nargs="+",
                    help="one annotation file (or BRAT folder) per annotator, two or more; or "
                         "one export holding several annotators (--input-format label-studio "
-                        "or prodigy)")
+                        "or prodigy, or an INCEpTION project export folder)")
     p.add_argument("--names", metavar="NAME", nargs="+", default=None,
                    help="one name per FILE, or per annotator of one export (default: the file "
                         "names, or the export's annotators)")

@@ -68,7 +68,7 @@ class ReadResult(NamedTuple):
 
 
 class AnnotatorSets(NamedTuple):
-    """Every annotator's documents of one export that holds several (Label Studio, Prodigy).
+    """Every annotator's documents of one export of several (Label Studio, Prodigy, INCEpTION).
 
     Attributes
     ----------

@@ -141,13 +141,15 @@ class Format:
         leaves it out, and counts it.
     detect : callable, optional
         ``detect(folder) -> bool``: whether a folder is this format by what
-        it holds (a Hugging Face dataset's JSON files); a folder that no
-        format detects is the first ``folder`` format's (BRAT).
+        it holds (a Hugging Face dataset's JSON files, an INCEpTION project
+        export's ``annotation/DOC/USER.tsv``); a folder that no format
+        detects is the first ``folder`` format's (BRAT).
     annotators : callable, optional
         ``annotators(path, options) -> AnnotatorSets``: every annotator's
         documents of one file that holds several (a Label Studio export, a
-        Prodigy dataset), which ``nerscore agree`` and ``adjudicate``
-        compare; None where a file holds one annotator's.
+        Prodigy dataset, an INCEpTION project export folder), which
+        ``nerscore agree`` and ``adjudicate`` compare; None where a file
+        holds one annotator's.
 
     Records compare by identity: one record is one format.
     """

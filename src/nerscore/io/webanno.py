@@ -26,9 +26,17 @@ sentences of one token per line::
   sentences is not in the file and is read as spaces. Every token is checked
   against that text.
 - A folder is read as one document per ``.tsv`` file (id: the path relative to
-  the folder, without ``.tsv``). INCEpTION's project export keeps one file per
-  annotator (``annotation/DOC/USER.tsv``): ``annotator=USER`` reads those
-  files, each document named by its folder.
+  the folder, without ``.tsv``); ``annotator=USER`` reads only the files
+  named ``USER.tsv``, each document named by its folder.
+- INCEpTION's (and WebAnno's) project export keeps one file per annotator and
+  document, ``annotation/DOC/USER.tsv``, and the curated documents in
+  ``curation/DOC/CURATION_USER.tsv``: a folder laid out so (the rule:
+  :mod:`nerscore.io._webanno_export`) is read as one annotator's documents,
+  each named by its folder DOC: ``annotator=USER``'s (``CURATION_USER`` for
+  the curated ones), or the only annotator's, noted; an export of several
+  annotators read without ``annotator`` is an error naming them.
+  :func:`read_webanno_annotators` reads every annotator's documents, which
+  ``nerscore agree`` and ``adjudicate`` compare.
 """
 
 from __future__ import annotations
@@ -43,10 +51,12 @@ from typing import Any, NamedTuple
 from nerscore.errors import FormatError, OptionError, quoted
 from nerscore.io._textfile import read_text
 from nerscore.io._tool_spans import ToolSpan, entities, utf16_positions
-from nerscore.io.formats import Format, ReadResult, register_format
+from nerscore.io._webanno_export import find_export
+from nerscore.io.formats import AnnotatorSets, Format, ReadResult, register_format
 from nerscore.values.documents import Document
 
-__all__ = ["FORMAT", "NAMED_ENTITY", "WebAnnoData", "read_webanno"]
+__all__ = ["FORMAT", "NAMED_ENTITY", "WebAnnoAnnotators", "WebAnnoData", "read_webanno",
+           "read_webanno_annotators"]
 
 #: The named-entity layer of DKPro Core, INCEpTION's and WebAnno's default NER layer.
 NAMED_ENTITY = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"
@@ -75,6 +85,13 @@ class WebAnnoData(NamedTuple):
         What was read.
     path : str
         The file or folder.
+    annotator : str or None
+        The annotator whose files were read (``annotator=``, or the only
+        one of a project export).
+    selection : tuple of str
+        What reading a project export noted: whose annotations were read
+        when no annotator was named, the documents without that annotator's
+        file.
     """
 
     documents: list[Document]
@@ -83,27 +100,66 @@ class WebAnnoData(NamedTuple):
     layer: str
     feature: str
     path: str
+    annotator: str | None = None
+    selection: tuple[str, ...] = ()
 
     def notes(self) -> tuple[str, ...]:
-        """What reading counted, as sentences naming the file.
+        """What reading counted and chose, as sentences naming the file.
 
         Examples
         --------
         >>> WebAnnoData([], {}, {"no_value": 1}, NAMED_ENTITY, "value", "x.tsv").notes()
         ("x.tsv: 1 NamedEntity annotation(s) have no 'value' (shown as *): not scored.",)
         """
-        c, out = self.counts, []
-        short = self.layer.rsplit(".", 1)[-1]
-        if c.get("no_value"):
-            out.append(f"{c['no_value']} {short} annotation(s) have no {quoted(self.feature)} (shown "
-                       "as *): not scored.")
-        if c.get("stacked"):
-            out.append(f"{c['stacked']} token(s) carry stacked {short} annotations (read as "
-                       "separate spans).")
-        if c.get("utf16"):
-            out.append(f"{c['utf16']} span(s) had offsets counting UTF-16 code units (characters "
-                       "beyond U+FFFF count two), converted to character offsets.")
-        return tuple(f"{self.path}: {n}" for n in out)
+        return self.selection + _count_notes(self.counts, self.layer, self.feature, self.path)
+
+
+class WebAnnoAnnotators(NamedTuple):
+    """Every annotator's documents of an INCEpTION project export.
+
+    Attributes
+    ----------
+    documents : dict of str to list of Document
+        Annotator -> the documents it has a file of, sorted by name; the
+        annotators in alphabetical order (the curation last, when read).
+    counts : dict of str to int
+        As :attr:`WebAnnoData.counts`, summed over the annotators.
+    layer, feature : str
+        What was read.
+    curation : tuple of str
+        The curation's annotators (``CURATION_USER``) left out.
+    path : str
+        The folder.
+    """
+
+    documents: dict[str, list[Document]]
+    counts: dict[str, int]
+    layer: str
+    feature: str
+    curation: tuple[str, ...]
+    path: str
+
+    def notes(self) -> tuple[str, ...]:
+        """What reading left out and counted, as sentences naming the folder."""
+        out = tuple(f"{self.path}: the curated documents ({quoted(name)}, curation/DOC/"
+                    f"{name}.tsv) are left out: they are the adjudication, not an annotator's."
+                    for name in self.curation)
+        return out + _count_notes(self.counts, self.layer, self.feature, self.path)
+
+
+def _count_notes(c: Mapping[str, int], layer: str, feature: str, path: str) -> tuple[str, ...]:
+    out = []
+    short = layer.rsplit(".", 1)[-1]
+    if c.get("no_value"):
+        out.append(f"{c['no_value']} {short} annotation(s) have no {quoted(feature)} (shown "
+                   "as *): not scored.")
+    if c.get("stacked"):
+        out.append(f"{c['stacked']} token(s) carry stacked {short} annotations (read as "
+                   "separate spans).")
+    if c.get("utf16"):
+        out.append(f"{c['utf16']} span(s) had offsets counting UTF-16 code units (characters "
+                   "beyond U+FFFF count two), converted to character offsets.")
+    return tuple(f"{path}: {n}" for n in out)
 
 
 def _unescape(text: str) -> str:
@@ -248,8 +304,9 @@ def read_webanno(path: str | os.PathLike[str], *, encoding: str = "utf-8",
     Parameters
     ----------
     path : str or path-like
-        A ``.tsv`` file (one document) or a folder of them (read recursively,
-        sorted).
+        A ``.tsv`` file (one document), a folder of them (read recursively,
+        sorted), or an INCEpTION project export (``annotation/DOC/USER.tsv``;
+        the rule: :mod:`nerscore.io._webanno_export`).
     encoding : str
         Text encoding of the files.
     layer : str
@@ -259,8 +316,10 @@ def read_webanno(path: str | os.PathLike[str], *, encoding: str = "utf-8",
         The feature holding the label (default: ``value``, or the layer's only
         feature).
     annotator : str, optional
-        In a folder, read only the files named ``ANNOTATOR.tsv`` (INCEpTION's
-        ``annotation/DOC/ANNOTATOR.tsv``), each document named by its folder.
+        In a project export, the annotator to read (``CURATION_USER``: the
+        curated documents); default: the only one. In another folder, read
+        only the files named ``ANNOTATOR.tsv``. Either way each document is
+        named by its folder.
 
     Returns
     -------
@@ -273,7 +332,10 @@ def read_webanno(path: str | os.PathLike[str], *, encoding: str = "utf-8",
         For a file that is not WebAnno TSV 3, malformed token lines, or
         tokens that disagree with the sentence text.
     OptionError
-        For a layer or feature the file does not have, listing those it has.
+        For a layer or feature the file does not have, listing those it has;
+        for an ``annotator`` a project export does not have.
+    AnnotatorChoiceError
+        For a project export of several annotators, without ``annotator``.
 
     Examples
     --------
@@ -284,10 +346,16 @@ def read_webanno(path: str | os.PathLike[str], *, encoding: str = "utf-8",
     {'no_value': 1, 'stacked': 2, 'utf16': 3}
     """
     root = Path(path)
-    if root.is_dir():
+    selection: tuple[str, ...] = ()
+    export = find_export(root) if root.is_dir() else None
+    if export is not None:
+        annotator, chosen = export.choose(annotator), annotator is not None
+        files = export.files[annotator]
+        selection = export.notes(annotator, chosen=chosen)
+    elif root.is_dir():
         pattern = "*.tsv" if annotator is None else f"{annotator}.tsv"
-        files = sorted(root.rglob(pattern))
-        if not files:
+        found = sorted(p for p in root.rglob(pattern) if p.is_file())
+        if not found:
             raise FormatError(f"{os.fspath(root)}: no {pattern} file in the folder or its "
                               "subfolders.", source=os.fspath(root))
 
@@ -295,24 +363,102 @@ def read_webanno(path: str | os.PathLike[str], *, encoding: str = "utf-8",
             rel = p.relative_to(root)
             rel = rel.parent if annotator is not None else rel.with_suffix("")
             return PurePosixPath(*rel.parts).as_posix()
-    elif root.is_file():
-        files = [root]
 
-        def name(p: Path) -> str:
-            return p.stem
+        files = [(name(p), p) for p in found]
+    elif root.is_file():
+        files = [(root.stem, root)]
     else:
         raise FileNotFoundError(f"No such file or folder: {os.fspath(path)!r}.")
+    read = _read_files(files, encoding=encoding, layer=layer, feature=feature)
+    return WebAnnoData(read.documents, read.spans, read.counts, read.layer, read.feature,
+                       os.fspath(path), annotator, selection)
+
+
+class _Files(NamedTuple):
+    documents: list[Document]
+    spans: dict[str, list[ToolSpan]]
+    counts: dict[str, int]
+    layer: str
+    feature: str
+
+
+def _read_files(files: list[tuple[str, Path]], *, encoding: str, layer: str,
+                feature: str | None) -> _Files:
+    """The documents of ``(name, file)`` pairs, their spans and counts; one header at least."""
     counts: Counter[str] = Counter()
     docs, spans = [], {}
     head = None
-    for f in files:
-        doc, found, head = _document(f, name(f), encoding=encoding, layer=layer,
+    for doc_id, f in files:
+        doc, found, head = _document(f, doc_id, encoding=encoding, layer=layer,
                                      feature=feature, counts=counts)
         docs.append(doc)
         spans[doc.id] = found
     assert head is not None
-    return WebAnnoData(docs, spans, dict(sorted(counts.items())), head.layer, head.feature,
-                       os.fspath(path))
+    return _Files(docs, spans, dict(sorted(counts.items())), head.layer, head.feature)
+
+
+def read_webanno_annotators(path: str | os.PathLike[str], *, encoding: str = "utf-8",
+                            layer: str = "NamedEntity", feature: str | None = None,
+                            curation: bool = False) -> WebAnnoAnnotators:
+    r"""Read every annotator's documents of an INCEpTION project export.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The export's folder (``annotation/DOC/USER.tsv``, the rule:
+        :mod:`nerscore.io._webanno_export`), or its ``annotation/`` folder.
+    encoding, layer, feature
+        As :func:`read_webanno`.
+    curation : bool
+        Whether to read the curated documents (``curation/DOC/CURATION_USER.tsv``)
+        as one more annotator; by default they are left out, noted.
+
+    Returns
+    -------
+    WebAnnoAnnotators
+        ``documents`` by annotator (a document an annotator has no file of
+        is not in its list), ``counts``; ``notes()``.
+
+    Raises
+    ------
+    FormatError
+        For a folder that is not a project export, one without WebAnno TSV
+        files, and as :func:`read_webanno`.
+
+    Examples
+    --------
+    >>> import pathlib, shutil, tempfile
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("annotation/news.txt/anna", "annotation/news.txt/ben",
+    ...              "curation/news.txt/CURATION_USER"):
+    ...     (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+    ...     _ = shutil.copy("tests/data/webanno/news.tsv", tmp / f"{name}.tsv")
+    >>> sets = read_webanno_annotators(tmp)
+    >>> {who: [d.id for d in docs] for who, docs in sets.documents.items()}
+    {'anna': ['news.txt'], 'ben': ['news.txt']}
+    >>> sets.notes()[0].endswith("are left out: they are the adjudication, not an annotator's.")
+    True
+    """
+    source = os.fspath(path)
+    export = find_export(path) if Path(path).is_dir() else None
+    if export is None:
+        raise FormatError(f"{source} is not an INCEpTION project export: it holds no folder "
+                          "annotation/ whose document folders hold one USER.tsv file per "
+                          "annotator (annotation/DOC/USER.tsv).", source=source)
+    export.check()
+    left = () if curation else export.curation
+    counts: Counter[str] = Counter()
+    documents: dict[str, list[Document]] = {}
+    layer_read, feature_read = layer, feature or ""
+    for name, files in export.files.items():
+        if name in left:
+            continue
+        read = _read_files(files, encoding=encoding, layer=layer, feature=feature)
+        documents[name] = read.documents
+        counts.update(read.counts)
+        layer_read, feature_read = read.layer, read.feature
+    return WebAnnoAnnotators(documents, dict(sorted(counts.items())), layer_read,
+                             feature_read, left, source)
 
 
 def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
@@ -320,9 +466,30 @@ def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
     return ReadResult(data.documents, data.notes(), source=data)
 
 
+def _annotators(path: str, options: Mapping[str, Any]) -> AnnotatorSets:
+    """A project export's annotators; a file or other folder is one annotator's, named by it."""
+    if not Path(path).is_dir() or find_export(path) is None:
+        data = read_webanno(path, **options)
+        return AnnotatorSets({os.path.basename(os.path.normpath(path)): data.documents},
+                             data.notes())
+    sets = read_webanno_annotators(path, **{k: v for k, v in options.items()
+                                            if k != "annotator"})
+    return AnnotatorSets(sets.documents, sets.notes())
+
+
+def _is_export(folder: str) -> bool:
+    """Whether ``folder`` is a project export holding a WebAnno TSV file."""
+    try:
+        export = find_export(folder)
+    except FormatError:  # an annotator in both annotation/ and curation/: said on reading
+        return True
+    return export is not None and bool(export.files)
+
+
 #: The ``webanno`` format: WebAnno TSV 3 (``.tsv`` is CoNLL unless the format is named).
 FORMAT = register_format(Format(
     "webanno", "WebAnno TSV 3 (INCEpTION): spans of a named layer, stacked, with [n] ids",
     kind="spans", read=_read, folder=False,
     options=("encoding", "layer", "feature", "annotator"),
+    detect=_is_export, annotators=_annotators,
 ))
