@@ -134,7 +134,7 @@ def test_convert_and_diagnose_name_the_annotator_with_annotator(capsys, tmp_path
     status, _, err = run(capsys, "convert", EXPORT, tmp_path / "a.jsonl", "--from-format",
                          "label-studio")
     assert status == 1
-    assert "choose one with annotator=NAME (--annotator NAME)" in err
+    assert "choose one with --annotator NAME." in err
     status, out, err = run(capsys, "diagnose", "--train", EXPORT, "--test", EXPORT,
                            "--input-format", "label-studio", "--annotator", "1")
     assert status == 0, err
@@ -263,7 +263,20 @@ def test_score_refuses_an_inception_export_of_several_annotators_without_a_choic
     # not 5 documents named news1.txt/anna, news1.txt/ben, ...: an error naming the annotators
     assert err == (f"nerscore score: error: {export} is an INCEpTION project export holding "
                    "annotations of 4 annotators ('anna', 'ben', 'cai', 'CURATION_USER'); choose "
-                   "one with annotator=NAME (--gold-annotator/--pred-annotator).\n")
+                   "one with --gold-annotator NAME.\n")
+
+
+def test_the_advice_to_choose_an_annotator_names_the_flag_of_the_command(capsys, tmp_path):
+    export = write_export(tmp_path / "export")
+    status, _, err = run(capsys, "convert", export, str(tmp_path / "out.conll"))
+    assert status == 1
+    assert err.endswith("; choose one with --annotator NAME.\n"), err
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"text": "Ann", "spans": [], "_input_hash": 1,
+                                "_annotator_id": "x", "answer": "accept"}) + "\n")
+    status, _, err = run(capsys, "score", str(gold), export, "--gold-format", "prodigy")
+    assert status == 1
+    assert err.endswith("; choose one with --pred-annotator NAME.\n"), err
 
 
 def test_score_reads_the_annotators_of_an_inception_export_chosen(capsys, tmp_path):

@@ -92,8 +92,7 @@ def test_a_project_export_of_several_annotators_read_without_one_is_an_error(tmp
         read_webanno(export)
     assert str(exc.value) == (
         f"{export} is an INCEpTION project export holding annotations of 4 annotators ('anna', "
-        "'ben', 'cai', 'CURATION_USER'); choose one with annotator=NAME "
-        "(--gold-annotator/--pred-annotator).")
+        "'ben', 'cai', 'CURATION_USER'); choose one with annotator=NAME.")
     assert exc.value.source == str(export)
     assert exc.value.annotators == ("anna", "ben", "cai", "CURATION_USER")
     with pytest.raises(AnnotatorChoiceError):  # its annotation/ folder alike

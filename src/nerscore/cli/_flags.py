@@ -31,7 +31,7 @@ _KEYWORD_FLAGS = {
     "offsets": "--offsets", "align": "--align", "snap": "--snap", "spans_key": "--spans-key",
     "parquet_kind": "--parquet-kind", "labels_as": "--labels-as",
     "to_suffix": "--to-suffix/--to-prefix", "to_delimiter": "--to-tag-delimiter",
-    "to_outside": "--to-outside",
+    "to_outside": "--to-outside", "annotator": "--annotator",
 }
 #: Keywords whose True and False are each a flag of their own.
 _PAIRED_FLAGS = {"to_suffix": ("--to-suffix", "--to-prefix")}
@@ -330,7 +330,8 @@ def side_flags(args: argparse.Namespace | None, source: object,
     ``--gold-encoding`` for GOLD, ``--pred-encoding`` for a PRED (a run, a
     system's file), when given. A file given as both sides is the side whose
     encoding ``message`` names (``Cannot decode ... as utf-16``), else GOLD,
-    which is read first.
+    which is read first. On a command with ``--gold-annotator`` and
+    ``--pred-annotator``, ``annotator`` is always the side's flag.
 
     Parameters
     ----------
@@ -354,6 +355,8 @@ def side_flags(args: argparse.Namespace | None, source: object,
     ({'encoding': '--pred-encoding'}, {})
     >>> side_flags(args, "g.conll", "Cannot decode the file as utf-16 (g.conll, line 1)")
     {'encoding': '--pred-encoding'}
+    >>> side_flags(argparse.Namespace(gold="g.json", pred="p.json", pred_annotator=None), "p.json")
+    {'annotator': '--pred-annotator'}
     """
     if args is None or not isinstance(source, str):
         return {}
@@ -368,5 +371,8 @@ def side_flags(args: argparse.Namespace | None, source: object,
             sides.append(side)
     if len(sides) > 1:
         sides = [s for s in sides if f" as {side_encoding(args, s)} (" in message] or sides
-    return {name: f"--{sides[0]}-{name}" for name in _SIDE_OPTIONS
-            if sides and getattr(args, f"{sides[0]}_{name}", None) is not None}
+    flags = {name: f"--{sides[0]}-{name}" for name in _SIDE_OPTIONS
+             if sides and getattr(args, f"{sides[0]}_{name}", None) is not None}
+    if sides and hasattr(args, f"{sides[0]}_annotator"):  # no --annotator: a flag per side
+        flags["annotator"] = f"--{sides[0]}-annotator"
+    return flags

@@ -95,8 +95,8 @@ class ExportFiles(NamedTuple):
             if len(names) > 1:
                 raise AnnotatorChoiceError(
                     f"{self.path} is an INCEpTION project export holding annotations of "
-                    f"{len(names)} annotators ({listed}); choose one with annotator=NAME "
-                    "(--gold-annotator/--pred-annotator).", source=self.path, annotators=names)
+                    f"{len(names)} annotators ({listed}); choose one with "
+                    "annotator=NAME.", source=self.path, annotators=names)
             return names[0]
         if annotator not in self.files:
             raise OptionError(f"{self.path}: no annotator {quoted(annotator)} in the project "

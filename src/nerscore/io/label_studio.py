@@ -475,7 +475,6 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
     """
     if side not in ("gold", "pred", None):
         raise ValueError(f"Expected `side` to be 'gold', 'pred' or None; got {side!r}.")
-    flag = f"--{side}-annotator" if side else "--annotator"
     if annotator is None and side == "pred":
         annotator = PREDICTIONS
     if annotator is None:
@@ -484,7 +483,7 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
             listed = ", ".join(map(quoted, names))
             message = (f"{export.path} holds annotations of {len(names)} annotators"
                        f"{' (' + listed + ')' if names else ''}; choose {which} with annotator="
-                       f"NAME ({flag} NAME)" + (", or read the predictions with annotator="
+                       "NAME" + (", or read the predictions with annotator="
                        f"'{PREDICTIONS}'." if not names and export.predictions_ else "."))
             raise AnnotatorChoiceError(message, source=export.path, annotators=names)
         annotator = names[0]
@@ -492,7 +491,7 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
     if name == PREDICTIONS or name.startswith(PREDICTIONS + ":"):
         if not export.predictions_:
             raise OptionError(f"{export.path} holds no predictions; score an annotator with "
-                              f"annotator=NAME ({flag} NAME); the annotators are "
+                              f"annotator=NAME; the annotators are "
                               f"{', '.join(map(quoted, export.annotators)) or 'none'}.",
                               option="annotator")
         version = name.partition(":")[2] if ":" in name else None

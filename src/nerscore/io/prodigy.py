@@ -310,7 +310,7 @@ class _Reading:
             raise AnnotatorChoiceError(
                 f"{self.source}, line {n}: a second accepted example of input {doc_id} (first "
                 f"on line {line}, annotator {quoted(other)}; this one {quoted(who)}): choose one "
-                "annotator with annotator=NAME (--gold-annotator/--pred-annotator).",
+                "annotator with annotator=NAME.",
                 source=self.source, annotators=tuple(self.annotators), line=n)
 
     def example(self, obj: dict[str, Any], n: int, k: int) -> None:
