@@ -35,6 +35,12 @@ def test_multi_token_stacked_and_valueless_annotations():
     assert len(data.notes()) == 3
 
 
+def test_an_annotator_given_for_one_file_is_refused_not_ignored():
+    with pytest.raises(OptionError, match=r"annotator='anna' chooses the files of an annotator "
+                                          r"in a folder; .*news\.tsv is one file: leave it out"):
+        read_webanno(NEWS, annotator="anna")
+
+
 def test_the_layer_and_feature_are_chosen_by_name():
     pos = read_webanno(NEWS, layer="de.tudarmstadt.ukp.dkpro.core.api.lexmorph.type.pos.POS",
                        feature="coarseValue")

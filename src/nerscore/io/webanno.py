@@ -366,6 +366,10 @@ def read_webanno(path: str | os.PathLike[str], *, encoding: str = "utf-8",
 
         files = [(name(p), p) for p in found]
     elif root.is_file():
+        if annotator is not None:  # one file is one annotator's: nothing to choose from
+            raise OptionError(f"annotator={annotator!r} chooses the files of an annotator in "
+                              f"a folder; {os.fspath(path)} is one file: leave it out.",
+                              option="annotator")
         files = [(root.stem, root)]
     else:
         raise FileNotFoundError(f"No such file or folder: {os.fspath(path)!r}.")
