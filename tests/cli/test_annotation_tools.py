@@ -324,3 +324,12 @@ def test_two_annotators_of_one_prodigy_file_are_not_the_same_file(capsys, tmp_pa
                            "--pred-format", "prodigy", "--gold-annotator", "x",
                            "--pred-annotator", "x", "--format", "json")
     assert any("the same file" in n for n in json.loads(out)["notes"])
+
+
+def test_an_annotator_for_one_webanno_file_is_refused_naming_the_flag_given(capsys):
+    news = str(DATA / "webanno" / "news.tsv")
+    status, _, err = run(capsys, "score", news, news, "--gold-format", "webanno",
+                         "--pred-format", "webanno", "--gold-annotator", "x")
+    assert status == 1
+    assert err.startswith("nerscore score: error: --gold-annotator x chooses the files of an "
+                          "annotator in a folder; "), err

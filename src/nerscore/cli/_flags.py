@@ -331,7 +331,8 @@ def side_flags(args: argparse.Namespace | None, source: object,
     system's file), when given. A file given as both sides is the side whose
     encoding ``message`` names (``Cannot decode ... as utf-16``), else GOLD,
     which is read first. On a command with ``--gold-annotator`` and
-    ``--pred-annotator``, ``annotator`` is always the side's flag.
+    ``--pred-annotator``, ``annotator`` is always the side's flag (for an
+    error about no file, the one given, when only one is).
 
     Parameters
     ----------
@@ -358,8 +359,11 @@ def side_flags(args: argparse.Namespace | None, source: object,
     >>> side_flags(argparse.Namespace(gold="g.json", pred="p.json", pred_annotator=None), "p.json")
     {'annotator': '--pred-annotator'}
     """
-    if args is None or not isinstance(source, str):
+    if args is None:
         return {}
+    if not isinstance(source, str):  # the side whose annotator was given, if only one was
+        given = [side for side in ("gold", "pred") if getattr(args, f"{side}_annotator", None)]
+        return {"annotator": f"--{given[0]}-annotator"} if len(given) == 1 else {}
     from nerscore.io.atomic import same_file
 
     sides = []
