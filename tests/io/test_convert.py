@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import nerscore
 from nerscore.cli import main
@@ -305,18 +308,77 @@ def test_conll_to_conll_keeps_the_layout_to_the_last_byte(tmp_path, text):
     assert dst.read_bytes() == src.read_bytes()
 
 
+def through_parquet(folder: Path, text: bytes, chunk_size: int = 10_000,
+                    labels_as: str = "int") -> tuple[bytes, tuple[str, ...]]:
+    """``text`` as CoNLL converted to Parquet and back, and the notes of the way there."""
+    src = folder / "a.conll"
+    src.write_bytes(text)
+    res = nerscore.convert_file(src, folder / "a.parquet", chunk_size=chunk_size,
+                                labels_as=labels_as)
+    nerscore.convert_file(folder / "a.parquet", folder / "b.conll", chunk_size=chunk_size)
+    return (folder / "b.conll").read_bytes(), res.notes()
+
+
+@pytest.mark.parametrize("chunk_size", [1, 2, 10_000])
 @pytest.mark.parametrize("text", [
     "Anna\tB-PER\r\nleft\tO\r\n\r\nBo\tB-PER\r\n",   # tabs and CRLF, as shared tasks ship them
     "Anna\tB-PER\nleft\tO\n\nBo\tB-PER\n\n",
     "Anna NNP B-PER\r\nleft VBD O\r\n\r\n",
+    # -DOCSTART- lines: before the first sentence (a chunk of its own), before a later one
+    "-DOCSTART- O\n\na B-X\n",
+    "-DOCSTART- O\n\na B-X\n\n-DOCSTART- O\n\nb O\n\nc I-X\n",
+    "a B-X\n\n-DOCSTART- O\n\nb O\n",
+    "-DOCSTART-\t-X-\t-X-\tO\r\n\r\nAnna\tNNP\tB-NP\tB-PER\r\n\r\n-DOCSTART-\t-X-\t-X-\tO\r\n"
+    "\r\nBo\tNNP\tB-NP\tB-PER\r\nleft\tVBD\tB-VP\tO\r\n",
 ])
-def test_conll_through_parquet_and_back_gives_the_same_bytes(tmp_path, text):
+def test_conll_through_parquet_and_back_gives_the_same_bytes(tmp_path, text, chunk_size):
     pytest.importorskip("pyarrow")
-    src = tmp_path / "a.conll"
-    src.write_bytes(text.encode())
-    nerscore.convert_file(src, tmp_path / "a.parquet")
-    nerscore.convert_file(tmp_path / "a.parquet", tmp_path / "b.conll")
-    assert (tmp_path / "b.conll").read_bytes() == src.read_bytes()
+    assert through_parquet(tmp_path, text.encode(), chunk_size) == (text.encode(), ())
+
+
+@st.composite
+def conll_files(draw: st.DrawFn) -> bytes:
+    """A small CoNLL file as nerscore writes one: documents of sentences, extra columns."""
+    n_columns = draw(st.integers(2, 4))
+    delimiter = draw(st.sampled_from([" ", "\t"]))
+    end = draw(st.sampled_from(["\n", "\r\n"]))
+    word = st.text("abXé-", min_size=1, max_size=3)
+    label = st.sampled_from(["O", "B-PER", "I-PER", "B-LOC"])
+    docstart = delimiter.join(["-DOCSTART-", *["-X-"] * (n_columns - 2), "O"]) + end
+    blocks = []
+    for k in range(draw(st.integers(1, 3))):
+        if k or draw(st.booleans()):  # sentences may come before the first -DOCSTART-
+            blocks.append(docstart)
+        for _ in range(draw(st.integers(1, 3))):
+            rows = draw(st.lists(st.tuples(word, st.lists(word, min_size=n_columns - 2,
+                                                          max_size=n_columns - 2), label),
+                                 min_size=1, max_size=3))
+            blocks.append("".join(delimiter.join([w, *extra, tag]) + end
+                                  for w, extra, tag in rows))
+    return (end.join(blocks) + (end if draw(st.booleans()) else "")).encode()
+
+
+@settings(max_examples=60, deadline=None)
+@given(conll_files(), st.integers(1, 4), st.sampled_from(["int", "string"]))
+def test_any_conll_file_through_parquet_and_back_gives_the_same_bytes(text, chunk_size,
+                                                                     labels_as):
+    pytest.importorskip("pyarrow")
+    with tempfile.TemporaryDirectory() as folder:
+        assert through_parquet(Path(folder), text, chunk_size, labels_as) == (text, ())
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("-DOCSTART- O\n\n-DOCSTART- O\n\na B-X\n", "-DOCSTART- O\n\na B-X\n"),  # an empty document
+    ("a B-X\n\n-DOCSTART- O\n", "a B-X\n"),  # a -DOCSTART- line after the last sentence
+])
+def test_docstart_lines_a_parquet_file_cannot_flag_are_counted(tmp_path, text, kept):
+    pytest.importorskip("pyarrow")
+    for chunk_size in (1, 10_000):
+        back, notes = through_parquet(tmp_path, text.encode(), chunk_size)
+        assert back == kept.encode()
+        assert notes == ("1 -DOCSTART- line not kept: the document column of a Parquet tag "
+                         "file flags the sentence after each, and it has none of its own (an "
+                         "empty document, or the end of the file).",)
 
 
 @pytest.mark.parametrize("to_format", ["jsonl", "doccano", "brat", "spacy", "parquet"])

@@ -47,7 +47,8 @@ spans, or with --spans-key KEY as the span group doc.spans[KEY] (spaCy's
 spancat reads 'sc'), which can.
 
 A Parquet file written from CoNLL keeps the other columns, the -DOCSTART-
-lines and the layout, so that converting it back gives the same file.
+lines and the layout, so that converting it back gives the same file (a
+-DOCSTART- line that no sentence follows is counted as not kept).
 """
 
 EXAMPLES = """\

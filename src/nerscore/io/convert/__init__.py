@@ -37,8 +37,10 @@ Conventions
   line layout in the metadata key ``nerscore.conll``, so that writing it back
   as CoNLL gives the same bytes for a file with one delimiter between
   columns, one blank line between sentences and ``-DOCSTART-`` lines
-  written ``-DOCSTART- -X- ... O``. CoNLL to CoNLL rewrites the label column
-  only (comments, blank lines and line endings kept).
+  written ``-DOCSTART- -X- ... O``, each before a sentence: one that no
+  sentence follows before the next (an empty document, the end of the file)
+  is counted as not kept. CoNLL to CoNLL rewrites the label column only
+  (comments, blank lines and line endings kept).
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ CoNLL columns, ``-DOCSTART-`` positions), a span input as lists of
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -138,7 +139,13 @@ class ConversionResult:
 
 @dataclass
 class TagChunk:
-    """A chunk of tag sequences with what a CoNLL line may carry besides the label."""
+    """A chunk of tag sequences with what a CoNLL line may carry besides the label.
+
+    ``extra`` holds the other columns by position in the line; ``documents``
+    the ``-DOCSTART-`` lines, each as the index of the sentence it comes
+    before (the chunk's length for one after its last sentence; a chunk may
+    hold ``-DOCSTART-`` lines and no sentence).
+    """
 
     labels: EncodedTags
     tokens: Sequence[list[str]] | None
@@ -309,9 +316,9 @@ def read_conll_chunks(path: str, chunk_size: int, options: Mapping[str, Any], la
 
     main = ConllChunks(path, chunk_size=chunk_size, **options)
     total = os.path.getsize(path)
-    readers: list[tuple[int, Iterator[Any]]] = []
+    readers: list[tuple[int, Iterator[Any]]] | None = None  # set at the first token line
     for k, chunk in enumerate(main):
-        if k == 0 and chunk.n_tokens:
+        if readers is None and chunk.n_tokens:  # chunks before hold -DOCSTART- lines only
             line = _first_line(path, int(chunk.lines[0]), options.get("encoding", "utf-8"))
             n = len(_split_line(line, chunk.column_delimiter))
             tok, lab = (c % n for c in (options.get("token_column", 0),
@@ -323,12 +330,10 @@ def read_conll_chunks(path: str, chunk_size: int, options: Mapping[str, Any], la
                           line_ending="\r\n" if line.endswith("\r\n") else "\n",
                           blank_at_end=_blank_at_end(path))
             same = {**options, "column_delimiter": chunk.column_delimiter}
-            readers = [(c, iter(ConllChunks(path, chunk_size=chunk_size,
-                                            **{**same, "label_column": c})))
-                       for c in range(n) if c not in (tok, lab)]
-        extra = {c: next(r).to_lists() for c, r in readers}
-        if len(chunk.documents) and int(chunk.documents[-1]) == len(chunk):
-            layout.blank_at_end = True  # a -DOCSTART- line after the last sentence
+            readers = [(c, itertools.islice(ConllChunks(path, chunk_size=chunk_size,
+                                                        **{**same, "label_column": c}), k, None))
+                       for c in range(n) if c not in (tok, lab)]  # from this chunk on
+        extra = {c: next(r).to_lists() for c, r in readers or ()}
         yield TagChunk(chunk.tags, split_rows(chunk.tags, chunk.tokens), extra,
                     [int(d) for d in chunk.documents.tolist()])
         if progress is not None:

@@ -320,21 +320,40 @@ def write_conll_tag_chunks(chunks: Iterable[TagChunk], target: str,
 
 def write_parquet_tag_chunks(chunks: Iterable[TagChunk], target: str,
                              options: WriteOptions) -> int:
-    """Write tag chunks as a Parquet tag file keeping the CoNLL layout; returns the rows written."""
+    """Write tag chunks as a Parquet tag file keeping the CoNLL layout; returns the rows written.
+
+    The ``document`` column flags each sentence that a ``-DOCSTART-`` line
+    comes before, in its chunk or at the end of the chunks before it. A
+    flag holds one line: the others before the same sentence (empty
+    documents) and those after the last sentence are counted in
+    ``options.notes``.
+    """
     from nerscore.io.parquet import ParquetTagWriter
 
     n = 0
+    pending = lost = 0  # -DOCSTART- lines before the next sentence; those no flag holds
     with ParquetTagWriter(target, labels_as=options.labels_as) as pw:
         for c in chunks:
-            flags = [False] * c.labels.n_sequences
+            before = [0] * (c.labels.n_sequences + 1)
+            before[0] = pending
             for d in c.documents:
-                if d < len(flags):
-                    flags[d] = True
+                before[d] += 1
+            pending = before.pop()
+            if not before:  # -DOCSTART- lines and no sentence
+                continue
+            lost += sum(max(k - 1, 0) for k in before)
             pw.write(c.labels, tokens=c.tokens,
                      columns={f"column_{k}": v for k, v in sorted(c.extra.items())},
-                     documents=flags)
+                     documents=[k > 0 for k in before])
             n += c.labels.n_sequences
         pw.metadata[CONLL_KEY] = options.layout.to_json()  # known once the input has been read
+    lost += pending
+    if lost:
+        options.notes.append(
+            f"{lost} -DOCSTART- line{'s' if lost != 1 else ''} not kept: the document column "
+            "of a Parquet tag file flags the sentence after each, and "
+            f"{'these have' if lost != 1 else 'it has'} none of its own (an empty document, or "
+            "the end of the file).")
     return n
 
 
