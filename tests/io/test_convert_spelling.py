@@ -81,14 +81,42 @@ def test_copied_labels_are_respelled_into_parquet_with_their_vocabulary(tmp_path
     assert labels(tmp_path / "b.conll") == [["B-PER", "I-PER", "O", "B-LOC"], ["B-PER"]]
 
 
-def test_docstart_lines_get_the_output_outside_tag(tmp_path):
-    pytest.importorskip("pyarrow")
-    src = write(tmp_path / "a.conll", "-DOCSTART- OUT\n\nAnna B_PER\nleft OUT\n\nBo B_PER\n")
-    nerscore.convert_file(src, tmp_path / "a.parquet")
-    nerscore.convert_file(tmp_path / "a.parquet", tmp_path / "b.conll", delimiter="_",
-                          outside="OUT", to_delimiter="-", to_outside="O")
-    assert (tmp_path / "b.conll").read_text() == ("-DOCSTART- O\n\nAnna B-PER\nleft O\n\n"
-                                                  "Bo B-PER\n")
+@pytest.mark.parametrize("from_scheme", [None, "IOB2"])
+@pytest.mark.parametrize("through", ["conll", "parquet"])
+def test_docstart_lines_get_the_output_outside_tag(tmp_path, through, from_scheme):
+    if through == "parquet":
+        pytest.importorskip("pyarrow")
+    text = "-DOCSTART- -X- OUT\n\nAnna NNP B_PER\nleft VBD OUT\n\n-DOCSTART- -X- OUT\n\nBo NNP B_PER\n"
+    src = write(tmp_path / "a.conll", text)
+    if through == "parquet":
+        nerscore.convert_file(src, tmp_path / "a.parquet", chunk_size=1)
+        src = tmp_path / "a.parquet"
+    res = nerscore.convert_file(src, tmp_path / "b.conll", from_scheme=from_scheme,
+                                delimiter="_", outside="OUT", to_delimiter="-", to_outside="O",
+                                chunk_size=1)
+    assert (tmp_path / "b.conll").read_text() == ("-DOCSTART- -X- O\n\nAnna NNP B-PER\nleft VBD O"
+                                                  "\n\n-DOCSTART- -X- O\n\nBo NNP B-PER\n")
+    assert res.n_sequences == 2
+
+
+@pytest.mark.parametrize(("line", "label_column", "kept"), [
+    ("-DOCSTART-\t-X-\tOUT\r\n", -1, "-DOCSTART-\t-X-\tO\r\n"),  # tabs and CRLF kept
+    ("-DOCSTART- OUT -X-\n", 1, "-DOCSTART- O -X-\n"),     # the label column is the given one
+    ("-DOCSTART- -X- -X-\n", -1, "-DOCSTART- -X- -X-\n"),   # a label that is not the outside tag
+    ("-DOCSTART-\n", -1, "-DOCSTART-\n"),                 # no label
+])
+def test_only_the_outside_label_of_a_docstart_line_is_respelled(tmp_path, line, label_column,
+                                                                kept):
+    tab = "\t" in line
+    rest = "Anna\tB_PER\tx\n" if tab else "Anna B_PER x\n"
+    if label_column == -1:
+        rest = "Anna\tx\tB_PER\n" if tab else "Anna x B_PER\n"
+    src = write(tmp_path / "a.conll", line + "\n" + rest)
+    nerscore.convert_file(src, tmp_path / "b.conll", delimiter="_", outside="OUT",
+                          to_delimiter="-", to_outside="O",
+                          conll_options={"label_column": label_column})
+    assert (tmp_path / "b.conll").read_bytes().decode() == (kept + "\n"
+                                                            + rest.replace("B_PER", "B-PER"))
 
 
 def test_a_vocabulary_tag_no_token_has_is_kept_and_noted(tmp_path):

@@ -128,9 +128,12 @@ class Format:
         columns, document starts, the line layout), for conversions that
         keep them; default: the chunks of ``chunks`` with their tokens.
     relabel : callable, optional
-        ``relabel(source, target, options, new_labels, progress) -> int``:
-        the file written again in this format with ``new_labels(tags)``
-        for each chunk, every other byte kept (converting between schemes).
+        ``relabel(source, target, options, new_labels, progress,
+        write_options) -> int``: the file written again in this format with
+        ``new_labels(tags)`` for each chunk, every other byte kept
+        (converting between schemes) but the outside tag of lines that hold
+        one besides the tokens' (CoNLL ``-DOCSTART-`` lines), written as
+        ``write_options`` says.
     progress_unit : {"rows", "bytes"}
         What the ``progress(done, total)`` calls of its readers count.
     keeps : tuple of str
@@ -169,7 +172,8 @@ class Format:
         [str, int, Mapping[str, Any], Layout, Progress | None], Iterator[TagChunk]
     ] | None = None
     relabel: Callable[
-        [str, str, Mapping[str, Any], Callable[[EncodedTags], EncodedTags], Progress | None], int
+        [str, str, Mapping[str, Any], Callable[[EncodedTags], EncodedTags], Progress | None,
+         WriteOptions], int
     ] | None = None
     progress_unit: str = "rows"
     keeps: tuple[str, ...] = ()

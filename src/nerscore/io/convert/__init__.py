@@ -30,7 +30,9 @@ Conventions
   tags are spelled (``docs/schemes.md``), and the output tags unless
   ``to_suffix``, ``to_delimiter`` or ``to_outside`` say otherwise: ``B_PER``
   becomes ``B-PER`` with ``delimiter="_", to_delimiter="-"``. Labels copied
-  without a scheme are re-spelled tag by tag, with no scheme needed.
+  without a scheme are re-spelled tag by tag, with no scheme needed. A
+  ``-DOCSTART-`` line labelled with the input's outside tag gets the
+  output's.
 - **CoNLL in Parquet.** A Parquet tag file written from CoNLL keeps the
   other columns (``column_1``, ... by position in the line), a boolean
   ``document`` column (a ``-DOCSTART-`` line before the sentence) and the
@@ -40,7 +42,8 @@ Conventions
   written ``-DOCSTART- -X- ... O``, each before a sentence: one that no
   sentence follows before the next (an empty document, the end of the file)
   is counted as not kept. CoNLL to CoNLL rewrites the label column only
-  (comments, blank lines and line endings kept).
+  (comments, blank lines, line endings and the other columns of
+  ``-DOCSTART-`` lines kept).
 """
 
 from __future__ import annotations
@@ -226,7 +229,7 @@ def convert_file(
                   syntax=syntax, respelled=respelled)
     job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
                WriteOptions(encoding, labels_as, to_syntax["outside"], Layout(),
-                            given.get("spans_key")),
+                            given.get("spans_key"), outside),
                progress)
     write_output(fout, dst, lambda path: job.write(src, path))
     result.reader_notes.extend(job.write_options.notes)
@@ -398,7 +401,7 @@ class _Job:
         fin, fout, opt, result = self.fin, self.fout, self.opt, self.opt.result
         if self.in_tags and self.out_tags and fin is fout and fin.relabel is not None:
             result.n_sequences = fin.relabel(src, dst, self.read_options, self._new_labels,
-                                             self.progress)
+                                             self.progress, self.write_options)
             return
         if self.in_tags:
             tags = self._tag_chunks(src)

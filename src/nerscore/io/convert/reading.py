@@ -239,12 +239,15 @@ class WriteOptions:
     labels_as : {"int", "string"}
         Parquet tags: integer labels with a vocabulary, or strings.
     outside : str
-        The outside tag (CoNLL ``-DOCSTART-`` lines).
+        The outside tag of the output (the label of CoNLL ``-DOCSTART-`` lines).
     layout : Layout
         How CoNLL lines are laid out, as the tag reader found it.
     spans_key : str, optional
         spaCy ``.spacy`` output: the span group ``doc.spans[KEY]`` the spans
         are written to instead of ``doc.ents``.
+    from_outside : str, optional
+        The outside tag of the input: a ``-DOCSTART-`` line copied from it
+        (CoNLL to CoNLL) whose label is this one gets ``outside`` instead.
     notes : list of str
         What the writer could not keep, as sentences (a writer appends them;
         :func:`~nerscore.convert_file` reports them with its own notes).
@@ -255,6 +258,7 @@ class WriteOptions:
     outside: str = "O"
     layout: Layout = field(default_factory=Layout)
     spans_key: str | None = None
+    from_outside: str | None = None
     notes: list[str] = field(default_factory=list)
 
 

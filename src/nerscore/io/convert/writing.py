@@ -359,9 +359,13 @@ def write_parquet_tag_chunks(chunks: Iterable[TagChunk], target: str,
 
 def relabel_conll(source: str, target: str, options: Mapping[str, Any],
                   new_labels: Callable[[EncodedTags], EncodedTags],
-                  progress: Callable[[int, int], None] | None) -> int:
+                  progress: Callable[[int, int], None] | None,
+                  write_options: WriteOptions) -> int:
     """Rewrite the label column of a CoNLL file block by block; every other byte is kept.
 
+    The label column of a ``-DOCSTART-`` line too, where it is the outside
+    tag of the input (``write_options.from_outside``) and the output's
+    differs (``write_options.outside``); its other columns are kept.
     Returns the sentences written.
     """
     from nerscore.io.conll import ConllChunks
@@ -369,10 +373,55 @@ def relabel_conll(source: str, target: str, options: Mapping[str, Any],
     reader = ConllChunks(source, chunk_size=None, **options)
     total = os.path.getsize(source)
     n = 0
+    old, new = write_options.from_outside, write_options.outside
+    mark = options.get("docstart", "-DOCSTART-")
+    respell = old is not None and old != new and bool(mark)
+    column = int(options.get("label_column", -1))
     with open(target, "w", encoding=options.get("encoding", "utf-8"), newline="") as fh:
         for block in reader:
-            fh.write(block.replace_labels(new_labels(block.tags))[0])
+            text = block.replace_labels(new_labels(block.tags))[0]
+            if respell and len(block.documents):
+                text = _docstart_labels(text, mark, block.column_delimiter, column, old or "",
+                                       new)
+            fh.write(text)
             n += len(block)
             if progress is not None:
                 progress(min(reader.bytes_read, total), total)
     return n
+
+
+def _docstart_labels(text: str, mark: str, delimiter: str, column: int, old: str,
+                    new: str) -> str:
+    r"""``text`` with the label ``old`` of its ``-DOCSTART-`` lines written ``new``.
+
+    A ``-DOCSTART-`` line is one whose first column is ``mark``; its label is
+    column ``column`` (negative: from the end) of the columns that
+    ``delimiter`` (``"tab"`` or ``"space"``) separates. Every other byte is kept.
+
+    Examples
+    --------
+    >>> _docstart_labels("-DOCSTART- -X- O\r\n\na O\n", "-DOCSTART-", "space", -1, "O", "NONE")
+    '-DOCSTART- -X- NONE\r\n\na O\n'
+    >>> _docstart_labels("-DOCSTART-\t-X-\tO\n", "-DOCSTART-", "tab", 1, "O", "NONE")
+    '-DOCSTART-\t-X-\tO\n'
+    """
+    def columns(line: str) -> list[tuple[int, int]]:
+        """Where each column of ``line`` starts and ends, as the reader splits it."""
+        if delimiter != "tab":
+            return [f.span() for f in re.finditer(r"\S+", line)]
+        out, start = [], len(line) - len(line.lstrip())
+        for part in line.strip().split("\t"):
+            a = start + len(part) - len(part.lstrip())
+            out.append((a, a + len(part.strip())))
+            start += len(part) + 1
+        return out
+
+    def one(m: re.Match[str]) -> str:
+        line = m.group()
+        spans = columns(line)
+        if line[slice(*spans[0])] != mark or not -len(spans) <= column < len(spans):
+            return line
+        a, b = spans[column]
+        return line[:a] + new + line[b:] if line[a:b] == old else line
+
+    return re.sub(rf"(?m)^[ \t]*{re.escape(mark)}(?![^ \t\r\n]).*$", one, text)
