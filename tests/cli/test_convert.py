@@ -108,6 +108,26 @@ def test_a_tag_the_input_spelling_cannot_read_is_located(capsys, tmp_path):
     assert not (tmp_path / "b.conll").exists()
 
 
+@pytest.mark.parametrize("flags", [["b.jsonl", "--from-scheme", "IOB2"],
+                                   ["b.conll", "--from-scheme", "IOB2", "--to-scheme", "IOB1"],
+                                   ["b.conll", "--to-outside", "NONE"]])
+def test_the_hint_for_bare_labels_names_the_scheme_flag_of_convert(capsys, tmp_path, flags):
+    src = write(tmp_path / "a.conll", "Anna PER\nleft O\n")
+    status, out, err = run(capsys, "convert", src, tmp_path / flags[0], *flags[1:])
+    assert (status, out) == (1, "")
+    assert err.endswith("; for bare labels without prefixes pass --from-scheme IO.\n")
+
+
+def test_the_hint_names_the_scheme_flag_of_convert_for_the_gold_of_model_outputs(capsys,
+                                                                                 tmp_path):
+    gold = write(tmp_path / "gold.conll", "Anna PER\nleft O\n")
+    llm = write(tmp_path / "llm.jsonl", '{"output": "PER: Anna"}\n')
+    status, out, err = run(capsys, "convert", llm, tmp_path / "o.jsonl", "--gold", gold,
+                           "--from-scheme", "IOB2")
+    assert (status, out) == (1, "")
+    assert err.endswith("; for bare labels without prefixes pass --from-scheme IO.\n")
+
+
 def test_help_says_which_file_each_spelling_option_describes(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "400")  # one line per option
     assert main(["convert", "--help"]) == 0

@@ -191,7 +191,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     command = args.command
-    from nerscore.cli._flags import given_text, keywords_to_flags, side_flags, use_flags
+    from nerscore.cli._flags import (
+        command_flags,
+        given_text,
+        keywords_to_flags,
+        side_flags,
+        use_flags,
+    )
     from nerscore.cli._labels import label_flags
     from nerscore.cli._options import UsageError
     from nerscore.cli._output import check_outputs, set_quiet
@@ -199,7 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     set_quiet(getattr(args, "quiet", False))
     literal = given_text(args)  # the notes name the flags that did what they say, and
-    use_flags(label_flags(args), literal)  # quote the paths and labels given as they are
+    own = command_flags(args)  # the command's own flags (convert: scheme is --from-scheme)
+    use_flags({**own, **label_flags(args)}, literal)  # quote the paths and labels given as they are
     stderr, spooled = sys.stderr, None
     try:
         # not errors.caught_warnings: the command waits for its reading threads, which may
@@ -223,8 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 status = 0
             except (NerscoreError, OSError, ValueError) as exc:
                 text = _one_line(exc, args)
-                text = keywords_to_flags(
-                    text, side_flags(args, getattr(exc, "source", None), text), literal)
+                sides = side_flags(args, getattr(exc, "source", None), text)
+                text = keywords_to_flags(text, {**own, **sides}, literal)
                 print(f"nerscore {command}: error: {text}", file=sys.stderr)
                 status = 1
             except KeyboardInterrupt:

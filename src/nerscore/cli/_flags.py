@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["flag_notes", "flagged", "given_text", "keywords_to_flags", "matcher_options",
-           "side_encoding", "side_flags", "use_flags"]
+__all__ = ["command_flags", "declare_flags", "flag_notes", "flagged", "given_text",
+           "keywords_to_flags", "matcher_options", "side_encoding", "side_flags", "use_flags"]
 
 #: Library keyword -> CLI flag, for advice written for Python callers.
 _KEYWORD_FLAGS = {
@@ -304,6 +304,45 @@ def flag_notes(result: Any) -> Any:
         if name in names and getattr(result, name) is not None:
             changes[name] = flag_notes(getattr(result, name))
     return dataclasses.replace(result, **changes) if changes else result
+
+
+def declare_flags(parser: argparse.ArgumentParser, flags: Mapping[str, str]) -> None:
+    """Say which options of a command have flags of their own (``convert``: ``--from-scheme``).
+
+    Messages name those options by the command's flags (:func:`command_flags`).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The command's parser.
+    flags : mapping of str to str
+        Library keyword -> the command's flag (``{"scheme": "--from-scheme"}``).
+    """
+    parser.set_defaults(keyword_flags=dict(flags))
+
+
+def command_flags(args: argparse.Namespace | None) -> dict[str, str]:
+    """Keyword -> flag where the running command has a flag of its own (:func:`declare_flags`).
+
+    Parameters
+    ----------
+    args : argparse.Namespace or None
+        The parsed command line.
+
+    Returns
+    -------
+    dict of str to str
+        For :func:`keywords_to_flags`.
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> declare_flags(parser, {"scheme": "--from-scheme"})
+    >>> given = command_flags(parser.parse_args([]))
+    >>> keywords_to_flags("for bare labels without prefixes pass scheme='IO'", given)
+    'for bare labels without prefixes pass --from-scheme IO'
+    """
+    return dict(getattr(args, "keyword_flags", None) or {})
 
 
 def side_encoding(args: argparse.Namespace, side: str) -> str:

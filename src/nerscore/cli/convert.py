@@ -10,6 +10,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt, llm
+from nerscore.cli._flags import command_flags, declare_flags, keywords_to_flags
 from nerscore.cli._labels import add_label_options, label_kwargs
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
 
@@ -140,6 +141,7 @@ def register(subparsers: Subparsers) -> None:
                              "the aligned spans (docs/llm.md)")
     llm.add_llm_options(parser, normalize=True)
     declare_files(parser, inputs=("source", "gold"), outputs={"target": "OUT"})
+    declare_flags(parser, {"scheme": "--from-scheme"})  # the tags read: IN's, GOLD's
     parser.set_defaults(func=run)
 
 
@@ -193,7 +195,6 @@ def _convert(args: argparse.Namespace, fmt: Format, conll: dict[str, Any],
     An option the input or output cannot take, or one it needs and lacks (an
     unwritable output format, a scheme for tags or spans) is a usage error.
     """
-    from nerscore.cli._flags import keywords_to_flags
     from nerscore.errors import OptionError
     from nerscore.io.convert import CONVERSION_OPTIONS, convert_file
 
@@ -211,4 +212,4 @@ def _convert(args: argparse.Namespace, fmt: Format, conll: dict[str, Any],
     except OptionError as exc:
         if exc.option not in CONVERSION_OPTIONS:
             raise
-        raise opt.UsageError(keywords_to_flags(str(exc)).rstrip(".")) from None
+        raise opt.UsageError(keywords_to_flags(str(exc), command_flags(args)).rstrip(".")) from None
