@@ -103,9 +103,35 @@ def test_a_tag_the_input_spelling_cannot_read_is_located(capsys, tmp_path):
                            "--outside", "OUT", "--to-tag-delimiter", "-", "--to-outside", "O")
     assert (status, out) == (1, "")
     assert err.startswith("nerscore convert: error: Invalid tag 'B-PER' at token 0 ('Bo') of "
-                          f"sentence 0 ({src}, line 4): expected the outside tag or PREFIX_TYPE "
+                          f"sentence 1 ({src}, line 4): expected the outside tag or PREFIX_TYPE "
                           "with a prefix in B, ")
     assert not (tmp_path / "b.conll").exists()
+
+
+@pytest.mark.parametrize("chunk_size", ["1", "2"])
+@pytest.mark.parametrize(("src", "dst", "flags"), [
+    ("a.conll", "b.conll", ["--to-outside", "NONE"]),                      # respelled
+    ("a.conll", "b.conll", ["--from-scheme", "IOB2", "--to-scheme", "BILOU"]),  # decoded, retagged
+    ("a.conll", "b.jsonl", ["--from-scheme", "IOB2"]),                      # decoded into spans
+    ("a.conll", "b.parquet", ["--from-scheme", "IOB2"]),
+    ("a.parquet", "b.jsonl", ["--from-scheme", "IOB2"]),
+    ("a.parquet", "b.parquet", ["--to-outside", "NONE"]),
+])
+def test_messages_name_the_sentence_of_the_file_not_of_the_chunk(capsys, tmp_path, src, dst,
+                                                                 flags, chunk_size):
+    write(tmp_path / "a.conll", "a B-X\n\n-DOCSTART- O\n\nb O\n\nc O\nd PER\n")
+    if src.endswith(".parquet"):
+        pytest.importorskip("pyarrow")
+        assert run(capsys, "convert", tmp_path / "a.conll", tmp_path / src)[0] == 0
+    if dst.endswith(".parquet"):
+        pytest.importorskip("pyarrow")
+    status, out, err = run(capsys, "convert", tmp_path / src, tmp_path / dst, "--chunk-size",
+                           chunk_size, *flags)
+    assert (status, out) == (1, "")
+    line = ", line 8" if src.endswith(".conll") else ""
+    assert err.startswith("nerscore convert: error: Invalid tag 'PER' at token 1 ")
+    assert f" of sentence 2 ({tmp_path / src}{line}): expected the outside tag or " in err
+    assert not (tmp_path / dst).exists()
 
 
 @pytest.mark.parametrize("flags", [["b.jsonl", "--from-scheme", "IOB2"],

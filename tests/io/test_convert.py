@@ -419,12 +419,15 @@ def test_a_document_without_text_is_an_error_naming_file_and_line(capsys, tmp_pa
                           f"text{need}")
 
 
-def test_a_span_off_word_boundaries_is_an_error_naming_file_and_line(capsys, tmp_path):
+@pytest.mark.parametrize("chunk_size", ["1", "2", "10000"])
+def test_a_span_off_word_boundaries_is_an_error_naming_file_and_line(capsys, tmp_path,
+                                                                     chunk_size):
     src = tmp_path / "d.jsonl"
     src.write_text('{"id": "d0", "text": "x", "spans": []}\n'
                    '{"id": "d1", "text": "New York-based", "spans": [[0, 8, "LOC"]]}\n',
                    encoding="utf-8")
-    status, _, err = run(capsys, "convert", str(src), str(tmp_path / "d.conll"))
+    status, _, err = run(capsys, "convert", str(src), str(tmp_path / "d.conll"), "--chunk-size",
+                         chunk_size)
     assert status == 1
     assert err.startswith(f"nerscore convert: error: {src}, line 2: span (0, 8, 'LOC') "
                           "('New York') of document 'd1' does not start and end on token "

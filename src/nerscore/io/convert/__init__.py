@@ -44,10 +44,13 @@ Conventions
   is counted as not kept. CoNLL to CoNLL rewrites the label column only
   (comments, blank lines, line endings and the other columns of
   ``-DOCSTART-`` lines kept).
+- **Messages** name the sentences of the input as the file holds them
+  (0-based), whatever the chunk they are read in.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -58,6 +61,7 @@ from nerscore.io.atomic import atomic_path, inside, same_file
 from nerscore.io.chunks import slice_tags
 from nerscore.io.convert.reading import (
     ConversionResult,
+    FileTags,
     Layout,
     Options,
     TagChunk,
@@ -396,6 +400,7 @@ class _Job:
         self.writer = writer
         self.write_options = write_options
         self.progress = progress
+        self.n_read = 0  # sentences of the tag input read so far
 
     def write(self, src: str, dst: str) -> None:
         fin, fout, opt, result = self.fin, self.fout, self.opt, self.opt.result
@@ -418,7 +423,8 @@ class _Job:
             self._write_spans(_counted_spans(kept, result), dst)
 
     def _new_labels(self, tags: EncodedTags) -> EncodedTags:
-        return retag(TagChunk(tags, None), self.opt).labels
+        first, self.n_read = self.n_read, self.n_read + tags.n_sequences  # blocks come in order
+        return retag(TagChunk(FileTags.of(tags, first), None), self.opt).labels
 
     def _write_tags(self, chunks: Iterable[TagChunk], dst: str) -> None:
         n_in = [0]
@@ -436,13 +442,19 @@ class _Job:
         self.opt.result.n_sequences = self.writer(chunks, dst, self.write_options)
 
     def _tag_chunks(self, src: str) -> Iterator[TagChunk]:
-        """The tag input as tag chunks: the format's own reader for them, else its chunks."""
+        """The tag input as tag chunks: the format's own reader for them, else its chunks.
+
+        Their tags are :class:`FileTags`: messages name the file's sentences.
+        """
         if self.fin.read_tag_chunks is not None:
-            yield from self.fin.read_tag_chunks(src, self.chunk_size, self.read_options,
-                                                self.write_options.layout, self.progress)
-            return
-        for data, texts in self._chunks(src):
-            yield TagChunk(data, texts)
+            chunks: Iterable[TagChunk] = self.fin.read_tag_chunks(
+                src, self.chunk_size, self.read_options, self.write_options.layout,
+                self.progress)
+        else:
+            chunks = (TagChunk(data, texts) for data, texts in self._chunks(src))
+        for c in chunks:
+            yield dataclasses.replace(c, labels=FileTags.of(c.labels, self.n_read))
+            self.n_read += c.labels.n_sequences
 
     def _chunks(self, src: str) -> Iterator[tuple[Any, Sequence[list[str]] | None]]:
         """``(data, tokens of each sentence)`` of each chunk; the reader's notes counted."""

@@ -22,6 +22,7 @@ from nerscore.values.tags import EncodedTags, Slices
 __all__ = [
     "CONLL_KEY",
     "ConversionResult",
+    "FileTags",
     "Layout",
     "Options",
     "TagChunk",
@@ -151,6 +152,35 @@ class TagChunk:
     tokens: Sequence[list[str]] | None
     extra: dict[int, list[list[str]]] = field(default_factory=dict)
     documents: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, eq=False)
+class FileTags(EncodedTags):
+    """The tags of a chunk, whose messages number its sentences as the file does.
+
+    ``first`` is the index in the file of the chunk's first sentence: an
+    error at the chunk's sentence ``k`` names sentence ``first + k``
+    (0-based, as every message), as it names the file's line.
+
+    Examples
+    --------
+    >>> tags = EncodedTags.from_lists([["O"], ["B-X", "I-X"]])
+    >>> FileTags.of(tags, 10).describe(2)
+    'token 1 of sentence 11'
+    """
+
+    first: int = 0
+
+    @classmethod
+    def of(cls, tags: EncodedTags, first: int) -> FileTags:
+        """``tags``, the chunk whose first sentence is the file's sentence ``first``."""
+        return cls(tags.ids, tags.offsets, tags.vocab, tags.source, tags.lines, tags.tokens,
+                   first)
+
+    def locate(self, position: int) -> tuple[int, int]:
+        """(sentence of the file, token index) of a flat position."""
+        seq, idx = super().locate(position)
+        return self.first + seq, idx
 
 
 @dataclass
