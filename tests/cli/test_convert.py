@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from nerscore.cli import main
-from tests.paths import DATA
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
@@ -86,15 +85,6 @@ def test_a_spelling_that_applies_to_nothing_is_a_usage_error(capsys, tmp_path, s
     assert (status, out) == (2, "")
     assert message.format(tmp=tmp_path) in err
     assert not (tmp_path / flags[0]).exists()
-
-
-def test_aligned_model_outputs_take_no_output_spelling(capsys, tmp_path):
-    llm, gold = DATA / "llm" / "llm.jsonl", DATA / "llm" / "gold.jsonl"
-    status, _, err = run(capsys, "convert", llm, tmp_path / "o.jsonl", "--gold", gold,
-                         "--to-tag-delimiter", "_")
-    assert status == 2
-    assert (f"error: --to-tag-delimiter spells the output tags; {tmp_path}/o.jsonl gets the "
-            "aligned spans: leave it out.") in err
 
 
 def test_a_tag_the_input_spelling_cannot_read_is_located(capsys, tmp_path):

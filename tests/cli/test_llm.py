@@ -209,3 +209,56 @@ def test_convert_writes_the_aligned_spans(capsys, example, tmp_path):
     status, _, err = run(capsys, "convert", gold, str(out), "--gold", gold)
     assert status == 2
     assert "--gold is for model outputs" in err
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--to-scheme", "IOB2"], "--to-scheme writes the output as tags in a scheme; {out} gets the "
+     "aligned spans: leave it out."),
+    (["--to-tag-delimiter", "_"], "--to-tag-delimiter spells the output tags; {out} gets the "
+     "aligned spans: leave it out."),
+    (["--to-prefix"], "--to-suffix/--to-prefix spells the output tags;"),
+    (["--to-outside", "NONE"], "--to-outside spells the output tags;"),
+    (["--misaligned", "expand"], "--misaligned moves spans onto words for tag output; {out} gets "
+     "the aligned spans: leave it out."),
+    (["--labels-as", "string"], "--labels-as applies to Parquet tag output;"),
+    (["--parquet-kind", "tags"], "--parquet-kind applies to Parquet output;"),
+    (["--chunk-size", "10"], "--chunk-size cuts a file converted chunk by chunk; model outputs "
+     "are aligned to the gold file read whole: leave it out."),
+    (["--keep", "PER"], "--keep changes the entities a conversion writes; the aligned spans are "
+     "written as aligned: leave it out, and convert {out} again with --keep."),
+    (["--map", "PER=P"], "--map changes the entities a conversion writes;"),
+    (["--drop", "PER"], "--drop changes the entities a conversion writes;"),
+    # the options of tag gold, for span gold
+    (["--from-scheme", "IOB2"], "--from-scheme says how the tags of tag gold are read (CoNLL, "
+     "Parquet tags); {gold} holds spans: leave it out."),
+    (["--mode", "strict"], "--mode says how the tags of tag gold are read"),
+    (["--suffix"], "--suffix says how the tags of tag gold are spelled"),
+    (["--tag-delimiter", "_"], "--tag-delimiter says how the tags of tag gold are spelled"),
+    (["--outside", "NONE"], "--outside says how the tags of tag gold are spelled"),
+    (["--snap", "expand"], "--snap says how mentions snap to the tokens of tag gold (CoNLL, "
+     "Parquet tags); {gold} holds spans: leave it out."),
+    (["--token-column", "1"], "--token-column applies to no input: the inputs are jsonl files"),
+])
+def test_convert_refuses_the_options_aligned_outputs_have_no_use_for(capsys, example, tmp_path,
+                                                                     flags, message):
+    gold, llm = example
+    out = tmp_path / "aligned.jsonl"
+    status, stdout, err = run(capsys, "convert", llm, str(out), "--gold", gold, *flags)
+    assert (status, stdout) == (2, "")
+    assert err.startswith("nerscore convert: error: ")
+    assert message.format(out=out, gold=gold) in err
+    assert len(err.splitlines()) == 1
+    assert not out.exists()
+
+
+def test_convert_takes_the_options_of_tag_gold(capsys, tmp_path):
+    gold = tmp_path / "gold.conll"
+    gold.write_text("Paris B_PER\nHilton I_PER\nvisited NONE\n\n")
+    llm = tmp_path / "llm.jsonl"
+    llm.write_text('{"output": "PER: Paris Hil"}\n')
+    out = tmp_path / "aligned.jsonl"
+    status, _, err = run(capsys, "convert", str(llm), str(out), "--gold", str(gold),
+                         "--from-scheme", "IOB2", "--mode", "strict", "--tag-delimiter", "_",
+                         "--outside", "NONE", "--snap", "expand")
+    assert status == 0, err
+    assert json.loads(out.read_text())["spans"] == [{"start": 0, "end": 12, "label": "PER"}]

@@ -50,6 +50,11 @@ spancat reads 'sc'), which can.
 A Parquet file written from CoNLL keeps the other columns, the -DOCSTART-
 lines and the layout, so that converting it back gives the same file (a
 -DOCSTART- line that no sentence follows is counted as not kept).
+
+Model outputs (records with "output" or "mentions") with --gold GOLD are
+written as their aligned spans: the options of tag output, --chunk-size and
+the label operations have no use there and are refused, as are the options
+of GOLD's tags when GOLD holds spans.
 """
 
 EXAMPLES = """\
@@ -128,7 +133,7 @@ def register(subparsers: Subparsers) -> None:
                           "(default: int)")
     out.add_argument("--parquet-kind", choices=("tags", "spans"), default=None,
                      help="what a Parquet OUT holds (default: what IN holds)")
-    out.add_argument("--chunk-size", type=opt._positive_int, default=10_000, metavar="N",
+    out.add_argument("--chunk-size", type=opt._positive_int, default=None, metavar="N",
                      help="sentences or documents per chunk (default: 10000)")
     add_quiet_option(out)
     opt.add_conll_options(parser)
@@ -203,7 +208,8 @@ def _convert(args: argparse.Namespace, fmt: Format, conll: dict[str, Any],
             args.source, args.target, from_format=fmt, to_format=args.to_format,
             from_scheme=args.from_scheme, to_scheme=args.to_scheme, mode=args.mode,
             misaligned=args.misaligned, labels_as=args.labels_as,
-            parquet_kind=args.parquet_kind, chunk_size=args.chunk_size,
+            parquet_kind=args.parquet_kind,
+            chunk_size=10_000 if args.chunk_size is None else args.chunk_size,
             encoding=args.encoding, conll_options=conll, suffix=args.suffix,
             delimiter=args.tag_delimiter, outside=args.outside, to_suffix=args.to_suffix,
             to_delimiter=args.to_tag_delimiter, to_outside=args.to_outside, progress=bar,

@@ -456,6 +456,14 @@ def run_llm_convert(args: argparse.Namespace) -> int:
     -------
     int
         The exit status (0).
+
+    Raises
+    ------
+    UsageError
+        For an option of ``convert`` that aligning has no use for (those of
+        tag output, ``--chunk-size``, the label operations; with span gold
+        those of the gold's tags and ``--snap``), and a reading option that
+        the gold's format does not take.
     """
     from nerscore.cli import _formats as fm
     from nerscore.io.jsonl import write_jsonl
@@ -468,15 +476,10 @@ def run_llm_convert(args: argparse.Namespace) -> int:
     if args.to_format not in (None, "jsonl") or (not args.target.lower().endswith(
             (".jsonl", ".json", ".ndjson")) and args.to_format is None):
         raise opt.UsageError("aligned model outputs are written as JSON Lines (OUT.jsonl)")
-    spelled = [flag for flag, dest in (("--to-suffix/--to-prefix", "to_suffix"),
-                                       ("--to-tag-delimiter", "to_tag_delimiter"),
-                                       ("--to-outside", "to_outside"))
-               if getattr(args, dest) is not None]
-    if spelled:
-        raise opt.UsageError(f"{spelled[0]} spells the output tags; {args.target} gets the "
-                             "aligned spans: leave it out")
     gold_fmt = fm.input_format(args.gold, None)
     reading = fm.reader_options(args, gold_fmt, "gold")
+    _check_convert_flags(args, gold_fmt.kind_of(args.gold, reading) == "tags")
+    fm.check_reader_flags(args, [(None, gold_fmt)], ignore=("encoding",))
     args.scheme = args.from_scheme
     docs, tokens, _ = gold_documents(args, gold_fmt, reading)
     records = read_llm_records(args.source, output_format=args.output_format or "auto",
@@ -502,3 +505,52 @@ def run_llm_convert(args: argparse.Namespace) -> int:
     note("convert", f"wrote {len(pred)} document{'s' if len(pred) != 1 else ''} of aligned "
                     f"spans to {args.target}")
     return 0
+
+
+#: The options of ``convert`` that aligned model outputs have no use for: (flag, dest,
+#: default, what it does), and those that apply to tag gold only.
+_UNUSED: tuple[tuple[str, str, object, str], ...] = (
+    ("--to-scheme", "to_scheme", None, "writes the output as tags in a scheme"),
+    ("--to-suffix/--to-prefix", "to_suffix", None, "spells the output tags"),
+    ("--to-tag-delimiter", "to_tag_delimiter", None, "spells the output tags"),
+    ("--to-outside", "to_outside", None, "spells the output tags"),
+    ("--misaligned", "misaligned", "error", "moves spans onto words for tag output"),
+    ("--labels-as", "labels_as", "int", "applies to Parquet tag output"),
+    ("--parquet-kind", "parquet_kind", None, "applies to Parquet output"),
+)
+_TAG_GOLD: tuple[tuple[str, str, object, str], ...] = (
+    ("--from-scheme", "from_scheme", None, "says how the tags of tag gold are read"),
+    ("--mode", "mode", "lenient", "says how the tags of tag gold are read"),
+    ("--suffix", "suffix", False, "says how the tags of tag gold are spelled"),
+    ("--tag-delimiter", "tag_delimiter", "-", "says how the tags of tag gold are spelled"),
+    ("--outside", "outside", "O", "says how the tags of tag gold are spelled"),
+    ("--snap", "snap", None, "says how mentions snap to the tokens of tag gold"),
+)
+_LABEL_OPS = (("--map", "label_map"), ("--map-file", "label_map_file"),
+              ("--keep", "keep_labels"), ("--drop", "drop_labels"))
+
+
+def _check_convert_flags(args: argparse.Namespace, tag_gold: bool) -> None:
+    """Refuse the options of ``convert`` given that aligning model outputs has no use for.
+
+    Raises
+    ------
+    UsageError
+        Naming the first, why it has no use, and what to do.
+    """
+    for flag, dest, default, what in _UNUSED:
+        if getattr(args, dest, default) != default:
+            raise opt.UsageError(f"{flag} {what}; {args.target} gets the aligned spans: leave "
+                                 "it out")
+    if getattr(args, "chunk_size", None) is not None:
+        raise opt.UsageError("--chunk-size cuts a file converted chunk by chunk; model outputs "
+                             "are aligned to the gold file read whole: leave it out")
+    for flag, dest in _LABEL_OPS:
+        if getattr(args, dest, None) is not None:
+            raise opt.UsageError(f"{flag} changes the entities a conversion writes; the "
+                                 "aligned spans are written as aligned: leave it out, and "
+                                 f"convert {args.target} again with {flag}")
+    for flag, dest, default, what in () if tag_gold else _TAG_GOLD:
+        if getattr(args, dest, default) != default:
+            raise opt.UsageError(f"{flag} {what} (CoNLL, Parquet tags); {args.gold} holds "
+                                 "spans: leave it out")
