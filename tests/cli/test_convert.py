@@ -144,6 +144,24 @@ def test_the_hint_names_the_scheme_flag_of_convert_for_the_gold_of_model_outputs
     assert err.endswith("; for bare labels without prefixes pass --from-scheme IO.\n")
 
 
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--outside", "B-PER", "--from-scheme", "IOB2"], "--outside B-PER is spelled as an entity "
+     "tag (prefix 'B', type 'PER'): the tags would not say whether a token is outside every "
+     "entity or in one. Give an outside tag that no entity tag spells, e.g. --outside O. See "
+     "'nerscore convert --help'.\n"),
+    (["--to-outside", "I-LOC"], "--to-outside I-LOC is spelled as an entity tag (prefix 'I', "
+     "type 'LOC'): "),
+])
+def test_an_outside_tag_spelled_as_an_entity_tag_is_a_usage_error(capsys, tmp_path, flags,
+                                                                  message):
+    src = write(tmp_path / "a.conll", "Anna B-PER\nleft O\n")
+    status, out, err = run(capsys, "convert", src, tmp_path / "b.conll", *flags)
+    assert (status, out) == (2, "")
+    assert err.startswith("nerscore convert: error: ")
+    assert message in err
+    assert not (tmp_path / "b.conll").exists()
+
+
 def test_help_says_which_file_each_spelling_option_describes(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "400")  # one line per option
     assert main(["convert", "--help"]) == 0

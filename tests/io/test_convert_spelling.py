@@ -195,3 +195,38 @@ def test_a_tag_the_input_spelling_cannot_read_is_located(tmp_path, from_scheme):
     assert str(info.value).startswith("Invalid tag 'B-PER' at token 0 ('Bo') of sentence ")
     assert "expected the outside tag or PREFIX_TYPE with a prefix in B, " in str(info.value)
     assert not (tmp_path / "b.conll").exists()
+
+
+@pytest.mark.parametrize(("kwargs", "option", "message"), [
+    ({"from_scheme": "IOB2", "outside": "B-PER"}, "outside",
+     "outside='B-PER' is spelled as an entity tag (prefix 'B', type 'PER'): the tags would not "
+     "say whether a token is outside every entity or in one. Give an outside tag that no entity "
+     "tag spells, e.g. outside='O'."),
+    ({"to_outside": "I-LOC"}, "to_outside", "to_outside='I-LOC' is spelled as an entity tag "
+     "(prefix 'I', type 'LOC'):"),
+    ({"to_outside": "B"}, "to_outside", "to_outside='B' is spelled as an entity tag (the bare "
+     "prefix 'B'):"),
+    ({"from_scheme": "IOB2", "suffix": True, "outside": "PER-B"}, "outside",
+     "outside='PER-B' is spelled as an entity tag (prefix 'B', type 'PER')"),
+    # an outside tag that is no tag in the input's spelling, and one in the output's
+    ({"from_scheme": "IOB2", "outside": "B_X", "to_delimiter": "_"}, "to_outside",
+     "outside='B_X', the outside tag of the output too, is spelled as an entity tag (prefix 'B', "
+     "type 'X'): the tags would not say whether a token is outside every entity or in one. Give "
+     "an outside tag that no entity tag spells, e.g. to_outside='O'."),
+])
+def test_an_outside_tag_spelled_as_an_entity_tag_is_refused(tmp_path, kwargs, option, message):
+    src = write(tmp_path / "a.conll", "Anna B-PER\nleft O\n")
+    with pytest.raises(OptionError) as info:
+        nerscore.convert_file(src, tmp_path / "b.conll", **kwargs)
+    assert message in str(info.value)
+    assert info.value.option == option
+    assert option in nerscore.io.convert.CONVERSION_OPTIONS
+    assert not (tmp_path / "b.conll").exists()
+
+
+@pytest.mark.parametrize("outside", ["O", "NONE", "B-", "X-PER", "OUT_B"])
+def test_an_outside_tag_that_no_entity_tag_spells_is_taken(tmp_path, outside):
+    src = write(tmp_path / "a.conll", f"Anna B-PER\nleft {outside}\n")
+    nerscore.convert_file(src, tmp_path / "b.conll", from_scheme="IOB2", outside=outside,
+                          to_outside="O")
+    assert (tmp_path / "b.conll").read_text() == "Anna B-PER\nleft O\n"

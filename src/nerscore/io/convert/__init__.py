@@ -30,9 +30,10 @@ Conventions
   tags are spelled (``docs/schemes.md``), and the output tags unless
   ``to_suffix``, ``to_delimiter`` or ``to_outside`` say otherwise: ``B_PER``
   becomes ``B-PER`` with ``delimiter="_", to_delimiter="-"``. Labels copied
-  without a scheme are re-spelled tag by tag, with no scheme needed. A
-  ``-DOCSTART-`` line labelled with the input's outside tag gets the
-  output's.
+  without a scheme are re-spelled tag by tag, with no scheme needed. An
+  outside tag spelled as an entity tag of its side (``B-PER``, a bare
+  ``B``) is refused. A ``-DOCSTART-`` line labelled with the input's
+  outside tag gets the output's.
 - **CoNLL in Parquet.** A Parquet tag file written from CoNLL keeps the
   other columns (``column_1``, ... by position in the line), a boolean
   ``document`` column (a ``-DOCSTART-`` line before the sentence) and the
@@ -231,6 +232,11 @@ def convert_file(
     _check_unused(src, dst, fout, in_tags, out_kind, from_scheme=from_scheme, mode=mode,
                   misaligned=misaligned, labels_as=labels_as, parquet_kind=parquet_kind,
                   syntax=syntax, respelled=respelled)
+    _check_outside(syntax, f"outside={outside!r}", "outside")
+    if to_syntax != syntax:
+        shown = (f"to_outside={to_outside!r}" if to_outside is not None else
+                 f"outside={outside!r}, the outside tag of the output too,")
+        _check_outside(to_syntax, shown, "to_outside")
     job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
                WriteOptions(encoding, labels_as, to_syntax["outside"], Layout(),
                             given.get("spans_key"), outside),
@@ -268,6 +274,26 @@ def _target_syntax(**given: Any) -> dict[str, Any]:
         if not isinstance(value, str) or not value:
             raise option_error(name, "a non-empty str or None", value)
     return out
+
+
+def _check_outside(syntax: Mapping[str, Any], shown: str, name: str) -> None:
+    """Refuse an outside tag spelled as an entity tag of ``syntax`` (``B-PER``, a bare ``B``).
+
+    ``shown`` says the option in the message; ``name`` is the one to change.
+    """
+    from nerscore.values.schemes import DEFAULT_LETTERS
+
+    outside, delimiter = syntax["outside"], syntax["delimiter"]
+    if syntax["suffix"]:
+        typ, sep, letter = outside.rpartition(delimiter)
+    else:
+        letter, sep, typ = outside.partition(delimiter)
+    if letter not in DEFAULT_LETTERS or (sep and not typ):
+        return
+    what = f"prefix {letter!r}, type {typ!r}" if sep else f"the bare prefix {letter!r}"
+    raise OptionError(f"{shown} is spelled as an entity tag ({what}): the tags would not say "
+                      "whether a token is outside every entity or in one. Give an outside tag "
+                      f"that no entity tag spells, e.g. {name}='O'.", option=name)
 
 
 def _check_unused(src: str, dst: str, fout: Format, in_tags: bool, out_kind: str, *,
