@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -749,12 +750,105 @@ def test_undefined_resamples_are_no_other_value():
     pred = [[(0, 4, "PER"), (6, 9, "LOC")]] + [[]] * 19
     res = confidence_intervals(gold, pred, n_resamples=300, seed=0, zero_division=math.nan)
     assert math.isnan(res.systems[0].micro.precision.low)
-    assert res.notes == (
+    assert res.notes[0] == (
         "6 scores take one value (system micro P, system micro R, system micro F1, system "
         "macro F1 and 2 more) on every bootstrap resample that defines them (some of the 300 "
         "resamples leave them undefined), as every document contributes alike to them (e.g. "
         "only one document holds entities); an interval of zero width would say nothing about "
-        "their uncertainty.",)
+        "their uncertainty.")
+    assert res.notes[1].startswith("No bootstrap interval of 6 scores (system micro P, ")
+    assert len(res.notes) == 2
     assert resampling.single_value(np.array([np.nan, 0.25, np.nan, 0.25 + 1e-15]))
     assert not resampling.single_value(np.array([0.25, np.nan, 0.5]))
     assert not resampling.single_value(np.array([np.nan, np.nan]))
+
+
+# 20 documents: PER in 18, the rare ORG in 2. A finds every entity; B finds both ORG and
+# predicts one wrong PER, so a resample that draws none of these 3 documents leaves its
+# precision undefined (zero_division nan); C predicts nothing (undefined on all the data)
+RARE_GOLD = [[(0, 4, "PER")]] * 18 + [[(0, 3, "ORG")]] * 2
+RARE_B = [[(5, 9, "PER")]] + [[]] * 17 + [[(0, 3, "ORG")]] * 2
+UNDEFINED_NOTE = ("No bootstrap interval of 3 scores (B micro P, B macro P and Δ micro P of A "
+                  "vs B) and no p-value of A vs B (paired bootstrap): in {} of 1000 resamples "
+                  "they are undefined (no predicted entity among the documents drawn, "
+                  "zero_division=nan), as too few documents hold entities to resample; pass "
+                  "zero_division=0 or 1 for intervals and p-values.")
+
+
+def test_intervals_and_p_values_some_resamples_leave_undefined_are_noted():
+    res = compare(RARE_GOLD, {"A": RARE_GOLD, "B": RARE_B}, metric="precision", seed=0,
+                  zero_division=math.nan)
+    b, pair = res.system("B"), res.pairs[0]
+    assert b.micro.precision.value == pytest.approx(2 / 3)
+    assert math.isnan(b.micro.precision.low)
+    assert math.isnan(b.macro.precision.high)
+    assert math.isnan(pair.difference.low)
+    assert not math.isnan(pair.difference.value)
+    # the undefined resamples are neither as extreme as the data nor less: no p-value
+    assert math.isnan(pair.p_bootstrap)
+    assert 0 < pair.p_randomization <= 1  # no permutation leaves a score undefined
+    undefined = [n for n in res.notes if n.startswith("No bootstrap interval")]
+    assert len(undefined) == 1
+    count = int(re.search(r"in (\d+) of 1000", undefined[0]).group(1))
+    assert 0 < count < 100  # about (17/20)**20 = 4% of the resamples
+    assert undefined == [UNDEFINED_NOTE.format(count)]
+    data = json.loads(res.to_json())
+    assert data["pairs"][0]["p_bootstrap"] is None
+    assert data["notes"] == list(res.notes)
+    # with zero_division 0 (the default) or 1 every resample has a value
+    for fill in (0.0, 1.0):
+        other = compare(RARE_GOLD, {"A": RARE_GOLD, "B": RARE_B}, metric="precision", seed=0,
+                        zero_division=fill)
+        assert not math.isnan(other.pairs[0].p_bootstrap)
+        assert not math.isnan(other.system("B").micro.precision.low)
+        assert not [n for n in other.notes if "undefined" in n]
+
+
+def test_a_score_undefined_on_all_the_data_gets_no_note_and_no_p_value():
+    # C predicts nothing: its precision is NaN (what zero_division nan asks for), and so is
+    # the difference; a p-value of it would claim what cannot be measured
+    nothing = [[]] * 20
+    res = compare(RARE_GOLD, {"A": RARE_GOLD, "C": nothing}, metric="precision", seed=0,
+                  zero_division=math.nan)
+    assert math.isnan(res.system("C").micro.precision.value)
+    pair = res.pairs[0]
+    assert math.isnan(pair.difference.value)
+    assert math.isnan(pair.p_bootstrap)
+    assert math.isnan(pair.p_randomization)
+    assert not [n for n in res.notes if "undefined" in n]
+
+
+def test_an_undefined_p_value_counts_in_the_holm_family_as_never_rejected():
+    nothing = [[]] * 20
+    res = compare(RARE_GOLD, {"A": RARE_GOLD, "B": RARE_B, "C": nothing}, metric="precision",
+                  seed=0, zero_division=math.nan, baseline="A")
+    b_vs_a, c_vs_a = res.pairs
+    assert math.isnan(b_vs_a.p_bootstrap)
+    assert math.isnan(b_vs_a.p_bootstrap_holm)
+    assert math.isnan(c_vs_a.p_randomization_holm)
+    assert b_vs_a.p_randomization_holm == min(1.0, 2 * b_vs_a.p_randomization)
+    page = render_comparison(res, digits=2)
+    assert "B vs A" in page
+    assert "nan" in page
+    assert json.loads(res.to_json())["pairs"][1]["p_randomization_holm"] is None
+
+
+def test_comparison_notes_name_the_p_values_the_resamples_leave_undefined():
+    from nerscore.analysis.significance.notes import comparison_notes
+
+    point = np.full((2, 2, 3), 0.5)
+    boot = np.tile(np.linspace(0.0, 1.0, 10), (2, 2, 3, 1))
+    boot[1] *= 0.5
+    boot[1, 0, 1, :3] = np.nan  # B's micro recall: 3 undefined resamples
+    perm = {(0, 1): np.where(np.arange(10) < 4, np.nan, 0.1)}  # and 4 permutations
+    notes = comparison_notes(["A", "B"], [(0, 1)], point, boot, perm, metric="f1",
+                             average="micro", bootstrap_p=True, n_units=20, unit="document")
+    assert notes == [
+        "No bootstrap interval of B micro R and no p-value of A vs B (randomization): in up "
+        "to 4 of 10 resamples they are undefined (no gold entity (R) or no entity at all (F1) "
+        "among the documents drawn, zero_division=nan), as too few documents hold entities to "
+        "resample; pass zero_division=0 or 1 for intervals and p-values."]
+    point[1, 0, 1] = np.nan  # undefined on all the data: no note
+    assert comparison_notes(["A", "B"], [(0, 1)], point, boot, {}, metric="recall",
+                            average="micro", bootstrap_p=True, n_units=20,
+                            unit="sentence") == []

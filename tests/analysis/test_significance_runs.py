@@ -227,3 +227,28 @@ def test_a_mean_over_runs_every_resample_of_which_is_equal_is_noted():
         "resamples gave the same value of each, as every document contributes alike to them "
         "(e.g. a system right on every document, or two systems that agree on every one); an "
         "interval of zero width says nothing about their uncertainty.",)
+
+
+def test_means_over_runs_some_resamples_leave_undefined_are_noted():
+    from tests.analysis.test_significance import RARE_B, RARE_GOLD
+
+    # B's runs predict entities in 3 and 2 of the 20 documents: resamples that draw none of
+    # them leave a run's precision, and so B's mean, undefined (zero_division nan)
+    only_org = [[]] * 18 + [[(0, 3, "ORG")]] * 2
+    res = compare_runs(RARE_GOLD, {"A": [RARE_GOLD, RARE_GOLD], "B": [RARE_B, only_org]},
+                       metric="precision", n_resamples=300, seed=0, zero_division=math.nan)
+    pair = res.pairs[0]
+    assert math.isnan(res.system("B").micro.precision.low)
+    assert math.isnan(pair.p_bootstrap)
+    assert not math.isnan(pair.difference.value)
+    note = res.notes[-1]
+    assert note.startswith("No bootstrap interval of 3 scores (B micro P, B macro P and "
+                           "Δ micro P of A vs B) and no p-value of A vs B: in ")
+    assert note.endswith(" of 300 resamples they are undefined (no predicted entity among the "
+                         "documents drawn, zero_division=nan), as too few documents hold "
+                         "entities to resample; pass zero_division=0 or 1 for intervals and "
+                         "p-values.")
+    plain = compare_runs(RARE_GOLD, {"A": [RARE_GOLD, RARE_GOLD], "B": [RARE_B, only_org]},
+                         metric="precision", n_resamples=300, seed=0)
+    assert not [n for n in plain.notes if "undefined" in n]
+    assert not math.isnan(plain.pairs[0].p_bootstrap)

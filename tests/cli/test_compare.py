@@ -252,3 +252,57 @@ def test_score_ci_notes_intervals_every_resample_of_which_is_equal(capsys, tmp_p
     assert "system  1.00 [1.00, 1.00]" in intervals
     assert "note: 4 " + FLAT.format("system micro P, system macro F1, system macro P and "
                                     "system macro R") in intervals
+
+
+def _rare_files(tmp_path: Path) -> tuple[str, str, str]:
+    """20 documents, PER in 18 and the rare ORG in 2: gold, A (every entity) and B.
+
+    B finds both ORG and predicts one wrong PER: a resample that draws none of these 3
+    documents leaves its precision undefined under --zero-division nan.
+    """
+    gold = [[["B-PER", "O"]]] * 18 + [[["O", "B-ORG"]]] * 2
+    b = [[["O", "B-PER"]]] + [[["O", "O"]]] * 17 + [[["O", "B-ORG"]]] * 2
+    return (_conll(tmp_path / "gold.conll", gold), _conll(tmp_path / "a.conll", gold),
+            _conll(tmp_path / "b.conll", b))
+
+
+UNDEFINED = ("resamples {} undefined (no predicted entity among the documents drawn, "
+             "--zero-division nan), as too few documents hold entities to resample; pass "
+             "--zero-division 0 or 1 for {}.")
+
+
+def test_compare_notes_intervals_and_p_values_that_resamples_leave_undefined(capsys, tmp_path):
+    gold, a, b = _rare_files(tmp_path)
+    argv = ["compare", gold, a, b, "--names", "A", "B", "--resamples", "200", "--metric",
+            "precision", "--zero-division", "nan"]
+    status, out, err = run(capsys, *argv)
+    assert status == 0, err
+    assert "B         0.67 [nan, nan]" in out
+    assert "A vs B    +0.33 [nan, nan]                   nan            < 0.005\n" in out
+    note = next(line for line in out.splitlines() if "undefined (" in line)
+    assert note == ("note: No bootstrap interval of 3 scores (B micro P, B macro P and Δ micro "
+                    "P of A vs B) and no p-value of A vs B (paired bootstrap): in 2 of 200 "
+                    + UNDEFINED.format("they are", "intervals and p-values"))
+    status, out, err = run(capsys, *argv, "--format", "json")
+    data = json.loads(out)
+    assert data["pairs"][0]["p_bootstrap"] is None
+    assert note[6:] in data["notes"]
+    # the default --zero-division gives every resample a value
+    status, out, err = run(capsys, *argv[:-2])
+    assert status == 0, err
+    assert "undefined" not in out + err
+    assert "nan" not in out
+
+
+def test_score_ci_notes_intervals_that_resamples_leave_undefined(capsys, tmp_path):
+    gold, _, b = _rare_files(tmp_path)
+    status, out, err = run(capsys, "score", gold, b, "--ci", "--resamples", "200",
+                           "--zero-division", "nan")
+    assert status == 0, err
+    intervals = out[out.index("confidence intervals"):]
+    assert "system  0.67 [nan, nan]" in intervals
+    assert ("note: No bootstrap interval of 2 scores (system micro P and system macro P): in "
+            "2 of 200 " + UNDEFINED.format("they are", "intervals")) in intervals
+    status, out, err = run(capsys, "score", gold, b, "--ci", "--resamples", "200")
+    assert status == 0, err
+    assert "undefined" not in out[out.index("confidence intervals"):]

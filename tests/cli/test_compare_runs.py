@@ -136,3 +136,23 @@ def test_compare_runs_notes_intervals_every_resample_of_which_is_equal(capsys, t
     assert status == 0, err
     assert ("note: 10 bootstrap intervals have zero width (A micro P, A macro F1, A macro P, "
             "A macro R and 6 more): all 100 resamples gave the same value of each") in out
+
+
+def test_compare_runs_notes_intervals_that_resamples_leave_undefined(capsys, tmp_path):
+    from tests.cli.test_compare import UNDEFINED, _rare_files
+
+    gold, a, b = _rare_files(tmp_path)
+    again = {}
+    for name, path in (("A", a), ("B", b)):
+        again[name] = tmp_path / f"{name}2.conll"
+        again[name].write_text(Path(path).read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    argv = ["compare", gold, *_system("A", [a, str(again["A"])]),
+            *_system("B", [b, str(again["B"])]), "--resamples", "200", "--metric", "precision"]
+    status, out, err = run(capsys, *argv, "--zero-division", "nan")
+    assert status == 0, err
+    assert ("note: No bootstrap interval of 3 scores (B micro P, B macro P and Δ micro P of A "
+            "vs B) and no p-value of A vs B: in 2 of 200 "
+            + UNDEFINED.format("they are", "intervals and p-values")) in out
+    status, out, err = run(capsys, *argv)
+    assert status == 0, err
+    assert "undefined" not in out

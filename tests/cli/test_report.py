@@ -196,3 +196,18 @@ def test_the_significance_section_notes_intervals_every_resample_of_which_is_equ
                  "--resamples", "40", "-q"]) == 0
     page = out.read_text(encoding="utf-8")
     assert "bootstrap intervals have zero width (P micro P" in page
+
+
+def test_the_significance_section_notes_intervals_that_resamples_leave_undefined(tmp_path):
+    from tests.cli.test_compare import _rare_files
+
+    gold, a, b = _rare_files(tmp_path)
+    out = tmp_path / "r.html"
+    argv = ["report", gold, a, b, "--names", "A", "B", "-o", str(out), "--resamples", "200",
+            "-q"]
+    assert main([*argv, "--zero-division", "nan"]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert ("No bootstrap interval of 2 scores (B micro P and B macro P): in 2 of 200 "
+            "resamples they are undefined") in page
+    assert main(argv) == 0
+    assert "No bootstrap interval" not in out.read_text(encoding="utf-8")

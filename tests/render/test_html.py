@@ -342,6 +342,24 @@ def test_significance_is_a_table_of_systems_a_table_of_pairs_and_one_line_of_set
     assert "Also given" not in html
 
 
+def test_an_undefined_p_value_is_nan_not_a_test_that_did_not_run():
+    from nerscore.render.html_sections import significance_section
+
+    # JSON has no NaN: an undefined p-value is None, as is that of a test that did not run
+    pair = {"a": "A", "b": "B", "difference": {"value": 0.3, "low": None, "high": None},
+            "p_bootstrap": None, "p_randomization": 0.5, "p_bootstrap_holm": None,
+            "p_randomization_holm": 1.0}
+    html = significance_section({"method": "both", "n_resamples": 100, "pairs": [pair] * 2}, 2)
+    cells = re.findall(r'<td class="num">([^<]*)</td>', html)
+    assert cells == ["nan", "0.500", "nan", "1.000"] * 2
+    assert "<th class=\"num\">Holm p (paired bootstrap)</th>" in html
+    html = significance_section({"method": "randomization", "n_resamples": 100,
+                                 "pairs": [{**pair, "p_randomization_holm": None}]}, 2)
+    assert re.findall(r'<td class="num">([^<]*)</td>', html) == ["not run", "0.500"]
+    html = significance_section({"pairs": [{**pair, "p_randomization": float("nan")}]}, 2)
+    assert re.findall(r'<td class="num">([^<]*)</td>', html)[1] == "nan"
+
+
 def test_token_matcher_page_says_what_it_cannot_show():
     r = nerscore.evaluate([["B-A", "O"]], [["B-A", "B-A"]], match="token", zero_division=0.0)
     page = nerscore.render_html(r)

@@ -464,12 +464,17 @@ def _estimate(e: Any, digits: int, *, signed: bool = False) -> str:
             f'{f(e.get("high"))}]</span>')
 
 
-def _p_value(p: Any, n_resamples: Any, *, floor: bool = True) -> str:
-    """A p-value as the text report shows it (``< 0.001`` at the floor), or "not run"."""
+def _p_value(p: Any, n_resamples: Any, *, floor: bool = True, ran: bool = False) -> str:
+    """A p-value as the text report shows it (``< 0.001`` at the floor), or "not run".
+
+    NaN, and None of a test that ran (``ran``: JSON's NaN), are "nan": undefined.
+    """
     from nerscore.render.significance import format_p_value
 
-    if p is None:
+    if p is None and not ran:
         return "not run"
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "nan"
     if not floor or not isinstance(n_resamples, int):
         return f"{p:.3f}" if p >= 0.001 else "&lt; 0.001"
     return escape(format_p_value(p, n_resamples))
@@ -526,14 +531,17 @@ def significance_section(data: Mapping[str, Any], digits: int) -> str:
     pairs = [p for p in data.get("pairs") or [] if isinstance(p, Mapping)]
     if pairs:
         r = data.get("n_resamples")
-        holm = [k for k in ("p_bootstrap_holm", "p_randomization_holm")
-                if any(p.get(k) is not None for p in pairs)]
+        method = data.get("method")  # None in JSON: not run, or undefined when the test ran
+        ran = {"p_bootstrap": method in ("bootstrap", "both"),
+               "p_randomization": method in ("randomization", "both")}
+        holm = [f"{k}_holm" for k in ran if any(p.get(f"{k}_holm") is not None for p in pairs)
+                or (ran[k] and len(pairs) > 1)]
         body = "".join(
             f'<tr><td>{escape(str(p.get("a", "")))}</td><td>{escape(str(p.get("b", "")))}</td>'
             f'<td class="num est">{_estimate(p.get("difference"), d, signed=True)}</td>'
-            f'<td class="num">{_p_value(p.get("p_bootstrap"), r)}</td>'
-            f'<td class="num">{_p_value(p.get("p_randomization"), r)}</td>'
-            + "".join(f'<td class="num">{_p_value(p.get(k), r, floor=False)}</td>' for k in holm)
+            + "".join(f'<td class="num">{_p_value(p.get(k), r, ran=ran[k])}</td>' for k in ran)
+            + "".join(f'<td class="num">{_p_value(p.get(k), r, floor=False, ran=True)}</td>'
+                      for k in holm)
             + "</tr>" for p in pairs)
         holm_head = "".join(
             f'<th class="num">Holm p ({"paired bootstrap" if "bootstrap" in k else "randomization"})'

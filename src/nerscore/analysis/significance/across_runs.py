@@ -42,11 +42,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from nerscore.analysis.significance.adjustment import adjusted_pairs
 from nerscore.analysis.significance.comparison import (
     METHODS,
-    TIE,
     UNITS,
-    _adjusted,
     _bootstrap,
     _check_choice,
     _check_settings,
@@ -59,10 +58,10 @@ from nerscore.analysis.significance.comparison import (
     compare,
     resample_units,
 )
+from nerscore.analysis.significance.notes import comparison_notes
 from nerscore.analysis.significance.resampling import (
     AVERAGES,
     METRICS,
-    comparison_collapsed_notes,
     prf_scores,
     resampling_notes,
 )
@@ -394,11 +393,11 @@ def compare_runs(
         d = float(point[a, ai, mi] - point[b, ai, mi])
         d_boot = boot[a, ai, mi] - boot[b, ai, mi]
         out.append(PairResult(names[a], names[b], Estimate(d, *_quantiles(d_boot, lvl)),
-                              _p_value(np.abs(d_boot - d) >= abs(d) - TIE), None))
-    notes += comparison_collapsed_notes(names, pairs, boot, metric, average, n_units,
-                                        used_unit)
+                              _p_value(d_boot, d, shifted=True), None))
+    notes += comparison_notes(names, pairs, point, boot, {}, metric=metric, average=average,
+                              bootstrap_p=True, n_units=n_units, unit=used_unit)
     result = Comparison(
-        systems_out, _adjusted(out), metric, average, "bootstrap", int(n_resamples), lvl,
+        systems_out, adjusted_pairs(out), metric, average, "bootstrap", int(n_resamples), lvl,
         None if seed is None else int(seed), used_unit, n_units, match, dict(resolved), fill,
         tuple(notes), baseline)
     if len(pairs) > 1:

@@ -9,15 +9,20 @@ adjusted p-value of ``p(i)`` is
     max over j ≤ i of min(1, (m − j + 1) · p(j))
 
 and a pair is significant at ``α`` when its adjusted p-value is ``≤ α``.
+:func:`adjusted_pairs` adjusts the pairs of a comparison.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["holm_bonferroni"]
+from nerscore.analysis.significance.results import PairResult
+
+__all__ = ["adjusted_pairs", "holm_bonferroni"]
 
 
 def holm_bonferroni(p_values: Sequence[float]) -> list[float]:
@@ -55,3 +60,27 @@ def holm_bonferroni(p_values: Sequence[float]) -> list[float]:
     adjusted = np.empty(m, dtype=np.float64)
     adjusted[order] = np.maximum.accumulate(steps)
     return [float(x) for x in adjusted]
+
+
+def adjusted_pairs(pairs: list[PairResult]) -> tuple[PairResult, ...]:
+    """The pairs with Holm–Bonferroni adjusted p-values over all of them (two or more).
+
+    An undefined p-value (NaN) stays NaN, and counts in the family as a pair
+    never rejected (``p = 1``): the others are adjusted for the whole family.
+    """
+    if len(pairs) < 2:
+        return tuple(pairs)
+    holm: dict[str, list[float | None]] = {}
+    for test in ("p_bootstrap", "p_randomization"):
+        values = [getattr(p, test) for p in pairs]
+        if None in values:
+            holm[test] = [None] * len(pairs)
+            continue
+        undefined = [math.isnan(v) for v in values]
+        adjusted = holm_bonferroni([1.0 if u else v for u, v in zip(undefined, values,
+                                                                     strict=True)])
+        holm[test] = [math.nan if u else v for u, v in zip(undefined, adjusted, strict=True)]
+    return tuple(
+        dataclasses.replace(p, p_bootstrap_holm=holm["p_bootstrap"][i],
+                            p_randomization_holm=holm["p_randomization"][i])
+        for i, p in enumerate(pairs))

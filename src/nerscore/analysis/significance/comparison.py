@@ -15,13 +15,16 @@ resamples of the ``n`` units (documents or sentences):
   the p-value is ``(1 + #{r : |d*_r| >= |d|}) / (1 + R)``.
 
 Comparisons ``>=`` count values within ``1e-12`` of ``|d|`` as ties (so
-that rounding cannot decide them). No matcher runs per resample: every
+that rounding cannot decide them). An interval or p-value that some
+resample leaves undefined (``zero_division=nan``) is NaN, and a note says
+why (:mod:`.notes`). No matcher runs per resample: every
 resample is a weighting of the per-unit counts (:mod:`.resampling`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,13 +32,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.analysis.significance.adjustment import holm_bonferroni
+from nerscore.analysis.significance.adjustment import adjusted_pairs
+from nerscore.analysis.significance.notes import comparison_notes
 from nerscore.analysis.significance.resampling import (
     AVERAGES,
     METRICS,
     bootstrap_plan,
     bootstrap_weights,
-    comparison_collapsed_notes,
     exact_dtype,
     prf_scores,
     resampling_notes,
@@ -137,8 +140,17 @@ def _quantiles(values: FloatArray, level: float) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def _p_value(extreme: npt.NDArray[np.bool_]) -> float:
-    return float((1 + int(extreme.sum())) / (1 + len(extreme)))
+def _p_value(resampled: FloatArray, d: float, *, shifted: bool) -> float:
+    """``(1 + #{r : |d*_r - d| >= |d|}) / (1 + R)`` (``shifted``) or with ``|d*_r| >= |d|``.
+
+    NaN when ``d`` or some ``d*_r`` is undefined (NaN): a resample that
+    leaves the difference undefined is neither as extreme as the data nor
+    less (:mod:`.notes`).
+    """
+    if math.isnan(d) or np.isnan(resampled).any():
+        return float("nan")
+    centred = resampled - d if shifted else resampled
+    return float((1 + int((np.abs(centred) >= abs(d) - TIE).sum())) / (1 + len(resampled)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -283,29 +295,15 @@ def _compare_counts(
         d_boot = boot[a, ai, mi] - boot[b, ai, mi]
         p_boot = p_perm = None
         if method in ("bootstrap", "both"):
-            p_boot = _p_value(np.abs(d_boot - d) >= abs(d) - TIE)
+            p_boot = _p_value(d_boot, d, shifted=True)
         if (a, b) in perm:
-            p_perm = _p_value(np.abs(perm[(a, b)]) >= abs(d) - TIE)
+            p_perm = _p_value(perm[(a, b)], d, shifted=False)
         out.append(PairResult(names[a], names[b], Estimate(d, *_quantiles(d_boot, level)),
                               p_boot, p_perm))
-    flat = comparison_collapsed_notes(names, pairs, boot, metric, average,
-                                      parts[0].n_sequences, unit)
-    return systems, _adjusted(out), flat
-
-
-def _adjusted(pairs: list[PairResult]) -> tuple[PairResult, ...]:
-    """The pairs with Holm–Bonferroni adjusted p-values over all of them (two or more)."""
-    if len(pairs) < 2:
-        return tuple(pairs)
-    holm: dict[str, list[float | None]] = {}
-    for test in ("p_bootstrap", "p_randomization"):
-        values = [getattr(p, test) for p in pairs]
-        holm[test] = (list(holm_bonferroni(values)) if None not in values
-                      else [None] * len(pairs))
-    return tuple(
-        dataclasses.replace(p, p_bootstrap_holm=holm["p_bootstrap"][i],
-                            p_randomization_holm=holm["p_randomization"][i])
-        for i, p in enumerate(pairs))
+    notes = comparison_notes(names, pairs, point, boot, perm, metric=metric, average=average,
+                             bootstrap_p=method in ("bootstrap", "both"),
+                             n_units=parts[0].n_sequences, unit=unit)
+    return systems, adjusted_pairs(out), notes
 
 
 def _pairs(names: list[str], baseline: str | None) -> list[tuple[int, int]]:

@@ -42,9 +42,9 @@ __all__ = [
     "bootstrap_plan",
     "bootstrap_weights",
     "collapsed_notes",
-    "comparison_collapsed_notes",
     "exact_dtype",
     "identical_rows",
+    "named",
     "prf_scores",
     "resampling_notes",
     "rngs",
@@ -140,6 +140,20 @@ def single_value(values: FloatArray) -> bool:
     return bool(defined.size) and float(defined.max()) - float(defined.min()) <= SAME
 
 
+def named(names: Sequence[str]) -> str:
+    """``names`` as a note lists them: the first :data:`NAMED`, then how many more.
+
+    Examples
+    --------
+    >>> named(["A"]), named(["A", "B", "C"]), named(list("ABCDEF"))
+    ('A', 'A, B and C', 'A, B, C, D and 2 more')
+    """
+    if len(names) == 1:
+        return names[0]
+    last = f"{len(names) - NAMED} more" if len(names) > NAMED else names[-1]
+    return f"{', '.join(names[:NAMED] if len(names) > NAMED else names[:-1])} and {last}"
+
+
 def collapsed_notes(resampled: Mapping[str, FloatArray], n_units: int, unit: str,
                     alike: str = "a system right on every {unit}, or two systems that agree "
                                   "on every one") -> list[str]:
@@ -188,10 +202,7 @@ def collapsed_notes(resampled: Mapping[str, FloatArray], n_units: int, unit: str
     n = len(resampled[flat[0]])
     one = len(flat) == 1
     it, its = ("it", "its") if one else ("them", "their")
-    shown = flat[0]
-    if not one:
-        last = f"{len(flat) - NAMED} more" if len(flat) > NAMED else flat[-1]
-        shown = f"{', '.join(flat[:NAMED] if len(flat) > NAMED else flat[:-1])} and {last}"
+    shown = named(flat)
     if any(np.isnan(resampled[name]).any() for name in flat):
         head = (f"{shown} takes one value" if one else f"{len(flat)} scores take one value "
                 f"({shown})")
@@ -205,26 +216,6 @@ def collapsed_notes(resampled: Mapping[str, FloatArray], n_units: int, unit: str
             f"{'' if one else ' of each'}, as every {unit} contributes alike to {it} (e.g. "
             f"{alike.format(unit=unit)}); an interval of zero width says nothing about {its} "
             "uncertainty."]
-
-
-def comparison_collapsed_notes(
-    names: Sequence[str], pairs: Sequence[tuple[int, int]], boot: FloatArray, metric: str,
-    average: str, n_units: int, unit: str,
-) -> list[str]:
-    """:func:`collapsed_notes` of every interval a comparison reports.
-
-    They are each system's scores ``boot[system, average, metric]`` (micro P,
-    R, F1, then macro F1, P, R: the order of the table), then the difference
-    ``metric`` (``average``) of each pair ``(a, b)``, ``boot[a] - boot[b]``.
-    """
-    short = {"precision": "P", "recall": "R", "f1": "F1"}
-    shown = [(0, 0), (0, 1), (0, 2), (1, 2), (1, 0), (1, 1)]
-    scores = {f"{name} {AVERAGES[a]} {short[METRICS[m]]}": boot[s, a, m]
-              for s, name in enumerate(names) for a, m in shown}
-    ai, mi = AVERAGES.index(average), METRICS.index(metric)
-    scores.update({f"Δ {average} {short[metric]} of {names[a]} vs {names[b]}":
-                   boot[a, ai, mi] - boot[b, ai, mi] for a, b in pairs})
-    return collapsed_notes(scores, n_units, unit)
 
 
 def _rows_per_block(n_units: int) -> int:

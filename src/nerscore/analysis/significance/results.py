@@ -130,7 +130,9 @@ class PairResult:
     """Two systems compared: the difference ``score(a) - score(b)`` and its p-values.
 
     ``difference`` carries the paired bootstrap interval of the difference;
-    a p-value is None when its test was not run. ``p_bootstrap_holm`` and
+    a p-value is None when its test was not run, and NaN when it is undefined
+    (the difference, or some resample of it, is; a note says why).
+    ``p_bootstrap_holm`` and
     ``p_randomization_holm`` are the Holm–Bonferroni adjusted p-values over
     the family of every pair compared (:attr:`Comparison.family`); None with
     fewer than two pairs or when the test was not run.
@@ -145,11 +147,10 @@ class PairResult:
     p_randomization_holm: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"a", "b", "difference", "p_bootstrap", "p_randomization", ..._holm}``."""
+        """``{"a", "b", "difference", "p_bootstrap", "p_randomization", ..._holm}``; NaN as None."""
+        tests = ("p_bootstrap", "p_randomization", "p_bootstrap_holm", "p_randomization_holm")
         return {"a": self.a, "b": self.b, "difference": self.difference.to_dict(),
-                "p_bootstrap": self.p_bootstrap, "p_randomization": self.p_randomization,
-                "p_bootstrap_holm": self.p_bootstrap_holm,
-                "p_randomization_holm": self.p_randomization_holm}
+                **{t: _json_float(getattr(self, t)) for t in tests}}
 
 
 @dataclass(frozen=True)
@@ -244,5 +245,5 @@ class Comparison:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
 
-def _json_float(x: float) -> float | None:
+def _json_float(x: float | None) -> float | None:
     return None if isinstance(x, float) and np.isnan(x) else x

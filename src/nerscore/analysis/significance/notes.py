@@ -1,0 +1,175 @@
+"""Notes on what a comparison's intervals and p-values cannot tell.
+
+Two kinds, one note each per comparison, naming the scores as the tables do
+(``A micro P``, ``Δ micro F1 of A vs B``; the pairs as ``A vs B``):
+
+- intervals of zero width, every resample giving the score one value
+  (:func:`.resampling.collapsed_notes`);
+- intervals and p-values that some resamples leave undefined
+  (:func:`undefined_note`). With ``zero_division=nan`` a score is NaN on a
+  resample that draws no predicted entity (precision), no gold entity
+  (recall) or neither (F1), and so is a difference that involves it. The
+  interval and the p-value are then NaN: the percentile interval or the
+  p-value of the resamples that define the score would be those of another
+  statistic (the score given that the resample holds entities), biased
+  towards the units that hold them, so none is given (docs/significance.md,
+  "Undefined resamples"). A score undefined on all the data (NaN itself)
+  gets no such note: its NaN is the one ``zero_division=nan`` asks for.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping, Sequence
+
+import numpy as np
+
+from nerscore.analysis.significance.resampling import (
+    AVERAGES,
+    METRICS,
+    FloatArray,
+    collapsed_notes,
+    named,
+)
+
+__all__ = ["comparison_notes", "undefined_note"]
+
+#: The short names of the metrics, as the tables give them.
+SHORT = {"precision": "P", "recall": "R", "f1": "F1"}
+#: What a resample that leaves each metric undefined lacks.
+_LACKS = {"precision": "no predicted entity", "recall": "no gold entity",
+          "f1": "no entity at all"}
+#: Each system's scores ``(average, metric)``, in the order of the table (micro P, R, F1,
+#: then macro F1, P, R).
+_SHOWN = [(0, 0), (0, 1), (0, 2), (1, 2), (1, 0), (1, 1)]
+
+
+def _counted(what: Sequence[str], many: str) -> str:
+    """``"A micro P"``, or ``"3 scores (A micro P, B micro P and C micro P)"``."""
+    return what[0] if len(what) == 1 else f"{len(what)} {many} ({named(what)})"
+
+
+def undefined_note(intervals: Sequence[str], p_values: Sequence[str],
+                   undefined: Sequence[int], metrics: Collection[str], n_resamples: int,
+                   unit: str) -> str:
+    """The note on the intervals and p-values that some resamples leave undefined.
+
+    Parameters
+    ----------
+    intervals : sequence of str
+        The scores without an interval, by the names the tables give them.
+    p_values : sequence of str
+        The pairs without a p-value (``"A vs B"``; ``"A vs B (randomization)"``
+        when the pair's other test gave one).
+    undefined : sequence of int
+        How many resamples leave each of them undefined (one or more each).
+    metrics : collection of str
+        Their metrics (:data:`.resampling.METRICS`).
+    n_resamples : int
+        Resamples of each test.
+    unit : str
+        What is resampled (``"document"``, ``"sentence"``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(undefined_note(["B micro P"], [], [37], ["precision"], 1000, "document"))
+    No bootstrap interval of B micro P: in 37 of 1000 resamples it is undefined (no predicted entity among the documents drawn, zero_division=nan), as too few documents hold entities to resample; pass zero_division=0 or 1 for intervals.
+    >>> print(undefined_note(["B micro P", "B micro F1", "Δ micro F1 of A vs B"], ["A vs B"],
+    ...                      [37, 2, 40, 40], ["precision", "f1"], 1000, "document"))
+    No bootstrap interval of 3 scores (B micro P, B micro F1 and Δ micro F1 of A vs B) and no p-value of A vs B: in up to 40 of 1000 resamples they are undefined (no predicted entity (P) or no entity at all (F1) among the documents drawn, zero_division=nan), as too few documents hold entities to resample; pass zero_division=0 or 1 for intervals and p-values.
+    """
+    heads = []
+    if intervals:
+        heads.append(f"No bootstrap interval of {_counted(intervals, 'scores')}")
+    if p_values:
+        heads.append(f"{'no' if intervals else 'No'} p-value of {_counted(p_values, 'pairs')}")
+    most = max(undefined)
+    count = f"{'' if min(undefined) == most else 'up to '}{most} of {n_resamples}"
+    kinds = [m for m in METRICS if m in metrics]
+    lacks = (_LACKS[kinds[0]] if len(kinds) == 1 else
+             " or ".join([", ".join(f"{_LACKS[m]} ({SHORT[m]})" for m in kinds[:-1]),
+                          f"{_LACKS[kinds[-1]]} ({SHORT[kinds[-1]]})"]))
+    one = len(intervals) + len(p_values) == 1
+    gives = " and ".join(w for w, some in (("intervals", intervals), ("p-values", p_values))
+                         if some)
+    return (f"{' and '.join(heads)}: in {count} resamples {'it is' if one else 'they are'} "
+            f"undefined ({lacks} among the {unit}s drawn, zero_division=nan), as too few "
+            f"{unit}s hold entities to resample; pass zero_division=0 or 1 for {gives}.")
+
+
+def _nan_count(values: FloatArray) -> int:
+    return int(np.isnan(values).sum())
+
+
+def comparison_notes(
+    names: Sequence[str], pairs: Sequence[tuple[int, int]], point: FloatArray,
+    boot: FloatArray, perm: Mapping[tuple[int, int], FloatArray], *, metric: str,
+    average: str, bootstrap_p: bool, n_units: int, unit: str,
+) -> list[str]:
+    """The notes on a comparison's intervals of zero width and its undefined resamples.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The systems.
+    pairs : sequence of (int, int)
+        The pairs compared, ``(a, b)`` for ``score(a) - score(b)``.
+    point, boot : array of float
+        Every system's scores on all the data, ``(k, 2, 3)``, and on the
+        bootstrap resamples, ``(k, 2, 3, R)`` (``[system, average, metric]``).
+    perm : mapping of (int, int) to array of float
+        The differences of the pairs on the randomization test's
+        permutations (no entry: the test did not run).
+    metric, average : str
+        The score the pairs compare.
+    bootstrap_p : bool
+        Whether the pairs have a paired bootstrap p-value.
+    n_units : int
+        Units resampled.
+    unit : str
+        What is resampled.
+
+    Returns
+    -------
+    list of str
+        The note of :func:`.resampling.collapsed_notes` on every interval
+        shown (each system's micro P, R, F1, then macro F1, P, R: the order of
+        the table; then the difference of each pair), then that of
+        :func:`undefined_note`.
+    """
+    ai, mi = AVERAGES.index(average), METRICS.index(metric)
+    short = SHORT[metric]
+    shown: dict[str, tuple[str, float, FloatArray]] = {
+        f"{name} {AVERAGES[a]} {SHORT[METRICS[m]]}": (METRICS[m], float(point[s, a, m]),
+                                                        boot[s, a, m])
+        for s, name in enumerate(names) for a, m in _SHOWN}
+    for a, b in pairs:
+        shown[f"Δ {average} {short} of {names[a]} vs {names[b]}"] = (
+            metric, float(point[a, ai, mi] - point[b, ai, mi]), boot[a, ai, mi] - boot[b, ai, mi])
+    notes = collapsed_notes({k: v for k, (_, _, v) in shown.items()}, n_units, unit)
+    intervals = [k for k, (_, value, v) in shown.items()
+                 if not math.isnan(value) and np.isnan(v).any()]
+    undefined = [_nan_count(shown[k][2]) for k in intervals]
+    metrics = {shown[k][0] for k in intervals}
+    p_values = []
+    for a, b in pairs:
+        d = float(point[a, ai, mi] - point[b, ai, mi])
+        if math.isnan(d):  # undefined on all the data: so is every p-value of the pair
+            continue
+        tests = {"paired bootstrap": boot[a, ai, mi] - boot[b, ai, mi]} if bootstrap_p else {}
+        if (a, b) in perm:
+            tests["randomization"] = perm[(a, b)]
+        lost = [test for test, values in tests.items() if np.isnan(values).any()]
+        if lost:
+            pair = f"{names[a]} vs {names[b]}"
+            p_values.append(pair if len(lost) == len(tests) else f"{pair} ({lost[0]})")
+            undefined.append(max(_nan_count(tests[test]) for test in lost))
+            metrics.add(metric)
+    if intervals or p_values:
+        notes.append(undefined_note(intervals, p_values, undefined, metrics, boot.shape[-1],
+                                    unit))
+    return notes
