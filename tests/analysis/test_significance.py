@@ -754,7 +754,7 @@ def test_undefined_resamples_are_no_other_value():
         "6 scores take one value (system micro P, system micro R, system micro F1, system "
         "macro F1 and 2 more) on every bootstrap resample that defines them (some of the 300 "
         "resamples leave them undefined), as every document contributes alike to them (e.g. "
-        "only one document holds entities); an interval of zero width would say nothing about "
+        "few documents hold entities); an interval of zero width would say nothing about "
         "their uncertainty.")
     assert res.notes[1].startswith("No bootstrap interval of 6 scores (system micro P, ")
     assert len(res.notes) == 2

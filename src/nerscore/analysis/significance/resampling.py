@@ -192,7 +192,11 @@ def collapsed_notes(resampled: Mapping[str, FloatArray], n_units: int, unit: str
     the bootstrap interval of A micro P has zero width: all 1000 resamples gave the same value, as every document contributes alike to it (e.g. a system right on every document, or two systems that agree on every one); an interval of zero width says nothing about its uncertainty.
     >>> half = np.where(np.arange(1000) % 2 == 0, 0.5, np.nan)  # undefined is no other value
     >>> print(collapsed_notes(dict.fromkeys("PQRST", half), 50, "document")[0])
-    5 scores take one value (P, Q, R, S and 1 more) on every bootstrap resample that defines them (some of the 1000 resamples leave them undefined), as every document contributes alike to them (e.g. only one document holds entities); an interval of zero width would say nothing about their uncertainty.
+    5 scores take one value (P, Q, R, S and 1 more) on every bootstrap resample that defines them (some of the 1000 resamples leave them undefined), as every document contributes alike to them (e.g. few documents hold entities); an interval of zero width would say nothing about their uncertainty.
+    >>> for note in collapsed_notes({"P": half, "R": flat}, 50, "document"):  # one note each
+    ...     print(note[:60])
+    the bootstrap interval of R has zero width: all 1000 resampl
+    P takes one value on every bootstrap resample that defines i
     """
     if n_units < FEW_UNITS:
         return []
@@ -200,22 +204,28 @@ def collapsed_notes(resampled: Mapping[str, FloatArray], n_units: int, unit: str
     if not flat:
         return []
     n = len(resampled[flat[0]])
-    one = len(flat) == 1
-    it, its = ("it", "its") if one else ("them", "their")
-    shown = named(flat)
-    if any(np.isnan(resampled[name]).any() for name in flat):
-        head = (f"{shown} takes one value" if one else f"{len(flat)} scores take one value "
-                f"({shown})")
-        return [f"{head} on every bootstrap resample that defines {it} (some of the {n} "
-                f"resamples leave {it} undefined), as every {unit} contributes alike to {it} "
-                f"(e.g. only one {unit} holds entities); an interval of zero width would say "
-                f"nothing about {its} uncertainty."]
-    head = (f"the bootstrap interval of {shown} has zero width" if one else
-            f"{len(flat)} bootstrap intervals have zero width ({shown})")
-    return [f"{head}: all {n} resample{'' if n == 1 else 's'} gave the same value"
-            f"{'' if one else ' of each'}, as every {unit} contributes alike to {it} (e.g. "
-            f"{alike.format(unit=unit)}); an interval of zero width says nothing about {its} "
-            "uncertainty."]
+    partly = [name for name in flat if np.isnan(resampled[name]).any()]
+    whole = [name for name in flat if name not in partly]
+    notes = []
+    if whole:
+        one = len(whole) == 1
+        it, its = ("it", "its") if one else ("them", "their")
+        head = (f"the bootstrap interval of {named(whole)} has zero width" if one else
+                f"{len(whole)} bootstrap intervals have zero width ({named(whole)})")
+        notes.append(f"{head}: all {n} resample{'' if n == 1 else 's'} gave the same value"
+                     f"{'' if one else ' of each'}, as every {unit} contributes alike to {it} "
+                     f"(e.g. {alike.format(unit=unit)}); an interval of zero width says nothing "
+                     f"about {its} uncertainty.")
+    if partly:
+        one = len(partly) == 1
+        it, its = ("it", "its") if one else ("them", "their")
+        head = (f"{named(partly)} takes one value" if one else
+                f"{len(partly)} scores take one value ({named(partly)})")
+        notes.append(f"{head} on every bootstrap resample that defines {it} (some of the {n} "
+                     f"resamples leave {it} undefined), as every {unit} contributes alike to "
+                     f"{it} (e.g. few {unit}s hold entities); an interval of zero width would "
+                     f"say nothing about {its} uncertainty.")
+    return notes
 
 
 def _rows_per_block(n_units: int) -> int:
