@@ -401,8 +401,8 @@ def side_flags(args: argparse.Namespace | None, source: object,
     if args is None:
         return {}
     if not isinstance(source, str):  # the side whose annotator was given, if only one was
-        given = [side for side in ("gold", "pred") if getattr(args, f"{side}_annotator", None)]
-        return {"annotator": f"--{given[0]}-annotator"} if len(given) == 1 else {}
+        chosen = [side for side in ("gold", "pred") if getattr(args, f"{side}_annotator", None)]
+        return {"annotator": f"--{chosen[0]}-annotator"} if len(chosen) == 1 else {}
     from nerscore.io.atomic import same_file
 
     sides = []
