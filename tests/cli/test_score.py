@@ -759,3 +759,27 @@ def test_utf16_gold_read_as_utf8_is_refused(capsys, tmp_path, name, extra):
                    "holds a zero byte beside each character, as UTF-16 text does. Pass its "
                    "encoding with the `encoding` option (--encoding on the command line), "
                    "e.g. --encoding utf-16-le.\n")
+
+
+@pytest.mark.parametrize(("command", "extra"), [
+    ("score", ()), ("score", ("--ci", "--resamples", "10")),
+    ("compare", ("--names", "a", "b", "--resamples", "10")), ("validate", ()),
+])
+@pytest.mark.parametrize(("flags", "shown"), [
+    (("--outside", "B-PER"), "--outside B-PER is spelled as an entity tag (prefix 'B', type "
+     "'PER'): the tags would not say whether a token is outside every entity or in one. Give an "
+     "outside tag that no entity tag spells, e.g. --outside O. See 'nerscore {command} --help'."),
+    (("--outside", "B"), "--outside B is spelled as an entity tag (the bare prefix 'B'):"),
+    (("--outside", "PER_E", "--suffix", "--tag-delimiter", "_"), "--outside PER_E is spelled as "
+     "an entity tag (prefix 'E', type 'PER'):"),
+])
+def test_an_outside_tag_spelled_as_an_entity_tag_is_a_usage_error(capsys, tmp_path, command,
+                                                                  extra, flags, shown):
+    gold = tmp_path / "g.conll"
+    gold.write_text("Anna B-PER\nleft O\n")
+    files = [str(gold)] * (1 if command == "validate" else 3 if command == "compare" else 2)
+    status, out, err = run(capsys, command, *files, "--scheme", "IOBES", *flags, *extra)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"nerscore {command}: error: ")
+    assert shown.format(command=command) in err
+    assert len(err.splitlines()) == 1

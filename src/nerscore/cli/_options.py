@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from nerscore.cli._flags import keywords_to_flags, matcher_options, side_encoding
+from nerscore.cli._flags import command_flags, keywords_to_flags, matcher_options, side_encoding
 from nerscore.values.options import OptionEnum
 from nerscore.values.schemes import Mode, Scheme
 
@@ -203,8 +203,25 @@ def tag_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     -------
     dict
         ``suffix``, ``delimiter`` and ``outside``.
+
+    Raises
+    ------
+    UsageError
+        For an outside tag spelled as an entity tag (``--outside B-PER``, a
+        bare ``B``), refused as :class:`~nerscore.values.decoding.Decoding`
+        refuses it.
     """
-    return {"suffix": args.suffix, "delimiter": args.tag_delimiter, "outside": args.outside}
+    from nerscore.errors import OptionError
+    from nerscore.values.decoding import Decoding
+
+    out = {"suffix": args.suffix, "delimiter": args.tag_delimiter, "outside": args.outside}
+    try:
+        Decoding(**out)
+    except OptionError as exc:
+        if exc.option != "outside":
+            raise  # as the library says it, where the options are used
+        raise UsageError(keywords_to_flags(str(exc), command_flags(args)).rstrip(".")) from None
+    return out
 
 
 def add_conll_options(parser: argparse.ArgumentParser) -> None:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from nerscore.errors import SchemeError, option_error
-from nerscore.values.schemes import Mode, Scheme, SchemeTable, get_scheme
+from nerscore.errors import OptionError, SchemeError, option_error
+from nerscore.values.schemes import DEFAULT_LETTERS, Mode, Scheme, SchemeTable, get_scheme
 
-__all__ = ["Decoding"]
+__all__ = ["Decoding", "check_outside"]
 
 _SCHEME_NAMES = "'IOB2' (or 'IOB1', 'IOE1', 'IOE2', 'IOBES', 'BILOU', 'BMES', 'IO')"
 
@@ -23,6 +23,59 @@ def _non_empty_str(name: str, value: object) -> str:
     if isinstance(value, str) and value:
         return value
     raise option_error(name, "a non-empty str", value)
+
+
+def check_outside(outside: str, *, suffix: bool = False, delimiter: str = "-",
+                  shown: str | None = None, name: str = "outside") -> None:
+    """Refuse an outside tag spelled as an entity tag (``B-PER``, a bare ``B``).
+
+    Such a tag would not say whether a token is outside every entity or in
+    one: its prefix letter is one of a scheme's (``B``, ``I``, ``E``, ``S``,
+    ``U``, ``L``, ``M``), alone or with a type after the delimiter (before
+    it, with ``suffix``).
+
+    Parameters
+    ----------
+    outside : str
+        The outside tag.
+    suffix : bool
+        Tags are written ``TYPE-PREFIX``.
+    delimiter : str
+        Between prefix and type.
+    shown : str, optional
+        How the message names the option given (default: ``outside='...'``).
+    name : str
+        The option to change, named by the error.
+
+    Raises
+    ------
+    OptionError
+        Naming ``name``.
+
+    Examples
+    --------
+    >>> check_outside("NONE"), check_outside("B-"), check_outside("OUT_B", suffix=True)
+    (None, None, None)
+    >>> check_outside("B-PER")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.OptionError: outside='B-PER' is spelled as an entity tag (prefix 'B', type \
+'PER'): the tags would not say whether a token is outside every entity or in one. Give an \
+outside tag that no entity tag spells, e.g. outside='O'.
+    """
+    if not delimiter:  # no tag syntax to compare with; the delimiter's own check says so
+        return
+    if suffix:
+        typ, sep, letter = outside.rpartition(delimiter)
+    else:
+        letter, sep, typ = outside.partition(delimiter)
+    if letter not in DEFAULT_LETTERS or (sep and not typ):
+        return
+    what = f"prefix {letter!r}, type {typ!r}" if sep else f"the bare prefix {letter!r}"
+    shown = f"{name}={outside!r}" if shown is None else shown
+    raise OptionError(f"{shown} is spelled as an entity tag ({what}): the tags would not say "
+                      "whether a token is outside every entity or in one. Give an outside tag "
+                      f"that no entity tag spells, e.g. {name}='O'.", option=name)
 
 
 @dataclass(frozen=True)
@@ -43,7 +96,8 @@ class Decoding:
     delimiter : str
         Between prefix and type.
     outside : str
-        The outside tag.
+        The outside tag; one spelled as an entity tag (``B-PER``, a bare
+        ``B``) is refused (:func:`check_outside`).
 
     Raises
     ------
@@ -51,7 +105,7 @@ class Decoding:
         For an unknown scheme.
     ValueError
         For an unknown mode or a malformed option, naming it and what it
-        expects.
+        expects (an :class:`~nerscore.errors.OptionError`).
 
     Examples
     --------
@@ -89,6 +143,7 @@ class Decoding:
         object.__setattr__(self, "suffix", suffix)
         object.__setattr__(self, "delimiter", _non_empty_str("delimiter", delimiter))
         object.__setattr__(self, "outside", _non_empty_str("outside", outside))
+        check_outside(self.outside, suffix=suffix, delimiter=self.delimiter)
 
     @property
     def table(self) -> SchemeTable | None:

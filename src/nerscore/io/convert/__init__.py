@@ -70,6 +70,7 @@ from nerscore.io.convert.reading import (
 )
 from nerscore.io.convert.writing import keep_only, relabel_documents, retag, to_documents, to_tags
 from nerscore.io.formats import Format, guess_format
+from nerscore.values.decoding import check_outside
 from nerscore.values.documents import Document
 from nerscore.values.label_ops import LabelOps, label_notes, seen_labels
 from nerscore.values.tags import EncodedTags
@@ -232,11 +233,12 @@ def convert_file(
     _check_unused(src, dst, fout, in_tags, out_kind, from_scheme=from_scheme, mode=mode,
                   misaligned=misaligned, labels_as=labels_as, parquet_kind=parquet_kind,
                   syntax=syntax, respelled=respelled)
-    _check_outside(syntax, f"outside={outside!r}", "outside")
+    check_outside(outside, suffix=suffix, delimiter=delimiter)
     if to_syntax != syntax:
         shown = (f"to_outside={to_outside!r}" if to_outside is not None else
                  f"outside={outside!r}, the outside tag of the output too,")
-        _check_outside(to_syntax, shown, "to_outside")
+        check_outside(to_syntax["outside"], suffix=to_syntax["suffix"],
+                      delimiter=to_syntax["delimiter"], shown=shown, name="to_outside")
     job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
                WriteOptions(encoding, labels_as, to_syntax["outside"], Layout(),
                             given.get("spans_key"), outside),
@@ -274,26 +276,6 @@ def _target_syntax(**given: Any) -> dict[str, Any]:
         if not isinstance(value, str) or not value:
             raise option_error(name, "a non-empty str or None", value)
     return out
-
-
-def _check_outside(syntax: Mapping[str, Any], shown: str, name: str) -> None:
-    """Refuse an outside tag spelled as an entity tag of ``syntax`` (``B-PER``, a bare ``B``).
-
-    ``shown`` says the option in the message; ``name`` is the one to change.
-    """
-    from nerscore.values.schemes import DEFAULT_LETTERS
-
-    outside, delimiter = syntax["outside"], syntax["delimiter"]
-    if syntax["suffix"]:
-        typ, sep, letter = outside.rpartition(delimiter)
-    else:
-        letter, sep, typ = outside.partition(delimiter)
-    if letter not in DEFAULT_LETTERS or (sep and not typ):
-        return
-    what = f"prefix {letter!r}, type {typ!r}" if sep else f"the bare prefix {letter!r}"
-    raise OptionError(f"{shown} is spelled as an entity tag ({what}): the tags would not say "
-                      "whether a token is outside every entity or in one. Give an outside tag "
-                      f"that no entity tag spells, e.g. {name}='O'.", option=name)
 
 
 def _check_unused(src: str, dst: str, fout: Format, in_tags: bool, out_kind: str, *,
