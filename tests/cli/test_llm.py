@@ -262,3 +262,94 @@ def test_convert_takes_the_options_of_tag_gold(capsys, tmp_path):
                          "--outside", "NONE", "--snap", "expand")
     assert status == 0, err
     assert json.loads(out.read_text())["spans"] == [{"start": 0, "end": 12, "label": "PER"}]
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    # the options of tag gold, for span gold
+    (["--scheme", "IOB2"], "--scheme says how the tags of tag gold are read (CoNLL, Parquet "
+     "tags); {gold} holds spans: leave it out."),
+    (["--mode", "strict"], "--mode says how the tags of tag gold are read"),
+    (["--suffix"], "--suffix says how the tags of tag gold are spelled"),
+    (["--tag-delimiter", "_"], "--tag-delimiter says how the tags of tag gold are spelled"),
+    (["--outside", "NONE"], "--outside says how the tags of tag gold are spelled"),
+    (["--snap", "expand"], "--snap says how mentions snap to the tokens of tag gold (CoNLL, "
+     "Parquet tags); {gold} holds spans: leave it out."),
+    # model outputs have no tokens and no scores, and are aligned to the gold file read whole
+    (["--strict-tokens"], "--strict-tokens makes a token that differs between GOLD and PRED an "
+     "error; {llm} holds model outputs, which have no tokens: leave it out."),
+    (["--chunk-sentences", "5"], "--chunk-sentences reads the files chunk by chunk; model "
+     "outputs are aligned to the gold file read whole: leave it out."),
+    (["--workers", "2"], "--workers scores chunks of the files on a local Dask cluster; model "
+     "outputs are aligned to the gold file read whole"),
+    (["--scheduler", "tcp://localhost:8786"], "--scheduler scores chunks of the files on a "
+     "Dask cluster;"),
+    (["--threshold-from", "{gold}", "{gold}"], "--threshold-from chooses a threshold on the "
+     "scores of predictions; {llm} holds model outputs, without scores: leave it out."),
+    (["--objective", "f1"], "--objective says what --threshold-from maximises; {llm} holds "
+     "model outputs, without scores"),
+    (["--schema", "exact"], "--schema says which SemEval schema --threshold-from traces;"),
+    # reading options that neither file's format takes
+    (["--token-column", "1"], "--token-column applies to no input: the inputs are jsonl files"),
+    (["--gold-column", "1"], "--gold-column applies to no input"),
+    (["--pred-column", "1"], "--pred-column applies to no input"),
+    (["--pred-annotator", "ann"], "--pred-annotator applies to no input"),
+    (["--layer", "Entity"], "--layer applies to no input"),
+    (["--split", "test"], "--split applies to no input"),
+    # what score checks of every prediction file
+    (["--errors", "{tmp}/errors.txt"], "--errors needs a .jsonl or .csv file name"),
+    (["--match", "token", "--confusion"], "--errors and --confusion need an entity matcher, "
+     "not --match token"),
+    (["--match", "token", "--breakdown", "length"], "--breakdown needs an entity matcher"),
+])
+def test_score_refuses_the_options_model_outputs_have_no_use_for(capsys, example, tmp_path,
+                                                                 flags, message):
+    gold, llm = example
+    given = [f.format(gold=gold, tmp=tmp_path) for f in flags]
+    status, out, err = run(capsys, "score", gold, llm, *given)
+    assert (status, out) == (2, "")
+    assert err.startswith("nerscore score: error: ")
+    assert message.format(gold=gold, llm=llm) in err
+    assert len(err.splitlines()) == 1
+    assert not (tmp_path / "errors.txt").exists()
+
+
+@pytest.fixture
+def tag_gold(tmp_path):
+    """CoNLL gold read with the options of its tags and columns, and a model output for it."""
+    gold = tmp_path / "gold.conll"
+    gold.write_text("# a comment\nParis B_PER x\nHilton I_PER x\nvisited NONE x\n\n")
+    llm = tmp_path / "llm.jsonl"
+    llm.write_bytes('{"output": "PER: Paris Hil", "note": "café"}\n'.encode("latin-1"))
+    return str(gold), str(llm)
+
+
+TAG_GOLD_OPTIONS = ("--scheme", "IOB2", "--mode", "strict", "--tag-delimiter", "_", "--outside",
+                    "NONE", "--gold-column", "1", "--comments", "--pred-encoding", "latin-1")
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--strict-tokens"], "--strict-tokens makes a token that differs between GOLD and PRED an "
+     "error; {llm} holds model outputs, which have no tokens: leave it out."),
+    (["--pred-column", "1"], "--pred-column applies to no input: the inputs are conll, jsonl "
+     "files"),
+    (["--layer", "Entity"], "--layer applies to no input"),
+    (["--workers", "2"], "--workers scores chunks of the files on a local Dask cluster;"),
+    (["--threshold-from", "{gold}", "{gold}"], "--threshold-from chooses a threshold on the "
+     "scores of predictions; {llm} holds model outputs, without scores"),
+])
+def test_score_refuses_them_with_tag_gold_too(capsys, tag_gold, flags, message):
+    gold, llm = tag_gold
+    status, out, err = run(capsys, "score", gold, llm, *TAG_GOLD_OPTIONS,
+                           *(f.format(gold=gold) for f in flags))
+    assert (status, out) == (2, "")
+    assert message.format(llm=llm) in err
+    assert len(err.splitlines()) == 1
+
+
+def test_score_takes_the_options_of_tag_gold_and_of_reading_the_files(capsys, tag_gold):
+    _, out, err = run(capsys, "score", *tag_gold, *TAG_GOLD_OPTIONS, "--format", "json")
+    assert overall(out) == (0, 1, 1), err  # "Paris Hil" contracts to "Paris"
+    status, out, err = run(capsys, "score", *tag_gold, *TAG_GOLD_OPTIONS, "--snap", "expand",
+                           "--format", "json")
+    assert status == 0, err
+    assert overall(out) == (1, 0, 0)

@@ -104,7 +104,7 @@ def test_compare_refuses_what_does_not_apply(capsys):
     status, _, err = run(capsys, "compare", GOLD, LLM, GOLD, "--threshold-from", GOLD, GOLD,
                          GOLD)
     assert status == 2
-    assert "hold model outputs, without scores" in err
+    assert "llm.jsonl holds model outputs, without scores: leave it out" in err
     status, _, err = run(capsys, "compare", GOLD, GOLD, GOLD, "--names", "a", "b",
                          "--align", "first")
     assert status == 2
@@ -191,3 +191,70 @@ def test_report_shows_the_outputs_as_read_for_scoring(capsys, tmp_path):
     html = page.read_text()
     block = html.split('id="nerscore-llm-outputs">', 1)[1].split("</script>", 1)[0]
     assert json.loads(block) == {"llm": {"a": "LOC: Paris", "b": "LOC: Anna", "c": "null"}}
+
+
+@pytest.fixture
+def tag_gold(tmp_path):
+    """CoNLL gold read with the options of its tags, and a model output for it."""
+    gold = tmp_path / "gold.conll"
+    gold.write_text("Paris B_PER\nHilton I_PER\nvisited NONE\n\n")
+    llm = tmp_path / "llm.jsonl"
+    llm.write_text('{"output": "PER: Paris Hil"}\n')
+    return str(gold), str(llm)
+
+
+TAG_GOLD_OPTIONS = ("--scheme", "IOB2", "--tag-delimiter", "_", "--outside", "NONE")
+COMMANDS = {"compare": ("--resamples", "10"), "report": ("--resamples", "10", "-o", "-")}
+
+
+@pytest.mark.parametrize(("command", "flags", "message"), [
+    *((command, ["--snap", "expand"], "--snap says how mentions snap to the tokens of tag gold "
+      "(CoNLL, Parquet tags); {gold} holds spans: leave it out.") for command in COMMANDS),
+    # compare refused these already, for the span files they are
+    ("report", ["--scheme", "IOB2"], "--scheme says how the tags of tag gold are read (CoNLL, "
+     "Parquet tags); {gold} holds spans: leave it out."),
+    ("report", ["--mode", "strict"], "--mode says how the tags of tag gold are read"),
+    ("report", ["--suffix"], "--suffix says how the tags of tag gold are spelled"),
+    ("report", ["--tag-delimiter", "_"], "--tag-delimiter says how the tags of tag gold are"),
+    ("report", ["--outside", "NONE"], "--outside says how the tags of tag gold are spelled"),
+])
+def test_span_gold_refuses_the_options_of_tag_gold(capsys, command, flags, message):
+    status, out, err = run(capsys, command, GOLD, LLM, LLM, "--names", "a", "b", *flags,
+                           *COMMANDS[command])
+    assert (status, out) == (2, "")
+    assert err.startswith(f"nerscore {command}: error: ")
+    assert message.format(gold=GOLD) in err
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(("command", "flags", "message"), [
+    *((command, ["--strict-tokens"], "--strict-tokens makes a token that differs between GOLD "
+      "and PRED an error; {llm} holds model outputs, which have no tokens: leave it out.")
+      for command in COMMANDS),
+    *((command, ["--pred-annotator", "ann"], "--pred-annotator applies to no input: the inputs "
+      "are conll, jsonl files") for command in COMMANDS),
+    ("compare", ["--pred-column", "1"], "--pred-column applies to no input: the inputs are "
+     "conll, jsonl files"),
+])
+def test_model_outputs_refuse_the_options_of_prediction_files(capsys, tag_gold, command, flags,
+                                                              message):
+    gold, llm = tag_gold
+    status, out, err = run(capsys, command, gold, llm, llm, "--names", "a", "b",
+                           *TAG_GOLD_OPTIONS, *flags, *COMMANDS[command])
+    assert (status, out) == (2, "")
+    assert message.format(llm=llm) in err
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("snap", ["contract", "expand"])
+def test_tag_gold_takes_the_options_of_its_tags_and_snap(capsys, tag_gold, snap):
+    gold, llm = tag_gold
+    given = (gold, llm, llm, "--names", "a", "b", *TAG_GOLD_OPTIONS, "--mode", "strict",
+             "--snap", snap)
+    status, out, err = run(capsys, "compare", *given, *COMMANDS["compare"], "--format", "json")
+    assert status == 0, err
+    f1 = json.loads(out)["systems"][0]["micro"]["f1"]["value"]
+    assert f1 == (1.0 if snap == "expand" else 0.0)  # "Paris Hil": "Paris Hilton" or "Paris"
+    status, out, err = run(capsys, "report", *given, *COMMANDS["report"])
+    assert status == 0, err
+    assert out.startswith("<!DOCTYPE html>")

@@ -211,3 +211,12 @@ def test_the_significance_section_notes_intervals_that_resamples_leave_undefined
             "resamples they are undefined") in page
     assert main(argv) == 0
     assert "No bootstrap interval" not in out.read_text(encoding="utf-8")
+
+
+def test_span_files_refuse_the_options_of_tag_files(tmp_path, capsys):
+    gold = tmp_path / "g.jsonl"
+    gold.write_text('{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n', encoding="utf-8")
+    assert main(["report", str(gold), str(gold), "--scheme", "IOB2", "-o", "-"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "--scheme applies to CoNLL (tag) files only; the inputs are span files" in err

@@ -156,6 +156,7 @@ def run_score(args: argparse.Namespace) -> int:
     sides = (("gold", gold_fmt), ("pred", pred_fmt))
     reading = [fm.reader_options(args, fmt, side) for side, fmt in sides]
     pred_encoding = reading[1].get("encoding", "utf-8")
+    _check_extras(args)
     if not one_file and llm.is_llm_prediction(args.pred, pred_fmt, pred_encoding):
         return llm.run_llm_score(args, gold_fmt, reading[0], pred_encoding)
     llm.check_no_llm_flags(args)
@@ -169,16 +170,6 @@ def run_score(args: argparse.Namespace) -> int:
     if kind == "spans":
         fm.check_span_options(args, (gold_fmt, pred_fmt))
     fm.check_reader_flags(args, sides)
-    if args.errors is not None and not args.errors.lower().endswith((".jsonl", ".csv")):
-        raise opt.UsageError(f"--errors needs a .jsonl or .csv file name; got {args.errors!r}")
-    from nerscore.matching import get_matcher
-
-    aligns = get_matcher(args.match).aligns
-    if (args.errors is not None or args.confusion) and not aligns:
-        raise opt.UsageError(f"--errors and --confusion need an entity matcher, not --match "
-                             f"{args.match}")
-    if args.breakdown is not None and not aligns:
-        raise opt.UsageError(f"--breakdown needs an entity matcher, not --match {args.match}")
     asked = [e for e, on in (("confusion", args.confusion), ("breakdown", args.breakdown),
                              ("intervals", args.ci)) if on]
     renderer = output_renderer(args, "scores", asked)
@@ -225,6 +216,20 @@ def run_score(args: argparse.Namespace) -> int:
     if args.errors is not None:
         _write_errors(report, args.errors, gold)
     return 0
+
+
+def _check_extras(args: argparse.Namespace) -> None:
+    """Refuse ``--errors``, ``--confusion`` and ``--breakdown`` where they cannot be given."""
+    if args.errors is not None and not args.errors.lower().endswith((".jsonl", ".csv")):
+        raise opt.UsageError(f"--errors needs a .jsonl or .csv file name; got {args.errors!r}")
+    from nerscore.matching import get_matcher
+
+    aligns = get_matcher(args.match).aligns
+    if (args.errors is not None or args.confusion) and not aligns:
+        raise opt.UsageError(f"--errors and --confusion need an entity matcher, not --match "
+                             f"{args.match}")
+    if args.breakdown is not None and not aligns:
+        raise opt.UsageError(f"--breakdown needs an entity matcher, not --match {args.match}")
 
 
 def _score_streamed(args: argparse.Namespace, sides: tuple[tuple[str, Format], ...], kind: str,

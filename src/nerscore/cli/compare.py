@@ -22,6 +22,7 @@ from nerscore.cli._output import (
     output_renderer,
     write_result,
 )
+from nerscore.cli._unused import check_scored_outputs
 from nerscore.cli.compare_runs import add_system_option, run_compare_runs
 from nerscore.cli.compare_thresholds import add_compare_threshold_options, per_system_thresholds
 from nerscore.cli.llm import add_llm_options
@@ -148,7 +149,9 @@ def _read(args: argparse.Namespace, outputs: set[str],
                         "the file name")
     if kind == "spans":
         fm.check_span_options(args, (fmt for _, _, fmt, _ in files))
-    fm.check_reader_flags(args, [(side, fmt) for _, _, fmt, side in files])
+    fm.check_reader_flags(args, [*((side, fmt) for _, _, fmt, side in files),
+                                 *(("pred", fm.input_format(p, args.pred_format))
+                                   for p in outputs)])
     tag_kw: dict[str, Any] = {}
     if kind == "tags":
         if args.mode == "strict" and args.scheme is None:
@@ -225,9 +228,11 @@ def run_compare(args: argparse.Namespace) -> int:
     outputs = llm_preds(args, args.preds)  # files of model outputs (docs/llm.md)
     options = opt.match_kwargs(args)
     output_renderer(args, "comparison")  # a bad --format fails before the resampling
-    if outputs and args.threshold_from is not None:
-        raise opt.UsageError("--threshold-from chooses thresholds of scored predictions; "
-                             f"{', '.join(sorted(outputs))} hold model outputs, without scores")
+    if outputs:
+        gold_fmt = fm.input_format(args.gold, args.gold_format)
+        tag_gold = gold_fmt.kind_of(args.gold, fm.reader_options(args, gold_fmt, "gold"))
+        check_scored_outputs(args, tag_gold == "tags", sorted(outputs),
+                             every=outputs == set(args.preds))
     gold, preds, tag_kw, documents, summaries = _read(args, outputs)
     preds, chosen = per_system_thresholds(args, preds, names, options)
     for n in chosen:

@@ -331,14 +331,27 @@ def run_llm_score(args: argparse.Namespace, gold_fmt: Format, reading: dict[str,
     -------
     int
         The exit status (0).
+
+    Raises
+    ------
+    UsageError
+        For an option of ``score`` that model outputs have no use for
+        (:func:`~nerscore.cli._unused.check_scored_outputs`), and a reading
+        option that neither file's format takes.
     """
     import dataclasses
 
+    from nerscore.cli import _formats as fm
     from nerscore.cli._output import output_renderer, write_result
+    from nerscore.cli._unused import check_scored_outputs
     from nerscore.io.llm_records import read_llm_records
     from nerscore.render.registry import ScoreOutput
     from nerscore.scoring.llm import align_outputs, score_aligned
 
+    check_scored_outputs(args, gold_fmt.kind_of(args.gold, reading) == "tags", [args.pred],
+                         every=True)
+    fm.check_reader_flags(args, [("gold", gold_fmt),
+                                 ("pred", fm.input_format(args.pred, args.pred_format))])
     resampling = opt.resampling_kwargs(args)  # checks --resamples, --level, --seed need --ci
     keywords = llm_keywords(args)
     args.normalize = None  # one flag: the alignment's, and the mention matcher's with it
@@ -466,6 +479,7 @@ def run_llm_convert(args: argparse.Namespace) -> int:
         the gold's format does not take.
     """
     from nerscore.cli import _formats as fm
+    from nerscore.cli._unused import check_convert_outputs
     from nerscore.io.jsonl import write_jsonl
     from nerscore.io.llm_records import read_llm_records
     from nerscore.scoring.llm import align_outputs
@@ -478,7 +492,7 @@ def run_llm_convert(args: argparse.Namespace) -> int:
         raise opt.UsageError("aligned model outputs are written as JSON Lines (OUT.jsonl)")
     gold_fmt = fm.input_format(args.gold, None)
     reading = fm.reader_options(args, gold_fmt, "gold")
-    _check_convert_flags(args, gold_fmt.kind_of(args.gold, reading) == "tags")
+    check_convert_outputs(args, gold_fmt.kind_of(args.gold, reading) == "tags")
     fm.check_reader_flags(args, [(None, gold_fmt)], ignore=("encoding",))
     args.scheme = args.from_scheme
     docs, tokens, _ = gold_documents(args, gold_fmt, reading)
@@ -505,52 +519,3 @@ def run_llm_convert(args: argparse.Namespace) -> int:
     note("convert", f"wrote {len(pred)} document{'s' if len(pred) != 1 else ''} of aligned "
                     f"spans to {args.target}")
     return 0
-
-
-#: The options of ``convert`` that aligned model outputs have no use for: (flag, dest,
-#: default, what it does), and those that apply to tag gold only.
-_UNUSED: tuple[tuple[str, str, object, str], ...] = (
-    ("--to-scheme", "to_scheme", None, "writes the output as tags in a scheme"),
-    ("--to-suffix/--to-prefix", "to_suffix", None, "spells the output tags"),
-    ("--to-tag-delimiter", "to_tag_delimiter", None, "spells the output tags"),
-    ("--to-outside", "to_outside", None, "spells the output tags"),
-    ("--misaligned", "misaligned", "error", "moves spans onto words for tag output"),
-    ("--labels-as", "labels_as", "int", "applies to Parquet tag output"),
-    ("--parquet-kind", "parquet_kind", None, "applies to Parquet output"),
-)
-_TAG_GOLD: tuple[tuple[str, str, object, str], ...] = (
-    ("--from-scheme", "from_scheme", None, "says how the tags of tag gold are read"),
-    ("--mode", "mode", "lenient", "says how the tags of tag gold are read"),
-    ("--suffix", "suffix", False, "says how the tags of tag gold are spelled"),
-    ("--tag-delimiter", "tag_delimiter", "-", "says how the tags of tag gold are spelled"),
-    ("--outside", "outside", "O", "says how the tags of tag gold are spelled"),
-    ("--snap", "snap", None, "says how mentions snap to the tokens of tag gold"),
-)
-_LABEL_OPS = (("--map", "label_map"), ("--map-file", "label_map_file"),
-              ("--keep", "keep_labels"), ("--drop", "drop_labels"))
-
-
-def _check_convert_flags(args: argparse.Namespace, tag_gold: bool) -> None:
-    """Refuse the options of ``convert`` given that aligning model outputs has no use for.
-
-    Raises
-    ------
-    UsageError
-        Naming the first, why it has no use, and what to do.
-    """
-    for flag, dest, default, what in _UNUSED:
-        if getattr(args, dest, default) != default:
-            raise opt.UsageError(f"{flag} {what}; {args.target} gets the aligned spans: leave "
-                                 "it out")
-    if getattr(args, "chunk_size", None) is not None:
-        raise opt.UsageError("--chunk-size cuts a file converted chunk by chunk; model outputs "
-                             "are aligned to the gold file read whole: leave it out")
-    for flag, dest in _LABEL_OPS:
-        if getattr(args, dest, None) is not None:
-            raise opt.UsageError(f"{flag} changes the entities a conversion writes; the "
-                                 "aligned spans are written as aligned: leave it out, and "
-                                 f"convert {args.target} again with {flag}")
-    for flag, dest, default, what in () if tag_gold else _TAG_GOLD:
-        if getattr(args, dest, default) != default:
-            raise opt.UsageError(f"{flag} {what} (CoNLL, Parquet tags); {args.gold} holds "
-                                 "spans: leave it out")

@@ -126,6 +126,7 @@ class _Scored(NamedTuple):
 
 def _score_all(args: argparse.Namespace) -> _Scored:
     """Every PRED scored against GOLD; the token lists of gold tag files for the browser."""
+    from nerscore.cli._unused import check_scored_outputs
     from nerscore.cli.llm_systems import llm_preds
     from nerscore.io.chunks import ReadAhead
 
@@ -140,8 +141,12 @@ def _score_all(args: argparse.Namespace) -> _Scored:
             raise opt.UsageError(
                 f"cannot score {fmt.name} predictions ({path}) against {gold_fmt.name} gold: "
                 "give all files as tag files, or all as span files")
-    fm.check_reader_flags(args, [("gold", gold_fmt), *(("pred", f) for p, f in zip(
-        args.preds, pred_fmts, strict=True) if p not in outputs)])
+    if outputs:
+        check_scored_outputs(args, kind == "tags", sorted(outputs),
+                             every=outputs == set(args.preds))
+    if kind == "spans":
+        fm.check_span_options(args, (gold_fmt, *pred_fmts))
+    fm.check_reader_flags(args, [("gold", gold_fmt), *(("pred", f) for f in pred_fmts)])
     options = opt.match_kwargs(args)
     score_kw: dict[str, Any] = {"match": args.match, "beta": args.beta,
                                 "zero_division": args.zero_division, **options}
