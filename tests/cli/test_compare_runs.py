@@ -123,7 +123,7 @@ def test_model_output_runs_are_refused_with_the_convert_hint(capsys):
     status, _, err = run(capsys, "compare", str(data / "gold.jsonl"), "--system", f"A={llm}",
                          "--system", f"B={llm}")
     assert status == 2
-    assert "hold model outputs" in err
+    assert f"{llm} holds model outputs" in err
     assert "nerscore convert" in err
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from nerscore.cli import main
 
 
@@ -100,3 +102,37 @@ def test_undefined_scores_past_the_third_are_counted(capsys, tmp_path):
     assert err.count("Recall is ill-defined") == 2
     assert f"{runs[1]}: Recall is ill-defined and set to 0.0 for 'X1' (no gold entities); " \
            "... (3 more). Pass --zero-division 0, 1 or nan" in err
+
+
+def _span_runs(tmp_path):
+    gold = tmp_path / "g.jsonl"
+    gold.write_text('{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n', encoding="utf-8")
+    return str(gold), str(gold), str(gold)
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--scheme", "IOB2"], "--scheme applies to CoNLL (tag) files only; the inputs are span "
+     "files (jsonl)"),
+    (["--token-column", "1"], "--token-column applies to CoNLL (tag) files only"),
+    (["--layer", "Entity"], "--layer applies to no input: the inputs are jsonl files"),
+    (["--align", "first"], "--align apply to model outputs"),
+    (["--workers", "2"], "--runs does not take --workers"),
+    (["--chunk-sentences", "5"], "--runs does not take --chunk-sentences"),
+    (["--objective", "f1"], "--runs does not take --objective"),
+])
+def test_an_option_the_runs_have_no_use_for_is_a_usage_error(capsys, tmp_path, flags, message):
+    status = main(["score", *_span_runs(tmp_path), "--runs", *flags])
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, "")
+    assert message in err
+    assert len(err.splitlines()) == 1
+
+
+def test_model_outputs_as_runs_are_refused_with_the_convert_hint(capsys, tmp_path):
+    gold, _, _ = _span_runs(tmp_path)
+    llm = tmp_path / "llm.jsonl"
+    llm.write_text('{"id": "a", "output": "PER: Anna"}\n', encoding="utf-8")
+    assert main(["score", gold, str(llm), gold, "--runs"]) == 2
+    err = capsys.readouterr().err
+    assert f"--runs takes prediction files with offsets; {llm} holds model outputs: " in err
+    assert "nerscore convert" in err

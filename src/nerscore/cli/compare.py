@@ -26,7 +26,7 @@ from nerscore.cli._unused import check_scored_outputs
 from nerscore.cli.compare_runs import add_system_option, run_compare_runs
 from nerscore.cli.compare_thresholds import add_compare_threshold_options, per_system_thresholds
 from nerscore.cli.llm import add_llm_options
-from nerscore.cli.llm_systems import llm_preds, with_llm_summaries
+from nerscore.cli.llm_systems import check_runs, llm_preds, with_llm_summaries
 
 if TYPE_CHECKING:
 
@@ -180,12 +180,7 @@ def _read(args: argparse.Namespace, outputs: set[str],
 
 def _read_runs(args: argparse.Namespace) -> tuple[Any, list[Any], dict[str, Any], Any]:
     """What :func:`_read` gives for the run files of ``--system`` (no model outputs)."""
-    outputs = llm_preds(args, args.preds)
-    if outputs:
-        raise opt.UsageError(
-            f"--system takes prediction files with offsets; {', '.join(sorted(outputs))} "
-            "hold model outputs: write their aligned spans with `nerscore convert OUTPUTS.jsonl "
-            "ALIGNED.jsonl --gold GOLD` and give those files as the runs")
+    check_runs(args, args.preds, "--system")
     return _read(args, set())[:4]
 
 

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from nerscore.scoring.llm import LLMSummary
     from nerscore.scoring.report import Report
 
-__all__ = ["LLMSystem", "llm_preds", "raw_outputs", "score_llm_system", "summary_notes"]
+__all__ = ["LLMSystem", "check_runs", "llm_preds", "raw_outputs", "score_llm_system",
+           "summary_notes"]
 
 
 class LLMSystem(NamedTuple):
@@ -88,6 +89,34 @@ def llm_preds(args: argparse.Namespace, paths: Sequence[str]) -> set[str]:
         if args.match != "mention":
             args.normalize = None
     return found
+
+
+def check_runs(args: argparse.Namespace, paths: Sequence[str], flag: str) -> None:
+    """Refuse model outputs as runs, and the model-output flags with the runs.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments.
+    paths : sequence of str
+        The run files.
+    flag : str
+        The option that gave them (``--runs``, ``--system``).
+
+    Raises
+    ------
+    UsageError
+        For a run file of model outputs (their aligned spans are written by
+        ``convert``), and for a model-output flag.
+    """
+    from nerscore.cli._unused import holds
+
+    outputs = llm_preds(args, paths)
+    if outputs:
+        raise opt.UsageError(
+            f"{flag} takes prediction files with offsets; {holds(sorted(outputs))} "
+            "model outputs: write their aligned spans with `nerscore convert OUTPUTS.jsonl "
+            "ALIGNED.jsonl --gold GOLD` and give those files as the runs")
 
 
 def score_llm_system(

@@ -55,7 +55,12 @@ def wants_runs(args: argparse.Namespace) -> bool:
                                      ("--confusion", args.confusion),
                                      ("--breakdown", args.breakdown is not None),
                                      ("--ci", args.ci), ("--threshold-from",
-                                                         args.threshold_from is not None))
+                                                         args.threshold_from is not None),
+                                     ("--objective", args.objective is not None),
+                                     ("--schema", args.schema is not None),
+                                     ("--workers", bool(args.workers)),
+                                     ("--scheduler", args.scheduler is not None),
+                                     ("--chunk-sentences", args.chunk_sentences is not None))
                if on]
     if refused:
         raise opt.UsageError(f"--runs does not take {', '.join(refused)}")
@@ -88,18 +93,23 @@ def run_runs(args: argparse.Namespace) -> int:
 
     from nerscore.analysis.runs import naming_runs, score_runs
     from nerscore.cli._output import note
+    from nerscore.cli.llm_systems import check_runs
     from nerscore.io.formats import pair_notes
     from nerscore.render.registry import render_result
 
     files = [args.pred, *args.more_preds]
+    check_runs(args, files, "--runs")
     gold_fmt = fm.input_format(args.gold, args.gold_format)
     gold_reading = fm.reader_options(args, gold_fmt, "gold")
     kind = gold_fmt.kind_of(args.gold, gold_reading)
+    pred_fmts = [fm.input_format(path, args.pred_format) for path in files]
+    if kind == "spans":
+        fm.check_span_options(args, (gold_fmt, *pred_fmts))
+    fm.check_reader_flags(args, [("gold", gold_fmt), *(("pred", f) for f in pred_fmts)])
     gold = gold_fmt.load(args.gold, gold_reading)
     notes = {args.gold: _file_notes(args.gold, gold.notes)}
     preds = []
-    for path in files:
-        fmt = fm.input_format(path, args.pred_format)
+    for path, fmt in zip(files, pred_fmts, strict=True):
         reading = fm.reader_options(args, fmt, "pred")
         if fmt.kind_of(path, reading) != kind:
             raise opt.UsageError(f"cannot score {path} ({fmt.name}) against {gold_fmt.name} "
