@@ -407,8 +407,8 @@ def side_flags(args: argparse.Namespace | None, source: object,
 
     sides = []
     for side, dests in (("gold", ("gold",)), ("pred", ("pred", "more_preds", "preds"))):
-        given = [getattr(args, dest, None) for dest in dests]
-        files = [p for v in given for p in (v if isinstance(v, (list, tuple)) else [v])
+        values = [getattr(args, dest, None) for dest in dests]
+        files = [p for v in values for p in (v if isinstance(v, (list, tuple)) else [v])
                  if isinstance(p, str)]
         if any(same_file(source, p) for p in files):
             sides.append(side)
