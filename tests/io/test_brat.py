@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
 
@@ -323,3 +324,16 @@ def test_an_empty_folder_says_it_has_no_brat_files(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"{gold}: the folder has no .ann/.txt files" in err
     assert "without ids" not in err
+
+
+def test_write_brat_names_the_document_and_writes_nothing(tmp_path):
+    docs = [Document("d1", [(0, 1, "X")], "x"),
+            Document("../d2", [], "y", source="a.jsonl", line=7)]
+    with pytest.raises(ValueError, match=re.escape(
+            "a.jsonl, line 7: document id '../d2' cannot be used as a BRAT file name")):
+        write_brat(docs, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+    twice = [Document("d1", [], "x"), Document("d1", [], "y")]
+    with pytest.raises(ValueError, match="Document id 'd1' is that of an earlier document"):
+        write_brat(twice, tmp_path / "out", overwrite=True)
+    assert not (tmp_path / "out").exists()

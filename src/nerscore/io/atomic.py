@@ -3,7 +3,9 @@
 Every file nerscore writes goes through :func:`atomic_path` (or
 :func:`atomic_open`): the content is written to a temporary file in the
 target's folder and renamed over the target only once it is complete, so an
-interrupted run leaves the old file (or none), never half a file. Targets that
+interrupted run leaves the old file (or none), never half a file; the files of
+a folder written together (BRAT) go through :func:`atomic_files`, which puts
+them all in place at the end, or none of them. Targets that
 are not regular files (``/dev/null``, a named pipe, a terminal) are written in
 place, since renaming over them would replace the device itself. An error
 while writing names the target, never the temporary file: a folder given as
@@ -29,7 +31,8 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO, Any
 
-__all__ = ["AtomicFile", "atomic_open", "atomic_path", "inside", "same_content", "same_file"]
+__all__ = ["AtomicFile", "AtomicFiles", "atomic_files", "atomic_open", "atomic_path", "inside",
+           "same_content", "same_file"]
 
 _Path = str | os.PathLike[str]
 
@@ -290,6 +293,93 @@ def atomic_path(path: _Path) -> Iterator[str]:
         f.claim(exc)
         raise
     f.commit()
+
+
+class AtomicFiles:
+    """Files written together, each under a temporary name, renamed over their targets at the end.
+
+    :func:`atomic_files` is this as a context manager. :meth:`path` gives
+    where to write one file, creating its folders; :meth:`discard` removes
+    every file written and the folders created, so that nothing is left.
+    """
+
+    def __init__(self) -> None:
+        self.files: list[AtomicFile] = []
+        self.folders: list[str] = []  # created, in the order they were
+
+    def path(self, target: _Path) -> str:
+        """Where to write the file ``target`` (its missing folders created)."""
+        missing, folder = [], os.path.dirname(os.path.abspath(target))
+        while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
+            missing.append(folder)
+            folder = os.path.dirname(folder)
+        for folder in reversed(missing):
+            os.mkdir(folder)
+            self.folders.append(folder)
+        self.files.append(AtomicFile(target))
+        return self.files[-1].tmp
+
+    def claim(self, exc: BaseException) -> None:
+        """Make an error about a temporary file name its target (:meth:`AtomicFile.claim`)."""
+        for f in self.files:
+            f.claim(exc)
+
+    def commit(self) -> None:
+        """Put every written file in place of its target; on a failure, remove those not yet put."""
+        for k, f in enumerate(self.files):
+            try:
+                f.commit()
+            except BaseException:
+                for rest in self.files[k + 1:]:
+                    rest.discard()
+                raise
+
+    def discard(self) -> None:
+        """Remove what was written and the folders created; the targets stay as they were."""
+        for f in self.files:
+            f.discard()
+        for folder in reversed(self.folders):
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
+
+
+@contextlib.contextmanager
+def atomic_files() -> Iterator[AtomicFiles]:
+    """Files that are all put in place when the block ends without error, or none of them.
+
+    Yields
+    ------
+    AtomicFiles
+        ``files.path(target)`` is where to write ``target``. On an exception
+        every file written is removed, and every folder created, leaving the
+        targets as they were.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> try:
+    ...     with atomic_files() as files:
+    ...         _ = pathlib.Path(files.path(root / "a.txt")).write_text("a")
+    ...         _ = pathlib.Path(files.path(root / "sub" / "b.txt")).write_text("b")
+    ...         raise ValueError("the third cannot be written")
+    ... except ValueError:
+    ...     pass
+    >>> sorted(p.name for p in root.iterdir())
+    []
+    >>> with atomic_files() as files:
+    ...     _ = pathlib.Path(files.path(root / "sub" / "b.txt")).write_text("b")
+    >>> (root / "sub" / "b.txt").read_text()
+    'b'
+    """
+    files = AtomicFiles()
+    try:
+        yield files
+    except BaseException as exc:
+        files.discard()
+        files.claim(exc)
+        raise
+    files.commit()
 
 
 @contextlib.contextmanager

@@ -32,15 +32,16 @@ entities::
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from nerscore.errors import FormatError, InvalidSpanError
+from nerscore.errors import FormatError, InvalidSpanError, quoted
 from nerscore.io._textfile import read_text
-from nerscore.io.atomic import atomic_open
+from nerscore.io.atomic import atomic_files
 from nerscore.io.formats import Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
 from nerscore.values.spans import Entity
@@ -51,6 +52,8 @@ if TYPE_CHECKING:
 __all__ = ["FORMAT", "BratData", "BratStats", "read_brat", "write_brat"]
 
 #: First letter of an annotation id -> what the line holds (all but T are ignored).
+#: What a label cannot hold: an ``.ann`` line's type and offsets are split at white space.
+_LABEL_FORBIDS = re.compile(r"\s")
 _IGNORED = {
     "A": "attribute", "M": "attribute", "R": "relation", "E": "event",
     "N": "normalization", "#": "note", "*": "equivalence",
@@ -369,14 +372,14 @@ def read_brat(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> BratD
     return BratData(docs, stats)
 
 
-def _target(folder: Path, doc_id: str) -> Path:
+def _target(folder: Path, doc: Document) -> Path:
+    doc_id = doc.id
     rel = PurePosixPath(doc_id)
     if (not doc_id or not rel.parts or rel.is_absolute() or ".." in rel.parts or "\\" in doc_id
             or doc_id.endswith("/")):
-        raise ValueError(
-            f"Document id {doc_id!r} cannot be used as a BRAT file name; ids must be relative "
-            "paths without '..' (e.g. 'esp/doc-1')."
-        )
+        raise ValueError(_about(
+            doc, f"document id {quoted(doc_id)} cannot be used as a BRAT file name; ids must be "
+            "relative paths without '..' (e.g. 'esp/doc-1')."))
     return folder.joinpath(*rel.parts[:-1], rel.parts[-1] + ".txt")
 
 
@@ -391,7 +394,8 @@ def write_brat(
     ids are created. Reading the folder back with :func:`read_brat` gives
     equal documents (fragments separated only by white space come back as
     one). BRAT has no ignore regions: documents with some are refused
-    (:func:`nerscore.convert_file` counts them as not kept).
+    (:func:`nerscore.convert_file` counts them as not kept). The files are
+    written together: on an error none is (:func:`~nerscore.io.atomic.atomic_files`).
 
     Parameters
     ----------
@@ -408,8 +412,9 @@ def write_brat(
     ------
     ValueError
         For a document without text or with ignore regions, an id that is not
-        a relative path, or a label BRAT cannot store (empty or with
-        whitespace).
+        a relative path or is that of an earlier document, or a label BRAT
+        cannot store (empty or with whitespace); the message names the file
+        and line the document was read from, where known.
     FileExistsError
         For an existing file when ``overwrite`` is false.
 
@@ -424,36 +429,58 @@ def write_brat(
     True
     """
     folder = Path(path)
-    for doc in documents:
-        if doc.text is None:
-            raise ValueError(f"{doc.named()} has no text; BRAT files need it.")
-        if doc.ignore:
-            raise ValueError(f"Document {doc.id!r} has ignore regions, which BRAT files cannot "
-                             "hold; drop them first (dataclasses.replace(doc, ignore=())).")
-        txt = _target(folder, doc.id)
-        ann = txt.with_suffix(".ann")
-        lines = []
-        for k, ent in enumerate(doc.spans, 1):
-            if not ent.label or any(c.isspace() for c in ent.label):
-                raise ValueError(
-                    f"Label {ent.label!r} of document {doc.id!r} cannot be written to BRAT; "
-                    "labels must be non-empty and without whitespace."
-                )
-            quoted = " ".join(doc.text[f.start : f.end] for f in ent.parts)
-            quoted = quoted.replace("\r\n", " ").replace("\n", " ")
-            offsets = ";".join(f"{f.start} {f.end}" for f in ent.parts)
-            lines.append(f"T{k}\t{ent.label} {offsets}\t{quoted}\n")
-        if not overwrite:
-            for p in (txt, ann):
-                if p.exists():
-                    raise FileExistsError(
-                        f"{os.fspath(p)} exists; pass overwrite=True to replace it."
-                    )
-        txt.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_open(txt, "w", encoding=encoding, newline="") as fh:
-            fh.write(doc.text)
-        with atomic_open(ann, "w", encoding=encoding, newline="\n") as fh:
-            fh.writelines(lines)
+    planned: set[Path] = set()
+    with atomic_files() as files:
+        for doc in documents:
+            if doc.text is None:
+                raise ValueError(f"{doc.named()} has no text; BRAT files need it.")
+            if doc.ignore:
+                raise ValueError(_about(doc, f"document {quoted(doc.id)} has ignore regions, "
+                                        "which BRAT files cannot hold; drop them first "
+                                        "(dataclasses.replace(doc, ignore=()))."))
+            txt = _target(folder, doc)
+            ann = txt.with_suffix(".ann")
+            lines = []
+            for k, ent in enumerate(doc.spans, 1):
+                if not ent.label or _LABEL_FORBIDS.search(ent.label):
+                    raise ValueError(_about(
+                        doc, f"label {quoted(ent.label)} of document {quoted(doc.id)} cannot be "
+                        "written to BRAT; labels must be non-empty and without whitespace. "
+                        "Rename it (labels_map), or convert to another format (JSON Lines, "
+                        "Parquet)."))
+                text = " ".join(doc.text[f.start : f.end] for f in ent.parts)
+                text = text.replace("\r\n", " ").replace("\n", " ")
+                offsets = ";".join(f"{f.start} {f.end}" for f in ent.parts)
+                lines.append(f"T{k}\t{ent.label} {offsets}\t{text}\n")
+            if txt in planned:
+                raise ValueError(_about(doc, f"document id {quoted(doc.id)} is that of an "
+                                        "earlier document, and BRAT writes one .txt and .ann "
+                                        "pair per id: give the documents different ids."))
+            planned.update((txt, ann))
+            if not overwrite:
+                for p in (txt, ann):
+                    if p.exists():
+                        raise FileExistsError(
+                            f"{os.fspath(p)} exists; pass overwrite=True to replace it."
+                        )
+            with open(files.path(txt), "w", encoding=encoding, newline="") as fh:
+                fh.write(doc.text)
+            with open(files.path(ann), "w", encoding=encoding, newline="\n") as fh:
+                fh.writelines(lines)
+
+
+def _about(doc: Document, text: str) -> str:
+    """``text``, about ``doc``, after where it was read (when known).
+
+    Examples
+    --------
+    >>> _about(Document("d1", source="a.jsonl", line=2), "label 'A B' of document 'd1' ...")
+    "a.jsonl, line 2: label 'A B' of document 'd1' ..."
+    >>> _about(Document("d1"), "label 'A B' of document 'd1' ...")
+    "Label 'A B' of document 'd1' ..."
+    """
+    where = doc.where()
+    return f"{where}: {text}" if where else text[:1].upper() + text[1:]
 
 
 # ----------------------------------------------------------------------------- the format
