@@ -170,3 +170,65 @@ def test_help_says_which_file_each_spelling_option_describes(capsys, monkeypatch
     assert "in the tags of IN (and of OUT, unless --to-tag-delimiter)" in text
     assert "the outside tag of IN (and of OUT, unless --to-outside)" in text
     assert "--to-outside TAG the outside tag of OUT (default: --outside)" in text
+
+
+@pytest.mark.parametrize(("src", "flags", "message"), [
+    ("a.conll", ["--to-outside", "A B"], "The outside tag 'A B' of the output (--to-outside) "
+     "holds ' ', which no label of a conll file can hold: give the output one without it, e.g. "
+     "--to-outside O, or convert to another format (Parquet). See 'nerscore convert --help'.\n"),
+    ("a.conll", ["--to-tag-delimiter", " "], "The tag delimiter ' ' of the output "
+     "(--to-tag-delimiter) holds ' ', "),
+    ("a.conll", ["--from-scheme", "IOB2", "--outside", "A B"], "The outside tag 'A B' of the "
+     "input, and of the output (--outside), holds ' ', which no label of a conll file can hold: "
+     "give the output one without it, e.g. --to-outside O, "),
+    ("a.conll", ["--from-scheme", "IOB2", "--tag-delimiter", "\t"], "The tag delimiter '\\t' of "
+     "the input, and of the output (--tag-delimiter), holds '\\t', "),
+    ("a.jsonl", ["--outside", "NO NE"], "The outside tag 'NO NE' of the output (--outside) "),
+    ("a.conll", ["--from-scheme", "IOB2", "--map", "PER=A B"], "The label 'A B' that the label "
+     "map (--map) renames 'PER' to holds ' ', which no label of a conll file can hold: map it "
+     "to a label without it, or convert to another format (Parquet)."),
+    ("a.conll", ["--to-outside", "Ö", "--encoding", "ascii"], "The outside tag 'Ö' of the "
+     "output (--to-outside) holds 'Ö', which ascii cannot encode: give the output one without "
+     "it, e.g. --to-outside O, or write the output in another encoding, e.g. --encoding utf-8."),
+    ("a.conll", ["--from-scheme", "IOB2", "--tag-delimiter", ""], "Expected `delimiter` to be a "
+     "non-empty str; got ''."),
+])
+def test_a_spelling_the_output_cannot_hold_is_a_usage_error(capsys, tmp_path, src, flags,
+                                                            message):
+    write(tmp_path / "a.conll", "Anna B-PER\nleft O\n")
+    write(tmp_path / "a.jsonl", '{"id": "d", "text": "Anna left", "spans": [[0, 4, "PER"]]}\n')
+    out = write(tmp_path / "b.conll", "old\n")
+    status, stdout, err = run(capsys, "convert", tmp_path / src, out, *flags)
+    assert (status, stdout) == (2, "")
+    assert err.startswith("nerscore convert: error: ")
+    assert message in err
+    assert out.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.conll", "a.jsonl", "b.conll"]
+
+
+@pytest.mark.parametrize("chunk_size", ["1", "10000"])
+def test_a_label_conll_cannot_hold_is_located_and_nothing_is_written(capsys, tmp_path,
+                                                                     chunk_size):
+    src = write(tmp_path / "a.jsonl", '{"id": "d0", "text": "Anna", "spans": [[0, 4, "PER"]]}\n'
+                '{"id": "d1", "text": "in New York", "spans": [[3, 11, "NEW CITY"]]}\n')
+    out = write(tmp_path / "b.conll", "old\n")
+    status, stdout, err = run(capsys, "convert", src, out, "--chunk-size", chunk_size)
+    assert (status, stdout) == (1, "")
+    assert err == (f"nerscore convert: error: Cannot write the label 'B-NEW CITY' at token 1 of "
+                   f"document 'd1' ({src}, line 2) to a CoNLL line: its fields, separated by "
+                   "spaces, must be non-empty and free of white space and control characters. "
+                   "Fix the input or rename the label (--map), or convert to another format "
+                   "(Parquet, JSON Lines).\n")
+    assert out.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl", "b.conll"]
+
+
+def test_a_label_brat_cannot_hold_is_located_and_no_file_is_written(capsys, tmp_path):
+    src = write(tmp_path / "a.jsonl", '{"id": "d0", "text": "Anna", "spans": [[0, 4, "PER"]]}\n'
+                '{"id": "d1", "text": "in New York", "spans": [[3, 11, "NEW CITY"]]}\n')
+    status, stdout, err = run(capsys, "convert", src, f"{tmp_path}/out/", "--chunk-size", "1")
+    assert (status, stdout) == (1, "")
+    assert err == (f"nerscore convert: error: {src}, line 2: label 'NEW CITY' of document 'd1' "
+                   "cannot be written to BRAT; labels must be non-empty and without whitespace. "
+                   "Rename it (--map), or convert to another format (JSON Lines, Parquet).\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl"]

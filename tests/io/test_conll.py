@@ -532,6 +532,9 @@ def test_write_conll_tab_allows_spaces_in_tokens():
                                       r"tokens\).*column_delimiter='tab'"),
         ([["a", ""]], [["O", "O"]], r"Cannot write '' \(token 1 of sentence 0, tokens\)"),
         ([["a"]], [["B-X\n"]], r"Cannot write 'B-X\\n' \(token 0 of sentence 0, column 1\)"),
+        ([["a", "b\x01c"]], [["O", "O"]], r"Cannot write 'b\\x01c' \(token 1 of sentence 0, "
+                                         r"tokens\): a field must be non-empty and free of "
+                                         r"white space and control characters"),
     ],
 )
 def test_write_conll_refuses_fields_that_break_the_format(tokens, labels, message):

@@ -27,7 +27,6 @@ __all__ = [
     "FieldView",
     "Sentence",
     "check_shape",
-    "has_space",
     "reader_notes",
 ]
 
@@ -480,7 +479,8 @@ class ConllCorpus:
         LengthMismatchError
             If ``labels`` is not shaped like the corpus.
         ValueError
-            If a new label is empty or contains whitespace.
+            If a new label is empty or contains whitespace (tabs or line breaks
+            where tabs separate the columns).
 
         Examples
         --------
@@ -500,11 +500,13 @@ class ConllCorpus:
         new_flat = new_vocab[new.ids]
         old_flat = old_vocab[self.tags.ids]
         changed = np.flatnonzero(new_flat != old_flat)
-        for lab in new.vocab:
-            if not lab or has_space(lab):
-                raise ValueError(
-                    f"Expected labels without whitespace; got {quoted(lab)}. A label is one column."
-                )
+        from nerscore.io._conll_write import first_bad_field
+
+        bad = first_bad_field(new.vocab, self.column_delimiter)
+        if bad is not None:
+            rule = "tabs or line breaks" if self.column_delimiter == "tab" else "whitespace"
+            raise ValueError(f"Expected labels without {rule}; got {quoted(new.vocab[bad])}. "
+                             "A label is one column.")
         data = text.data
         pieces: list[bytes] = []
         prev = 0
@@ -554,9 +556,3 @@ def reader_notes(source: str | None, n_documents: int, n_comments: int) -> tuple
         s = "s" if n_comments != 1 else ""
         out.append(f"{where}{n_comments} comment line{s} skipped")
     return tuple(out)
-
-
-def has_space(s: str) -> bool:
-    """Whether ``s`` holds a whitespace character."""
-    return any(c.isspace() for c in s)
-

@@ -13,7 +13,40 @@ from nerscore.io._conll_corpus import check_shape
 from nerscore.io.atomic import atomic_open
 from nerscore.values.tags import EncodedTags
 
-__all__ = ["write_conll"]
+__all__ = ["FIELD_FORBIDS", "FIELD_RULE", "LABEL_FORBIDS", "first_bad_field", "write_conll"]
+
+#: What no field of a CoNLL line can hold, by the delimiter between fields: the reader
+#: splits a line at white space and control characters (``"space"``), or at tabs
+#: (``"tab"``; line breaks, vertical tabs and form feeds end a line for other tools).
+FIELD_FORBIDS = {"space": re.compile(r"[\s\x00-\x1f]"), "tab": re.compile(r"[\t\n\r\v\f]")}
+#: The rule of each delimiter, for messages.
+FIELD_RULE = {"space": "non-empty and free of white space and control characters",
+              "tab": "non-empty and free of tabs and line breaks"}
+#: What no label of a CoNLL file can hold, whatever its delimiter: a label is one word.
+LABEL_FORBIDS = FIELD_FORBIDS["space"].pattern
+
+
+def first_bad_field(values: Sequence[str], delimiter: str) -> int | None:
+    r"""The index of the first of ``values`` that cannot be a field of a CoNLL line; None if none.
+
+    Parameters
+    ----------
+    values : sequence of str
+        Fields.
+    delimiter : {"space", "tab"}
+        Between the fields of the line (:data:`FIELD_FORBIDS`).
+
+    Examples
+    --------
+    >>> first_bad_field(["New", "York"], "space"), first_bad_field(["a", "New York"], "space")
+    (None, 1)
+    >>> first_bad_field(["New York"], "tab"), first_bad_field(["a", ""], "tab")
+    (None, 1)
+    """
+    forbids = FIELD_FORBIDS[delimiter]
+    if all(values) and not forbids.search("".join(values)):
+        return None
+    return next(i for i, v in enumerate(values) if not v or forbids.search(v))
 
 
 def write_conll(
@@ -46,7 +79,8 @@ def write_conll(
     LengthMismatchError
         When a column is not shaped like ``tokens``.
     ValueError
-        For an empty field, or a field containing the delimiter or a line break.
+        For an empty field, or a field containing the delimiter or a line break
+        (:func:`first_bad_field`).
 
     Examples
     --------
@@ -69,7 +103,6 @@ def write_conll(
             f"Expected `column_delimiter` to be one of 'space' or 'tab'; got {column_delimiter!r}."
         )
     delim = "\t" if column_delimiter == "tab" else " "
-    forbidden = re.compile(r"[\t\n\r\v\f]" if delim == "\t" else r"\s")
     cols = [tokens, *columns]
     names = ["tokens"] + [f"column {i + 1}" for i in range(len(columns))]
     enc = [EncodedTags.from_lists(c) if not isinstance(c, EncodedTags) else c for c in cols]
@@ -77,13 +110,15 @@ def write_conll(
         check_shape(enc[0], e, "tokens", name)
     for col, name in zip(cols, names, strict=True):
         flat = list(chain.from_iterable(col))
-        if any(not f or forbidden.search(f) for f in dict.fromkeys(flat)):
-            pos = next(i for i, f in enumerate(flat) if not f or forbidden.search(f))
+        pos = first_bad_field(flat, column_delimiter)
+        if pos is not None:
             seq, idx = enc[0].locate(pos)
-            rule = "tabs" if delim == "\t" else "spaces (or write with column_delimiter='tab')"
+            rule = FIELD_RULE[column_delimiter]
+            if column_delimiter == "space":
+                rule += " (or write with column_delimiter='tab')"
             raise ValueError(
                 f"Cannot write {quoted(flat[pos])} (token {idx} of sentence {seq}, {name}): a "
-                f"field must be non-empty and free of line breaks and {rule}."
+                f"field must be {rule}."
             )
     doc_set = set(documents)
     width = len(cols)

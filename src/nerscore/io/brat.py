@@ -502,5 +502,5 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
 FORMAT = register_format(Format(
     "brat", "BRAT standoff: a folder of .txt texts with .ann annotations", kind="spans",
     read=_read, suffixes=(".ann",), folder=True, options=("encoding",),
-    write_spans=_write_spans, keeps=("fragments",),
+    write_spans=_write_spans, keeps=("fragments",), label_forbids=_LABEL_FORBIDS.pattern,
 ))

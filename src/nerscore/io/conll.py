@@ -49,7 +49,7 @@ from nerscore.io._conll_scan import (
     parse_blocks,
     scan_block,
 )
-from nerscore.io._conll_write import write_conll
+from nerscore.io._conll_write import LABEL_FORBIDS, write_conll
 from nerscore.io._textfile import (
     UTF8_CODECS,
     check_not_wide,
@@ -571,5 +571,5 @@ FORMAT = register_format(Format(
     write_tags=lazy("nerscore.io.convert.writing", "write_conll_tag_chunks"),
     read_tag_chunks=lazy("nerscore.io.convert.reading", "read_conll_chunks"),
     relabel=lazy("nerscore.io.convert.writing", "relabel_conll"),
-    progress_unit="bytes",
+    progress_unit="bytes", label_forbids=LABEL_FORBIDS,
 ))

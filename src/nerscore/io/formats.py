@@ -142,6 +142,12 @@ class Format:
         regions; docs/fragments.md) and ``"score"`` (the confidence of each
         span). :func:`~nerscore.convert_file` writes the rest as extents, or
         leaves it out, and counts it.
+    label_forbids : str
+        A regular expression matching a character that no label of its
+        files can hold (CoNLL and BRAT: white space); empty where any label
+        can be written. :func:`~nerscore.convert_file` refuses, before it
+        writes anything, an outside tag, tag delimiter or label map that
+        would write one.
     detect : callable, optional
         ``detect(folder) -> bool``: whether a folder is this format by what
         it holds (a Hugging Face dataset's JSON files, an INCEpTION project
@@ -177,6 +183,7 @@ class Format:
     ] | None = None
     progress_unit: str = "rows"
     keeps: tuple[str, ...] = ()
+    label_forbids: str = ""
     detect: Callable[[str], bool] | None = None
     annotators: Callable[[str, Mapping[str, Any]], AnnotatorSets] | None = None
 
@@ -208,6 +215,12 @@ class Format:
                 or not set(self.keeps) <= {"fragments", "ignore", "score"}):
             raise OptionError(f"{where}: expected `keeps` as a tuple of 'fragments', 'ignore' "
                               f"and 'score'; got {self.keeps!r}.", option="keeps")
+        try:
+            re.compile(self.label_forbids)
+        except (TypeError, re.error):
+            raise OptionError(f"{where}: expected `label_forbids` as a regular expression "
+                              f"(str); got {self.label_forbids!r}.",
+                              option="label_forbids") from None
 
     def __repr__(self) -> str:
         return f"<Format {self.name!r}: {self.summary}>"

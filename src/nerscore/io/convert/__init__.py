@@ -47,6 +47,14 @@ Conventions
   ``-DOCSTART-`` lines kept).
 - **Messages** name the sentences of the input as the file holds them
   (0-based), whatever the chunk they are read in.
+- **What the output cannot hold.** An option whose value the output format
+  can never write (an outside tag, tag delimiter or label map holding a
+  character of its ``label_forbids``, or one the ``encoding`` cannot encode)
+  is an :class:`~nerscore.errors.OptionError` before anything is read. A
+  token or label of the data that it cannot write is a
+  :class:`~nerscore.errors.FormatError` naming the input file and the
+  sentence and token (or the document) it came from. Either way nothing is
+  written: the output is replaced whole, or left as it was.
 """
 
 from __future__ import annotations
@@ -57,9 +65,15 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from nerscore.decode.label_ops import warn_unknown_labels
-from nerscore.errors import OptionError, option_error, quoted
+from nerscore.errors import FormatError, OptionError, quoted
 from nerscore.io.atomic import atomic_path, inside, same_file
 from nerscore.io.chunks import slice_tags
+from nerscore.io.convert.checks import (
+    check_unused,
+    check_writable,
+    narrow_encoding,
+    target_syntax,
+)
 from nerscore.io.convert.reading import (
     ConversionResult,
     FileTags,
@@ -193,7 +207,7 @@ def convert_file(
                          "would mix the output with it; give an output that does not hold it.")
     result = ConversionResult(fin.name, fout.name)
     syntax = {"suffix": suffix, "delimiter": delimiter, "outside": outside}
-    respelled = _target_syntax(to_suffix=to_suffix, to_delimiter=to_delimiter,
+    respelled = target_syntax(to_suffix=to_suffix, to_delimiter=to_delimiter,
                                to_outside=to_outside)
     to_syntax = {**syntax, **{k[3:]: v for k, v in respelled.items()}}
     if to_scheme is None and from_scheme is not None:
@@ -230,7 +244,7 @@ def convert_file(
         raise OptionError("Writing tags in another scheme decodes them: pass the scheme of the "
                           "input tags, e.g. from_scheme='IOB2' (nerscore never guesses it).",
                           option="from_scheme")
-    _check_unused(src, dst, fout, in_tags, out_kind, from_scheme=from_scheme, mode=mode,
+    check_unused(src, dst, fout, in_tags, out_kind, from_scheme=from_scheme, mode=mode,
                   misaligned=misaligned, labels_as=labels_as, parquet_kind=parquet_kind,
                   syntax=syntax, respelled=respelled)
     check_outside(outside, suffix=suffix, delimiter=delimiter)
@@ -239,6 +253,7 @@ def convert_file(
                  f"outside={outside!r}, the outside tag of the output too,")
         check_outside(to_syntax["outside"], suffix=to_syntax["suffix"],
                       delimiter=to_syntax["delimiter"], shown=shown, name="to_outside")
+    check_writable(fout, in_tags, out_tags, to_syntax, respelled, ops, encoding)
     job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
                WriteOptions(encoding, labels_as, to_syntax["outside"], Layout(),
                             given.get("spans_key"), outside),
@@ -262,64 +277,8 @@ def convert_file(
 #: call (a usage error on the command line), not a problem of the data.
 CONVERSION_OPTIONS = frozenset({
     "to_format", "from_scheme", "to_scheme", "mode", "misaligned", "parquet_kind", "labels_as",
-    "suffix", "delimiter", "outside", "to_suffix", "to_delimiter", "to_outside",
+    "suffix", "delimiter", "outside", "to_suffix", "to_delimiter", "to_outside", "labels_map",
 })
-
-
-def _target_syntax(**given: Any) -> dict[str, Any]:
-    """The ``to_`` spelling options given (not None), checked."""
-    out = {k: v for k, v in given.items() if v is not None}
-    if not isinstance(out.get("to_suffix", False), bool):
-        raise option_error("to_suffix", "a bool or None", out["to_suffix"])
-    for name in ("to_delimiter", "to_outside"):
-        value = out.get(name, "-")
-        if not isinstance(value, str) or not value:
-            raise option_error(name, "a non-empty str or None", value)
-    return out
-
-
-def _check_unused(src: str, dst: str, fout: Format, in_tags: bool, out_kind: str, *,
-                  from_scheme: str | None, mode: str, misaligned: str, labels_as: str,
-                  parquet_kind: str | None, syntax: dict[str, Any],
-                  respelled: dict[str, Any]) -> None:
-    """Refuse an option given a value other than its default where the conversion has no use for it."""
-    held = "tags" if in_tags else "spans"
-    decoded = in_tags and from_scheme is not None  # tags read with their scheme
-    scheme = "pass the scheme of the input tags too, e.g. from_scheme='IOB2'"
-    if mode != "lenient" and not decoded:
-        how = scheme if in_tags else f"{src} holds spans: leave it out"
-        raise OptionError(f"mode={mode!r} says how tags are decoded with their scheme; {how}.",
-                          option="mode")
-    for name, value in respelled.items():
-        if out_kind != "tags":
-            raise OptionError(f"{name}={value!r} spells the output tags; {dst} gets {out_kind}: "
-                              "leave it out.", option=name)
-    for name, default in (("suffix", False), ("delimiter", "-"), ("outside", "O")):
-        value, to_name = syntax[name], f"to_{name}"
-        if value == default:
-            continue
-        if in_tags and not decoded and not respelled:  # labels copied as they are
-            how = (f"the input tags are copied as they are: {scheme}, or respell them, e.g. "
-                   f"{to_name}={default!r}")
-        elif not in_tags and out_kind != "tags":
-            how = f"{src} holds spans and {dst} gets {out_kind}: leave it out"
-        elif not in_tags and to_name in respelled:
-            how = f"{src} holds spans and the output tags have their own spelling: leave it out"
-        else:
-            continue
-        raise OptionError(f"{name}={value!r} spells the input tags, and the output tags unless "
-                          f"they have their own spelling ({to_name}); {how}.", option=name)
-    if misaligned != "error" and (in_tags or out_kind != "tags"):
-        raise OptionError(f"misaligned={misaligned!r} applies to spans written as tags; {src} "
-                          f"holds {held} and {dst} gets {out_kind}: leave it out.",
-                          option="misaligned")
-    both = not isinstance(fout.kind, str)  # a format holding tags or spans (Parquet)
-    if parquet_kind is not None and not both:
-        raise OptionError(f"parquet_kind={parquet_kind!r} applies to Parquet output; {dst} is a "
-                          f"{fout.name} file: leave it out.", option="parquet_kind")
-    if labels_as != "int" and not (both and out_kind == "tags"):
-        raise OptionError(f"labels_as={labels_as!r} applies to Parquet tag output; {dst} gets "
-                          f"{fout.name} {out_kind}: leave it out.", option="labels_as")
 
 
 def write_documents(docs: list[Document], dst: str, fout: Format, *,
@@ -384,7 +343,8 @@ def write_output(fout: Format, dst: str, write: Callable[[str], object]) -> None
     """``write(path)`` of the output ``dst`` in format ``fout``, leaving no half-written file.
 
     A file is written aside and moved in place when complete; a folder
-    (BRAT) has each of its files replaced so by its writer.
+    (BRAT) has its files put in place so by its writer, all of them at the
+    end (:func:`~nerscore.io.atomic.atomic_files`).
     """
     if fout.folder:
         write(dst)
@@ -447,6 +407,9 @@ class _Job:
         self.opt.result.skipped_empty += n_in[0] - n
 
     def _write_spans(self, chunks: Iterable[list[Document]], dst: str) -> None:
+        encoding = self.write_options.encoding
+        if narrow_encoding(self.fout, encoding):
+            chunks = _encodable(chunks, encoding)
         self.opt.result.n_sequences = self.writer(chunks, dst, self.write_options)
 
     def _tag_chunks(self, src: str) -> Iterator[TagChunk]:
@@ -461,7 +424,8 @@ class _Job:
         else:
             chunks = (TagChunk(data, texts) for data, texts in self._chunks(src))
         for c in chunks:
-            yield dataclasses.replace(c, labels=FileTags.of(c.labels, self.n_read))
+            tags = FileTags.of(c.labels, self.n_read)
+            yield dataclasses.replace(c, labels=tags, origin=tags)
             self.n_read += c.labels.n_sequences
 
     def _chunks(self, src: str) -> Iterator[tuple[Any, Sequence[list[str]] | None]]:
@@ -497,6 +461,23 @@ def _lost_documents(chunks: Iterable[TagChunk], opt: Options,
         opt.result.reader_notes.append(
             f"{n} -DOCSTART- line{'s' if n != 1 else ''} not kept: {fout} documents are the "
             "sentences.")
+
+
+def _encodable(chunks: Iterable[list[Document]], encoding: str) -> Iterator[list[Document]]:
+    """The chunks, each document checked to hold nothing that ``encoding`` cannot write."""
+    for chunk in chunks:
+        for doc in chunk:
+            for what, value in (("id", doc.id), ("text", doc.text or ""),
+                                *((f"label {quoted(e.label)}", e.label) for e in doc.spans)):
+                try:
+                    value.encode(encoding)
+                except UnicodeEncodeError as exc:
+                    raise FormatError(
+                        f"{doc.named()}: its {what} holds {quoted(value[exc.start])} (character "
+                        f"{exc.start}), which {encoding} cannot encode. Write the output in an "
+                        "encoding that can, e.g. encoding='utf-8'.", source=doc.source,
+                        line=doc.line) from None
+        yield chunk
 
 
 def _counted_spans(chunks: Iterable[list[Document]],

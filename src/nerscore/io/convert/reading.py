@@ -13,11 +13,14 @@ import os
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from nerscore.errors import FormatError, quoted
+from nerscore.errors import FormatError, describe_location, quoted
 from nerscore.values.label_ops import LabelOps
 from nerscore.values.tags import EncodedTags, Slices
+
+if TYPE_CHECKING:
+    from nerscore.values.documents import Document
 
 __all__ = [
     "CONLL_KEY",
@@ -145,13 +148,45 @@ class TagChunk:
     ``extra`` holds the other columns by position in the line; ``documents``
     the ``-DOCSTART-`` lines, each as the index of the sentence it comes
     before (the chunk's length for one after its last sentence; a chunk may
-    hold ``-DOCSTART-`` lines and no sentence).
+    hold ``-DOCSTART-`` lines and no sentence). ``origin`` is what the
+    sentences were read as, for messages (:meth:`where`): the tags of the
+    input (a :class:`FileTags`; default: ``labels``), or the span
+    document each sentence was made of.
     """
 
     labels: EncodedTags
     tokens: Sequence[list[str]] | None
     extra: dict[int, list[list[str]]] = field(default_factory=dict)
     documents: list[int] = field(default_factory=list)
+    origin: EncodedTags | Sequence[Document] | None = None
+
+    def where(self, sentence: int, index: int) -> str:
+        """Token ``index`` of the chunk's sentence ``sentence``, as the input names it.
+
+        Examples
+        --------
+        >>> import dataclasses
+        >>> tags = dataclasses.replace(EncodedTags.from_lists([["O"], ["B-X", "I-X"]]),
+        ...                            source="a.conll")
+        >>> TagChunk(tags, None, origin=FileTags.of(tags, 10)).where(1, 1)
+        'token 1 of sentence 11 (a.conll)'
+        >>> from nerscore.values.documents import Document
+        >>> TagChunk(tags, None, origin=[Document("d1", source="a.jsonl", line=3)]).where(0, 0)
+        "token 0 of document 'd1' (a.jsonl, line 3)"
+        """
+        origin = self.labels if self.origin is None else self.origin
+        if isinstance(origin, EncodedTags):
+            pos = int(origin.offsets[sentence]) + index
+            seq, idx = origin.locate(pos)
+            line = None if origin.lines is None else int(origin.lines[pos])
+            return describe_location(sentence=seq, index=idx, source=origin.source, line=line)
+        doc, where = origin[sentence], origin[sentence].where()
+        return f"token {index} of document {quoted(doc.id)}" + (f" ({where})" if where else "")
+
+    def source(self, sentence: int) -> str | None:
+        """The file the chunk's sentence ``sentence`` was read from, where known."""
+        origin = self.labels if self.origin is None else self.origin
+        return origin.source if isinstance(origin, EncodedTags) else origin[sentence].source
 
 
 @dataclass(frozen=True, eq=False)

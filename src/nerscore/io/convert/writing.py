@@ -15,14 +15,25 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from nerscore.decode.label_ops import relabel_entity_list
 from nerscore.errors import FormatError, quoted
-from nerscore.io.convert.reading import CONLL_KEY, Layout, Options, TagChunk, WriteOptions
+from nerscore.io._conll_write import FIELD_RULE, first_bad_field
+from nerscore.io.convert.reading import (
+    CONLL_KEY,
+    FileTags,
+    Layout,
+    Options,
+    TagChunk,
+    WriteOptions,
+)
 from nerscore.values.documents import Document
 from nerscore.values.spans import Entity, Span
 from nerscore.values.tags import EncodedTags
 
 __all__ = [
+    "check_conll_labels",
     "keep_only",
     "relabel_conll",
     "relabel_documents",
@@ -79,10 +90,10 @@ def retag(chunk: TagChunk, opt: Options) -> TagChunk:
     if opt.to_scheme is None and not opt.label_ops:
         if opt.to_syntax == opt.syntax:
             return chunk
-        return TagChunk(respell(chunk.labels, opt), chunk.tokens, chunk.extra, chunk.documents)
+        return dataclasses.replace(chunk, labels=respell(chunk.labels, opt))
     ents = _decode(chunk, opt)
     labels = _encode(ents, chunk.labels.lengths.tolist(), opt)
-    return TagChunk(labels, chunk.tokens, chunk.extra, chunk.documents)
+    return dataclasses.replace(chunk, labels=labels)
 
 
 def respell(tags: EncodedTags, opt: Options) -> EncodedTags:
@@ -146,7 +157,11 @@ def relabel_documents(docs: Sequence[Document], opt: Options) -> list[Document]:
 
 
 def to_documents(chunk: TagChunk, opt: Options) -> list[Document]:
-    """A tag chunk as span documents: tokens joined by spaces, one document per sentence."""
+    """A tag chunk as span documents: tokens joined by spaces, one document per sentence.
+
+    Each document's ``source`` and ``line`` are the input file and the line of
+    its first token (where known), for the messages of the writers.
+    """
     if chunk.tokens is None:
         raise FormatError("The tag file has no tokens: span files need the text of each "
                           "sentence (write the Parquet file with a 'tokens' column).")
@@ -155,13 +170,19 @@ def to_documents(chunk: TagChunk, opt: Options) -> list[Document]:
     for e in ents:
         by_sentence.setdefault(e.sentence, []).append(e)
     docs = []
+    origin = chunk.labels if chunk.origin is None else chunk.origin
+    tags = origin if isinstance(origin, EncodedTags) else None
     for s, tokens in enumerate(chunk.tokens):
         starts = list(itertools.accumulate((len(t) + 1 for t in tokens[:-1]), initial=0))
         spans = tuple(Entity(Span(starts[e.start], starts[e.end - 1] + len(tokens[e.end - 1])),
                              e.label) for e in by_sentence.get(s, ()))
         opt.n_docs += 1
         opt.result.spaced_tokens += sum(1 for t in tokens if _SPACE.search(t))
-        docs.append(Document(str(opt.n_docs), spans, " ".join(tokens)))
+        line = None  # of its first token, for messages
+        if tags is not None and tags.lines is not None and tokens:
+            line = int(tags.lines[tags.offsets[s]])
+        docs.append(Document(str(opt.n_docs), spans, " ".join(tokens),
+                             source=None if tags is None else tags.source, line=line))
     return docs
 
 
@@ -207,7 +228,8 @@ def to_tags(docs: Sequence[Document], opt: Options) -> TagChunk:
 
     ents: list[Entity] = []
     tokens: list[list[str]] = []
-    for doc in keep_only(docs, (), opt):
+    kept_docs = keep_only(docs, (), opt)
+    for doc in kept_docs:
         if doc.text is None:
             raise FormatError(f"{doc.named()} has no text: tags need the words of the text as "
                               "tokens.", source=doc.source, line=doc.line)
@@ -224,7 +246,7 @@ def to_tags(docs: Sequence[Document], opt: Options) -> TagChunk:
         ents.extend(Entity(Span(e.start, e.end), e.label, k) for e in kept)
         tokens.append([m.group() for m in words])
     labels = _encode(ents, [len(t) for t in tokens], opt)
-    return TagChunk(labels, tokens)
+    return TagChunk(labels, tokens, origin=kept_docs)
 
 
 def _check_disjoint(doc: Document, spans: Sequence[Entity], words: Sequence[re.Match[str]]) -> None:
@@ -250,6 +272,7 @@ class _ConllWriter:
         # line ends written as the layout says (known once the input has been read)
         self.fh = open(path, "w", encoding=encoding, newline="")  # noqa: SIM115
         self.layout = layout
+        self.encoding = encoding
         self.outside = outside
         self.started = False
         self.skipped = 0
@@ -259,12 +282,12 @@ class _ConllWriter:
             self.fh.write(self.layout.line_ending)
         self.started = True
 
-    def _line(self, fields: list[str], delim: str) -> str:
-        for f in fields:
-            if not f or (delim == " " and any(c.isspace() for c in f)) or "\n" in f:
-                raise ValueError(f"Cannot write the field {quoted(f)} to a CoNLL line: fields must "
-                                 "be non-empty and free of whitespace.")
-        return delim.join(fields) + self.layout.line_ending
+    def _docstart(self, n_cols: int, delim: str) -> None:
+        self._sep()
+        start = ["-X-"] * n_cols
+        start[self.layout.token_column], start[self.layout.label_column] = ("-DOCSTART-",
+                                                                            self.outside)
+        self.fh.write(delim.join(start) + self.layout.line_ending)
 
     def write(self, chunk: TagChunk) -> None:
         lay = self.layout
@@ -273,13 +296,11 @@ class _ConllWriter:
         tokens = chunk.tokens
         if tokens is None:
             raise FormatError("The tag file has no tokens; a CoNLL file needs them.")
+        check_conll_labels(chunk, lay.delimiter)
         docs = set(chunk.documents)
         for s, labels in enumerate(chunk.labels.to_lists()):
             if s in docs:
-                self._sep()
-                start = ["-X-"] * n_cols
-                start[lay.token_column], start[lay.label_column] = "-DOCSTART-", self.outside
-                self.fh.write(self._line(start, delim))
+                self._docstart(n_cols, delim)
             if not labels:
                 self.skipped += 1
                 continue
@@ -287,18 +308,79 @@ class _ConllWriter:
             cols: dict[int, list[str]] = {lay.token_column: tokens[s],
                                           lay.label_column: labels}
             cols.update({c: v[s] for c, v in chunk.extra.items()})
-            rows = zip(*(cols[c] for c in sorted(cols)), strict=True)
-            self.fh.write("".join(self._line(list(r), delim) for r in rows))
+            for c, values in cols.items():  # the labels checked above
+                k = first_bad_field(values, lay.delimiter) if c != lay.label_column else None
+                if k is not None:
+                    what = "token" if c == lay.token_column else f"value of column {c}"
+                    raise _unwritable(f"the {what} {quoted(values[k])} at {chunk.where(s, k)}",
+                                      lay.delimiter, chunk.source(s))
+            text = "".join(delim.join(r) + lay.line_ending
+                           for r in zip(*(cols[c] for c in sorted(cols)), strict=True))
+            try:
+                self.fh.write(text)
+            except UnicodeEncodeError:
+                raise self._unencodable(chunk, s, cols) from None
         if len(chunk.labels.lengths) in docs:
-            self._sep()
-            start = ["-X-"] * n_cols
-            start[lay.token_column], start[lay.label_column] = "-DOCSTART-", self.outside
-            self.fh.write(self._line(start, delim))
+            self._docstart(n_cols, delim)
+
+    def _unencodable(self, chunk: TagChunk, s: int, cols: dict[int, list[str]]) -> FormatError:
+        """The error for a sentence whose text the encoding cannot write, naming the field."""
+        for c in sorted(cols):
+            for k, value in enumerate(cols[c]):
+                try:
+                    value.encode(self.encoding)
+                except UnicodeEncodeError as exc:
+                    what = ("token" if c == self.layout.token_column else "label"
+                            if c == self.layout.label_column else f"value of column {c}")
+                    return FormatError(
+                        f"Cannot write the {what} {quoted(value)} at {chunk.where(s, k)} in "
+                        f"{self.encoding}: it has no {quoted(value[exc.start])}. Write the "
+                        "output in an encoding that has it, e.g. encoding='utf-8'.",
+                        source=chunk.source(s))
+        raise AssertionError("a sentence that cannot be encoded has a field that cannot")
 
     def close(self) -> None:
         if self.started and self.layout.blank_at_end:
             self.fh.write(self.layout.line_ending)
         self.fh.close()
+
+
+def check_conll_labels(chunk: TagChunk, delimiter: str) -> None:
+    """Raise at the first token whose label no CoNLL line can hold (:func:`first_bad_field`).
+
+    ``delimiter`` (``"space"`` or ``"tab"``) is between the fields of the
+    lines; ``chunk`` names the token where the label is (:meth:`TagChunk.where`).
+
+    Raises
+    ------
+    FormatError
+        Naming the label, where it is, and what to do.
+
+    Examples
+    --------
+    >>> tags = EncodedTags.from_lists([["O"], ["B-NEW YORK"]])
+    >>> check_conll_labels(TagChunk(tags, None), "tab")
+    >>> check_conll_labels(TagChunk(tags, None), "space")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.FormatError: Cannot write the label 'B-NEW YORK' at token 0 of sentence 1 to a CoNLL line: its fields, separated by spaces, must be non-empty and free of white space and control characters. Fix the input or rename the label (labels_map), or convert to another format (Parquet, JSON Lines).
+    """
+    labels = chunk.labels
+    bad = [i for i, tag in enumerate(labels.vocab) if first_bad_field([tag], delimiter) is not None]
+    hits = np.flatnonzero(np.isin(labels.ids, bad)) if bad else None
+    if hits is not None and hits.size:
+        pos = int(hits[0])
+        s = int(np.searchsorted(labels.offsets, pos, side="right")) - 1
+        raise _unwritable(f"the label {quoted(labels.vocab[labels.ids[pos]])} at "
+                          f"{chunk.where(s, pos - int(labels.offsets[s]))}", delimiter,
+                          chunk.source(s), fix="Fix the input or rename the label (labels_map)")
+
+
+def _unwritable(what: str, delimiter: str, source: str | None, *,
+                fix: str = "Fix the input") -> FormatError:
+    return FormatError(f"Cannot write {what} to a CoNLL line: its fields, separated by "
+                       f"{delimiter}s, must be {FIELD_RULE[delimiter]}. {fix}, or convert to "
+                       "another format (Parquet, JSON Lines).", source=source)
 
 
 def write_conll_tag_chunks(chunks: Iterable[TagChunk], target: str,
@@ -379,7 +461,10 @@ def relabel_conll(source: str, target: str, options: Mapping[str, Any],
     column = int(options.get("label_column", -1))
     with open(target, "w", encoding=options.get("encoding", "utf-8"), newline="") as fh:
         for block in reader:
-            text = block.replace_labels(new_labels(block.tags))[0]
+            labels = new_labels(block.tags)
+            origin = FileTags.of(block.tags, n)  # messages name the file's sentences
+            check_conll_labels(TagChunk(labels, None, origin=origin), block.column_delimiter)
+            text = block.replace_labels(labels)[0]
             if respell and len(block.documents):
                 text = _docstart_labels(text, mark, block.column_delimiter, column, old or "",
                                        new)
