@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from nerscore.errors import LengthMismatchError, quoted
 from nerscore.io._bytes import word_view, words_at
+from nerscore.io._conll_fields import first_bad_field
 from nerscore.io._intern import intern_tokens
 from nerscore.values.tags import EncodedTags
 
@@ -500,8 +501,6 @@ class ConllCorpus:
         new_flat = new_vocab[new.ids]
         old_flat = old_vocab[self.tags.ids]
         changed = np.flatnonzero(new_flat != old_flat)
-        from nerscore.io._conll_write import first_bad_field
-
         bad = first_bad_field(new.vocab, self.column_delimiter)
         if bad is not None:
             rule = "tabs or line breaks" if self.column_delimiter == "tab" else "whitespace"

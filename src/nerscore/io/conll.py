@@ -42,6 +42,7 @@ from nerscore.errors import FormatError, quoted
 from nerscore.io._bytes import count_newlines
 from nerscore.io._conll_align import TokenDiff, check_aligned
 from nerscore.io._conll_corpus import ConllCorpus, Sentence, reader_notes
+from nerscore.io._conll_fields import LABEL_FORBIDS
 from nerscore.io._conll_scan import (
     DelimiterVote,
     ScanOptions,
@@ -49,7 +50,7 @@ from nerscore.io._conll_scan import (
     parse_blocks,
     scan_block,
 )
-from nerscore.io._conll_write import LABEL_FORBIDS, write_conll
+from nerscore.io._conll_write import write_conll
 from nerscore.io._textfile import (
     UTF8_CODECS,
     check_not_wide,

@@ -19,7 +19,7 @@ import numpy as np
 
 from nerscore.decode.label_ops import relabel_entity_list
 from nerscore.errors import FormatError, quoted
-from nerscore.io._conll_write import FIELD_RULE, first_bad_field
+from nerscore.io._conll_fields import FIELD_RULE, first_bad_field
 from nerscore.io.convert.reading import (
     CONLL_KEY,
     FileTags,
