@@ -86,8 +86,8 @@ def test_agree_notes_intervals_every_resample_of_which_is_equal(
 
 def test_agree_resamples_0_refuses_level_and_seed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["agree", *CONLL, "--resamples", "0", "--level", "0.9", "--seed", "1"]) == 2
-    assert ("error: --level and --seed apply to the bootstrap intervals, which --resamples 0 "
-            "turns off; leave them out, or give --resamples 1 or more"
+    assert ("error: --level, --seed apply to the bootstrap intervals; --resamples 0 turns them "
+            "off: leave them out, or give --resamples 1 or more"
             in capsys.readouterr().err)
     assert main(["agree", *CONLL, "--resamples", "-1"]) == 2
     assert "--resamples: expected a whole number >= 0; got '-1'" in capsys.readouterr().err
@@ -117,11 +117,11 @@ def test_options_that_cannot_apply_are_usage_errors(tmp_path: Path,
     assert main(["adjudicate", *CONLL, "-o", out, "--min-votes", "0"]) == 2
     assert "--min-votes: expected a whole number >= 1; got '0'" in capsys.readouterr().err
     assert main(["agree", *BRAT, "--tags"]) == 2
-    assert ("error: --tags compares the raw tags of every token, but the FILEs hold spans; "
-            "leave --tags out" in capsys.readouterr().err)
+    assert ("error: --tags compares the raw tags of every token; the FILEs hold spans: leave it "
+            "out" in capsys.readouterr().err)
     assert main(["agree", *CONLL, "--tags", "--map", "NP=X", "--drop", "VP"]) == 2
-    assert ("error: --map, --drop act on entities, but --tags compares the raw tags of every "
-            "token; leave out --tags or the label operations" in capsys.readouterr().err)
+    assert ("error: --map, --drop act on the entities read; --tags compares the raw tags of "
+            "every token: leave them out, or leave out --tags" in capsys.readouterr().err)
 
 
 def test_adjudicate_writes_conll_and_a_summary(tmp_path: Path,
@@ -162,7 +162,7 @@ def test_agree_reads_the_annotators_of_one_label_studio_export(
     assert main(["agree", export, "--input-format", "label-studio", "--names", "x"]) == 2
     assert "annotators of" in capsys.readouterr().err
     assert main(["agree", export, "--input-format", "label-studio", "--spans-key", "sc"]) == 2
-    assert ("error: --spans-key applies to no input: the inputs are label-studio files"
+    assert ("error: --spans-key applies to no input; the inputs are label-studio files"
             in capsys.readouterr().err)
 
 

@@ -242,7 +242,7 @@ def test_agree_reads_one_label_studio_export_with_the_offsets_given(capsys):
     status, _, err = run(capsys, "adjudicate", EXPORT, "--input-format", "label-studio",
                          "--layer", "Entity", "-o", "unused.jsonl")
     assert status == 2
-    assert "--layer applies to no input: the inputs are label-studio files" in err
+    assert "--layer applies to no input; the inputs are label-studio files" in err
 
 
 @pytest.mark.parametrize("command", [("agree",), ("adjudicate", "-o", "unused.conll")])
@@ -251,7 +251,7 @@ def test_agree_and_adjudicate_refuse_tool_options_for_conll_files(capsys, comman
     status, _, err = run(capsys, command[0], *files, *command[1:], "--offsets", "python",
                          "--layer", "Entity", "--feature", "label")
     assert status == 2
-    assert ("--offsets, --layer, --feature apply to no input: the inputs are conll files, whose "
+    assert ("--offsets, --layer, --feature apply to no input; the inputs are conll files, whose "
             "readers do not take them") in err
 
 

@@ -97,7 +97,8 @@ def test_compare_markdown_and_span_files(capsys, tmp_path):
 @pytest.mark.parametrize(("argv", "message"), [
     (["--names", "only-one"], "one name per PRED"),
     (["--names", "x", "x"], "distinct"),
-    (["--beta", "2"], "--beta does not apply"),
+    (["--beta", "2"], "--beta weighs recall in the F-score; compare scores precision, recall and "
+     "F1: leave it out."),
     (["--s", "0.5"], "does not apply to --match exact"),
     (["--resamples", "0"], "expected a whole number >= 1"),
     (["--level", "1.5"], "between 0 and 1"),

@@ -70,7 +70,8 @@ def test_usage_and_data_errors(capsys, files, tmp_path):
     assert status == 1
     assert "support --match exact, 'threshold', 'overlap' and 'semeval'" in err
     status, _, err = run(capsys, "curve", *files, "--schema", "type")
-    assert (status, "--schema applies to --match semeval" in err) == (2, True)
+    assert (status, "--match exact has no SemEval schemas: leave it out, or give --match semeval"
+            in err) == (2, True)
     plain = write(tmp_path / "plain.jsonl", DEV_GOLD)
     status, _, err = run(capsys, "curve", files[0], plain)
     assert status == 1

@@ -81,7 +81,7 @@ def test_usage_errors_exit_2(capsys):
     status, _, err = run(capsys, "--train", str(DATA / "spans_train.jsonl"),
                          "--test", str(DATA / "spans_test.jsonl"), "--scheme", "IOB2")
     assert status == 2
-    assert "--scheme applies to CoNLL" in err
+    assert "--scheme says how the tags of tag files are read" in err
     status, _, err = run(capsys, "--train", TRAIN, "--test", TEST, "--mode", "strict")
     assert status == 2
     assert "needs --scheme" in err

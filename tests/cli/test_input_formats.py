@@ -52,12 +52,12 @@ def test_parquet_with_ci_and_in_report(capsys, tmp_path, parquet_pred):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["score", GOLD, "{pq}", "--pred-encoding", "latin-1"],
-     "--pred-encoding applies to no input: the inputs are conll, parquet files"),
+     "--pred-encoding applies to no input; the inputs are conll, parquet files"),
     (["score", "{pq}", "{pq}", "--comments"], "--comments applies to no input"),
     (["score", "{pq}", "{pq}", "--gold-column", "1", "--encoding", "latin-1"],
      "--encoding, --gold-column apply to no input"),
     (["convert", "{jsonl}", "{tmp}/x.conll", "--token-column", "2"],
-     "--token-column applies to no input: the inputs are jsonl files"),
+     "--token-column applies to no input; the inputs are jsonl files"),
 ])
 def test_reading_options_no_input_takes_are_refused(capsys, tmp_path, parquet_pred, argv,
                                                    message):

@@ -134,7 +134,10 @@ def test_llm_flags_need_model_outputs(capsys, tmp_path):
     gold.write_text('{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n')
     status, _, err = run(capsys, "score", str(gold), str(gold), "--align", "first")
     assert status == 2
-    assert "--align apply to model outputs" in err
+    assert ("--align says which occurrence of a repeated string a mention of model outputs takes; "
+            f"{gold} holds no model outputs (JSON Lines records with \"output\" or \"mentions\" "
+            "instead of \"spans\"): leave it out") in err
+
 
 
 def test_bad_label_alias(capsys, example):
@@ -224,20 +227,20 @@ def test_convert_writes_the_aligned_spans(capsys, example, tmp_path):
     (["--parquet-kind", "tags"], "--parquet-kind applies to Parquet output;"),
     (["--chunk-size", "10"], "--chunk-size cuts a file converted chunk by chunk; model outputs "
      "are aligned to the gold file read whole: leave it out."),
-    (["--keep", "PER"], "--keep changes the entities a conversion writes; the aligned spans are "
+    (["--keep", "PER"], "--keep acts on the entities read; the aligned spans are "
      "written as aligned: leave it out, and convert {out} again with --keep."),
-    (["--map", "PER=P"], "--map changes the entities a conversion writes;"),
-    (["--drop", "PER"], "--drop changes the entities a conversion writes;"),
+    (["--map", "PER=P"], "--map acts on the entities read;"),
+    (["--drop", "PER"], "--drop acts on the entities read;"),
     # the options of tag gold, for span gold
-    (["--from-scheme", "IOB2"], "--from-scheme says how the tags of tag gold are read (CoNLL, "
+    (["--from-scheme", "IOB2"], "--from-scheme says how the tags of tag files are read (CoNLL, "
      "Parquet tags); {gold} holds spans: leave it out."),
-    (["--mode", "strict"], "--mode says how the tags of tag gold are read"),
-    (["--suffix"], "--suffix says how the tags of tag gold are spelled"),
-    (["--tag-delimiter", "_"], "--tag-delimiter says how the tags of tag gold are spelled"),
-    (["--outside", "NONE"], "--outside says how the tags of tag gold are spelled"),
+    (["--mode", "strict"], "--mode says how the tags of tag files are read"),
+    (["--suffix"], "--suffix says how the tags of tag files are spelled"),
+    (["--tag-delimiter", "_"], "--tag-delimiter says how the tags of tag files are spelled"),
+    (["--outside", "NONE"], "--outside says how the tags of tag files are spelled"),
     (["--snap", "expand"], "--snap says how mentions snap to the tokens of tag gold (CoNLL, "
      "Parquet tags); {gold} holds spans: leave it out."),
-    (["--token-column", "1"], "--token-column applies to no input: the inputs are jsonl files"),
+    (["--token-column", "1"], "--token-column applies to no input; the inputs are jsonl files"),
 ])
 def test_convert_refuses_the_options_aligned_outputs_have_no_use_for(capsys, example, tmp_path,
                                                                      flags, message):
@@ -266,12 +269,12 @@ def test_convert_takes_the_options_of_tag_gold(capsys, tmp_path):
 
 @pytest.mark.parametrize(("flags", "message"), [
     # the options of tag gold, for span gold
-    (["--scheme", "IOB2"], "--scheme says how the tags of tag gold are read (CoNLL, Parquet "
+    (["--scheme", "IOB2"], "--scheme says how the tags of tag files are read (CoNLL, Parquet "
      "tags); {gold} holds spans: leave it out."),
-    (["--mode", "strict"], "--mode says how the tags of tag gold are read"),
-    (["--suffix"], "--suffix says how the tags of tag gold are spelled"),
-    (["--tag-delimiter", "_"], "--tag-delimiter says how the tags of tag gold are spelled"),
-    (["--outside", "NONE"], "--outside says how the tags of tag gold are spelled"),
+    (["--mode", "strict"], "--mode says how the tags of tag files are read"),
+    (["--suffix"], "--suffix says how the tags of tag files are spelled"),
+    (["--tag-delimiter", "_"], "--tag-delimiter says how the tags of tag files are spelled"),
+    (["--outside", "NONE"], "--outside says how the tags of tag files are spelled"),
     (["--snap", "expand"], "--snap says how mentions snap to the tokens of tag gold (CoNLL, "
      "Parquet tags); {gold} holds spans: leave it out."),
     # model outputs have no tokens and no scores, and are aligned to the gold file read whole
@@ -287,9 +290,9 @@ def test_convert_takes_the_options_of_tag_gold(capsys, tmp_path):
      "scores of predictions; {llm} holds model outputs, without scores: leave it out."),
     (["--objective", "f1"], "--objective says what --threshold-from maximises; {llm} holds "
      "model outputs, without scores"),
-    (["--schema", "exact"], "--schema says which SemEval schema --threshold-from traces;"),
+    (["--schema", "exact"], "--schema says which SemEval schema a threshold curve traces;"),
     # reading options that neither file's format takes
-    (["--token-column", "1"], "--token-column applies to no input: the inputs are jsonl files"),
+    (["--token-column", "1"], "--token-column applies to no input; the inputs are jsonl files"),
     (["--gold-column", "1"], "--gold-column applies to no input"),
     (["--pred-column", "1"], "--pred-column applies to no input"),
     (["--pred-annotator", "ann"], "--pred-annotator applies to no input"),
@@ -330,7 +333,7 @@ TAG_GOLD_OPTIONS = ("--scheme", "IOB2", "--mode", "strict", "--tag-delimiter", "
 @pytest.mark.parametrize(("flags", "message"), [
     (["--strict-tokens"], "--strict-tokens makes a token that differs between GOLD and PRED an "
      "error; {llm} holds model outputs, which have no tokens: leave it out."),
-    (["--pred-column", "1"], "--pred-column applies to no input: the inputs are conll, jsonl "
+    (["--pred-column", "1"], "--pred-column applies to no input; the inputs are conll, jsonl "
      "files"),
     (["--layer", "Entity"], "--layer applies to no input"),
     (["--workers", "2"], "--workers scores chunks of the files on a local Dask cluster;"),

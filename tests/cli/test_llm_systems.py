@@ -108,7 +108,7 @@ def test_compare_refuses_what_does_not_apply(capsys):
     status, _, err = run(capsys, "compare", GOLD, GOLD, GOLD, "--names", "a", "b",
                          "--align", "first")
     assert status == 2
-    assert "--align apply to model outputs" in err
+    assert "--align says which occurrence of a repeated string a mention of model outputs" in err
 
 
 def test_report_of_a_model_shows_its_summary_unaligned_mentions_and_outputs(capsys, tmp_path):
@@ -211,12 +211,12 @@ COMMANDS = {"compare": ("--resamples", "10"), "report": ("--resamples", "10", "-
     *((command, ["--snap", "expand"], "--snap says how mentions snap to the tokens of tag gold "
       "(CoNLL, Parquet tags); {gold} holds spans: leave it out.") for command in COMMANDS),
     # compare refused these already, for the span files they are
-    ("report", ["--scheme", "IOB2"], "--scheme says how the tags of tag gold are read (CoNLL, "
+    ("report", ["--scheme", "IOB2"], "--scheme says how the tags of tag files are read (CoNLL, "
      "Parquet tags); {gold} holds spans: leave it out."),
-    ("report", ["--mode", "strict"], "--mode says how the tags of tag gold are read"),
-    ("report", ["--suffix"], "--suffix says how the tags of tag gold are spelled"),
-    ("report", ["--tag-delimiter", "_"], "--tag-delimiter says how the tags of tag gold are"),
-    ("report", ["--outside", "NONE"], "--outside says how the tags of tag gold are spelled"),
+    ("report", ["--mode", "strict"], "--mode says how the tags of tag files are read"),
+    ("report", ["--suffix"], "--suffix says how the tags of tag files are spelled"),
+    ("report", ["--tag-delimiter", "_"], "--tag-delimiter says how the tags of tag files are"),
+    ("report", ["--outside", "NONE"], "--outside says how the tags of tag files are spelled"),
 ])
 def test_span_gold_refuses_the_options_of_tag_gold(capsys, command, flags, message):
     status, out, err = run(capsys, command, GOLD, LLM, LLM, "--names", "a", "b", *flags,
@@ -231,9 +231,9 @@ def test_span_gold_refuses_the_options_of_tag_gold(capsys, command, flags, messa
     *((command, ["--strict-tokens"], "--strict-tokens makes a token that differs between GOLD "
       "and PRED an error; {llm} holds model outputs, which have no tokens: leave it out.")
       for command in COMMANDS),
-    *((command, ["--pred-annotator", "ann"], "--pred-annotator applies to no input: the inputs "
+    *((command, ["--pred-annotator", "ann"], "--pred-annotator applies to no input; the inputs "
       "are conll, jsonl files") for command in COMMANDS),
-    ("compare", ["--pred-column", "1"], "--pred-column applies to no input: the inputs are "
+    ("compare", ["--pred-column", "1"], "--pred-column applies to no input; the inputs are "
      "conll, jsonl files"),
 ])
 def test_model_outputs_refuse_the_options_of_prediction_files(capsys, tag_gold, command, flags,

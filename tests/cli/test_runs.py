@@ -111,14 +111,20 @@ def _span_runs(tmp_path):
 
 
 @pytest.mark.parametrize(("flags", "message"), [
-    (["--scheme", "IOB2"], "--scheme applies to CoNLL (tag) files only; the inputs are span "
-     "files (jsonl)"),
-    (["--token-column", "1"], "--token-column applies to CoNLL (tag) files only"),
-    (["--layer", "Entity"], "--layer applies to no input: the inputs are jsonl files"),
-    (["--align", "first"], "--align apply to model outputs"),
-    (["--workers", "2"], "--runs does not take --workers"),
-    (["--chunk-sentences", "5"], "--runs does not take --chunk-sentences"),
-    (["--objective", "f1"], "--runs does not take --objective"),
+    (["--scheme", "IOB2"], "--scheme says how the tags of tag files are read (CoNLL, Parquet "
+     "tags); the inputs are span files (jsonl): leave it out."),
+    (["--token-column", "1"], "--token-column applies to no input; the inputs are jsonl files"),
+    (["--layer", "Entity"], "--layer applies to no input; the inputs are jsonl files"),
+    (["--align", "first"], "--align says which occurrence of a repeated string a mention of "
+     "model outputs takes; "),
+    (["--workers", "2"], "--workers scores chunks of the files on a local Dask cluster; --runs "
+     "reads every run whole: leave it out."),
+    (["--workers", "2", "--chunk-sentences", "5"], "--chunk-sentences, --workers read or score "
+     "the files chunk by chunk; --runs reads every run whole: leave them out."),
+    (["--objective", "f1"], "--objective says what --threshold-from maximises; --runs scores "
+     "every run as it is: leave it out."),
+    (["--ci", "--confusion"], "--confusion, --ci add to the scores of one PRED; --runs "
+     "summarises the runs (mean ± SD over runs): leave them out."),
 ])
 def test_an_option_the_runs_have_no_use_for_is_a_usage_error(capsys, tmp_path, flags, message):
     status = main(["score", *_span_runs(tmp_path), "--runs", *flags])

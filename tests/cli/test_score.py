@@ -389,7 +389,13 @@ def test_span_files(capsys, tmp_path):
     assert any("d2" in n for n in data["notes"])
     status, _, err = run(capsys, "score", str(gold), str(pred), "--scheme", "BIO")
     assert status == 2
-    assert "--scheme applies to CoNLL (tag) files only" in err
+    assert ("--scheme says how the tags of tag files are read (CoNLL, Parquet tags); the inputs "
+            "are span files (jsonl): leave it out") in err
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--suffix", "--scheme", "BIO",
+                         "--strict-tokens")
+    assert status == 2  # every option of tags given, in one message
+    assert ("error: --scheme, --suffix say how the tags of tag files are read (CoNLL, Parquet "
+            "tags); the inputs are span files (jsonl): leave them out.") in err
     status, _, err = run(capsys, "score", str(gold), str(pred), "--gold-format", "conll",
                          "--pred-format", "conll")
     assert status == 1  # read as CoNLL: a JSON line has one column
@@ -700,7 +706,7 @@ def test_per_side_columns_do_not_apply_to_span_files(capsys, tmp_path):
     gold.write_text('{"id": "a", "spans": []}\n')
     status, _, err = run(capsys, "score", str(gold), str(gold), "--gold-column", "1")
     assert status == 2
-    assert "--gold-column applies to CoNLL (tag) files only" in err
+    assert "--gold-column applies to no input; the inputs are jsonl files" in err
     status, _, err = run(capsys, "score", str(gold), "--gold-column", "1", "--pred-column", "2")
     assert status == 2
     assert "read one CoNLL file" in err

@@ -174,7 +174,8 @@ def test_schema_needs_semeval_and_threshold_from(capsys, files):
     status, _, err = run(capsys, "score", files["gold"], files["pred"], "--threshold-from",
                          files["dev_gold"], files["dev_pred"], "--schema", "partial")
     assert status == 2
-    assert "--schema applies to --match semeval; got --match exact" in err
+    assert ("--schema says which SemEval schema a threshold curve traces; --match exact has no "
+            "SemEval schemas: leave it out, or give --match semeval.") in err
 
 
 @pytest.mark.parametrize("argv", [["--match", "overlap"], ["--match", "semeval", "--schema",

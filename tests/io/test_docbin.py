@@ -186,7 +186,7 @@ def test_spans_key_is_refused_when_neither_side_is_a_spacy_file(tmp_path, capsys
     src.write_text('{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n', encoding="utf-8")
     assert main(["convert", str(src), str(tmp_path / "d.conll"), "--spans-key", "sc"]) == 2
     assert ("nerscore convert: error: --spans-key names a span group of .spacy files; IN is a "
-            "jsonl file and OUT a conll file. See") in capsys.readouterr().err
+            "jsonl file and OUT a conll file: leave it out. See") in capsys.readouterr().err
 
 
 def test_convert_help_says_spans_key_names_the_group_read_and_written(capsys):
@@ -264,12 +264,12 @@ def test_spans_key_of_agree_and_adjudicate_needs_a_spacy_file(tmp_path, capsys):
                                      encoding="utf-8")
         files.append(str(tmp_path / name))
     assert main(["agree", *files, "--spans-key", "sc"]) == 2
-    assert ("nerscore agree: error: --spans-key applies to no input: the inputs are jsonl "
+    assert ("nerscore agree: error: --spans-key applies to no input; the inputs are jsonl "
             "files, whose readers do not take it") in capsys.readouterr().err
     assert main(["adjudicate", *files, "--spans-key", "sc", "-o",
                  str(tmp_path / "gold.jsonl")]) == 2
     assert ("nerscore adjudicate: error: --spans-key names a span group of .spacy files; the "
-            "FILEs are jsonl files and --output a jsonl file. See") in capsys.readouterr().err
+            "FILEs are jsonl files and --output a jsonl file: leave it out. See") in capsys.readouterr().err
     assert not (tmp_path / "gold.jsonl").exists()
     assert main(["adjudicate", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())

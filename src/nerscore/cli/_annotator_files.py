@@ -16,6 +16,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._unused import check_span_inputs
 
 if TYPE_CHECKING:
     from nerscore.errors import AnnotatorChoiceError
@@ -123,7 +124,7 @@ def read_annotators(args: argparse.Namespace, command: str, output: Format | Non
                          in zip(files, options, strict=True)],
                         "set --input-format if a format was guessed wrongly")
     if kind == "spans":
-        fm.check_span_options(args, (fmt for _, _, fmt in files))
+        check_span_inputs(args, (fmt for _, _, fmt in files))
     _check_flags(args, [fmt for _, _, fmt in files], output)
     tag_kw: dict[str, Any] = {}
     if kind == "tags":

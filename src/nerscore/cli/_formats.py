@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _options as opt
+from nerscore.cli._unused import Table, Unused, it, refuse_unused
 
 if TYPE_CHECKING:
     from nerscore.io.formats import Format
@@ -24,7 +25,6 @@ __all__ = [
     "add_spans_key_option",
     "add_tool_options",
     "check_reader_flags",
-    "check_span_options",
     "check_spans_key",
     "format_help",
     "format_name",
@@ -34,36 +34,23 @@ __all__ = [
     "tool_kwargs",
 ]
 
-#: Reader keyword -> (flag, attribute, default) of the reading options every file shares.
-_SHARED = {
-    "token_column": ("--token-column", "token_column", 0),
-    "label_column": ("--label-column", "label_column", -1),
-    "column_delimiter": ("--delimiter-columns", "delimiter_columns", "auto"),
-    "comments": ("--comments", "comments", False),
-    "encoding": ("--encoding", "encoding", "utf-8"),
-    "offsets": ("--offsets", "offsets", "auto"),
-    "layer": ("--layer", "layer", "NamedEntity"),
-    "feature": ("--feature", "feature", None),
-    "annotator": ("--annotator", "annotator", None),
-    "split": ("--split", "split", None),
-    "units": ("--units", "units", None),
-    "spans_key": ("--spans-key", "spans_key", None),
-}
+_NO_INPUT = "applies to no input"
+_SPANS_KEY = Unused("--spans-key", "spans_key", None, "names a span group of .spacy files")
+#: Reader keyword -> the reading option every file shares.
+_SHARED = {keyword: Unused(flag, flag[2:].replace("-", "_"), default, _NO_INPUT)
+           for keyword, flag, default in (
+               ("token_column", "--token-column", 0), ("label_column", "--label-column", -1),
+               ("column_delimiter", "--delimiter-columns", "auto"),
+               ("comments", "--comments", False), ("encoding", "--encoding", "utf-8"),
+               ("offsets", "--offsets", "auto"), ("layer", "--layer", "NamedEntity"),
+               ("feature", "--feature", None), ("annotator", "--annotator", None),
+               ("split", "--split", None), ("units", "--units", None),
+               ("spans_key", "--spans-key", None))}
 #: Reader keyword -> per-side flag (``{side}`` is gold or pred), unset unless given.
 _PER_SIDE = {"label_column": "{side}-column", "encoding": "{side}-encoding",
              "annotator": "{side}-annotator"}
 #: The reader keywords of annotation-tool formats, set by :func:`add_tool_options`.
 _TOOL = ("offsets", "layer", "feature")
-
-#: Options of tag files (decoding) and of CoNLL files that span files cannot take.
-_TAG_FLAGS = (
-    ("--scheme", "scheme", None), ("--mode", "mode", "lenient"), ("--suffix", "suffix", False),
-    ("--tag-delimiter", "tag_delimiter", "-"), ("--outside", "outside", "O"),
-    ("--token-column", "token_column", 0), ("--label-column", "label_column", -1),
-    ("--delimiter-columns", "delimiter_columns", "auto"), ("--comments", "comments", False),
-    ("--strict-tokens", "strict_tokens", False), ("--gold-column", "gold_column", None),
-    ("--pred-column", "pred_column", None),
-)
 
 
 def format_name(value: str) -> str:
@@ -191,9 +178,8 @@ def check_spans_key(args: argparse.Namespace, formats: Iterable[Format], where: 
     ------
     UsageError
     """
-    if getattr(args, "spans_key", None) is not None and not any(
-            "spans_key" in f.options for f in formats):
-        raise opt.UsageError(f"--spans-key names a span group of .spacy files; {where}")
+    if not any("spans_key" in f.options for f in formats):
+        refuse_unused(args, _SPANS_KEY, where)
 
 
 def add_tool_options(parser: argparse.ArgumentParser, *, sides: bool = True,
@@ -323,52 +309,20 @@ def check_reader_flags(args: argparse.Namespace, files: Sequence[tuple[str | Non
     UsageError
         Naming the options and the formats of the files.
     """
-    refused = []
-    for keyword, (flag, attribute, default) in _SHARED.items():
-        value = getattr(args, attribute, default)
-        if keyword in ignore:
-            continue
-        if value != default and not any(keyword in f.options for _, f in files):
-            refused.append(flag)
+    refused = [row for keyword, row in _SHARED.items() if keyword not in ignore
+               and not any(keyword in f.options for _, f in files)]
     for keyword, template in _PER_SIDE.items():
         for side, fmt in files:
             if side is None or keyword in fmt.options:
                 continue
             flag = "--" + template.format(side=side)
-            if getattr(args, flag[2:].replace("-", "_"), None) is not None and flag not in refused:
-                refused.append(flag)
-    if refused:
-        names = ", ".join(dict.fromkeys(f.name for _, f in files))
-        raise opt.UsageError(
-            f"{', '.join(refused)} appl{'ies' if len(refused) == 1 else 'y'} to no input: the "
-            f"inputs are {names} files, whose readers do not take "
-            f"{'it' if len(refused) == 1 else 'them'} (set the format options if a format was "
-            "guessed wrongly from the file name)")
-
-
-def check_span_options(args: argparse.Namespace, formats: Iterable[Format]) -> None:
-    """Tag and column options mean nothing for span files: refuse them.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed arguments.
-    formats : iterable of Format
-        The formats of the inputs (for the message).
-
-    Raises
-    ------
-    UsageError
-        Naming the options given.
-    """
-    given = [flag for flag, attribute, default in _TAG_FLAGS
-             if getattr(args, attribute, default) != default]
-    if given:
-        names = "/".join(dict.fromkeys(f.name for f in formats))
-        raise opt.UsageError(
-            f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} to CoNLL (tag) files "
-            f"only; the inputs are span files ({names})"
-        )
+            row = Unused(flag, flag[2:].replace("-", "_"), None, _NO_INPUT)
+            if row not in refused:
+                refused.append(row)
+    names = ", ".join(dict.fromkeys(f.name for _, f in files))
+    refuse_unused(args, Table("apply to no input", tuple(refused)), lambda given: (
+        f"the inputs are {names} files, whose readers do not take {it(given)}"),
+        then=", or set the format options if a format was guessed wrongly from the file name")
 
 
 def same_kind(files: Sequence[tuple[str, str, Format, dict[str, Any]]], advice: str) -> str:

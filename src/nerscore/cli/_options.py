@@ -518,18 +518,13 @@ def resampling_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     ------
     UsageError
         When ``--resamples``, ``--level`` or ``--seed`` is given to a parser
-        with ``--ci`` but ``--ci`` is not, or ``--level`` or ``--seed`` with
-        ``--resamples 0``, which turns the intervals off.
+        with ``--ci`` but ``--ci`` is not (``agree``, where ``--resamples 0``
+        turns the intervals off, refuses ``--level`` and ``--seed`` with it).
     """
     given = [flag for flag, dest in (("--resamples", "resamples"), ("--level", "level"),
                                      ("--seed", "seed")) if getattr(args, dest) is not None]
     if given and getattr(args, "ci", True) is False:
         raise UsageError(f"{_quote(given)} need{'s' if len(given) == 1 else ''} --ci")
-    if args.resamples == 0 and given[1:]:
-        one = len(given) == 2
-        raise UsageError(f"{' and '.join(given[1:])} appl{'ies' if one else 'y'} to the "
-                         "bootstrap intervals, which --resamples 0 turns off; leave "
-                         f"{'it' if one else 'them'} out, or give --resamples 1 or more")
     return {
         "n_resamples": 1000 if args.resamples is None else args.resamples,
         "level": 0.95 if args.level is None else args.level,

@@ -23,11 +23,19 @@ from nerscore.cli._output import (
     output_renderer,
     write_result,
 )
+from nerscore.cli._unused import LABEL_OPS, Table, Unused, refuse_unused
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 __all__ = ["register", "run_adjudicate", "run_agree"]
+
+_TAGS = Unused("--tags", "tags", False, "compares the raw tags of every token")
+#: The options of the bootstrap intervals, which ``--resamples 0`` turns off.
+_INTERVALS = Table("apply to the bootstrap intervals", (
+    Unused("--level", "level", None, "sets the confidence level of the bootstrap intervals"),
+    Unused("--seed", "seed", None, "seeds the resamples of the bootstrap intervals"),
+))
 
 AGREE_DESCRIPTION = """\
 Agreement between annotators of the same documents, one file (or BRAT folder)
@@ -180,13 +188,15 @@ def run_agree(args: argparse.Namespace) -> int:
 
     renderer = output_renderer(args, "agreement")
     ops = list(label_flags(args).values())
-    if args.tags and ops:
-        raise opt.UsageError(f"{', '.join(ops)} act on entities, but --tags compares the raw "
-                             "tags of every token; leave out --tags or the label operations")
+    if args.tags:
+        refuse_unused(args, LABEL_OPS, f"{_TAGS.flag} {_TAGS.what}",
+                      then=f", or leave out {_TAGS.flag}")
+    if args.resamples == 0:
+        refuse_unused(args, _INTERVALS, "--resamples 0 turns them off",
+                      then=", or give --resamples 1 or more")
     data, tag_kw, read = read_annotators(args, "agree")
-    if args.tags and not tag_kw:
-        raise opt.UsageError("--tags compares the raw tags of every token, but the FILEs hold "
-                             "spans; leave --tags out")
+    if not tag_kw:
+        refuse_unused(args, _TAGS, "the FILEs hold spans")
     file_notes = identical_files(args, list(data)) + token_notes(read, "agree")
     resampling = {k: v for k, v in opt.resampling_kwargs(args).items() if v is not None}
     result = nerscore.agreement(data, match=args.match, tags=args.tags,

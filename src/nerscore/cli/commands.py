@@ -25,6 +25,7 @@ from nerscore.cli._output import (
     write_result,
 )
 from nerscore.cli._score_input import add_stream_options, score_streaming, wants_streaming
+from nerscore.cli._unused import check_not_outputs, check_span_inputs
 from nerscore.cli.runs import add_runs_options, run_runs, wants_runs
 from nerscore.cli.thresholds import add_threshold_options, threshold_from_dev
 
@@ -159,7 +160,7 @@ def run_score(args: argparse.Namespace) -> int:
     _check_extras(args)
     if not one_file and llm.is_llm_prediction(args.pred, pred_fmt, pred_encoding):
         return llm.run_llm_score(args, gold_fmt, reading[0], pred_encoding)
-    llm.check_no_llm_flags(args)
+    check_not_outputs(args, [args.pred])
     kind = gold_fmt.kind_of(args.gold, reading[0])
     if pred_fmt.kind_of(args.pred, reading[1]) != kind:
         raise opt.UsageError(
@@ -168,7 +169,7 @@ def run_score(args: argparse.Namespace) -> int:
             "was guessed wrongly from the file name"
         )
     if kind == "spans":
-        fm.check_span_options(args, (gold_fmt, pred_fmt))
+        check_span_inputs(args, (gold_fmt, pred_fmt))
     fm.check_reader_flags(args, sides)
     asked = [e for e, on in (("confusion", args.confusion), ("breakdown", args.breakdown),
                              ("intervals", args.ci)) if on]

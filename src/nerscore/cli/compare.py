@@ -22,7 +22,7 @@ from nerscore.cli._output import (
     output_renderer,
     write_result,
 )
-from nerscore.cli._unused import check_scored_outputs
+from nerscore.cli._unused import Unused, check_scored_outputs, check_span_inputs, refuse_unused
 from nerscore.cli.compare_runs import add_system_option, run_compare_runs
 from nerscore.cli.compare_thresholds import add_compare_threshold_options, per_system_thresholds
 from nerscore.cli.llm import add_llm_options
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 __all__ = ["register", "run_compare"]
+
+_BETA = Unused("--beta", "beta", 1.0, "weighs recall in the F-score")
 
 COMPARE_DESCRIPTION = """\
 Compare systems on one gold file: every system's micro and macro precision,
@@ -148,7 +150,7 @@ def _read(args: argparse.Namespace, outputs: set[str],
                         "set --gold-format/--pred-format if a format was guessed wrongly from "
                         "the file name")
     if kind == "spans":
-        fm.check_span_options(args, (fmt for _, _, fmt, _ in files))
+        check_span_inputs(args, (fmt for _, _, fmt, _ in files))
     fm.check_reader_flags(args, [*((side, fmt) for _, _, fmt, side in files),
                                  *(("pred", fm.input_format(p, args.pred_format))
                                    for p in outputs)])
@@ -203,6 +205,7 @@ def run_compare(args: argparse.Namespace) -> int:
     """
     import nerscore
 
+    refuse_unused(args, _BETA, "compare scores precision, recall and F1")
     if args.system:
         return _write(args, run_compare_runs(args, _read_runs, _note))
     if not args.preds:
@@ -217,9 +220,6 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.baseline is not None and args.baseline not in names:
         raise opt.UsageError(f"--baseline {args.baseline!r} is none of the systems "
                              f"({', '.join(names)}); give one of the --names")
-    if args.beta != 1.0:
-        raise opt.UsageError("--beta does not apply to compare: it scores precision, recall "
-                             "and F1")
     outputs = llm_preds(args, args.preds)  # files of model outputs (docs/llm.md)
     options = opt.match_kwargs(args)
     output_renderer(args, "comparison")  # a bad --format fails before the resampling

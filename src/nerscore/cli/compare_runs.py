@@ -14,6 +14,7 @@ from typing import Any
 
 from nerscore.cli import _options as opt
 from nerscore.cli._output import ProgressBar, output_renderer
+from nerscore.cli._unused import THRESHOLD_FROM, refuse_unused
 
 __all__ = ["add_system_option", "parse_system", "run_compare_runs"]
 
@@ -78,9 +79,8 @@ def _check(args: argparse.Namespace, systems: list[tuple[str, list[str]]]) -> No
     if args.names is not None:
         raise opt.UsageError("--names names PRED files; --system names its system itself "
                              "(NAME=RUN1,RUN2,...)")
-    if args.threshold_from is not None:
-        raise opt.UsageError("--threshold-from takes one DEV_PRED per system and does not "
-                             "apply to --system runs")
+    refuse_unused(args, THRESHOLD_FROM, "it takes one DEV_PRED per system and does not apply "
+                                        "to --system runs")
     names = [n for n, _ in systems]
     if len(set(names)) != len(names):
         raise opt.UsageError("the names of --system must be distinct")
@@ -90,9 +90,6 @@ def _check(args: argparse.Namespace, systems: list[tuple[str, list[str]]]) -> No
     if args.baseline is not None and args.baseline not in names:
         raise opt.UsageError(f"--baseline {args.baseline!r} is none of the systems "
                              f"({', '.join(names)}); give one of the --system names")
-    if args.beta != 1.0:
-        raise opt.UsageError("--beta does not apply to compare: it scores precision, recall "
-                             "and F1")
 
 
 def run_compare_runs(args: argparse.Namespace, read: Callable[[argparse.Namespace], Any],

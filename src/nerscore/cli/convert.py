@@ -13,6 +13,7 @@ from nerscore.cli import _formats as fm, _options as opt, llm
 from nerscore.cli._flags import command_flags, declare_flags, keywords_to_flags
 from nerscore.cli._labels import add_label_options, label_kwargs
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
+from nerscore.cli._unused import check_not_outputs
 
 if TYPE_CHECKING:
     from nerscore.io.convert import ConversionResult
@@ -171,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
     if args.gold is not None:
         raise opt.UsageError(f"--gold is for model outputs; {args.source} has no records with "
                              "\"output\" or \"mentions\"")
-    llm.check_no_llm_flags(args)
+    check_not_outputs(args, [args.source])
     conll = {k: v for k, v in opt.conll_kwargs(args).items() if k != "encoding"}
     conll.update(fm.tool_kwargs(args))
     conll.update({k: getattr(args, k) for k in ("split", "units", "spans_key")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._output import add_format_option, declare_files, output_renderer, write_result
+from nerscore.cli._unused import check_span_inputs
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -136,7 +137,7 @@ def _read(args: argparse.Namespace) -> tuple[Any, Any, Any, tuple[str, ...]]:
     kind = fm.same_kind([(k.upper(), paths[k], fmts[k], options[k]) for k in paths],
                         "set --input-format if a format was guessed wrongly")
     if kind == "spans":
-        fm.check_span_options(args, fmts.values())
+        check_span_inputs(args, fmts.values())
     fm.check_reader_flags(args, [(None, f) for f in fmts.values()])
     data = {k: fmts[k].load(p, options[k]) for k, p in paths.items()}
     notes = tuple(n for d in data.values() for n in d.notes)

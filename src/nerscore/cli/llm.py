@@ -29,9 +29,6 @@ if TYPE_CHECKING:
 __all__ = ["add_llm_options", "gold_documents", "is_llm_prediction", "label_aliases",
            "llm_keywords", "run_llm_score"]
 
-_FLAGS = (("--align", "align"), ("--snap", "snap"), ("--label-alias", "label_alias"),
-          ("--output-format", "output_format"), ("--normalize", "normalize"))
-
 
 class LazyChoices(Sequence[str]):
     """The choices of an option, read from the module that defines them when first needed.
@@ -143,26 +140,6 @@ def is_llm_prediction(path: str, fmt: Format, encoding: str = "utf-8") -> bool:
     from nerscore.io.llm_records import is_llm_file
 
     return is_llm_file(path, encoding=encoding)
-
-
-def check_no_llm_flags(args: argparse.Namespace) -> None:
-    """Refuse the model-output options for a prediction file that is not one.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        Parsed arguments.
-
-    Raises
-    ------
-    UsageError
-        When one of them was given.
-    """
-    given = [flag for flag, dest in _FLAGS if getattr(args, dest, None) is not None]
-    if given:
-        raise opt.UsageError(
-            f"{', '.join(given)} apply to model outputs: a JSON Lines prediction file whose "
-            "records carry \"output\" or \"mentions\" instead of \"spans\"")
 
 
 def label_aliases(values: list[str] | None) -> dict[str, list[str]] | None:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.cli import _formats as fm, _options as opt, llm
+from nerscore.cli._unused import check_not_outputs
 
 if TYPE_CHECKING:
     from nerscore.analysis.significance.units import SequenceCounts
@@ -83,7 +84,7 @@ def llm_preds(args: argparse.Namespace, paths: Sequence[str]) -> set[str]:
         if llm.is_llm_prediction(path, fmt, encoding):
             found.add(path)
     if not found:
-        llm.check_no_llm_flags(args)
+        check_not_outputs(args, paths)
     elif getattr(args, "normalize", None) is not None:
         args.llm_normalize = args.normalize
         if args.match != "mention":

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._labels import add_label_options
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
+from nerscore.cli._unused import check_scored_outputs, check_span_inputs
 from nerscore.cli.llm import add_llm_options
 
 if TYPE_CHECKING:
@@ -126,7 +127,6 @@ class _Scored(NamedTuple):
 
 def _score_all(args: argparse.Namespace) -> _Scored:
     """Every PRED scored against GOLD; the token lists of gold tag files for the browser."""
-    from nerscore.cli._unused import check_scored_outputs
     from nerscore.cli.llm_systems import llm_preds
     from nerscore.io.chunks import ReadAhead
 
@@ -145,7 +145,7 @@ def _score_all(args: argparse.Namespace) -> _Scored:
         check_scored_outputs(args, kind == "tags", sorted(outputs),
                              every=outputs == set(args.preds))
     if kind == "spans":
-        fm.check_span_options(args, (gold_fmt, *pred_fmts))
+        check_span_inputs(args, (gold_fmt, *pred_fmts))
     fm.check_reader_flags(args, [("gold", gold_fmt), *(("pred", f) for f in pred_fmts)])
     options = opt.match_kwargs(args)
     score_kw: dict[str, Any] = {"match": args.match, "beta": args.beta,

@@ -16,8 +16,24 @@ from typing import Any
 
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._output import write_result
+from nerscore.cli._unused import (
+    CHUNKS,
+    THRESHOLDS,
+    Table,
+    Unused,
+    check_span_inputs,
+    refuse_unused,
+)
 
 __all__ = ["add_runs_options", "run_runs", "wants_runs"]
+
+#: What ``score`` adds to the scores of one PRED, which a summary of runs has no use for.
+_EXTRAS = Table("add to the scores of one PRED", (
+    Unused("--errors", "errors", None, "writes every entity error to a file"),
+    Unused("--confusion", "confusion", False, "prints the confusion matrix of entity labels"),
+    Unused("--breakdown", "breakdown", None, "prints the scores per entity length or document"),
+    Unused("--ci", "ci", False, "gives bootstrap confidence intervals of the scores"),
+))
 
 
 def add_runs_options(parser: argparse.ArgumentParser) -> None:
@@ -51,19 +67,9 @@ def wants_runs(args: argparse.Namespace) -> bool:
             raise opt.UsageError("several PRED files are several runs of one system: add --runs "
                                  "(or compare systems with nerscore compare)")
         return False
-    refused = [flag for flag, on in (("--errors", args.errors is not None),
-                                     ("--confusion", args.confusion),
-                                     ("--breakdown", args.breakdown is not None),
-                                     ("--ci", args.ci), ("--threshold-from",
-                                                         args.threshold_from is not None),
-                                     ("--objective", args.objective is not None),
-                                     ("--schema", args.schema is not None),
-                                     ("--workers", bool(args.workers)),
-                                     ("--scheduler", args.scheduler is not None),
-                                     ("--chunk-sentences", args.chunk_sentences is not None))
-               if on]
-    if refused:
-        raise opt.UsageError(f"--runs does not take {', '.join(refused)}")
+    refuse_unused(args, _EXTRAS, "--runs summarises the runs (mean ± SD over runs)")
+    refuse_unused(args, THRESHOLDS, "--runs scores every run as it is")
+    refuse_unused(args, CHUNKS, "--runs reads every run whole")
     if args.pred is None:
         raise opt.UsageError("--runs needs GOLD and one or more PRED files")
     from nerscore.errors import OptionError
@@ -104,7 +110,7 @@ def run_runs(args: argparse.Namespace) -> int:
     kind = gold_fmt.kind_of(args.gold, gold_reading)
     pred_fmts = [fm.input_format(path, args.pred_format) for path in files]
     if kind == "spans":
-        fm.check_span_options(args, (gold_fmt, *pred_fmts))
+        check_span_inputs(args, (gold_fmt, *pred_fmts))
     fm.check_reader_flags(args, [("gold", gold_fmt), *(("pred", f) for f in pred_fmts)])
     gold = gold_fmt.load(args.gold, gold_reading)
     notes = {args.gold: _file_notes(args.gold, gold.notes)}

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._unused import SCHEMA, refuse_unused
 
 __all__ = ["add_schema_option", "add_threshold_options", "curve_kwargs", "dev_curve",
            "dev_objective", "read_dev_files", "threshold_from_dev"]
@@ -56,11 +57,11 @@ def curve_kwargs(args: argparse.Namespace, options: dict[str, Any]) -> dict[str,
         For ``--schema`` with a matcher other than ``semeval``.
     """
     out = dict(options)
-    schema = getattr(args, "schema", None)
-    if schema is not None:
-        if args.match != "semeval":
-            raise opt.UsageError(f"--schema applies to --match semeval; got --match {args.match}")
-        out["schema"] = schema
+    if args.match != "semeval":
+        refuse_unused(args, SCHEMA, f"--match {args.match} has no SemEval schemas",
+                      then=", or give --match semeval")
+    elif getattr(args, "schema", None) is not None:
+        out["schema"] = args.schema
     return out
 
 
