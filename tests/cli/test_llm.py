@@ -140,6 +140,25 @@ def test_llm_flags_need_model_outputs(capsys, tmp_path):
 
 
 
+def test_normalize_is_the_mention_matchers_flag_for_other_files(capsys, tmp_path):
+    """Without model outputs, ``--normalize`` is the ``mention`` matcher's (convert has none)."""
+    gold, pred = tmp_path / "g.jsonl", tmp_path / "p.jsonl"
+    gold.write_text('{"id": "a", "text": "Anna met ANNA", "spans": [[0, 4, "PER"]]}\n')
+    pred.write_text('{"id": "a", "text": "Anna met ANNA", "spans": [[9, 13, "PER"]]}\n')
+    status, out, err = run(capsys, "score", str(gold), str(pred), "--match", "mention",
+                           "--normalize", "casefold", "--format", "json")
+    assert (status, json.loads(out)["overall"]["tp"]) == (0, 1), err
+    status, out, err = run(capsys, "compare", str(gold), str(pred), str(gold), "--match",
+                           "mention", "--normalize", "casefold", "--resamples", "10")
+    assert status == 0, err
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--normalize", "casefold")
+    assert (status, "'--normalize' does not apply to --match exact" in err) == (2, True)
+    status, _, err = run(capsys, "convert", str(gold), str(tmp_path / "o.jsonl"), "--normalize",
+                         "loose", "--align", "first")
+    assert status == 2
+    assert ("--align, --normalize say how model outputs are read; "
+            f"{gold} holds no model outputs") in err
+
 def test_bad_label_alias(capsys, example):
     status, _, err = run(capsys, "score", *example, "--label-alias", "LOC")
     assert status == 2

@@ -153,6 +153,8 @@ MODEL_OUTPUTS = Table("say how model outputs are read", (
     Unused("--output-format", "output_format", None,
            "says how the \"output\" strings of model outputs are read"),
 ))
+#: ``--normalize`` of a command without ``--match`` (``convert``); one with it has the
+#: ``mention`` matcher's flag, which the matcher options check.
 _NORMALIZE = Unused("--normalize", "normalize", None,
                     "says how the mentions of model outputs are found in the text")
 #: The options of tag output, which aligned spans written by ``convert`` have no use for.
@@ -232,7 +234,8 @@ def check_not_outputs(args: argparse.Namespace, paths: Sequence[str]) -> None:
     UsageError
         Naming the options given.
     """
-    refuse_unused(args, MODEL_OUTPUTS._replace(rows=(*MODEL_OUTPUTS.rows, _NORMALIZE)),
+    rows = MODEL_OUTPUTS.rows if hasattr(args, "match") else (*MODEL_OUTPUTS.rows, _NORMALIZE)
+    refuse_unused(args, MODEL_OUTPUTS._replace(rows=rows),
                   f"{holds(paths)} no model outputs (JSON Lines records with \"output\" or "
                   "\"mentions\" instead of \"spans\")")
 
