@@ -324,10 +324,13 @@ def test_an_interval_undefined_in_some_resamples_is_noted() -> None:
                    "intervals are unreliable (the resamples take few distinct values and "
                    "understate the spread).")
     assert re.fullmatch(r"No bootstrap interval of the mean pairwise F1: in \d+ of 200 "
-                        r"resamples some pair of annotators has no entity in the documents "
-                        r"drawn, so its F1 is undefined \(too few documents with entities to "
+                        r"resamples some pair of annotators has no entity in the sentences "
+                        r"drawn, so its F1 is undefined \(too few sentences with entities to "
                         r"resample\)\.", f1_note)
     assert alpha_note.startswith("No bootstrap interval of alpha: in ")
+    assert alpha_note.endswith("(too few sentences with entities to resample).")
+    docs = agreement([{"d1": [(0, 3, "PER")], "d2": []}] * 2, n_resamples=200)  # spans
+    assert f1_note.replace("sentence", "document") in docs.notes
 
 
 def test_too_few_resamples_or_documents_are_noted_as_compare_notes_them() -> None:
@@ -483,8 +486,8 @@ def test_the_token_count_leaves_out_documents_only_one_annotator_has() -> None:
 def test_agreement_without_any_entity_says_why_it_is_undefined() -> None:
     result = agreement([[["O", "O"], ["O"]], [["O", "O"], ["O"]]], n_resamples=0)
     assert math.isnan(result.f1.mean())
-    assert result.notes == (
-        "no annotator marked any entity in the 2 documents, so their agreement is undefined: "
+    assert result.notes == (  # tag input: every sentence is a unit
+        "no annotator marked any entity in the 2 sentences, so their agreement is undefined: "
         "the entity F1 needs an entity, and kappa and alpha need two different labels.",)
     dropped = agreement([{"d": [(0, 3, "PER")]}, {"d": [(0, 3, "PER")]}], drop=["PER"],
                         n_resamples=0)
@@ -492,6 +495,8 @@ def test_agreement_without_any_entity_says_why_it_is_undefined() -> None:
             "is undefined: the entity F1 needs an entity, and kappa and alpha need two different "
             "labels.") in dropped.notes
     assert agreement([[], []], n_resamples=0).notes == (
+        "the annotations hold no sentences, so their agreement is undefined.",)
+    assert agreement([{}, {}], n_resamples=0).notes == (
         "the annotations hold no documents, so their agreement is undefined.",)
 
 

@@ -19,12 +19,43 @@ BRAT = [str(DATA / "agreement" / "brat" / f"ann{k}") for k in (1, 2, 3)]
 def test_agree_prints_the_tables(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["agree", *CONLL, "--names", "a", "b", "c", "--resamples", "50"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("agreement of 3 annotators over 40 documents; entity F1 by exact "
+    assert out.startswith("agreement of 3 annotators over 40 sentences; entity F1 by exact "
                           "match\n\npairwise entity F1 (micro)\n")
     expected = nerscore.agreement(dict(zip("abc", map(nerscore.read_conll, CONLL),
                                            strict=True)), n_resamples=0)
     assert f"mean pairwise F1: {expected.f1.mean():.2f}" in out
-    assert "least-agreed documents (of 40)" in out
+    assert "least-agreed sentences (of 40)" in out
+
+
+#: What each format says of the unit of agreement: every CoNLL sentence, or every BRAT document.
+UNIT_WORDS = {
+    "text": ("over {n} {unit}s;", "(95% bootstrap over {unit}s)", "least-agreed {unit}s (of {n})",
+             "\n{unit} "),
+    "markdown": ("over {n} {unit}s;", "(95% bootstrap over {unit}s)",
+                 "## least-agreed {unit}s (of {n})", "| {unit} | mean F1 |"),
+    "html": ('<p class="meta">{n} {unit}s;', "95% bootstrap over {unit}s</p>",
+             "<h2>Least-agreed {unit}s</h2>", "<th>{unit}</th><th>mean F1</th>",
+             'aria-label="{unit}"><option value="">every {unit}</option>',
+             "'</span>{unit} ' + esc(d.doc)"),
+}
+
+
+@pytest.mark.parametrize("fmt", [*UNIT_WORDS, "json"])
+@pytest.mark.parametrize(("files", "n", "unit", "other"),
+                         [(CONLL, 40, "sentence", "document"), (BRAT, 10, "document", "sentence")])
+def test_agree_names_its_unit_the_same_in_every_format(
+        tmp_path: Path, fmt: str, files: list[str], n: int, unit: str, other: str) -> None:
+    out = tmp_path / "agreement.out"
+    assert main(["agree", *files, "--format", fmt, "-o", str(out), "--resamples", "50",
+                 "-q"]) == 0
+    page = out.read_text(encoding="utf-8")
+    if fmt == "json":
+        data = json.loads(page)
+        assert (data["unit"], data["n_documents"]) == (unit, n)
+        return
+    for words in UNIT_WORDS[fmt]:
+        assert words.format(n=n, unit=unit) in page
+        assert words.format(n=n, unit=other) not in page
 
 
 def test_agree_json_holds_every_number(capsys: pytest.CaptureFixture[str]) -> None:
@@ -329,7 +360,7 @@ def test_agree_says_why_agreement_is_undefined_when_no_annotator_marked_an_entit
     files = [str(tmp_path / f"{k}.conll") for k in (1, 2)]
     for path, word in zip(files, ("Anna", "Bob"), strict=True):
         Path(path).write_text(f"{word} O\nwent O\n\nhome O\n", encoding="utf-8")
-    note = (f"no annotator marked any entity in the 2 documents of {files[0]}, {files[1]}, so "
+    note = (f"no annotator marked any entity in the 2 sentences of {files[0]}, {files[1]}, so "
             "their agreement is undefined: the entity F1 needs an entity, and kappa and alpha "
             "need two different labels.")
     assert main(["agree", *files, "--format", fmt, "--resamples", "20"]) == 0

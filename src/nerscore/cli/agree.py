@@ -48,7 +48,9 @@ token-level Cohen's kappa (every pair), Fleiss' kappa and Krippendorff's alpha,
 overall and per label, over all tokens and over the tokens some annotator
 labelled; the least-agreed documents; the disagreements by kind; bootstrap
 intervals over documents. Documents are joined by id (or position); one that
-some annotator lacks is reported and left out of the pairs that lack it. What
+some annotator lacks is reported and left out of the pairs that lack it. Tag
+files (CoNLL) are paired sentence by sentence, each sentence a document: the
+output counts sentences. What
 lies in an annotator's ignore regions is left out, as score leaves out
 predictions in gold's: a pair's F1 leaves out the entities that overlap a
 region of either annotator of their label, the disagreements those overlapping
@@ -203,10 +205,10 @@ def run_agree(args: argparse.Namespace) -> int:
                                 tokenizer=args.tokenizer, **resampling, **tag_kw,
                                 **opt.match_kwargs(args))
     # the note of no entity, named by its files and said on stderr in every format
-    undefined = undefined_note(result.n_documents, relabelled=bool(ops))
+    undefined = undefined_note(result.n_documents, relabelled=bool(ops), unit=result.unit)
     if undefined in result.notes:
         named = undefined_note(result.n_documents, f" of {', '.join(args.files)}",
-                               relabelled=bool(ops))
+                               relabelled=bool(ops), unit=result.unit)
         file_notes = (named, *file_notes)
         result = dataclasses.replace(result, notes=tuple(n for n in result.notes
                                                          if n != undefined))

@@ -3,7 +3,8 @@
 :func:`render_agreement` writes: the pairwise F1 matrix with its mean, the
 per-label mean ± SD, the token-level kappa and alpha (all tokens and
 labelled tokens), the least-agreed documents, the counts of disagreements
-by kind, and the notes.
+by kind, and the notes. Documents are named by the result's ``unit``
+(sentences, for tag input).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from nerscore.render.table import table_lines
 if TYPE_CHECKING:
     from nerscore.analysis.agreement.results import Agreement
 
-__all__ = ["render_agreement", "uncompared"]
+__all__ = ["counted", "render_agreement", "uncompared"]
 
 #: Least-agreed documents listed.
 N_DOCUMENTS = 10
@@ -24,6 +25,17 @@ N_DOCUMENTS = 10
 
 def _num(x: float, digits: int) -> str:
     return "-" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def counted(n: int, unit: str) -> str:
+    """``n`` and ``unit``, plural unless ``n`` is 1.
+
+    Examples
+    --------
+    >>> counted(1, "sentence"), counted(40, "sentence"), counted(0, "document")
+    ('1 sentence', '40 sentences', '0 documents')
+    """
+    return f"{n} {unit}{'' if n == 1 else 's'}"
 
 
 def uncompared(result: Agreement) -> int:
@@ -57,19 +69,19 @@ def render_agreement(result: Agreement, *, format: str = "text",  # noqa: A002 -
     >>> import nerscore
     >>> a = nerscore.agreement([[["B-X", "O"]], [["B-X", "O"]]], n_resamples=0)
     >>> print(render_agreement(a).splitlines()[0])
-    agreement of 2 annotators over 1 document; entity F1 by exact match
+    agreement of 2 annotators over 1 sentence; entity F1 by exact match
     """
     md = format == "markdown"
+    unit = result.unit
     names = result.names
     f1 = result.f1
     ci = result.intervals.get("mean_f1")
     interval = ""
     if ci is not None and not math.isnan(ci.low):
         interval = (f" [{_num(ci.low, digits)}, {_num(ci.high, digits)}] "
-                    f"({result.level:.0%} bootstrap over documents)")
-    n_docs = result.n_documents
-    lines = [f"agreement of {len(names)} annotators over {n_docs} "
-             f"document{'' if n_docs == 1 else 's'}; entity F1 by {result.match} match"]
+                    f"({result.level:.0%} bootstrap over {unit}s)")
+    lines = [f"agreement of {len(names)} annotators over {counted(result.n_documents, unit)}; "
+             f"entity F1 by {result.match} match"]
     lines += _heading("pairwise entity F1 (micro" + ("" if f1.symmetric else
                       "; rows are the reference") + ")", md)
     lines += table_lines(["", *names], [[n, *(_num(x, digits) for x in row)]
@@ -102,11 +114,11 @@ def render_agreement(result: Agreement, *, format: str = "text",  # noqa: A002 -
             lines += ["", f"alpha (all tokens): {_num(ac.value, digits)} "
                       f"[{_num(ac.low, digits)}, {_num(ac.high, digits)}]"]
     alone = uncompared(result)
-    lines += _heading(f"least-agreed documents (of {len(result.documents)}" + (
+    lines += _heading(f"least-agreed {unit}s (of {len(result.documents)}" + (
         f"; {alone} with a single annotator left out" if alone else "") + ")", md)
     rows = [[d.document, _num(d.mean, digits), _num(d.sd, digits), str(d.n_entities)]
             for d in result.documents[:N_DOCUMENTS]]
-    lines += table_lines(["document", "mean F1", "SD F1", "shared entities"], rows, markdown=md)
+    lines += table_lines([unit, "mean F1", "SD F1", "shared entities"], rows, markdown=md)
     counts: dict[str, int] = {}
     for d in result.disagreements:
         counts[d.kind] = counts.get(d.kind, 0) + 1

@@ -4,7 +4,8 @@ The page holds the pairwise F1 matrix as a heat map, the per-label table, the
 token-level coefficients, the least-agreed documents and a disagreement
 browser: every disagreement in its sentence (or a window of its text), one
 line per annotator with that annotator's entities marked, filterable by kind,
-label and document, fifty to a page. Inline CSS and script, nothing fetched;
+label and document, fifty to a page; documents are named by the result's
+``unit`` (sentences, for tag input). Inline CSS and script, nothing fetched;
 user text is escaped (:func:`html.escape`, and ``<``, ``>``, ``&`` in the JSON).
 """
 
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from nerscore.render.agreement import uncompared
+from nerscore.render.agreement import counted, uncompared
 from nerscore.render.html_assets import CSS
 from nerscore.render.html_errors import script_json
 
@@ -64,7 +65,7 @@ _SCRIPT = r"""
     page = Math.min(page, pages - 1);
     info.textContent = n + ' disagreement(s); page ' + (page + 1) + ' of ' + pages;
     out.innerHTML = items.slice(page * 50, page * 50 + 50).map(d =>
-      '<div class="dis"><span class="kind">' + esc(d.kind) + '</span>document ' + esc(d.doc) +
+      '<div class="dis"><span class="kind">' + esc(d.kind) + '</span>@UNIT@ ' + esc(d.doc) +
       d.lines.map(([who, spans]) => '<div><span class="who">' + esc(who) + '</span>' +
         line(d.ctx, spans) + '</div>').join('') + '</div>').join('');
   }
@@ -166,6 +167,7 @@ def render_agreement_html(result: Agreement, digits: int = 2) -> str:
     >>> page.startswith("<!DOCTYPE html>"), "dis-data" in page
     (True, True)
     """
+    unit = result.unit
     names = result.names
     f1 = result.f1
     tl = result.tokens
@@ -186,14 +188,14 @@ def render_agreement_html(result: Agreement, digits: int = 2) -> str:
                          for k, t in tl.overall.items()])
         tokens += "<h3>Cohen's kappa, all tokens</h3>" + _matrix(names, tl.overall["all"].cohen,
                                                                  digits)
-    documents = _table(["document", "mean F1", "SD F1", "shared entities"],
+    documents = _table([unit, "mean F1", "SD F1", "shared entities"],
                        [[escape(d.document), _num(d.mean, digits), _num(d.sd, digits),
                          str(d.n_entities)] for d in result.documents[:50]])
     ci = result.intervals.get("mean_f1")
     interval = ""
     if ci is not None and not math.isnan(ci.low):
         interval = (f" [{_num(ci.low, digits)}, {_num(ci.high, digits)}], {result.level:.0%} "
-                    "bootstrap over documents")
+                    f"bootstrap over {unit}s")
     labels = sorted({lab for d in result.disagreements for s in d.spans.values()
                      for _, _, lab in s})
     docs = list(dict.fromkeys(d.document for d in result.disagreements))
@@ -206,8 +208,8 @@ def render_agreement_html(result: Agreement, digits: int = 2) -> str:
         "<title>nerscore agreement</title>"
         f"<style>{CSS}{_CSS}</style></head><body>"
         f"<h1>Agreement of {len(names)} annotators</h1>"
-        f"<p class=\"meta\">{result.n_documents} document"
-        f"{'' if result.n_documents == 1 else 's'}; entity F1 by {escape(result.match)} match; "
+        f"<p class=\"meta\">{counted(result.n_documents, unit)}; "
+        f"entity F1 by {escape(result.match)} match; "
         "mean pairwise F1 "
         f"{_num(f1.mean(), digits)} (SD {_num(f1.sd(), digits)}){interval}</p>"
         + (f"<ul>{notes}</ul>" if notes else "")
@@ -216,18 +218,18 @@ def render_agreement_html(result: Agreement, digits: int = 2) -> str:
         + _matrix(names, f1.matrix, digits)
         + "<h2>Per label</h2>" + per_label
         + f"<h2>Token level ({escape(tl.units)})</h2>" + tokens
-        + "<h2>Least-agreed documents</h2>" + (
-            f"<p>{alone} document(s) with a single annotator are in no pair and not listed.</p>"
+        + f"<h2>Least-agreed {unit}s</h2>" + (
+            f"<p>{alone} {unit}(s) with a single annotator are in no pair and not listed.</p>"
             if alone else "") + documents
         + "<h2>Disagreements</h2><div class=\"filters\">"
         "<select id=\"f-kind\" aria-label=\"kind\"><option value=\"\">every kind</option>"
         "<option>missing</option><option>label</option><option>boundary</option></select>"
         f"<select id=\"f-label\" aria-label=\"label\"><option value=\"\">every label</option>"
-        f"{opts}</select><select id=\"f-doc\" aria-label=\"document\"><option value=\"\">"
-        f"every document</option>{dopts}</select>"
+        f"{opts}</select><select id=\"f-doc\" aria-label=\"{unit}\"><option value=\"\">"
+        f"every {unit}</option>{dopts}</select>"
         "<button type=\"button\" id=\"p-prev\">previous</button>"
         "<button type=\"button\" id=\"p-next\">next</button> <span id=\"dis-info\"></span>"
         "</div><div id=\"dis-list\"></div>"
         f"<script type=\"application/json\" id=\"dis-data\">{script_json(_payload(result))}"
-        f"</script><script>{_SCRIPT}</script></body></html>\n"
+        f"</script><script>{_SCRIPT.replace('@UNIT@', unit)}</script></body></html>\n"
     )

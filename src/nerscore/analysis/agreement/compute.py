@@ -96,21 +96,25 @@ def _one_annotator_labels(annotated: Annotated) -> tuple[str, ...]:
             f"and their F1 and kappa are 0 (or undefined): {', '.join(alone)}.",)
 
 
-def undefined_note(n_documents: int, where: str = "", relabelled: bool = False) -> str:
+def undefined_note(n_documents: int, where: str = "", relabelled: bool = False,
+                   unit: str = "document") -> str:
     """Why every agreement number is undefined: no document, or no entity in any of them.
 
-    ``where`` names what the documents were read from (``" of a.conll, b.conll"``).
+    ``where`` names what the documents were read from (``" of a.conll, b.conll"``);
+    ``unit`` is what a document is called (``"sentence"`` for tag input).
 
     Examples
     --------
-    >>> print(undefined_note(2, " of a.conll, b.conll"))
-    no annotator marked any entity in the 2 documents of a.conll, b.conll, so their agreement is undefined: the entity F1 needs an entity, and kappa and alpha need two different labels.
+    >>> print(undefined_note(2, " of a.json, b.json"))
+    no annotator marked any entity in the 2 documents of a.json, b.json, so their agreement is undefined: the entity F1 needs an entity, and kappa and alpha need two different labels.
+    >>> print(undefined_note(1, unit="sentence"))
+    no annotator marked any entity in the sentence, so their agreement is undefined: the entity F1 needs an entity, and kappa and alpha need two different labels.
     >>> print(undefined_note(0))
     the annotations hold no documents, so their agreement is undefined.
     """
     if n_documents == 0:
-        return f"the annotations{where} hold no documents, so their agreement is undefined."
-    docs = "the document" if n_documents == 1 else f"the {n_documents} documents"
+        return f"the annotations{where} hold no {unit}s, so their agreement is undefined."
+    docs = f"the {unit}" if n_documents == 1 else f"the {n_documents} {unit}s"
     what = ("no entity is left after the label operations" if relabelled else
             "no annotator marked any entity")
     return (f"{what} in {docs}{where}, so their agreement is undefined: the entity F1 needs an "
@@ -121,7 +125,7 @@ def _undefined_notes(annotated: Annotated, ops: LabelOps) -> tuple[str, ...]:
     """:func:`undefined_note` when no annotator has an entity (after the label operations)."""
     if any(len(cols) for cols in annotated.entities):
         return ()
-    return (undefined_note(annotated.n_documents, relabelled=bool(ops)),)
+    return (undefined_note(annotated.n_documents, relabelled=bool(ops), unit=annotated.unit),)
 
 
 def _check_bootstrap(n_resamples: object, level: object, seed: object) -> None:
@@ -136,7 +140,7 @@ def _check_bootstrap(n_resamples: object, level: object, seed: object) -> None:
 def _intervals(pc: PairCounts, alpha_parts: FloatArray, n_resamples: int, level: float,
                seed: int | None, point: dict[str, float],
                unit: str) -> tuple[dict[str, Estimate], tuple[str, ...]]:
-    """Percentile bootstrap over documents of the mean pairwise F1 and alpha, and notes.
+    """Percentile bootstrap over documents (``unit``) of the mean pairwise F1 and alpha, and notes.
 
     The documents resampled are those some pair of annotators both annotated
     (the others add nothing to either number). When some resamples leave a
@@ -176,7 +180,7 @@ def _intervals(pc: PairCounts, alpha_parts: FloatArray, n_resamples: int, level:
         if undefined:
             lo = hi = float("nan")
             if not np.isnan(point[name]):
-                notes.append(_UNDEFINED[name].format(undefined, len(values)))
+                notes.append(_UNDEFINED[name].format(n=undefined, of=len(values), unit=unit))
         else:
             lo, hi = (float(x) for x in np.quantile(values, [(1 - level) / 2, (1 + level) / 2]))
             shown[_NAMES[name]] = values
@@ -190,11 +194,11 @@ _NAMES = {"mean_f1": "the mean pairwise F1", "alpha": "alpha"}
 
 
 _UNDEFINED = {
-    "mean_f1": ("No bootstrap interval of the mean pairwise F1: in {} of {} resamples some pair "
-                "of annotators has no entity in the documents drawn, so its F1 is undefined "
-                "(too few documents with entities to resample)."),
-    "alpha": ("No bootstrap interval of alpha: in {} of {} resamples all the tokens drawn have "
-              "the same label, so alpha is undefined (too few documents with entities to resample)."),
+    "mean_f1": ("No bootstrap interval of the mean pairwise F1: in {n} of {of} resamples some "
+                "pair of annotators has no entity in the {unit}s drawn, so its F1 is undefined "
+                "(too few {unit}s with entities to resample)."),
+    "alpha": ("No bootstrap interval of alpha: in {n} of {of} resamples all the tokens drawn have "
+              "the same label, so alpha is undefined (too few {unit}s with entities to resample)."),
 }
 
 
@@ -236,8 +240,8 @@ def agreement(
         (default: runs of word characters, every other non-space character
         alone), ``"whitespace"``, or ``f(text) -> (start, end) pairs``.
     n_resamples : int
-        Resamples of the percentile bootstrap over documents of the mean
-        pairwise F1 and of alpha (0: no intervals).
+        Resamples of the percentile bootstrap over documents (sentences, for
+        tag input) of the mean pairwise F1 and of alpha (0: no intervals).
     level : float
         The intervals' confidence level.
     seed : int or None
@@ -299,7 +303,7 @@ def agreement(
              else float("nan"))
     intervals, interval_notes = _intervals(pc, alpha_parts, n_resamples, level, seed,
                                            {"mean_f1": f1.mean(), "alpha": alpha},
-                                           "sentence" if annotated.kind == "tags" else "document")
+                                           annotated.unit)
     cleared, n_ignored = without_ignored(annotated)
     texts: dict[str, Any] | None = None
     source = annotated.texts if annotated.texts is not None else annotated.tokens
@@ -313,5 +317,5 @@ def agreement(
         level, n_resamples, seed,
         _undefined_notes(annotated, ops) + annotated.notes
         + ignored_note(n_ignored, tl.n_ignored()) + _one_annotator_labels(cleared)
-        + interval_notes, texts,
+        + interval_notes, texts, annotated.unit,
     )

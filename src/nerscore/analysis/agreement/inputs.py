@@ -117,6 +117,11 @@ class Annotated:
         """Joined documents (sentences, for tag input)."""
         return int(self.present.shape[1])
 
+    @property
+    def unit(self) -> str:
+        """What one joined document is: ``"sentence"`` for tag input, ``"document"`` otherwise."""
+        return "sentence" if self.kind == "tags" else "document"
+
     def document_name(self, d: int) -> str:
         """How document ``d`` is shown: its id, or its position."""
         return self.doc_ids[d] if self.doc_ids is not None else str(d)

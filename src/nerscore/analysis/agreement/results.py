@@ -252,7 +252,7 @@ class Agreement:
     options : mapping
         Its resolved options.
     n_documents : int
-        Joined documents (sentences, for tag input without documents).
+        Joined documents (sentences, for tag input).
     f1 : PairwiseF1
         Pairwise entity F1.
     tokens : TokenLevel
@@ -263,13 +263,18 @@ class Agreement:
     disagreements : tuple of Disagreement
         In document order.
     intervals : mapping of str to Estimate
-        Bootstrap intervals over documents of ``"mean_f1"`` and ``"alpha"``.
+        Bootstrap intervals over documents (sentences, for tag input) of
+        ``"mean_f1"`` and ``"alpha"``.
     level, n_resamples, seed :
         The bootstrap's settings.
     notes : tuple of str
         Documents some annotators lack, and other remarks.
     texts : mapping of str to (str or list of str), optional
         Per document, its text or tokens (for showing disagreements in context).
+    unit : str
+        What a document is, as output and notes name it: ``"sentence"`` for
+        tag input (every sentence is a unit of agreement), ``"document"``
+        otherwise.
     """
 
     render_kind: ClassVar[str] = "agreement"
@@ -288,6 +293,7 @@ class Agreement:
     seed: int | None
     notes: tuple[str, ...] = ()
     texts: Mapping[str, Any] | None = field(default=None, repr=False)
+    unit: str = "document"
 
     def to_dict(self) -> dict[str, Any]:
         """Everything as JSON-safe data (the ``json`` format)."""
@@ -296,7 +302,7 @@ class Agreement:
             kinds[d.kind] = kinds.get(d.kind, 0) + 1
         return {
             "annotators": list(self.names), "match": self.match, "options": dict(self.options),
-            "n_documents": self.n_documents,
+            "n_documents": self.n_documents, "unit": self.unit,
             "f1": self.f1.to_dict(), "tokens": self.tokens.to_dict(),
             "intervals": {k: v.to_dict() for k, v in self.intervals.items()},
             "bootstrap": {"level": self.level, "n_resamples": self.n_resamples,
