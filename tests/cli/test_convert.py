@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
+import nerscore
 from nerscore.cli import main
+from nerscore.io.formats import get_format
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str | Path) -> tuple[int, str, str]:
@@ -232,3 +234,20 @@ def test_a_label_brat_cannot_hold_is_located_and_no_file_is_written(capsys, tmp_
                    "cannot be written to BRAT; labels must be non-empty and without whitespace. "
                    "Rename it (--map), or convert to another format (JSON Lines, Parquet).\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl"]
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+@pytest.mark.parametrize("fmt", ["jsonl", "label-studio", "doccano", "prodigy"])
+def test_json_output_in_a_narrow_encoding_escapes_what_it_cannot_encode(capsys, tmp_path, fmt,
+                                                                         encoding):
+    docs = [nerscore.Document("1", [(0, 3, "PER"), (8, 14, "PER")], "Zoë met Łukasz 😀")]
+    src = tmp_path / "a.jsonl"
+    nerscore.write_jsonl(docs, src, encoding="ascii")  # escapes only: readable in any encoding
+    out = tmp_path / "b.out"
+    status, _, err = run(capsys, "convert", src, out, "--to-format", fmt, "--encoding", encoding,
+                         "--map", "PER=PÉR")
+    assert status == 0, err
+    assert "\\u0141ukasz" in out.read_bytes().decode(encoding)
+    back = get_format(fmt).read(str(out), {"encoding": encoding}).data
+    assert [(d.id, d.text, d.span_texts(), [e.label for e in d.spans]) for d in back] == [
+        ("1", "Zoë met Łukasz 😀", ["Zoë", "Łukasz"], ["PÉR", "PÉR"])]

@@ -55,7 +55,7 @@ def listing(folder: Path) -> list[str]:
      "The outside tag 'Ö' of the output (to_outside) holds 'Ö', which ascii cannot encode: give "
      "the output one without it, e.g. to_outside='O', or write the output in another encoding, "
      "e.g. encoding='utf-8'."),
-    ("a.jsonl", "b.jsonl", {"labels_map": {"PER": "PÉR"}, "encoding": "ascii"}, "labels_map",
+    ("a.jsonl", "b/", {"labels_map": {"PER": "PÉR"}, "encoding": "ascii"}, "labels_map",
      "holds 'É', which ascii cannot encode"),
     ("a.conll", "b.conll", {"from_scheme": "IOB2", "delimiter": ""}, "delimiter",
      "Expected `delimiter` to be a non-empty str; got ''."),
@@ -75,6 +75,7 @@ def test_an_option_the_output_cannot_hold_is_refused_before_anything_is_written(
 @pytest.mark.parametrize(("dst", "kwargs"), [
     ("b.parquet", {"to_outside": "A B", "to_delimiter": " "}),  # Parquet holds any tag
     ("b.jsonl", {"labels_map": {"PER": "A B"}}),
+    ("b.jsonl", {"labels_map": {"PER": "PÉR"}, "encoding": "ascii"}),  # JSON escapes any character
 ])
 def test_an_option_the_output_can_hold_is_taken(tmp_path, dst, kwargs):
     if dst.endswith(".parquet"):
@@ -144,9 +145,8 @@ def test_a_tab_separated_file_keeps_labels_with_spaces(tmp_path):
 @pytest.mark.parametrize(("dst", "message"), [
     ("b.conll", "Cannot write the token 'Zoë' at token 0 of sentence 1 ({src}) in ascii: it has "
                 "no 'ë'. Write the output in an encoding that has it, e.g. encoding='utf-8'."),
-    ("b.jsonl", "{src}: document '2': its text holds 'ë' (character 2), which ascii cannot "
-                "encode. Write the output in an encoding that can, e.g. encoding='utf-8'."),
-    ("b/", "{src}: document '2': its text holds 'ë' (character 2), "),
+    ("b/", "{src}: document '2': its text holds 'ë' (character 2), which ascii cannot "
+           "encode. Write the output in an encoding that can, e.g. encoding='utf-8'."),
 ])
 def test_what_the_encoding_cannot_write_is_located(tmp_path, dst, message):
     pytest.importorskip("pyarrow")
@@ -181,3 +181,27 @@ def test_a_format_says_what_its_labels_cannot_hold():
     with pytest.raises(OptionError, match="expected `label_forbids` as a regular expression"):
         Format("x", "x", kind="spans", read=lambda path, options: ReadResult([]),
                label_forbids="[")
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+@pytest.mark.parametrize(("fmt", "read"), [
+    ("jsonl", nerscore.read_jsonl),
+    ("label-studio", lambda p, **kw: nerscore.read_label_studio(p, **kw).documents("unknown")),
+    ("doccano", lambda p, **kw: nerscore.read_doccano(p, **kw).documents),
+    ("prodigy", lambda p, **kw: nerscore.read_prodigy(p, **kw).documents),
+])
+def test_json_output_escapes_what_the_encoding_cannot_encode(tmp_path, fmt, read, encoding):
+    docs = [nerscore.Document("1", [(0, 3, "PER"), (8, 14, "PER")], "Zoë met Łukasz 😀"),
+            nerscore.Document("2", [(0, 4, "LOC")], "Łódź")]
+    src = tmp_path / "a.jsonl"
+    nerscore.write_jsonl(docs, src, encoding="ascii")  # ASCII: readable in either encoding
+    out = tmp_path / "b.out"
+    result = nerscore.convert_file(src, out, to_format=fmt, encoding=encoding,
+                                   labels_map={"PER": "PÉR"}, chunk_size=1)
+    assert result.n_sequences == 2
+    text = out.read_bytes().decode(encoding)
+    assert "\\u0141" in text
+    assert ("\\u00c9" in text) == (encoding == "ascii")  # É: escaped only where it must be
+    relabelled = [nerscore.Document(d.id, [(e.start, e.end, "PÉR" if e.label == "PER" else
+                                            e.label) for e in d.spans], d.text) for d in docs]
+    assert read(out, encoding=encoding) == relabelled

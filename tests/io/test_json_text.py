@@ -1,11 +1,14 @@
-"""JSON text read with one located error: malformed, or nested too deeply."""
+"""JSON text read with one located error (malformed, or nested too deeply), and written in any encoding."""
 
 from __future__ import annotations
+
+import importlib
 
 import pytest
 
 from nerscore.errors import FormatError
 from nerscore.io._json_text import json_object_line, parse_json
+from nerscore.values.documents import Document
 
 DEEP = "[" * 100_000 + "]" * 100_000
 
@@ -108,3 +111,33 @@ def test_half_a_surrogate_pair_is_found_on_its_line_of_a_whole_file():
 
 def test_without_a_file_half_a_surrogate_pair_is_kept():
     assert parse_json(r'["\ud800"]') == ["\ud800"]
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1", "cp1252"])
+@pytest.mark.parametrize("fmt", ["jsonl", "label_studio", "doccano", "prodigy"])
+def test_json_written_in_a_narrow_encoding_escapes_what_it_cannot_encode(tmp_path, fmt,
+                                                                          encoding):
+    module = importlib.import_module(f"nerscore.io.{fmt}")
+    docs = [Document("a", [(0, 3, "PÉR"), (8, 14, "PER")], 'Zoë met Łukasz "\\é" 😀'),
+            Document("b", [(0, 4, "LOC")], "Łódź")]
+    path = tmp_path / "out.json"
+    getattr(module, f"write_{fmt}")(docs, path, encoding=encoding)
+    text = path.read_bytes().decode(encoding)
+    assert "\\u0141ukasz" in text  # Ł and 😀: in no such encoding
+    assert "\\ud83d\\ude00" in text
+    assert ("\\u00eb" in text) == (encoding == "ascii")  # ë: escaped only where it must be
+    back = getattr(module, f"read_{fmt}")(path, encoding=encoding)
+    read = back if fmt == "jsonl" else (
+        back.documents("unknown") if fmt == "label_studio" else back.documents)
+    assert read == docs
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "label_studio", "doccano", "prodigy"])
+def test_json_written_as_utf8_holds_the_characters(tmp_path, fmt):
+    module = importlib.import_module(f"nerscore.io.{fmt}")
+    path = tmp_path / "out.json"
+    getattr(module, f"write_{fmt}")([Document("a", [(0, 3, "PÉR")], "Zoë 😀")], path)
+    text = path.read_text(encoding="utf-8")
+    assert "Zoë 😀" in text
+    assert "PÉR" in text
+    assert "\\u" not in text

@@ -44,6 +44,10 @@ and those of OUT unless --to-suffix/--to-prefix, --to-tag-delimiter or
 --to-outside say otherwise; copied labels are re-spelled too, without a
 scheme.
 
+OUT is written in --encoding too: JSON outputs (JSON Lines, Label Studio,
+doccano, Prodigy) write a character it cannot encode as a JSON escape
+(\\u00eb), CoNLL and BRAT outputs refuse it, naming where it comes from.
+
 A .spacy OUT gets the spans as doc.ents, which cannot hold overlapping
 spans, or with --spans-key KEY as the span group doc.spans[KEY] (spaCy's
 spancat reads 'sc'), which can.

@@ -9,10 +9,18 @@ three into one :class:`~nerscore.errors.FormatError` that says where;
 :func:`read_json_file` reads a small JSON file (a label map, a dataset's
 ``dataset_info.json``) that way, and :func:`metadata_json` a JSON value kept
 in a file's metadata (Parquet, Arrow).
+
+JSON text is written in any encoding: a file opened with
+``errors=JSON_ESCAPES`` writes a character that its encoding cannot encode
+as its JSON escape (``\u00eb``; a surrogate pair beyond U+FFFF), which reads
+back as the character. Only JSON text may be written so (a character
+outside ASCII is always inside one of its strings there); a UTF encoding
+never needs it, so its output is the characters themselves.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -21,7 +29,7 @@ from typing import Any
 
 from nerscore.errors import FormatError
 
-__all__ = ["json_object_line", "metadata_json", "parse_json", "read_json_file"]
+__all__ = ["JSON_ESCAPES", "json_object_line", "metadata_json", "parse_json", "read_json_file"]
 
 _DECODER = json.JSONDecoder()
 
@@ -40,6 +48,43 @@ _MAYBE_LONE = re.compile(r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
 
 #: A surrogate code point left in a decoded string: half a pair whose other half was missing.
 _LONE = re.compile("[\ud800-\udfff]")
+
+#: The encoding error handler (``open(path, "w", encoding=..., errors=JSON_ESCAPES)``) of JSON
+#: text: what the encoding cannot encode is written as JSON escapes.
+JSON_ESCAPES = "nerscore.json-escapes"
+
+
+def _escapes(exc: UnicodeError) -> tuple[str, int]:
+    r"""The JSON escapes of the characters that an encoding cannot encode.
+
+    A lone surrogate, which JSON text cannot hold as a character either,
+    stays the encoder's error.
+
+    Examples
+    --------
+    >>> "Zoë 😀".encode("ascii", errors=JSON_ESCAPES)
+    b'Zo\\u00eb \\ud83d\\ude00'
+    >>> "Zoë Łódź".encode("latin-1", errors=JSON_ESCAPES)
+    b'Zo\xeb \\u0141\xf3d\\u017a'
+    >>> "x\ud800".encode("utf-8", errors=JSON_ESCAPES)
+    Traceback (most recent call last):
+    ...
+    UnicodeEncodeError: 'utf-8' codec can't encode character '\ud800' in position 1: surrogates not allowed
+    """
+    if not isinstance(exc, UnicodeEncodeError) or _LONE.search(exc.object, exc.start, exc.end):
+        raise exc
+    out = []
+    for ch in exc.object[exc.start:exc.end]:
+        n = ord(ch)
+        if n > 0xFFFF:
+            n -= 0x10000
+            out.append(f"\\u{0xD800 + (n >> 10):04x}\\u{0xDC00 + (n & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{n:04x}")
+    return "".join(out), exc.end
+
+
+codecs.register_error(JSON_ESCAPES, _escapes)
 
 
 def parse_json(text: str, source: str | None = None, line: int = 1, *, expect: str = "",

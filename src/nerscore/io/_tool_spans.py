@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from nerscore.errors import FormatError, quoted
-from nerscore.io._json_text import json_object_line, parse_json
+from nerscore.io._json_text import JSON_ESCAPES, json_object_line, parse_json
 from nerscore.io._textfile import read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.values.documents import Document
@@ -100,8 +100,11 @@ def record_id(doc_id: str) -> int | str:
 
 def write_json_lines(documents: Iterable[Document], path: str | os.PathLike[str],
                      record: Callable[[Document], dict[str, Any]], *, encoding: str) -> None:
-    """Write ``record(doc)`` of every document as one JSON line, atomically."""
-    with atomic_open(path, "w", encoding=encoding, newline="\n") as fh:
+    r"""Write ``record(doc)`` of every document as one JSON line, atomically.
+
+    What ``encoding`` cannot encode is written as JSON escapes (``\u00eb``).
+    """
+    with atomic_open(path, "w", encoding=encoding, errors=JSON_ESCAPES, newline="\n") as fh:
         for doc in documents:
             fh.write(json.dumps(record(doc), ensure_ascii=False) + "\n")
 

@@ -222,7 +222,7 @@ def write_doccano(documents: Iterable[Document], path: str | os.PathLike[str], *
     path : str or path-like
         The file (overwritten).
     encoding : str
-        Text encoding.
+        Text encoding (what it cannot encode is written as JSON escapes).
 
     Raises
     ------
@@ -260,4 +260,5 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
 FORMAT = register_format(Format(
     "doccano", "doccano JSONL export: text with label triples or entity objects",
     kind="spans", read=_read, options=("encoding", "offsets"), write_spans=_write_spans,
+    escapes=True,
 ))

@@ -86,7 +86,7 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True, eq=False, repr=False)
 class Format:
-    """One file format: how to recognise, read and write it.
+    r"""One file format: how to recognise, read and write it.
 
     Attributes
     ----------
@@ -159,6 +159,12 @@ class Format:
         Prodigy dataset, an INCEpTION project export folder), which
         ``nerscore agree`` and ``adjudicate`` compare; None where a file
         holds one annotator's.
+    escapes : bool
+        Whether its writers write every character in any ``encoding``, as
+        JSON text does (a JSON escape, ``\u00eb``, for a character the
+        encoding cannot encode): :func:`~nerscore.convert_file` then refuses
+        no character for the encoding (it refuses those that CoNLL and BRAT
+        output cannot encode).
 
     Records compare by identity: one record is one format.
     """
@@ -186,6 +192,7 @@ class Format:
     label_forbids: str = ""
     detect: Callable[[str], bool] | None = None
     annotators: Callable[[str, Mapping[str, Any]], AnnotatorSets] | None = None
+    escapes: bool = False
 
     def __post_init__(self) -> None:
         where = f"Format {self.name!r}"
@@ -221,6 +228,9 @@ class Format:
             raise OptionError(f"{where}: expected `label_forbids` as a regular expression "
                               f"(str); got {self.label_forbids!r}.",
                               option="label_forbids") from None
+        if not isinstance(self.escapes, bool):
+            raise OptionError(f"{where}: expected `escapes` as a bool; got {self.escapes!r}.",
+                              option="escapes")
 
     def __repr__(self) -> str:
         return f"<Format {self.name!r}: {self.summary}>"

@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import FormatError, InvalidSpanError
-from nerscore.io._json_text import json_object_line
+from nerscore.io._json_text import JSON_ESCAPES, json_object_line
 from nerscore.io._textfile import check_not_wide, decode_error, file_codec, naming, read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, register_format
@@ -280,7 +280,9 @@ def write_jsonl(
     path : str or path-like
         The file (overwritten).
     encoding : str
-        Text encoding; non-ASCII characters are written as they are.
+        Text encoding. A character it cannot encode is written as its JSON
+        escape (``\u00eb``), which reads back as the character: with
+        ``"ascii"`` every character outside ASCII, with UTF-8 none.
 
     Examples
     --------
@@ -292,7 +294,7 @@ def write_jsonl(
     >>> read_jsonl(tmp) == [Document("a", [(0, 4, "PER")], "Anna")]
     True
     """
-    with atomic_open(path, "w", encoding=encoding, newline="\n") as fh:
+    with atomic_open(path, "w", encoding=encoding, errors=JSON_ESCAPES, newline="\n") as fh:
         for doc in documents:  # one line at a time: an iterable of any length is written
             fh.write(json.dumps(doc.to_dict(), ensure_ascii=False) + "\n")
 
@@ -318,5 +320,5 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
 FORMAT = register_format(Format(
     "jsonl", "JSON Lines: one document a line with its id, text and spans", kind="spans",
     read=_read, suffixes=(".jsonl", ".json", ".ndjson"), chunks=_chunks, options=("encoding",),
-    write_spans=_write_spans, keeps=("fragments", "ignore", "score"),
+    write_spans=_write_spans, keeps=("fragments", "ignore", "score"), escapes=True,
 ))

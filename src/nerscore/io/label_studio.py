@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import AnnotatorChoiceError, FormatError, OptionError, closest, quoted
+from nerscore.io._json_text import JSON_ESCAPES
 from nerscore.io._tool_spans import (
     ToolSpan,
     check_units,
@@ -542,7 +543,7 @@ def write_label_studio(documents: Iterable[Document], path: str | os.PathLike[st
     path : str or path-like
         The file (overwritten).
     encoding : str
-        Text encoding.
+        Text encoding (what it cannot encode is written as JSON escapes).
 
     Raises
     ------
@@ -557,7 +558,7 @@ def write_label_studio(documents: Iterable[Document], path: str | os.PathLike[st
     >>> [(d.id, d.span_texts()) for d in read_label_studio(tmp).documents("unknown")]
     [('3', ['Anna'])]
     """
-    with atomic_open(path, "w", encoding=encoding, newline="\n") as fh:
+    with atomic_open(path, "w", encoding=encoding, errors=JSON_ESCAPES, newline="\n") as fh:
         fh.write("[")
         for k, doc in enumerate(documents):
             fh.write(("\n" if k == 0 else ",\n") + json.dumps(_task(doc, k + 1),
@@ -591,5 +592,5 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
 FORMAT = register_format(Format(
     "label-studio", "Label Studio JSON export: tasks with annotations and predictions",
     kind="spans", read=_read, options=("encoding", "offsets", "annotator", "side"),
-    write_spans=_write_spans, annotators=_annotators,
+    write_spans=_write_spans, annotators=_annotators, escapes=True,
 ))

@@ -374,7 +374,7 @@ def write_prodigy(documents: Iterable[Document], path: str | os.PathLike[str], *
     path : str or path-like
         The file (overwritten).
     encoding : str
-        Text encoding.
+        Text encoding (what it cannot encode is written as JSON escapes).
 
     Raises
     ------
@@ -418,5 +418,5 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
 FORMAT = register_format(Format(
     "prodigy", "Prodigy JSONL: accepted examples with character spans",
     kind="spans", read=_read, options=("encoding", "annotator"), write_spans=_write_spans,
-    annotators=_annotators,
+    annotators=_annotators, escapes=True,
 ))

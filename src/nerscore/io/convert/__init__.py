@@ -54,7 +54,9 @@ Conventions
   token or label of the data that it cannot write is a
   :class:`~nerscore.errors.FormatError` naming the input file and the
   sentence and token (or the document) it came from. Either way nothing is
-  written: the output is replaced whole, or left as it was.
+  written: the output is replaced whole, or left as it was. JSON output
+  (a format whose ``escapes`` is true) can write every character: what the
+  ``encoding`` cannot encode is written as a JSON escape.
 """
 
 from __future__ import annotations

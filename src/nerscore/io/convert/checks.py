@@ -33,12 +33,19 @@ def target_syntax(**given: Any) -> dict[str, Any]:
 def narrow_encoding(fout: Format, encoding: str) -> bool:
     """Whether ``fout`` files are text in ``encoding``, which cannot write every character.
 
+    JSON text can (a format whose ``escapes`` is true): it writes what the
+    encoding cannot encode as escapes.
+
     Examples
     --------
     >>> from nerscore.io.formats import get_format
-    >>> narrow_encoding(get_format("jsonl"), "latin-1"), narrow_encoding(get_format("jsonl"), "utf-8")
+    >>> narrow_encoding(get_format("brat"), "latin-1"), narrow_encoding(get_format("brat"), "utf-8")
     (True, False)
+    >>> narrow_encoding(get_format("jsonl"), "ascii")
+    False
     """
+    if fout.escapes:
+        return False
     try:
         return "encoding" in fout.options and not codecs.lookup(encoding).name.startswith("utf")
     except LookupError:  # not an encoding: the reader or the writer says so
