@@ -172,6 +172,7 @@ def test_help_says_which_file_each_spelling_option_describes(capsys, monkeypatch
     assert "in the tags of IN (and of OUT, unless --to-tag-delimiter)" in text
     assert "the outside tag of IN (and of OUT, unless --to-outside)" in text
     assert "--to-outside TAG the outside tag of OUT (default: --outside)" in text
+    assert "--encoding ENCODING encoding of the input files and of OUT (default: utf-8)" in text
 
 
 @pytest.mark.parametrize(("src", "flags", "message"), [

@@ -224,13 +224,15 @@ def tag_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def add_conll_options(parser: argparse.ArgumentParser) -> None:
+def add_conll_options(parser: argparse.ArgumentParser, *, writes: bool = False) -> None:
     """Add the options of :func:`nerscore.io.conll.read_conll`.
 
     Parameters
     ----------
     parser : argparse.ArgumentParser
         The subcommand's parser.
+    writes : bool
+        Whether the command writes its output in ``--encoding`` too (``convert``).
     """
     group = parser.add_argument_group("CoNLL files")
     group.add_argument("--token-column", type=_int, default=0, metavar="N",
@@ -247,7 +249,8 @@ def add_conll_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--comments", action="store_true",
                        help="skip lines starting with '#' (counted in the report's notes)")
     group.add_argument("--encoding", type=text_encoding, default="utf-8", metavar="ENCODING",
-                       help="encoding of the input files (default: utf-8); utf-16 needs a byte "
+                       help=f"encoding of the input files{' and of OUT' if writes else ''} "
+                            "(default: utf-8); utf-16 needs a byte "
                             "order mark, else pass utf-16-le or utf-16-be")
 
 

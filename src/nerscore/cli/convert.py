@@ -141,7 +141,7 @@ def register(subparsers: Subparsers) -> None:
     out.add_argument("--chunk-size", type=opt._positive_int, default=None, metavar="N",
                      help="sentences or documents per chunk (default: 10000)")
     add_quiet_option(out)
-    opt.add_conll_options(parser)
+    opt.add_conll_options(parser, writes=True)
     fm.add_tool_options(parser, sides=False)
     fm.add_dataset_options(parser, sides=("IN", "OUT"))
     add_label_options(parser)
