@@ -29,7 +29,7 @@ from nerscore.values.spans import Entity, Span
 
 __all__ = [
     "UNITS", "ToolSpan", "check_units", "entities", "json_lines", "load_json", "python_offsets",
-    "utf16_positions",
+    "utf16_note", "utf16_positions",
 ]
 
 #: What a tool's offsets count: decided per document, Python characters, or UTF-16 code units.
@@ -146,6 +146,18 @@ def json_lines(path: str | os.PathLike[str], encoding: str,
         obj = json_object_line(raw, source, n)
         if obj is not None:
             yield n, obj
+
+
+def utf16_note(n: int, how: str = "") -> str:
+    """The note on ``n`` spans whose UTF-16 offsets were converted; ``how`` says more.
+
+    Examples
+    --------
+    >>> utf16_note(3)
+    '3 span(s) had offsets counting UTF-16 code units (characters beyond U+FFFF count two), converted to character offsets.'
+    """
+    return (f"{n} span(s) had offsets counting UTF-16 code units (characters beyond U+FFFF "
+            f"count two), converted to character offsets{f' ({how})' if how else ''}.")
 
 
 def utf16_positions(text: str) -> dict[int, int] | None:

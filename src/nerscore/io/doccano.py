@@ -39,6 +39,7 @@ from nerscore.io._tool_spans import (
     python_offsets,
     record_id,
     text_of,
+    utf16_note,
     write_json_lines,
 )
 from nerscore.io.formats import Counted, Format, ReadResult, register_format
@@ -86,11 +87,9 @@ class DoccanoData(NamedTuple):
         c, out = self.counts, []
         if c.get("utf16"):
             guessed = c.get("utf16_guessed", 0)
-            out.append(f"{c['utf16']} span(s) had offsets counting UTF-16 code units (characters "
-                       "beyond U+FFFF count two), converted to character offsets"
-                       + (f" ({guessed} decided by word boundaries: doccano stores no span "
-                          "text; pass offsets='python' or offsets='utf16' to say which)."
-                          if guessed else "."))
+            out.append(utf16_note(c["utf16"], f"{guessed} decided by word boundaries: doccano "
+                                  "stores no span text; pass offsets='python' or "
+                                  "offsets='utf16' to say which" if guessed else ""))
         if c.get("relations"):
             out.append(f"ignored {c['relations']} relation(s).")
         return tuple(f"{self.path}: {n}" for n in out)

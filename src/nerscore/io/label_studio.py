@@ -45,6 +45,7 @@ from nerscore.io._tool_spans import (
     python_offsets,
     record_id,
     text_of,
+    utf16_note,
 )
 from nerscore.io.atomic import atomic_open
 from nerscore.io.formats import AnnotatorSets, Counted, Format, ReadResult, register_format
@@ -245,8 +246,7 @@ class LabelStudioExport:
         c = self.counts if who is None else sum(
             (Counter(self.counts_by.get(a, {})) for a in sorted(who)), Counter())
         if c.get("utf16"):
-            out.append(f"{c['utf16']} span(s) had offsets counting UTF-16 code units "
-                       "(characters beyond U+FFFF count two), converted to character offsets.")
+            out.append(utf16_note(c["utf16"]))
         if c.get("multi_label"):
             out.append(f"{c['multi_label']} span(s) had several labels: read as one span per "
                        "label.")

@@ -50,7 +50,7 @@ from typing import Any, NamedTuple
 
 from nerscore.errors import FormatError, OptionError, quoted
 from nerscore.io._textfile import read_text
-from nerscore.io._tool_spans import ToolSpan, entities, utf16_positions
+from nerscore.io._tool_spans import ToolSpan, entities, utf16_note, utf16_positions
 from nerscore.io._webanno_export import find_export
 from nerscore.io.formats import AnnotatorSets, Format, ReadResult, register_format
 from nerscore.values.documents import Document
@@ -157,8 +157,7 @@ def _count_notes(c: Mapping[str, int], layer: str, feature: str, path: str) -> t
         out.append(f"{c['stacked']} token(s) carry stacked {short} annotations (read as "
                    "separate spans).")
     if c.get("utf16"):
-        out.append(f"{c['utf16']} span(s) had offsets counting UTF-16 code units (characters "
-                   "beyond U+FFFF count two), converted to character offsets.")
+        out.append(utf16_note(c["utf16"]))
     return tuple(f"{path}: {n}" for n in out)
 
 
