@@ -231,6 +231,19 @@ def test_missing_documents_are_left_out_of_the_pairs_that_lack_them() -> None:
     assert result.tokens.overall is None or result.tokens.units == "offsets"
 
 
+def test_pairs_that_share_no_document_are_named_in_a_note() -> None:
+    a = {"d1": [(0, 4, "PER")]}
+    b = {"d2": [(0, 3, "LOC")]}
+    c = {"d2": [(0, 3, "LOC")]}
+    result = agreement({"a": a, "b": b, "c": c}, n_resamples=0)
+    assert math.isnan(result.f1.mean())
+    assert ("2 pairs of annotators share no document (a and b; a and c): their entity F1 and "
+            "Cohen's kappa are undefined, and so are the means over pairs (NaN, - in the "
+            "tables); give every pair some documents in common.") in result.notes
+    shared = agreement({"a": a, "b": {**b, **a}}, n_resamples=0)
+    assert not any("share no document" in n for n in shared.notes)
+
+
 def test_an_annotator_without_documents_lacks_every_one() -> None:
     a = [nerscore.Document("d1", [(0, 4, "PER")], "Anna ran"),
          nerscore.Document("d2", [(0, 3, "LOC")], "Rio")]

@@ -128,6 +128,23 @@ def _undefined_notes(annotated: Annotated, ops: LabelOps) -> tuple[str, ...]:
     return (undefined_note(annotated.n_documents, relabelled=bool(ops), unit=annotated.unit),)
 
 
+def _unshared_pairs(annotated: Annotated, pc: PairCounts) -> tuple[str, ...]:
+    """A note naming the pairs of annotators who annotated no document in common."""
+    names = annotated.names
+    pairs = dict.fromkeys(tuple(sorted((i, j))) for (i, j), both in zip(pc.pairs, pc.both,
+                                                                         strict=True)
+                          if not both.any())
+    if not pairs or not annotated.n_documents:  # no document at all: undefined_note says so
+        return ()
+    shown = [f"{names[i]} and {names[j]}" for i, j in pairs]
+    listed = "; ".join(shown[:4]) + (f"; ... ({len(shown) - 4} more)" if len(shown) > 4 else "")
+    n, unit = len(shown), annotated.unit
+    return (f"{n} pair{'s' if n != 1 else ''} of annotators share{'' if n != 1 else 's'} no "
+            f"{unit} ({listed}): {'their' if n != 1 else 'its'} entity F1 and Cohen's kappa "
+            f"are undefined, and so are the means over pairs (NaN, - in the tables); give every pair "
+            f"some {unit}s in common.",)
+
+
 def _check_bootstrap(n_resamples: object, level: object, seed: object) -> None:
     if not isinstance(n_resamples, int) or isinstance(n_resamples, bool) or n_resamples < 0:
         raise option_error("n_resamples", "a non-negative int", n_resamples)
@@ -315,7 +332,7 @@ def agreement(
         annotated.n_documents, f1,
         level_result, _documents(annotated, pc, cleared), find_disagreements(cleared), intervals,
         level, n_resamples, seed,
-        _undefined_notes(annotated, ops) + annotated.notes
+        _undefined_notes(annotated, ops) + annotated.notes + _unshared_pairs(annotated, pc)
         + ignored_note(n_ignored, tl.n_ignored()) + _one_annotator_labels(cleared)
         + interval_notes, texts, annotated.unit,
     )
