@@ -601,3 +601,8 @@ def test_regions_of_documents_without_text_stay_in_their_document() -> None:
     assert overall["all"].n_tokens == 9 - 3
     assert overall["all"].alpha == 1.0
     assert "3 token(s) lie in ignore regions" in result.notes[0]
+
+
+def test_an_annotator_without_documents_is_said_to_have_none_when_no_document_is_shared() -> None:
+    with pytest.raises(FormatError, match=r"\(ids of 'a': 'd1'; 'b': none\)"):
+        agreement({"a": {"d1": [(0, 4, "PER")]}, "b": {}})

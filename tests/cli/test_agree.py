@@ -510,21 +510,71 @@ def test_agree_compares_three_annotators_of_one_prodigy_dataset_where_one_lacks_
             "1 ignored.\n") in err
 
 
-def test_an_annotator_who_accepted_no_example_lacks_every_document(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("command", ["agree", "adjudicate"])
+def test_an_annotator_who_accepted_no_example_is_left_out_noted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
     dataset = tmp_path / "ds.jsonl"
     prodigy_dataset(dataset, without="z")
     with dataset.open("a", encoding="utf-8") as fh:
         fh.write(json.dumps({"text": CY, "spans": [], "answer": "reject", "_input_hash": 22,
                              "_annotator_id": "ds-w"}) + "\n")
-    assert main(["agree", str(dataset), "--input-format", "prodigy", "--resamples", "0",
-                 "--format", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["annotators"] == ["ds-x", "ds-y", "ds-w"]
-    assert data["f1"]["matrix"][0][1] == pytest.approx(2 / 3)
-    assert ("2 document(s) are not annotated by every annotator and are left out of the pairs and "
-            "statistics that lack them: '11' (missing for ds-w); '22' (missing for ds-w)."
-            in data["notes"])
+    extra = (["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else
+             ["--resamples", "0", "--format", "json"])
+    assert main([command, str(dataset), "--input-format", "prodigy", *extra]) == 0
+    out, err = capsys.readouterr()
+    # kept, w would share no document with anyone and leave every mean undefined
+    assert (f"nerscore {command}: note: {dataset}: 1 annotator(s) have no document (every "
+            "annotation of theirs is left out) and are not compared: 'ds-w'.\n") in err
+    if command == "agree":
+        data = json.loads(out)
+        assert data["annotators"] == ["ds-x", "ds-y"]
+        assert data["f1"]["mean"] == pytest.approx(2 / 3)
+    else:
+        assert "2 annotators (ds-x, ds-y), 2 documents" in err
+
+
+@pytest.mark.parametrize("command", ["agree", "adjudicate"])
+def test_an_export_of_fewer_than_two_annotators_with_documents_is_a_data_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    dataset = tmp_path / "ds.jsonl"
+    dataset.write_text("".join(json.dumps(
+        {"text": ANN, "spans": [], "answer": answer, "_input_hash": 11,
+         "_annotator_id": who}) + "\n" for who, answer in (("ana", "accept"), ("ben", "reject"))),
+        encoding="utf-8")
+    extra = ["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else []
+    assert main([command, str(dataset), "--input-format", "prodigy", *extra]) == 1
+    assert capsys.readouterr().err.endswith(
+        f"nerscore {command}: error: {dataset} holds 2 annotator(s) ('ana', 'ben'), 1 with "
+        f"documents; {command} needs two or more annotators of the same documents: give an "
+        "export of several, or one FILE per annotator.\n")
+    # an export of its curation alone: the note of the left-out curation comes first
+    export = str(write_export(tmp_path / "export", {}))
+    assert main([command, export, *extra]) == 1
+    assert capsys.readouterr().err == (
+        f"nerscore {command}: note: {export}: the curated documents ('CURATION_USER', "
+        "curation/DOC/CURATION_USER.tsv) are left out: they are the adjudication, not an "
+        f"annotator's.\nnerscore {command}: error: {export} holds no annotator's annotations; "
+        f"{command} needs two or more annotators of the same documents: give an export of "
+        "several, or one FILE per annotator.\n")
+
+
+@pytest.mark.parametrize("command", ["agree", "adjudicate"])
+def test_names_of_an_export_s_annotators_are_one_distinct_name_each(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    dataset = prodigy_dataset(tmp_path / "ds.jsonl")
+    extra = ["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else []
+    # two annotators named alike were one, the other's documents silently dropped
+    assert main([command, dataset, "--input-format", "prodigy", "--names", "a", "a", "b",
+                 *extra]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"nerscore {command}: error: --names must be distinct, but 'a' is given twice; give one "
+        f"distinct name per annotator of {dataset} ('ds-x', 'ds-y', 'ds-z'). See 'nerscore "
+        f"{command} --help'.\n")
+    assert main([command, dataset, "--input-format", "prodigy", "--names", "a", *extra]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"error: --names gives 1 name(s) for the 3 annotators of {dataset} ('ds-x', 'ds-y', "
+        f"'ds-z'); give one name per annotator, in that order. See 'nerscore {command} "
+        "--help'.\n")
 
 
 @pytest.mark.parametrize(("without", "kept"), [

@@ -155,21 +155,44 @@ def read_annotators(args: argparse.Namespace, command: str, output: Format | Non
 
 
 def _read_export(args: argparse.Namespace, fmt: Format, command: str) -> dict[str, Any]:
-    """``{annotator: documents}`` of one export holding several annotators."""
+    """``{annotator: documents}`` of one export holding several annotators.
+
+    An annotator without documents (every annotation cancelled, rejected or
+    ignored) is left out, noted; fewer than two left is an error naming them.
+    """
+    from nerscore.errors import FormatError, quoted
+
     assert fmt.annotators is not None
     path = args.files[0]
     sets = fmt.annotators(path, fm.reader_options(args, fmt))
     annotators = list(sets.documents)
-    if len(annotators) < 2:
-        raise opt.UsageError(f"{path} holds the annotations of {len(annotators)} "
-                             f"annotator(s); {command} needs two or more")
-    names = args.names if args.names is not None else annotators
-    if len(names) != len(annotators):
-        raise opt.UsageError(f"--names gives {len(names)} name(s) for the {len(annotators)} "
-                             f"annotators of {path} ({', '.join(annotators)})")
+    listed = ", ".join(map(quoted, annotators)) or "none"
     for n in sets.notes:
         _note(command, n)
-    return {str(name): sets.documents[a] for name, a in zip(names, annotators, strict=True)}
+    names = [str(n) for n in args.names] if args.names is not None else annotators
+    if args.names is not None and len(names) != len(annotators):
+        raise opt.UsageError(f"--names gives {len(names)} name(s) for the {len(annotators)} "
+                             f"annotators of {path} ({listed}); give one name per annotator, "
+                             "in that order")
+    twice = next((n for k, n in enumerate(names) if n in names[:k]), None)
+    if twice is not None:
+        raise opt.UsageError(f"--names must be distinct, but {twice!r} is given twice; give one "
+                             f"distinct name per annotator of {path} ({listed})")
+    empty = [a for a in annotators if not sets.documents[a]]
+    if empty:
+        _note(command, f"{path}: {len(empty)} annotator(s) have no document (every annotation "
+                       f"of theirs is left out) and are not compared: "
+                       f"{', '.join(map(quoted, empty))}.")
+    kept = {name: sets.documents[a] for name, a in zip(names, annotators, strict=True)
+            if a not in empty}
+    if len(kept) < 2:
+        who = (f"{len(annotators)} annotator(s) ({listed})" if annotators
+               else "no annotator's annotations")
+        with_docs = f", {len(kept)} with documents" if empty else ""
+        raise FormatError(f"{path} holds {who}{with_docs}; {command} needs two or more "
+                          "annotators of the same documents: give an export of several, or one "
+                          "FILE per annotator.", source=path)
+    return kept
 
 
 def identical_files(args: argparse.Namespace, names: list[str]) -> tuple[str, ...]:

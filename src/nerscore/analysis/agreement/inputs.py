@@ -310,7 +310,7 @@ def _join_spans(names: list[str], sets: list[Any], absent: str) -> Annotated:
     for a, r in enumerate(rows):
         present[a, r] = True
     if n_docs and not (present.sum(axis=0) >= 2).any():
-        shown = "; ".join(f"{quoted(n)}: {quoted_ids(p.doc_ids or [])}"
+        shown = "; ".join(f"{quoted(n)}: {quoted_ids(p.doc_ids or []) or 'none'}"
                           for n, p in zip(names, preps, strict=True))
         raise FormatError(f"No document is annotated by two or more annotators, so there is "
                           f"nothing to compare (ids of {shown}); documents are joined by id, so "
