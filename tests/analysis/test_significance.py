@@ -688,6 +688,9 @@ def test_too_few_resamples_for_the_level_are_noted(level, needed):
     assert one.notes[0].startswith("1 resample is too few for 95% intervals: they need at "
                                    "least 40 ")
     assert "1 resample is too few" in render_comparison(one)
+    # one resample gives every interval zero width whatever the documents: no note claims
+    # that the documents contribute alike
+    assert not [n for n in one.notes if "zero width" in n]
 
 
 def test_few_units_are_noted_as_unreliable():

@@ -163,7 +163,8 @@ def collapsed_notes(resampled: Mapping[str, FloatArray], n_units: int, unit: str
     whatever the level: every resampled unit contributes alike to it, and the
     interval says nothing about its uncertainty. Below :data:`FEW_UNITS`
     units there is no such note: :func:`resampling_notes` says that the
-    resamples take few distinct values (one, with one unit).
+    resamples take few distinct values (one, with one unit); nor with one
+    resample, which :func:`resampling_notes` calls too few.
 
     Parameters
     ----------
@@ -197,9 +198,11 @@ def collapsed_notes(resampled: Mapping[str, FloatArray], n_units: int, unit: str
     ...     print(note[:60])
     the bootstrap interval of R has zero width: all 1000 resampl
     P takes one value on every bootstrap resample that defines i
+    >>> collapsed_notes({"P": flat[:1]}, 50, "document")  # one resample: no contributions compared
+    []
     """
-    if n_units < FEW_UNITS:
-        return []
+    if n_units < FEW_UNITS or len(next(iter(resampled.values()), ())) < 2:
+        return []  # one resample gives every score one value: the too-few note says it
     flat = [name for name, values in resampled.items() if single_value(values)]
     if not flat:
         return []
