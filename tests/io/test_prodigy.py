@@ -148,6 +148,15 @@ def test_an_annotator_who_accepted_nothing_has_no_documents(tmp_path):
         "ann": 1, "bob": 0}
 
 
+def test_a_null_annotator_id_falls_back_to_the_session_id(tmp_path):
+    path = write(tmp_path, example(_input_hash=1, _annotator_id=None, _session_id="ann"),
+                 example(_input_hash=1, _annotator_id="bob", _session_id="bob"))
+    data = read_prodigy_annotators(path)
+    assert {k: len(v) for k, v in data.documents.items()} == {"ann": 1, "bob": 1}
+    assert "no_annotator" not in data.counts
+    assert [d.id for d in read_prodigy(path, annotator="ann").documents] == ["1"]
+
+
 def test_several_annotators_without_input_hashes_cannot_be_joined(tmp_path):
     path = write(tmp_path, example(_annotator_id="ann"), example(_annotator_id="bob"))
     with pytest.raises(FormatError, match=r"have neither _input_hash nor meta\.id, so the "

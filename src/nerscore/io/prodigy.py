@@ -135,7 +135,8 @@ def _int(value: Any) -> bool:
 
 
 def _who(obj: dict[str, Any]) -> str | None:
-    who = obj.get("_annotator_id", obj.get("_session_id"))
+    who = obj.get("_annotator_id")
+    who = obj.get("_session_id") if who is None else who  # a null _annotator_id names no one
     return None if who is None else str(who)
 
 
