@@ -252,3 +252,15 @@ def test_json_output_in_a_narrow_encoding_escapes_what_it_cannot_encode(capsys, 
     back = get_format(fmt).read(str(out), {"encoding": encoding}).data
     assert [(d.id, d.text, d.span_texts(), [e.label for e in d.spans]) for d in back] == [
         ("1", "Zoë met Łukasz 😀", ["Zoë", "Łukasz"], ["PÉR", "PÉR"])]
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    ("--", "--tag-delimiter=--"), (" ", "--tag-delimiter ' '"), ("", "--tag-delimiter ''"),
+    ("_", "--tag-delimiter _"),
+])
+def test_keyword_values_become_flags_a_shell_takes_back(value, shown):
+    from nerscore.cli._flags import keywords_to_flags
+
+    message = f"delimiter={value!r} spells the input tags, e.g. to_delimiter={value!r}."
+    assert keywords_to_flags(message) == (f"{shown} spells the input tags, e.g. --to-"
+                                          f"{shown[2:]}.")

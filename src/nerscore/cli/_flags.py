@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import re
+import shlex
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -45,8 +46,9 @@ _KEYWORD: list[re.Pattern[str]] = []  # compiled on first use: it needs the matc
 _GIVEN: dict[str, str] = {}
 #: What the running command line gave that a message may quote as it is (:func:`use_flags`).
 _LITERAL: list[str] = []
-#: A quoted value (``'a=b'``, ``"(x)"``): user data, unless a keyword's (``k='v'``).
-_QUOTED = re.compile(r"""(?<![\w=])('[^'\n]*'|"[^"\n]*")(?!\w)""")
+#: A quoted value (``'a=b'``, ``"(x)"``): user data (group 1), unless a keyword's
+#: (``k='v'``, group 2), which is matched whole so that its closing quote opens no other.
+_QUOTED = re.compile(r"""(?<![\w=])('[^'\n]*'|"[^"\n]*")(?!\w)|=('[^'\n]*'|"[^"\n]*")""")
 
 
 def matcher_options() -> dict[str, list[tuple[str, Any]]]:
@@ -151,7 +153,8 @@ def keywords_to_flags(message: str, given: Mapping[str, str] | None = None,
 
     for text in sorted({t for t in literal if t and t in message}, key=len, reverse=True):
         message = message.replace(text, keep(text))
-    message = _rewrite(_QUOTED.sub(lambda m: keep(m.group(0)), message), given)
+    message = _rewrite(_QUOTED.sub(lambda m: m.group(0) if m.group(1) is None else keep(m.group(0)),
+                                   message), given)
     while "\x00" in message:  # a quote may hold a literal
         message = re.sub("\x00(\\d+)\x00", lambda m: kept[int(m.group(1))], message)
     return message
@@ -185,7 +188,7 @@ def _rewrite(message: str, given: dict[str, str]) -> str:
             return f"without {option}"
         if quoted is None and value == "True":
             return option
-        return f"{option} {value}"
+        return _flag_value(option, value)
 
     def flag_list(m: re.Match[str]) -> str:
         names = m.group(1).split("/")
@@ -193,6 +196,24 @@ def _rewrite(message: str, given: dict[str, str]) -> str:
         return "(" + "/".join(dict.fromkeys(flags[n] for n in names)) + ")"
 
     return listed.sub(flag_list, pattern.sub(flag, message)) + tail
+
+
+def _flag_value(option: str, value: str) -> str:
+    """``option value`` as a shell and argparse take it back.
+
+    A value the shell would split or drop is quoted, one that argparse would
+    take for an option is joined by ``=``.
+
+    Examples
+    --------
+    >>> _flag_value("--to-tag-delimiter", "_"), _flag_value("--to-tag-delimiter", "--")
+    ('--to-tag-delimiter _', '--to-tag-delimiter=--')
+    >>> _flag_value("--outside", " "), _flag_value("--outside", "-")
+    ("--outside ' '", '--outside -')
+    """
+    if not value or re.search(r"[\s'\"\\]", value):
+        value = shlex.quote(value)
+    return f"{option}={value}" if value.startswith("-") and value != "-" else f"{option} {value}"
 
 
 def use_flags(given: Mapping[str, str], literal: Iterable[str] = ()) -> None:
