@@ -193,8 +193,8 @@ def test_help_says_which_file_each_spelling_option_describes(capsys, monkeypatch
     ("a.conll", ["--to-outside", "Ö", "--encoding", "ascii"], "The outside tag 'Ö' of the "
      "output (--to-outside) holds 'Ö', which ascii cannot encode: give the output one without "
      "it, e.g. --to-outside O, or write the output in another encoding, e.g. --encoding utf-8."),
-    ("a.conll", ["--from-scheme", "IOB2", "--tag-delimiter", ""], "Expected `delimiter` to be a "
-     "non-empty str; got ''."),
+    ("a.conll", ["--from-scheme", "IOB2", "--tag-delimiter", ""], "argument --tag-delimiter: "
+     "expected at least one character; got ''."),
 ])
 def test_a_spelling_the_output_cannot_hold_is_a_usage_error(capsys, tmp_path, src, flags,
                                                             message):
@@ -252,6 +252,28 @@ def test_json_output_in_a_narrow_encoding_escapes_what_it_cannot_encode(capsys, 
     back = get_format(fmt).read(str(out), {"encoding": encoding}).data
     assert [(d.id, d.text, d.span_texts(), [e.label for e in d.spans]) for d in back] == [
         ("1", "Zoë met Łukasz 😀", ["Zoë", "Łukasz"], ["PÉR", "PÉR"])]
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--to-outside", ""], "argument --to-outside: expected at least one character; got ''."),
+    (["--outside", ""], "argument --outside: expected at least one character; got ''."),
+    (["--to-tag-delimiter", ""], "argument --to-tag-delimiter: expected at least one character; "
+     "got ''."),
+    (["--tag-delimiter=--"], "argument --tag-delimiter: cannot be '--', which argparse reads as "
+     "the end of the options."),
+    (["--to-tag-delimiter", "B"], "error: --to-tag-delimiter B is made of the prefix letter 'B': "
+     "the tag 'BBTYPE' would split inside its prefix, not read back as prefix 'B', type 'TYPE'. "
+     "Give a delimiter of other characters, e.g. --to-tag-delimiter -."),
+    (["--from-scheme", "IOB2", "--tag-delimiter", "I"], "error: --tag-delimiter I is made of the "
+     "prefix letter 'I'"),
+])
+def test_a_tag_or_delimiter_no_tag_can_be_read_with_is_a_usage_error(capsys, tmp_path, flags,
+                                                                    message):
+    src = write(tmp_path / "a.conll", "Anna B-PER\nleft O\n")
+    status, out, err = run(capsys, "convert", src, tmp_path / "b.conll", *flags)
+    assert (status, out) == (2, "")
+    assert message in err
+    assert not (tmp_path / "b.conll").exists()
 
 
 @pytest.mark.parametrize(("value", "shown"), [

@@ -778,6 +778,13 @@ def test_utf16_gold_read_as_utf8_is_refused(capsys, tmp_path, name, extra):
     (("--outside", "B"), "--outside B is spelled as an entity tag (the bare prefix 'B'):"),
     (("--outside", "PER_E", "--suffix", "--tag-delimiter", "_"), "--outside PER_E is spelled as "
      "an entity tag (prefix 'E', type 'PER'):"),
+    # no tag could be read: a delimiter of a prefix letter, an empty one or outside tag
+    (("--tag-delimiter", "B"), "--tag-delimiter B is made of the prefix letter 'B': the tag "
+     "'BBTYPE' would split inside its prefix, not read back as prefix 'B', type 'TYPE'. Give a "
+     "delimiter of other characters, e.g. --tag-delimiter -."),
+    (("--tag-delimiter", ""), "argument --tag-delimiter: expected at least one character; got "
+     "''."),
+    (("--outside", ""), "argument --outside: expected at least one character; got ''."),
 ])
 def test_an_outside_tag_spelled_as_an_entity_tag_is_a_usage_error(capsys, tmp_path, command,
                                                                   extra, flags, shown):

@@ -173,6 +173,10 @@ def test_the_same_spelling_on_both_sides_gives_the_same_bytes(tmp_path, from_sch
      "Expected `to_delimiter` to be a non-empty str or None; got ''."),
     ("a.conll", "b.conll", {"to_suffix": "yes"},
      "Expected `to_suffix` to be a bool or None; got 'yes'."),
+    # the input spelling is checked before what it applies to
+    ("a.conll", "b.conll", {"delimiter": None}, "Expected `delimiter` to be a non-empty str; "
+     "got None."),
+    ("a.conll", "b.conll", {"suffix": "x"}, "Expected `suffix` to be a bool; got 'x'."),
 ])
 def test_a_spelling_that_applies_to_nothing_is_refused(tmp_path, src, dst, kwargs, message):
     write(tmp_path / "a.conll", "Anna B-PER\n")
@@ -222,6 +226,34 @@ def test_an_outside_tag_spelled_as_an_entity_tag_is_refused(tmp_path, kwargs, op
     assert info.value.option == option
     assert option in nerscore.io.convert.CONVERSION_OPTIONS
     assert not (tmp_path / "b.conll").exists()
+
+
+@pytest.mark.parametrize(("kwargs", "option", "message"), [
+    ({"to_delimiter": "B"}, "to_delimiter", "to_delimiter='B' is made of the prefix letter 'B': "
+     "the tag 'BBTYPE' would split inside its prefix, not read back as prefix 'B', type 'TYPE'. "
+     "Give a delimiter of other characters, e.g. to_delimiter='-'."),
+    ({"to_delimiter": "II", "to_suffix": True}, "to_delimiter",
+     "to_delimiter='II' is made of the prefix letter 'I': the tag 'TYPEIII' would split "),
+    ({"from_scheme": "IOB2", "delimiter": "B"}, "delimiter", "delimiter='B' is made of the "
+     "prefix letter 'B'"),
+])
+def test_a_delimiter_made_of_a_prefix_letter_is_refused(tmp_path, kwargs, option, message):
+    src = write(tmp_path / "a.conll", "Anna B-PER\nleft O\n")
+    with pytest.raises(OptionError) as info:
+        nerscore.convert_file(src, tmp_path / "b.conll", **kwargs)
+    assert message in str(info.value)
+    assert info.value.option == option
+    assert option in nerscore.io.convert.CONVERSION_OPTIONS
+    assert not (tmp_path / "b.conll").exists()
+
+
+@pytest.mark.parametrize("delimiter", ["BX", "XB", "O", "::"])
+def test_a_delimiter_holding_a_prefix_letter_among_others_reads_back(tmp_path, delimiter):
+    src = write(tmp_path / "a.conll", "Anna B-PER\nSmith I-PER\nleft O\n")
+    nerscore.convert_file(src, tmp_path / "b.conll", to_delimiter=delimiter)
+    nerscore.convert_file(tmp_path / "b.conll", tmp_path / "c.conll", delimiter=delimiter,
+                          to_delimiter="-")
+    assert (tmp_path / "c.conll").read_text() == "Anna B-PER\nSmith I-PER\nleft O\n"
 
 
 @pytest.mark.parametrize("outside", ["O", "NONE", "B-", "X-PER", "OUT_B"])

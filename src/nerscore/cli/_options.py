@@ -130,6 +130,22 @@ def non_negative_int(value: str) -> int:
     return x
 
 
+class TagText(argparse.Action):
+    """An argparse action: a tag or a tag delimiter, which cannot be empty.
+
+    Nor ``--`` (``--tag-delimiter=--``), which argparse takes out of the
+    value as the end of the options, leaving none.
+    """
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if not isinstance(values, str) or not values:
+            raise argparse.ArgumentError(self, "expected at least one character; got ''" if values
+                                         == "" else "cannot be '--', which argparse reads as the "
+                                         "end of the options")
+        setattr(namespace, self.dest, values)
+
+
 def text_encoding(value: str) -> str:
     """An argparse type: an encoding text files are written in (``io._textfile.file_codec``)."""
     from nerscore.errors import OptionError
@@ -185,9 +201,9 @@ def add_tag_options(parser: argparse.ArgumentParser, *, scheme_required: bool = 
     )
     group.add_argument("--suffix", action="store_true",
                        help="tags are written TYPE-PREFIX (PER-B) instead of PREFIX-TYPE")
-    group.add_argument("--tag-delimiter", default="-", metavar="CHAR",
+    group.add_argument("--tag-delimiter", action=TagText, default="-", metavar="CHAR",
                        help="between prefix and type (default: '-')")
-    group.add_argument("--outside", default="O", metavar="TAG",
+    group.add_argument("--outside", action=TagText, default="O", metavar="TAG",
                        help="the outside tag (default: 'O')")
 
 
@@ -208,8 +224,9 @@ def tag_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     ------
     UsageError
         For an outside tag spelled as an entity tag (``--outside B-PER``, a
-        bare ``B``), refused as :class:`~nerscore.values.decoding.Decoding`
-        refuses it.
+        bare ``B``) or a delimiter made of a prefix letter (``--tag-delimiter
+        B``), refused as :class:`~nerscore.values.decoding.Decoding` refuses
+        them.
     """
     from nerscore.errors import OptionError
     from nerscore.values.decoding import Decoding
@@ -218,7 +235,7 @@ def tag_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     try:
         Decoding(**out)
     except OptionError as exc:
-        if exc.option != "outside":
+        if exc.option not in ("outside", "delimiter"):
             raise  # as the library says it, where the options are used
         raise UsageError(keywords_to_flags(str(exc), command_flags(args)).rstrip(".")) from None
     return out

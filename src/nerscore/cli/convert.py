@@ -115,10 +115,10 @@ def register(subparsers: Subparsers) -> None:
     tags.add_argument("--suffix", action="store_true",
                       help="the tags of IN (and of OUT, unless --to-prefix) are written "
                            "TYPE-PREFIX (PER-B) instead of PREFIX-TYPE")
-    tags.add_argument("--tag-delimiter", default="-", metavar="CHAR",
+    tags.add_argument("--tag-delimiter", action=opt.TagText, default="-", metavar="CHAR",
                       help="between prefix and type in the tags of IN (and of OUT, unless "
                            "--to-tag-delimiter) (default: '-')")
-    tags.add_argument("--outside", default="O", metavar="TAG",
+    tags.add_argument("--outside", action=opt.TagText, default="O", metavar="TAG",
                       help="the outside tag of IN (and of OUT, unless --to-outside) "
                            "(default: 'O')")
     order = tags.add_mutually_exclusive_group()
@@ -127,10 +127,10 @@ def register(subparsers: Subparsers) -> None:
                        help="the tags of OUT are written TYPE-PREFIX (default: as IN's)")
     order.add_argument("--to-prefix", dest="to_suffix", action="store_const", const=False,
                        help="the tags of OUT are written PREFIX-TYPE (default: as IN's)")
-    tags.add_argument("--to-tag-delimiter", default=None, metavar="CHAR",
+    tags.add_argument("--to-tag-delimiter", action=opt.TagText, default=None, metavar="CHAR",
                       help="between prefix and type in the tags of OUT (default: "
                            "--tag-delimiter)")
-    tags.add_argument("--to-outside", default=None, metavar="TAG",
+    tags.add_argument("--to-outside", action=opt.TagText, default=None, metavar="TAG",
                       help="the outside tag of OUT (default: --outside)")
     out = parser.add_argument_group("output")
     out.add_argument("--labels-as", choices=("int", "string"), default="int",

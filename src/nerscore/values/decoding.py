@@ -14,7 +14,7 @@ from typing import Any
 from nerscore.errors import OptionError, SchemeError, option_error
 from nerscore.values.schemes import DEFAULT_LETTERS, Mode, Scheme, SchemeTable, get_scheme
 
-__all__ = ["Decoding", "check_outside"]
+__all__ = ["Decoding", "check_delimiter", "check_outside"]
 
 _SCHEME_NAMES = "'IOB2' (or 'IOB1', 'IOE1', 'IOE2', 'IOBES', 'BILOU', 'BMES', 'IO')"
 
@@ -78,6 +78,48 @@ outside tag that no entity tag spells, e.g. outside='O'.
                       f"that no entity tag spells, e.g. {name}='O'.", option=name)
 
 
+def check_delimiter(delimiter: str, *, suffix: bool = False, name: str = "delimiter") -> None:
+    """Refuse a tag delimiter made of one prefix letter (``B``, ``II``).
+
+    A tag splits at its first delimiter (its last, with ``suffix``), which
+    would be found inside the prefix: ``BBPER`` reads as prefix ``''``, type
+    ``BPER``, so no tag with that prefix could be read back.
+
+    Parameters
+    ----------
+    delimiter : str
+        Between prefix and type.
+    suffix : bool
+        Tags are written ``TYPE-PREFIX``.
+    name : str
+        The option to change, named by the error.
+
+    Raises
+    ------
+    OptionError
+        Naming ``name``.
+
+    Examples
+    --------
+    >>> check_delimiter("-"), check_delimiter("BX"), check_delimiter("O")
+    (None, None, None)
+    >>> check_delimiter("B")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.OptionError: delimiter='B' is made of the prefix letter 'B': the tag 'BBTYPE' \
+would split inside its prefix, not read back as prefix 'B', type 'TYPE'. Give a delimiter of \
+other characters, e.g. delimiter='-'.
+    """
+    letter = delimiter[:1]
+    if letter not in DEFAULT_LETTERS or delimiter != letter * len(delimiter):
+        return
+    tag = f"TYPE{delimiter}{letter}" if suffix else f"{letter}{delimiter}TYPE"
+    raise OptionError(f"{name}={delimiter!r} is made of the prefix letter {letter!r}: the tag "
+                      f"{tag!r} would split inside its prefix, not read back as prefix "
+                      f"{letter!r}, type 'TYPE'. Give a delimiter of other characters, e.g. "
+                      f"{name}='-'.", option=name)
+
+
 @dataclass(frozen=True)
 class Decoding:
     """The five decoding options as one validated value.
@@ -94,7 +136,8 @@ class Decoding:
     suffix : bool
         Tags are written ``TYPE-PREFIX``.
     delimiter : str
-        Between prefix and type.
+        Between prefix and type; one made of a prefix letter (``B``) is
+        refused (:func:`check_delimiter`).
     outside : str
         The outside tag; one spelled as an entity tag (``B-PER``, a bare
         ``B``) is refused (:func:`check_outside`).
@@ -143,6 +186,7 @@ class Decoding:
         object.__setattr__(self, "suffix", suffix)
         object.__setattr__(self, "delimiter", _non_empty_str("delimiter", delimiter))
         object.__setattr__(self, "outside", _non_empty_str("outside", outside))
+        check_delimiter(self.delimiter, suffix=suffix)
         check_outside(self.outside, suffix=suffix, delimiter=self.delimiter)
 
     @property

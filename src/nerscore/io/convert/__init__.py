@@ -74,7 +74,7 @@ from nerscore.io.convert.checks import (
     check_unused,
     check_writable,
     narrow_encoding,
-    target_syntax,
+    spelling,
 )
 from nerscore.io.convert.reading import (
     ConversionResult,
@@ -86,7 +86,7 @@ from nerscore.io.convert.reading import (
 )
 from nerscore.io.convert.writing import keep_only, relabel_documents, retag, to_documents, to_tags
 from nerscore.io.formats import Format, guess_format
-from nerscore.values.decoding import check_outside
+from nerscore.values.decoding import check_delimiter, check_outside
 from nerscore.values.documents import Document
 from nerscore.values.label_ops import LabelOps, label_notes, seen_labels
 from nerscore.values.tags import EncodedTags
@@ -208,9 +208,9 @@ def convert_file(
         raise ValueError(f"The output {dst} is a folder holding the input {src}: writing there "
                          "would mix the output with it; give an output that does not hold it.")
     result = ConversionResult(fin.name, fout.name)
-    syntax = {"suffix": suffix, "delimiter": delimiter, "outside": outside}
-    respelled = target_syntax(to_suffix=to_suffix, to_delimiter=to_delimiter,
-                               to_outside=to_outside)
+    syntax = spelling(suffix=suffix, delimiter=delimiter, outside=outside)
+    respelled = spelling(optional=True, to_suffix=to_suffix, to_delimiter=to_delimiter,
+                         to_outside=to_outside)
     to_syntax = {**syntax, **{k[3:]: v for k, v in respelled.items()}}
     if to_scheme is None and from_scheme is not None:
         to_scheme = from_scheme
@@ -249,6 +249,9 @@ def convert_file(
     check_unused(src, dst, fout, in_tags, out_kind, from_scheme=from_scheme, mode=mode,
                   misaligned=misaligned, labels_as=labels_as, parquet_kind=parquet_kind,
                   syntax=syntax, respelled=respelled)
+    check_delimiter(delimiter, suffix=suffix)
+    if "to_delimiter" in respelled:
+        check_delimiter(to_syntax["delimiter"], suffix=to_syntax["suffix"], name="to_delimiter")
     check_outside(outside, suffix=suffix, delimiter=delimiter)
     if to_syntax != syntax:
         shown = (f"to_outside={to_outside!r}" if to_outside is not None else

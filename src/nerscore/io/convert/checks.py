@@ -15,18 +15,31 @@ from nerscore.errors import OptionError, option_error, quoted
 from nerscore.io.formats import Format
 from nerscore.values.label_ops import LabelOps
 
-__all__ = ["check_unused", "check_writable", "narrow_encoding", "target_syntax"]
+__all__ = ["check_unused", "check_writable", "narrow_encoding", "spelling"]
 
 
-def target_syntax(**given: Any) -> dict[str, Any]:
-    """The ``to_`` spelling options given (not None), checked."""
-    out = {k: v for k, v in given.items() if v is not None}
-    if not isinstance(out.get("to_suffix", False), bool):
-        raise option_error("to_suffix", "a bool or None", out["to_suffix"])
-    for name in ("to_delimiter", "to_outside"):
-        value = out.get(name, "-")
-        if not isinstance(value, str) or not value:
-            raise option_error(name, "a non-empty str or None", value)
+def spelling(*, optional: bool = False, **given: Any) -> dict[str, Any]:
+    """The spelling options given, checked: a bool for ``suffix``, a non-empty str for the others.
+
+    With ``optional`` (the ``to_`` options) None means not given and is left out.
+
+    Examples
+    --------
+    >>> spelling(optional=True, to_suffix=None, to_delimiter="_", to_outside=None)
+    {'to_delimiter': '_'}
+    >>> spelling(suffix=False, delimiter=None, outside="O")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.OptionError: Expected `delimiter` to be a non-empty str; got None.
+    """
+    out = {k: v for k, v in given.items() if v is not None or not optional}
+    none = " or None" if optional else ""
+    for name, value in out.items():
+        if name.endswith("suffix"):
+            if not isinstance(value, bool):
+                raise option_error(name, f"a bool{none}", value)
+        elif not isinstance(value, str) or not value:
+            raise option_error(name, f"a non-empty str{none}", value)
     return out
 
 
