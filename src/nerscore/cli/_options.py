@@ -133,8 +133,8 @@ def non_negative_int(value: str) -> int:
 class TagText(argparse.Action):
     """An argparse action: a tag or a tag delimiter, which cannot be empty.
 
-    Nor ``--`` (``--tag-delimiter=--``), which argparse takes out of the
-    value as the end of the options, leaving none.
+    Nor ``--`` where argparse takes it out of ``--tag-delimiter=--`` as the
+    end of the options, leaving no value (Python 3.11 does; 3.13 keeps it).
     """
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
