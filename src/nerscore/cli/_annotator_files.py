@@ -16,6 +16,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._output import note
 from nerscore.cli._unused import check_span_inputs
 
 if TYPE_CHECKING:
@@ -23,12 +24,6 @@ if TYPE_CHECKING:
     from nerscore.io.formats import Format, ReadResult
 
 __all__ = ["export_formats", "identical_files", "read_annotators", "token_notes"]
-
-
-def _note(command: str, message: str, kind: str = "note") -> None:
-    from nerscore.cli._output import note
-
-    note(command, message, kind=kind)
 
 
 def export_formats() -> list[str]:
@@ -150,7 +145,7 @@ def read_annotators(args: argparse.Namespace, command: str, output: Format | Non
                           "--input-format if a format was guessed wrongly).", source=empty[0])
     for r in read:
         for n in r.notes:
-            _note(command, n)
+            note(command, n)
     return dict(zip(names, (r.data for r in read), strict=True)), tag_kw, read
 
 
@@ -168,7 +163,7 @@ def _read_export(args: argparse.Namespace, fmt: Format, command: str) -> dict[st
     annotators = list(sets.documents)
     listed = ", ".join(map(quoted, annotators)) or "none"
     for n in sets.notes:
-        _note(command, n)
+        note(command, n)
     names = [str(n) for n in args.names] if args.names is not None else annotators
     if args.names is not None and len(names) != len(annotators):
         raise opt.UsageError(f"--names gives {len(names)} name(s) for the {len(annotators)} "
@@ -180,7 +175,7 @@ def _read_export(args: argparse.Namespace, fmt: Format, command: str) -> dict[st
                              f"distinct name per annotator of {path} ({listed})")
     empty = [a for a in annotators if not sets.documents[a]]
     if empty:
-        _note(command, f"{path}: {len(empty)} annotator(s) have no document (every annotation "
+        note(command, f"{path}: {len(empty)} annotator(s) have no document (every annotation "
                        f"of theirs is left out) and are not compared: "
                        f"{', '.join(map(quoted, empty))}.")
     kept = {name: sets.documents[a] for name, a in zip(names, annotators, strict=True)
@@ -214,5 +209,5 @@ def token_notes(read: list[ReadResult], command: str) -> tuple[str, ...]:
 
     notes = tuple(n for a, b in itertools.combinations(read, 2) for n in pair_notes(a, b))
     for n in notes:
-        _note(command, n, kind="warning")
+        note(command, n, kind="warning")
     return notes

@@ -20,6 +20,7 @@ from nerscore.cli._labels import add_label_options, label_flags, label_kwargs
 from nerscore.cli._output import (
     add_quiet_option,
     declare_files,
+    note,
     output_renderer,
     write_result,
 )
@@ -166,12 +167,6 @@ def register(subparsers: Subparsers) -> None:
     q.set_defaults(func=run_adjudicate)
 
 
-def _note(command: str, message: str, kind: str = "note") -> None:
-    from nerscore.cli._output import note
-
-    note(command, message, kind=kind)
-
-
 def run_agree(args: argparse.Namespace) -> int:
     """Run ``nerscore agree``.
 
@@ -213,15 +208,15 @@ def run_agree(args: argparse.Namespace) -> int:
         result = dataclasses.replace(result, notes=tuple(n for n in result.notes
                                                          if n != undefined))
         if args.format == "text":
-            _note("agree", named)
+            note("agree", named)
     if file_notes:
         result = dataclasses.replace(result, notes=file_notes + result.notes)
     if args.format not in ("text",):
         for n in result.notes:
-            _note("agree", n)
+            note("agree", n)
     write_result(renderer.functions["agreement"](result, args.digits), args.output)
     if args.output is not None:
-        _note("agree", f"wrote {args.output}")
+        note("agree", f"wrote {args.output}")
     return 0
 
 
@@ -249,7 +244,7 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         raise opt.UsageError(f"--min-votes {args.min_votes} is more than the {len(data)} "
                              f"annotators; give a number from 1 to {len(data)}")
     for n in identical_files(args, list(data)):
-        _note("adjudicate", n)
+        note("adjudicate", n)
     token_notes(read, "adjudicate")
     docs, stats = nerscore.adjudicate(data, min_votes=args.min_votes, **tag_kw,
                                       **label_kwargs(args))
@@ -270,17 +265,17 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         options = WriteOptions(outside=args.outside)
         write_output(out_fmt, args.output, lambda path: writer([chunk], path, options))
         for n in options.notes:
-            _note("adjudicate", n, kind="warning")
+            note("adjudicate", n, kind="warning")
     else:
         if out_fmt.write_spans is None:
             raise opt.UsageError(f"the inputs are span files but --output is a {out_fmt.name} "
                                  "file, which holds tags; write JSON Lines or BRAT")
         spans_key = args.spans_key if "spans_key" in out_fmt.options else None
         for n in write_documents(docs, args.output, out_fmt, spans_key=spans_key):
-            _note("adjudicate", n, kind="warning")
+            note("adjudicate", n, kind="warning")
     for line in stats.summary().splitlines():
-        _note("adjudicate", line)
+        note("adjudicate", line)
     for n in stats.notes:
-        _note("adjudicate", n)
-    _note("adjudicate", f"wrote {args.output}")
+        note("adjudicate", n)
+    note("adjudicate", f"wrote {args.output}")
     return 0
