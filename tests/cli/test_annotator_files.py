@@ -345,3 +345,56 @@ def test_an_inception_export_among_other_files_says_how_to_compare_its_annotator
         f"'cai', 'CURATION_USER'); {command} takes one annotator per FILE: give that export "
         "alone (--input-format webanno) to compare its annotators, or export each annotator's "
         f"annotations to a file of its own. See 'nerscore {command} --help'.\n")
+
+
+@pytest.mark.parametrize("command", ["agree", "adjudicate"])
+@pytest.mark.parametrize("fmt", [[], ["--input-format", "webanno"]])
+def test_an_export_with_a_tsv_file_one_level_too_deep_names_the_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str,
+        fmt: list[str]) -> None:
+    export = write_export(tmp_path / "export")
+    stray = export / "annotation" / "news1.txt" / "sub" / "x.tsv"
+    stray.parent.mkdir()
+    stray.write_text("notes\n", encoding="utf-8")
+    extra = ["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else []
+    assert main([command, str(export), *fmt, *extra]) == 1
+    assert capsys.readouterr().err == (
+        f"nerscore {command}: error: {export} is laid out as an INCEpTION project export, but 1 "
+        ".tsv file lies outside annotation/DOC/USER.tsv, curation/DOC/USER.tsv and source/: "
+        "'annotation/news1.txt/sub/x.tsv', so it is not read as an export (whose every .tsv "
+        "file is one annotator's file of one document). Move that file out of the folder (or "
+        "remove it) to read the export's annotators.\n")
+
+
+@pytest.mark.parametrize("command", ["agree", "adjudicate"])
+@pytest.mark.parametrize("fmt", [[], ["--input-format", "webanno"]])
+def test_an_export_in_xmi_says_what_it_holds_and_how_to_export_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str,
+        fmt: list[str]) -> None:
+    export = tmp_path / "export"
+    (export / "annotation" / "news1.txt").mkdir(parents=True)
+    for user in ("anna", "ben"):
+        (export / "annotation" / "news1.txt" / f"{user}.xmi").write_text("<xmi/>",
+                                                                        encoding="utf-8")
+    (export / "exportedproject1.json").write_text("{}", encoding="utf-8")
+    extra = ["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else []
+    assert main([command, str(export), *fmt, *extra]) == 1
+    assert capsys.readouterr().err == (
+        f"nerscore {command}: error: {export} is an INCEpTION project export without WebAnno "
+        "TSV files (no annotation/DOC/USER.tsv nor curation/DOC/USER.tsv; its document folders "
+        "hold 2 .xmi files, which nerscore does not read: 'annotation/news1.txt/anna.xmi', "
+        "'annotation/news1.txt/ben.xmi'); export the project in the format 'WebAnno TSV "
+        "v3'.\n")
+
+
+@pytest.mark.parametrize("command", ["agree", "adjudicate"])
+def test_a_document_folder_of_an_export_without_a_file_is_noted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    export = write_export(tmp_path / "export")
+    (export / "annotation" / "news3.txt").mkdir()
+    extra = (["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else
+             ["--resamples", "0", "--format", "json"])
+    assert main([command, str(export), *extra]) == 0
+    assert (f"nerscore {command}: note: {export}: 1 document folder(s) of annotation/ hold no "
+            ".tsv file, so no annotator's annotations of them are read: 'news3.txt'.\n"
+            in capsys.readouterr().err)

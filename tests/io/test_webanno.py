@@ -7,9 +7,10 @@ import shutil
 import pytest
 
 from nerscore.errors import AnnotatorChoiceError, FormatError, OptionError
-from nerscore.io.formats import guess_format
+from nerscore.io._webanno_export import layout_problem
+from nerscore.io.formats import get_format, guess_format
 from nerscore.io.webanno import NAMED_ENTITY, read_webanno, read_webanno_annotators
-from tests.io.webanno_fixtures import ANNOTATORS, write_export
+from tests.io.webanno_fixtures import ANNOTATORS, tsv, write_export
 from tests.paths import DATA
 
 NEWS = DATA / "webanno" / "news.tsv"
@@ -164,6 +165,69 @@ def test_an_export_without_webanno_tsv_files_is_an_error(tmp_path):
                                           r"files .* export the project in the format 'WebAnno "
                                           r"TSV v3'"):
         read_webanno(tmp_path, layer="Entity")
+
+
+def test_an_export_in_another_format_names_what_its_document_folders_hold(tmp_path):
+    for user in ("anna", "ben"):
+        (tmp_path / "annotation" / "a.txt").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "annotation" / "a.txt" / f"{user}.xmi").write_text("<xmi/>")
+    (tmp_path / "curation" / "a.txt").mkdir(parents=True)
+    (tmp_path / "curation" / "a.txt" / "CURATION_USER.zip").write_bytes(b"")
+    message = (f"{tmp_path} is an INCEpTION project export without WebAnno TSV files (no "
+               "annotation/DOC/USER.tsv nor curation/DOC/USER.tsv; its document folders hold 2 "
+               ".xmi files and 1 .zip file, which nerscore does not read: "
+               "'annotation/a.txt/anna.xmi', 'annotation/a.txt/ben.xmi', "
+               "'curation/a.txt/CURATION_USER.zip'); export the project in the format 'WebAnno "
+               "TSV v3'.")
+    for read in (read_webanno, read_webanno_annotators,
+                 lambda p: get_format("webanno").annotators(str(p), {})):
+        with pytest.raises(FormatError) as exc:
+            read(tmp_path)
+        assert str(exc.value) == message
+    assert layout_problem(tmp_path) == message
+
+
+@pytest.mark.parametrize(("root", "stray", "where"), [
+    ("", "annotation/a.txt/sub/x.tsv",
+     "annotation/DOC/USER.tsv, curation/DOC/USER.tsv and source/"),
+    ("annotation", "a.txt/sub/x.tsv", "annotation/DOC/USER.tsv"),
+])
+def test_a_tsv_file_that_breaks_an_export_s_layout_is_named(tmp_path, root, stray, where):
+    export = write_export(tmp_path / "export")
+    folder = export / root
+    write(folder, "#Text=Hi\n1-1\t0-2\tHi\t_\n", name=stray)
+    problem = (f"{folder} is laid out as an INCEpTION project export, but 1 .tsv file lies "
+               f"outside {where}: {stray!r}, so it is not read as an export (whose every .tsv "
+               "file is one annotator's file of one document). Move that file out of the folder "
+               "(or remove it) to read the export's annotators.")
+    assert layout_problem(folder) == problem
+    with pytest.raises(FormatError) as exc:
+        read_webanno_annotators(folder)
+    assert str(exc.value) == problem
+    # read whole, it is still a folder of documents (the rule): only the export readers refuse it
+    assert guess_format(folder).name == "brat"
+    assert layout_problem(export / "source") is None
+    assert layout_problem(NEWS.parent) is None
+
+
+def test_a_document_folder_without_a_tsv_file_is_noted(tmp_path):
+    export = write_export(tmp_path / "export")
+    for doc in ("news3.txt", "news4.txt"):
+        (export / "annotation" / doc).mkdir()
+    (export / "annotation" / "news4.txt" / "anna.xmi").write_text("<xmi/>")
+    sets = read_webanno_annotators(export)
+    assert sets.empty == ("news3.txt", "news4.txt")
+    assert sets.notes()[1] == (f"{export}: 2 document folder(s) of annotation/ hold no .tsv "
+                               "file, so no annotator's annotations of them are read: "
+                               "'news3.txt', 'news4.txt'.")
+    # one annotator's documents: those folders are among the documents it has no file of
+    assert read_webanno(export, annotator="cai").notes() == (
+        f"{export}: 3 document(s) of the export have no file of 'cai' and are not read: "
+        "'news2.tsv', 'news3.txt', 'news4.txt'.",)
+    # a curated document that no annotator has a file of is read with the curation
+    write(export, tsv("Hi", "_"), head="", name="curation/news3.txt/CURATION_USER.tsv")
+    with_curation = read_webanno_annotators(export, curation=True)
+    assert with_curation.empty == ("news4.txt",)
 
 
 def test_every_annotator_of_a_project_export(tmp_path):

@@ -61,6 +61,24 @@ def _several(exc: AnnotatorChoiceError, fmt: Format, command: str) -> str:
             f"{alone}export each annotator's annotations to a file of its own")
 
 
+def _check_layout(path: str, given: str | None) -> None:
+    """Raise FormatError for one FILE laid out as an INCEpTION export that is not read as one.
+
+    Such a folder (a stray ``.tsv`` file deeper than ``annotation/DOC/``, or
+    document folders of XMI files and no WebAnno TSV) is guessed as a
+    folder of documents, whose one FILE would get the advice to give two
+    FILEs: the error says which files break the layout instead.
+    """
+    if given is not None or not os.path.isdir(path):
+        return
+    from nerscore.errors import FormatError
+    from nerscore.io._webanno_export import layout_problem
+
+    problem = layout_problem(path)
+    if problem is not None:
+        raise FormatError(problem, source=path)
+
+
 def read_annotators(args: argparse.Namespace, command: str, output: Format | None = None
                     ) -> tuple[dict[str, Any], dict[str, Any], list[ReadResult]]:
     """``{name: data}`` of the annotators, the tag options, and the files read one per annotator.
@@ -86,6 +104,9 @@ def read_annotators(args: argparse.Namespace, command: str, output: Format | Non
     UsageError
         For FILEs and names that do not fit, or a FILE of several
         annotators among others.
+    FormatError
+        For one FILE laid out as an INCEpTION project export that is not
+        read as one, naming the files that break the layout.
     """
     if len(args.files) == 1:
         fmt = fm.input_format(args.files[0], args.input_format)
@@ -95,6 +116,7 @@ def read_annotators(args: argparse.Namespace, command: str, output: Format | Non
     names = args.names if args.names is not None else [
         os.path.basename(os.path.normpath(f)) for f in args.files]
     if len(args.files) < 2:
+        _check_layout(args.files[0], args.input_format)
         names = export_formats()
         listed = " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
         raise opt.UsageError(f"{command} needs two or more FILEs (one per annotator), or one "

@@ -17,23 +17,28 @@ documents as imported), ``exportedproject*.json`` and folders of other files.
 
 Any other folder (``train/doc1.tsv``, ``dev/doc2.tsv``; or one holding a
 ``.tsv`` file elsewhere beside ``annotation/``) is a folder of documents, one
-per file. The annotators are the file names without ``.tsv``: those of
-``annotation/`` in alphabetical order, then those of ``curation/``
-(``CURATION_USER``, the adjudicated gold), whose documents are the
-*curated* ones: they are read when chosen (``annotator='CURATION_USER'``)
-and left out when the annotators are compared.
+per file; :func:`layout_problem` says why a folder laid out as an export is
+not read as one (the ``.tsv`` files that lie elsewhere, or the other files
+its document folders hold in place of WebAnno TSV). The annotators are the
+file names without ``.tsv``: those of ``annotation/`` in alphabetical order,
+then those of ``curation/`` (``CURATION_USER``, the adjudicated gold), whose
+documents are the *curated* ones: they are read when chosen
+(``annotator='CURATION_USER'``) and left out when the annotators are
+compared. A document folder of ``annotation/`` without a ``.tsv`` file
+(a document no annotator has a file of) is counted in :attr:`ExportFiles.empty`.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from collections import Counter
+from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from nerscore.decode.inputs import quoted_ids
 from nerscore.errors import AnnotatorChoiceError, FormatError, OptionError, quoted
 
-__all__ = ["PARTS", "ExportFiles", "find_export"]
+__all__ = ["PARTS", "ExportFiles", "find_export", "layout_problem"]
 
 #: The folders of an export that hold annotations: the annotators', the curated documents.
 PARTS = ("annotation", "curation")
@@ -56,6 +61,13 @@ class ExportFiles(NamedTuple):
         Every document (DOC folder) that holds a file, sorted.
     where : dict of str to str
         Annotator -> where its files lie (``annotation/DOC/anna.tsv``).
+    empty : tuple of str
+        The document folders of ``annotation/`` that hold no ``.tsv`` file,
+        sorted: documents no annotator has a file of.
+    others : tuple of str
+        The files of the document folders that are not ``.tsv`` files
+        (``annotation/DOC/USER.zip`` of an export in another format), as
+        paths relative to the folder, sorted.
     """
 
     path: str
@@ -63,17 +75,29 @@ class ExportFiles(NamedTuple):
     curation: tuple[str, ...]
     documents: tuple[str, ...]
     where: dict[str, str]
+    empty: tuple[str, ...] = ()
+    others: tuple[str, ...] = ()
 
     def annotators(self) -> tuple[str, ...]:
         """Every annotator, the curation's last."""
         return tuple(self.files)
 
     def check(self) -> None:
-        """Raise FormatError for an export without a WebAnno TSV file."""
+        """Raise FormatError for an export without a WebAnno TSV file, naming what it holds.
+
+        Examples
+        --------
+        >>> ExportFiles("p", {}, (), (), {}, ("a.txt",), ("annotation/a.txt/ann.xmi",)).check()
+        Traceback (most recent call last):
+        ...
+        nerscore.errors.FormatError: p is an INCEpTION project export without WebAnno TSV files (no annotation/DOC/USER.tsv nor curation/DOC/USER.tsv; its document folders hold 1 .xmi file, which nerscore does not read: 'annotation/a.txt/ann.xmi'); export the project in the format 'WebAnno TSV v3'.
+        """
         if not self.files:
+            held = (f"; its document folders hold {held_files(self.others)}, which nerscore "
+                    f"does not read: {quoted_ids(self.others)}" if self.others else "")
             raise FormatError(f"{self.path} is an INCEpTION project export without WebAnno TSV "
-                              "files (no annotation/DOC/USER.tsv nor curation/DOC/USER.tsv); "
-                              "export the project in the format 'WebAnno TSV v3'.",
+                              f"files (no annotation/DOC/USER.tsv nor curation/DOC/USER.tsv"
+                              f"{held}); export the project in the format 'WebAnno TSV v3'.",
                               source=self.path)
 
     def choose(self, annotator: str | None) -> str:
@@ -121,11 +145,71 @@ class ExportFiles(NamedTuple):
                        f"annotations of {quoted(annotator)} ({self.where[annotator]}), each "
                        "document named by its folder DOC.")
         have = {doc for doc, _ in self.files[annotator]}
-        lacking = [doc for doc in self.documents if doc not in have]
+        lacking = [doc for doc in sorted({*self.documents, *self.empty}) if doc not in have]
         if lacking:
             out.append(f"{self.path}: {len(lacking)} document(s) of the export have no file of "
                        f"{quoted(annotator)} and are not read: {quoted_ids(lacking)}.")
         return tuple(out)
+
+
+def held_files(paths: tuple[str, ...] | list[str]) -> str:
+    """``paths`` counted by suffix: ``2 .zip files and 1 file without a suffix``.
+
+    Examples
+    --------
+    >>> held_files(["annotation/a.txt/ann.zip", "annotation/a.txt/ben.zip", "annotation/b/x"])
+    '2 .zip files and 1 file without a suffix'
+    """
+    counts = Counter(PurePosixPath(p).suffix.lower() for p in paths)
+    return " and ".join(f"{n} {suffix + ' ' if suffix else ''}file{'' if n == 1 else 's'}"
+                        f"{'' if suffix else ' without a suffix'}"
+                        for suffix, n in counts.most_common())
+
+
+class _Scan(NamedTuple):
+    """What an export-shaped folder holds: the files in place, and the rest."""
+
+    whole: bool  # the export's folder, not its annotation/ or curation/ alone
+    found: dict[str, dict[str, dict[str, Path]]]  # part -> annotator -> document -> file
+    stray: list[str]  # .tsv files elsewhere, relative to the folder
+    empty: list[str]  # document folders of annotation/ without a .tsv file
+    others: list[str]  # files of the document folders that are not .tsv files
+
+
+def _scan(root: Path) -> _Scan | None:
+    """The files of ``root`` when it is shaped as an export (or its part); None otherwise."""
+    whole = any((root / part).is_dir() for part in PARTS)
+    if not whole and root.name not in PARTS:
+        return None
+    found: dict[str, dict[str, dict[str, Path]]] = {part: {} for part in PARTS}
+    stray = []
+    for path in sorted(root.rglob("*.tsv")):
+        if not path.is_file():  # a DOC folder named after a .tsv document
+            continue
+        rel = path.relative_to(root).parts
+        if whole and rel[0] == "source":
+            continue
+        if whole and len(rel) == 3 and rel[0] in PARTS:
+            part, doc = rel[0], rel[1]
+        elif not whole and len(rel) == 2:
+            part, doc = root.name, rel[0]
+        else:
+            stray.append(PurePosixPath(*rel).as_posix())
+            continue
+        found[part].setdefault(path.stem, {})[doc] = path
+    empty: list[str] = []
+    others: list[str] = []
+    for part in PARTS:
+        folder = root / part if whole else root if root.name == part else None
+        if folder is None or not folder.is_dir():
+            continue
+        for doc_folder in sorted(p for p in folder.iterdir() if p.is_dir()):
+            files = sorted(p for p in doc_folder.iterdir() if p.is_file())
+            others += [PurePosixPath(*p.relative_to(root).parts).as_posix() for p in files
+                       if p.suffix.lower() != ".tsv"]
+            if part == "annotation" and not any(p.suffix.lower() == ".tsv" for p in files):
+                empty.append(doc_folder.name)
+    return _Scan(whole, found, stray, empty, others)
 
 
 def find_export(folder: str | os.PathLike[str]) -> ExportFiles | None:
@@ -139,33 +223,20 @@ def find_export(folder: str | os.PathLike[str]) -> ExportFiles | None:
     ...              "curation/a.txt/CURATION_USER.tsv", "source/a.tsv"):
     ...     (tmp / name).parent.mkdir(parents=True, exist_ok=True)
     ...     _ = (tmp / name).write_text("")
+    >>> (tmp / "annotation/c.txt").mkdir()  # a document no annotator has a file of
     >>> export = find_export(tmp)
-    >>> export.annotators(), export.curation, export.documents
-    (('ann', 'eve', 'CURATION_USER'), ('CURATION_USER',), ('a.txt', 'b.txt'))
+    >>> export.annotators(), export.curation, export.documents, export.empty
+    (('ann', 'eve', 'CURATION_USER'), ('CURATION_USER',), ('a.txt', 'b.txt'), ('c.txt',))
     >>> find_export(tmp / "annotation").annotators()
     ('ann', 'eve')
     >>> _ = (tmp / "notes.tsv").write_text("")  # a .tsv file beside: a folder of documents
     >>> find_export(tmp) is None
     True
     """
-    root = Path(folder)
-    whole = any((root / part).is_dir() for part in PARTS)
-    if not whole and root.name not in PARTS:
+    scan = _scan(Path(folder))
+    if scan is None or scan.stray:
         return None
-    found: dict[str, dict[str, dict[str, Path]]] = {part: {} for part in PARTS}
-    for path in sorted(root.rglob("*.tsv")):
-        if not path.is_file():  # a DOC folder named after a .tsv document
-            continue
-        rel = path.relative_to(root).parts
-        if whole and rel[0] == "source":
-            continue
-        if whole and len(rel) == 3 and rel[0] in PARTS:
-            part, doc = rel[0], rel[1]
-        elif not whole and len(rel) == 2:
-            part, doc = root.name, rel[0]
-        else:
-            return None
-        found[part].setdefault(path.stem, {})[doc] = path
+    found, whole = scan.found, scan.whole
     twice = sorted(set(found["annotation"]) & set(found["curation"]))
     if twice:
         raise FormatError(f"{os.fspath(folder)}: {quoted(twice[0])} has files in both "
@@ -179,4 +250,51 @@ def find_export(folder: str | os.PathLike[str]) -> ExportFiles | None:
             where[name] = f"{part + '/' if whole else ''}DOC/{name}.tsv"
     documents = sorted({doc for pairs in files.values() for doc, _ in pairs})
     return ExportFiles(os.fspath(folder), files, tuple(sorted(found["curation"])),
-                       tuple(documents), where)
+                       tuple(documents), where, tuple(scan.empty), tuple(scan.others))
+
+
+def layout_problem(folder: str | os.PathLike[str]) -> str | None:
+    """Why ``folder``, laid out as a project export, is not read as one; None when it is, or is not one.
+
+    A folder with an ``annotation/`` or ``curation/`` folder (or named so)
+    is not an export when ``.tsv`` files lie elsewhere than
+    ``annotation/DOC/USER.tsv``, ``curation/DOC/USER.tsv`` and ``source/``
+    (it is read as a folder of documents, one per ``.tsv`` file); nor is it one of
+    WebAnno TSV when its document folders hold other files and no ``.tsv``
+    file (an export in another format, such as XMI).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("annotation/a.txt/ann.tsv", "annotation/a.txt/sub/x.tsv"):
+    ...     (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+    ...     _ = (tmp / name).write_text("")
+    >>> print(layout_problem(tmp).replace(str(tmp), "export"))
+    export is laid out as an INCEpTION project export, but 1 .tsv file lies outside annotation/DOC/USER.tsv, curation/DOC/USER.tsv and source/: 'annotation/a.txt/sub/x.tsv', so it is not read as an export (whose every .tsv file is one annotator's file of one document). Move that file out of the folder (or remove it) to read the export's annotators.
+    >>> (tmp / "annotation/a.txt/sub/x.tsv").unlink()
+    >>> layout_problem(tmp) is None
+    True
+    """
+    root = Path(folder)
+    scan = _scan(root) if root.is_dir() else None
+    if scan is None:
+        return None
+    path = os.fspath(folder)
+    if scan.stray:
+        n = len(scan.stray)
+        where = ("annotation/DOC/USER.tsv, curation/DOC/USER.tsv and source/" if scan.whole
+                 else f"{root.name}/DOC/USER.tsv")
+        files = "that file" if n == 1 else "those files"
+        return (f"{path} is laid out as an INCEpTION project export, but {n} .tsv "
+                f"file{' lies' if n == 1 else 's lie'} outside {where}: "
+                f"{quoted_ids(scan.stray)}, so it is not read as an export (whose every .tsv "
+                f"file is one annotator's file of one document). Move {files} out of the folder "
+                f"(or remove {'it' if n == 1 else 'them'}) to read the export's annotators.")
+    export = find_export(root)
+    if export is not None and not export.files and export.others:
+        try:
+            export.check()
+        except FormatError as exc:
+            return str(exc)
+    return None

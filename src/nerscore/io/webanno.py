@@ -48,10 +48,11 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
+from nerscore.decode.inputs import quoted_ids
 from nerscore.errors import FormatError, OptionError, quoted
 from nerscore.io._textfile import read_text
 from nerscore.io._tool_spans import ToolSpan, entities, utf16_note, utf16_positions
-from nerscore.io._webanno_export import find_export
+from nerscore.io._webanno_export import find_export, layout_problem
 from nerscore.io.formats import AnnotatorSets, Format, ReadResult, register_format
 from nerscore.values.documents import Document
 
@@ -130,6 +131,9 @@ class WebAnnoAnnotators(NamedTuple):
         The curation's annotators (``CURATION_USER``) left out.
     path : str
         The folder.
+    empty : tuple of str
+        The document folders of ``annotation/`` that hold no ``.tsv`` file,
+        and whose document no annotator read has: not read.
     """
 
     documents: dict[str, list[Document]]
@@ -138,12 +142,23 @@ class WebAnnoAnnotators(NamedTuple):
     feature: str
     curation: tuple[str, ...]
     path: str
+    empty: tuple[str, ...] = ()
 
     def notes(self) -> tuple[str, ...]:
-        """What reading left out and counted, as sentences naming the folder."""
+        """What reading left out and counted, as sentences naming the folder.
+
+        Examples
+        --------
+        >>> WebAnnoAnnotators({}, {}, NAMED_ENTITY, "value", (), "p", ("c.txt",)).notes()
+        ("p: 1 document folder(s) of annotation/ hold no .tsv file, so no annotator's annotations of them are read: 'c.txt'.",)
+        """
         out = tuple(f"{self.path}: the curated documents ({quoted(name)}, curation/DOC/"
                     f"{name}.tsv) are left out: they are the adjudication, not an annotator's."
                     for name in self.curation)
+        if self.empty:
+            out += (f"{self.path}: {len(self.empty)} document folder(s) of annotation/ hold no "
+                    ".tsv file, so no annotator's annotations of them are read: "
+                    f"{quoted_ids(self.empty)}.",)
         return out + _count_notes(self.counts, self.layer, self.feature, self.path)
 
 
@@ -445,6 +460,9 @@ def read_webanno_annotators(path: str | os.PathLike[str], *, encoding: str = "ut
     source = os.fspath(path)
     export = find_export(path) if Path(path).is_dir() else None
     if export is None:
+        problem = layout_problem(path)
+        if problem is not None:
+            raise FormatError(problem, source=source)
         raise FormatError(f"{source} is not an INCEpTION project export: it holds no folder "
                           "annotation/ whose document folders hold one USER.tsv file per "
                           "annotator (annotation/DOC/USER.tsv).", source=source)
@@ -460,8 +478,10 @@ def read_webanno_annotators(path: str | os.PathLike[str], *, encoding: str = "ut
         documents[name] = read.documents
         counts.update(read.counts)
         layer_read, feature_read = read.layer, read.feature
+    read_docs = {d.id for docs in documents.values() for d in docs}
+    empty = tuple(doc for doc in export.empty if doc not in read_docs)
     return WebAnnoAnnotators(documents, dict(sorted(counts.items())), layer_read,
-                             feature_read, left, source)
+                             feature_read, left, source, empty)
 
 
 def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
@@ -470,8 +490,17 @@ def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
 
 
 def _annotators(path: str, options: Mapping[str, Any]) -> AnnotatorSets:
-    """A project export's annotators; a file or other folder is one annotator's, named by it."""
-    if not Path(path).is_dir() or find_export(path) is None:
+    """A project export's annotators; a file or other folder is one annotator's, named by it.
+
+    A folder laid out as an export that is not one (:func:`layout_problem`)
+    is an error saying why, not one annotator's folder of documents.
+    """
+    folder = Path(path).is_dir()
+    export = find_export(path) if folder else None
+    problem = layout_problem(path) if folder and (export is None or not export.files) else None
+    if problem is not None:
+        raise FormatError(problem, source=path)
+    if export is None:
         data = read_webanno(path, **options)
         return AnnotatorSets({os.path.basename(os.path.normpath(path)): data.documents},
                              data.notes())
