@@ -9,6 +9,7 @@ import pytest
 
 import nerscore
 from nerscore.cli import main
+from tests.io.webanno_fixtures import write_export
 from tests.paths import DATA
 
 CONLL = [str(DATA / "agreement" / "conll" / f"ann{k}.conll") for k in (1, 2, 3)]
@@ -272,9 +273,6 @@ def test_adjudicate_keeps_discontinuous_entities_or_counts_them(tmp_path, capsys
     assert lost == ("nerscore convert: warning: 1 discontinuous entity written as its extent "
                     "(the output cannot hold fragments).")
     assert lost.replace("convert", "adjudicate") in err
-    assert main(["adjudicate", *files, "-o", str(tmp_path / "out.conll")]) == 2
-    assert ("error: the inputs are span files but --output is a conll file, which holds tags; "
-            "write JSON Lines or BRAT") in capsys.readouterr().err
 
 
 def test_adjudicate_writes_the_ignore_regions_a_majority_gives_or_counts_them(
@@ -362,3 +360,64 @@ def test_the_header_names_the_matcher(tmp_path: Path, capsys: pytest.CaptureFixt
     page = out.read_text(encoding="utf-8")
     assert "documents; entity F1 by overlap match" in page
     assert "match=" not in page
+
+
+#: What adjudicate advises for each kind of FILE: the registered formats that write it.
+WRITERS = {"span": "jsonl (.jsonl), brat (a folder), parquet (.parquet) or spacy (.spacy); or, "
+                   "with --output-format, label-studio, doccano or prodigy",
+           "tag": "conll (.conll) or parquet (.parquet)"}
+
+
+@pytest.mark.parametrize(("kind", "output", "flags", "what"), [
+    ("span", "gold.conll", [], "--output is a conll file, which holds tags"),
+    ("span", "gold", [], "--output {out} has no suffix a format claims, so it is a conll file, "
+                         "which holds tags"),
+    ("span", "gold.tsv", ["--output-format", "webanno"],
+     "--output is a webanno file, which nerscore does not write"),
+    ("tag", "gold.jsonl", [], "--output is a jsonl file, which holds spans"),
+])
+def test_adjudicate_refuses_an_output_format_before_reading_any_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str, output: str,
+        flags: list[str], what: str) -> None:
+    # the second FILE is malformed: had it been read, its error (status 1) would come first
+    suffix = ".jsonl" if kind == "span" else ".conll"
+    good, bad = tmp_path / f"a{suffix}", tmp_path / f"b{suffix}"
+    good.write_text('{"id": "d", "text": "Anna", "spans": [[0, 4, "PER"]]}\n' if kind == "span"
+                    else "Anna B-PER\n", encoding="utf-8")
+    bad.write_text("{not json\n" if kind == "span" else "Anna\n", encoding="utf-8")
+    out = tmp_path / output
+    assert main(["adjudicate", str(good), str(bad), "-o", str(out), *flags]) == 2
+    assert capsys.readouterr().err == (
+        f"nerscore adjudicate: error: the inputs are {kind} files but {what.format(out=out)}; "
+        f"write a format that holds {kind}s: {WRITERS[kind]}. See 'nerscore adjudicate "
+        "--help'.\n")
+    assert not out.exists()
+
+
+def test_adjudicate_refuses_an_export_s_output_format_before_reading_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    export = write_export(tmp_path / "export")
+    (export / "annotation" / "news1.txt" / "anna.tsv").write_text("not WebAnno TSV\n",
+                                                                 encoding="utf-8")
+    assert main(["adjudicate", str(export), "-o", str(tmp_path / "gold.conll")]) == 2
+    assert capsys.readouterr().err == (
+        "nerscore adjudicate: error: the inputs are span files but --output is a conll file, "
+        f"which holds tags; write a format that holds spans: {WRITERS['span']}. See 'nerscore "
+        "adjudicate --help'.\n")
+
+
+@pytest.mark.parametrize("name", ["gold", "gold.out"])
+def test_adjudicate_notes_an_output_named_with_no_suffix_a_format_claims(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:
+    out = tmp_path / name
+    assert main(["adjudicate", *CONLL, "-o", str(out)]) == 0
+    assert (f"nerscore adjudicate: note: --output {out} has no suffix a format claims, so it is "
+            "written as a conll file, as an input so named is read; name it with a format's "
+            "suffix (.conll, .jsonl, ...) or give --output-format to write another format.\n"
+            in capsys.readouterr().err)
+    assert nerscore.read_conll(out).tags.n_sequences == 40
+    # a suffix CoNLL claims, or the format named: nothing was guessed
+    for flags in (["-o", str(tmp_path / "gold.conll")],
+                  ["-o", str(tmp_path / "named"), "--output-format", "conll"]):
+        assert main(["adjudicate", *CONLL, *flags]) == 0
+        assert "no suffix a format claims" not in capsys.readouterr().err

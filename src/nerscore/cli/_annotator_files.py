@@ -45,6 +45,25 @@ def _check_flags(args: argparse.Namespace, formats: list[Format],
     fm.check_reader_flags(args, [(None, fmt) for fmt in formats], ignore=ignore)
 
 
+def _check_output(args: argparse.Namespace, output: Format | None, kind: str) -> None:
+    """Refuse an output format that cannot hold what the annotators' files hold, before reading.
+
+    The advice lists the registered formats that write ``kind``.
+    """
+    if output is None or (output.write_tags if kind == "tags" else output.write_spans):
+        return
+    if fm.guessed_output(args.output, output, args.output_format):
+        what = (f"--output {args.output} has no suffix a format claims, so it is a "
+                f"{output.name} file")
+    else:
+        what = f"--output is a {output.name} file"
+    other = "spans" if kind == "tags" else "tags"
+    holds = (f"which holds {other}" if (output.write_spans if kind == "tags" else output.write_tags)
+             else "which nerscore does not write")
+    raise opt.UsageError(f"the inputs are {kind[:-1]} files but {what}, {holds}; write a format "
+                         f"that holds {kind}: {fm.writers_of(kind, '--output-format')}")
+
+
 def _several(exc: AnnotatorChoiceError, fmt: Format, command: str) -> str:
     """The advice for a FILE of several annotators (or of none) among others."""
     from nerscore.errors import quoted
@@ -91,7 +110,8 @@ def read_annotators(args: argparse.Namespace, command: str, output: Format | Non
         Its name, for messages.
     output : Format, optional
         The format of ``adjudicate``'s output, which ``--spans-key`` may name
-        the span group of.
+        the span group of, and which must hold what the FILEs hold (checked
+        before they are read).
 
     Returns
     -------
@@ -102,8 +122,8 @@ def read_annotators(args: argparse.Namespace, command: str, output: Format | Non
     Raises
     ------
     UsageError
-        For FILEs and names that do not fit, or a FILE of several
-        annotators among others.
+        For FILEs and names that do not fit, a FILE of several annotators
+        among others, or an ``output`` that cannot hold what they hold.
     FormatError
         For one FILE laid out as an INCEpTION project export that is not
         read as one, naming the files that break the layout.
@@ -112,6 +132,7 @@ def read_annotators(args: argparse.Namespace, command: str, output: Format | Non
         fmt = fm.input_format(args.files[0], args.input_format)
         if fmt.annotators is not None:
             _check_flags(args, [fmt], output)
+            _check_output(args, output, fmt.kind_of(args.files[0], fm.reader_options(args, fmt)))
             return _read_export(args, fmt, command), {}, []
     names = args.names if args.names is not None else [
         os.path.basename(os.path.normpath(f)) for f in args.files]
@@ -143,6 +164,7 @@ def read_annotators(args: argparse.Namespace, command: str, output: Format | Non
     if kind == "spans":
         check_span_inputs(args, (fmt for _, _, fmt in files))
     _check_flags(args, [fmt for _, _, fmt in files], output)
+    _check_output(args, output, kind)
     tag_kw: dict[str, Any] = {}
     if kind == "tags":
         if args.mode == "strict" and args.scheme is None:

@@ -28,10 +28,12 @@ __all__ = [
     "check_spans_key",
     "format_help",
     "format_name",
+    "guessed_output",
     "input_format",
     "reader_options",
     "same_kind",
     "tool_kwargs",
+    "writers_of",
 ]
 
 _NO_INPUT = "applies to no input"
@@ -264,6 +266,86 @@ def input_format(path: str, given: str | None) -> Format:
     from nerscore.io.formats import guess_format
 
     return guess_format(path, given)
+
+
+def guessed_output(path: str, fmt: Format, given: str | None) -> bool:
+    """Whether ``fmt`` is the format of an output ``path`` that no format claims (CoNLL).
+
+    An output is guessed as an input is (:func:`nerscore.io.formats.guess_format`):
+    a name no format claims by its suffix (``gold``, ``gold.out``) is
+    CoNLL. A command that writes such a file says so in a note (its name is
+    no sign of what it holds, and nothing reads it back to catch a wrong
+    guess).
+
+    Parameters
+    ----------
+    path : str
+        The output.
+    fmt : Format
+        Its format, as guessed.
+    given : str, optional
+        The output format option's value.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from nerscore.io.formats import guess_format
+    >>> [guessed_output(p, guess_format(p), None) for p in ("gold", "gold.conll", "gold.jsonl")]
+    [True, False, False]
+    """
+    import os
+
+    from nerscore.io.formats import FALLBACK_FORMAT
+
+    return (given is None and fmt.name == FALLBACK_FORMAT and not fmt.claim(path)
+            and not path.endswith(("/", os.sep)) and not os.path.isdir(path))
+
+
+def writers_of(kind: str, format_flag: str) -> str:
+    """The registered formats that write ``kind``, each as a name says it, for advice.
+
+    Parameters
+    ----------
+    kind : {"tags", "spans"}
+        What is to be written.
+    format_flag : str
+        The output format option (``--output-format``), for the formats that
+        claim no suffix.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> writers_of("tags", "--output-format")
+    'conll (.conll) or parquet (.parquet)'
+    """
+    from nerscore.io.formats import format_names, get_format
+
+    named, flagged = [], []
+    for name in format_names():
+        fmt = get_format(name)
+        if (fmt.write_tags if kind == "tags" else fmt.write_spans) is None:
+            continue
+        if fmt.folder:
+            named.append(f"{name} (a folder)")
+        elif fmt.suffixes:
+            named.append(f"{name} ({fmt.suffixes[0]})")
+        else:
+            flagged.append(name)
+    listed = _listed(named)
+    if flagged:
+        listed += (f"; or, with {format_flag}, {_listed(flagged)}" if named
+                   else f"{_listed(flagged)} (with {format_flag})")
+    return listed
+
+
+def _listed(names: Sequence[str]) -> str:
+    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def reader_options(args: argparse.Namespace, fmt: Format, side: str | None = None) -> dict[str, Any]:

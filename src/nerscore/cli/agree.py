@@ -82,10 +82,14 @@ that no annotator marked together conflict: more votes win, then the longer
 span, then the earlier start, then the label in alphabetical order; ties are
 listed. Ignore regions are voted on the same way (a kept one that overlaps an
 accepted entity of its label is dropped); the summary counts them. The output
-format follows the -o name (or --output-format): CoNLL in the input's scheme
-(--scheme; IOB2 when not given), JSON Lines, a BRAT folder, or a spaCy .spacy
-file; --spans-key KEY reads and writes .spacy files' span group doc.spans[KEY],
-which may hold the overlapping (nested) entities that doc.ents cannot.
+format follows the -o name (or --output-format), guessed as an input's is, and
+must hold what the FILEs hold (checked before they are read): for tag files
+CoNLL in the input's scheme (--scheme; IOB2 when not given) or Parquet; for
+span files JSON Lines, a BRAT folder, Parquet, a spaCy .spacy file, or Label
+Studio, doccano or Prodigy JSON (named with --output-format). A name no format
+claims by its suffix is CoNLL, noted. --spans-key KEY reads and writes .spacy
+files' span group doc.spans[KEY], which may hold the overlapping (nested)
+entities that doc.ents cannot.
 """
 
 ADJUDICATE_EXAMPLES = """\
@@ -161,7 +165,8 @@ def register(subparsers: Subparsers) -> None:
     q.add_argument("-o", "--output", metavar="PATH", required=True,
                    help="the adjudicated file (a folder for BRAT)")
     q.add_argument("--output-format", type=fm.format_name, default=None, metavar="FORMAT",
-                   help="format of --output (default: guessed from its name)")
+                   help="format of --output (default: guessed from its name; a name no format "
+                        "claims is conll, noted)")
     fm.add_spans_key_option(q, sides=("every FILE", "the output"))
     declare_files(q, inputs=("files",), outputs={"output": "--output"})
     q.set_defaults(func=run_adjudicate)
@@ -248,11 +253,14 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     token_notes(read, "adjudicate")
     docs, stats = nerscore.adjudicate(data, min_votes=args.min_votes, **tag_kw,
                                       **label_kwargs(args))
+    if fm.guessed_output(args.output, out_fmt, args.output_format):
+        note("adjudicate", f"--output {args.output} has no suffix a format claims, so it is "
+                           f"written as a {out_fmt.name} file, as an input so named is read; name "
+                           "it with a format's suffix (.conll, .jsonl, ...) or give "
+                           "--output-format to write another format.")
     if tag_kw:
         writer = out_fmt.write_tags
-        if writer is None:
-            raise opt.UsageError(f"the inputs are tag files but --output is a {out_fmt.name} "
-                                 "file, which holds spans; write CoNLL (or Parquet)")
+        assert writer is not None  # checked before reading
         first = read[0].data
         lengths = first.lengths.tolist()
         tags = nerscore.entities_to_tags(
@@ -267,9 +275,6 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         for n in options.notes:
             note("adjudicate", n, kind="warning")
     else:
-        if out_fmt.write_spans is None:
-            raise opt.UsageError(f"the inputs are span files but --output is a {out_fmt.name} "
-                                 "file, which holds tags; write JSON Lines or BRAT")
         spans_key = args.spans_key if "spans_key" in out_fmt.options else None
         for n in write_documents(docs, args.output, out_fmt, spans_key=spans_key):
             note("adjudicate", n, kind="warning")
