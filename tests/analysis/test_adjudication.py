@@ -81,6 +81,16 @@ def test_tag_files_adjudicate_to_tags() -> None:
     assert 0.9 < report.micro.fbeta < 1.0  # two perturbed copies rarely outvote the original
 
 
+def test_one_annotation_set_is_refused_in_words_of_adjudication() -> None:
+    with pytest.raises(OptionError) as exc:
+        nerscore.adjudicate({"ann": [["B-PER"]]})
+    assert str(exc.value) == ("Adjudication votes among two or more annotation sets, one per "
+                              "annotator; got 1.")
+    with pytest.raises(OptionError, match=r"^Agreement needs two or more annotation sets; got "
+                                          r"1\.$"):
+        nerscore.agreement({"ann": [["B-PER"]]})
+
+
 def test_min_votes_is_checked() -> None:
     with pytest.raises(OptionError, match=r"`min_votes` to be an integer from 1 to 2"):
         nerscore.adjudicate([[["O"]], [["O"]]], min_votes=3)

@@ -293,7 +293,8 @@ def adjudicate(
     Raises
     ------
     OptionError
-        For ``min_votes`` outside 1 to the number of annotators.
+        For fewer than two annotation sets, or ``min_votes`` outside 1 to
+        the number of annotators.
 
     Examples
     --------
@@ -307,5 +308,6 @@ def adjudicate(
     """
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
     annotated = relabel(join_annotations(annotations, names=names, decoding=decoding,
-                                         absent=DECIDED), LabelOps(labels_map, keep, drop))
+                                         absent=DECIDED, task="adjudication"),
+                        LabelOps(labels_map, keep, drop))
     return adjudicate_joined(annotated, _check_min_votes(min_votes, len(annotated.names)))

@@ -56,6 +56,10 @@ Regions = tuple[Span | Entity, ...]
 LEFT_OUT = "are left out of the pairs and statistics that lack them"
 #: What adjudication does with it.
 DECIDED = "are decided by the annotators who have them"
+#: The error of each task for fewer than two annotation sets.
+_TOO_FEW = {"agreement": "Agreement needs two or more annotation sets; got {}.",
+            "adjudication": "Adjudication votes among two or more annotation sets, one per "
+                            "annotator; got {}."}
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,8 +131,12 @@ class Annotated:
         return self.doc_ids[d] if self.doc_ids is not None else str(d)
 
 
-def annotator_names(annotations: object, names: Sequence[str] | None) -> tuple[list[str], list[Any]]:
+def annotator_names(annotations: object, names: Sequence[str] | None, *,
+                    task: str = "agreement") -> tuple[list[str], list[Any]]:
     """The annotators' names and their annotation sets, checked.
+
+    ``task`` (``"agreement"`` or ``"adjudication"``) words the error for
+    fewer than two sets.
 
     Raises
     ------
@@ -141,6 +149,10 @@ def annotator_names(annotations: object, names: Sequence[str] | None) -> tuple[l
     ['A', 'B']
     >>> annotator_names({"ann": [["O"]], "bob": [["O"]]}, None)[0]
     ['ann', 'bob']
+    >>> annotator_names([[["O"]]], None, task="adjudication")
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.OptionError: Adjudication votes among two or more annotation sets, one per annotator; got 1.
     """
     if isinstance(annotations, Mapping):
         given = [str(k) for k in annotations]
@@ -154,7 +166,7 @@ def annotator_names(annotations: object, names: Sequence[str] | None) -> tuple[l
             f"a mapping {{annotator: annotation set}}; got {type(annotations).__name__}."
         )
     if len(sets) < 2:
-        raise OptionError(f"Agreement needs two or more annotation sets; got {len(sets)}.")
+        raise OptionError(_TOO_FEW[task].format(len(sets)))
     if names is not None:
         names = [str(n) for n in names]
         if len(names) != len(sets):
@@ -172,7 +184,7 @@ def _letter(k: int) -> str:
 
 def join_annotations(
     annotations: object, *, names: Sequence[str] | None = None,
-    decoding: Decoding | None = None, absent: str = LEFT_OUT,
+    decoding: Decoding | None = None, absent: str = LEFT_OUT, task: str = "agreement",
 ) -> Annotated:
     """Read every annotation set and join them document by document (see the module docstring).
 
@@ -187,6 +199,8 @@ def join_annotations(
     absent : str
         What becomes of a document some annotators lack, as the note says it
         (:data:`LEFT_OUT` for agreement, :data:`DECIDED` for adjudication).
+    task : {"agreement", "adjudication"}
+        What the sets are joined for, as the error for fewer than two says.
 
     Returns
     -------
@@ -212,7 +226,7 @@ def join_annotations(
     ("1 document(s) are not annotated by every annotator and are left out of the pairs and statistics that lack them: 'd2' (missing for y).",)
     """
     decoding = Decoding() if decoding is None else decoding
-    ann_names, sets = annotator_names(annotations, names)
+    ann_names, sets = annotator_names(annotations, names, task=task)
     sets = [unwrap(s) for s in sets]
     kinds = [input_kind(s, s) for s in sets]
     if "spans" in kinds:  # a set without a single span or tag takes the others' kind
