@@ -119,6 +119,28 @@ def test_one_annotator_accepting_an_input_twice_is_an_error(tmp_path, who, said)
         assert str(exc.value) == message
 
 
+def test_an_annotator_id_is_read_as_its_text_and_a_clash_of_spellings_says_so(tmp_path):
+    # 7 and "7" name one annotator: annotator="7" reads the examples of both
+    path = write(tmp_path, example(_input_hash=1, _annotator_id=7),
+                 example(text="Bob ran", _input_hash=2, _annotator_id="7"),
+                 example(_input_hash=1, _annotator_id="8", spans=[]))
+    assert [d.id for d in read_prodigy(path, annotator="7").documents] == ["1", "2"]
+    assert {who: len(docs) for who, docs in read_prodigy_annotators(path).documents.items()} == {
+        "7": 2, "8": 1}
+    # their two accepted examples of one input are one annotator's, and the error names both
+    path = write(tmp_path, example(_input_hash=1, _annotator_id=7),
+                 example(_input_hash=1, _session_id="7"),
+                 example(_input_hash=1, _annotator_id="8", spans=[]))
+    message = (f"{path}, line 2: a second accepted example of input 1 by annotator '7' (the "
+               "first is on line 1; this one's _session_id is \"7\", the first's _annotator_id "
+               "7, and a value is read as its text, so both name annotator '7'); keep one of "
+               "the two, or give the two annotators distinct ids.")
+    for read in (read_prodigy_annotators, lambda p: read_prodigy(p, annotator="7")):
+        with pytest.raises(FormatError) as exc:
+            read(path)
+        assert str(exc.value) == message
+
+
 def test_every_annotators_examples_are_read(tmp_path):
     path = write(tmp_path,
                  example(_input_hash=1, _annotator_id="ann", answer="accept"),

@@ -134,10 +134,17 @@ def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _who(obj: dict[str, Any]) -> str | None:
-    who = obj.get("_annotator_id")
-    who = obj.get("_session_id") if who is None else who  # a null _annotator_id names no one
-    return None if who is None else str(who)
+def _who(obj: dict[str, Any]) -> tuple[str | None, Any, str]:
+    """The annotator's name, its value as given, and the key that gives it.
+
+    The name is the value as text: ``7`` and ``"7"`` name one annotator (as
+    ``annotator="7"`` chooses both).
+    """
+    key = "_annotator_id"
+    who = obj.get(key)
+    if who is None:  # a null _annotator_id names no one
+        key, who = "_session_id", obj.get("_session_id")
+    return (None if who is None else str(who)), who, key
 
 
 def _spans(obj: dict[str, Any], source: str, n: int) -> list[ToolSpan]:
@@ -296,7 +303,7 @@ class _Reading:
         self.spans: dict[str, list[ToolSpan]] = {}
         self.annotators: dict[str, None] = {}
         self.kinds: set[str] = set()
-        self.seen: dict[tuple[str | None, str], tuple[int, str | None]] = {}
+        self.seen: dict[tuple[str | None, str], tuple[int, str | None, Any, str]] = {}
         self.clash: tuple[int, str, int, str | None, str | None] | None = None
 
     def counted(self) -> dict[str, int]:
@@ -316,7 +323,7 @@ class _Reading:
 
     def example(self, obj: dict[str, Any], n: int, k: int) -> None:
         """Read the example on line ``n``, the ``k``-th."""
-        source, who = self.source, _who(obj)
+        source, (who, given, key) = self.source, _who(obj)
         if who is not None:
             self.annotators[who] = None
         answer = obj.get("answer")
@@ -342,14 +349,20 @@ class _Reading:
                         "_input_hash (or a meta.id), or none.")
         group = who if self.split else None
         if (group, doc_id) in self.seen:
-            line, other = self.seen[group, doc_id]
+            line, other, first, first_key = self.seen[group, doc_id]
             if other != who:
                 self.clash = (n, doc_id, line, other, who)
                 return
             by = f"by annotator {quoted(who)}" if who is not None else "naming no annotator"
+            spelt = ""
+            if type(first) is not type(given):  # 7 and "7": one annotator, spelt two ways
+                spelt = (f"; this one's {key} is {json.dumps(given)}, the first's {first_key} "
+                         f"{json.dumps(first)}, and a value is read as its text, so both name "
+                         f"annotator {quoted(who)}")
             raise _fail(source, n, f"a second accepted example of input {doc_id} {by} (the "
-                        f"first is on line {line}); keep one of the two.")
-        self.seen[group, doc_id] = (n, who)
+                        f"first is on line {line}{spelt}); keep one of the two"
+                        f"{', or give the two annotators distinct ids' if spelt else ''}.")
+        self.seen[group, doc_id] = (n, who, given, key)
         text = obj.get("text")
         if not isinstance(text, str):
             raise _fail(source, n, "expected a string 'text'.")
