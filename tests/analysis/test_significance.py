@@ -807,9 +807,10 @@ def test_intervals_and_p_values_some_resamples_leave_undefined_are_noted():
         assert not [n for n in other.notes if "undefined" in n]
 
 
-def test_a_score_undefined_on_all_the_data_gets_no_note_and_no_p_value():
+def test_a_score_undefined_on_all_the_data_gets_a_note_and_no_p_value():
     # C predicts nothing: its precision is NaN (what zero_division nan asks for), and so is
-    # the difference; a p-value of it would claim what cannot be measured
+    # the difference; a p-value of it would claim what cannot be measured. One note says so,
+    # not the note on undefined resamples
     nothing = [[]] * 20
     res = compare(RARE_GOLD, {"A": RARE_GOLD, "C": nothing}, metric="precision", seed=0,
                   zero_division=math.nan)
@@ -818,7 +819,10 @@ def test_a_score_undefined_on_all_the_data_gets_no_note_and_no_p_value():
     assert math.isnan(pair.difference.value)
     assert math.isnan(pair.p_bootstrap)
     assert math.isnan(pair.p_randomization)
-    assert not [n for n in res.notes if "undefined" in n]
+    assert [n for n in res.notes if "undefined" in n] == [
+        "3 scores (C micro P, C macro P and Δ micro P of A vs C) are undefined (no predicted "
+        "entity in the data, zero_division=nan), and so are their bootstrap intervals and the "
+        "p-values of A vs C; pass zero_division=0 or 1 to give them a value."]
 
 
 def test_an_undefined_p_value_counts_in_the_holm_family_as_never_rejected():
@@ -851,7 +855,23 @@ def test_comparison_notes_name_the_p_values_the_resamples_leave_undefined():
         "to 4 of 10 resamples they are undefined (no gold entity (R) or no entity at all (F1) "
         "among the documents drawn, zero_division=nan), as too few documents hold entities to "
         "resample; pass zero_division=0 or 1 for intervals and p-values."]
-    point[1, 0, 1] = np.nan  # undefined on all the data: no note
+    point[1, 0, 1] = np.nan  # undefined on all the data: a note of its own
     assert comparison_notes(["A", "B"], [(0, 1)], point, boot, {}, metric="recall",
                             average="micro", bootstrap_p=True, n_units=20,
-                            unit="sentence") == []
+                            unit="sentence") == [
+        "2 scores (B micro R and Δ micro R of A vs B) are undefined (no gold entity in the "
+        "data, zero_division=nan), and so are their bootstrap intervals and the p-values of A "
+        "vs B; pass zero_division=0 or 1 to give them a value."]
+
+
+def test_the_two_notes_on_undefined_scores_say_which_they_are():
+    from nerscore.analysis.significance import notes
+
+    assert not hasattr(notes, "undefined_note")
+    assert notes.undefined_scores_note(["B micro F1"], [], ["f1"]) == (
+        "B micro F1 is undefined (no entity at all in the data, zero_division=nan), and so is "
+        "its bootstrap interval; pass zero_division=0 or 1 to give it a value.")
+    assert notes.undefined_resamples_note(["B micro F1"], [], [3], ["f1"], 10, "document") == (
+        "No bootstrap interval of B micro F1: in 3 of 10 resamples it is undefined (no entity at "
+        "all among the documents drawn, zero_division=nan), as too few documents hold entities "
+        "to resample; pass zero_division=0 or 1 for intervals.")

@@ -307,3 +307,31 @@ def test_score_ci_notes_intervals_that_resamples_leave_undefined(capsys, tmp_pat
     status, out, err = run(capsys, "score", gold, b, "--ci", "--resamples", "200")
     assert status == 0, err
     assert "undefined" not in out[out.index("confidence intervals"):]
+
+
+def test_compare_and_score_ci_note_scores_undefined_on_all_the_data(capsys, tmp_path):
+    """A system that predicts nothing has no precision under --zero-division nan: said so."""
+    gold, a, _ = _rare_files(tmp_path)
+    nothing = _conll(tmp_path / "none.conll", [[["O", "O"]]] * 20)
+    argv = ["compare", gold, a, nothing, "--names", "A", "N", "--resamples", "50", "--metric",
+            "precision", "--zero-division", "nan"]
+    status, out, err = run(capsys, *argv)
+    assert status == 0, err
+    assert "N          nan [nan, nan]" in out
+    assert ("note: 3 scores (N micro P, N macro P and Δ micro P of A vs N) are undefined (no "
+            "predicted entity in the data, --zero-division nan), and so are their bootstrap "
+            "intervals and the p-values of A vs N; pass --zero-division 0 or 1 to give them a "
+            "value.") in out.splitlines()
+    status, out, err = run(capsys, "score", gold, nothing, "--ci", "--resamples", "50",
+                           "--zero-division", "nan")
+    assert status == 0, err
+    intervals = out[out.index("confidence intervals"):]
+    assert re.search(r"^system +nan \[nan, nan\]", intervals, re.M)
+    assert ("note: 2 scores (system micro P and system macro P) are undefined (no predicted "
+            "entity in the data, --zero-division nan), and so are their bootstrap intervals; "
+            "pass --zero-division 0 or 1 to give them a value.") in intervals.splitlines()
+    # the default --zero-division (warn) scores them 0, as before: no such note
+    status, out, err = run(capsys, *argv[:-2])
+    assert status == 0, err
+    assert "nan" not in out
+    assert "are undefined" not in out + err

@@ -1,20 +1,27 @@
 """Notes on what a comparison's intervals and p-values cannot tell.
 
-Two kinds, one note each per comparison, naming the scores as the tables do
+Three kinds, one note each per comparison, naming the scores as the tables do
 (``A micro P``, ``Δ micro F1 of A vs B``; the pairs as ``A vs B``):
 
 - intervals of zero width, every resample giving the score one value
   (:func:`.resampling.collapsed_notes`);
+- scores undefined on all the data (:func:`undefined_scores_note`): with
+  ``zero_division=nan`` a score of a system that predicts no entity
+  (precision), of data without gold entities (recall) or without either
+  (F1) is NaN itself, and so are its interval, a difference that involves
+  it and the p-values of that difference;
 - intervals and p-values that some resamples leave undefined
-  (:func:`undefined_note`). With ``zero_division=nan`` a score is NaN on a
-  resample that draws no predicted entity (precision), no gold entity
-  (recall) or neither (F1), and so is a difference that involves it. The
-  interval and the p-value are then NaN: the percentile interval or the
+  (:func:`undefined_resamples_note`). With ``zero_division=nan`` a score is
+  NaN on a resample that draws no predicted entity (precision), no gold
+  entity (recall) or neither (F1), and so is a difference that involves it.
+  The interval and the p-value are then NaN: the percentile interval or the
   p-value of the resamples that define the score would be those of another
   statistic (the score given that the resample holds entities), biased
   towards the units that hold them, so none is given (docs/significance.md,
-  "Undefined resamples"). A score undefined on all the data (NaN itself)
-  gets no such note: its NaN is the one ``zero_division=nan`` asks for.
+  "Undefined resamples").
+
+Other values of ``zero_division`` give every score a value: neither of the
+last two notes is then given.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from nerscore.analysis.significance.resampling import (
     named,
 )
 
-__all__ = ["comparison_notes", "undefined_note"]
+__all__ = ["comparison_notes", "undefined_resamples_note", "undefined_scores_note"]
 
 #: The short names of the metrics, as the tables give them.
 SHORT = {"precision": "P", "recall": "R", "f1": "F1"}
@@ -49,7 +56,51 @@ def _counted(what: Sequence[str], many: str) -> str:
     return what[0] if len(what) == 1 else f"{len(what)} {many} ({named(what)})"
 
 
-def undefined_note(intervals: Sequence[str], p_values: Sequence[str],
+def _lacks(metrics: Collection[str]) -> str:
+    """What leaves ``metrics`` undefined: ``"no predicted entity (P) or no gold entity (R)"``."""
+    kinds = [m for m in METRICS if m in metrics]
+    if len(kinds) == 1:
+        return _LACKS[kinds[0]]
+    return " or ".join([", ".join(f"{_LACKS[m]} ({SHORT[m]})" for m in kinds[:-1]),
+                        f"{_LACKS[kinds[-1]]} ({SHORT[kinds[-1]]})"])
+
+
+def undefined_scores_note(scores: Sequence[str], pairs: Sequence[str],
+                          metrics: Collection[str]) -> str:
+    """The note on the scores that are undefined on all the data (NaN with ``zero_division=nan``).
+
+    Parameters
+    ----------
+    scores : sequence of str
+        The scores that are NaN, by the names the tables give them.
+    pairs : sequence of str
+        The pairs whose difference is among them (``"A vs B"``): their
+        p-values are NaN too.
+    metrics : collection of str
+        Their metrics (:data:`.resampling.METRICS`).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(undefined_scores_note(["B micro P"], [], ["precision"]))
+    B micro P is undefined (no predicted entity in the data, zero_division=nan), and so is its bootstrap interval; pass zero_division=0 or 1 to give it a value.
+    >>> print(undefined_scores_note(["B micro P", "B macro P", "Δ micro P of A vs B"], ["A vs B"],
+    ...                             ["precision"]))
+    3 scores (B micro P, B macro P and Δ micro P of A vs B) are undefined (no predicted entity in the data, zero_division=nan), and so are their bootstrap intervals and the p-values of A vs B; pass zero_division=0 or 1 to give them a value.
+    """
+    one = len(scores) == 1
+    also = "its bootstrap interval" if one else "their bootstrap intervals"
+    if pairs:
+        also += f" and the p-values of {named(pairs)}"
+    return (f"{_counted(scores, 'scores')} {'is' if one else 'are'} undefined ({_lacks(metrics)} "
+            f"in the data, zero_division=nan), and so {'is' if one and not pairs else 'are'} "
+            f"{also}; pass zero_division=0 or 1 to give {'it' if one else 'them'} a value.")
+
+
+def undefined_resamples_note(intervals: Sequence[str], p_values: Sequence[str],
                    undefined: Sequence[int], metrics: Collection[str], n_resamples: int,
                    unit: str) -> str:
     """The note on the intervals and p-values that some resamples leave undefined.
@@ -76,10 +127,11 @@ def undefined_note(intervals: Sequence[str], p_values: Sequence[str],
 
     Examples
     --------
-    >>> print(undefined_note(["B micro P"], [], [37], ["precision"], 1000, "document"))
+    >>> print(undefined_resamples_note(["B micro P"], [], [37], ["precision"], 1000, "document"))
     No bootstrap interval of B micro P: in 37 of 1000 resamples it is undefined (no predicted entity among the documents drawn, zero_division=nan), as too few documents hold entities to resample; pass zero_division=0 or 1 for intervals.
-    >>> print(undefined_note(["B micro P", "B micro F1", "Δ micro F1 of A vs B"], ["A vs B"],
-    ...                      [37, 2, 40, 40], ["precision", "f1"], 1000, "document"))
+    >>> print(undefined_resamples_note(["B micro P", "B micro F1", "Δ micro F1 of A vs B"],
+    ...                                ["A vs B"], [37, 2, 40, 40], ["precision", "f1"], 1000,
+    ...                                "document"))
     No bootstrap interval of 3 scores (B micro P, B micro F1 and Δ micro F1 of A vs B) and no p-value of A vs B: in up to 40 of 1000 resamples they are undefined (no predicted entity (P) or no entity at all (F1) among the documents drawn, zero_division=nan), as too few documents hold entities to resample; pass zero_division=0 or 1 for intervals and p-values.
     """
     heads = []
@@ -89,10 +141,7 @@ def undefined_note(intervals: Sequence[str], p_values: Sequence[str],
         heads.append(f"{'no' if intervals else 'No'} p-value of {_counted(p_values, 'pairs')}")
     most = max(undefined)
     count = f"{'' if min(undefined) == most else 'up to '}{most} of {n_resamples}"
-    kinds = [m for m in METRICS if m in metrics]
-    lacks = (_LACKS[kinds[0]] if len(kinds) == 1 else
-             " or ".join([", ".join(f"{_LACKS[m]} ({SHORT[m]})" for m in kinds[:-1]),
-                          f"{_LACKS[kinds[-1]]} ({SHORT[kinds[-1]]})"]))
+    lacks = _lacks(metrics)
     one = len(intervals) + len(p_values) == 1
     gives = " and ".join(w for w, some in (("intervals", intervals), ("p-values", p_values))
                          if some)
@@ -110,7 +159,7 @@ def comparison_notes(
     boot: FloatArray, perm: Mapping[tuple[int, int], FloatArray], *, metric: str,
     average: str, bootstrap_p: bool, n_units: int, unit: str,
 ) -> list[str]:
-    """The notes on a comparison's intervals of zero width and its undefined resamples.
+    """The notes on a comparison's intervals of zero width, its undefined scores and resamples.
 
     Parameters
     ----------
@@ -138,8 +187,8 @@ def comparison_notes(
     list of str
         The note of :func:`.resampling.collapsed_notes` on every interval
         shown (each system's micro P, R, F1, then macro F1, P, R: the order of
-        the table; then the difference of each pair), then that of
-        :func:`undefined_note`.
+        the table; then the difference of each pair), then those of
+        :func:`undefined_scores_note` and :func:`undefined_resamples_note`.
     """
     ai, mi = AVERAGES.index(average), METRICS.index(metric)
     short = SHORT[metric]
@@ -151,6 +200,13 @@ def comparison_notes(
         shown[f"Δ {average} {short} of {names[a]} vs {names[b]}"] = (
             metric, float(point[a, ai, mi] - point[b, ai, mi]), boot[a, ai, mi] - boot[b, ai, mi])
     notes = collapsed_notes({k: v for k, (_, _, v) in shown.items()}, n_units, unit)
+    nan_scores = [k for k, (_, value, _) in shown.items() if math.isnan(value)]
+    if nan_scores:
+        nan_pairs = [f"{names[a]} vs {names[b]}" for a, b in pairs
+                     if (bootstrap_p or (a, b) in perm)
+                     and math.isnan(float(point[a, ai, mi] - point[b, ai, mi]))]
+        notes.append(undefined_scores_note(nan_scores, nan_pairs,
+                                           {shown[k][0] for k in nan_scores}))
     intervals = [k for k, (_, value, v) in shown.items()
                  if not math.isnan(value) and np.isnan(v).any()]
     undefined = [_nan_count(shown[k][2]) for k in intervals]
@@ -170,6 +226,6 @@ def comparison_notes(
             undefined.append(max(_nan_count(tests[test]) for test in lost))
             metrics.add(metric)
     if intervals or p_values:
-        notes.append(undefined_note(intervals, p_values, undefined, metrics, boot.shape[-1],
-                                    unit))
+        notes.append(undefined_resamples_note(intervals, p_values, undefined, metrics,
+                                              boot.shape[-1], unit))
     return notes
