@@ -1,4 +1,4 @@
-"""``nerscore convert``: the spelling of the output tags (--to-suffix/--to-prefix, --to-tag-delimiter, --to-outside)."""
+"""``nerscore convert``: the spelling of the output tags (--to-suffix/--to-prefix, --to-tag-delimiter, --to-outside), and its defaults."""
 
 from __future__ import annotations
 
@@ -304,3 +304,28 @@ def test_keyword_values_become_flags_a_shell_takes_back(value, shown):
     message = f"delimiter={value!r} spells the input tags, e.g. to_delimiter={value!r}."
     assert keywords_to_flags(message) == (f"{shown} spells the input tags, e.g. --to-"
                                           f"{shown[2:]}.")
+
+
+def test_the_default_chunk_size_is_one_constant(capsys, monkeypatch, tmp_path):
+    import inspect
+
+    import nerscore.io.convert
+    from nerscore.io.convert_defaults import CHUNK_SIZE
+
+    assert inspect.signature(nerscore.convert_file).parameters["chunk_size"].default == CHUNK_SIZE
+    monkeypatch.setenv("COLUMNS", "400")
+    assert main(["convert", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert f"--chunk-size N sentences or documents per chunk (default: {CHUNK_SIZE})" in text
+    given = []
+
+    def spy(*args, chunk_size, **kwargs):
+        given.append(chunk_size)
+        return real(*args, chunk_size=chunk_size, **kwargs)
+
+    real = nerscore.io.convert.convert_file
+    monkeypatch.setattr(nerscore.io.convert, "convert_file", spy)
+    src = write(tmp_path / "a.conll", "Anna B-PER\n")
+    assert run(capsys, "convert", src, tmp_path / "b.conll")[0] == 0
+    assert run(capsys, "convert", src, tmp_path / "c.conll", "--chunk-size", "7")[0] == 0
+    assert given == [CHUNK_SIZE, 7]

@@ -14,6 +14,7 @@ from nerscore.cli._flags import command_flags, declare_flags, keywords_to_flags
 from nerscore.cli._labels import add_label_options, label_kwargs
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
 from nerscore.cli._unused import check_not_outputs
+from nerscore.io.convert_defaults import CHUNK_SIZE
 
 if TYPE_CHECKING:
     from nerscore.io.convert import ConversionResult
@@ -139,7 +140,7 @@ def register(subparsers: Subparsers) -> None:
     out.add_argument("--parquet-kind", choices=("tags", "spans"), default=None,
                      help="what a Parquet OUT holds (default: what IN holds)")
     out.add_argument("--chunk-size", type=opt._positive_int, default=None, metavar="N",
-                     help="sentences or documents per chunk (default: 10000)")
+                     help=f"sentences or documents per chunk (default: {CHUNK_SIZE})")
     add_quiet_option(out)
     opt.add_conll_options(parser, writes=True)
     fm.add_tool_options(parser, sides=False)
@@ -214,7 +215,7 @@ def _convert(args: argparse.Namespace, fmt: Format, conll: dict[str, Any],
             from_scheme=args.from_scheme, to_scheme=args.to_scheme, mode=args.mode,
             misaligned=args.misaligned, labels_as=args.labels_as,
             parquet_kind=args.parquet_kind,
-            chunk_size=10_000 if args.chunk_size is None else args.chunk_size,
+            chunk_size=CHUNK_SIZE if args.chunk_size is None else args.chunk_size,
             encoding=args.encoding, conll_options=conll, suffix=args.suffix,
             delimiter=args.tag_delimiter, outside=args.outside, to_suffix=args.to_suffix,
             to_delimiter=args.to_tag_delimiter, to_outside=args.to_outside, progress=bar,

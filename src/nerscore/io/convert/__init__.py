@@ -85,6 +85,7 @@ from nerscore.io.convert.reading import (
     WriteOptions,
 )
 from nerscore.io.convert.writing import keep_only, relabel_documents, retag, to_documents, to_tags
+from nerscore.io.convert_defaults import CHUNK_SIZE
 from nerscore.io.formats import Format, guess_format
 from nerscore.values.decoding import check_delimiter, check_outside
 from nerscore.values.documents import Document
@@ -109,7 +110,7 @@ def convert_file(
     misaligned: str = "error",
     labels_as: str = "int",
     parquet_kind: str | None = None,
-    chunk_size: int = 10_000,
+    chunk_size: int = CHUNK_SIZE,
     encoding: str = "utf-8",
     conll_options: dict[str, Any] | None = None,
     suffix: bool = False,
@@ -149,7 +150,8 @@ def convert_file(
         What the output holds when its format holds either (Parquet;
         default: what the input holds).
     chunk_size : int
-        Sentences or documents per chunk (BRAT folders are read whole).
+        Sentences or documents per chunk (BRAT folders are read whole;
+        default :data:`~nerscore.io.convert_defaults.CHUNK_SIZE`, 10,000).
     encoding : str
         Text encoding of input and output files (for the formats that take one).
     conll_options : dict, optional
