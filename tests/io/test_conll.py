@@ -497,8 +497,33 @@ def test_replace_labels_checks_shape_and_labels():
     corpus = read_text("a O\nb O\n")
     with pytest.raises(LengthMismatchError, match="Sentence 0 has 2 tokens in the corpus but 1"):
         corpus.replace_labels([["O"]])
-    with pytest.raises(ValueError, match="Expected labels without whitespace; got 'B X'"):
+    with pytest.raises(InvalidTagError, match="^Cannot write the label 'B X' of token 1 "
+                                              r"\('b'\) of sentence 0 \(line 2\) to a CoNLL"):
         corpus.replace_labels([["O", "B X"]])
+
+
+def test_replace_labels_names_where_a_label_cannot_be_written(tmp_path):
+    path = tmp_path / "g.conll"
+    path.write_text("a O\n\nb O\nc O\n", encoding="utf-8")
+    corpus = read_conll(path)
+    with pytest.raises(InvalidTagError) as info:
+        corpus.replace_labels([["O"], ["O", "B-NEW\tYORK"]])
+    exc = info.value
+    assert (exc.tag, exc.sentence, exc.index, exc.source, exc.line) == (
+        "B-NEW\tYORK", 1, 1, str(path), 4)
+    assert str(exc) == (
+        f"Cannot write the label 'B-NEW\\tYORK' of token 1 ('c') of sentence 1 ({path}, line 4) "
+        "to a CoNLL line: its fields, separated by spaces, must be non-empty and free of white "
+        "space and control characters. Give the token another label.")
+    # a label of the vocabulary that no token has is not written, so not refused
+    labels = nerscore.EncodedTags(np.array([0, 0, 0]), np.array([0, 1, 3]), ("O", "B X"))
+    assert corpus.replace_labels(labels) == (path.read_text(encoding="utf-8"), 0)
+    # a space is one column where tabs separate the columns
+    tabbed = read_text("a\tO\n", column_delimiter="tab")
+    assert tabbed.replace_labels([["B-NEW YORK"]]) == ("a\tB-NEW YORK\n", 1)
+    with pytest.raises(InvalidTagError, match="separated by tabs, must be non-empty and free of "
+                                              "tabs and line breaks"):
+        tabbed.replace_labels([[""]])
 
 
 # --------------------------------------------------------------------------------- writing

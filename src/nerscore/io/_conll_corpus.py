@@ -16,9 +16,9 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import LengthMismatchError, quoted
+from nerscore.errors import InvalidTagError, LengthMismatchError, quoted
 from nerscore.io._bytes import word_view, words_at
-from nerscore.io._conll_fields import first_bad_field
+from nerscore.io._conll_fields import FIELD_RULE, first_bad_field
 from nerscore.io._intern import intern_tokens
 from nerscore.values.tags import EncodedTags
 
@@ -479,9 +479,10 @@ class ConllCorpus:
         ------
         LengthMismatchError
             If ``labels`` is not shaped like the corpus.
-        ValueError
-            If a new label is empty or contains whitespace (tabs or line breaks
-            where tabs separate the columns).
+        InvalidTagError
+            If a new label of a token is empty or holds white space or a
+            control character (tabs or line breaks where tabs separate the
+            columns), naming the token, its sentence, the file and the line.
 
         Examples
         --------
@@ -501,11 +502,7 @@ class ConllCorpus:
         new_flat = new_vocab[new.ids]
         old_flat = old_vocab[self.tags.ids]
         changed = np.flatnonzero(new_flat != old_flat)
-        bad = first_bad_field(new.vocab, self.column_delimiter)
-        if bad is not None:
-            rule = "tabs or line breaks" if self.column_delimiter == "tab" else "whitespace"
-            raise ValueError(f"Expected labels without {rule}; got {quoted(new.vocab[bad])}. "
-                             "A label is one column.")
+        self._check_labels(new)
         data = text.data
         pieces: list[bytes] = []
         prev = 0
@@ -516,6 +513,38 @@ class ConllCorpus:
             prev = int(ends[pos])
         pieces.append(data[prev:])
         return b"".join(pieces).decode("utf-8"), len(changed)
+
+
+    def _check_labels(self, new: EncodedTags) -> None:
+        r"""Raise at the first token whose new label cannot be a column of its line.
+
+        Examples
+        --------
+        >>> import io
+        >>> from nerscore.io.conll import read_conll
+        >>> corpus = read_conll(io.StringIO("a O\nb O\n"))
+        >>> corpus._check_labels(EncodedTags.from_lists([["O", "B X"]]))
+        Traceback (most recent call last):
+        ...
+        nerscore.errors.InvalidTagError: Cannot write the label 'B X' of token 1 ('b') of sentence 0 (line 2) to a CoNLL line: its fields, separated by spaces, must be non-empty and free of white space and control characters. Give the token another label.
+        """
+        delimiter = self.column_delimiter
+        bad = [i for i, tag in enumerate(new.vocab)
+               if first_bad_field([tag], delimiter) is not None]
+        if not bad:
+            return
+        hits = np.flatnonzero(np.isin(new.ids, bad))
+        if not hits.size:  # a label of the vocabulary that no token has is not written
+            return
+        pos = int(hits[0])
+        seq, index = self.tags.locate(pos)
+        label = new.vocab[int(new.ids[pos])]
+        line = None if self.tags.lines is None else int(self.tags.lines[pos])
+        raise InvalidTagError(
+            f"Cannot write the label {quoted(label)} of {self.tags.describe(pos)} to a CoNLL "
+            f"line: its fields, separated by {delimiter}s, must be {FIELD_RULE[delimiter]}. "
+            "Give the token another label.", tag=label, sentence=seq, index=index, source=self.source,
+            line=line)
 
 
 def check_shape(a: EncodedTags, b: EncodedTags, a_name: str, b_name: str) -> None:
