@@ -1,4 +1,4 @@
-"""Atomic writing: an error names the file asked for, never the temporary one."""
+"""Atomic writing: an error names the file asked for, never the temporary one; files written together are put in place all, or none."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from nerscore.io.atomic import AtomicFile, atomic_open
+from nerscore.io.atomic import AtomicFile, atomic_files, atomic_open
 
 
 @pytest.mark.parametrize("spelling", ["folder", "folder/"])
@@ -75,3 +75,72 @@ def test_a_failed_rename_names_the_target(tmp_path, monkeypatch):
         fh.write("new")
     assert (info.value.filename, info.value.filename2) == (str(target), None)
     assert list(Path(tmp_path).iterdir()) == []
+
+
+def _fail_on_call(monkeypatch: pytest.MonkeyPatch, n: int) -> list[tuple[str, str]]:
+    """``os.replace`` refusing its ``n``-th call (counting from 1); the calls are recorded."""
+    calls: list[tuple[str, str]] = []
+    real = os.replace
+
+    def replace(src: str, dst: str) -> None:
+        calls.append((os.fspath(src), os.fspath(dst)))
+        if len(calls) == n:
+            raise PermissionError(errno.EACCES, "Permission denied", src, dst)
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    return calls
+
+
+def _write_three(root: Path) -> None:
+    with atomic_files() as files:
+        for name in ("a.txt", "sub/b.txt", "c.txt"):
+            Path(files.path(root / name)).write_text(f"new {name}", encoding="utf-8")
+
+
+def _tree(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): p.read_text(encoding="utf-8") if p.is_file() else "/"
+            for p in sorted(root.rglob("*"))}
+
+
+@pytest.mark.parametrize("failing", [1, 2, 3])
+def test_a_rename_failing_partway_puts_every_file_back(tmp_path, monkeypatch, failing):
+    (tmp_path / "a.txt").write_text("old a", encoding="utf-8")
+    (tmp_path / "c.txt").write_text("old c", encoding="utf-8")
+    before = _tree(tmp_path)
+    _fail_on_call(monkeypatch, failing)
+    with pytest.raises(PermissionError) as info:
+        _write_three(tmp_path)
+    name = ("a.txt", "sub/b.txt", "c.txt")[failing - 1]
+    assert (info.value.filename, info.value.filename2) == (str(tmp_path / name), None)
+    assert _tree(tmp_path) == before  # a and c as they were; b, its folder, no file aside
+
+
+def test_files_put_in_place_leave_nothing_aside(tmp_path):
+    (tmp_path / "a.txt").write_text("old a", encoding="utf-8")
+    (tmp_path / "c.txt").write_text("old c", encoding="utf-8")
+    os.link(tmp_path / "c.txt", tmp_path / "c-link.txt")  # another name of the old c
+    _write_three(tmp_path)
+    assert _tree(tmp_path) == {"a.txt": "new a.txt", "c-link.txt": "old c", "c.txt": "new c.txt",
+                               "sub": "/", "sub/b.txt": "new sub/b.txt"}
+
+
+def test_without_hard_links_the_old_file_is_moved_aside_and_back(tmp_path, monkeypatch):
+    (tmp_path / "a.txt").write_text("old a", encoding="utf-8")
+    (tmp_path / "c.txt").write_text("old c", encoding="utf-8")
+    before = _tree(tmp_path)
+
+    def no_links(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    # a aside, a in place, b in place, c aside, c refused: b removed, a and c back
+    _fail_on_call(monkeypatch, 5)
+    with pytest.raises(PermissionError):
+        _write_three(tmp_path)
+    assert _tree(tmp_path) == before
+    monkeypatch.undo()
+    monkeypatch.setattr(os, "link", no_links)
+    _write_three(tmp_path)
+    assert _tree(tmp_path) == {"a.txt": "new a.txt", "c.txt": "new c.txt", "sub": "/",
+                               "sub/b.txt": "new sub/b.txt"}

@@ -5,7 +5,9 @@ Every file nerscore writes goes through :func:`atomic_path` (or
 target's folder and renamed over the target only once it is complete, so an
 interrupted run leaves the old file (or none), never half a file; the files of
 a folder written together (BRAT) go through :func:`atomic_files`, which puts
-them all in place at the end, or none of them. Targets that
+them all in place at the end, or none of them: a rename that fails partway
+puts back the files it had replaced (kept under a second name until every
+file is in place) and removes those that were new. Targets that
 are not regular files (``/dev/null``, a named pipe, a terminal) are written in
 place, since renaming over them would replace the device itself. An error
 while writing names the target, never the temporary file: a folder given as
@@ -26,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import secrets
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -325,14 +328,35 @@ class AtomicFiles:
             f.claim(exc)
 
     def commit(self) -> None:
-        """Put every written file in place of its target; on a failure, remove those not yet put."""
-        for k, f in enumerate(self.files):
-            try:
-                f.commit()
-            except BaseException:
-                for rest in self.files[k + 1:]:
-                    rest.discard()
-                raise
+        """Put every written file in place of its target: all of them, or none.
+
+        The file a target holds is kept under a second name beside it (a hard
+        link, the target staying in place; where the file system has none, the
+        file is moved there) until every file is in place. When a rename
+        fails partway (or the run is interrupted), the targets already
+        replaced get their old files back, those that were new are removed
+        with the folders created, and the error names its target; a target
+        that cannot be put back keeps its old file under that second name
+        (``.NAME.*.old``). Devices and pipes, written in place, are not undone.
+        """
+        replaced: list[tuple[str, str | None]] = []  # (target, its old file) as they were put
+        try:
+            for f in self.files:
+                if f.in_place:
+                    continue
+                replaced.append((f.target, _keep_old(f.target)))
+                os.replace(f.tmp, f.target)
+        except BaseException as exc:
+            for target, old in reversed(replaced):
+                with contextlib.suppress(OSError):
+                    _put_back(target, old)
+            self.discard()
+            self.claim(exc)
+            raise
+        for _, old in replaced:
+            if old is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(old)
 
     def discard(self) -> None:
         """Remove what was written and the folders created; the targets stay as they were."""
@@ -341,6 +365,51 @@ class AtomicFiles:
         for folder in reversed(self.folders):
             with contextlib.suppress(OSError):
                 os.rmdir(folder)
+
+
+def _keep_old(target: str) -> str | None:
+    """A name beside ``target`` that holds its file too (None when there is no such file).
+
+    A hard link, so that ``target`` stays in place until it is replaced;
+    where the file system has none, the file is moved there.
+    """
+    if not os.path.lexists(target):
+        return None
+    folder, name = os.path.split(os.path.abspath(target))
+    for _ in range(100):
+        old = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.old")
+        try:
+            os.link(target, old, follow_symlinks=False)
+            return old
+        except FileExistsError:
+            continue
+        except (OSError, NotImplementedError):  # no hard links here: move it aside
+            break
+    fd, old = tempfile.mkstemp(prefix=f".{name}.", suffix=".old", dir=folder)
+    os.close(fd)
+    try:
+        os.replace(target, old)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(old)
+        raise
+    return old
+
+
+def _put_back(target: str, old: str | None) -> None:
+    """``target`` as it was before :func:`_keep_old` gave ``old``: its old file, or none."""
+    if old is None:
+        os.unlink(target)
+        return
+    try:
+        now, was = os.lstat(target), os.lstat(old)
+    except FileNotFoundError:  # moved aside, and not replaced
+        os.replace(old, target)
+        return
+    if (now.st_dev, now.st_ino) == (was.st_dev, was.st_ino):  # linked, and not replaced:
+        os.unlink(old)  # a rename between two names of one file would do nothing
+    else:
+        os.replace(old, target)
 
 
 @contextlib.contextmanager
