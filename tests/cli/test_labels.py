@@ -64,6 +64,25 @@ def test_an_unknown_label_is_a_warning_and_scoring_goes_on(capsys):
             "labels are 'ADJP', 'ADVP', 'NP', 'PP', 'SBAR', 'VP'. Did you mean 'VP'?") in err
 
 
+@pytest.mark.parametrize("command", ["score", "convert"])
+def test_keep_of_a_label_renamed_away_is_a_warning_naming_its_new_name(capsys, tmp_path,
+                                                                      command):
+    # --keep names labels after --map: NP is N by then, so nothing is kept
+    argv = [GOLD, PRED] if command == "score" else [PRED, str(tmp_path / "p.jsonl"),
+                                                    "--from-scheme", "IOB2"]
+    status, _, err = run(capsys, command, *argv, "--map", "NP=N", "--keep", "NP,VP")
+    assert status == 0, err
+    assert (f"nerscore {command}: warning: The label operations keep 'NP' (--keep), which is "
+            "renamed to 'N' (--map) first: labels are kept by their new names, so no entity is "
+            "kept as 'NP'. Did you mean 'N'?\n") in err
+    status, _, err = run(capsys, command, *argv, "--map", "NP=N", "--drop", "NP")
+    assert ("warning: The label operations drop 'NP' (--drop), which is renamed to 'N' (--map) "
+            "first: labels are dropped by their new names, so no entity is dropped as 'NP'. Did "
+            "you mean 'N'?") in err
+    status, _, err = run(capsys, command, *argv, "--map", "NP=N", "--keep", "N")
+    assert "The label operations" not in err
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["--keep", "NP", "--drop", "VP"], "argument --drop: not allowed with argument --keep"),
     (["--map", "NP"], "expected OLD=NEW"),

@@ -86,6 +86,32 @@ def test_an_unknown_label_warns_once_with_the_labels_of_the_data():
         s.compute()
 
 
+RENAMED_AWAY = (r"The label operations {} 'GPE' \({}\), which is renamed to 'LOC' "
+                r"\(labels_map\) first: labels are {} by their new names, so no entity is {} "
+                r"as 'GPE'\. Did you mean 'LOC'\?")
+
+
+@pytest.mark.parametrize(("op", "verb"), [("keep", "kept"), ("drop", "dropped")])
+def test_keep_or_drop_of_a_label_renamed_away_warns_with_its_new_name(op, verb):
+    # keep and drop name labels after renaming: GPE is LOC by then, and no label is GPE
+    message = RENAMED_AWAY.format(op, op, verb, verb)
+    with pytest.warns(UnknownLabelWarning, match=message) as caught:
+        nerscore.evaluate(GOLD, PRED, labels_map={"GPE": "LOC"}, **{op: ["GPE"]},
+                          zero_division=0)
+    assert len([w for w in caught if w.category is UnknownLabelWarning]) == 1
+    s = nerscore.EntityScorer(labels_map={"GPE": "LOC"}, **{op: ["GPE"]}, zero_division=0)
+    s.update(GOLD, PRED)
+    with pytest.warns(UnknownLabelWarning, match=message):
+        s.compute()
+    # a label that another is renamed to is one after renaming: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nerscore.evaluate(GOLD, PRED, labels_map={"GPE": "LOC", "FAC": "GPE"}, **{op: ["GPE"]},
+                          zero_division=0)
+        nerscore.evaluate(GOLD, PRED, labels_map={"GPE": "LOC"}, **{op: ["LOC"]},
+                          zero_division=0)
+
+
 def test_spans_and_every_entity_matcher_take_them():
     gold = [[(0, 4, "GPE"), (10, 14, "MISC")]]
     pred = [[(0, 4, "LOC"), (10, 13, "MISC")]]

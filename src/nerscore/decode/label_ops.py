@@ -17,7 +17,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from nerscore.decode.inputs import Prepared
-from nerscore.errors import OptionError, UnknownLabelWarning, closest, user_stacklevel
+from nerscore.errors import OptionError, UnknownLabelWarning, closest, quoted, user_stacklevel
 from nerscore.values.label_ops import LabelOps, tally_key
 from nerscore.values.spans import Entity, EntityColumns
 
@@ -167,16 +167,26 @@ def apply_label_ops(prep: Prepared, ops: LabelOps, *, warn: bool = True) -> Prep
 def warn_unknown_labels(ops: LabelOps, labels: Iterable[str]) -> None:
     """Warn about the labels ``ops`` names that ``labels`` (the data's) cannot produce.
 
+    Two warnings, each an :class:`~nerscore.errors.UnknownLabelWarning`: one
+    on the labels that neither the data has nor ``labels_map`` gives, and one
+    on the labels of the data that ``keep`` or ``drop`` name and
+    ``labels_map`` renames (:meth:`~nerscore.values.label_ops.LabelOps.renamed_away`):
+    they keep or drop no entity, since they name labels after renaming.
+
     Examples
     --------
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
     ...     warn_unknown_labels(LabelOps(keep=["PRE"]), ["PER", "LOC"])
-    >>> print(caught[0].message)
+    ...     warn_unknown_labels(LabelOps({"PER": "P_X"}, keep=["PER"]), ["PER", "LOC"])
+    >>> for w in caught:
+    ...     print(w.message)
     The label operations name 'PRE', which is not a label of the data; the labels are 'LOC', 'PER'. Did you mean 'PER'?
+    The label operations keep 'PER' (keep), which is renamed to 'P_X' (labels_map) first: labels are kept by their new names, so no entity is kept as 'PER'. Did you mean 'P_X'?
     """
     have = sorted(set(labels))
+    _warn_renamed_away(ops, ops.renamed_away(have))
     unknown = ops.unknown(have)
     if not unknown:
         return
@@ -187,6 +197,25 @@ def warn_unknown_labels(ops: LabelOps, labels: Iterable[str]) -> None:
         f"{'is' if len(unknown) == 1 else 'are'} not a label of the data; the labels are "
         f"{', '.join(map(repr, have)) or 'none'}.{hint}", UnknownLabelWarning,
         stacklevel=user_stacklevel())
+
+
+def _warn_renamed_away(ops: LabelOps, renamed: list[tuple[str, str]]) -> None:
+    """The warning on the labels ``keep`` or ``drop`` name that ``labels_map`` renames away."""
+    if not renamed:
+        return
+    keyword, verb = ("keep", "kept") if ops.keep is not None else ("drop", "dropped")
+    old, new = [quoted(a) for a, _ in renamed], [quoted(b) for _, b in renamed]
+    one = len(renamed) == 1
+    warnings.warn(
+        f"The label operations {keyword} {_and(old)} ({keyword}), which "
+        f"{'is' if one else 'are'} renamed to {_and(new)} (labels_map) first: labels are {verb} "
+        f"by their new names, so no entity is {verb} as {' or '.join(old)}. Did you mean "
+        f"{_and(new)}?", UnknownLabelWarning, stacklevel=user_stacklevel())
+
+
+def _and(items: list[str]) -> str:
+    """``'a'``, ``'a' and 'b'``, ``'a', 'b' and 'c'``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def check_label_ops(ops: LabelOps, match: str, tags: bool) -> None:

@@ -168,6 +168,27 @@ class LabelOps:
         named += [x for x in (*(self.keep or ()), *self.drop) if x not in mapped]
         return list(dict.fromkeys(named))
 
+    def renamed_away(self, labels: Iterable[str]) -> list[tuple[str, str]]:
+        """The labels ``keep`` or ``drop`` name that ``labels_map`` renames, and no label becomes.
+
+        ``keep`` and ``drop`` name labels after renaming: a label of the
+        data (``labels``) that the map renames is no label any more, unless
+        another one is renamed to it. Each is given with its new name.
+
+        Examples
+        --------
+        >>> LabelOps(labels_map={"PER": "P_X"}, keep=["PER", "LOC"]).renamed_away(["PER", "LOC"])
+        [('PER', 'P_X')]
+        >>> LabelOps(labels_map={"PER": "P_X", "MISC": "PER"}, drop=["PER"]).renamed_away(
+        ...     ["PER", "MISC"])
+        []
+        """
+        have = set(labels)
+        renamed = dict(self.labels_map)
+        after = {renamed.get(x, x) for x in have}
+        named = dict.fromkeys((*(self.keep or ()), *self.drop))
+        return [(x, renamed[x]) for x in named if x in have and x in renamed and x not in after]
+
 
 def _tally(tallies: Mapping[str, int]) -> dict[str, dict[str, dict[str, int]]]:
     """``{what: {key: {side: n}}}`` of the label tallies."""
