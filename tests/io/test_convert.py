@@ -330,6 +330,9 @@ def through_parquet(folder: Path, text: bytes, chunk_size: int = 10_000,
     "a B-X\n\n-DOCSTART- O\n\nb O\n",
     "-DOCSTART-\t-X-\t-X-\tO\r\n\r\nAnna\tNNP\tB-NP\tB-PER\r\n\r\n-DOCSTART-\t-X-\t-X-\tO\r\n"
     "\r\nBo\tNNP\tB-NP\tB-PER\r\nleft\tVBD\tB-VP\tO\r\n",
+    # a byte-order mark, kept in the layout
+    "\ufeffAnna B-PER\nleft O\n",
+    "\ufeff-DOCSTART- O\n\na B-X\n",
 ])
 def test_conll_through_parquet_and_back_gives_the_same_bytes(tmp_path, text, chunk_size):
     pytest.importorskip("pyarrow")
@@ -379,6 +382,66 @@ def test_docstart_lines_a_parquet_file_cannot_flag_are_counted(tmp_path, text, k
         assert notes == ("1 -DOCSTART- line not kept: the document column of a Parquet tag "
                          "file flags the sentence after each, and it has none of its own (an "
                          "empty document, or the end of the file).",)
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("-DOCSTART- -X- O extra\n\na NNP B-X\n", "-DOCSTART- -X- O\n\na NNP B-X\n"),  # more
+    ("-DOCSTART-\n\na NNP B-X\n", "-DOCSTART- -X- O\n\na NNP B-X\n"),  # fewer
+    ("-DOCSTART- NN O\n\na NNP B-X\n", "-DOCSTART- -X- O\n\na NNP B-X\n"),  # other values
+    ("-DOCSTART- -X- B-X\n\na NNP B-X\n", "-DOCSTART- -X- O\n\na NNP B-X\n"),
+    ("-DOCSTART-\t-X-\tO\textra\r\n\r\na\tNNP\tB-X\r\n\r\n-DOCSTART-\t-X-\tO\r\n\r\nb\tNN\tO\r\n",
+     "-DOCSTART-\t-X-\tO\r\n\r\na\tNNP\tB-X\r\n\r\n-DOCSTART-\t-X-\tO\r\n\r\nb\tNN\tO\r\n"),
+])
+def test_docstart_lines_whose_fields_a_parquet_file_cannot_keep_are_counted(tmp_path, text,
+                                                                            written):
+    pytest.importorskip("pyarrow")
+    shown = repr("\t".join(["-DOCSTART-", "-X-", "O"]) if "\t" in text else "-DOCSTART- -X- O")
+    for chunk_size in (1, 10_000):
+        back, notes = through_parquet(tmp_path, text.encode(), chunk_size)
+        assert back == written.encode()
+        assert notes == (f"1 -DOCSTART- line whose fields differ from {shown} not kept as it "
+                         "was: a Parquet tag file flags where each document starts, not the "
+                         f"fields of its line; CoNLL written from it has {shown} there.",)
+    # its label is the input's outside tag, whatever the output's
+    src = tmp_path / "o.conll"
+    src.write_bytes(b"-DOCSTART- -X- OUT\n\na NNP B-X\n")
+    assert nerscore.convert_file(src, tmp_path / "o.parquet", outside="OUT",
+                                 to_outside="O").notes() == ()
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig"])
+def test_a_byte_order_mark_is_written_back_by_conll_and_noted_where_lost(tmp_path, encoding):
+    src = tmp_path / "a.conll"
+    src.write_bytes(b"\xef\xbb\xbfAnna B-PER\nleft O\n")
+    res = nerscore.convert_file(src, tmp_path / "b.conll", from_scheme="IOB2", to_scheme="BILOU",
+                                encoding=encoding)
+    assert res.notes() == ()
+    assert (tmp_path / "b.conll").read_bytes() == b"\xef\xbb\xbfAnna U-PER\nleft O\n"
+    lost = f"{src} began with a UTF-8 byte-order mark, not written to {tmp_path / 'a.jsonl'}."
+    res = nerscore.convert_file(src, tmp_path / "a.jsonl", from_scheme="IOB2", encoding=encoding)
+    assert (lost in res.notes()) is (encoding == "utf-8")  # utf-8-sig writes one
+    again = tmp_path / "a.jsonl"
+    res = nerscore.convert_file(again, tmp_path / "c.jsonl", encoding=encoding)
+    assert (tmp_path / "c.jsonl").read_bytes().startswith(b"\xef\xbb\xbf") is (
+        encoding == "utf-8-sig")
+    # read as Latin-1 the three bytes are characters of the first token, written back
+    res = nerscore.convert_file(src, tmp_path / "d.conll", encoding="latin-1")
+    assert res.notes() == ()
+    assert (tmp_path / "d.conll").read_bytes() == src.read_bytes()
+
+
+def test_a_byte_order_mark_lost_is_a_warning_of_the_command(capsys, tmp_path):
+    src = tmp_path / "a.jsonl"
+    src.write_bytes(b'\xef\xbb\xbf{"id": "1", "text": "Anna left", "spans": []}\n')
+    out = tmp_path / "b.jsonl"
+    status, _, err = run(capsys, "convert", str(src), str(out))
+    assert status == 0, err
+    assert (f"nerscore convert: warning: {src} began with a UTF-8 byte-order mark, not written "
+            f"to {out}.\n") in err
+    assert out.read_bytes() == src.read_bytes()[3:]
+    pytest.importorskip("pyarrow")
+    status, _, err = run(capsys, "convert", str(src), str(tmp_path / "b.parquet"))
+    assert "byte-order mark" in err
 
 
 @pytest.mark.parametrize("to_format", ["jsonl", "doccano", "brat", "spacy", "parquet"])

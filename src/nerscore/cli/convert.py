@@ -55,7 +55,12 @@ spancat reads 'sc'), which can.
 
 A Parquet file written from CoNLL keeps the other columns, the -DOCSTART-
 lines and the layout, so that converting it back gives the same file (a
--DOCSTART- line that no sentence follows is counted as not kept).
+-DOCSTART- line that no sentence follows is counted as not kept, and one
+with other fields than '-DOCSTART- -X- ... O' as not kept as it was).
+
+A UTF-8 byte-order mark that IN begins with is written to a CoNLL OUT (and
+kept in a Parquet file's layout for one); any other OUT is written without
+it, with a warning.
 
 Model outputs (records with "output" or "mentions") with --gold GOLD are
 written as their aligned spans: the options of tag output, --chunk-size and

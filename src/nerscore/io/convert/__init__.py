@@ -37,14 +37,22 @@ Conventions
 - **CoNLL in Parquet.** A Parquet tag file written from CoNLL keeps the
   other columns (``column_1``, ... by position in the line), a boolean
   ``document`` column (a ``-DOCSTART-`` line before the sentence) and the
-  line layout in the metadata key ``nerscore.conll``, so that writing it back
-  as CoNLL gives the same bytes for a file with one delimiter between
-  columns, one blank line between sentences and ``-DOCSTART-`` lines
-  written ``-DOCSTART- -X- ... O``, each before a sentence: one that no
-  sentence follows before the next (an empty document, the end of the file)
-  is counted as not kept. CoNLL to CoNLL rewrites the label column only
-  (comments, blank lines, line endings and the other columns of
-  ``-DOCSTART-`` lines kept).
+  line layout in the metadata key ``nerscore.conll`` (with a UTF-8
+  byte-order mark the file began with), so that writing it back as CoNLL
+  gives the same bytes for a file with one delimiter between columns, one
+  blank line between sentences and ``-DOCSTART-`` lines written
+  ``-DOCSTART- -X- ... O``, each before a sentence: one that no sentence
+  follows before the next (an empty document, the end of the file) is
+  counted as not kept, and one with other fields (more, fewer, other
+  values; its label the input's outside tag) as not kept as it was. CoNLL
+  to CoNLL rewrites the label column only (comments, blank lines, line
+  endings, a byte-order mark and the other columns of ``-DOCSTART-`` lines
+  kept).
+- **Byte-order mark.** Every reader skips a UTF-8 byte-order mark at the
+  start of a text file. A CoNLL output gets it back (and a Parquet tag
+  file written from CoNLL keeps it for one); any other output is written
+  without it (unless the ``utf-8-sig`` encoding writes one), counted in the
+  notes.
 - **Messages** name the sentences of the input as the file holds them
   (0-based), whatever the chunk they are read in.
 - **What the output cannot hold.** An option whose value the output format
@@ -61,6 +69,7 @@ Conventions
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -83,6 +92,7 @@ from nerscore.io.convert.reading import (
     Options,
     TagChunk,
     WriteOptions,
+    began_with_bom,
 )
 from nerscore.io.convert.writing import keep_only, relabel_documents, retag, to_documents, to_tags
 from nerscore.io.convert_defaults import CHUNK_SIZE
@@ -267,6 +277,9 @@ def convert_file(
                progress)
     write_output(fout, dst, lambda path: job.write(src, path))
     result.reader_notes.extend(job.write_options.notes)
+    if _lost_bom(src, fin, fout, encoding, job.write_options):
+        result.reader_notes.append(f"{src} began with a UTF-8 byte-order mark, not written to "
+                                   f"{dst}.")
     if opt.unread:
         n, shown = len(opt.unread), ", ".join(quoted(t) for t in sorted(opt.unread))
         result.reader_notes.append(
@@ -455,6 +468,20 @@ class _Job:
             b = min(a + self.chunk_size, n)
             part = slice_tags(data, a, b) if isinstance(data, EncodedTags) else data[a:b]
             yield part, None if texts is None else texts[a:b]
+
+
+def _lost_bom(src: str, fin: Format, fout: Format, encoding: str,
+              write_options: WriteOptions) -> bool:
+    """Whether the text file ``src`` began with a UTF-8 byte-order mark that the output lacks.
+
+    Its reader skipped it; a CoNLL output writes it again (``bom_kept``), and
+    so does the ``utf-8-sig`` codec of a text output.
+    """
+    if write_options.bom_kept or "encoding" not in fin.options or not os.path.isfile(src):
+        return False
+    if "encoding" in fout.options and codecs.lookup(encoding).name == "utf-8-sig":
+        return False
+    return began_with_bom(src, encoding)
 
 
 def _lost_documents(chunks: Iterable[TagChunk], opt: Options,

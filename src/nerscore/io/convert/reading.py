@@ -7,6 +7,7 @@ CoNLL columns, ``-DOCSTART-`` positions), a span input as lists of
 
 from __future__ import annotations
 
+import codecs
 import itertools
 import json
 import os
@@ -30,6 +31,7 @@ __all__ = [
     "Options",
     "TagChunk",
     "WriteOptions",
+    "began_with_bom",
     "read_conll_chunks",
     "read_parquet_tag_chunks",
 ]
@@ -148,7 +150,9 @@ class TagChunk:
     ``extra`` holds the other columns by position in the line; ``documents``
     the ``-DOCSTART-`` lines, each as the index of the sentence it comes
     before (the chunk's length for one after its last sentence; a chunk may
-    hold ``-DOCSTART-`` lines and no sentence). ``origin`` is what the
+    hold ``-DOCSTART-`` lines and no sentence), and ``document_fields`` the
+    fields of each of these lines, as the reader splits them (empty when
+    not known; None for a line not found). ``origin`` is what the
     sentences were read as, for messages (:meth:`where`): the tags of the
     input (a :class:`FileTags`; default: ``labels``), or the span
     document each sentence was made of.
@@ -159,6 +163,7 @@ class TagChunk:
     extra: dict[int, list[list[str]]] = field(default_factory=dict)
     documents: list[int] = field(default_factory=list)
     origin: EncodedTags | Sequence[Document] | None = None
+    document_fields: list[list[str] | None] = field(default_factory=list)
 
     def where(self, sentence: int, index: int) -> str:
         """Token ``index`` of the chunk's sentence ``sentence``, as the input names it.
@@ -224,7 +229,8 @@ class Layout:
 
     ``delimiter`` is ``"tab"`` when the first token line separates its
     columns with tabs (even where splitting at whitespace reads the same
-    columns), so that a file converted and converted back keeps its bytes.
+    columns), so that a file converted and converted back keeps its bytes;
+    ``bom`` whether the file began with a UTF-8 byte-order mark.
     """
 
     n_columns: int = 2
@@ -233,10 +239,29 @@ class Layout:
     delimiter: str = "space"
     blank_at_end: bool = True
     line_ending: str = "\n"
+    bom: bool = False
 
     def to_json(self) -> str:
-        """The layout as the JSON kept in the Parquet metadata."""
-        return json.dumps(self.__dict__)
+        r"""The layout as the JSON kept in the Parquet metadata (``bom`` only when true).
+
+        Examples
+        --------
+        >>> Layout(n_columns=4, label_column=3).to_json()
+        '{"n_columns": 4, "token_column": 0, "label_column": 3, "delimiter": "space", "blank_at_end": true, "line_ending": "\\n"}'
+        """
+        return json.dumps({k: v for k, v in self.__dict__.items() if k != "bom" or v})
+
+    def docstart(self, outside: str) -> list[str]:
+        """The fields of a ``-DOCSTART-`` line as the CoNLL writer writes it: ``-DOCSTART- -X- ... O``.
+
+        Examples
+        --------
+        >>> Layout(n_columns=4, label_column=3).docstart("O")
+        ['-DOCSTART-', '-X-', '-X-', 'O']
+        """
+        fields = ["-X-"] * max(self.n_columns, 2)
+        fields[self.token_column], fields[self.label_column] = "-DOCSTART-", outside
+        return fields
 
     def update(self, **values: Any) -> None:
         """Set the given fields of the layout, as the reader finds them."""
@@ -261,7 +286,7 @@ class Layout:
         >>> layout.update_from_json({"n_columns": "4"}, "f.parquet")
         Traceback (most recent call last):
         ...
-        nerscore.errors.FormatError: f.parquet, metadata 'nerscore.conll': expected the CoNLL layout that nerscore writes, a JSON object of n_columns (int), token_column (int), label_column (int), delimiter (str), blank_at_end (bool), line_ending (str); got {"n_columns": "4"}. Convert the CoNLL file again, or remove the metadata.
+        nerscore.errors.FormatError: f.parquet, metadata 'nerscore.conll': expected the CoNLL layout that nerscore writes, a JSON object of n_columns (int), token_column (int), label_column (int), delimiter (str), blank_at_end (bool), line_ending (str), bom (bool); got {"n_columns": "4"}. Convert the CoNLL file again, or remove the metadata.
         """
         types = {k: type(v) for k, v in Layout().__dict__.items()}
         fields: dict[str, Any] = value if isinstance(value, dict) else {"": None}
@@ -310,6 +335,10 @@ class WriteOptions:
     spans_key : str, optional
         spaCy ``.spacy`` output: the span group ``doc.spans[KEY]`` the spans
         are written to instead of ``doc.ents``.
+    bom_kept : bool
+        Set by a writer that wrote the byte-order mark the input began with
+        (CoNLL: ``layout.bom``), or kept it (in the layout of a Parquet file);
+        :func:`~nerscore.convert_file` notes one that no writer kept.
     from_outside : str, optional
         The outside tag of the input: a ``-DOCSTART-`` line copied from it
         (CoNLL to CoNLL) whose label is this one gets ``outside`` instead.
@@ -325,6 +354,7 @@ class WriteOptions:
     spans_key: str | None = None
     from_outside: str | None = None
     notes: list[str] = field(default_factory=list)
+    bom_kept: bool = False
 
 
 @dataclass
@@ -366,6 +396,60 @@ def _first_line(path: str, line_no: int, encoding: str) -> str:
     return ""
 
 
+def began_with_bom(path: str, encoding: str) -> bool:
+    """Whether the file ``path``, read as ``encoding``, began with a UTF-8 byte-order mark.
+
+    Every reader of text files skips it; only UTF-8 (``utf-8``,
+    ``utf-8-sig``) has one that way.
+    """
+    try:
+        if codecs.lookup(encoding).name not in ("utf-8", "utf-8-sig"):
+            return False
+        with open(path, "rb") as fh:
+            return fh.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8
+    except (LookupError, OSError):  # not an encoding, not a file: the reader says so
+        return False
+
+
+def _docstart_lines(path: str, mark: str, encoding: str) -> Iterator[str]:
+    r"""The text of each ``-DOCSTART-`` line of a CoNLL file, in order, read as needed.
+
+    A ``-DOCSTART-`` line is one whose first field is ``mark`` (fields are
+    separated by the characters up to the space, as the reader splits them).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.conll"
+    >>> text = "\ufeff-DOCSTART- O\r\n\na O\n\n -DOCSTART-\tx\n-DOCSTARTS O\n"
+    >>> _ = path.write_text(text, encoding="utf-8", newline="")
+    >>> list(_docstart_lines(str(path), "-DOCSTART-", "utf-8"))
+    ['-DOCSTART- O\r', ' -DOCSTART-\tx']
+    """
+    head = re.compile(r"[\x00-\x09\x0b-\x20]*\Z")  # what may come before the mark
+    rest, first = "", True
+    # what cannot be decoded is the reader's error, met in its own time
+    with open(path, encoding=encoding, errors="replace", newline="") as fh:
+        while True:
+            block = fh.read(1 << 20)
+            if first:
+                block, first = block.removeprefix("\ufeff"), False
+            text = rest + block
+            cut = len(text) if not block else text.rfind("\n") + 1  # whole lines only
+            text, rest = text[:cut], text[cut:]
+            at = text.find(mark)
+            while at >= 0:  # few lines hold the mark: found at the speed of str.find
+                start = text.rfind("\n", 0, at) + 1
+                end = text.find("\n", at)
+                end = len(text) if end < 0 else end
+                after = text[at + len(mark):at + len(mark) + 1]
+                if head.match(text, start, at) and (not after or after <= " "):
+                    yield text[start:end]
+                at = text.find(mark, end)
+            if not block:
+                return
+
+
 def _blank_at_end(path: str) -> bool:
     with open(path, "rb") as fh:
         fh.seek(max(0, os.path.getsize(path) - 8))
@@ -385,10 +469,13 @@ def read_conll_chunks(path: str, chunk_size: int, options: Mapping[str, Any], la
 
     main = ConllChunks(path, chunk_size=chunk_size, **options)
     total = os.path.getsize(path)
+    encoding = options.get("encoding", "utf-8")
+    mark = options.get("docstart", "-DOCSTART-")
+    docstarts = _docstart_lines(path, mark, encoding) if mark else iter(())
     readers: list[tuple[int, Iterator[Any]]] | None = None  # set at the first token line
     for k, chunk in enumerate(main):
         if readers is None and chunk.n_tokens:  # chunks before hold -DOCSTART- lines only
-            line = _first_line(path, int(chunk.lines[0]), options.get("encoding", "utf-8"))
+            line = _first_line(path, int(chunk.lines[0]), encoding)
             n = len(_split_line(line, chunk.column_delimiter))
             tok, lab = (c % n for c in (options.get("token_column", 0),
                                         options.get("label_column", -1)))
@@ -397,14 +484,17 @@ def read_conll_chunks(path: str, chunk_size: int, options: Mapping[str, Any], la
             layout.update(n_columns=n, token_column=tok, label_column=lab,
                           delimiter="tab" if tabbed else "space",
                           line_ending="\r\n" if line.endswith("\r\n") else "\n",
-                          blank_at_end=_blank_at_end(path))
+                          blank_at_end=_blank_at_end(path), bom=began_with_bom(path, encoding))
             same = {**options, "column_delimiter": chunk.column_delimiter}
             readers = [(c, itertools.islice(ConllChunks(path, chunk_size=chunk_size,
                                                         **{**same, "label_column": c}), k, None))
                        for c in range(n) if c not in (tok, lab)]  # from this chunk on
         extra = {c: next(r).to_lists() for c, r in readers or ()}
-        yield TagChunk(chunk.tags, split_rows(chunk.tags, chunk.tokens), extra,
-                    [int(d) for d in chunk.documents.tolist()])
+        documents = [int(d) for d in chunk.documents.tolist()]
+        fields = [None if line is None else _split_line(line, chunk.column_delimiter)
+                  for line in (next(docstarts, None) for _ in documents)]
+        yield TagChunk(chunk.tags, split_rows(chunk.tags, chunk.tokens), extra, documents,
+                       document_fields=fields)
         if progress is not None:
             progress(min(main.bytes_read, total), total)
 

@@ -8,6 +8,7 @@ formats.
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import itertools
 import os
@@ -27,6 +28,7 @@ from nerscore.io.convert.reading import (
     Options,
     TagChunk,
     WriteOptions,
+    began_with_bom,
 )
 from nerscore.values.documents import Document
 from nerscore.values.spans import Entity, Span
@@ -276,23 +278,27 @@ class _ConllWriter:
         self.outside = outside
         self.started = False
         self.skipped = 0
+        self.bom: bool | None = None  # whether the file begins with a byte-order mark
+
+    def _write(self, text: str) -> None:
+        if self.bom is None:  # the layout is known by the first line
+            self.bom = self.layout.bom and _utf8_codec(self.encoding)
+            if self.bom and codecs.lookup(self.encoding).name == "utf-8":  # utf-8-sig writes it
+                self.fh.write("\ufeff")
+        self.fh.write(text)
 
     def _sep(self) -> None:
         if self.started:
-            self.fh.write(self.layout.line_ending)
+            self._write(self.layout.line_ending)
         self.started = True
 
-    def _docstart(self, n_cols: int, delim: str) -> None:
+    def _docstart(self, delim: str) -> None:
         self._sep()
-        start = ["-X-"] * n_cols
-        start[self.layout.token_column], start[self.layout.label_column] = ("-DOCSTART-",
-                                                                            self.outside)
-        self.fh.write(delim.join(start) + self.layout.line_ending)
+        self._write(delim.join(self.layout.docstart(self.outside)) + self.layout.line_ending)
 
     def write(self, chunk: TagChunk) -> None:
         lay = self.layout
         delim = "\t" if lay.delimiter == "tab" else " "
-        n_cols = max(lay.n_columns, 2)
         tokens = chunk.tokens
         if tokens is None:
             raise FormatError("The tag file has no tokens; a CoNLL file needs them.")
@@ -300,7 +306,7 @@ class _ConllWriter:
         docs = set(chunk.documents)
         for s, labels in enumerate(chunk.labels.to_lists()):
             if s in docs:
-                self._docstart(n_cols, delim)
+                self._docstart(delim)
             if not labels:
                 self.skipped += 1
                 continue
@@ -317,11 +323,11 @@ class _ConllWriter:
             text = "".join(delim.join(r) + lay.line_ending
                            for r in zip(*(cols[c] for c in sorted(cols)), strict=True))
             try:
-                self.fh.write(text)
+                self._write(text)
             except UnicodeEncodeError:
                 raise self._unencodable(chunk, s, cols) from None
         if len(chunk.labels.lengths) in docs:
-            self._docstart(n_cols, delim)
+            self._docstart(delim)
 
     def _unencodable(self, chunk: TagChunk, s: int, cols: dict[int, list[str]]) -> FormatError:
         """The error for a sentence whose text the encoding cannot write, naming the field."""
@@ -341,8 +347,16 @@ class _ConllWriter:
 
     def close(self) -> None:
         if self.started and self.layout.blank_at_end:
-            self.fh.write(self.layout.line_ending)
+            self._write(self.layout.line_ending)
         self.fh.close()
+
+
+def _utf8_codec(encoding: str) -> bool:
+    """Whether ``encoding`` is UTF-8 (``utf-8``, ``utf-8-sig``): a byte-order mark of UTF-8 fits."""
+    try:
+        return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
+    except LookupError:
+        return False
 
 
 def check_conll_labels(chunk: TagChunk, delimiter: str) -> None:
@@ -397,6 +411,7 @@ def write_conll_tag_chunks(chunks: Iterable[TagChunk], target: str,
             n += c.labels.n_sequences
     finally:
         writer.close()
+    options.bom_kept = bool(writer.bom)
     return n - writer.skipped
 
 
@@ -408,34 +423,51 @@ def write_parquet_tag_chunks(chunks: Iterable[TagChunk], target: str,
     comes before, in its chunk or at the end of the chunks before it. A
     flag holds one line: the others before the same sentence (empty
     documents) and those after the last sentence are counted in
-    ``options.notes``.
+    ``options.notes``, and so are the lines a flag holds whose fields
+    (``c.document_fields``) differ from those written back to CoNLL
+    (:meth:`Layout.docstart`): more or fewer fields, or other values. The
+    byte-order mark of the layout is kept with it (``options.bom_kept``).
     """
     from nerscore.io.parquet import ParquetTagWriter
 
-    n = 0
-    pending = lost = 0  # -DOCSTART- lines before the next sentence; those no flag holds
+    n = lost = 0  # sentences written; -DOCSTART- lines that no flag holds
+    pending: list[list[str] | None] = []  # the fields of the -DOCSTART- lines before the next
+    flagged: list[list[str] | None] = []  # sentence; and of the line each flag holds
     with ParquetTagWriter(target, labels_as=options.labels_as) as pw:
         for c in chunks:
-            before = [0] * (c.labels.n_sequences + 1)
+            before: list[list[list[str] | None]] = [[] for _ in range(c.labels.n_sequences + 1)]
             before[0] = pending
-            for d in c.documents:
-                before[d] += 1
+            fields = c.document_fields if len(c.document_fields) == len(c.documents) else (
+                [None] * len(c.documents))
+            for d, f in zip(c.documents, fields, strict=True):
+                before[d].append(f)
             pending = before.pop()
             if not before:  # -DOCSTART- lines and no sentence
                 continue
-            lost += sum(max(k - 1, 0) for k in before)
+            lost += sum(max(len(k) - 1, 0) for k in before)
+            flagged += [k[-1] for k in before if k]
             pw.write(c.labels, tokens=c.tokens,
                      columns={f"column_{k}": v for k, v in sorted(c.extra.items())},
-                     documents=[k > 0 for k in before])
+                     documents=[bool(k) for k in before])
             n += c.labels.n_sequences
         pw.metadata[CONLL_KEY] = options.layout.to_json()  # known once the input has been read
-    lost += pending
+    options.bom_kept = options.layout.bom
+    lost += len(pending)
     if lost:
         options.notes.append(
             f"{lost} -DOCSTART- line{'s' if lost != 1 else ''} not kept: the document column "
             "of a Parquet tag file flags the sentence after each, and "
             f"{'these have' if lost != 1 else 'it has'} none of its own (an empty document, or "
             "the end of the file).")
+    written = options.layout.docstart(options.from_outside or options.outside)
+    other = sum(1 for f in flagged if f is not None and f != written)
+    if other:
+        shown = quoted(("\t" if options.layout.delimiter == "tab" else " ").join(written))
+        options.notes.append(
+            f"{other} -DOCSTART- line{'s' if other != 1 else ''} whose fields differ from "
+            f"{shown} not kept as {'they were' if other != 1 else 'it was'}: a Parquet tag "
+            "file flags where each document starts, not the fields of its line; CoNLL written "
+            f"from it has {shown} there.")
     return n
 
 
@@ -447,7 +479,8 @@ def relabel_conll(source: str, target: str, options: Mapping[str, Any],
 
     The label column of a ``-DOCSTART-`` line too, where it is the outside
     tag of the input (``write_options.from_outside``) and the output's
-    differs (``write_options.outside``); its other columns are kept.
+    differs (``write_options.outside``); its other columns are kept, and
+    so is a byte-order mark the input began with (``write_options.bom_kept``).
     Returns the sentences written.
     """
     from nerscore.io.conll import ConllChunks
@@ -459,7 +492,11 @@ def relabel_conll(source: str, target: str, options: Mapping[str, Any],
     mark = options.get("docstart", "-DOCSTART-")
     respell = old is not None and old != new and bool(mark)
     column = int(options.get("label_column", -1))
-    with open(target, "w", encoding=options.get("encoding", "utf-8"), newline="") as fh:
+    encoding = options.get("encoding", "utf-8")
+    write_options.bom_kept = began_with_bom(source, encoding)  # the reader skips it
+    with open(target, "w", encoding=encoding, newline="") as fh:
+        if write_options.bom_kept and codecs.lookup(encoding).name == "utf-8":
+            fh.write("\ufeff")  # utf-8-sig writes it
         for block in reader:
             labels = new_labels(block.tags)
             origin = FileTags.of(block.tags, n)  # messages name the file's sentences
