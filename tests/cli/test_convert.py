@@ -310,7 +310,7 @@ def test_the_default_chunk_size_is_one_constant(capsys, monkeypatch, tmp_path):
     import inspect
 
     import nerscore.io.convert
-    from nerscore.io.convert_defaults import CHUNK_SIZE
+    from nerscore.io.defaults import CHUNK_SIZE
 
     assert inspect.signature(nerscore.convert_file).parameters["chunk_size"].default == CHUNK_SIZE
     monkeypatch.setenv("COLUMNS", "400")

@@ -14,7 +14,7 @@ from nerscore.cli._flags import command_flags, declare_flags, keywords_to_flags
 from nerscore.cli._labels import add_label_options, label_kwargs
 from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
 from nerscore.cli._unused import check_not_outputs
-from nerscore.io.convert_defaults import CHUNK_SIZE
+from nerscore.io.defaults import CHUNK_SIZE
 
 if TYPE_CHECKING:
     from nerscore.io.convert import ConversionResult

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from nerscore.errors import LengthMismatchError
+from nerscore.io.defaults import CHUNK_SIZE
 from nerscore.values.tags import EncodedTags
 
 if TYPE_CHECKING:
@@ -38,7 +39,6 @@ __all__ = [
 
 T = TypeVar("T")
 
-CHUNK_SIZE = 10_000
 
 class NotStreamable(Exception):
     """The inputs cannot be scored chunk by chunk with the same result; ``reason`` says why."""

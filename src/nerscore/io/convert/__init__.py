@@ -95,7 +95,7 @@ from nerscore.io.convert.reading import (
     began_with_bom,
 )
 from nerscore.io.convert.writing import keep_only, relabel_documents, retag, to_documents, to_tags
-from nerscore.io.convert_defaults import CHUNK_SIZE
+from nerscore.io.defaults import CHUNK_SIZE
 from nerscore.io.formats import Format, guess_format
 from nerscore.values.decoding import check_delimiter, check_outside
 from nerscore.values.documents import Document
@@ -161,7 +161,7 @@ def convert_file(
         default: what the input holds).
     chunk_size : int
         Sentences or documents per chunk (BRAT folders are read whole;
-        default :data:`~nerscore.io.convert_defaults.CHUNK_SIZE`, 10,000).
+        default :data:`~nerscore.io.defaults.CHUNK_SIZE`, 10,000).
     encoding : str
         Text encoding of input and output files (for the formats that take one).
     conll_options : dict, optional
