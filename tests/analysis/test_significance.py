@@ -875,3 +875,51 @@ def test_the_two_notes_on_undefined_scores_say_which_they_are():
         "No bootstrap interval of B micro F1: in 3 of 10 resamples it is undefined (no entity at "
         "all among the documents drawn, zero_division=nan), as too few documents hold entities "
         "to resample; pass zero_division=0 or 1 for intervals.")
+
+
+SET_TO_ZERO_TAIL = "; pass zero_division=0, 1 or nan to choose the value of undefined scores."
+
+
+def test_warn_notes_the_scores_it_set_to_zero():
+    # C predicts nothing: "warn" gives its precision 0.0, on all the data and in every
+    # resample, and a note says so (not the note on intervals of zero width)
+    nothing = [[]] * 20
+    res = compare(RARE_GOLD, {"A": RARE_GOLD, "C": nothing}, metric="precision", seed=0,
+                  zero_division="warn")
+    assert res.system("C").micro.precision == Estimate(0.0, 0.0, 0.0)
+    assert res.notes[-1] == (
+        "2 scores (C micro P and C macro P) are ill-defined (no predicted entity in the data) "
+        "and set to 0.0, and so are their bootstrap intervals" + SET_TO_ZERO_TAIL)
+    # A's 6 scores, C's recall and F1 (0 on every document), the difference of precision
+    flat = next(n for n in res.notes if "zero width" in n)
+    assert flat.startswith("11 bootstrap intervals have zero width")
+    # the scores and intervals are those of zero_division=0, which gives no such note
+    zero = compare(RARE_GOLD, {"A": RARE_GOLD, "C": nothing}, metric="precision", seed=0)
+    assert zero.systems == res.systems
+    assert zero.pairs == res.pairs
+    assert not [n for n in zero.notes if "ill-defined" in n]
+    assert next(n for n in zero.notes if "zero width" in n).startswith("13 bootstrap")
+    assert json.loads(res.to_json())["notes"] == list(res.notes)
+
+
+def test_comparison_notes_name_the_scores_warn_set_to_zero():
+    from nerscore.analysis.significance.notes import comparison_notes
+
+    point = np.full((2, 2, 3), 0.5)
+    boot = np.tile(np.linspace(0.0, 1.0, 12), (2, 2, 3, 1))
+    boot[1] *= 0.5
+    ones = point.copy()
+    point[1, 0, 0] = point[1, 1, 0] = 0.0  # B's micro and macro P: ill-defined, 0.0
+    ones[1, 0, 0] = ones[1, 1, 0] = 1.0
+    boot[1, :, 0] = 0.0
+    notes = comparison_notes(["A", "B"], [(0, 1)], point, boot, {}, metric="f1",
+                             average="micro", bootstrap_p=True, n_units=20, unit="document",
+                             ones=ones)
+    assert notes == [
+        "2 scores (B micro P and B macro P) are ill-defined (no predicted entity in the data) "
+        "and set to 0.0, and so are their bootstrap intervals" + SET_TO_ZERO_TAIL]
+    # without `ones` (another zero_division) the intervals of zero width are noted as such
+    assert comparison_notes(["A", "B"], [(0, 1)], point, boot, {}, metric="f1",
+                            average="micro", bootstrap_p=True, n_units=20,
+                            unit="document")[0].startswith(
+        "2 bootstrap intervals have zero width (B micro P and B macro P)")

@@ -252,3 +252,17 @@ def test_means_over_runs_some_resamples_leave_undefined_are_noted():
                          metric="precision", n_resamples=300, seed=0)
     assert not [n for n in plain.notes if "undefined" in n]
     assert not math.isnan(plain.pairs[0].p_bootstrap)
+
+
+def test_warn_notes_the_means_over_runs_set_to_zero():
+    from tests.analysis.test_significance import RARE_GOLD, SET_TO_ZERO_TAIL
+
+    nothing = [[]] * 20
+    systems = {"A": [RARE_GOLD, RARE_GOLD], "N": [nothing, list(nothing)]}
+    res = compare_runs(RARE_GOLD, systems, n_resamples=50, seed=0, zero_division="warn")
+    assert res.notes[-1] == (
+        "2 scores (N micro P and N macro P) are ill-defined (no predicted entity in the data) "
+        "and set to 0.0, and so are their bootstrap intervals" + SET_TO_ZERO_TAIL)
+    plain = compare_runs(RARE_GOLD, systems, n_resamples=50, seed=0)
+    assert not [n for n in plain.notes if "ill-defined" in n]
+    assert plain.systems == res.systems

@@ -330,8 +330,49 @@ def test_compare_and_score_ci_note_scores_undefined_on_all_the_data(capsys, tmp_
     assert ("note: 2 scores (system micro P and system macro P) are undefined (no predicted "
             "entity in the data, --zero-division nan), and so are their bootstrap intervals; "
             "pass --zero-division 0 or 1 to give them a value.") in intervals.splitlines()
-    # the default --zero-division (warn) scores them 0, as before: no such note
+    # the default --zero-division (warn) scores them 0, as before: no such note (another one)
     status, out, err = run(capsys, *argv[:-2])
     assert status == 0, err
-    assert "nan" not in out
+    assert "nan [" not in out
     assert "are undefined" not in out + err
+
+
+SET_TO_ZERO = ("note: 2 scores ({0} micro P and {0} macro P) are ill-defined (no predicted entity "
+               "in the data) and set to 0.0, and so are their bootstrap intervals; pass "
+               "--zero-division 0, 1 or nan to choose the value of undefined scores.")
+
+
+def test_compare_and_score_ci_note_scores_ill_defined_and_set_to_zero(capsys, tmp_path):
+    """A system that predicts nothing has no precision: the default (warn) sets it to 0.0 and says so."""
+    gold, a, _ = _rare_files(tmp_path)
+    nothing = _conll(tmp_path / "none.conll", [[["O", "O"]]] * 20)
+    argv = ["compare", gold, a, nothing, "--names", "A", "N", "--resamples", "50"]
+    status, out, err = run(capsys, *argv)
+    assert status == 0, err
+    assert re.search(r"^N +0.00 \[0.00, 0.00\]", out, re.M)
+    lines = out.splitlines()
+    assert SET_TO_ZERO.format("N") in lines
+    # not intervals of zero width because every document contributes alike: the 11 are
+    # A's 6 scores, N's recall and F1 (0 on every document) and the difference of F1
+    flat = next(line for line in lines if "zero width" in line)
+    assert flat.startswith("note: 11 bootstrap intervals have zero width")
+    status, out, err = run(capsys, *argv, "--format", "json")
+    assert status == 0, err
+    assert SET_TO_ZERO.format("N")[6:] in json.loads(out)["notes"]
+    status, out, err = run(capsys, "score", gold, nothing, "--ci", "--resamples", "50")
+    assert status == 0, err
+    intervals = out[out.index("confidence intervals"):]
+    assert SET_TO_ZERO.format("system") in intervals.splitlines()
+    status, out, err = run(capsys, "score", gold, nothing, "--ci", "--resamples", "50",
+                           "--format", "json")
+    assert status == 0, err
+    assert SET_TO_ZERO.format("system")[6:] in json.loads(out)["confidence_intervals"]["notes"]
+    # a value chosen: no note, as score gives no warning; nan: the note on undefined scores
+    for value in ("0", "1", "nan"):
+        status, out, err = run(capsys, *argv, "--zero-division", value)
+        assert status == 0, err
+        assert "ill-defined" not in out + err
+        status, out, err = run(capsys, "score", gold, nothing, "--ci", "--resamples", "50",
+                               "--zero-division", value)
+        assert status == 0, err
+        assert "ill-defined" not in out + err

@@ -156,3 +156,20 @@ def test_compare_runs_notes_intervals_that_resamples_leave_undefined(capsys, tmp
     status, out, err = run(capsys, *argv)
     assert status == 0, err
     assert "undefined" not in out
+
+
+def test_compare_runs_notes_scores_ill_defined_and_set_to_zero(capsys, tmp_path):
+    from tests.cli.test_compare import SET_TO_ZERO, _rare_files
+
+    gold, a, _ = _rare_files(tmp_path)
+    nothing = [_conll(tmp_path / f"none{i}.conll", [[["O", "O"]]] * 20) for i in (1, 2)]
+    a2 = tmp_path / "a2.conll"
+    a2.write_text(Path(a).read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    argv = ["compare", gold, *_system("A", [a, str(a2)]), "--resamples", "50"]
+    # every run of N predicts nothing: N's precision is ill-defined, set to 0.0
+    status, out, err = run(capsys, *argv, *_system("N", nothing))
+    assert status == 0, err
+    assert SET_TO_ZERO.format("N") in out.splitlines()
+    status, out, err = run(capsys, *argv, *_system("N", nothing), "--zero-division", "1")
+    assert status == 0, err
+    assert "ill-defined" not in out + err

@@ -213,6 +213,20 @@ def test_the_significance_section_notes_intervals_that_resamples_leave_undefined
     assert "No bootstrap interval" not in out.read_text(encoding="utf-8")
 
 
+def test_the_significance_section_notes_scores_ill_defined_and_set_to_zero(tmp_path):
+    from tests.cli.test_compare import SET_TO_ZERO, _conll, _rare_files
+
+    gold, a, _ = _rare_files(tmp_path)
+    nothing = _conll(tmp_path / "none.conll", [[["O", "O"]]] * 20)
+    out = tmp_path / "r.html"
+    argv = ["report", gold, a, nothing, "--names", "A", "N", "-o", str(out), "--resamples",
+            "50", "-q"]
+    assert main(argv) == 0
+    assert SET_TO_ZERO.format("N")[6:] in out.read_text(encoding="utf-8")
+    assert main([*argv, "--zero-division", "0"]) == 0
+    assert "ill-defined" not in out.read_text(encoding="utf-8")
+
+
 def test_span_files_refuse_the_options_of_tag_files(tmp_path, capsys):
     gold = tmp_path / "g.jsonl"
     gold.write_text('{"id": "a", "text": "Anna", "spans": [[0, 4, "PER"]]}\n', encoding="utf-8")

@@ -54,6 +54,7 @@ from nerscore.analysis.significance.comparison import (
     _join_units,
     _p_value,
     _pairs,
+    _points,
     _quantiles,
     compare,
     resample_units,
@@ -62,7 +63,6 @@ from nerscore.analysis.significance.notes import comparison_notes
 from nerscore.analysis.significance.resampling import (
     AVERAGES,
     METRICS,
-    prf_scores,
     resampling_notes,
 )
 from nerscore.analysis.significance.results import (
@@ -205,18 +205,15 @@ def runs_bootstrap(
     own = np.asarray(owner, dtype=np.int64)
     k = int(own.max()) + 1
     counts = _Counts.of_parts(parts)
-    totals = counts.totals
-    run_point = np.stack([prf_scores(*counts.of(totals, j), fill=fill)[:, :, 0]
-                          for j in range(len(parts))])
+    run_point = _points(counts, len(parts), fill)
     units_seq, _, runs_seq = np.random.SeedSequence(seed).spawn(3)
     run_boot = _bootstrap(counts, len(parts), np.random.default_rng(units_seq), n_resamples,
                           fill, tick)
     run_rng = np.random.default_rng(runs_seq)
-    point = np.empty((k, 2, 3))
+    point = _means(run_point, own)
     boot = np.empty((k, 2, 3, n_resamples))
     for s in range(k):
         mine = np.flatnonzero(own == s)
-        point[s] = run_point[mine].mean(axis=0)
         if len(mine) == 1:
             boot[s] = run_boot[mine[0]]
             continue
@@ -224,6 +221,11 @@ def runs_bootstrap(
                                     size=n_resamples) / len(mine)
         boot[s] = np.einsum("rk,kamr->amr", drawn, run_boot[mine])
     return run_point, point, boot
+
+
+def _means(run_point: FloatArray, own: npt.NDArray[np.int64]) -> FloatArray:
+    """Each system's mean over its runs of the runs' scores ``(n_parts, 2, 3)``."""
+    return np.stack([run_point[own == s].mean(axis=0) for s in range(int(own.max()) + 1)])
 
 
 def _spread(runs: list[str], values: FloatArray) -> RunSpread:
@@ -394,8 +396,11 @@ def compare_runs(
         d_boot = boot[a, ai, mi] - boot[b, ai, mi]
         out.append(PairResult(names[a], names[b], Estimate(d, *_quantiles(d_boot, lvl)),
                               _p_value(d_boot, d, shifted=True), None))
+    ones = None
+    if zd == "warn":  # the scores ill-defined on all the data are set to 0.0: a note
+        ones = _means(_points(_Counts.of_parts(parts), len(parts), 1.0), own)
     notes += comparison_notes(names, pairs, point, boot, {}, metric=metric, average=average,
-                              bootstrap_p=True, n_units=n_units, unit=used_unit)
+                              bootstrap_p=True, n_units=n_units, unit=used_unit, ones=ones)
     result = Comparison(
         systems_out, adjusted_pairs(out), metric, average, "bootstrap", int(n_resamples), lvl,
         None if seed is None else int(seed), used_unit, n_units, match, dict(resolved), fill,

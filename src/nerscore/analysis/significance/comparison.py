@@ -185,6 +185,12 @@ class _Counts:
         return m[:, base:base + n], m[:, base + n:base + 2 * n], m[:, :n]
 
 
+def _points(counts: _Counts, k: int, fill: float) -> FloatArray:
+    """Scores ``(k, 2, 3)`` of every system on all the data (``fill`` for undefined ratios)."""
+    totals = counts.totals
+    return np.stack([prf_scores(*counts.of(totals, s), fill=fill)[:, :, 0] for s in range(k)])
+
+
 def _bootstrap(
     counts: _Counts, k: int, rng: np.random.Generator, n_resamples: int, fill: float,
     tick: Callable[[int], None],
@@ -258,8 +264,7 @@ def _run(
 
     k = len(parts)
     counts = _Counts.of_parts(parts)
-    totals = counts.totals
-    point = np.stack([prf_scores(*counts.of(totals, s), fill=fill)[:, :, 0] for s in range(k)])
+    point = _points(counts, k, fill)
     boot_rng, swap_rng = rngs(seed)
     boot = _bootstrap(counts, k, boot_rng, n_resamples, fill, tick)
     perm: dict[tuple[int, int], FloatArray] = {}
@@ -277,7 +282,8 @@ def _estimates(point: FloatArray, boot: FloatArray, level: float) -> PRFEstimate
 def _compare_counts(
     parts: list[SequenceCounts], names: list[str], pairs: list[tuple[int, int]], *,
     metric: str, average: str, method: str, n_resamples: int, level: float, seed: int | None,
-    fill: float, unit: str, progress: Callable[[int, int], None] | None = None,
+    fill: float, unit: str, warn: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[tuple[SystemScores, ...], tuple[PairResult, ...], list[str]]:
     mi, ai = METRICS.index(metric), AVERAGES.index(average)
     point, boot, perm = _run(parts, pairs, n_resamples=n_resamples, seed=seed, fill=fill,
@@ -300,9 +306,11 @@ def _compare_counts(
             p_perm = _p_value(perm[(a, b)], d, shifted=False)
         out.append(PairResult(names[a], names[b], Estimate(d, *_quantiles(d_boot, level)),
                               p_boot, p_perm))
+    # "warn": the scores ill-defined on all the data are set to 0.0 (a note)
+    ones = _points(_Counts.of_parts(parts), len(parts), 1.0) if warn else None
     notes = comparison_notes(names, pairs, point, boot, perm, metric=metric, average=average,
                              bootstrap_p=method in ("bootstrap", "both"),
-                             n_units=parts[0].n_sequences, unit=unit)
+                             n_units=parts[0].n_sequences, unit=unit, ones=ones)
     return systems, adjusted_pairs(out), notes
 
 
@@ -423,8 +431,9 @@ def compare(
         ``-DOCSTART-`` lines); sentences before the first one form a
         document of their own.
     zero_division : 0.0, 1.0, nan or "warn"
-        Value of undefined ratios in every resample (``"warn"`` is 0.0,
-        without a warning per resample).
+        Value of undefined ratios in every resample. ``"warn"`` is 0.0,
+        without a warning per resample: a note names the scores it set to
+        0.0, ill-defined on all the data.
     progress : callable, optional
         Called as ``progress(done, total)`` after each block of resamples
         (bootstrap, then randomization); for progress bars.
@@ -515,7 +524,7 @@ def compare(
     systems_out, pair_results, flat = _compare_counts(
         parts, names, pairs, metric=metric, average=average, method=method,
         n_resamples=int(n_resamples), level=float(level), seed=None if seed is None else int(seed),
-        fill=fill, unit=used_unit, progress=progress,
+        fill=fill, unit=used_unit, warn=zd == "warn", progress=progress,
     )
     notes += flat
     result = Comparison(

@@ -1,6 +1,6 @@
 """Notes on what a comparison's intervals and p-values cannot tell.
 
-Three kinds, one note each per comparison, naming the scores as the tables do
+Four kinds, one note each per comparison, naming the scores as the tables do
 (``A micro P``, ``Δ micro F1 of A vs B``; the pairs as ``A vs B``):
 
 - intervals of zero width, every resample giving the score one value
@@ -10,6 +10,10 @@ Three kinds, one note each per comparison, naming the scores as the tables do
   (precision), of data without gold entities (recall) or without either
   (F1) is NaN itself, and so are its interval, a difference that involves
   it and the p-values of that difference;
+- scores set to 0.0 because they are ill-defined on all the data
+  (:func:`set_to_zero_note`), with ``zero_division="warn"`` (the command
+  line's default): the scores that ``zero_division=nan`` leaves undefined,
+  as the warnings of :func:`nerscore.evaluate` name them;
 - intervals and p-values that some resamples leave undefined
   (:func:`undefined_resamples_note`). With ``zero_division=nan`` a score is
   NaN on a resample that draws no predicted entity (precision), no gold
@@ -20,8 +24,8 @@ Three kinds, one note each per comparison, naming the scores as the tables do
   towards the units that hold them, so none is given (docs/significance.md,
   "Undefined resamples").
 
-Other values of ``zero_division`` give every score a value: neither of the
-last two notes is then given.
+Only ``zero_division=nan`` gives the second and the last, and only ``"warn"``
+the third: ``0`` and ``1`` give every score a value, and no such note.
 """
 
 from __future__ import annotations
@@ -39,7 +43,8 @@ from nerscore.analysis.significance.resampling import (
     named,
 )
 
-__all__ = ["comparison_notes", "undefined_resamples_note", "undefined_scores_note"]
+__all__ = ["comparison_notes", "set_to_zero_note", "undefined_resamples_note",
+           "undefined_scores_note"]
 
 #: The short names of the metrics, as the tables give them.
 SHORT = {"precision": "P", "recall": "R", "f1": "F1"}
@@ -100,6 +105,33 @@ def undefined_scores_note(scores: Sequence[str], pairs: Sequence[str],
             f"{also}; pass zero_division=0 or 1 to give {'it' if one else 'them'} a value.")
 
 
+def set_to_zero_note(scores: Mapping[str, str]) -> str:
+    """The note on the scores that ``zero_division="warn"`` set to 0.0, ill-defined on all the data.
+
+    Parameters
+    ----------
+    scores : mapping of str to str
+        The scores ill-defined on all the data (those ``zero_division=nan``
+        leaves undefined), by the names the tables give them, to their metric
+        (:data:`.resampling.METRICS`). Every resample leaves them undefined
+        too: their intervals are 0.0 as well.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(set_to_zero_note({"B micro P": "precision", "B macro P": "precision"}))
+    2 scores (B micro P and B macro P) are ill-defined (no predicted entity in the data) and set to 0.0, and so are their bootstrap intervals; pass zero_division=0, 1 or nan to choose the value of undefined scores.
+    """
+    one = len(scores) == 1
+    return (f"{_counted(list(scores), 'scores')} {'is' if one else 'are'} ill-defined "
+            f"({_lacks(set(scores.values()))} in the data) and set to 0.0, and so "
+            f"{'is its bootstrap interval' if one else 'are their bootstrap intervals'}; pass "
+            "zero_division=0, 1 or nan to choose the value of undefined scores.")
+
+
 def undefined_resamples_note(intervals: Sequence[str], p_values: Sequence[str],
                    undefined: Sequence[int], metrics: Collection[str], n_resamples: int,
                    unit: str) -> str:
@@ -157,7 +189,7 @@ def _nan_count(values: FloatArray) -> int:
 def comparison_notes(
     names: Sequence[str], pairs: Sequence[tuple[int, int]], point: FloatArray,
     boot: FloatArray, perm: Mapping[tuple[int, int], FloatArray], *, metric: str,
-    average: str, bootstrap_p: bool, n_units: int, unit: str,
+    average: str, bootstrap_p: bool, n_units: int, unit: str, ones: FloatArray | None = None,
 ) -> list[str]:
     """The notes on a comparison's intervals of zero width, its undefined scores and resamples.
 
@@ -181,14 +213,22 @@ def comparison_notes(
         Units resampled.
     unit : str
         What is resampled.
+    ones : array of float, optional
+        With ``zero_division="warn"``: every system's scores on all the data
+        (as ``point``, where an ill-defined ratio is 0.0) with 1.0 for an
+        ill-defined ratio instead. A score that is 0.0 there and 1.0 here is
+        the ill-defined value, ill-defined on all the data:
+        :func:`set_to_zero_note` names it.
 
     Returns
     -------
     list of str
         The note of :func:`.resampling.collapsed_notes` on every interval
         shown (each system's micro P, R, F1, then macro F1, P, R: the order of
-        the table; then the difference of each pair), then those of
-        :func:`undefined_scores_note` and :func:`undefined_resamples_note`.
+        the table; then the difference of each pair), leaving out the scores
+        set to 0.0 because they are ill-defined (the note on them says so);
+        then those of :func:`set_to_zero_note`, :func:`undefined_scores_note`
+        and :func:`undefined_resamples_note`.
     """
     ai, mi = AVERAGES.index(average), METRICS.index(metric)
     short = SHORT[metric]
@@ -199,7 +239,16 @@ def comparison_notes(
     for a, b in pairs:
         shown[f"Δ {average} {short} of {names[a]} vs {names[b]}"] = (
             metric, float(point[a, ai, mi] - point[b, ai, mi]), boot[a, ai, mi] - boot[b, ai, mi])
-    notes = collapsed_notes({k: v for k, (_, _, v) in shown.items()}, n_units, unit)
+    zero: dict[str, str] = {}  # ill-defined, and set to 0.0
+    if ones is not None:
+        for s, name in enumerate(names):
+            for a, m in _SHOWN:
+                if float(point[s, a, m]) == 0.0 and float(ones[s, a, m]) == 1.0:
+                    zero[f"{name} {AVERAGES[a]} {SHORT[METRICS[m]]}"] = METRICS[m]
+    notes = collapsed_notes({k: v for k, (_, _, v) in shown.items() if k not in zero},
+                            n_units, unit)
+    if zero:
+        notes.append(set_to_zero_note(zero))
     nan_scores = [k for k, (_, value, _) in shown.items() if math.isnan(value)]
     if nan_scores:
         nan_pairs = [f"{names[a]} vs {names[b]}" for a, b in pairs

@@ -185,7 +185,9 @@ class Comparison:
         one side lacks, documents whose texts differ), prefixed with its name;
         units that fell back to sentences; too few resamples for the
         intervals' level, or too few units for the bootstrap to be reliable;
-        which family of pairs the Holm–Bonferroni adjustment covered.
+        intervals of zero width; scores and resamples that are undefined, or
+        that ``zero_division="warn"`` set to 0.0 (:mod:`.notes`); which family
+        of pairs the Holm–Bonferroni adjustment covered.
     llm : dict of str to dict
         For each system given as model outputs, what reading and aligning
         them counted (:meth:`nerscore.LLMSummary.to_dict`); empty otherwise.
