@@ -902,6 +902,19 @@ def test_warn_notes_the_scores_it_set_to_zero():
     assert json.loads(res.to_json())["notes"] == list(res.notes)
 
 
+def test_warn_notes_macro_averages_that_count_zero_for_a_label():
+    gold = [[(0, 4, "PER")], [(0, 3, "LOC")]] * 10
+    pred = [[(0, 4, "PER")], [(0, 3, "MISC")]] * 10  # LOC never predicted, MISC not in gold
+    res = confidence_intervals(gold, pred, seed=0, n_resamples=50, zero_division="warn")
+    assert res.notes[-1] == (
+        "2 scores (system macro P and system macro R) average 0.0 for the labels whose score is "
+        "ill-defined (no predicted entity (P) or no gold entity (R) in the data)"
+        + SET_TO_ZERO_TAIL)
+    for value in (0.0, 1.0, math.nan):
+        other = confidence_intervals(gold, pred, seed=0, n_resamples=50, zero_division=value)
+        assert not [n for n in other.notes if "ill-defined" in n]
+
+
 def test_comparison_notes_name_the_scores_warn_set_to_zero():
     from nerscore.analysis.significance.notes import comparison_notes
 
@@ -912,12 +925,14 @@ def test_comparison_notes_name_the_scores_warn_set_to_zero():
     point[1, 0, 0] = point[1, 1, 0] = 0.0  # B's micro and macro P: ill-defined, 0.0
     ones[1, 0, 0] = ones[1, 1, 0] = 1.0
     boot[1, :, 0] = 0.0
+    ones[0, 1, 1] = 0.75  # A's macro R counts 0.0 for a label
     notes = comparison_notes(["A", "B"], [(0, 1)], point, boot, {}, metric="f1",
                              average="micro", bootstrap_p=True, n_units=20, unit="document",
                              ones=ones)
     assert notes == [
         "2 scores (B micro P and B macro P) are ill-defined (no predicted entity in the data) "
-        "and set to 0.0, and so are their bootstrap intervals" + SET_TO_ZERO_TAIL]
+        "and set to 0.0, and so are their bootstrap intervals; A macro R averages 0.0 for the "
+        "labels whose recall is ill-defined (no gold entity in the data)" + SET_TO_ZERO_TAIL]
     # without `ones` (another zero_division) the intervals of zero width are noted as such
     assert comparison_notes(["A", "B"], [(0, 1)], point, boot, {}, metric="f1",
                             average="micro", bootstrap_p=True, n_units=20,

@@ -258,7 +258,13 @@ def test_warn_notes_the_means_over_runs_set_to_zero():
     from tests.analysis.test_significance import RARE_GOLD, SET_TO_ZERO_TAIL
 
     nothing = [[]] * 20
-    systems = {"A": [RARE_GOLD, RARE_GOLD], "N": [nothing, list(nothing)]}
+    systems = {"A": [RARE_GOLD, RARE_GOLD], "N": [nothing, RARE_GOLD]}
+    res = compare_runs(RARE_GOLD, systems, n_resamples=50, seed=0, zero_division="warn")
+    assert res.system("N").micro.precision.value == 0.5  # the mean of 0.0 and 1.0
+    assert res.notes[-1] == (
+        "2 scores (N micro P and N macro P) average 0.0 for the labels or runs whose precision "
+        "is ill-defined (no predicted entity in the data)" + SET_TO_ZERO_TAIL)
+    systems["N"] = [nothing, list(nothing)]
     res = compare_runs(RARE_GOLD, systems, n_resamples=50, seed=0, zero_division="warn")
     assert res.notes[-1] == (
         "2 scores (N micro P and N macro P) are ill-defined (no predicted entity in the data) "

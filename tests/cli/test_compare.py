@@ -376,3 +376,17 @@ def test_compare_and_score_ci_note_scores_ill_defined_and_set_to_zero(capsys, tm
                                "--zero-division", value)
         assert status == 0, err
         assert "ill-defined" not in out + err
+
+
+def test_compare_notes_macro_averages_of_labels_set_to_zero(capsys, tmp_path):
+    gold, pred = _flat_files(tmp_path)  # no LOC predicted: its precision is ill-defined
+    status, out, err = run(capsys, "compare", gold, pred, gold, "--names", "P", "G",
+                           "--resamples", "100")
+    assert status == 0, err
+    assert ("note: P macro P averages 0.0 for the labels whose precision is ill-defined (no "
+            "predicted entity in the data); pass --zero-division 0, 1 or nan to choose the "
+            "value of undefined scores.") in out.splitlines()
+    status, out, err = run(capsys, "compare", gold, pred, gold, "--names", "P", "G",
+                           "--resamples", "100", "--zero-division", "0")
+    assert status == 0, err
+    assert "ill-defined" not in out + err

@@ -170,6 +170,12 @@ def test_compare_runs_notes_scores_ill_defined_and_set_to_zero(capsys, tmp_path)
     status, out, err = run(capsys, *argv, *_system("N", nothing))
     assert status == 0, err
     assert SET_TO_ZERO.format("N") in out.splitlines()
+    # one run of N predicts nothing: N's mean counts 0.0 for it
+    status, out, err = run(capsys, *argv, *_system("N", [nothing[0], str(a2)]))
+    assert status == 0, err
+    assert ("note: 2 scores (N micro P and N macro P) average 0.0 for the labels or runs whose "
+            "precision is ill-defined (no predicted entity in the data); pass --zero-division 0, "
+            "1 or nan to choose the value of undefined scores.") in out.splitlines()
     status, out, err = run(capsys, *argv, *_system("N", nothing), "--zero-division", "1")
     assert status == 0, err
     assert "ill-defined" not in out + err

@@ -397,10 +397,11 @@ def compare_runs(
         out.append(PairResult(names[a], names[b], Estimate(d, *_quantiles(d_boot, lvl)),
                               _p_value(d_boot, d, shifted=True), None))
     ones = None
-    if zd == "warn":  # the scores ill-defined on all the data are set to 0.0: a note
+    if zd == "warn":  # the scores that an undefined ratio's value changes: a note
         ones = _means(_points(_Counts.of_parts(parts), len(parts), 1.0), own)
     notes += comparison_notes(names, pairs, point, boot, {}, metric=metric, average=average,
-                              bootstrap_p=True, n_units=n_units, unit=used_unit, ones=ones)
+                              bootstrap_p=True, n_units=n_units, unit=used_unit, ones=ones,
+                              parts="labels or runs")
     result = Comparison(
         systems_out, adjusted_pairs(out), metric, average, "bootstrap", int(n_resamples), lvl,
         None if seed is None else int(seed), used_unit, n_units, match, dict(resolved), fill,

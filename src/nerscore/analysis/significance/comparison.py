@@ -306,7 +306,7 @@ def _compare_counts(
             p_perm = _p_value(perm[(a, b)], d, shifted=False)
         out.append(PairResult(names[a], names[b], Estimate(d, *_quantiles(d_boot, level)),
                               p_boot, p_perm))
-    # "warn": the scores ill-defined on all the data are set to 0.0 (a note)
+    # "warn": the scores that an undefined ratio's value changes are set to 0.0 (a note)
     ones = _points(_Counts.of_parts(parts), len(parts), 1.0) if warn else None
     notes = comparison_notes(names, pairs, point, boot, perm, metric=metric, average=average,
                              bootstrap_p=method in ("bootstrap", "both"),
@@ -433,7 +433,8 @@ def compare(
     zero_division : 0.0, 1.0, nan or "warn"
         Value of undefined ratios in every resample. ``"warn"`` is 0.0,
         without a warning per resample: a note names the scores it set to
-        0.0, ill-defined on all the data.
+        0.0, ill-defined on all the data, and the averages that count 0.0
+        for some of their labels.
     progress : callable, optional
         Called as ``progress(done, total)`` after each block of resamples
         (bootstrap, then randomization); for progress bars.

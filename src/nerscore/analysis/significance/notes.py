@@ -13,7 +13,9 @@ Four kinds, one note each per comparison, naming the scores as the tables do
 - scores set to 0.0 because they are ill-defined on all the data
   (:func:`set_to_zero_note`), with ``zero_division="warn"`` (the command
   line's default): the scores that ``zero_division=nan`` leaves undefined,
-  as the warnings of :func:`nerscore.evaluate` name them;
+  and the averages that count 0.0 for some of what they average (a label
+  without predicted entities, in a macro precision) -- what the warnings of
+  :func:`nerscore.evaluate` name;
 - intervals and p-values that some resamples leave undefined
   (:func:`undefined_resamples_note`). With ``zero_division=nan`` a score is
   NaN on a resample that draws no predicted entity (precision), no gold
@@ -105,7 +107,8 @@ def undefined_scores_note(scores: Sequence[str], pairs: Sequence[str],
             f"{also}; pass zero_division=0 or 1 to give {'it' if one else 'them'} a value.")
 
 
-def set_to_zero_note(scores: Mapping[str, str]) -> str:
+def set_to_zero_note(scores: Mapping[str, str], averaging: Mapping[str, str] | None = None,
+                     parts: str = "labels") -> str:
     """The note on the scores that ``zero_division="warn"`` set to 0.0, ill-defined on all the data.
 
     Parameters
@@ -115,6 +118,11 @@ def set_to_zero_note(scores: Mapping[str, str]) -> str:
         leaves undefined), by the names the tables give them, to their metric
         (:data:`.resampling.METRICS`). Every resample leaves them undefined
         too: their intervals are 0.0 as well.
+    averaging : mapping of str to str, optional
+        The averages that count 0.0 for some of what they average, and are
+        not ill-defined themselves, to their metric.
+    parts : str
+        What these average (``"labels"``; ``"labels or runs"``).
 
     Returns
     -------
@@ -124,12 +132,24 @@ def set_to_zero_note(scores: Mapping[str, str]) -> str:
     --------
     >>> print(set_to_zero_note({"B micro P": "precision", "B macro P": "precision"}))
     2 scores (B micro P and B macro P) are ill-defined (no predicted entity in the data) and set to 0.0, and so are their bootstrap intervals; pass zero_division=0, 1 or nan to choose the value of undefined scores.
+    >>> print(set_to_zero_note({}, {"A macro P": "precision", "B macro R": "recall"}))
+    2 scores (A macro P and B macro R) average 0.0 for the labels whose score is ill-defined (no predicted entity (P) or no gold entity (R) in the data); pass zero_division=0, 1 or nan to choose the value of undefined scores.
     """
-    one = len(scores) == 1
-    return (f"{_counted(list(scores), 'scores')} {'is' if one else 'are'} ill-defined "
+    clauses = []
+    if scores:
+        one = len(scores) == 1
+        clauses.append(
+            f"{_counted(list(scores), 'scores')} {'is' if one else 'are'} ill-defined "
             f"({_lacks(set(scores.values()))} in the data) and set to 0.0, and so "
-            f"{'is its bootstrap interval' if one else 'are their bootstrap intervals'}; pass "
-            "zero_division=0, 1 or nan to choose the value of undefined scores.")
+            f"{'is its bootstrap interval' if one else 'are their bootstrap intervals'}")
+    if averaging:
+        kinds = set(averaging.values())
+        which = "score" if len(kinds) > 1 else {"f1": "F1"}.get(*kinds, *kinds)
+        clauses.append(
+            f"{_counted(list(averaging), 'scores')} average{'s' if len(averaging) == 1 else ''} "
+            f"0.0 for the {parts} whose {which} is ill-defined ({_lacks(kinds)} in the data)")
+    return "; ".join(clauses) + ("; pass zero_division=0, 1 or nan to choose the value of "
+                                 "undefined scores.")
 
 
 def undefined_resamples_note(intervals: Sequence[str], p_values: Sequence[str],
@@ -190,6 +210,7 @@ def comparison_notes(
     names: Sequence[str], pairs: Sequence[tuple[int, int]], point: FloatArray,
     boot: FloatArray, perm: Mapping[tuple[int, int], FloatArray], *, metric: str,
     average: str, bootstrap_p: bool, n_units: int, unit: str, ones: FloatArray | None = None,
+    parts: str = "labels",
 ) -> list[str]:
     """The notes on a comparison's intervals of zero width, its undefined scores and resamples.
 
@@ -216,9 +237,11 @@ def comparison_notes(
     ones : array of float, optional
         With ``zero_division="warn"``: every system's scores on all the data
         (as ``point``, where an ill-defined ratio is 0.0) with 1.0 for an
-        ill-defined ratio instead. A score that is 0.0 there and 1.0 here is
-        the ill-defined value, ill-defined on all the data:
-        :func:`set_to_zero_note` names it.
+        ill-defined ratio instead. A score that differs is one that
+        :func:`set_to_zero_note` names: the whole of it the ill-defined
+        value (0.0 here, 1.0 there) or partly.
+    parts : str
+        What the averages of ``point`` average (:func:`set_to_zero_note`).
 
     Returns
     -------
@@ -240,15 +263,20 @@ def comparison_notes(
         shown[f"Δ {average} {short} of {names[a]} vs {names[b]}"] = (
             metric, float(point[a, ai, mi] - point[b, ai, mi]), boot[a, ai, mi] - boot[b, ai, mi])
     zero: dict[str, str] = {}  # ill-defined, and set to 0.0
+    partly: dict[str, str] = {}  # averaging 0.0 for some ill-defined part
     if ones is not None:
         for s, name in enumerate(names):
             for a, m in _SHOWN:
-                if float(point[s, a, m]) == 0.0 and float(ones[s, a, m]) == 1.0:
-                    zero[f"{name} {AVERAGES[a]} {SHORT[METRICS[m]]}"] = METRICS[m]
+                value, other = float(point[s, a, m]), float(ones[s, a, m])
+                key = f"{name} {AVERAGES[a]} {SHORT[METRICS[m]]}"
+                if value == 0.0 and other == 1.0:
+                    zero[key] = METRICS[m]
+                elif value != other:
+                    partly[key] = METRICS[m]
     notes = collapsed_notes({k: v for k, (_, _, v) in shown.items() if k not in zero},
                             n_units, unit)
-    if zero:
-        notes.append(set_to_zero_note(zero))
+    if zero or partly:
+        notes.append(set_to_zero_note(zero, partly, parts))
     nan_scores = [k for k, (_, value, _) in shown.items() if math.isnan(value)]
     if nan_scores:
         nan_pairs = [f"{names[a]} vs {names[b]}" for a, b in pairs
