@@ -129,3 +129,32 @@ def test_predictions_below_the_threshold_are_counted_in_a_note(capsys, files):
                    "scored (--threshold); 2 predictions below it were removed.\n")
     micro = [r for r in csv.DictReader(io.StringIO(out)) if r["label"] == "micro"]
     assert min(float(r["threshold"]) for r in micro) == 0.6
+
+
+def test_an_unscored_prediction_names_the_file(capsys, files, tmp_path):
+    unscored = write(tmp_path / "unscored.jsonl", [{"id": "a", "spans": [[0, 4, "PER", None]]}])
+    status, _, err = run(capsys, "curve", files[0], unscored)
+    assert status == 1
+    assert err.startswith(f"nerscore curve: error: {unscored}: Curves and calibration need a "
+                          "score on every prediction; 1 of the 1 predictions have none")
+
+
+def test_json_says_why_the_calibration_is_null(capsys, files, tmp_path):
+    logits = write(tmp_path / "logits.jsonl", [{"id": "a", "spans": [[0, 4, "PER", 2.5]]}])
+    status, out, err = run(capsys, "curve", files[0], logits, "--format", "json")
+    assert status == 0
+    assert json.loads(out)["calibration"] is None
+    assert ('nerscore curve: note: "calibration" is null: Calibration needs scores in [0, 1] '
+            "(probabilities); 1 of the 1 predictions are scored outside it") in err
+
+
+def test_a_span_beyond_the_gold_text_names_the_prediction_file(capsys, tmp_path):
+    gold = write(tmp_path / "gold.jsonl", [{"id": "a", "text": "Anna", "spans": []}])
+    pred = write(tmp_path / "pred.jsonl", [{"id": "a", "spans": [[0, 9, "PER", 0.5]]}])
+    status, _, err = run(capsys, "curve", gold, pred)
+    assert status == 1
+    assert err == (f"nerscore curve: error: {pred}: Span 0 (0, 9, 'PER') of document 'a' ends "
+                   "beyond the text, which has 4 characters; offsets are Python str indices "
+                   "into the document text. PRED gives no text, so its spans are checked against "
+                   "GOLD's text of the same document: check that both sides hold the same "
+                   "documents, with the same ids.\n")

@@ -142,3 +142,25 @@ def test_model_outputs_as_runs_are_refused_with_the_convert_hint(capsys, tmp_pat
     err = capsys.readouterr().err
     assert f"--runs takes prediction files with offsets; {llm} holds model outputs: " in err
     assert "nerscore convert" in err
+
+
+def test_a_run_without_scores_under_a_threshold_is_named(capsys, tmp_path):
+    gold = tmp_path / "g.jsonl"
+    gold.write_text('{"id": "a", "spans": [[0, 4, "PER"]]}\n', encoding="utf-8")
+    scored = tmp_path / "p1.jsonl"
+    scored.write_text('{"id": "a", "spans": [[0, 4, "PER", 0.9]]}\n', encoding="utf-8")
+    status = main(["score", str(gold), str(scored), str(gold), "--runs", "--threshold", "0.5"])
+    out, err = capsys.readouterr()
+    assert (status, out) == (1, "")
+    assert err.startswith(f"nerscore score: error: {gold}: span (0, 4, 'PER') of document 'a' "
+                          "has no score (1 span(s) of the file have none); --threshold keeps ")
+
+
+def test_a_threshold_over_tag_runs_is_a_usage_error(capsys, tmp_path):
+    gold = tmp_path / "g.conll"
+    gold.write_text("Anna B-PER\n", encoding="utf-8")
+    status = main(["score", str(gold), str(gold), str(gold), "--runs", "--threshold", "0.5"])
+    assert status == 2
+    assert (f"error: --threshold keeps the predictions scored at least a threshold, so it needs "
+            f"span files whose predictions have scores; '{gold}' is read as conll tags, which "
+            "carry no score.") in capsys.readouterr().err

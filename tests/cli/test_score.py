@@ -796,3 +796,17 @@ def test_an_outside_tag_spelled_as_an_entity_tag_is_a_usage_error(capsys, tmp_pa
     assert err.startswith(f"nerscore {command}: error: ")
     assert shown.format(command=command) in err
     assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("ci", [[], ["--ci"]])  # the streamed and the in-memory path
+def test_a_span_beyond_the_other_sides_text_names_its_file_and_whose_text(capsys, tmp_path, ci):
+    gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    gold.write_text('{"id": "a", "spans": [[0, 4, "PER"], [10, 16, "LOC"]]}\n', encoding="utf-8")
+    pred.write_text('{"id": "a", "text": "Anna went", "spans": []}\n', encoding="utf-8")
+    status, out, err = run(capsys, "score", str(gold), str(pred), *ci)
+    assert (status, out) == (1, "")
+    assert err == (f"nerscore score: error: {gold}: Span 1 (10, 16, 'LOC') of document 'a' ends "
+                   "beyond the text, which has 9 characters; offsets are Python str indices "
+                   "into the document text. GOLD gives no text, so its spans are checked against "
+                   "PRED's text of the same document: check that both sides hold the same "
+                   "documents, with the same ids.\n")

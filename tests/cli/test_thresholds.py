@@ -210,3 +210,53 @@ def test_unscored_development_and_test_predictions_name_their_file(capsys, files
     assert (f"error: {test}: span (9, 12, 'LOC') of document 't' has no score; "
             "--threshold-from keeps each system's predictions scored at least its threshold, so "
             "every span of PRED needs a score.\n") in err
+
+
+@pytest.mark.parametrize("objective", ["precision@2", "f2", "recall@"])
+def test_an_unknown_objective_is_a_usage_error_naming_the_flag(capsys, files, objective):
+    status, out, err = run(capsys, "score", files["gold"], files["pred"], "--threshold-from",
+                           files["dev_gold"], files["dev_pred"], "--objective", objective)
+    assert (status, out) == (2, "")
+    assert err.startswith("nerscore score: error: argument --objective: expected f1, fbeta, "
+                          "precision@R ")
+    assert f"got {objective!r}. See 'nerscore score --help'." in err
+
+
+@pytest.mark.parametrize(("flags", "flag"), [(["--threshold", "0.5"], "--threshold"),
+                                             (["--threshold-from", "DEV"], "--threshold-from")])
+def test_a_threshold_over_tag_files_is_a_usage_error(capsys, files, tmp_path, flags, flag):
+    conll = tmp_path / "p.conll"
+    conll.write_text("Anna B-PER\n", encoding="utf-8")
+    if flag == "--threshold-from":
+        flags = [flag, files["dev_gold"], files["dev_pred"]]
+    status, _, err = run(capsys, "score", str(conll), str(conll), *flags)
+    assert status == 2
+    assert (f"error: {flag} keeps the predictions scored at least a threshold, so it needs span "
+            f"files whose predictions have scores; '{conll}' is read as conll tags, which carry "
+            "no score.") in err
+
+
+def test_unscored_predictions_under_a_dev_threshold_name_the_file_and_the_flag(capsys, files,
+                                                                               tmp_path):
+    plain = write(tmp_path / "plain.jsonl", TEST_GOLD)
+    status, _, err = run(capsys, "score", files["gold"], plain, "--threshold-from",
+                         files["dev_gold"], files["dev_pred"])
+    assert status == 1
+    assert err == (f"nerscore score: error: {plain}: span (0, 5, 'PER') of document 't' has no "
+                   "score (3 span(s) of the file have none); --threshold-from keeps the "
+                   "predictions scored at least 0.4, so every predicted span needs a score (a "
+                   "JSON Lines span's \"score\"), or score them all without --threshold-from.\n")
+
+
+def test_a_dev_span_beyond_the_other_sides_text_names_its_file(capsys, files, tmp_path):
+    dev_gold = write(tmp_path / "dev_gold_text.jsonl", [{"id": "a", "text": "Anna", "spans": []},
+                                                        {"id": "b", "text": "x", "spans": []}])
+    status, _, err = run(capsys, "score", files["gold"], files["pred"], "--threshold-from",
+                         dev_gold, files["dev_pred"])
+    assert status == 1
+    assert err.startswith(f"nerscore score: error: {files['dev_pred']}: Span 1 (10, 16, 'PER') "
+                          "of document 'a' (and 3 more invalid spans) ends beyond the text, "
+                          "which has 4 characters; ")
+    assert err.endswith("DEV_PRED gives no text, so its spans are checked against DEV_GOLD's "
+                        "text of the same document: check that both sides hold the same "
+                        "documents, with the same ids.\n")

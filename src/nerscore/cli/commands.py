@@ -25,9 +25,10 @@ from nerscore.cli._output import (
     write_result,
 )
 from nerscore.cli._score_input import add_stream_options, score_streaming, wants_streaming
+from nerscore.cli._sides import naming_sides
 from nerscore.cli._unused import check_not_outputs, check_span_inputs
 from nerscore.cli.runs import add_runs_options, run_runs, wants_runs
-from nerscore.cli.thresholds import add_threshold_options, threshold_from_dev
+from nerscore.cli.thresholds import add_threshold_options, check_scored, threshold_from_dev
 
 if TYPE_CHECKING:
     from nerscore.analysis.confusion import ConfusionMatrix
@@ -176,15 +177,24 @@ def run_score(args: argparse.Namespace) -> int:
     renderer = output_renderer(args, "scores", asked)
     options = opt.match_kwargs(args)
     opt.resampling_kwargs(args)  # checks that --resamples, --level and --seed come with --ci
+    if kind == "tags" and (args.threshold_from or options.get("min_score") is not None):
+        flag = "--threshold" if args.threshold_from is None else "--threshold-from"
+        raise opt.UsageError(
+            f"{flag} keeps the predictions scored at least a threshold, so it needs span files "
+            f"whose predictions have scores; {args.pred!r} is read as {pred_fmt.name} tags, "
+            "which carry no score")
     chosen = threshold_from_dev(args, options)  # sets min_score with --threshold-from
     if wants_streaming(args):  # chunk by chunk when that gives the same output
-        status = _score_streamed(args, sides, kind, one_file, options, chosen)
+        with naming_sides(args.gold, args.pred):
+            status = _score_streamed(args, sides, kind, one_file, options, chosen)
         if status is not None:
             return status
     from nerscore.io.formats import pair_notes
 
     gold = gold_fmt.load(args.gold, reading[0])
     pred = pred_fmt.load(args.pred, reading[1])
+    if args.threshold_from is not None:  # the library's error would name --threshold
+        check_scored(args, args.pred, pred.data, options.get("min_score"))
     aligned = pair_notes(gold, pred, strict_tokens=args.strict_tokens)
     for n in aligned:
         note("score", f"{n} Pass --strict-tokens to make this an error.", kind="warning")
@@ -200,10 +210,11 @@ def run_score(args: argparse.Namespace) -> int:
         if same:
             note("score", same)
             notes = (same, *notes)
-    report = nerscore.evaluate(
-        y_true, y_pred, match=args.match, beta=args.beta, zero_division=args.zero_division,
-        **tag_kw, **options,
-    )
+    with naming_sides(args.gold, args.pred):
+        report = nerscore.evaluate(
+            y_true, y_pred, match=args.match, beta=args.beta, zero_division=args.zero_division,
+            **tag_kw, **options,
+        )
     if notes:
         report = dataclasses.replace(report, notes=tuple(report.notes) + tuple(notes))
     from nerscore.cli._intervals import intervals

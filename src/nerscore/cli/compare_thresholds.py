@@ -91,7 +91,8 @@ def per_system_thresholds(args: argparse.Namespace, preds: list[Any], names: lis
         if not (isinstance(pred, list) and all(isinstance(d, Document) for d in pred)):
             raise opt.UsageError("--threshold-from needs span files (documents with scored "
                                  "spans) as PRED")
-        point = dev_curve(path, dev[0], dev_pred, match=args.match,
+        point = dev_curve(path, dev[0], dev_pred, gold_path=args.threshold_from[0],
+                          match=args.match,
                           **curve_kwargs(args, options)).choose(objective)
         t = point.threshold
         kept = []

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._output import add_quiet_option, declare_files, note, write_result
-from nerscore.cli.thresholds import add_schema_option, curve_kwargs
+from nerscore.cli.thresholds import add_schema_option, curve_kwargs, dev_curve
 from nerscore.io.csv_cells import rows_text
 
 if TYPE_CHECKING:
@@ -101,8 +101,8 @@ def run_curve(args: argparse.Namespace) -> int:
         data.append(read.data)
         read_notes += read.notes
     options = curve_kwargs(args, opt.match_kwargs(args))
-    curve = nerscore.threshold_curve(data[0], data[1], match=args.match, beta=args.beta,
-                                     **options)
+    curve = dev_curve(args.pred, data[0], data[1], gold_path=args.gold, names=("GOLD", "PRED"),
+                      match=args.match, beta=args.beta, **options)
     for n in dict.fromkeys([*read_notes, *curve.notes]):  # GOLD given as PRED says it once
         note("curve", n)
     if not len(curve.micro):
@@ -114,9 +114,10 @@ def run_curve(args: argparse.Namespace) -> int:
         try:
             calibration = nerscore.calibration(data[0], data[1], match=args.match,
                                                bins=args.bins, **options)
-        except InputTypeError:
+        except InputTypeError as exc:
             if args.format != "json":
                 raise
+            note("curve", f'"calibration" is null: {exc}')
     if args.format == "png":
         from nerscore.io.atomic import atomic_open
         from nerscore.render.png_curves import curve_png

@@ -24,6 +24,7 @@ from nerscore.cli._unused import (
     check_span_inputs,
     refuse_unused,
 )
+from nerscore.cli.thresholds import check_scored
 
 __all__ = ["add_runs_options", "run_runs", "wants_runs"]
 
@@ -113,6 +114,12 @@ def run_runs(args: argparse.Namespace) -> int:
         check_span_inputs(args, (gold_fmt, *pred_fmts))
     fm.check_reader_flags(args, [("gold", gold_fmt), *(("pred", f) for f in pred_fmts)])
     gold = gold_fmt.load(args.gold, gold_reading)
+    threshold = opt.match_kwargs(args).get("min_score")
+    if kind == "tags" and threshold is not None:
+        raise opt.UsageError(
+            "--threshold keeps the predictions scored at least a threshold, so it needs span "
+            f"files whose predictions have scores; {args.gold!r} is read as {gold_fmt.name} "
+            "tags, which carry no score")
     notes = {args.gold: _file_notes(args.gold, gold.notes)}
     preds = []
     for path, fmt in zip(files, pred_fmts, strict=True):
@@ -121,6 +128,7 @@ def run_runs(args: argparse.Namespace) -> int:
             raise opt.UsageError(f"cannot score {path} ({fmt.name}) against {gold_fmt.name} "
                                  "gold: give every file as tags, or every file as spans")
         pred = fmt.load(path, reading)
+        check_scored(args, path, pred.data, threshold)
         # the check of `score GOLD PRED`: the same sentences, each as long, in both files
         for n in pair_notes(gold, pred, strict_tokens=args.strict_tokens):  # printed by main
             warnings.warn(f"{n} Pass --strict-tokens to make this an error.", stacklevel=1)

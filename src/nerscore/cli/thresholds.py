@@ -17,8 +17,8 @@ from typing import Any
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._unused import SCHEMA, refuse_unused
 
-__all__ = ["add_schema_option", "add_threshold_options", "curve_kwargs", "dev_curve",
-           "dev_objective", "read_dev_files", "threshold_from_dev"]
+__all__ = ["add_schema_option", "add_threshold_options", "check_scored", "curve_kwargs",
+           "dev_curve", "dev_objective", "read_dev_files", "threshold_from_dev"]
 
 _SCHEMAS = ("strict", "exact", "partial", "type")
 
@@ -95,22 +95,29 @@ def _same(a: str, b: str) -> bool:
         return False
 
 
-def dev_curve(path: str, gold: Any, pred: Any, **kwargs: Any) -> Any:
-    """``threshold_curve(gold, pred, **kwargs)`` of the development file ``path``.
+def dev_curve(path: str, gold: Any, pred: Any, *, gold_path: str,
+              names: tuple[str, str] = ("DEV_GOLD", "DEV_PRED"), **kwargs: Any) -> Any:
+    """``threshold_curve(gold, pred, **kwargs)`` of the prediction file ``path``.
 
     A prediction without a score is an error naming ``path`` too (which of
-    the DEV_PRED files lacks it).
+    the DEV_PRED files lacks it); a span error names ``gold_path`` or
+    ``path``, the file it is in, and the sides by their ``names`` in the
+    command's usage.
 
     Raises
     ------
     InputTypeError
         For a prediction without a score.
+    InvalidSpanError
+        For a span that does not fit the text of its document.
     """
     from nerscore.analysis.curves import threshold_curve
+    from nerscore.cli._sides import naming_sides
     from nerscore.errors import InputTypeError
 
     try:
-        return threshold_curve(gold, pred, **kwargs)
+        with naming_sides(gold_path, path, names=names):
+            return threshold_curve(gold, pred, **kwargs)
     except InputTypeError as exc:
         raise InputTypeError(f"{path}: {exc}", source=path) from None
 
@@ -124,10 +131,9 @@ def dev_objective(args: argparse.Namespace, options: Mapping[str, Any], files: s
     Raises
     ------
     UsageError
-        For ``--objective`` or ``--schema`` without ``--threshold-from``, and
-        for ``--threshold`` with it.
-    OptionError
-        For an unknown objective (before any file is read).
+        For ``--objective`` or ``--schema`` without ``--threshold-from``, for
+        ``--threshold`` with it, and for an unknown objective (before any file
+        is read).
     """
     if args.threshold_from is None:
         for flag in ("objective", "schema"):
@@ -137,10 +143,62 @@ def dev_objective(args: argparse.Namespace, options: Mapping[str, Any], files: s
     if options.get("min_score") is not None:
         raise opt.UsageError(f"give --threshold T or --threshold-from {files}, not both")
     from nerscore.analysis.curves import parse_objective
+    from nerscore.errors import OptionError
 
     objective = args.objective or "f1"
-    parse_objective(objective)
+    try:
+        parse_objective(objective)
+    except OptionError:
+        raise opt.UsageError(
+            "argument --objective: expected f1, fbeta, precision@R (the best precision at "
+            "recall >= R) or recall@P (the best recall at precision >= P), R and P numbers in "
+            f"[0, 1]; got {objective!r}") from None
     return str(objective)
+
+
+def check_scored(args: argparse.Namespace, path: str, data: Any, threshold: float | None) -> None:
+    """Refuse a prediction file with an unscored span when a threshold applies to it.
+
+    The library names the document and the span; this names the file too,
+    which matters for one of several runs, and the flag that set the
+    threshold (``--threshold`` or ``--threshold-from``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed ``score`` arguments.
+    path : str
+        The prediction file.
+    data : object
+        What its reader gave (documents of spans are checked; anything else
+        is left to the library).
+    threshold : float or None
+        The threshold kept predictions are scored at least (None: no check).
+
+    Raises
+    ------
+    InputTypeError
+        For the first span without a score.
+    """
+    if threshold is None or not isinstance(data, list):
+        return
+    from nerscore.errors import InputTypeError, quoted
+    from nerscore.values.documents import Document
+
+    flag = "--threshold" if getattr(args, "threshold_from", None) is None else "--threshold-from"
+    for doc in data:
+        if not isinstance(doc, Document):
+            return
+        unscored = [e for e in doc.spans if e.score is None]
+        if unscored:
+            n = sum(e.score is None for d in data if isinstance(d, Document) for e in d.spans)
+            e = unscored[0]
+            raise InputTypeError(
+                f"{path}: span {quoted((e.start, e.end, e.label))} of document {quoted(doc.id)} "
+                f"has no score ({n} span(s) of the file have none); {flag} keeps the "
+                f"predictions scored at least {threshold:g}, so every predicted span needs a "
+                "score (a JSON Lines span's \"score\"), or score them all without "
+                f"{flag}.", source=path)
 
 
 def read_dev_files(args: argparse.Namespace) -> list[Any]:
@@ -191,7 +249,8 @@ def threshold_from_dev(args: argparse.Namespace, options: dict[str, Any]) -> tup
     dev_gold, dev_pred = args.threshold_from
     data = read_dev_files(args)
     kwargs = curve_kwargs(args, options)
-    curve = dev_curve(dev_pred, data[0], data[1], match=args.match, beta=args.beta, **kwargs)
+    curve = dev_curve(dev_pred, data[0], data[1], gold_path=dev_gold, match=args.match,
+                      beta=args.beta, **kwargs)
     point = curve.choose(objective)
     options["min_score"] = point.threshold
     f_name = "F1" if point.beta == 1 else f"F{point.beta:g}"

@@ -52,6 +52,7 @@ from nerscore.decode.text_agreement import TextMismatches, compare_texts
 from nerscore.errors import (
     FormatError,
     InputTypeError,
+    InvalidSpanError,
     LengthMismatchError,
     OptionError,
     quoted,
@@ -459,6 +460,31 @@ def _columns(
     return span_columns(span_lists, names=names, text_lengths=lengths, side=side)
 
 
+def _checked_columns(
+    span_lists: list[Sequence[Any]], names: Sequence[str | int],
+    texts: list[str | None] | None, side: str, textless: bool,
+) -> EntityColumns:
+    """:func:`_columns`; a span past a text the other side gave says whose text it is.
+
+    Examples
+    --------
+    >>> _checked_columns([[(0, 9, "X")]], ["a"], ["Anna"], "y_pred", True)
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.InvalidSpanError: Span 0 (0, 9, 'X') of document 'a' of y_pred ends beyond the text, which has 4 characters; offsets are Python str indices into the document text. y_pred gives no text, so its spans are checked against y_true's text of the same document: check that both sides hold the same documents, with the same ids.
+    """
+    try:
+        return _columns(span_lists, names, texts, side)
+    except InvalidSpanError as exc:
+        if not textless or "ends beyond the text" not in str(exc):
+            raise
+        other = "y_pred" if side == "y_true" else "y_true"
+        raise InvalidSpanError(
+            f"{exc} {side} gives no text, so its spans are checked against {other}'s text of "
+            "the same document: check that both sides hold the same documents, with the same "
+            "ids.", document=exc.document, spans=exc.spans) from None
+
+
 def prepare_spans(y_true: object, y_pred: object | None, *,
                   pred_columns: EntityColumns | None = None,
                   annotator: str | None = None) -> Prepared:
@@ -500,9 +526,9 @@ def prepare_spans(y_true: object, y_pred: object | None, *,
         joined = _Joined(list(g.spans), p.spans, g.ids, g.texts, [], TextMismatches(), None)
     ids, texts = joined.ids, joined.texts
     names: Sequence[str | int] = ids if ids is not None else range(len(joined.g_spans))
-    gold = _columns(joined.g_spans, names, texts, "y_true")
-    pred = _columns(joined.p_spans, names, texts, "y_pred") if pred_columns is None else \
-        pred_columns
+    gold = _checked_columns(joined.g_spans, names, texts, "y_true", g.texts is None)
+    pred = _checked_columns(joined.p_spans, names, texts, "y_pred", p.texts is None) \
+        if pred_columns is None else pred_columns
     notes: list[str] = list(joined.notes)
     tallies: dict[str, int] = {}
     g_regions: list[tuple[Span | Entity, ...]] | None = None
