@@ -43,6 +43,16 @@ def test_every_layout_reads_the_tags_and_tokens_of_the_conll_file():
     assert read_hf_dataset(GOLD_DD, split="train").to_lists() == tags[:10]
 
 
+def test_chunks_are_named_and_numbered_as_the_whole_split():
+    """Messages on a chunk name the split's folder and its sentence, as on the whole split."""
+    whole = read_hf_dataset(GOLD_DD, split="test", tokens_column=None)
+    chunks = list(iter_hf_tags(GOLD_DD, split="test", tokens_column=None, chunk_size=7))
+    assert [c.first for c in chunks] == list(range(0, whole.n_sequences, 7))
+    assert {c.source for c in chunks} == {whole.source} == {str(GOLD_DD)}
+    last = chunks[-1]
+    assert last.describe(len(last) - 1) == whole.describe(len(whole) - 1)
+
+
 def test_splits_of_each_layout():
     assert list(hf_splits(GOLD_DD)) == ["train", "test"]
     assert list(hf_splits(PRED_HUB)) == ["test"]

@@ -39,6 +39,9 @@ def test_tags_round_trip(tmp_path, labels_as):
     chunks = list(iter_parquet_tags(path, chunk_size=5))
     assert sum(c.n_sequences for c in chunks) == corpus.n_sentences
     assert all(c.n_sequences <= 5 for c in chunks)
+    assert [c.first for c in chunks] == list(range(0, corpus.n_sentences, 5))  # as in the file
+    assert chunks[2].describe(0) == f"token 0 ('{corpus.tokens[int(corpus.tags.offsets[10])]}') " \
+                                    f"of sentence 10 ({path})"
     field = pq.ParquetFile(path).schema_arrow.field("labels").type.value_type
     assert pa.types.is_integer(field) == (labels_as == "int")
 

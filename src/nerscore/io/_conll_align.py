@@ -26,9 +26,9 @@ def _sentence_lines(corpus: ConllCorpus, k: int) -> str:
     return f"line {first}" if first == last else f"lines {first}-{last}"
 
 
-def _length_hint(gold: ConllCorpus, pred: ConllCorpus, gname: str, pname: str,
-                 first: int) -> str:
+def _length_hint(gold: ConllCorpus, pred: ConllCorpus, gname: str, pname: str) -> str:
     """The sentence whose length first differs, said after a count error ("" where none does)."""
+    first = gold.tags.first  # the number of the first sentence in the file
     lg, lp = gold.tags.lengths, pred.tags.lengths
     m = min(len(lg), len(lp))
     diff = np.flatnonzero(lg[:m] != lp[:m])
@@ -40,14 +40,14 @@ def _length_hint(gold: ConllCorpus, pred: ConllCorpus, gname: str, pname: str,
             f"{int(lp[k])} in {pname} ({_sentence_lines(pred, k)}).")
 
 
-def _check_shape(gold: ConllCorpus, pred: ConllCorpus, gname: str, pname: str,
-                 first: int) -> None:
-    """Raise unless both hold as many sentences of the same lengths (``first``: the first's index)."""
+def _check_shape(gold: ConllCorpus, pred: ConllCorpus, gname: str, pname: str) -> None:
+    """Raise unless both hold as many sentences of the same lengths (named as in the file)."""
     g, p = gold.tags, pred.tags
+    first = g.first
     if g.n_sequences != p.n_sequences:
         raise LengthMismatchError.of_counts(gname, g.n_sequences, pname, p.n_sequences,
                                             layout=LAYOUT,
-                                            hint=_length_hint(gold, pred, gname, pname, first))
+                                            hint=_length_hint(gold, pred, gname, pname))
     if not np.array_equal(g.offsets, p.offsets):
         lg, lp = g.lengths, p.lengths
         k = int(np.flatnonzero(lg != lp)[0])
@@ -104,8 +104,9 @@ class TokenDiff:
     """Differing token strings of two aligned files, counted chunk by chunk.
 
     :func:`check_aligned` adds a whole file at once; a streaming reader adds
-    chunks of the same sentences in order and reads :meth:`notes` at the end,
-    which are then the notes of the whole files. It is the pair check of the
+    chunks of the same sentences in order (their tags numbered as in the
+    file, ``EncodedTags.first``) and reads :meth:`notes` at the end, which
+    are then the notes of the whole files. It is the pair check of the
     CoNLL format (:mod:`nerscore.io.formats`).
 
     Parameters
@@ -152,11 +153,11 @@ class TokenDiff:
             With ``strict_tokens=True``, at the first differing token.
         """
         try:
-            _check_shape(gold, pred, self.gname, self.pname, self.n_sentences)
+            _check_shape(gold, pred, self.gname, self.pname)
         except LengthMismatchError:
-            self.hint = _length_hint(gold, pred, self.gname, self.pname, self.n_sentences)
+            self.hint = _length_hint(gold, pred, self.gname, self.pname)
             raise
-        n_tokens, offset = len(gold.tags), self.n_sentences
+        n_tokens = len(gold.tags)
         self.n_tokens += n_tokens
         self.n_sentences += len(gold)
         if gold._text is None or pred._text is None:
@@ -169,7 +170,6 @@ class TokenDiff:
             return
         pos = int(differ[0])
         seq, idx = gold.tags.locate(pos)
-        seq += offset
         gl, pl = int(gold.lines[pos]), int(pred.lines[pos])
         gt, pt = gold.tokens[pos], pred.tokens[pos]
         gname, pname = self.gname, self.pname

@@ -426,8 +426,8 @@ class ConllCorpus:
         r"""Sentences ``start`` to ``stop`` (exclusive) as a corpus over the same bytes.
 
         ``documents`` keeps the ``-DOCSTART-`` lines before sentences of the
-        slice, renumbered from its first sentence; lines and token strings
-        are kept.
+        slice, renumbered from its first sentence; lines, token strings and
+        the sentences' numbers in the file (``tags.first``) are kept.
 
         Examples
         --------
@@ -455,7 +455,7 @@ class ConllCorpus:
             tokens = tags.tokens[o0:o1]
         sliced = EncodedTags(tags.ids[o0:o1], tags.offsets[start : stop + 1] - o0, tags.vocab,
                              tags.source, None if tags.lines is None else tags.lines[o0:o1],
-                             tokens)
+                             tokens, tags.first + start)
         return ConllCorpus(sliced, self.column_delimiter, docs[keep] - start,
                            self.n_comments if start == 0 else 0, text)
 

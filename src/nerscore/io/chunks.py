@@ -54,17 +54,20 @@ class NotStreamable(Exception):
 def slice_tags(tags: EncodedTags, start: int, stop: int) -> EncodedTags:
     """Sequences ``start`` to ``stop`` (exclusive) of encoded tags, same vocabulary.
 
+    The slice's sequences keep their numbers in the file (``first``).
+
     Examples
     --------
     >>> enc = EncodedTags.from_lists([["B-X"], ["O", "O"], ["I-X"]])
-    >>> slice_tags(enc, 1, 3).to_lists()
-    [['O', 'O'], ['I-X']]
+    >>> part = slice_tags(enc, 1, 3)
+    >>> part.to_lists(), part.first, part.describe(2)
+    ([['O', 'O'], ['I-X']], 1, 'token 0 of sentence 2')
     """
     o0, o1 = int(tags.offsets[start]), int(tags.offsets[stop])
     return EncodedTags(
         tags.ids[o0:o1], tags.offsets[start : stop + 1] - o0, tags.vocab, tags.source,
         None if tags.lines is None else tags.lines[o0:o1],
-        None if tags.tokens is None else tags.tokens[o0:o1],
+        None if tags.tokens is None else tags.tokens[o0:o1], tags.first + start,
     )
 
 

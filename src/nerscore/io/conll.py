@@ -302,7 +302,9 @@ class ConllChunks:
     sentence, however long the file. Every chunk is read exactly as
     :func:`read_conll` reads the same sentences (file lines, token strings,
     errors naming file and line); sentence indices and ``documents`` are the
-    chunk's own. The totals of the file are counted while reading
+    chunk's own, and its tags know the number of its first sentence in the
+    file (``tags.first``), so that a message about them names the file's
+    sentence. The totals of the file are counted while reading
     (:attr:`n_sentences`, :attr:`n_tokens`, :attr:`n_documents`,
     :attr:`n_comments`) and :meth:`notes` equals :meth:`ConllCorpus.notes`
     of the whole file once every chunk has been read.
@@ -337,6 +339,8 @@ class ConllChunks:
     [[['O', 'B-X'], ['I-Y']], [['O']]]
     >>> chunks.n_sentences, chunks.n_tokens, chunks.notes()
     (3, 4, ('1 -DOCSTART- line read as document boundary',))
+    >>> [c.tags.first for c in chunks]
+    [0, 2]
     """
 
     def __init__(
@@ -409,6 +413,7 @@ class ConllChunks:
             (block,), _ = parse_blocks([scan], decided)
             del scan
             corpus = assemble([block], data, self.name, decided)
+            corpus = replace(corpus, tags=corpus.tags.starting_at(self.n_sentences))
             if self.token_heads and corpus._text is not None:
                 corpus = replace(corpus, _text=corpus._text.with_heads())
             self.n_comments += corpus.n_comments

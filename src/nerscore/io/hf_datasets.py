@@ -282,10 +282,13 @@ def iter_hf_tags(path: _Path, *, split: str | None = None, column: str = "ner_ta
     Yields
     ------
     EncodedTags
-        Labels named by the ``ClassLabel`` of ``column``, with the tokens.
+        Labels named by the ``ClassLabel`` of ``column``, with the tokens;
+        their ``source`` is ``path`` and ``first`` the number of their first
+        sentence in the split, as messages on the whole split name them.
     """
     source = os.fspath(path)
     _, files = _pick(hf_splits(source), split, source)
+    n = 0
     for data_file in files:
         names = class_label_names(_features(data_file), column, data_file)
         have = _schema(data_file).names
@@ -296,14 +299,16 @@ def iter_hf_tags(path: _Path, *, split: str | None = None, column: str = "ner_ta
                               and tokens_column in have else [])
         for batch in _batches(data_file, columns, chunk_size):
             tags = _tags_of(batch.column(0), column, data_file, names)
+            tokens = None
             if len(columns) > 1:
                 values, offsets = _list_parts(batch.column(1), str(tokens_column), data_file)
                 if not np.array_equal(offsets, tags.offsets):
                     raise FormatError(f"{data_file}: {tokens_column!r} and {column!r} differ "
                                       "in length in some row.", source=data_file)
-                tags = EncodedTags(tags.ids, tags.offsets, tags.vocab, source, None,
-                                   values.to_pylist())
-            yield tags
+                tokens = values.to_pylist()
+            # named as the whole split is (its folder), numbered from its first sentence
+            yield EncodedTags(tags.ids, tags.offsets, tags.vocab, source, None, tokens, n)
+            n += tags.n_sequences
 
 
 def read_hf_dataset(path: _Path, **options: Any) -> EncodedTags:

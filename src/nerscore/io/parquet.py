@@ -195,7 +195,8 @@ def iter_parquet_tags(
     Yields
     ------
     EncodedTags
-        With ``tokens`` when the file has the token column.
+        With ``tokens`` when the file has the token column, and the number of
+        its first row in the file (``first``).
     """
     source = os.fspath(path)
     pf = _open(path)
@@ -214,6 +215,7 @@ def iter_parquet_tags(
     with_tokens = tokens_column is not None and tokens_column in schema.names
     if tokens_column is not None and with_tokens:
         columns.append(tokens_column)
+    n = 0
     for batch in pf.iter_batches(batch_size=chunk_size, columns=columns):
         tags = _tags_of(batch.column(column), column, source, vocab)
         if with_tokens:
@@ -224,7 +226,8 @@ def iter_parquet_tags(
                                   "length in some row.", source=source)
             tags = EncodedTags(tags.ids, tags.offsets, tags.vocab, source, None,
                                tok_values.to_pylist())
-        yield tags
+        yield tags.starting_at(n)
+        n += tags.n_sequences
 
 
 def iter_parquet_documents(

@@ -7,11 +7,11 @@ that works on NumPy arrays.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain, islice, pairwise
 from operator import itemgetter
-from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +26,7 @@ from nerscore.errors import (
 from nerscore.values import schemes as sc
 from nerscore.values.decoding import Decoding
 from nerscore.values.schemes import Scheme, SchemeTable
+from nerscore.values.slices import Slices
 from nerscore.values.spans import recode
 
 __all__ = [
@@ -53,6 +54,10 @@ class EncodedTags:
         1-based file line of every token (for messages).
     tokens : sequence of str, optional
         Token strings (for messages).
+    first : int
+        Index in its file of the first sequence (for messages): a chunk of
+        a file read chunk by chunk names its sequence ``k`` as the file's
+        sequence ``first + k``, as the whole file would (default 0).
 
     Examples
     --------
@@ -69,6 +74,7 @@ class EncodedTags:
     source: str | None = None
     lines: IntArray | None = None
     tokens: Sequence[str] | None = None
+    first: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ids", np.ascontiguousarray(self.ids, dtype=np.int64))
@@ -175,10 +181,25 @@ class EncodedTags:
         """
         return None if self.tokens is None else Slices(self.tokens, self.offsets)
 
+    def starting_at(self, first: int) -> EncodedTags:
+        """The same tags, their first sequence being sequence ``first`` of their file.
+
+        Examples
+        --------
+        >>> enc = EncodedTags.from_lists([["O"], ["B-X", "I-X"]]).starting_at(10)
+        >>> enc.locate(2), enc.describe(2)
+        ((11, 1), 'token 1 of sentence 11')
+        """
+        if first == self.first:
+            return self
+        renumbered = copy.copy(self)  # the same arrays, checked already
+        object.__setattr__(renumbered, "first", first)
+        return renumbered
+
     def locate(self, position: int) -> tuple[int, int]:
-        """(sequence, token index) of a flat position."""
+        """(sequence in the file, token index) of a flat position (see ``first``)."""
         seq = int(np.searchsorted(self.offsets, position, side="right")) - 1
-        return seq, int(position - self.offsets[seq])
+        return self.first + seq, int(position - self.offsets[seq])
 
     def describe(self, position: int) -> str:
         """Where a flat position is, for messages: token, sentence, file and line."""
@@ -188,104 +209,6 @@ class EncodedTags:
         token = self.tokens[position] if self.tokens is not None else None
         line = int(self.lines[position]) if self.lines is not None else None
         return describe_location(sentence=seq, index=idx, token=token, source=self.source, line=line)
-
-
-class Slices(Sequence[list[str]]):
-    """Per-sequence slices of a flat sequence, cut on demand (no copy until read).
-
-    The one way nerscore splits flat token arrays into sentences: the tokens
-    of sentence ``k`` are ``flat[offsets[k]:offsets[k + 1]]``.
-
-    Examples
-    --------
-    >>> s = Slices(["a", "b", "c"], np.array([0, 2, 3]))
-    >>> len(s), s[1], s[-1], list(s), s[1:]
-    (2, ['c'], ['c'], [['a', 'b'], ['c']], [['c']])
-    """
-
-    def __init__(self, flat: Sequence[str], offsets: IntArray) -> None:
-        self.flat = flat
-        self.offsets = offsets
-
-    def __len__(self) -> int:
-        return len(self.offsets) - 1
-
-    def __repr__(self) -> str:
-        return f"<tokens of {len(self)} sequences>"
-
-    @overload
-    def __getitem__(self, k: int) -> list[str]: ...
-
-    @overload
-    def __getitem__(self, k: slice) -> list[list[str]]: ...
-
-    def __getitem__(self, k: int | slice) -> list[str] | list[list[str]]:
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self)))]
-        n = len(self)
-        if k < 0:
-            k += n
-        if not 0 <= k < n:
-            raise IndexError(f"sequence {k} of {n}")
-        return list(self.flat[int(self.offsets[k]) : int(self.offsets[k + 1])])
-
-    def join_ranges(self, seq: IntArray, start: IntArray, end: IntArray) -> list[str]:
-        """The items ``start[k]:end[k]`` of sequence ``seq[k]`` (within it), joined by spaces.
-
-        A file's token column joins them all at once (``flat.join_ranges``).
-
-        >>> Slices(["a", "b", "c"], np.array([0, 2, 3])).join_ranges(*np.array([[0, 1], [0, 0],
-        ...                                                                     [2, 1]]))
-        ['a b', 'c']
-        """
-        first, stop, flat = self.offsets[seq] + start, self.offsets[seq] + end, self.flat
-        if hasattr(flat, "join_ranges"):
-            return list(flat.join_ranges(first, stop))
-        return [" ".join(map(str, flat[a:b]))
-                for a, b in zip(first.tolist(), stop.tolist(), strict=True)]
-
-    def view(self, k: int) -> Sequence[str]:
-        """Sequence ``k`` without reading its items: a slice of it reads only what it covers.
-
-        Examples
-        --------
-        >>> s = Slices(["a", "b", "c"], np.array([0, 2, 3]))
-        >>> v = s.view(0)
-        >>> len(v), v[1:], v[0]
-        (2, ['b'], 'a')
-        """
-        if not 0 <= k < len(self):
-            raise IndexError(f"sequence {k} of {len(self)}")
-        return _SliceView(self.flat, int(self.offsets[k]), int(self.offsets[k + 1]))
-
-
-class _SliceView(Sequence[str]):
-    """``flat[start:stop]``, read item by item or slice by slice (see :meth:`Slices.view`)."""
-
-    __slots__ = ("flat", "start", "stop")
-
-    def __init__(self, flat: Sequence[str], start: int, stop: int) -> None:
-        self.flat, self.start, self.stop = flat, start, stop
-
-    def __len__(self) -> int:
-        return self.stop - self.start
-
-    @overload
-    def __getitem__(self, k: int) -> str: ...
-
-    @overload
-    def __getitem__(self, k: slice) -> list[str]: ...
-
-    def __getitem__(self, k: int | slice) -> str | list[str]:
-        if isinstance(k, slice):
-            a, b, step = k.indices(len(self))
-            if step != 1:
-                return [self[i] for i in range(a, b, step)]
-            return list(self.flat[self.start + a : self.start + max(a, b)])
-        n = len(self)
-        if not -n <= k < n:
-            raise IndexError(f"token {k} of {n}")
-        return self.flat[self.start + k % n]
 
 
 # ids are written as code points and read back as UTF-16 units: stay below the surrogates
@@ -412,9 +335,10 @@ def _recode(enc: EncodedTags, vocab: tuple[str, ...]) -> EncodedTags:
     if enc.vocab == vocab:
         return enc
     if vocab[: len(enc.vocab)] == enc.vocab:  # only new tags appended: ids unchanged
-        return EncodedTags(enc.ids, enc.offsets, vocab, enc.source, enc.lines, enc.tokens)
+        return EncodedTags(enc.ids, enc.offsets, vocab, enc.source, enc.lines, enc.tokens,
+                           enc.first)
     return EncodedTags(recode(enc.ids, enc.vocab, vocab), enc.offsets, vocab, enc.source,
-                       enc.lines, enc.tokens)
+                       enc.lines, enc.tokens, enc.first)
 
 
 def _encode_side(y: object, name: str, vocab: Sequence[str] | None) -> EncodedTags:
@@ -465,11 +389,11 @@ def check_same_shape(t: EncodedTags, p: EncodedTags) -> None:
         if t.source or p.source:
             where = f" ({t.source or 'gold'} vs {p.source or 'prediction'})"
         raise LengthMismatchError(
-            f"Sentence {k} has {int(lt[k])} gold tags but {int(lp[k])} predicted tags{where}; "
-            "every sentence needs one predicted tag per gold token.",
+            f"Sentence {t.first + k} has {int(lt[k])} gold tags but {int(lp[k])} predicted "
+            f"tags{where}; every sentence needs one predicted tag per gold token.",
             expected=int(lt[k]),
             actual=int(lp[k]),
-            sentence=k,
+            sentence=t.first + k,
         )
 
 

@@ -87,7 +87,6 @@ from nerscore.io.convert.checks import (
 )
 from nerscore.io.convert.reading import (
     ConversionResult,
-    FileTags,
     Layout,
     Options,
     TagChunk,
@@ -412,7 +411,7 @@ class _Job:
 
     def _new_labels(self, tags: EncodedTags) -> EncodedTags:
         first, self.n_read = self.n_read, self.n_read + tags.n_sequences  # blocks come in order
-        return retag(TagChunk(FileTags.of(tags, first), None), self.opt).labels
+        return retag(TagChunk(tags.starting_at(first), None), self.opt).labels
 
     def _write_tags(self, chunks: Iterable[TagChunk], dst: str) -> None:
         n_in = [0]
@@ -435,7 +434,9 @@ class _Job:
     def _tag_chunks(self, src: str) -> Iterator[TagChunk]:
         """The tag input as tag chunks: the format's own reader for them, else its chunks.
 
-        Their tags are :class:`FileTags`: messages name the file's sentences.
+        Their tags are numbered from their first sentence in the file
+        (``EncodedTags.first``): messages name the file's sentences, whatever
+        the reader.
         """
         if self.fin.read_tag_chunks is not None:
             chunks: Iterable[TagChunk] = self.fin.read_tag_chunks(
@@ -444,7 +445,7 @@ class _Job:
         else:
             chunks = (TagChunk(data, texts) for data, texts in self._chunks(src))
         for c in chunks:
-            tags = FileTags.of(c.labels, self.n_read)
+            tags = c.labels.starting_at(self.n_read)
             yield dataclasses.replace(c, labels=tags, origin=tags)
             self.n_read += c.labels.n_sequences
 

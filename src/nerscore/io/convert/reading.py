@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 __all__ = [
     "CONLL_KEY",
     "ConversionResult",
-    "FileTags",
     "Layout",
     "Options",
     "TagChunk",
@@ -154,8 +153,8 @@ class TagChunk:
     fields of each of these lines, as the reader splits them (empty when
     not known; None for a line not found). ``origin`` is what the
     sentences were read as, for messages (:meth:`where`): the tags of the
-    input (a :class:`FileTags`; default: ``labels``), or the span
-    document each sentence was made of.
+    input (default: ``labels``; their ``first`` numbers the sentences as
+    the file does), or the span document each sentence was made of.
     """
 
     labels: EncodedTags
@@ -173,7 +172,7 @@ class TagChunk:
         >>> import dataclasses
         >>> tags = dataclasses.replace(EncodedTags.from_lists([["O"], ["B-X", "I-X"]]),
         ...                            source="a.conll")
-        >>> TagChunk(tags, None, origin=FileTags.of(tags, 10)).where(1, 1)
+        >>> TagChunk(tags, None, origin=tags.starting_at(10)).where(1, 1)
         'token 1 of sentence 11 (a.conll)'
         >>> from nerscore.values.documents import Document
         >>> TagChunk(tags, None, origin=[Document("d1", source="a.jsonl", line=3)]).where(0, 0)
@@ -192,35 +191,6 @@ class TagChunk:
         """The file the chunk's sentence ``sentence`` was read from, where known."""
         origin = self.labels if self.origin is None else self.origin
         return origin.source if isinstance(origin, EncodedTags) else origin[sentence].source
-
-
-@dataclass(frozen=True, eq=False)
-class FileTags(EncodedTags):
-    """The tags of a chunk, whose messages number its sentences as the file does.
-
-    ``first`` is the index in the file of the chunk's first sentence: an
-    error at the chunk's sentence ``k`` names sentence ``first + k``
-    (0-based, as every message), as it names the file's line.
-
-    Examples
-    --------
-    >>> tags = EncodedTags.from_lists([["O"], ["B-X", "I-X"]])
-    >>> FileTags.of(tags, 10).describe(2)
-    'token 1 of sentence 11'
-    """
-
-    first: int = 0
-
-    @classmethod
-    def of(cls, tags: EncodedTags, first: int) -> FileTags:
-        """``tags``, the chunk whose first sentence is the file's sentence ``first``."""
-        return cls(tags.ids, tags.offsets, tags.vocab, tags.source, tags.lines, tags.tokens,
-                   first)
-
-    def locate(self, position: int) -> tuple[int, int]:
-        """(sentence of the file, token index) of a flat position."""
-        seq, idx = super().locate(position)
-        return self.first + seq, idx
 
 
 @dataclass
@@ -522,8 +492,8 @@ def read_parquet_tag_chunks(path: str, chunk_size: int, options: Mapping[str, An
         tokens = split_rows(tags, tags.tokens) if tags.tokens is not None else None
         extra = {int(c.split("_")[1]): cols[c] for c in extra_names}
         docs = [i for i, d in enumerate(cols.get("document", ())) if d]
-        yield TagChunk(EncodedTags(tags.ids, tags.offsets, tags.vocab, tags.source), tokens,
-                    extra, docs)
+        yield TagChunk(EncodedTags(tags.ids, tags.offsets, tags.vocab, tags.source,
+                                   first=tags.first), tokens, extra, docs)
         done += tags.n_sequences
         if progress is not None:
             progress(done, total)

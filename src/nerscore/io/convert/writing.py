@@ -23,7 +23,6 @@ from nerscore.errors import FormatError, quoted
 from nerscore.io._conll_fields import FIELD_RULE, first_bad_field
 from nerscore.io.convert.reading import (
     CONLL_KEY,
-    FileTags,
     Layout,
     Options,
     TagChunk,
@@ -499,7 +498,7 @@ def relabel_conll(source: str, target: str, options: Mapping[str, Any],
             fh.write("\ufeff")  # utf-8-sig writes it
         for block in reader:
             labels = new_labels(block.tags)
-            origin = FileTags.of(block.tags, n)  # messages name the file's sentences
+            origin = block.tags.starting_at(n)  # messages name the file's sentences
             check_conll_labels(TagChunk(labels, None, origin=origin), block.column_delimiter)
             text = block.replace_labels(labels)[0]
             if respell and len(block.documents):
