@@ -190,7 +190,6 @@ def test_one_file_two_columns(tmp_path, rng):
 @pytest.mark.parametrize(("kw", "reason"), [
     ({"match": "threshold", "compat": "kaggle"}, "kaggle"),
     ({"mode": "conlleval"}, "warned"),
-    ({"strict_tokens": True}, "input error"),
 ])
 def test_fallbacks_give_the_in_memory_result(tmp_path, rng, conll_files, kw, reason):
     gold, pred = conll_files
@@ -201,10 +200,6 @@ def test_fallbacks_give_the_in_memory_result(tmp_path, rng, conll_files, kw, rea
                 zero_division=0, **kw)
     with pytest.raises(NotStreamable, match=reason):
         stream_score(gold, pred, FileScoring.from_keywords(chunk_size=3, **opts))
-    if reason == "input error":
-        with pytest.raises(FormatError, match=r"Token \d+ of sentence \d+ differs"):
-            score_files(gold, pred, chunk_size=3, **opts)
-        return
     with pytest.warns(nerscore.ConllevalMergeWarning) if reason == "warned" else \
             _no_warning():
         res = score_files(gold, pred, chunk_size=3, **opts)
@@ -303,10 +298,32 @@ def test_jsonl_in_another_order_falls_back(tmp_path, rng):
                                                    zero_division=0).to_json()
 
 
-def test_errors_file_not_written_on_fallback(tmp_path, conll_files):
+@pytest.mark.parametrize("bad", ["a line without a label", "an encoding error"])
+def test_errors_file_not_written_on_fallback(tmp_path, conll_files, bad):
+    """A reader's error late in a file: the files are read whole to raise it."""
+    gold, pred = conll_files
+    broken = tmp_path / "broken.conll"
+    text = pred.read_bytes()
+    cut = text.rindex(b"\n\nw", 0, len(text) - 200) + 2
+    middle = b"w1\n" if bad == "a line without a label" else b"w1 X \xff\xfe\n"
+    broken.write_bytes(text[:cut] + middle + text[cut:])
+    out = tmp_path / "err.jsonl"
+    job = FileScoring(chunk_size=3, gold_options={"comments": True},
+                      pred_options={"comments": True})
+    with pytest.raises(NotStreamable, match="an input error") as fallback:
+        stream_score(gold, broken, job, errors=out)
+    assert not out.exists()
+    assert not [f for f in tmp_path.iterdir() if f.name.endswith((".partial", ".tmp"))]
+    with pytest.raises(FormatError) as whole:
+        score_files(gold, broken, stream=False, gold_options={"comments": True},
+                    pred_options={"comments": True})
+    assert str(whole.value) in fallback.value.reason
+
+
+def test_errors_file_not_written_on_an_input_error(tmp_path, conll_files):
     gold, pred = conll_files
     out = tmp_path / "err.jsonl"
-    with pytest.raises(NotStreamable):
+    with pytest.raises(FormatError, match=r"Token \d+ of sentence \d+ differs"):
         stream_score(gold, pred, FileScoring(chunk_size=3, strict_tokens=True,
                                              gold_options={"comments": True},
                                              pred_options={"comments": True}), errors=out)

@@ -35,3 +35,22 @@ def test_scorers_updated_in_threads_leave_the_warning_state_as_it_was():
     assert (list(warnings.filters), warnings.showwarning) == before
     with pytest.warns(UserWarning, match="still seen"):
         warnings.warn("still seen", UserWarning, stacklevel=1)
+
+
+def test_a_whole_input_batch_that_warns_then_raises_is_not_streamable(monkeypatch):
+    """Read whole, the warning would be given before the error: a chunk cannot say both."""
+    import nerscore.accumulate.scorer as scorer_module
+    from nerscore.errors import InvalidTagError
+    from nerscore.io.chunks import NotStreamable
+
+    def warn_then_fail(*args, **kwargs):
+        warnings.warn("a merged chunk", UserWarning, stacklevel=1)
+        raise InvalidTagError("Invalid tag 'X' at token 0 of sentence 3.", tag="X")
+
+    monkeypatch.setattr(scorer_module, "run_matcher", warn_then_fail)
+    with pytest.raises(NotStreamable, match="a chunk warned: a merged chunk"):
+        EntityScorer(whole_input=True).update([["O"]], [["O"]])
+    with warnings.catch_warnings():  # a batch of a training loop: the error
+        warnings.simplefilter("ignore")
+        with pytest.raises(InvalidTagError):
+            EntityScorer().update([["O"]], [["O"]])

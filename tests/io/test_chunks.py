@@ -12,7 +12,7 @@ import nerscore.io.chunks
 import nerscore.io.conll
 from nerscore.accumulate.files import FileScoring
 from nerscore.errors import FormatError, LengthMismatchError
-from nerscore.io.chunks import ReadAhead, chunk_pairs, pair_chunks
+from nerscore.io.chunks import NotStreamable, ReadAhead, chunk_pairs, pair_chunks
 from nerscore.io.conll import ConllChunks
 
 MAIN = threading.current_thread().name
@@ -138,10 +138,15 @@ def test_chunk_pairs_reads_both_files_in_threads_of_their_own(tmp_path, monkeypa
 
 
 def _pairs(gold, pred, chunk_size=1):
+    """Every pair, then the error of the whole files that pairing them found."""
     job = FileScoring.from_keywords()
     inputs = chunk_pairs(str(gold), str(pred), job.formats(str(gold), str(pred)), False,
                          chunk_size, job.gold_options, job.pred_options, job.strict_tokens)
-    return list(inputs.pairs)
+    pairs = list(inputs.pairs)
+    error = inputs.errors.error()
+    if error is not None:
+        raise error
+    return pairs
 
 
 @pytest.mark.parametrize("chunk_size", [1, 2, 100])
@@ -158,13 +163,17 @@ def test_a_side_with_more_sentences_is_named_with_both_counts(tmp_path, chunk_si
         _pairs(pred, gold, chunk_size)
 
 
-def test_span_files_count_documents(tmp_path):
+def test_span_files_with_more_documents_on_one_side_are_read_whole(tmp_path):
+    """Read whole, span documents are joined by id: a missing document is a note, no error."""
     gold, pred = tmp_path / "g.jsonl", tmp_path / "p.jsonl"
     gold.write_text('{"id": "a", "spans": []}\n{"id": "b", "spans": []}\n', encoding="utf-8")
     pred.write_text('{"id": "a", "spans": []}\n', encoding="utf-8")
-    with pytest.raises(LengthMismatchError, match=rf"^{gold} has 2 documents but {pred} has 1; "
-                                                  "both files must list the same documents"):
+    with pytest.raises(NotStreamable, match="do not list the same documents"):
         _pairs(gold, pred)
+    res = nerscore.score_files(gold, pred, chunk_size=1, zero_division=0)
+    assert not res.streamed
+    assert res.report.notes == ("1 gold document(s) have no prediction and count as predicting "
+                                "no entities: 'b'.",)
 
 
 @pytest.mark.parametrize(("gold_text", "pred_text"), [

@@ -24,8 +24,20 @@ instead (``StreamResult.fallback`` says why):
 - span files whose documents are not listed in the same order on both
   sides (they are joined by id; in order, each chunk joins on its own);
 - formats read whole (BRAT folders), and tags against spans;
-- an input error of any kind, so that the error raised is the one of the
-  in-memory reader, with its whole-file counts.
+- span files that do not hold as many documents (read whole, they are
+  joined by id: a missing document is a note, not an error);
+- an input error whose wording for the whole files cannot be told chunk by
+  chunk: a reader's (read whole, an encoding error late in a file comes
+  before a bad line early in it), or a scoring error the scorer does not
+  know the stage of (of span documents, of the matcher).
+
+Other input errors are raised as reading whole raises them, sentences
+numbered as in the files (:attr:`~nerscore.EncodedTags.first`): reading
+whole checks the files one stage after another (the readers, the format's
+pair check, the scoring's checks of the shapes, the gold tags, the predicted
+tags), so once a chunk has an error, the rest of the files is read chunk by
+chunk, checked for the earlier stages only (:class:`~nerscore.io.chunks.FirstError`),
+and the first error of the earliest stage is raised.
 
 See ``docs/scale.md``.
 """
@@ -44,6 +56,7 @@ from nerscore.errors import NerscoreError
 from nerscore.io.atomic import AtomicFile
 from nerscore.io.chunks import (
     CHUNK_SIZE,
+    FirstError,
     NotStreamable,
     chunk_pairs,
     pair_chunks,
@@ -57,6 +70,7 @@ from nerscore.values.decoding import Decoding
 if TYPE_CHECKING:  # the analysis modules are imported when a run asks for them
     from nerscore.analysis.confusion import ConfusionMatrix
     from nerscore.analysis.errors import ErrorRecord
+    from nerscore.values.tags import EncodedTags
 
 __all__ = [
     "CHUNK_SIZE",
@@ -265,11 +279,81 @@ def score_shard(
     Raises
     ------
     NotStreamable
-        As :func:`stream_score`; input errors are raised as they are.
+        As :func:`stream_score`.
+    NerscoreError
+        An input error, as :func:`stream_score` raises it; one that
+        :func:`stream_score` leaves to reading the files whole (a reader's)
+        is raised as the chunk's reader or scorer raised it.
     """
+    try:
+        return _score_chunks(gold, pred, job, errors, progress, None)
+    except _ReadWhole as exc:
+        raise exc.error from None
+
+
+class _ReadWhole(Exception):  # a way out, not an error of its own
+    """An input error whose wording for the whole files needs them read whole."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+#: The stages of the scoring's checks of tag inputs, in the order reading whole runs them
+#: (:func:`nerscore.decode.inputs.prepare`): the shapes of both sides, the gold tags decoded,
+#: then the predicted tags (the format's pair check and the readers come before all three).
+_SHAPE, _GOLD, _PRED, _NONE = 1, 2, 3, 4
+
+
+def _tag_error(y_true: object, y_pred: object, decoding: Decoding,
+               below: int = _NONE) -> tuple[int, NerscoreError] | None:
+    """The first error of the scoring's checks of stages below ``below`` on a chunk of tags.
+
+    Raises
+    ------
+    NotStreamable
+        Where the checks warn: reading whole, the warning would come before the error.
+    """
+    from nerscore.errors import caught_warnings
+    from nerscore.values.tags import EncodedTags
+
+    if not (isinstance(y_true, EncodedTags) and isinstance(y_pred, EncodedTags)):
+        return None
+    with caught_warnings() as caught:
+        found = _first_tag_error(y_true, y_pred, decoding, below)
+    if caught:
+        raise NotStreamable(f"a chunk warned: {caught[0].message}")
+    return found
+
+
+def _first_tag_error(y_true: EncodedTags, y_pred: EncodedTags, decoding: Decoding,
+                     below: int) -> tuple[int, NerscoreError] | None:
+    from nerscore.decode.entities import decode
+    from nerscore.values.tags import encode_pair
+
+    try:
+        t, p = encode_pair(y_true, y_pred)
+    except NerscoreError as exc:
+        return _SHAPE, exc
+    for stage, side in ((_GOLD, t), (_PRED, p)):
+        if stage >= below or (stage == _PRED and p is t):
+            break
+        try:
+            decode(side, decoding)
+        except NerscoreError as exc:
+            return stage, exc
+    return None
+
+
+def _score_chunks(
+    gold: str | os.PathLike[str], pred: str | os.PathLike[str] | None, job: FileScoring,
+    errors: bool | Callable[[Sequence[ErrorRecord]], None],
+    progress: Callable[[int, int], None] | None,
+    before_error: Callable[[tuple[str, ...]], None] | None,
+) -> ShardResult:
+    """:func:`score_shard`; an input error that needs the files read whole raises :class:`_ReadWhole`."""
     g_path = os.fspath(gold)
     p_path = None if pred is None else os.fspath(pred)
-    fmts = job.formats(g_path, p_path)
     collected: list[ErrorRecord] | None = None
     sink: Callable[[Sequence[ErrorRecord]], None] | None = None
     if callable(errors):
@@ -277,16 +361,52 @@ def score_shard(
     elif errors:
         collected = []
         sink = collected.extend
-    scorer = job.scorer(sink)
-    inputs = chunk_pairs(g_path, g_path if p_path is None else p_path, fmts, p_path is None,
-                         job.chunk_size, job.gold_options, job.pred_options, job.strict_tokens)
-    for y_true, y_pred, texts in inputs.pairs:
-        scorer.update(y_true, y_pred, texts=texts)
-        done, total = inputs.position()
-        if progress is not None and total:
-            progress(done, total)
+    try:  # errors of the options and of opening the files come before any reading
+        fmts = job.formats(g_path, p_path)
+        scorer = job.scorer(sink)
+        inputs = chunk_pairs(g_path, g_path if p_path is None else p_path, fmts,
+                             p_path is None, job.chunk_size, job.gold_options,
+                             job.pred_options, job.strict_tokens)
+    except NerscoreError as exc:
+        raise _ReadWhole(exc) from exc
+    found = inputs.errors
+    try:
+        for y_true, y_pred, texts in inputs.pairs:
+            if not found.found:
+                try:
+                    scorer.update(y_true, y_pred, texts=texts)
+                except NerscoreError as exc:
+                    _scoring_failed(found, exc, y_true, y_pred, job.decoding)
+            elif found.wants(_SHAPE):  # an earlier stage in a later chunk comes first
+                earlier = _tag_error(y_true, y_pred, job.decoding, found.stage or _NONE)
+                if earlier is not None:
+                    found.failed(*earlier)
+            if found.unresolved is not None:
+                break
+            done, total = inputs.position()
+            if progress is not None and total:
+                progress(done, total)
+    except NerscoreError as exc:  # a reader's
+        raise _ReadWhole(exc) from exc
+    if found.unresolved is not None:
+        raise _ReadWhole(found.unresolved)
+    error = found.error()
+    if error is not None:
+        if before_error is not None and found.in_scoring():
+            before_error(inputs.token_notes())
+        raise error
     scorer.on_errors = None
     return ShardResult(scorer, inputs.notes(), inputs.token_notes(), collected)
+
+
+def _scoring_failed(found: FirstError, exc: NerscoreError, y_true: object, y_pred: object,
+                    decoding: Decoding) -> None:
+    """Keep a chunk's scoring error with its stage; where its stage is unknown, the files are read whole."""
+    known = _tag_error(y_true, y_pred, decoding)
+    if known is not None and type(known[1]) is type(exc) and str(known[1]) == str(exc):
+        found.failed(known[0], exc)
+    else:
+        found.unresolved = exc
 
 
 def stream_score(
@@ -296,23 +416,35 @@ def stream_score(
     *,
     errors: str | os.PathLike[str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    before_error: Callable[[tuple[str, ...]], None] | None = None,
 ) -> StreamResult:
     """:func:`score_files`, chunk by chunk only: raises :class:`NotStreamable` instead of reading whole.
+
+    An input error is raised as reading the files whole raises it, named
+    by the files' sentence numbers: once a chunk has one, the rest of the
+    files is read chunk by chunk (not scored) for an error that reading
+    whole finds first (the pair check, an earlier stage of the scoring's
+    checks), and the first of them is raised. Where the error cannot be
+    worded as for the whole files chunk by chunk (a reader's error, or
+    one the scorer does not know), it raises :class:`NotStreamable`
+    instead. ``before_error(notes)`` is called before raising an error of
+    the scoring (which reading whole raises after comparing the files),
+    with the pair check's notes on the whole files (CoNLL: differing tokens).
 
     Nothing is written when it raises (the error file is written to a
     temporary file and moved in place at the end).
     """
     sink = _ErrorSink(errors) if errors is not None else None
     try:
-        shard = score_shard(gold, pred, job, errors=False if sink is None else sink.write,
-                            progress=progress)
+        shard = _score_chunks(gold, pred, job, False if sink is None else sink.write, progress,
+                              before_error)
         scorer, file_notes, token_notes = shard.scorer, shard.notes, shard.token_notes
         if scorer.n_batches == 0:
             raise NotStreamable("the inputs are empty")
-    except NerscoreError as exc:
+    except _ReadWhole as exc:
         if sink is not None:
             sink.discard()
-        raise NotStreamable(f"an input error ({exc})") from exc
+        raise NotStreamable(f"an input error ({exc.error})") from exc.error
     except BaseException:
         if sink is not None:
             sink.discard()

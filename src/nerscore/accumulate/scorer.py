@@ -10,6 +10,7 @@ after earlier ones).
 from __future__ import annotations
 
 import copy
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,7 @@ import numpy as np
 
 from nerscore.decode.label_ops import warn_unknown_labels
 from nerscore.decode.text_agreement import TextMismatches
-from nerscore.errors import TextMismatchWarning, caught_warnings
+from nerscore.errors import NerscoreError, TextMismatchWarning, caught_warnings
 from nerscore.io.chunks import NotStreamable
 from nerscore.matching import get_matcher
 from nerscore.scoring.metrics import build_report, run_matcher
@@ -55,8 +56,9 @@ class EntityScorer:
     whole_input : bool
         The report must be, note for note, the one of :func:`nerscore.evaluate`
         on all batches at once: a batch that warns or notes something (its
-        message would speak of that batch only), or whose matcher details
-        differ from earlier batches, raises
+        message would speak of that batch only; also where it then raises an
+        input error), or whose matcher details differ from earlier batches,
+        raises
         :class:`~nerscore.io.chunks.NotStreamable` instead (what the file
         scorers use to fall back to reading whole files).
 
@@ -177,13 +179,14 @@ class EntityScorer:
         matcher = get_matcher(self._match)
         if self._whole_input:  # a warning would speak of this batch only
             with caught_warnings() as caught:
-                run = run_matcher(y_true, y_pred, self._match, self._decoding,
-                                  self._run_options(), align=self._aligned(),
-                                  warn_labels=False)
-            # differing texts add up over batches: one note and warning for the whole input
-            caught = [w for w in caught if not issubclass(w.category, TextMismatchWarning)]
-            if caught:
-                raise NotStreamable(f"a chunk warned: {caught[0].message}")
+                try:
+                    run = run_matcher(y_true, y_pred, self._match, self._decoding,
+                                      self._run_options(), align=self._aligned(),
+                                      warn_labels=False)
+                except NerscoreError:  # warned before: the whole input warns, then raises
+                    _check_unwarned(caught)
+                    raise
+            _check_unwarned(caught)
         else:
             run = run_matcher(y_true, y_pred, self._match, self._decoding, self._run_options(),
                               align=self._aligned(), warn_labels=False)
@@ -289,6 +292,17 @@ class EntityScorer:
             labels=self._labels, n_sequences=self.n_sequences, n_tokens=self.n_tokens,
             extra=dict(extra), notes=tuple(notes), selection=self._selection,
         )
+
+
+def _check_unwarned(caught: Sequence[warnings.WarningMessage]) -> None:
+    """Raise :class:`NotStreamable` for a batch that warned (its warning would speak of it only).
+
+    Documents whose texts differ are the exception: they add up over batches,
+    into one note and warning for the whole input.
+    """
+    caught = [w for w in caught if not issubclass(w.category, TextMismatchWarning)]
+    if caught:
+        raise NotStreamable(f"a chunk warned: {caught[0].message}")
 
 
 def _same_details(a: tuple[Any, Any, Mapping[str, Any]],

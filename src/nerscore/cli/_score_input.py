@@ -9,6 +9,7 @@ folders, inputs whose chunks cannot give the in-memory result; see
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
@@ -78,7 +79,8 @@ def _whole_report(args: argparse.Namespace) -> bool:
 
 
 def score_streaming(args: argparse.Namespace, sides: tuple[tuple[str, Format], ...], kind: str,
-                    one_file: bool, options: dict[str, Any], notes: tuple[str, ...] = ()) -> Any:
+                    one_file: bool, options: dict[str, Any], notes: tuple[str, ...] = (),
+                    before_error: Callable[[tuple[str, ...]], None] | None = None) -> Any:
     """Score chunk by chunk (or on Dask) as ``run_score`` would; None when it must run in memory.
 
     Parameters
@@ -95,6 +97,9 @@ def score_streaming(args: argparse.Namespace, sides: tuple[tuple[str, Format], .
         The matcher options given.
     notes : tuple of str
         Notes for the report, before the readers' notes.
+    before_error : callable, optional
+        Called with the notes on differing tokens before an input error of
+        the scoring is raised (see :func:`~nerscore.accumulate.files.stream_score`).
 
     Returns
     -------
@@ -128,8 +133,15 @@ def score_streaming(args: argparse.Namespace, sides: tuple[tuple[str, Format], .
     errors = common.pop("errors")
     job = FileScoring.from_keywords(chunk_size=chunk, **common)
     bar = ProgressBar(f"reading {args.gold}", unit="bytes")
+
+    def said_before_error(token_notes: tuple[str, ...]) -> None:
+        bar.close()  # its line cleared before the notes
+        if before_error is not None:
+            before_error(token_notes)
+
     try:
-        return stream_score(args.gold, pred, job, errors=errors, progress=bar)
+        return stream_score(args.gold, pred, job, errors=errors, progress=bar,
+                            before_error=said_before_error)
     except NotStreamable:
         return None
     finally:

@@ -251,14 +251,19 @@ def _score_streamed(args: argparse.Namespace, sides: tuple[tuple[str, Format], .
     same = None
     if not one_file and not (args.workers or args.scheduler) and _read_alike(args, sides):
         same = _same_file(args.gold, args.pred)
+
+    def compared(token_notes: tuple[str, ...]) -> None:
+        """What the files' comparison says, before the scores (or an error of the scoring)."""
+        for n in token_notes:
+            note("score", f"{n} Pass --strict-tokens to make this an error.", kind="warning")
+        if same:
+            note("score", same)
+
     res = score_streaming(args, sides, kind, one_file, options,
-                          notes=chosen + ((same,) if same else ()))
+                          notes=chosen + ((same,) if same else ()), before_error=compared)
     if res is None:
         return None
-    for n in res.token_notes:
-        note("score", f"{n} Pass --strict-tokens to make this an error.", kind="warning")
-    if same:
-        note("score", same)
+    compared(res.token_notes)
     report = res.report
     renderer = output_renderer(args, "scores")
     write_result(renderer.functions["scores"](_output(report, args, res.confusion), args.digits),

@@ -106,8 +106,10 @@ class TokenDiff:
     :func:`check_aligned` adds a whole file at once; a streaming reader adds
     chunks of the same sentences in order (their tags numbered as in the
     file, ``EncodedTags.first``) and reads :meth:`notes` at the end, which
-    are then the notes of the whole files. It is the pair check of the
-    CoNLL format (:mod:`nerscore.io.formats`).
+    are then the notes of the whole files. It is the pair check of the CoNLL
+    format (:mod:`nerscore.io.formats`). After :meth:`add` has raised, later
+    chunks can still be added: :meth:`files_error` is then the error that
+    :func:`check_aligned` raises on the whole files.
 
     Parameters
     ----------
@@ -115,7 +117,8 @@ class TokenDiff:
         The files, for messages.
     strict_tokens : bool
         Raise :class:`~nerscore.errors.FormatError` at the first differing
-        token (its message counts the differences of the chunk only).
+        token (its message counts the differences added so far; see
+        :meth:`files_error`).
 
     Attributes
     ----------
@@ -123,9 +126,9 @@ class TokenDiff:
         How the files separate their sentences (:data:`LAYOUT`), for the
         error of a streaming reader that finds different numbers of them.
     hint : str
-        Once :meth:`add` has raised for a sentence whose lengths differ:
-        that sentence, as the count error of the whole files says it where
-        their numbers of sentences differ too ("" before).
+        Once :meth:`add` has raised for a sentence whose lengths differ: the
+        first such sentence, as the count error of the whole files says it
+        where their numbers of sentences differ too ("" before).
     """
 
     layout = LAYOUT
@@ -140,6 +143,8 @@ class TokenDiff:
         self.n_sentences = 0
         self.first: str | None = None
         self.hint = ""
+        self._length_error: LengthMismatchError | None = None
+        self._token: tuple[int, int, str, int, str, int, str | None] | None = None
 
     def add(self, gold: ConllCorpus, pred: ConllCorpus) -> None:
         """Count the differing tokens of one chunk of the same sentences on both sides.
@@ -154,8 +159,10 @@ class TokenDiff:
         """
         try:
             _check_shape(gold, pred, self.gname, self.pname)
-        except LengthMismatchError:
-            self.hint = _length_hint(gold, pred, self.gname, self.pname)
+        except LengthMismatchError as exc:
+            if self._length_error is None:  # the first: the one the whole files' check names
+                self.hint = _length_hint(gold, pred, self.gname, self.pname)
+                self._length_error = exc
             raise
         n_tokens = len(gold.tags)
         self.n_tokens += n_tokens
@@ -176,13 +183,33 @@ class TokenDiff:
         self.first = (f"token {idx} of sentence {seq}: {quoted(gt)} ({gname}, line {gl}) vs "
                       f"{quoted(pt)} ({pname}, line {pl})")
         if self.strict_tokens:
-            raise FormatError(
-                f"Token {idx} of sentence {seq} differs between the files: {quoted(gt)} "
-                f"({gname}, line {gl}) vs {quoted(pt)} ({pname}, line {pl}); {len(differ)} of "
-                f"{n_tokens} tokens differ. Check that both files hold the same text, or allow "
-                "differing tokens (strict_tokens=False, without --strict-tokens).",
-                source=pred.source, line=pl,
-            )
+            self._token = (idx, seq, gt, gl, pt, pl, pred.source)
+            token_error = self.files_error()
+            assert token_error is not None
+            raise token_error
+
+    def files_error(self) -> LengthMismatchError | FormatError | None:
+        """The error of the whole files, once every chunk has been added (None: none).
+
+        The first sentence whose lengths differ, else (``strict_tokens``) the
+        first differing token, with the differing tokens of everything
+        added counted: what :func:`check_aligned` raises on the whole files
+        (where their numbers of sentences differ, it raises that instead,
+        which a streaming reader finds only at their ends).
+        """
+        if self._length_error is not None:
+            return self._length_error
+        if self._token is None:
+            return None
+        idx, seq, gt, gl, pt, pl, source = self._token
+        return FormatError(
+            f"Token {idx} of sentence {seq} differs between the files: {quoted(gt)} "
+            f"({self.gname}, line {gl}) vs {quoted(pt)} ({self.pname}, line {pl}); "
+            f"{self.n_differ} of {self.n_tokens} tokens differ. Check that both files hold the "
+            "same text, or allow differing tokens (strict_tokens=False, without "
+            "--strict-tokens).",
+            source=source, line=pl,
+        )
 
     def notes(self) -> tuple[str, ...]:
         """How many tokens differ and where the first one is (empty when none does)."""

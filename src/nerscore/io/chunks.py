@@ -4,7 +4,10 @@ Files are read chunk by chunk by the chunked reader of their format
 (:attr:`nerscore.io.formats.Format.chunks`) and the two sides are cut into
 pairs of chunks of the same sentences or documents (:func:`pair_chunks`),
 with the readers' notes, and the format's pair check where both sides have
-one format, counted over the whole files.
+one format, counted over the whole files. Tag chunks are numbered as the
+files' sentences (:attr:`~nerscore.EncodedTags.first`), and an input error
+found in a chunk is kept (:class:`FirstError`) while the rest of the files
+is read, until it is known to be the one that reading them whole raises.
 """
 
 from __future__ import annotations
@@ -15,10 +18,10 @@ import queue
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
-from nerscore.errors import LengthMismatchError
+from nerscore.errors import LengthMismatchError, NerscoreError
 from nerscore.io.defaults import CHUNK_SIZE
 from nerscore.values.tags import EncodedTags
 
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CHUNK_SIZE",
     "ChunkPairs",
+    "FirstError",
     "NotStreamable",
     "ReadAhead",
     "chunk_pairs",
@@ -314,15 +318,121 @@ _ITEM, _END, _RAISED = 0, 1, 2
 _POLL, _JOIN = 0.05, 5.0
 
 
+class FirstError:
+    """The input error that reading a pair of files whole raises, found chunk by chunk.
+
+    Read whole, a pair of files is checked one stage after another, each
+    stage over the whole files: the readers (gold, then prediction), the
+    format's pair check (the numbers of sentences, their lengths, the
+    tokens), then the scoring's stages (the scorer numbers them: lower comes
+    first). Chunk by chunk, an error found in one chunk is that error only
+    if no earlier stage fails in a later chunk; so once one is found, the
+    rest of the files is read and checked for the earlier stages only
+    (:meth:`wants`), and :meth:`error` tells which error it is.
+
+    Attributes
+    ----------
+    check : PairCheck or None
+        The format's pair check (its ``files_error()`` says its error for
+        the whole files).
+    read : Exception or None
+        What a reader raised (a reader's error is never worded here).
+    unresolved : Exception or None
+        An error whose wording for the whole files cannot be told chunk by
+        chunk (a reader's, or one the scorer does not know the stage of):
+        the files must be read whole to raise it.
+    counts : LengthMismatchError or None
+        The files hold different numbers of sentences (found at their ends).
+    pair : Exception or None
+        The first error of the format's pair check.
+    stage, scoring : int, Exception or None
+        The earliest scoring error found and its stage.
+
+    Examples
+    --------
+    >>> found = FirstError()
+    >>> found.failed(3, NerscoreError("an invalid tag in sentence 7"))
+    >>> found.wants(2), found.wants(3)
+    (True, False)
+    >>> found.failed(2, NerscoreError("sentence 9 has 2 gold tags but 3 predicted tags"))
+    >>> str(found.error())
+    'sentence 9 has 2 gold tags but 3 predicted tags'
+    """
+
+    def __init__(self, check: Any = None) -> None:
+        self.check = check
+        self.unresolved: Exception | None = None
+        self.counts: LengthMismatchError | None = None
+        self.pair: Exception | None = None
+        self.stage: int | None = None
+        self.scoring: Exception | None = None
+        self.read: Exception | None = None
+
+    @property
+    def found(self) -> bool:
+        """Whether an error has been found (scoring stops there)."""
+        return (self.unresolved is not None or self.counts is not None or self.pair is not None
+                or self.scoring is not None)
+
+    def wants(self, stage: int) -> bool:
+        """Whether a later chunk's error of scoring stage ``stage`` would come first."""
+        if self.unresolved is not None or self.counts is not None or self.pair is not None:
+            return False
+        return self.stage is None or stage < self.stage
+
+    def failed(self, stage: int, error: Exception) -> None:
+        """A scoring error of ``stage`` in the chunk read last."""
+        if self.wants(stage):
+            self.stage, self.scoring = stage, error
+
+    def pair_failed(self, error: Exception) -> None:
+        """The pair check raised ``error``: its check gives the error of the whole files."""
+        if self.pair is None:
+            self.pair = error
+            if not callable(getattr(self.check, "files_error", None)):
+                self.unresolved = error  # a check that cannot say it for the whole files
+
+    def error(self) -> Exception | None:
+        """Once every chunk has been read: the error the whole files raise (None: none).
+
+        Only where nothing is :attr:`unresolved`.
+        """
+        if self.counts is not None:
+            return self.counts
+        if self.pair is not None:
+            whole = self.check.files_error()
+            return self.pair if whole is None else whole
+        return self.scoring
+
+    def in_scoring(self) -> bool:
+        """Whether the error is the scoring's (reading whole, raised after the files are compared)."""
+        return self.counts is None and self.pair is None and self.scoring is not None
+
+
+def _marked(chunks: Iterable[T], found: FirstError) -> Iterator[T]:
+    """The chunks of a reader; an error it raises is kept as the reader's (``found.read``)."""
+    try:
+        yield from chunks
+    except Exception as exc:
+        found.read = exc
+        raise
+
+
 @dataclass
 class ChunkPairs:
-    """Both sides as streams of aligned chunk pairs, and their notes once read."""
+    """Both sides as streams of aligned chunk pairs, and their notes once read.
+
+    ``errors`` keeps the input errors found while pairing (the pair check's,
+    the numbers of sentences); the pairs go on to the ends of the files
+    after one (see :class:`FirstError`), a reader's error is raised.
+    """
 
     pairs: Iterator[tuple[Any, Any, Sequence[Any] | None]]
     notes: Callable[[], tuple[str, ...]]
     token_notes: Callable[[], tuple[str, ...]] = tuple
     #: ``(bytes of gold read so far, size of gold)``; ``(0, 0)`` where unknown.
     position: Callable[[], tuple[int, int]] = lambda: (0, 0)
+    errors: FirstError = field(default_factory=FirstError)
 
 
 def chunk_pairs(gold: str, pred: str, fmts: tuple[Format, Format], one_file: bool,
@@ -332,17 +442,22 @@ def chunk_pairs(gold: str, pred: str, fmts: tuple[Format, Format], one_file: boo
 
     ``one_file``: both sides are read from ``gold`` (its notes are counted once).
 
+    Tag chunks are numbered as the files' sentences (``first``: the
+    sentences paired before them), whatever their reader did.
+
+    The errors of the pair check and a difference in the numbers of
+    sentences are kept in ``errors`` (:class:`FirstError`), worded as the
+    format's pair check words them for the whole files (for two CoNLL files
+    with different numbers of sentences: how they are separated and the
+    first sentence whose lengths differ); the pairs go on to the ends of
+    the files.
+
     Raises
     ------
     NotStreamable
         For a format read whole (BRAT), for tags against spans, and (while
         iterating) for span files that do not list the same documents in
-        the same order.
-    LengthMismatchError
-        While iterating, worded as the format's pair check words it for the
-        whole files: for two CoNLL files with different numbers of sentences,
-        how they are separated and the first sentence whose lengths differ
-        (both files are then read to their ends, as when read whole).
+        the same order (or as many).
     """
     g_fmt, p_fmt = fmts
     g_read, p_read = g_fmt.chunks, p_fmt.chunks
@@ -356,6 +471,7 @@ def chunk_pairs(gold: str, pred: str, fmts: tuple[Format, Format], one_file: boo
     check = None
     if g_fmt is p_fmt and g_fmt.pair_check is not None:
         check = g_fmt.pair_check(gold, pred, strict_tokens=strict_tokens)
+    found = FirstError(check)
 
     # what the pair check knows of the format (CoNLL: how its sentences are separated, and
     # where one's lengths differ) is said as the whole files' check says it
@@ -365,25 +481,33 @@ def chunk_pairs(gold: str, pred: str, fmts: tuple[Format, Format], one_file: boo
         return "" if check is None else check.hint
 
     def pairs() -> Iterator[tuple[Any, Any, Sequence[Any] | None]]:
-        with ReadAhead(g.chunks) as g_chunks, ReadAhead(p.chunks) as p_chunks:
+        with ReadAhead(_marked(g.chunks, found)) as g_chunks, \
+                ReadAhead(_marked(p.chunks, found)) as p_chunks:
             unit = "documents" if kind == "spans" else "sentences"
             paired = pair_chunks(g_chunks, p_chunks, names=(gold, pred), unit=unit,
                                  layout=layout, hint=hint)
-            for gc, pc in paired:
-                if check is not None:
-                    try:
-                        check.add(gc, pc)
-                    except LengthMismatchError:
-                        # a sentence whose lengths differ: where the numbers of sentences
-                        # differ too, the files' count error (read to their ends) says so
-                        for _ in paired:
-                            pass
-                        raise
-                y_true, y_pred = g.data(gc), p.data(pc)
-                if kind == "spans" and [d.id for d in y_true] != [d.id for d in y_pred]:
-                    raise NotStreamable(
-                        "the span files do not list the same documents in the same order")
-                yield y_true, y_pred, g.texts(gc)
+            n = 0  # sentences paired so far
+            try:
+                for gc, pc in paired:
+                    if check is not None:
+                        try:
+                            check.add(gc, pc)
+                        except NerscoreError as exc:  # said at the end, for the whole files
+                            found.pair_failed(exc)
+                    y_true, y_pred = g.data(gc), p.data(pc)
+                    if kind == "spans":
+                        if [d.id for d in y_true] != [d.id for d in y_pred]:
+                            raise NotStreamable(_ORDER)
+                    elif isinstance(y_true, EncodedTags) and isinstance(y_pred, EncodedTags):
+                        y_true, y_pred = y_true.starting_at(n), y_pred.starting_at(n)
+                        n += y_true.n_sequences
+                    yield y_true, y_pred, g.texts(gc)
+            except LengthMismatchError as exc:
+                if exc is found.read:
+                    raise
+                if kind == "spans":  # documents are joined by id when read whole
+                    raise NotStreamable(_ORDER) from None
+                found.counts = exc  # read to the ends of both files, as when read whole
 
     def pair_notes() -> tuple[str, ...]:
         return () if check is None else check.notes()
@@ -391,4 +515,7 @@ def chunk_pairs(gold: str, pred: str, fmts: tuple[Format, Format], one_file: boo
     def notes() -> tuple[str, ...]:
         return g.notes() + (() if one_file else p.notes()) + pair_notes()
 
-    return ChunkPairs(pairs(), notes, pair_notes, g.position)
+    return ChunkPairs(pairs(), notes, pair_notes, g.position, found)
+
+
+_ORDER = "the span files do not list the same documents in the same order"

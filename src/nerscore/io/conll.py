@@ -339,7 +339,7 @@ class ConllChunks:
     [[['O', 'B-X'], ['I-Y']], [['O']]]
     >>> chunks.n_sentences, chunks.n_tokens, chunks.notes()
     (3, 4, ('1 -DOCSTART- line read as document boundary',))
-    >>> [c.tags.first for c in chunks]
+    >>> [c.tags.first for c in ConllChunks(io.StringIO(text), chunk_size=2)]
     [0, 2]
     """
 

@@ -145,6 +145,13 @@ class PairCheck(Protocol):
     streaming reader adds aligned chunk pairs in order. :meth:`notes` then
     holds the notes on the whole files.
 
+    A check may also have ``files_error()``: after :meth:`add` has raised
+    and the later pairs have been added too, the error that adding the
+    whole files at once raises (CoNLL: the first sentence whose lengths
+    differ, or the first differing token counted over the whole files). The
+    streaming scorer then raises that error without reading the files whole;
+    for a check without it, it reads them whole to raise the error.
+
     Attributes
     ----------
     layout : str
@@ -153,7 +160,7 @@ class PairCheck(Protocol):
         lines"``; see :meth:`~nerscore.errors.LengthMismatchError.of_counts`).
     hint : str
         A further sentence for that error, once :meth:`add` has met a pair
-        whose lengths differ ("" until then).
+        whose lengths differ ("" until then; the first such pair's).
     """
 
     layout: str
