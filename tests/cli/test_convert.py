@@ -329,3 +329,23 @@ def test_the_default_chunk_size_is_one_constant(capsys, monkeypatch, tmp_path):
     assert run(capsys, "convert", src, tmp_path / "b.conll")[0] == 0
     assert run(capsys, "convert", src, tmp_path / "c.conll", "--chunk-size", "7")[0] == 0
     assert given == [CHUNK_SIZE, 7]
+
+
+@pytest.mark.parametrize("name", ["gold", "gold.out"])
+def test_an_output_name_no_format_claims_is_written_as_conll_with_a_note(capsys, tmp_path,
+                                                                         name):
+    src = write(tmp_path / "a.jsonl", '{"id": "d", "text": "Anna left", "spans": '
+                                      '[[0, 4, "PER"]]}\n')
+    out = tmp_path / name
+    status, _, err = run(capsys, "convert", src, out)
+    assert status == 0
+    assert (f"nerscore convert: note: OUT {out} has no suffix a format claims, so it is written "
+            "as a conll file, as an input so named is read; name it with a format's suffix "
+            "(.conll, .jsonl, ...) or give --to-format to write another format.\n" in err)
+    assert out.read_text(encoding="utf-8") == "Anna B-PER\nleft O\n\n"
+    # a suffix a format claims, a folder, or the format named: nothing was guessed
+    for argv in ([tmp_path / "b.conll"], [tmp_path / "b.jsonl"], [f"{tmp_path / 'brat'}/"],
+                 [tmp_path / "named", "--to-format", "conll"]):
+        status, _, err = run(capsys, "convert", src, *argv)
+        assert status == 0
+        assert "no suffix a format claims" not in err

@@ -29,6 +29,7 @@ __all__ = [
     "format_help",
     "format_name",
     "guessed_output",
+    "guessed_output_note",
     "input_format",
     "reader_options",
     "same_kind",
@@ -302,6 +303,49 @@ def guessed_output(path: str, fmt: Format, given: str | None) -> bool:
 
     return (given is None and fmt.name == FALLBACK_FORMAT and not fmt.claim(path)
             and not path.endswith(("/", os.sep)) and not os.path.isdir(path))
+
+
+def guessed_output_note(path: str, fmt: Format, given: str | None, *, name: str,
+                        format_flag: str) -> str | None:
+    """The note of a command that writes ``path`` in a format guessed for a name no format claims.
+
+    One rule for every command that writes a data file whose format comes
+    from the output's name (``convert``, ``adjudicate``):
+    :func:`guessed_output` decides, and this says it.
+
+    Parameters
+    ----------
+    path : str
+        The output.
+    fmt : Format
+        Its format, as guessed.
+    given : str, optional
+        The output format option's value.
+    name : str
+        How the command line names the output (``"--output"``, ``"OUT"``).
+    format_flag : str
+        The output format option (``"--output-format"``, ``"--to-format"``).
+
+    Returns
+    -------
+    str or None
+        None when the format was given or the name claims it.
+
+    Examples
+    --------
+    >>> from nerscore.io.formats import guess_format
+    >>> print(guessed_output_note("gold", guess_format("gold"), None, name="OUT",
+    ...                           format_flag="--to-format"))
+    OUT gold has no suffix a format claims, so it is written as a conll file, as an input so named is read; name it with a format's suffix (.conll, .jsonl, ...) or give --to-format to write another format.
+    >>> guessed_output_note("gold.conll", guess_format("gold.conll"), None, name="OUT",
+    ...                     format_flag="--to-format") is None
+    True
+    """
+    if not guessed_output(path, fmt, given):
+        return None
+    return (f"{name} {path} has no suffix a format claims, so it is written as a {fmt.name} "
+            "file, as an input so named is read; name it with a format's suffix (.conll, "
+            f".jsonl, ...) or give {format_flag} to write another format.")
 
 
 def writers_of(kind: str, format_flag: str) -> str:

@@ -253,11 +253,10 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     token_notes(read, "adjudicate")
     docs, stats = nerscore.adjudicate(data, min_votes=args.min_votes, **tag_kw,
                                       **label_kwargs(args))
-    if fm.guessed_output(args.output, out_fmt, args.output_format):
-        note("adjudicate", f"--output {args.output} has no suffix a format claims, so it is "
-                           f"written as a {out_fmt.name} file, as an input so named is read; name "
-                           "it with a format's suffix (.conll, .jsonl, ...) or give "
-                           "--output-format to write another format.")
+    guessed = fm.guessed_output_note(args.output, out_fmt, args.output_format,
+                                     name="--output", format_flag="--output-format")
+    if guessed is not None:
+        note("adjudicate", guessed)
     if tag_kw:
         writer = out_fmt.write_tags
         assert writer is not None  # checked before reading

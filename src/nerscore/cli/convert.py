@@ -27,7 +27,8 @@ __all__ = ["register", "run"]
 DESCRIPTION = """\
 Convert an annotated file between CoNLL, JSON Lines, BRAT, Parquet and the
 formats other packages register (the formats guessed from the names as
-'nerscore score' guesses them; a folder or a name ending in '/' is BRAT),
+'nerscore score' guesses them; a folder or a name ending in '/' is BRAT,
+and an OUT named with no suffix a format claims is CoNLL, with a note),
 and between tag schemes. Files are read and written chunk by chunk where the
 format allows (BRAT folders are read whole).
 
@@ -191,6 +192,10 @@ def run(args: argparse.Namespace) -> int:
     fm.check_spans_key(args, (fmt, out_fmt),
                        f"IN is a {fmt.name} file and OUT a {out_fmt.name} file")
     fm.check_reader_flags(args, [(None, fmt)], ignore=("encoding", "spans_key"))
+    guessed = fm.guessed_output_note(args.target, out_fmt, args.to_format, name="OUT",
+                                     format_flag="--to-format")
+    if guessed is not None:
+        note("convert", guessed)
     bar = ProgressBar(f"converting {args.source}", unit=fmt.progress_unit)
     try:
         result = _convert(args, fmt, conll, bar)
