@@ -508,6 +508,40 @@ def test_repair_discard_to_stdout_keeps_crlf(capsys, tmp_path):
     assert "changed 2 of 4 tags in 1 sentence of" in err
 
 
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig"])
+def test_repair_keeps_a_byte_order_mark_as_convert_does(capsys, tmp_path, encoding):
+    src = tmp_path / "bom.conll"
+    src.write_bytes(b"\xef\xbb\xbfAnna\tI-PER\nleft\tO\n")
+    fixed = b"\xef\xbb\xbfAnna\tB-PER\nleft\tO\n"
+    out_path = tmp_path / "fixed.conll"
+    status, _, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
+                         encoding, "-o", str(out_path))
+    assert status == 0
+    assert out_path.read_bytes() == fixed
+    assert "byte-order mark" not in err
+    converted = tmp_path / "converted.conll"
+    assert run(capsys, "convert", str(src), str(converted), "--encoding", encoding)[0] == 0
+    assert converted.read_bytes() == src.read_bytes()  # convert keeps it too
+    status, out, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
+                           encoding)
+    assert (status, out.encode("utf-8")) == (0, fixed)
+    assert "byte-order mark" not in err
+
+
+def test_repair_says_when_standard_output_cannot_hold_a_byte_order_mark(capsys, monkeypatch,
+                                                                         tmp_path):
+    import io
+
+    src = tmp_path / "bom.conll"
+    src.write_bytes(b"\xef\xbb\xbfAnna\tI-PER\n")
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="latin-1", newline="")
+    monkeypatch.setattr(sys, "stdout", stdout)
+    assert main(["repair", str(src), "--scheme", "IOB2"]) == 0
+    assert stdout.buffer.getvalue() == b"Anna\tB-PER\n"
+    assert (f"nerscore repair: warning: {src} began with a UTF-8 byte-order mark, not written "
+            "to standard output, whose encoding (latin-1) has none.\n" in capsys.readouterr().err)
+
+
 def test_repair_refuses_tags_the_scheme_does_not_know(capsys):
     status, out, err = run(capsys, "repair", PRED, "--scheme", "IOE2")
     assert (status, out) == (1, "")

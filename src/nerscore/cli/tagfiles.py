@@ -34,7 +34,8 @@ when there is any.
 
 REPAIR_DESCRIPTION = """\
 Rewrite the label column of a CoNLL file so that every sentence is valid under
-the scheme; all other columns, comments and blank lines are kept as they are.
+the scheme; all other columns, comments and blank lines are kept as they are,
+and so is a UTF-8 byte-order mark the file begins with.
 'begin' turns an I-X that may not start a chunk into B-X (the conlleval and
 lenient reading); 'discard' turns a malformed chunk into O (the strict reading).
 """
@@ -195,6 +196,7 @@ def run_repair(args: argparse.Namespace) -> int:
     original = corpus.to_lists()
     repaired = repair_tags(original, scheme=args.scheme, method=args.method, **tag_kw)
     text, n_changed = corpus.replace_labels(repaired)
+    text = _byte_order_mark(args) + text
     n_sent = sum(a != b for a, b in zip(original, repaired, strict=True))
     if args.output is None:
         sys.stdout.write(text)
@@ -208,3 +210,21 @@ def run_repair(args: argparse.Namespace) -> int:
                    f"{'s' if n_sent != 1 else ''} of {args.file} (method {args.method}, scheme "
                    f"{result.scheme}); wrote {where}")
     return 0
+
+
+def _byte_order_mark(args: argparse.Namespace) -> str:
+    """The UTF-8 byte-order mark FILE began with, to write back as ``convert`` writes CoNLL back.
+
+    The reader skips it; standard output in an encoding other than UTF-8
+    goes without it, with a warning.
+    """
+    from nerscore.io.convert.reading import began_with_bom
+    from nerscore.io.convert.writing import byte_order_mark
+
+    encoding = args.encoding if args.output is not None else (
+        getattr(sys.stdout, "encoding", None) or "utf-8")
+    mark = byte_order_mark(began_with_bom(args.file, args.encoding), encoding)
+    if mark is None:
+        note("repair", f"{args.file} began with a UTF-8 byte-order mark, not written to standard "
+                       f"output, whose encoding ({encoding}) has none.", kind="warning")
+    return mark or ""

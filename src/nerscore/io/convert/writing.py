@@ -34,6 +34,7 @@ from nerscore.values.spans import Entity, Span
 from nerscore.values.tags import EncodedTags
 
 __all__ = [
+    "byte_order_mark",
     "check_conll_labels",
     "keep_only",
     "relabel_conll",
@@ -281,9 +282,9 @@ class _ConllWriter:
 
     def _write(self, text: str) -> None:
         if self.bom is None:  # the layout is known by the first line
-            self.bom = self.layout.bom and _utf8_codec(self.encoding)
-            if self.bom and codecs.lookup(self.encoding).name == "utf-8":  # utf-8-sig writes it
-                self.fh.write("\ufeff")
+            mark = byte_order_mark(self.layout.bom, self.encoding)
+            self.bom = self.layout.bom and mark is not None
+            self.fh.write(mark or "")
         self.fh.write(text)
 
     def _sep(self) -> None:
@@ -348,6 +349,40 @@ class _ConllWriter:
         if self.started and self.layout.blank_at_end:
             self._write(self.layout.line_ending)
         self.fh.close()
+
+
+def byte_order_mark(began: bool, encoding: str) -> str | None:
+    r"""What a text output in ``encoding`` begins with to keep the UTF-8 byte-order mark of its input.
+
+    Every reader skips the mark; a writer that keeps it (a CoNLL output of
+    ``convert``, ``nerscore repair``) writes this first.
+
+    Parameters
+    ----------
+    began : bool
+        Whether the input began with one (:func:`began_with_bom`).
+    encoding : str
+        The output's encoding.
+
+    Returns
+    -------
+    str or None
+        ``"\ufeff"``; ``""`` when the input began with none, or when the
+        codec writes it itself (``utf-8-sig``); None when ``encoding`` is
+        not UTF-8, which has no such mark (the output goes without it).
+
+    Examples
+    --------
+    >>> [byte_order_mark(True, e) for e in ("utf-8", "UTF8", "utf-8-sig", "latin-1")]
+    ['\ufeff', '\ufeff', '', None]
+    >>> byte_order_mark(False, "latin-1")
+    ''
+    """
+    if not began:
+        return ""
+    if not _utf8_codec(encoding):
+        return None
+    return "\ufeff" if codecs.lookup(encoding).name == "utf-8" else ""
 
 
 def _utf8_codec(encoding: str) -> bool:
@@ -494,8 +529,7 @@ def relabel_conll(source: str, target: str, options: Mapping[str, Any],
     encoding = options.get("encoding", "utf-8")
     write_options.bom_kept = began_with_bom(source, encoding)  # the reader skips it
     with open(target, "w", encoding=encoding, newline="") as fh:
-        if write_options.bom_kept and codecs.lookup(encoding).name == "utf-8":
-            fh.write("\ufeff")  # utf-8-sig writes it
+        fh.write(byte_order_mark(write_options.bom_kept, encoding) or "")
         for block in reader:
             labels = new_labels(block.tags)
             origin = block.tags.starting_at(n)  # messages name the file's sentences
