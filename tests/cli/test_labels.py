@@ -64,6 +64,22 @@ def test_an_unknown_label_is_a_warning_and_scoring_goes_on(capsys):
             "labels are 'ADJP', 'ADVP', 'NP', 'PP', 'SBAR', 'VP'. Did you mean 'VP'?") in err
 
 
+@pytest.mark.parametrize(("argv", "hint"), [
+    # --drop names labels after --map: VP is V by then, so V is the label meant
+    (["--map", "VP=V", "--drop", "VPP"], "Did you mean 'V', the new name of 'VP' (--map)?"),
+    (["--map", "VP=V", "--map", "ADJP=V", "--keep", "VPP,NPX"],
+     "Did you mean 'V', the new name of 'ADJP' and 'VP' (--map), or 'NP'?"),
+    # --map names labels of the data: VP is the label meant
+    (["--map", "VPP=V", "--map", "VP=W"], "Did you mean 'VP'?"),
+    # a label the map leaves as it is
+    (["--map", "NP=N", "--drop", "VPP"], "Did you mean 'VP'?"),
+])
+def test_an_unknown_label_suggests_a_label_the_operation_can_name(capsys, argv, hint):
+    status, _, err = run(capsys, "score", GOLD, PRED, *argv)
+    assert status == 0, err
+    assert ("'ADJP', 'ADVP', 'NP', 'PP', 'SBAR', 'VP'. " + hint + "\n") in err
+
+
 @pytest.mark.parametrize("command", ["score", "convert"])
 def test_keep_of_a_label_renamed_away_is_a_warning_naming_its_new_name(capsys, tmp_path,
                                                                       command):

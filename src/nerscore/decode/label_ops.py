@@ -168,7 +168,9 @@ def warn_unknown_labels(ops: LabelOps, labels: Iterable[str]) -> None:
     """Warn about the labels ``ops`` names that ``labels`` (the data's) cannot produce.
 
     Two warnings, each an :class:`~nerscore.errors.UnknownLabelWarning`: one
-    on the labels that neither the data has nor ``labels_map`` gives, and one
+    on the labels that neither the data has nor ``labels_map`` gives (with
+    the closest label, of the data for a name ``labels_map`` renames, after
+    renaming for one ``keep`` or ``drop`` names), and one
     on the labels of the data that ``keep`` or ``drop`` name and
     ``labels_map`` renames (:meth:`~nerscore.values.label_ops.LabelOps.renamed_away`):
     they keep or drop no entity, since they name labels after renaming.
@@ -180,23 +182,55 @@ def warn_unknown_labels(ops: LabelOps, labels: Iterable[str]) -> None:
     ...     warnings.simplefilter("always")
     ...     warn_unknown_labels(LabelOps(keep=["PRE"]), ["PER", "LOC"])
     ...     warn_unknown_labels(LabelOps({"PER": "P_X"}, keep=["PER"]), ["PER", "LOC"])
+    ...     warn_unknown_labels(LabelOps({"LOC": "L"}, drop=["LCO"]), ["PER", "LOC"])
     >>> for w in caught:
     ...     print(w.message)
     The label operations name 'PRE', which is not a label of the data; the labels are 'LOC', 'PER'. Did you mean 'PER'?
     The label operations keep 'PER' (keep), which is renamed to 'P_X' (labels_map) first: labels are kept by their new names, so no entity is kept as 'PER'. Did you mean 'P_X'?
+    The label operations name 'LCO', which is not a label of the data; the labels are 'LOC', 'PER'. Did you mean 'L', the new name of 'LOC' (labels_map)?
     """
     have = sorted(set(labels))
     _warn_renamed_away(ops, ops.renamed_away(have))
     unknown = ops.unknown(have)
     if not unknown:
         return
-    close = [c for c in (closest(u, have) for u in unknown) if c]
-    hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
+    close = [c for c in (_closest(ops, u, have) for u in unknown) if c]
+    hint = f" Did you mean {' or '.join(close).rstrip(',')}?" if close else ""
     warnings.warn(
         f"The label operations name {', '.join(map(repr, unknown))}, which "
         f"{'is' if len(unknown) == 1 else 'are'} not a label of the data; the labels are "
         f"{', '.join(map(repr, have)) or 'none'}.{hint}", UnknownLabelWarning,
         stacklevel=user_stacklevel())
+
+
+def _closest(ops: LabelOps, name: str, have: list[str]) -> str | None:
+    """The label closest to ``name``, unknown to ``ops``, quoted: the hint of the warning.
+
+    A name ``labels_map`` renames is one of the data (``have``); one that
+    ``keep`` or ``drop`` names is one after renaming, where a label of the
+    data renamed is found by its old name as well, and given with it.
+
+    Examples
+    --------
+    >>> ops = LabelOps({"LOC": "L"}, drop=["LCO"])
+    >>> _closest(ops, "LCO", ["LOC", "PER"]), _closest(ops, "PRE", ["LOC", "PER"])
+    ("'L', the new name of 'LOC' (labels_map),", "'PER'")
+    >>> _closest(LabelOps({"LCO": "L"}), "LCO", ["LOC", "PER"])
+    "'LOC'"
+    """
+    renamed = dict(ops.labels_map)
+    if name in renamed:
+        found = closest(name, have)
+        return None if found is None else quoted(found)
+    after = {renamed.get(x, x) for x in have}
+    found = closest(name, sorted(after | set(have)))
+    if found is None:
+        return None
+    new = found if found in after else renamed[found]  # a label of the data renamed away
+    if new in have:
+        return quoted(new)
+    olds = [quoted(x) for x in have if renamed.get(x) == new]
+    return f"{quoted(new)}, the new name of {_and(olds)} (labels_map),"
 
 
 def _warn_renamed_away(ops: LabelOps, renamed: list[tuple[str, str]]) -> None:
