@@ -74,8 +74,25 @@ def test_compare_json_to_a_file_equals_the_api(capsys, files, tmp_path):
     data = json.loads(target.read_text(encoding="utf-8"))
     flat = [[s for d in docs for s in d] for docs in (gold, good, poor)]
     ref = nerscore.compare(flat[0], {"A": flat[1], "B": flat[2]}, n_resamples=100, seed=4,
-                           unit="sentence", metric="recall", average="macro")
+                           unit="sentence", metric="recall", average="macro",
+                           zero_division="warn")  # the command line's default
     assert data == json.loads(ref.to_json())
+
+
+@pytest.mark.parametrize(("flags", "expected"), [
+    ([], "warn"), (["--zero-division", "warn"], "warn"), (["--zero-division", "0"], 0.0),
+    (["--zero-division", "1"], 1.0), (["--zero-division", "nan"], None),
+])
+def test_the_json_records_zero_division_as_score_s_does(capsys, flags, expected):
+    status, out, err = run(capsys, "compare", GOLD, PRED, PRED, "--names", "A", "B",
+                           "--format", "json", "--resamples", "20", *flags)
+    assert status == 0, err
+    assert json.loads(out)["zero_division"] == expected
+    status, out, err = run(capsys, "score", GOLD, PRED, "--ci", "--format", "json",
+                           "--resamples", "20", *flags)
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["zero_division"] == data["confidence_intervals"]["zero_division"] == expected
 
 
 def test_compare_markdown_and_span_files(capsys, tmp_path):

@@ -63,9 +63,11 @@ def test_compare_runs_json_equals_the_api(capsys, runs):
                                                                     strict=True)},
                "B": {f: [s for d in p for s in d] for f, p in zip(files["B"][:2], data["B"],
                                                                     strict=False)}},
-        n_resamples=100, seed=2, metric="recall", documents=range(0, N_DOCS * PER_DOC, PER_DOC))
+        n_resamples=100, seed=2, metric="recall", documents=range(0, N_DOCS * PER_DOC, PER_DOC),
+        zero_division="warn")  # the command line's default
     got = json.loads(out)
     assert got == json.loads(ref.to_json())
+    assert got["zero_division"] == "warn"  # as score's JSON records it
     assert [s["runs"]["n_runs"] for s in got["systems"]] == [3, 2]
 
 

@@ -404,7 +404,7 @@ def compare_runs(
                               parts="labels or runs")
     result = Comparison(
         systems_out, adjusted_pairs(out), metric, average, "bootstrap", int(n_resamples), lvl,
-        None if seed is None else int(seed), used_unit, n_units, match, dict(resolved), fill,
+        None if seed is None else int(seed), used_unit, n_units, match, dict(resolved), zd,
         tuple(notes), baseline)
     if len(pairs) > 1:
         notes.append(f"Holm–Bonferroni adjusted p-values over {result.family}.")

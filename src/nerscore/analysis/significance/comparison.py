@@ -530,7 +530,7 @@ def compare(
     notes += flat
     result = Comparison(
         systems_out, pair_results, metric, average, method, int(n_resamples), float(level),
-        None if seed is None else int(seed), used_unit, n_units, match, dict(resolved), fill,
+        None if seed is None else int(seed), used_unit, n_units, match, dict(resolved), zd,
         tuple(notes), baseline,
     )
     if len(pairs) > 1:

@@ -176,8 +176,10 @@ class Comparison:
         How many units there are.
     match : str
         The matcher; ``options`` its effective options.
-    zero_division : float
-        Value of undefined ratios in every resample.
+    zero_division : float or "warn"
+        Value of undefined ratios in every resample, as given: ``"warn"``
+        sets them to 0.0 and says so in a note (``to_dict`` writes it as
+        :meth:`nerscore.Report.to_dict` does).
     baseline : str or None
         The system every other one was compared with, or None (all pairs).
     notes : tuple of str
@@ -208,7 +210,7 @@ class Comparison:
     n_units: int
     match: str
     options: dict[str, Any] = field(default_factory=dict)
-    zero_division: float = 0.0
+    zero_division: float | str = 0.0
     notes: tuple[str, ...] = ()
     baseline: str | None = None
     llm: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
@@ -235,7 +237,9 @@ class Comparison:
             "match": self.match, "options": dict(self.options), "metric": self.metric,
             "average": self.average, "method": self.method, "n_resamples": self.n_resamples,
             "level": self.level, "seed": self.seed, "unit": self.unit, "n_units": self.n_units,
-            "zero_division": _json_float(self.zero_division), "baseline": self.baseline,
+            "zero_division": (self.zero_division if isinstance(self.zero_division, str)
+                              else _json_float(self.zero_division)),
+            "baseline": self.baseline,
             "systems": [s.to_dict() for s in self.systems],
             "pairs": [p.to_dict() for p in self.pairs],
             "notes": list(self.notes),
