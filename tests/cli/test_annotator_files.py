@@ -388,6 +388,29 @@ def test_an_export_in_xmi_says_what_it_holds_and_how_to_export_it(
 
 
 @pytest.mark.parametrize("command", ["agree", "adjudicate"])
+@pytest.mark.parametrize("root", ["", "annotation"])
+def test_one_brat_folder_shaped_as_an_export_is_a_folder_of_documents(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, root: str) -> None:
+    # annotation/SET/doc.ann and doc.txt: BRAT files, not an INCEpTION export in another format
+    folder = tmp_path / "brat"
+    for user, label in (("set1", "PER"), ("set2", "LOC")):
+        (folder / "annotation" / user).mkdir(parents=True)
+        (folder / "annotation" / user / "doc.txt").write_text("Anna in Paris", encoding="utf-8")
+        (folder / "annotation" / user / "doc.ann").write_text(f"T1\t{label} 0 4\tAnna\n",
+                                                            encoding="utf-8")
+    extra = ["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else []
+    assert main([command, str(folder / root), *extra]) == 2
+    assert capsys.readouterr().err == (
+        f"nerscore {command}: error: {command} needs two or more FILEs (one per annotator), or "
+        "one export holding several annotators (--input-format label-studio, prodigy or "
+        f"webanno). See 'nerscore {command} --help'.\n")
+    sets = [str(folder / "annotation" / user) for user in ("set1", "set2")]
+    extra = (["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else
+             ["--resamples", "0", "--format", "json"])
+    assert main([command, *sets, *extra]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["agree", "adjudicate"])
 def test_a_document_folder_of_an_export_without_a_file_is_noted(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
     export = write_export(tmp_path / "export")

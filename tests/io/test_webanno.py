@@ -187,6 +187,60 @@ def test_an_export_in_another_format_names_what_its_document_folders_hold(tmp_pa
     assert layout_problem(tmp_path) == message
 
 
+def _brat_sets(folder):
+    """``annotation/SET/doc.ann`` and ``doc.txt``: a BRAT folder shaped as an export."""
+    for user, label in (("set1", "PER"), ("set2", "LOC")):
+        (folder / "annotation" / user).mkdir(parents=True)
+        (folder / "annotation" / user / "doc.txt").write_text("Anna in Paris", encoding="utf-8")
+        (folder / "annotation" / user / "doc.ann").write_text(f"T1\t{label} 0 4\tAnna\n",
+                                                            encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("root", ["", "annotation"])
+def test_document_folders_of_files_of_another_format_nerscore_reads_are_no_export(tmp_path,
+                                                                                   root):
+    folder = _brat_sets(tmp_path / "brat") / root
+    assert layout_problem(folder) is None
+    assert guess_format(folder).name == "brat"
+    with pytest.raises(FormatError, match=r"no \*\.tsv file in the folder or its subfolders"):
+        read_webanno(folder)
+    with pytest.raises(FormatError, match="is not an INCEpTION project export: it holds no "
+                                          "folder annotation/"):
+        read_webanno_annotators(folder)
+
+
+@pytest.mark.parametrize("mark", ["exportedproject1.json", "source/doc.txt"])
+@pytest.mark.parametrize("root", ["", "annotation"])
+def test_an_export_in_a_format_nerscore_reads_elsewhere_is_still_one(tmp_path, mark, root):
+    # INCEpTION's marks beside annotation/: an export, of files not in WebAnno TSV
+    export = _brat_sets(tmp_path / "export")
+    (export / mark).parent.mkdir(parents=True, exist_ok=True)
+    (export / mark).write_text("{}", encoding="utf-8")
+    folder = export / root
+    prefix = "annotation/" if not root else ""
+    message = (f"{folder} is an INCEpTION project export without WebAnno TSV files (no "
+               "annotation/DOC/USER.tsv nor curation/DOC/USER.tsv; its document folders hold 2 "
+               ".ann files and 2 .txt files, which nerscore does not read as an export's "
+               f"annotations: '{prefix}set1/doc.ann', '{prefix}set1/doc.txt', "
+               f"'{prefix}set2/doc.ann', '{prefix}set2/doc.txt'); export the project in the "
+               "format 'WebAnno TSV v3'.")
+    assert layout_problem(folder) == message
+    with pytest.raises(FormatError) as exc:
+        read_webanno_annotators(folder)
+    assert str(exc.value) == message
+
+
+def test_files_nerscore_reads_beside_ones_it_does_not_are_an_export_in_another_format(
+        tmp_path):
+    _brat_sets(tmp_path)
+    (tmp_path / "annotation" / "set1" / "anna.xmi").write_text("<xmi/>", encoding="utf-8")
+    assert layout_problem(tmp_path).startswith(
+        f"{tmp_path} is an INCEpTION project export without WebAnno TSV files (no "
+        "annotation/DOC/USER.tsv nor curation/DOC/USER.tsv; its document folders hold 2 .ann "
+        "files, 2 .txt files and 1 .xmi file, which nerscore does not read: ")
+
+
 @pytest.mark.parametrize(("root", "stray", "where"), [
     ("", "annotation/a.txt/sub/x.tsv",
      "annotation/DOC/USER.tsv, curation/DOC/USER.tsv and source/"),

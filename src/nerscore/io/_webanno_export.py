@@ -17,7 +17,10 @@ documents as imported), ``exportedproject*.json`` and folders of other files.
 
 Any other folder (``train/doc1.tsv``, ``dev/doc2.tsv``; or one holding a
 ``.tsv`` file elsewhere beside ``annotation/``) is a folder of documents, one
-per file; :func:`layout_problem` says why a folder laid out as an export is
+per file, and so is one whose document folders hold no ``.tsv`` file but
+files of formats that nerscore reads (``annotation/SET/doc.ann`` and
+``doc.txt`` of BRAT), unless INCEpTION's marks lie beside ``annotation/``
+(``exportedproject*.json``, ``source/``); :func:`layout_problem` says why a folder laid out as an export is
 not read as one (the ``.tsv`` files that lie elsewhere, or the other files
 its document folders hold in place of WebAnno TSV). The annotators are the
 file names without ``.tsv``: those of ``annotation/`` in alphabetical order,
@@ -93,8 +96,9 @@ class ExportFiles(NamedTuple):
         nerscore.errors.FormatError: p is an INCEpTION project export without WebAnno TSV files (no annotation/DOC/USER.tsv nor curation/DOC/USER.tsv; its document folders hold 1 .xmi file, which nerscore does not read: 'annotation/a.txt/ann.xmi'); export the project in the format 'WebAnno TSV v3'.
         """
         if not self.files:
+            how = " as an export's annotations" if _read_by_nerscore(self.others) else ""
             held = (f"; its document folders hold {held_files(self.others)}, which nerscore "
-                    f"does not read: {quoted_ids(self.others)}" if self.others else "")
+                    f"does not read{how}: {quoted_ids(self.others)}" if self.others else "")
             raise FormatError(f"{self.path} is an INCEpTION project export without WebAnno TSV "
                               f"files (no annotation/DOC/USER.tsv nor curation/DOC/USER.tsv"
                               f"{held}); export the project in the format 'WebAnno TSV v3'.",
@@ -159,11 +163,40 @@ def held_files(paths: tuple[str, ...] | list[str]) -> str:
     --------
     >>> held_files(["annotation/a.txt/ann.zip", "annotation/a.txt/ben.zip", "annotation/b/x"])
     '2 .zip files and 1 file without a suffix'
+    >>> held_files(["a/x.ann", "a/x.txt", "a/y.ann", "a/y.xmi"])
+    '2 .ann files, 1 .txt file and 1 .xmi file'
     """
     counts = Counter(PurePosixPath(p).suffix.lower() for p in paths)
-    return " and ".join(f"{n} {suffix + ' ' if suffix else ''}file{'' if n == 1 else 's'}"
-                        f"{'' if suffix else ' without a suffix'}"
-                        for suffix, n in counts.most_common())
+    kinds = [f"{n} {suffix + ' ' if suffix else ''}file{'' if n == 1 else 's'}"
+             f"{'' if suffix else ' without a suffix'}" for suffix, n in counts.most_common()]
+    return "".join(kinds) if len(kinds) < 2 else f"{', '.join(kinds[:-1])} and {kinds[-1]}"
+
+
+def _read_by_nerscore(paths: tuple[str, ...] | list[str]) -> bool:
+    """Whether ``paths`` are files of formats nerscore reads: each a name a format claims.
+
+    Examples
+    --------
+    >>> _read_by_nerscore(["set/doc.ann", "set/doc.txt"]), _read_by_nerscore(["doc/anna.xmi"])
+    (True, False)
+    >>> _read_by_nerscore(["set/doc.ann", "doc/anna.xmi"]), _read_by_nerscore([])
+    (False, False)
+    """
+    from nerscore.io.formats import format_names, get_format
+
+    formats = [get_format(name) for name in format_names()] if paths else []
+    return bool(paths) and all(any(f.claim(p) for f in formats) for p in paths)
+
+
+def _marked(root: Path, whole: bool) -> bool:
+    """Whether INCEpTION's marks of an export (``exportedproject*.json``, ``source/``) lie there.
+
+    Beside ``annotation/`` and ``curation/``: in ``root``, or above it when it
+    is one of them.
+    """
+    base = root if whole else root.parent
+    return (base / "source").is_dir() or any(p.is_file() for p in
+                                              base.glob("exportedproject*.json"))
 
 
 class _Scan(NamedTuple):
@@ -232,11 +265,29 @@ def find_export(folder: str | os.PathLike[str]) -> ExportFiles | None:
     >>> _ = (tmp / "notes.tsv").write_text("")  # a .tsv file beside: a folder of documents
     >>> find_export(tmp) is None
     True
+
+    Document folders of files that nerscore reads in another format, and
+    no ``.tsv`` file, are a folder of documents too, unless INCEpTION's marks
+    lie beside them:
+
+    >>> brat = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("annotation/set1/doc.ann", "annotation/set1/doc.txt"):
+    ...     (brat / name).parent.mkdir(parents=True, exist_ok=True)
+    ...     _ = (brat / name).write_text("")
+    >>> find_export(brat) is None, find_export(brat / "annotation") is None
+    (True, True)
+    >>> _ = (brat / "exportedproject1.json").write_text("{}")
+    >>> find_export(brat).files, find_export(brat / "annotation").files
+    ({}, {})
     """
-    scan = _scan(Path(folder))
+    root = Path(folder)
+    scan = _scan(root)
     if scan is None or scan.stray:
         return None
     found, whole = scan.found, scan.whole
+    if (not any(found.values()) and _read_by_nerscore(scan.others)
+            and not _marked(root, whole)):
+        return None  # a folder of documents in another format (BRAT: SET/doc.ann, doc.txt)
     twice = sorted(set(found["annotation"]) & set(found["curation"]))
     if twice:
         raise FormatError(f"{os.fspath(folder)}: {quoted(twice[0])} has files in both "
@@ -261,7 +312,11 @@ def layout_problem(folder: str | os.PathLike[str]) -> str | None:
     ``annotation/DOC/USER.tsv``, ``curation/DOC/USER.tsv`` and ``source/``
     (it is read as a folder of documents, one per ``.tsv`` file); nor is it one of
     WebAnno TSV when its document folders hold other files and no ``.tsv``
-    file (an export in another format, such as XMI).
+    file (an export in another format, such as XMI). A folder whose
+    document folders hold files nerscore reads in another format (BRAT's
+    ``.ann`` and ``.txt``) and no ``.tsv`` file is no export, and has no
+    problem, unless INCEpTION's marks lie beside them
+    (``exportedproject*.json``, ``source/``).
 
     Examples
     --------
