@@ -66,9 +66,11 @@ def test_png_picture(capsys, files, tmp_path):
 def test_usage_and_data_errors(capsys, files, tmp_path):
     status, _, err = run(capsys, "curve", *files, "--format", "png")
     assert (status, "--format png needs -o FILE" in err) == (2, True)
-    status, _, err = run(capsys, "curve", *files, "--match", "token")
-    assert status == 1
-    assert "support --match exact, 'threshold', 'overlap' and 'semeval'" in err
+    status, out, err = run(capsys, "curve", *files, "--match", "token")
+    assert (status, out) == (2, "")  # a usage error, before any file is read
+    assert ("error: nerscore curve traces precision and recall over the scores of predictions, "
+            "which --match token does not rank (docs/curves.md): give --match exact, threshold, "
+            "overlap or semeval.") in err
     status, _, err = run(capsys, "curve", *files, "--schema", "type")
     assert (status, "--match exact has no SemEval schemas: leave it out, or give --match semeval"
             in err) == (2, True)

@@ -108,6 +108,21 @@ def test_usage_errors(capsys, files, argv, message):
     assert message in err
 
 
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_threshold_from_with_a_matcher_that_ranks_nothing_is_a_usage_error(capsys, files,
+                                                                           command):
+    systems = ["--names", "a", "b"] if command == "compare" else []
+    preds = [files["pred"]] * (2 if command == "compare" else 1)
+    dev_preds = [files["dev_pred"]] * len(preds)
+    status, out, err = run(capsys, command, files["gold"], *preds, *systems, "--match", "token",
+                           "--threshold-from", files["dev_gold"], *dev_preds)
+    assert (status, out) == (2, "")
+    assert ("error: --threshold-from chooses a threshold on a curve of precision and recall "
+            "over the scores of predictions, which --match token does not rank "
+            "(docs/curves.md): give --match exact, threshold, overlap or semeval, or a fixed "
+            "--threshold T.") in err
+
+
 def test_unscored_predictions_with_a_threshold_are_an_error(capsys, files, tmp_path):
     plain = write(tmp_path / "plain.jsonl", TEST_GOLD)
     status, _, err = run(capsys, "score", files["gold"], plain, "--threshold", "0.5")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._output import add_quiet_option, declare_files, note, write_result
-from nerscore.cli.thresholds import add_schema_option, curve_kwargs, dev_curve
+from nerscore.cli.thresholds import add_schema_option, check_ranked, curve_kwargs, dev_curve
 from nerscore.io.csv_cells import rows_text
 
 if TYPE_CHECKING:
@@ -88,6 +88,7 @@ def run_curve(args: argparse.Namespace) -> int:
 
     if args.format == "png" and args.output in (None, "-"):
         raise opt.UsageError("--format png needs -o FILE")
+    check_ranked(args, "nerscore curve traces")
     data: list[Any] = []
     read_notes: list[str] = []
     for path, given, side in ((args.gold, args.gold_format, "gold"),

@@ -17,8 +17,8 @@ from typing import Any
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._unused import SCHEMA, refuse_unused
 
-__all__ = ["add_schema_option", "add_threshold_options", "check_scored", "curve_kwargs",
-           "dev_curve", "dev_objective", "read_dev_files", "threshold_from_dev"]
+__all__ = ["add_schema_option", "add_threshold_options", "check_ranked", "check_scored",
+           "curve_kwargs", "dev_curve", "dev_objective", "read_dev_files", "threshold_from_dev"]
 
 _SCHEMAS = ("strict", "exact", "partial", "type")
 
@@ -34,6 +34,43 @@ def add_schema_option(group: argparse._ActionsContainer) -> None:
     group.add_argument("--schema", choices=_SCHEMAS, default=None,
                        help="with --match semeval: the SemEval schema whose precision and "
                             "recall the curve traces (default: strict)")
+
+
+def check_ranked(args: argparse.Namespace, what: str, more: str = "") -> None:
+    """Refuse a ``--match`` that ranks no predictions by score (no threshold curve).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments (``match``).
+    what : str
+        What needs the curve, as the sentence begins (``"nerscore curve traces"``).
+    more : str
+        What else the user may do (``", or ..."``).
+
+    Raises
+    ------
+    UsageError
+        For a matcher other than those of
+        :data:`nerscore.analysis.ranking.RANKED_MATCHERS`.
+
+    Examples
+    --------
+    >>> check_ranked(argparse.Namespace(match="token"), "nerscore curve traces")
+    Traceback (most recent call last):
+    ...
+    nerscore.cli._options.UsageError: nerscore curve traces precision and recall over the \
+scores of predictions, which --match token does not rank (docs/curves.md): give --match exact, \
+threshold, overlap or semeval
+    """
+    from nerscore.analysis.ranking import RANKED_MATCHERS
+
+    if args.match not in RANKED_MATCHERS:
+        *others, last = RANKED_MATCHERS
+        raise opt.UsageError(
+            f"{what} precision and recall over the scores of predictions, which --match "
+            f"{args.match} does not rank (docs/curves.md): give --match {', '.join(others)} "
+            f"or {last}{more}")
 
 
 def curve_kwargs(args: argparse.Namespace, options: dict[str, Any]) -> dict[str, Any]:
@@ -132,8 +169,8 @@ def dev_objective(args: argparse.Namespace, options: Mapping[str, Any], files: s
     ------
     UsageError
         For ``--objective`` or ``--schema`` without ``--threshold-from``, for
-        ``--threshold`` with it, and for an unknown objective (before any file
-        is read).
+        ``--threshold`` or a ``--match`` that ranks nothing with it, and for an
+        unknown objective (before any file is read).
     """
     if args.threshold_from is None:
         for flag in ("objective", "schema"):
@@ -142,6 +179,8 @@ def dev_objective(args: argparse.Namespace, options: Mapping[str, Any], files: s
         return None
     if options.get("min_score") is not None:
         raise opt.UsageError(f"give --threshold T or --threshold-from {files}, not both")
+    check_ranked(args, "--threshold-from chooses a threshold on a curve of",
+                 ", or a fixed --threshold T")
     from nerscore.analysis.curves import parse_objective
     from nerscore.errors import OptionError
 
