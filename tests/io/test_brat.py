@@ -222,6 +222,10 @@ def test_offsets_out_of_range_or_reversed(tmp_path, ann, message):
         ("T1\tPER 0 4 \tAnna", r"\('0 4 ' is not two offsets separated by one space\)"),
         ("T1\tPER 0 " + "4" * 5000 + "\tAnna", r"\(an offset has more digits than Python reads\)"),
         ("T1", r"line 1: expected 'ID<TAB>LABEL START END<TAB>TEXT'"),
+        ("T1\t 0 4\tAnna", r"line 1: T1 has no label \(' 0 4' begins with a space\); a "
+                           r"text-bound annotation line is 'T1<TAB>LABEL START END<TAB>TEXT': "
+                           r"write the entity's label before its offsets \(e\.g\. "
+                           r"'T1<TAB>PER 0 4'\)\.$"),
         ("T1\tPER 0 4\tAnna\nT1\tPER 5 10\tlives", "line 2: annotation id 'T1' was already used "
                                                   "on line 1"),
     ],

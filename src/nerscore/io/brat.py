@@ -216,8 +216,11 @@ def _parse_ann(
                 source=source, line=n,
             ) from None
         if not label:
-            raise FormatError(f"{source}, line {n}: {ann_id} has no label.", source=source,
-                              line=n)
+            raise FormatError(
+                f"{source}, line {n}: {ann_id} has no label ({parts[1]!r} begins with a space); "
+                f"a text-bound annotation line is '{ann_id}<TAB>LABEL START END<TAB>TEXT': write "
+                f"the entity's label before its offsets (e.g. '{ann_id}<TAB>PER {offsets}').",
+                source=source, line=n)
         for s, e in frags:
             if e < s or e > len(text):  # never negative: digits alone
                 problem = ("has start > end" if e < s
