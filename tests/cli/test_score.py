@@ -477,6 +477,22 @@ def test_validate_invalid_tags_and_valid_files(capsys):
     ]
 
 
+def test_validate_warns_of_a_file_without_tokens(capsys, tmp_path):
+    empty = tmp_path / "empty.conll"
+    empty.write_text("")
+    docstart = tmp_path / "docstart.conll"
+    docstart.write_text("-DOCSTART- -X- -X- O\n\n")
+    status, out, err = run(capsys, "validate", str(empty), str(docstart), GOLD, "--scheme", "IOB2")
+    assert (status, out) == (0, "")  # nothing invalid: the warnings say nothing was checked
+    assert err.splitlines() == [
+        f"nerscore validate: warning: {empty}: no tokens (the file is empty), so no tag was "
+        "validated; is it the file you meant?",
+        f"nerscore validate: warning: {docstart}: no tokens (only -DOCSTART- lines and blank "
+        "lines), so no tag was validated; is it the file you meant?",
+        f"nerscore validate: note: {GOLD}: valid IOB2 (15 tokens in 3 sentences)",
+    ]
+
+
 # --------------------------------------------------------------------------------- repair
 
 

@@ -114,6 +114,19 @@ def _same_options(args: argparse.Namespace) -> str:
     return "".join(" " + f for f in flags)
 
 
+def _no_tokens(path: str, comments: bool) -> str:
+    """What a file without tokens holds: nothing at all, or only lines that are not tokens."""
+    import os
+
+    try:
+        empty = os.path.getsize(path) == 0
+    except OSError:  # read already: it may be gone since
+        empty = False
+    if empty:
+        return "the file is empty"
+    return f"only -DOCSTART- lines{', comments' if comments else ''} and blank lines"
+
+
 def run_validate(args: argparse.Namespace) -> int:
     """Run ``nerscore validate``.
 
@@ -125,7 +138,8 @@ def run_validate(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        1 when any file has an issue, else 0.
+        1 when any file has an issue, else 0 (a file without tokens is valid,
+        with a warning).
     """
     from nerscore.decode.validation import validate_tags
     from nerscore.io.conll import read_conll
@@ -141,6 +155,10 @@ def run_validate(args: argparse.Namespace) -> int:
             lines.clear()
         size = (f"{corpus.n_tokens} tokens in {corpus.n_sentences} sentence"
                 f"{'s' if corpus.n_sentences != 1 else ''}")
+        if not corpus.n_tokens:  # nothing checked: "valid" would say more than was seen
+            note("validate", f"{path}: no tokens ({_no_tokens(path, args.comments)}), so no "
+                             "tag was validated; is it the file you meant?", kind="warning")
+            continue
         if result.is_valid:
             note("validate", f"{path}: valid {result.scheme} ({size})")
             continue
