@@ -235,3 +235,22 @@ def test_span_files_refuse_the_options_of_tag_files(tmp_path, capsys):
     assert out == ""
     assert ("--scheme says how the tags of tag files are read (CoNLL, Parquet tags); the inputs "
             "are span files") in err
+
+
+def test_gold_given_as_a_pred_file_is_noted_as_score_notes_it(tmp_path, capsys):
+    gold = str(DATA / "test.conll")
+    copy = tmp_path / "copy.conll"
+    shutil.copyfile(gold, copy)
+    out = tmp_path / "r.html"
+    assert main(["report", gold, gold, str(copy), str(DATA / "pred.conll"), "--scheme", "IOB2",
+                 "--resamples", "20", "-o", str(out)]) == 0
+    same = f"gold and prediction are the same file ({gold}); the scores compare it with itself."
+    copied = (f"gold and prediction are the same file: {gold} and {copy} have identical content, "
+              "so the scores compare it with itself.")
+    err = capsys.readouterr().err
+    assert f"nerscore report: note: {same}\n" in err
+    assert f"nerscore report: note: {copied}\n" in err
+    assert err.count("same file") == 2  # not for pred.conll
+    page = out.read_text(encoding="utf-8")
+    assert same in page
+    assert copied in page

@@ -1,17 +1,25 @@
-"""Errors about ``y_true``/``y_pred`` told of the files the command read them from.
+"""The two sides of a score told of the files the command read them from.
 
 The library names the sides of its inputs ``y_true`` and ``y_pred``; a
 command that scored one gold file against one prediction file names the
-file instead, as the readers' own errors do (``FILE: ...``).
+file instead, as the readers' own errors do (``FILE: ...``)
+(:func:`naming_sides`). A prediction file that is the gold file itself is
+noted (:func:`same_file_note`).
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
-__all__ = ["naming_sides"]
+if TYPE_CHECKING:
+    from nerscore.io.formats import Format
+
+__all__ = ["naming_sides", "same_file_note"]
 
 
 @contextmanager
@@ -61,3 +69,51 @@ def naming_sides(gold: str, pred: str, *, names: tuple[str, str] = ("GOLD", "PRE
                     raise InvalidSpanError(f"{path}: {text}", document=exc.document,
                                            spans=exc.spans) from None
         raise
+
+
+def _read_alike(args: argparse.Namespace, sides: Sequence[tuple[str, Format]]) -> bool:
+    """Whether GOLD and PRED are read alike: one column, one annotator, not an export's two sides."""
+    from nerscore.cli import _formats as fm
+
+    label = getattr(args, "label_column", None)
+    columns = [label if c is None else c
+               for c in (getattr(args, "gold_column", None), getattr(args, "pred_column", None))]
+    if columns[0] != columns[1] or "side" in sides[0][1].options:  # an export of both sides
+        return False
+    reading = [fm.reader_options(args, fmt, side) for side, fmt in sides]
+    return reading[0].get("annotator") == reading[1].get("annotator")
+
+
+def same_file_note(args: argparse.Namespace, gold: str, pred: str,
+                   sides: Sequence[tuple[str, Format]]) -> str | None:
+    """A note when PRED is GOLD: one file, or two files with the same bytes, read alike.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        Parsed arguments (the reading options of each side).
+    gold, pred : str
+        The two files.
+    sides : sequence of (str, Format)
+        ``("gold", GOLD's format)`` and ``("pred", PRED's format)``.
+
+    Returns
+    -------
+    str or None
+        None when the files differ, or are read differently (other label
+        columns, other annotators, the two sides of one export).
+    """
+    if not _read_alike(args, sides):
+        return None
+    from nerscore.io.atomic import same_content
+
+    try:
+        if os.path.samefile(gold, pred):
+            return (f"gold and prediction are the same file ({gold}); the scores compare it "
+                    "with itself.")
+    except OSError:
+        return None
+    if same_content(gold, pred):
+        return (f"gold and prediction are the same file: {gold} and {pred} have "
+                "identical content, so the scores compare it with itself.")
+    return None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt, llm
@@ -25,7 +24,7 @@ from nerscore.cli._output import (
     write_result,
 )
 from nerscore.cli._score_input import add_stream_options, score_streaming, wants_streaming
-from nerscore.cli._sides import naming_sides
+from nerscore.cli._sides import naming_sides, same_file_note
 from nerscore.cli._unused import check_not_outputs, check_span_inputs
 from nerscore.cli.runs import add_runs_options, run_runs, wants_runs
 from nerscore.cli.thresholds import add_threshold_options, check_scored, threshold_from_dev
@@ -205,8 +204,8 @@ def run_score(args: argparse.Namespace) -> int:
             raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
         tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
     y_true, y_pred = gold.data, pred.data
-    if not one_file and _read_alike(args, sides):
-        same = _same_file(args.gold, args.pred)
+    if not one_file:
+        same = same_file_note(args, args.gold, args.pred, sides)
         if same:
             note("score", same)
             notes = (same, *notes)
@@ -249,8 +248,8 @@ def _score_streamed(args: argparse.Namespace, sides: tuple[tuple[str, Format], .
                     chosen: tuple[str, ...] = ()) -> int | None:
     """``run_score`` on the streaming path (docs/scale.md); None to score in memory."""
     same = None
-    if not one_file and not (args.workers or args.scheduler) and _read_alike(args, sides):
-        same = _same_file(args.gold, args.pred)
+    if not one_file and not (args.workers or args.scheduler):
+        same = same_file_note(args, args.gold, args.pred, sides)
 
     def compared(token_notes: tuple[str, ...]) -> None:
         """What the files' comparison says, before the scores (or an error of the scoring)."""
@@ -275,31 +274,6 @@ def _score_streamed(args: argparse.Namespace, sides: tuple[tuple[str, Format], .
         k = res.n_errors or 0
         note("score", f"wrote {k} entity error{'s' if k != 1 else ''} to {args.errors}")
     return 0
-
-
-def _read_alike(args: argparse.Namespace, sides: tuple[tuple[str, Format], ...]) -> bool:
-    """Whether GOLD and PRED are read alike: one column, one annotator, not an export's two sides."""
-    columns = [args.label_column if c is None else c for c in (args.gold_column, args.pred_column)]
-    if columns[0] != columns[1] or "side" in sides[0][1].options:  # an export of both sides
-        return False
-    reading = [fm.reader_options(args, fmt, side) for side, fmt in sides]
-    return reading[0].get("annotator") == reading[1].get("annotator")
-
-
-def _same_file(gold: str, pred: str) -> str | None:
-    """A note when GOLD and PRED are one file, or two files with the same bytes."""
-    from nerscore.io.atomic import same_content
-
-    try:
-        if os.path.samefile(gold, pred):
-            return (f"gold and prediction are the same file ({gold}); the scores compare it "
-                    "with itself.")
-    except OSError:
-        return None
-    if same_content(gold, pred):
-        return (f"gold and prediction are the same file: {gold} and {pred} have "
-                "identical content, so the scores compare it with itself.")
-    return None
 
 
 def _output(report: Report, args: argparse.Namespace, cm: ConfusionMatrix | None,

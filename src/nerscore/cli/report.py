@@ -199,6 +199,7 @@ def _score_each(args: argparse.Namespace, gold: Any, loads: Iterator[Any],
 
     import nerscore
     from nerscore.cli._output import note
+    from nerscore.cli._sides import same_file_note
     from nerscore.cli.llm_systems import score_llm_system
     from nerscore.io.chunks import release_freed_memory
     from nerscore.io.formats import pair_notes
@@ -226,8 +227,12 @@ def _score_each(args: argparse.Namespace, gold: Any, loads: Iterator[Any],
         for n in aligned:
             note("report", f"{path}: {n} Pass --strict-tokens to make this an error.",
                  kind="warning")
+        same = same_file_note(args, args.gold, path, (("gold", gold_fmt),
+                                                      ("pred", pred.file_format)))
+        if same:  # as score says it
+            note("report", same)
         report = nerscore.evaluate(gold.data, pred.data, **tag_kw, **score_kw)
-        notes = (*report.notes, *gold.notes, *pred.notes, *aligned)
+        notes = (*report.notes, *([same] if same else []), *gold.notes, *pred.notes, *aligned)
         reports.append(dataclasses.replace(report, notes=tuple(dict.fromkeys(notes))))
         preds.append(pred.data)
     return _Scored(reports, gold.texts(), gold.data, preds, tag_kw, list(gold.documents) or None,
