@@ -10,7 +10,7 @@ import pytest
 import nerscore
 from nerscore.analysis.runs import RunStat, score_runs, t_quantile
 from nerscore.cli import main
-from nerscore.errors import LengthMismatchError, OptionError
+from nerscore.errors import FormatError, LengthMismatchError, OptionError
 from tests.paths import ROOT
 
 GOLD_FILE = ROOT / "examples" / "conll2000" / "gold.conll"
@@ -151,6 +151,19 @@ def test_bad_arguments():
         score_runs([["O"]], [])
     with pytest.raises(LengthMismatchError, match="Got 1 names for 2 runs"):
         score_runs([["O"]], [[["O"]], [["O"]]], names=["a"])
+
+
+def test_runs_that_cannot_be_scored_are_named():
+    gold = {"a": [(0, 4, "PER")], "b": []}
+    runs = [{"a": [(0, 4, "PER")], "b": []}, {"x": [(0, 4, "PER")]}, {"y": []}]
+    with pytest.raises(FormatError) as caught:
+        score_runs(gold, runs, names=["one", "two", "three"])
+    said = str(caught.value)
+    assert said.startswith("2 runs cannot be scored: two: None of the 1 predicted document ids "
+                           "appear among the 2 gold ids")
+    assert " three: None of the 1 predicted document ids" in said
+    with pytest.raises(LengthMismatchError, match=r"^run2: Gold has 2 sentences but the prediction has 1;"):
+        score_runs([["B-PER"], ["O"]], [[["B-PER"], ["O"]], [["B-PER"]]])
 
 
 def test_the_warnings_of_scoring_name_the_runs_they_are_about():

@@ -20,6 +20,36 @@ def test_a_run_with_more_sentences_is_named_as_score_names_it(capsys, tmp_path):
     assert err.startswith(f"nerscore score: error: {gold} has 1 sentence but {bad} has 2;")
 
 
+def test_every_run_whose_documents_differ_from_gold_is_named(capsys, tmp_path):
+    gold, good = tmp_path / "g.conll", tmp_path / "p1.conll"
+    gold.write_text("Anna B-PER\n\nBob O\n", encoding="utf-8")
+    good.write_text("Anna B-PER\n\nBob O\n", encoding="utf-8")
+    short, shorter = tmp_path / "p2.conll", tmp_path / "p3.conll"
+    short.write_text("Anna B-PER\n", encoding="utf-8")
+    shorter.write_text("Anna O\n", encoding="utf-8")
+    assert main(["score", str(gold), str(good), str(short), str(shorter), "--runs"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"nerscore score: error: 2 runs cannot be scored: {gold} has 2 "
+                          f"sentences but {short} has 1;")
+    assert f" {gold} has 2 sentences but {shorter} has 1;" in err
+    assert len(err.splitlines()) == 1
+    # span files joined by id: the library's error, after the run's file
+    spans = tmp_path / "g.jsonl"
+    spans.write_text('{"id": "a", "spans": [[0, 4, "PER"]]}\n', encoding="utf-8")
+    runs = []
+    for name, doc in (("s1", "a"), ("s2", "x"), ("s3", "y")):
+        runs.append(tmp_path / f"{name}.jsonl")
+        runs[-1].write_text(f'{{"id": "{doc}", "spans": [[0, 4, "PER"]]}}\n', encoding="utf-8")
+    assert main(["score", str(spans), *map(str, runs), "--runs"]) == 1
+    err = capsys.readouterr().err
+    none = "None of the 1 predicted document ids appear among the 1 gold ids (gold: 'a'; "
+    assert err.startswith(f"nerscore score: error: 2 runs cannot be scored: {runs[1]}: {none}"
+                          "predicted: 'x'); check that both sides use the same ids. "
+                          f"{runs[2]}: {none}predicted: 'y');")
+    assert main(["score", str(spans), *map(str, runs[:2]), "--runs"]) == 1
+    assert capsys.readouterr().err.startswith(f"nerscore score: error: {runs[1]}: {none}")
+
+
 def test_a_run_whose_tokens_differ_is_warned_about_as_score_warns(capsys, tmp_path):
     gold, pred = tmp_path / "g.conll", tmp_path / "p.conll"
     gold.write_text("Anna B-PER\nleft O\n", encoding="utf-8")

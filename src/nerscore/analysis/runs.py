@@ -26,11 +26,18 @@ from typing import Any, ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import LengthMismatchError, caught_warnings, option_error, user_stacklevel
+from nerscore.errors import (
+    LengthMismatchError,
+    NerscoreError,
+    OptionError,
+    caught_warnings,
+    option_error,
+    user_stacklevel,
+)
 from nerscore.scoring.metrics import evaluate
 from nerscore.scoring.report import Report
 
-__all__ = ["RunStat", "Runs", "naming_runs", "score_runs", "t_quantile"]
+__all__ = ["RunStat", "Runs", "naming_runs", "raise_for_runs", "score_runs", "t_quantile"]
 
 IntArray = npt.NDArray[np.int64]
 METRICS = ("precision", "recall", "fbeta")
@@ -266,6 +273,45 @@ def naming_runs(names: Sequence[str], per_run: Sequence[Iterable[str]]) -> list[
             for text, seen in runs.items()]
 
 
+def raise_for_runs(failed: Sequence[tuple[str, NerscoreError]], *, named: bool = False) -> None:
+    """Raise the error of the first run that failed, its message naming every run that did.
+
+    Parameters
+    ----------
+    failed : sequence of (str, NerscoreError)
+        The name of each run that failed and its error, in run order;
+        nothing is raised when it is empty.
+    named : bool
+        The names are file paths, and a message that holds its run's path
+        names it already (a reader's message): it is not put after the name.
+
+    Raises
+    ------
+    NerscoreError
+        The first error (its type and attributes), its message naming the runs.
+
+    Examples
+    --------
+    >>> from nerscore.errors import FormatError
+    >>> raise_for_runs([("r2", FormatError("No id matches."))])
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.FormatError: r2: No id matches.
+    >>> raise_for_runs([("r2.jsonl", FormatError("No id matches.")),
+    ...                 ("r3.jsonl", FormatError("r3.jsonl has no document."))], named=True)
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.FormatError: 2 runs cannot be scored: r2.jsonl: No id matches. r3.jsonl has no document.
+    """
+    if not failed:
+        return
+    said = [str(exc) if named and name in str(exc) else f"{name}: {exc}" for name, exc in failed]
+    head = f"{len(failed)} runs cannot be scored: " if len(failed) > 1 else ""
+    exc = failed[0][1]
+    exc.args = (head + " ".join(said),)
+    raise exc
+
+
 def score_runs(
     y_true: object,
     runs: Sequence[object],
@@ -299,6 +345,13 @@ def score_runs(
     -------
     Runs
 
+    Raises
+    ------
+    NerscoreError
+        What scoring a run raises for its data (a document one side lacks, a
+        sentence count that differs), its message after the run's name; the
+        errors of every such run in one message.
+
     Warns
     -----
     UserWarning
@@ -330,11 +383,18 @@ def score_runs(
                                   "name per run.", expected=len(runs), actual=len(run_names))
     reports = []
     caught: list[list[warnings.WarningMessage]] = []
-    for y_pred in runs:
+    failed: list[tuple[str, NerscoreError]] = []
+    for name, y_pred in zip(run_names, runs, strict=True):
         with caught_warnings() as run_caught:
-            reports.append(evaluate(y_true, y_pred, match=match, beta=beta,
-                                    zero_division=zero_division, labels=labels, **options))
+            try:
+                reports.append(evaluate(y_true, y_pred, match=match, beta=beta,
+                                        zero_division=zero_division, labels=labels, **options))
+            except OptionError:  # the same options for every run: said once, as it is
+                raise
+            except NerscoreError as exc:  # this run's data: every such run is named
+                failed.append((name, exc))
         caught.append(run_caught)
+    raise_for_runs(failed)
     categories = {str(w.message): w.category for run_caught in caught for w in run_caught}
     for said, shown in naming_runs(run_names, [[str(w.message) for w in c] for c in caught]):
         warnings.warn(shown, categories[said], stacklevel=user_stacklevel())

@@ -98,9 +98,10 @@ def run_runs(args: argparse.Namespace) -> int:
     """
     import warnings
 
-    from nerscore.analysis.runs import naming_runs, score_runs
+    from nerscore.analysis.runs import naming_runs, raise_for_runs, score_runs
     from nerscore.cli._output import note
     from nerscore.cli.llm_systems import check_runs
+    from nerscore.errors import NerscoreError
     from nerscore.io.formats import pair_notes
     from nerscore.render.registry import render_result
 
@@ -122,6 +123,7 @@ def run_runs(args: argparse.Namespace) -> int:
             "tags, which carry no score")
     notes = {args.gold: _file_notes(args.gold, gold.notes)}
     preds = []
+    failed: list[tuple[str, NerscoreError]] = []
     for path, fmt in zip(files, pred_fmts, strict=True):
         reading = fm.reader_options(args, fmt, "pred")
         if fmt.kind_of(path, reading) != kind:
@@ -130,10 +132,16 @@ def run_runs(args: argparse.Namespace) -> int:
         pred = fmt.load(path, reading)
         check_scored(args, path, pred.data, threshold)
         # the check of `score GOLD PRED`: the same sentences, each as long, in both files
-        for n in pair_notes(gold, pred, strict_tokens=args.strict_tokens):  # printed by main
+        try:
+            paired = pair_notes(gold, pred, strict_tokens=args.strict_tokens)
+        except NerscoreError as exc:  # every run that does not pair with GOLD is named
+            failed.append((path, exc))
+            continue
+        for n in paired:  # printed by main
             warnings.warn(f"{n} Pass --strict-tokens to make this an error.", stacklevel=1)
         preds.append(pred.data)
         notes.setdefault(path, _file_notes(path, pred.notes))
+    raise_for_runs(failed, named=True)
     tag_kw: dict[str, Any] = {}
     if kind == "tags":
         if args.mode == "strict" and args.scheme is None:
