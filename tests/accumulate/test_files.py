@@ -401,3 +401,25 @@ def test_stream_score_reports_bytes_read_of_a_conll_gold_file():
     assert calls[-1] == (size, size)
     assert all(t == size and 0 < d <= size for d, t in calls)
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def test_strict_mode_sums_the_tag_runs_it_reads_as_no_entity_over_chunks(tmp_path, capsys):
+    gold, pred = tmp_path / "gold.conll", tmp_path / "pred.conll"
+    gold.write_text("a I-PER\nb I-PER\n\nc B-LOC\n\nd I-ORG\n\ne B-ORG\n", encoding="utf-8")
+    pred.write_text("a B-PER\nb I-PER\n\nc I-LOC\n\nd I-ORG\n\ne I-MISC\n", encoding="utf-8")
+    kw = dict(scheme="IOB2", mode="strict", zero_division=0)
+    streamed = score_files(gold, pred, chunk_size=1, **kw)
+    whole = score_files(gold, pred, stream=False, **kw)
+    assert streamed.streamed
+    assert streamed.n_chunks == 4
+    note = ("Strict mode (IOB2) read 2 gold and 3 predicted tag runs as no entity: an IOB2 "
+            "entity begins with B. Lenient mode (mode='lenient') reads them as entities.")
+    assert streamed.report.notes == whole.report.notes == (note,)
+    assert streamed.report.to_json() == whole.report.to_json()
+    s = _run(capsys, "score", gold, pred, "--scheme", "IOB2", "--mode", "strict",
+             "--chunk-sentences", "1")
+    w = _run(capsys, "score", gold, pred, "--scheme", "IOB2", "--mode", "strict",
+             "--chunk-sentences", "0")
+    assert s == w
+    flagged = note.replace("(mode='lenient')", "(--mode lenient)")
+    assert s[1].endswith(f"note: {flagged}\n")  # the text output holds the notes

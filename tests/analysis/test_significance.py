@@ -938,3 +938,18 @@ def test_comparison_notes_name_the_scores_warn_set_to_zero():
                             average="micro", bootstrap_p=True, n_units=20,
                             unit="document")[0].startswith(
         "2 bootstrap intervals have zero width (B micro P and B macro P)")
+
+
+def test_strict_mode_notes_each_systems_tag_runs_read_as_no_entity():
+    gold = [["I-PER", "I-PER", "O"], ["B-LOC", "O", "O"]]
+    systems = {"a": [["B-PER", "I-PER", "O"], ["I-LOC", "O", "O"]],
+               "b": [["B-PER", "I-PER", "O"], ["B-LOC", "O", "O"]]}
+    result = nerscore.compare(gold, systems, scheme="IOB2", mode="strict", n_resamples=10,
+                              seed=0, zero_division=0)
+    said = [n for n in result.notes if "Strict mode" in n]
+    assert said == [
+        "a: Strict mode (IOB2) read 1 gold and 1 predicted tag runs as no entity: an IOB2 "
+        "entity begins with B. Lenient mode (mode='lenient') reads them as entities.",
+        "b: Strict mode (IOB2) read 1 gold and 0 predicted tag run as no entity: an IOB2 "
+        "entity begins with B. Lenient mode (mode='lenient') reads it as an entity.",
+    ]

@@ -860,3 +860,22 @@ def test_a_span_beyond_the_other_sides_text_names_its_file_and_whose_text(capsys
                    "into the document text. GOLD gives no text, so its spans are checked against "
                    "PRED's text of the same document: check that both sides hold the same "
                    "documents, with the same ids.\n")
+
+
+def test_strict_mode_says_how_many_tag_runs_it_read_as_no_entity(capsys, tmp_path):
+    gold, pred = tmp_path / "g.conll", tmp_path / "p.conll"
+    gold.write_text("Anna I-PER\nLee I-PER\n", encoding="utf-8")
+    pred.write_text("Anna B-PER\nLee I-PER\n", encoding="utf-8")
+    status, out, err = run(capsys, "score", str(gold), str(pred), "--scheme", "IOB2", "--mode",
+                           "strict", "--format", "json", "--zero-division", "0")
+    assert status == 0
+    assert json.loads(out)["overall"]["n_gold"] == 0  # seqeval's strict reading
+    note = ("Strict mode (IOB2) read 1 gold and 0 predicted tag run as no entity: an IOB2 entity "
+            "begins with B. Lenient mode (--mode lenient) reads it as an entity.")
+    assert json.loads(out)["notes"] == [note]
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--scheme", "IOB2", "--mode",
+                         "strict", "--format", "markdown", "--zero-division", "0")
+    assert err == f"nerscore score: note: {note}\n"
+    status, _, err = run(capsys, "score", str(gold), str(pred), "--scheme", "IOB2",
+                         "--format", "json", "--zero-division", "0")
+    assert "Strict mode" not in err

@@ -3,7 +3,9 @@ import pytest
 
 import nerscore
 from nerscore import Entity, Span, entities_to_tags, tags_to_entities
+from nerscore.decode.entities import decode_counted
 from nerscore.errors import InvalidSpanError, InvalidTagError, SchemeError
+from tests.conftest import random_tag_corpus
 
 
 def gpc(gold, pred, **kw):
@@ -222,3 +224,54 @@ def test_conlleval_mode_keeps_the_scripts_reading_of_an_empty_type():
     # the Perl script reads "B-" as prefix B with the empty type, as it reads a bare "B"
     ents = tags_to_entities(["B-", "I-", "O", "B"], mode="conlleval")
     assert [(e.start, e.end, e.label) for e in ents] == [(0, 2, ""), (3, 4, "")]
+
+
+# ------------------------------------------------------------ tag runs strict mode drops
+
+_SCHEME_LETTERS = {"IO": "I", "IOB1": "BI", "IOB2": "BI", "IOE1": "IE", "IOE2": "IE",
+                   "IOBES": "BIES", "BILOU": "BILU", "BMES": "BMES"}
+
+
+def _unread_reference(sentences, scheme):
+    """Tokens with entity tags that no strict entity covers, cut where lenient mode cuts."""
+    strict = tags_to_entities(sentences, scheme=scheme, mode="strict")
+    lenient = tags_to_entities(sentences, scheme=scheme)
+    covered = {(e.sentence, i) for e in strict for i in range(e.start, e.end)}
+    cuts = {(e.sentence, i) for e in lenient for i in (e.start, e.end)}
+    runs = 0
+    for k, sent in enumerate(sentences):
+        loose = [t != "O" and (k, i) not in covered for i, t in enumerate(sent)]
+        runs += sum(on and (i == 0 or not loose[i - 1] or (k, i) in cuts)
+                    for i, on in enumerate(loose))
+    return runs
+
+
+@pytest.mark.parametrize(("sentences", "scheme", "unread"), [
+    ([s("I-PER I-PER")], "IOB2", 1),
+    ([s("I-PER I-LOC O B-ORG I-ORG")], "IOB2", 2),
+    ([s("B-PER I-PER"), s("I-PER")], "IOB2", 1),  # a sentence boundary ends every entity
+    ([s("B-PER I-PER O")], "IOBES", 1),
+    ([s("B-PER B-PER E-PER")], "IOBES", 1),
+    ([s("B-PER B-PER O")], "IOBES", 2),  # lenient mode reads two entities there
+    ([s("U-PER B-LOC I-LOC")], "BILOU", 1),
+    ([s("I-PER E-PER I-LOC")], "IOE2", 1),
+    ([s("I-PER I-LOC")], "IO", 0),  # every IO run is an entity
+    ([s("B-PER I-PER O B-LOC")], "IOB2", 0),
+])
+def test_strict_mode_counts_the_tag_runs_it_reads_as_no_entity(sentences, scheme, unread):
+    enc = nerscore.EncodedTags.from_lists(sentences)
+    cols, n = decode_counted(enc, nerscore.Decoding(scheme, "strict"))
+    assert n == unread == _unread_reference(sentences, scheme)
+    assert cols.to_entities() == tags_to_entities(sentences, scheme=scheme, mode="strict")
+    for mode in ("lenient", "conlleval"):  # they read every run as an entity
+        assert decode_counted(enc, nerscore.Decoding(scheme, mode))[1] == 0
+
+
+@pytest.mark.parametrize("scheme", sorted(_SCHEME_LETTERS))
+def test_strict_tag_runs_equal_a_token_by_token_count(rng, scheme):
+    for _ in range(20):
+        sentences = random_tag_corpus(rng, n_sentences=8, max_len=10,
+                                      letters=_SCHEME_LETTERS[scheme], types=("A", "B"))
+        enc = nerscore.EncodedTags.from_lists(sentences)
+        n = decode_counted(enc, nerscore.Decoding(scheme, "strict"))[1]
+        assert n == _unread_reference(sentences, scheme)

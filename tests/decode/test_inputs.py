@@ -439,8 +439,8 @@ def test_a_corpus_prepared_against_itself_is_decoded_once(monkeypatch):
     from nerscore.decode import inputs
 
     calls = []
-    real = inputs.decode
-    monkeypatch.setattr(inputs, "decode", lambda t, d: (calls.append(t), real(t, d))[1])
+    real = inputs.decode_counted
+    monkeypatch.setattr(inputs, "decode_counted", lambda t, d: (calls.append(t), real(t, d))[1])
     lists = [["B-PER", "I-PER", "O"], ["B-LOC"]]
     tags = nerscore.EncodedTags.from_lists(lists)  # as read from a file: one object
     same = prepare(tags, tags)

@@ -324,3 +324,37 @@ def test_a_prefix_with_an_empty_type_is_an_invalid_tag_when_scoring(match, mode)
     assert (e.value.tag, e.value.sentence, e.value.index) == ("B-", 0, 0)
     with pytest.raises(nerscore.InvalidTagError, match="Invalid tag 'B-' at token 0 of sent"):
         nerscore.f1_score(pred, gold, match=match, mode=mode, scheme="IOB2")
+
+
+def test_strict_mode_notes_the_tag_runs_it_reads_as_no_entity():
+    gold = [["I-PER", "I-PER", "O", "B-LOC"]]
+    pred = [["B-PER", "I-PER", "O", "I-LOC"]]
+    report = nerscore.evaluate(gold, pred, scheme="IOB2", mode="strict", zero_division=0)
+    assert (report.labels["PER"].n_gold, report.labels["LOC"].n_pred) == (0, 0)
+    note = ("Strict mode (IOB2) read 1 gold and 1 predicted tag runs as no entity: an IOB2 "
+            "entity begins with B. Lenient mode (mode='lenient') reads them as entities.")
+    assert report.notes[-1] == note
+    # the counts are the entities' alone, as count_matches and the tensor counts give them
+    assert report.counts == nerscore.count_matches(gold, pred, scheme="IOB2", mode="strict")
+    assert not report.counts.tallies
+    lenient = nerscore.evaluate(gold, pred, scheme="IOB2", zero_division=0)
+    assert not any("Strict mode" in n for n in lenient.notes)
+    # the token matcher scores the tags themselves: nothing of entities to say
+    token = nerscore.evaluate(gold, pred, scheme="IOB2", mode="strict", match="token",
+                              zero_division=0)
+    assert not any("Strict mode" in n for n in token.notes)
+    # summed over batches as over the whole input
+    scorer = nerscore.EntityScorer(scheme="BILOU", mode="strict", zero_division=0)
+    scorer.update([["B-PER", "I-PER"]], [["U-PER", "U-PER"]])
+    scorer.update([["L-PER"], ["I-A", "I-B"]], [["O"], ["U-A", "U-B"]])
+    assert scorer.strict_unread == (4, 0)
+    assert scorer.compute().notes[-1] == (
+        "Strict mode (BILOU) read 4 gold and 0 predicted tag runs as no entity: a BILOU entity "
+        "is B, I..., L or one U. Lenient mode (mode='lenient') reads them as entities.")
+    whole = nerscore.evaluate([["B-PER", "I-PER"], ["L-PER"], ["I-A", "I-B"]],
+                              [["U-PER", "U-PER"], ["O"], ["U-A", "U-B"]], scheme="BILOU",
+                              mode="strict", zero_division=0)
+    assert whole.notes == scorer.compute().notes
+    other = nerscore.EntityScorer(scheme="BILOU", mode="strict", zero_division=0)
+    other.update([["I-A"]], [["I-B"]])
+    assert (scorer + other).strict_unread == (5, 1)

@@ -69,6 +69,9 @@ class EntityScorer:
     n_batches : int
     confusion : ConfusionMatrix or None
         The summed matrix (``confusion=True``, after a batch).
+    strict_unread : (int, int)
+        Tag runs of gold and of the predictions that strict mode read as no
+        entity, summed over batches (noted by :meth:`compute`).
 
     Examples
     --------
@@ -158,6 +161,7 @@ class EntityScorer:
         self.n_tokens: int | None = None
         self.n_batches = 0
         self.confusion: ConfusionMatrix | None = None
+        self.strict_unread = (0, 0)
         self.text_mismatches = TextMismatches()
         self._details: tuple[str | None, str | None, dict[str, Any]] | None = None
 
@@ -203,6 +207,7 @@ class EntityScorer:
                     extra.pop(key, None)
         self._add_details((prep.scheme, prep.mode, extra))
         self.counts = self.counts + res.counts
+        self._add_unread(prep.strict_unread)
         self.n_sequences += prep.n_sequences
         if prep.n_tokens is not None:
             self.n_tokens = (self.n_tokens or 0) + prep.n_tokens
@@ -221,6 +226,11 @@ class EntityScorer:
                 texts=texts if texts is not None else prep.texts,
             ).shifted(self.n_sequences - prep.n_sequences))
         self.n_batches += 1
+
+    def _add_unread(self, unread: tuple[int, int]) -> None:
+        """Add the tag runs strict mode read as no entity in a batch (or another scorer)."""
+        self.strict_unread = (self.strict_unread[0] + unread[0],
+                              self.strict_unread[1] + unread[1])
 
     def _run_options(self) -> dict[str, Any]:
         """The matcher's options and the selection's, as :func:`run_matcher` takes them."""
@@ -246,6 +256,7 @@ class EntityScorer:
         if other._details is not None:
             self._add_details(other._details)
         self.counts = self.counts + other.counts
+        self._add_unread(other.strict_unread)
         self.text_mismatches += other.text_mismatches.shifted(self.n_sequences)
         self.n_sequences += other.n_sequences
         if other.n_tokens is not None:
@@ -291,6 +302,7 @@ class EntityScorer:
             scheme=scheme, mode=mode, beta=self._beta, zero_division=self._zero_division,
             labels=self._labels, n_sequences=self.n_sequences, n_tokens=self.n_tokens,
             extra=dict(extra), notes=tuple(notes), selection=self._selection,
+            strict_unread=self.strict_unread,
         )
 
 

@@ -10,8 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
-from nerscore.decode.decoder import decode_chunks, decode_events_ids_seq, flatten_with_separators
+from nerscore.decode.decoder import (
+    decode_chunks,
+    decode_events_ids_seq,
+    flatten_with_separators,
+)
 from nerscore.errors import InvalidSpanError
 from nerscore.values import schemes as sc
 from nerscore.values.decoding import Decoding
@@ -19,17 +24,40 @@ from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import Entity, EntityColumns
 from nerscore.values.tags import EncodedTags, check_vocab, parse_vocab
 
-__all__ = ["decode", "entities_to_tags", "nested", "tags_to_entities", "write_tags"]
+__all__ = ["decode", "decode_counted", "entities_to_tags", "nested", "strict_notes",
+           "tags_to_entities", "write_tags"]
 
 
 def decode(enc: EncodedTags, decoding: Decoding) -> EntityColumns:
     """Decode an encoded corpus into entity columns (the hot path behind every scorer)."""
+    return decode_counted(enc, decoding)[0]
+
+
+def decode_counted(enc: EncodedTags, decoding: Decoding) -> tuple[EntityColumns, int]:
+    """:func:`decode`, and the number of tag runs that strict mode reads as no entity.
+
+    A tag run is a stretch of tokens with entity tags (not the outside tag)
+    that no entity covers, cut where lenient mode would begin a new entity:
+    what lenient mode reads as an entity and strict mode drops (an ``I-PER``
+    after ``O`` in IOB2). Lenient and conlleval modes read every such run as
+    an entity: the count is 0 for them, and costs nothing; in strict mode it
+    costs two counts over the tokens when every entity tag is in an entity.
+
+    Examples
+    --------
+    >>> enc = EncodedTags.from_lists([["I-PER", "I-PER", "O", "B-LOC"], ["I-X", "I-Y"]])
+    >>> cols, unread = decode_counted(enc, Decoding("IOB2", "strict"))
+    >>> len(cols), unread
+    (1, 3)
+    >>> decode_counted(enc, Decoding("IOB2"))[1]
+    0
+    """
     decoding.check_decodable()
     table, m = decoding.table, decoding.mode
     if m is Mode.CONLLEVAL:
         from nerscore.decode.conlleval_rules import decode_conlleval
 
-        return decode_conlleval(enc, delimiter=decoding.delimiter)
+        return decode_conlleval(enc, delimiter=decoding.delimiter), 0
     parsed = parse_vocab(enc.vocab, decoding)
     check_vocab(parsed, enc)
     order = sorted(range(len(parsed.labels)), key=parsed.labels.__getitem__)
@@ -44,10 +72,12 @@ def decode(enc: EncodedTags, decoding: Decoding) -> EntityColumns:
             cls.astype(np.int8, copy=False), typ.astype(np.int64, copy=False),
             table.start, table.inside, table.end,
         )
+        unread = _unread_runs(cls, typ, begin, end)
         seq = np.searchsorted(ext_offsets, begin, side="right") - 1
         start = begin - ext_offsets[seq]
         lab = rank[lab] if len(lab) else lab
-        return EntityColumns(seq, start, start + (end - begin), lab, labels, enc.n_sequences)
+        return (EntityColumns(seq, start, start + (end - begin), lab, labels, enc.n_sequences),
+                unread)
     # lenient: the event rules, one table lookup per token, no separators
     begin, end, seq = decode_events_ids_seq(enc.ids, enc.offsets, parsed.cls, parsed.label,
                                             sc.LENIENT)
@@ -55,7 +85,74 @@ def decode(enc: EncodedTags, decoding: Decoding) -> EntityColumns:
     tag_rank = np.where(parsed.label >= 0, rank[np.maximum(parsed.label, 0)], -1) \
         if len(rank) else parsed.label
     lab = tag_rank[enc.ids[end - 1]]
-    return EntityColumns(seq, start, start + (end - begin), lab, labels, enc.n_sequences)
+    return EntityColumns(seq, start, start + (end - begin), lab, labels, enc.n_sequences), 0
+
+
+#: Classes after which, and at which, a lenient entity goes on (:data:`~nerscore.values.schemes.LENIENT`
+#: between two tokens with entity tags of one type: no end after E or S, no start at B or S).
+_GOES_ON_AFTER = np.isin(np.arange(sc.N_CLASSES), [sc.E, sc.S], invert=True)
+_GOES_ON_AT = np.isin(np.arange(sc.N_CLASSES), [sc.B, sc.S], invert=True)
+
+
+def _unread_runs(cls: npt.NDArray[np.generic], typ: npt.NDArray[np.generic],
+                 begin: npt.NDArray[np.int64], end: npt.NDArray[np.int64]) -> int:
+    """Tag runs that no chunk ``[begin, end)`` covers (flat coordinates, separators ``O``)."""
+    n = len(cls)
+    entity = cls != sc.O
+    if int(np.count_nonzero(entity)) == int((end - begin).sum()):  # every entity tag covered
+        return 0
+    depth = np.zeros(n + 1, dtype=np.int8)  # chunks do not overlap: 1 inside one, else 0
+    depth[begin] = 1
+    depth[end] -= 1
+    loose = entity & (np.cumsum(depth[:n], dtype=np.int8) == 0)
+    pos = np.flatnonzero(loose)
+    prev = np.maximum(pos - 1, 0)
+    # lenient mode goes on from the token before (an entity tag, never at position 0)
+    joined = (loose[prev] & (pos > 0) & (typ[prev] == typ[pos])
+              & _GOES_ON_AFTER[cls[prev]] & _GOES_ON_AT[cls[pos]])
+    return int(len(pos) - np.count_nonzero(joined))
+
+
+#: Per scheme, what strict mode reads as an entity (for :func:`strict_notes`).
+_WELL_FORMED = {
+    "IOB2": "an IOB2 entity begins with B",
+    "IOE2": "an IOE2 entity ends with E",
+    "IOBES": "an IOBES entity is B, I..., E or one S",
+    "BILOU": "a BILOU entity is B, I..., L or one U",
+    "BMES": "a BMES entity is B, M..., E or one S",
+}
+
+
+def strict_notes(gold: int, pred: int, scheme: str | None) -> tuple[str, ...]:
+    """The note on the tag runs that strict mode read as no entity (none when there are none).
+
+    Parameters
+    ----------
+    gold, pred : int
+        The tag runs of each side (:func:`decode_counted`, summed over batches).
+    scheme : str or None
+        The scheme's name.
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> strict_notes(3, 5, "IOB2")[0]
+    "Strict mode (IOB2) read 3 gold and 5 predicted tag runs as no entity: an IOB2 entity begins with B. Lenient mode (mode='lenient') reads them as entities."
+    >>> strict_notes(0, 0, "IOB2")
+    ()
+    """
+    g, p = int(gold), int(pred)
+    if not g and not p:
+        return ()
+    rule = _WELL_FORMED.get(str(scheme))
+    why = f": {rule}" if rule else f", as they break {scheme}'s strict patterns (seqeval's)"
+    runs = "tag run" if g + p == 1 else "tag runs"
+    return (f"Strict mode ({scheme}) read {g} gold and {p} predicted {runs} as no entity{why}. "
+            f"Lenient mode (mode='lenient') reads "
+            f"{'it as an entity' if g + p == 1 else 'them as entities'}.",)
 
 
 def tags_to_entities(

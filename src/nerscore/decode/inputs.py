@@ -45,7 +45,7 @@ from typing import Any, NamedTuple, cast
 
 import numpy as np
 
-from nerscore.decode.entities import decode
+from nerscore.decode.entities import decode_counted
 from nerscore.decode.ignore import ignore_predictions
 from nerscore.decode.input_kind import input_kind, item_kind
 from nerscore.decode.text_agreement import TextMismatches, compare_texts
@@ -91,6 +91,9 @@ class Prepared:
     text_mismatches: TextMismatches = field(default_factory=TextMismatches)
     tallies: Mapping[str, int] = field(default_factory=dict)
     regions: Sequence[tuple[Span | Entity, ...]] | None = None
+    strict_unread: tuple[int, int] = (0, 0)
+    """Tag runs of gold and of the prediction that strict mode read as no entity
+    (:func:`~nerscore.decode.entities.decode_counted`; 0 in the other modes)."""
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -139,11 +142,12 @@ def prepare(y_true: object, y_pred: object, decoding: Decoding | None = None) ->
         _check_no_tag_options(decoding, "spans")
         return prepare_spans(y_true, y_pred)
     t, p = encode_pair(y_true, y_pred)
-    gold = decode(t, decoding)
-    pred = gold if p is t else decode(p, decoding)  # one corpus against itself: decoded once
+    gold, g_unread = decode_counted(t, decoding)
+    # one corpus against itself: decoded once
+    pred, p_unread = (gold, g_unread) if p is t else decode_counted(p, decoding)
     tokens = t.sentence_tokens() or p.sentence_tokens()  # tags read from a file
     return Prepared(gold, pred, (t, p), decoding.scheme_name, decoding.mode.value,
-                    texts=tokens, decoding=decoding)
+                    texts=tokens, decoding=decoding, strict_unread=(g_unread, p_unread))
 
 
 def unwrap(y: object) -> object:

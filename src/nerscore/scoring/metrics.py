@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nerscore._version import __version__
+from nerscore.decode.entities import strict_notes
 from nerscore.decode.inputs import Prepared, prepare
 from nerscore.decode.label_ops import apply_label_ops, check_label_ops
 from nerscore.errors import OptionError, caught_warnings, user_stacklevel
@@ -127,6 +128,13 @@ class MatcherRun:
     prep: Prepared
     result: MatchResult
     selection: Selection = dataclasses.field(default_factory=Selection)
+
+    def tally_notes(self) -> tuple[str, ...]:
+        """The notes on the input's tallies: label operations, tag runs strict mode dropped."""
+        notes = label_notes(self.prep.tallies)
+        if self.matcher.needs == "entities":  # the token matcher scores tags, not entities
+            notes += strict_notes(*self.prep.strict_unread, self.prep.scheme)
+        return notes
 
 
 def run_matcher(
@@ -462,6 +470,7 @@ def evaluate(
         beta=beta, zero_division=zd, labels=labels, n_sequences=prep.n_sequences,
         n_tokens=prep.n_tokens, alignment=res.alignment, extra=dict(res.extra),
         notes=prep.notes, doc_ids=prep.doc_ids, texts=prep.texts, selection=run.selection,
+        strict_unread=prep.strict_unread,
     )
 
 
@@ -483,6 +492,7 @@ def build_report(
     doc_ids: Any = None,
     texts: Any = None,
     selection: Selection | None = None,
+    strict_unread: tuple[int, int] = (0, 0),
 ) -> Report:
     """Reduce counts once and wrap everything in a :class:`Report`.
 
@@ -490,6 +500,9 @@ def build_report(
     included); notes a matcher leaves in ``extra["notes"]`` join ``notes``.
     ``Report.entities`` comes from ``selection`` and ``counts.tallies``,
     and so do the notes on discontinuous entities and ignore regions.
+    ``strict_unread`` are the tag runs of gold and of the prediction that
+    strict mode read as no entity (:attr:`Prepared.strict_unread`, summed
+    over batches), noted for an entity matcher.
     """
     matcher = get_matcher(match)
     options = {**options, **{k: v for k, v in matcher.defaults.items() if k not in options}}
@@ -515,6 +528,8 @@ def build_report(
         notes = (*notes, "no tokens: accuracy is undefined.")
     entities = entity_summary(counts, selection or Selection())
     notes = (*notes, *entity_notes(entities), *label_notes(counts.tallies))
+    if matcher.needs == "entities":  # the token matcher scores the tags, not entities
+        notes = (*notes, *strict_notes(*strict_unread, scheme))
     return Report(
         match=match,
         options=dict(options),

@@ -78,7 +78,6 @@ from nerscore.matching import get_matcher
 from nerscore.scoring.metrics import run_matcher
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import Document
-from nerscore.values.label_ops import label_notes
 from nerscore.values.ratios import check_zero_division
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import Entity
@@ -163,7 +162,7 @@ def _run_counts(
             "exactly gold's documents; give each run every document (an empty one where it "
             "found no entity).")
     notes += [f"{where}: {n}" for n in run.prep.notes]
-    notes += [f"{where}: {n}" for n in label_notes(run.prep.tallies)]
+    notes += [f"{where}: {n}" for n in run.tally_notes()]
     return counts_of_run(run, match), run.options, run.prep.tags is not None
 
 

@@ -57,7 +57,6 @@ from nerscore.errors import NerscoreError, OptionError, option_error
 from nerscore.matching import get_matcher
 from nerscore.scoring.metrics import run_matcher
 from nerscore.values.decoding import Decoding
-from nerscore.values.label_ops import label_notes
 from nerscore.values.ratios import check_zero_division
 from nerscore.values.schemes import Mode, Scheme
 
@@ -507,7 +506,7 @@ def compare(
         resolved, tags = run.options, run.prep.tags is not None
         parts.append(counts_of_run(run, match))
         notes += [f"{name}: {n}" for n in run.prep.notes]  # joins, differing texts
-        notes += [f"{name}: {n}" for n in label_notes(run.prep.tallies)]  # labels_map, drop
+        notes += [f"{name}: {n}" for n in run.tally_notes()]  # labels_map, drop
     names = [n for n, _ in named]
     pairs = _pairs(names, baseline)
     parts = _join_units(parts, names)
