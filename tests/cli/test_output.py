@@ -258,3 +258,116 @@ def test_a_reader_going_away_ends_the_command_quietly(monkeypatch, tmp_path, str
     monkeypatch.setattr(f"sys.{stream}", gone)
     assert main(["score", str(gold), str(pred)]) == 0
     assert "nerscore" in gone.getvalue()
+
+
+# ------------------------------------------------------- the format the output's name asks for
+
+DISCARD = PRED.replace("pred", "pred_discard")
+
+
+@pytest.mark.parametrize(("argv", "name", "fmt"), [
+    (["score", GOLD, PRED], "s.json", "json"),
+    (["score", GOLD, PRED], "s.JSON", "json"),
+    (["score", GOLD, PRED], "s.md", "markdown"),
+    (["score", GOLD, PRED], "s.markdown", "markdown"),
+    (["score", GOLD, PRED], "s.html", "html"),
+    (["score", GOLD, PRED], "s.htm", "html"),
+    (["score", GOLD, PRED, "--confusion"], "s.md", "markdown"),
+    (["score", GOLD, PRED, PRED, "--runs"], "r.json", "json"),
+    (["diagnose", "--train", GOLD, "--test", GOLD, "--pred", PRED], "d.md", "markdown"),
+    (["diagnose", "--train", GOLD, "--test", GOLD, "--pred", PRED], "d.json", "json"),
+    (["compare", GOLD, PRED, DISCARD, "--resamples", "50"], "c.json", "json"),
+    (["compare", GOLD, PRED, DISCARD, "--resamples", "50"], "c.md", "markdown"),
+    (["agree", GOLD, PRED], "a.html", "html"),
+    (["agree", GOLD, PRED], "a.md", "markdown"),
+])
+def test_the_suffix_of_the_output_chooses_the_format(capsys, tmp_path, argv, name, fmt):
+    status, out, err = run(capsys, *argv, "--format", fmt)
+    target = tmp_path / name
+    status2, out2, err2 = run(capsys, *argv, "--output", str(target))
+    assert (status2, out2) == (status, "")
+    assert target.read_text(encoding="utf-8") == out
+    wrote = f"nerscore {argv[0]}: note: wrote {target}"
+    said = [line for line in err2.splitlines() if line != wrote]
+    assert said == err.splitlines()  # nothing more said
+
+
+@pytest.mark.parametrize("name", ["s.txt", "s.out", "s", "s.csv"])
+def test_another_suffix_keeps_the_default_format(capsys, tmp_path, name):
+    status, out, err = run(capsys, "score", GOLD, PRED)
+    target = tmp_path / name
+    assert run(capsys, "score", GOLD, PRED, "-o", str(target)) == (status, "", err)
+    assert target.read_text(encoding="utf-8") == out
+
+
+@pytest.mark.parametrize(("argv", "name", "said"), [
+    (["compare", GOLD, PRED, DISCARD, "--resamples", "50"], "c.html",
+     "the suffix .html names html, which nerscore compare does not write, so the file holds "
+     "text; --format chooses text, json or markdown"),
+    (["diagnose", "--train", GOLD, "--test", GOLD], "d.html",
+     "the suffix .html names html, which nerscore diagnose does not write, so the file holds "
+     "text; --format chooses text, json or markdown"),
+    (["score", GOLD, PRED, PRED, "--runs"], "r.html",
+     "the suffix .html names html, which nerscore score --runs does not write, so the file "
+     "holds text; --format chooses text, json or markdown"),
+])
+def test_a_suffix_of_a_format_the_command_does_not_write_is_noted(capsys, tmp_path, argv,
+                                                                  name, said):
+    status, out, _ = run(capsys, *argv)
+    target = tmp_path / name
+    status2, _, err = run(capsys, *argv, "--output", str(target))
+    assert status2 == status
+    assert target.read_text(encoding="utf-8") == out
+    command = argv[0]
+    assert f"nerscore {command}: note: --output {target}: {said}\n" in err
+    _, _, err = run(capsys, *argv, "--output", str(target), "--format", "text")
+    assert "does not write" not in err  # the format was chosen
+
+
+def test_format_and_a_suffix_that_names_another_format_are_a_usage_error(capsys, tmp_path):
+    target = tmp_path / "s.md"
+    status, out, err = run(capsys, "score", GOLD, PRED, "--format", "json", "-o", str(target))
+    assert (status, out) == (2, "")
+    assert err == (f"nerscore score: error: --format json and --output {target} disagree: the "
+                   "suffix .md names the markdown format. Leave out --format to write markdown, "
+                   "or give --output a name that ends in .json. See 'nerscore score --help'.\n")
+    assert not target.exists()
+    status, _, err = run(capsys, "score", GOLD, PRED, "--format", "text", "-o", str(target))
+    assert status == 2
+    assert (f"Leave out --format to write markdown, or give --output a name with no suffix of a "
+            f"format (e.g. {tmp_path / 's'}.txt)") in err
+    # the same format by another suffix is no disagreement
+    assert run(capsys, "score", GOLD, PRED, "--format", "markdown", "-o",
+               str(tmp_path / "s.markdown"))[0] == 0
+
+
+def test_an_extra_the_suffixs_format_cannot_show_says_where_the_format_came_from(capsys, tmp_path):
+    target = tmp_path / "s.html"
+    status, _, err = run(capsys, "score", GOLD, PRED, "--breakdown", "length", "-o", str(target))
+    assert status == 2
+    assert (f"error: --breakdown works with --format text, json or markdown, not html, which "
+            f"the suffix of --output {target} names: give one of them with --format.") in err
+
+
+def test_curve_writes_the_format_its_output_names(capsys, tmp_path):
+    from tests.cli.test_thresholds import DEV_GOLD, DEV_PRED, write
+
+    gold, pred = write(tmp_path / "g.jsonl", DEV_GOLD), write(tmp_path / "p.jsonl", DEV_PRED)
+    for fmt in ("json", "svg", "csv"):
+        status, out, _ = run(capsys, "curve", gold, pred, "--format", fmt)
+        target = tmp_path / f"curve.{fmt}"
+        assert run(capsys, "curve", gold, pred, "-o", str(target)) == (status, "", "")
+        assert target.read_text(encoding="utf-8") == out
+    status, csv, _ = run(capsys, "curve", gold, pred)
+    assert run(capsys, "curve", gold, pred, "-o", str(tmp_path / "c.txt")) == (0, "", "")
+    assert (tmp_path / "c.txt").read_text(encoding="utf-8") == csv
+    status, _, err = run(capsys, "curve", gold, pred, "--format", "svg", "-o",
+                         str(tmp_path / "pr.png"))
+    assert status == 2
+    assert (f"error: --format svg and --output {tmp_path / 'pr.png'} disagree: the suffix .png "
+            "names the png format. Leave out --format to write png, or give --output a name "
+            "that ends in .svg.") in err
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "pr.png"
+    assert run(capsys, "curve", gold, pred, "-o", str(png)) == (0, "", "")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -200,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     from nerscore.cli._labels import label_flags
     from nerscore.cli._options import UsageError
-    from nerscore.cli._output import check_outputs, set_quiet
+    from nerscore.cli._output import check_outputs, choose_format, set_quiet
     from nerscore.errors import NerscoreError
 
     set_quiet(getattr(args, "quiet", False))
@@ -215,6 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.simplefilter("always")
             try:
                 check_outputs(args)  # never write over an input
+                choose_format(args)  # --format, or the one the suffix of --output names
                 from nerscore.cli._stdin import ShownStream, spool_standard_input
 
                 spooled = spool_standard_input(args)  # an input given as '-'

@@ -17,12 +17,15 @@ from typing import Any, TextIO
 
 __all__ = [
     "EXTRA_FLAGS",
+    "FormatGiven",
     "ProgressBar",
     "add_format_option",
     "add_output_option",
     "add_quiet_option",
     "check_outputs",
+    "choose_format",
     "declare_files",
+    "declare_formats",
     "is_quiet",
     "note",
     "output_renderer",
@@ -351,12 +354,43 @@ class ProgressBar:
             self._width = 0
 
 
+class FormatGiven(argparse.Action):
+    """``--format``, stored as usual and marked given: the suffix of ``-o FILE`` then chooses nothing."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.format_given = True
+
+
+def declare_formats(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
+                    kind: str | None = None, suffixes: dict[str, str] | None = None) -> None:
+    """Say which formats the suffix of a command's ``--output`` may choose (:func:`choose_format`).
+
+    The command's ``--format`` takes ``action=FormatGiven``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser or argument group
+        A subcommand's parser.
+    kind : str, optional
+        What the command renders (:data:`nerscore.render.registry.KINDS`):
+        the suffixes are those of :data:`nerscore.render.registry.SUFFIXES`
+        whose formats render it.
+    suffixes : dict of str to str, optional
+        Suffix -> format, for a command whose formats are its own (``curve``).
+    """
+    parser.set_defaults(format_kind=kind, format_suffixes=dict(suffixes or {}))
+
+
 def add_format_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
                       kind: str) -> None:
     """Add ``--format``: any output format of the renderer registry that renders ``kind``.
 
     The value is checked when the command runs (:func:`output_renderer`), so
-    that formats from other packages are loaded only when asked for.
+    that formats from other packages are loaded only when asked for. Without
+    ``--format``, the suffix of ``--output`` may choose the format
+    (:func:`choose_format`).
 
     Parameters
     ----------
@@ -368,9 +402,127 @@ def add_format_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
     from nerscore.render.registry import BUILTIN
 
     names = list(BUILTIN) if kind == "scores" else ["text", "json", "markdown"]
-    parser.add_argument("--format", default="text", metavar="FORMAT",
+    suffixes = ".json, .md" + (", .html" if kind == "scores" else "")
+    parser.add_argument("--format", default="text", metavar="FORMAT", action=FormatGiven,
                         help=f"output format: {', '.join(names)}, or one a plugin registers "
-                             "(default: text)")
+                             f"(default: the one the suffix of the output file names, "
+                             f"{suffixes}; else text)")
+    declare_formats(parser, kind=kind)
+
+
+def _suffix_format(args: argparse.Namespace, suffix: str) -> tuple[str | None, bool]:
+    """The format ``suffix`` names, and whether the command writes it."""
+    suffixes: dict[str, str] = getattr(args, "format_suffixes", None) or {}
+    if suffixes:
+        from nerscore.render.registry import SUFFIXES
+
+        named = suffixes.get(suffix) or SUFFIXES.get(suffix)
+        return named, suffix in suffixes
+    from nerscore.errors import OptionError
+    from nerscore.render.registry import SUFFIXES, get_renderer
+
+    named = SUFFIXES.get(suffix)
+    if named is None:
+        return None, False
+    kind = args.format_kind
+    if kind == "scores" and getattr(args, "runs", False):  # score --runs renders a summary
+        kind = "runs"
+    try:
+        get_renderer(named, kind=kind)
+    except OptionError:
+        return named, False
+    return named, True
+
+
+def choose_format(args: argparse.Namespace) -> None:
+    """Take the format from the suffix of ``--output`` when ``--format`` is not given.
+
+    The rule of every command with ``--format`` and ``--output``
+    (:func:`declare_formats`):
+
+    - ``--format`` not given, and the suffix names a format the command
+      writes (``.json``, ``.md``/``.markdown``, ``.html``/``.htm``; ``curve``:
+      ``.csv``, ``.json``, ``.svg``, ``.png``): that format, silently;
+    - ``--format`` given, and the suffix names another format the command
+      writes: a usage error naming both and the two ways out;
+    - the suffix names a format the command does not write (``compare -o
+      c.html``): the default format, with a note saying so (none when
+      ``--format`` is given);
+    - any other suffix (``.txt``, ``.out``, none) or standard output: the
+      default format, or ``--format``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A parsed command line; ``args.format`` is set in place.
+
+    Raises
+    ------
+    UsageError
+        When ``--format`` and the suffix of ``--output`` name two formats the
+        command writes.
+
+    Examples
+    --------
+    >>> ns = argparse.Namespace(command="curve", format="csv", output="pr.png",
+    ...                         format_suffixes={".csv": "csv", ".png": "png"})
+    >>> choose_format(ns); ns.format
+    'png'
+    >>> ns = argparse.Namespace(command="curve", format="csv", output="pr.png",
+    ...                         format_suffixes={".csv": "csv", ".png": "png"}, format_given=True)
+    >>> choose_format(ns)
+    Traceback (most recent call last):
+    ...
+    nerscore.cli._options.UsageError: --format csv and --output pr.png disagree: the suffix .png names the png format. Leave out --format to write png, or give --output a name that ends in .csv
+    """
+    import os
+
+    from nerscore.cli._options import UsageError
+
+    out = getattr(args, "output", None)
+    if ((getattr(args, "format_kind", None) is None and not getattr(args, "format_suffixes", None))
+            or out is None or out == "-"):
+        return
+    suffix = os.path.splitext(str(out))[1].lower()
+    named, writes = _suffix_format(args, suffix) if suffix else (None, False)
+    if named is None or named == args.format:
+        return
+    given = getattr(args, "format_given", False)
+    if writes and not given:
+        args.format = named
+        args.format_from_output = True
+    elif writes:
+        own = [k for k, v in {**_all_suffixes(args)}.items() if v == args.format]
+        fix = (f"give --output a name that ends in {own[0]}" if own else
+               f"give --output a name with no suffix of a format (e.g. "
+               f"{os.path.splitext(str(out))[0]}.txt)")
+        raise UsageError(f"--format {args.format} and --output {out} disagree: the suffix "
+                         f"{suffix} names the {named} format. Leave out --format to write "
+                         f"{named}, or {fix}")
+    elif not given:
+        command = args.command + (" --runs" if getattr(args, "runs", False) else "")
+        note(args.command, f"--output {out}: the suffix {suffix} names {named}, which nerscore "
+                           f"{command} does not write, so the file holds {args.format}; "
+                           f"--format chooses {_or(_formats(args))}")
+
+
+def _formats(args: argparse.Namespace) -> list[str]:
+    """The formats the command writes (for a note)."""
+    own = getattr(args, "format_suffixes", None)
+    if own:
+        return list(dict.fromkeys(own.values()))
+    from nerscore.render.registry import renderer_names
+
+    kind = args.format_kind
+    return list(renderer_names("runs" if kind == "scores" and getattr(args, "runs", False)
+                               else kind))
+
+
+def _all_suffixes(args: argparse.Namespace) -> dict[str, str]:
+    """Every suffix the command's formats are named by (its own first)."""
+    from nerscore.render.registry import SUFFIXES
+
+    return {**(getattr(args, "format_suffixes", None) or {}), **SUFFIXES}
 
 
 def _or(names: Sequence[str]) -> str:
@@ -414,8 +566,10 @@ def output_renderer(args: argparse.Namespace, kind: str, extras: Sequence[str] =
     for extra in extras:
         if extra not in renderer.extras:
             able = [n for n in renderer_names(kind) if extra in get_renderer(n).extras]
+            chosen = (f", which the suffix of --output {args.output} names: give one of them "
+                      "with --format" if getattr(args, "format_from_output", False) else "")
             raise UsageError(f"{EXTRA_FLAGS[extra]} works with --format {_or(able)}, not "
-                             f"{args.format}")
+                             f"{args.format}{chosen}")
 
     def flagging(render: Any) -> Any:
         return lambda result, *rest, **kw: render(flag_notes(result), *rest, **kw)

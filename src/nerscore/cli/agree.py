@@ -18,8 +18,10 @@ from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._annotator_files import identical_files, read_annotators, token_notes
 from nerscore.cli._labels import add_label_options, label_flags, label_kwargs
 from nerscore.cli._output import (
+    FormatGiven,
     add_quiet_option,
     declare_files,
+    declare_formats,
     note,
     output_renderer,
     write_result,
@@ -137,9 +139,11 @@ def register(subparsers: Subparsers) -> None:
         description=AGREE_DESCRIPTION, epilog=AGREE_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
     _common(p)
-    p.add_argument("--format", default="text", metavar="FORMAT",
+    p.add_argument("--format", default="text", metavar="FORMAT", action=FormatGiven,
                    help="output format: text, markdown, json, html, or one a plugin registers "
-                        "(default: text)")
+                        "(default: text, or the one the suffix of the output file names: "
+                        ".json, .md, .html)")
+    declare_formats(p, kind="agreement")
     p.add_argument("-o", "--output", metavar="FILE", default=None,
                    help="write the result to FILE (default: standard output)")
     p.add_argument("--tags", action="store_true",

@@ -13,7 +13,14 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
-from nerscore.cli._output import add_quiet_option, declare_files, note, write_result
+from nerscore.cli._output import (
+    FormatGiven,
+    add_quiet_option,
+    declare_files,
+    declare_formats,
+    note,
+    write_result,
+)
 from nerscore.cli.thresholds import add_schema_option, check_ranked, curve_kwargs, dev_curve
 from nerscore.io.csv_cells import rows_text
 
@@ -46,8 +53,9 @@ def register(subparsers: Subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("gold", metavar="GOLD", help="gold span file")
     parser.add_argument("pred", metavar="PRED", help="predicted span file, a score on every span")
-    parser.add_argument("--format", choices=FORMATS, default="csv",
-                        help="csv (default), json, svg or png")
+    parser.add_argument("--format", choices=FORMATS, default="csv", action=FormatGiven,
+                        help="csv (default), json, svg or png (default: the one the suffix of "
+                             "-o FILE names, else csv)")
     parser.add_argument("--plot", choices=("pr", "f1", "reliability"), default="pr",
                         help="the picture of --format svg|png (default: pr)")
     parser.add_argument("--bins", type=opt._positive_int, default=15, metavar="N",
@@ -62,6 +70,7 @@ def register(subparsers: Subparsers) -> None:
     add_schema_option(parser)
     opt.add_conll_options(parser)
     declare_files(parser, inputs=("gold", "pred"), outputs={"output": "--output"})
+    declare_formats(parser, suffixes={f".{name}": name for name in FORMATS})
     parser.set_defaults(func=run_curve)
 
 

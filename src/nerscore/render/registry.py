@@ -37,6 +37,7 @@ __all__ = [
     "BUILTIN",
     "ENTRY_POINT_GROUP",
     "KINDS",
+    "SUFFIXES",
     "Renderer",
     "ScoreOutput",
     "get_renderer",
@@ -53,6 +54,16 @@ BUILTIN: dict[str, str] = {
     "html": "nerscore.render.html",
     "seqeval": "nerscore.render.seqeval",
     "conlleval": "nerscore.render.conlleval",
+}
+
+#: File name suffix (lower case) -> the built-in format it names: the format a
+#: command writes to ``-o FILE`` when ``--format`` is not given (docs/reports.md).
+SUFFIXES: dict[str, str] = {
+    ".json": "json",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".html": "html",
+    ".htm": "html",
 }
 
 #: The kinds of result a renderer may support.
