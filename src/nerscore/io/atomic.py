@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -377,7 +376,7 @@ def _keep_old(target: str) -> str | None:
         return None
     folder, name = os.path.split(os.path.abspath(target))
     for _ in range(100):
-        old = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.old")
+        old = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.old")
         try:
             os.link(target, old, follow_symlinks=False)
             return old
