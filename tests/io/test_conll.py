@@ -486,7 +486,8 @@ def test_replace_labels_keeps_everything_else():
     labels[0][0] = "B-PER"
     labels[2][0] = "B-GPE"
     text, n = corpus.replace_labels(labels)
-    original = path.read_bytes().decode("utf-8-sig")
+    original = path.read_bytes().decode("utf-8")
+    assert original.startswith("\ufeff")  # the byte-order mark is kept too
     assert n == 2
     assert text == original.replace("Jonas\tNNP\tI-PER", "Jonas\tNNP\tB-PER").replace(
         "Paris NNP B-LOC", "Paris NNP B-GPE")
@@ -524,6 +525,59 @@ def test_replace_labels_names_where_a_label_cannot_be_written(tmp_path):
     with pytest.raises(InvalidTagError, match="separated by tabs, must be non-empty and free of "
                                               "tabs and line breaks"):
         tabbed.replace_labels([[""]])
+
+
+@pytest.mark.parametrize(
+    ("encoding", "mark", "bom"),
+    [
+        ("utf-8", "\ufeff", True),
+        ("utf-8", "", False),
+        ("utf-8-sig", "", False),  # the codec reads and writes the mark itself
+        ("utf-16", "", False),
+        ("utf-16-le", "\ufeff", True),
+    ],
+)
+def test_a_relabelled_corpus_keeps_the_byte_order_mark_of_its_file(tmp_path, encoding, mark,
+                                                                    bom):
+    """Written in its encoding, the relabelled text is the file with the new labels, mark and all.
+
+    Whether the whole file is read, streamed in chunks, or written with ``write_conll``.
+    """
+    path, out = tmp_path / "g.conll", tmp_path / "out.conll"
+    path.write_text(mark + "Anna I-PER\nleft O\n\nBob O\n\n", encoding=encoding)
+    out.write_text(mark + "Anna B-PER\nleft O\n\nBob O\n\n", encoding=encoding)
+    expected = out.read_bytes()
+    labels = [["B-PER", "O"], ["O"]]
+    corpus = read_conll(path, encoding=encoding)
+    assert corpus.bom is bom
+    text, n = corpus.replace_labels(labels)
+    assert n == 1
+    out.write_text(text, encoding=encoding, newline="")
+    assert out.read_bytes() == expected
+    chunks = list(conll.ConllChunks(path, chunk_size=None, block_size=8, encoding=encoding))
+    assert [c.bom for c in chunks] == [bom, False, False]  # the last: the final blank line
+    parts = [labels[:1], labels[1:], []]
+    assert "".join(c.replace_labels(k)[0] for c, k in zip(chunks, parts, strict=True)) == text
+    assert corpus.slice(0, 1).bom is bom
+    assert corpus.slice(1, 2).bom is False
+    write_conll(out, [list(s.tokens) for s in corpus], labels, encoding=encoding, bom=corpus.bom)
+    assert out.read_bytes() == expected
+
+
+def test_write_conll_writes_one_byte_order_mark_where_the_encoding_has_one(tmp_path):
+    path = tmp_path / "out.conll"
+    write_conll(path, [["a"]], [["O"]], bom=True)
+    assert path.read_bytes() == b"\xef\xbb\xbfa O\n\n"
+    write_conll(path, [["a"]], [["O"]], encoding="utf-8-sig", bom=True)  # not twice
+    assert path.read_bytes() == b"\xef\xbb\xbfa O\n\n"
+    out = io.StringIO()
+    write_conll(out, [["a"]], [["O"]], bom=True)
+    assert out.getvalue() == "\ufeffa O\n\n"
+    with pytest.raises(ValueError, match=r"^Cannot write a byte-order mark in latin-1, which has "
+                                         r"none: write the file in UTF-8 \(encoding='utf-8'\), "
+                                         r"or without the mark \(bom=False\)\.$"):
+        write_conll(path, [["a"]], [["O"]], encoding="latin-1", bom=True)
+    assert path.read_bytes() == b"\xef\xbb\xbfa O\n\n"  # nothing written
 
 
 # --------------------------------------------------------------------------------- writing

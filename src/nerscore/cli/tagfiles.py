@@ -214,7 +214,7 @@ def run_repair(args: argparse.Namespace) -> int:
     original = corpus.to_lists()
     repaired = repair_tags(original, scheme=args.scheme, method=args.method, **tag_kw)
     text, n_changed = corpus.replace_labels(repaired)
-    text = _byte_order_mark(args) + text
+    text = _byte_order_mark(args) + (text.removeprefix("\ufeff") if corpus.bom else text)
     n_sent = sum(a != b for a, b in zip(original, repaired, strict=True))
     if args.output is None:
         sys.stdout.write(text)

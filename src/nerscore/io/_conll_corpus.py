@@ -333,6 +333,10 @@ class ConllCorpus:
         For every ``-DOCSTART-`` line, the index of the first sentence after it.
     n_comments : int
         Number of comment lines skipped (``comments=True``).
+    bom : bool
+        Whether the file's text began with a byte-order mark (U+FEFF), which
+        the reader skips and :meth:`replace_labels` writes back (a streamed
+        file's first chunk: :class:`~nerscore.io.conll.ConllChunks`).
 
     Examples
     --------
@@ -351,6 +355,7 @@ class ConllCorpus:
     documents: IntArray
     n_comments: int = 0
     _text: ConllText | None = field(default=None, repr=False)
+    bom: bool = False
 
     @property
     def source(self) -> str | None:
@@ -427,7 +432,8 @@ class ConllCorpus:
 
         ``documents`` keeps the ``-DOCSTART-`` lines before sentences of the
         slice, renumbered from its first sentence; lines, token strings and
-        the sentences' numbers in the file (``tags.first``) are kept.
+        the sentences' numbers in the file (``tags.first``) are kept, and
+        :attr:`bom` by a slice from the first sentence.
 
         Examples
         --------
@@ -457,7 +463,7 @@ class ConllCorpus:
                              tags.source, None if tags.lines is None else tags.lines[o0:o1],
                              tokens, tags.first + start)
         return ConllCorpus(sliced, self.column_delimiter, docs[keep] - start,
-                           self.n_comments if start == 0 else 0, text)
+                           self.n_comments if start == 0 else 0, text, self.bom and start == 0)
 
     def replace_labels(self, labels: Sequence[Sequence[str]] | EncodedTags) -> tuple[str, int]:
         r"""The file's text with the label column rewritten, everything else untouched.
@@ -471,7 +477,9 @@ class ConllCorpus:
         -------
         text : str
             The file's text (other columns, comments, ``-DOCSTART-`` lines,
-            blank lines and line endings kept; a byte-order mark is dropped).
+            blank lines, line endings and a byte-order mark (:attr:`bom`)
+            kept): written in the encoding the file was read in, it is the
+            file with the new labels.
         n_changed : int
             Number of labels that changed.
 
@@ -491,6 +499,9 @@ class ConllCorpus:
         >>> corpus = read_conll(io.StringIO("Jonas NNP I-PER\nleft VBD O\n"))
         >>> corpus.replace_labels([["B-PER", "O"]])
         ('Jonas NNP B-PER\nleft VBD O\n', 1)
+        >>> marked = read_conll(io.BytesIO(b"\xef\xbb\xbfJonas I-PER\n"))
+        >>> marked.bom, marked.replace_labels([["B-PER"]])
+        (True, ('\ufeffJonas B-PER\n', 1))
         """
         text = self._text
         if text is None:
@@ -504,7 +515,7 @@ class ConllCorpus:
         changed = np.flatnonzero(new_flat != old_flat)
         self._check_labels(new)
         data = text.data
-        pieces: list[bytes] = []
+        pieces: list[bytes] = [b"\xef\xbb\xbf"] if self.bom else []
         prev = 0
         starts, ends = text.label_start, text.label_end
         for pos in changed.tolist():
@@ -513,7 +524,6 @@ class ConllCorpus:
             prev = int(ends[pos])
         pieces.append(data[prev:])
         return b"".join(pieces).decode("utf-8"), len(changed)
-
 
     def _check_labels(self, new: EncodedTags) -> None:
         r"""Raise at the first token whose new label cannot be a column of its line.

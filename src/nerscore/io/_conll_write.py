@@ -22,8 +22,9 @@ def write_conll(
     column_delimiter: Literal["space", "tab"] = "space",
     documents: Sequence[int] = (),
     encoding: str = "utf-8",
+    bom: bool = False,
 ) -> None:
-    """Write sentences as a CoNLL column file (token first, then each column).
+    r"""Write sentences as a CoNLL column file (token first, then each column).
 
     Parameters
     ----------
@@ -39,6 +40,11 @@ def write_conll(
         Sentence indices before which a ``-DOCSTART-`` line is written.
     encoding : str
         Encoding of a file written by name.
+    bom : bool
+        Begin with a byte-order mark, as the file that a corpus was read
+        from did (``bom=corpus.bom``, :attr:`ConllCorpus.bom`): U+FEFF is
+        written first, unless ``encoding`` is one whose codec writes the
+        mark itself (``utf-8-sig``, ``utf-16``, ``utf-32``).
 
     Raises
     ------
@@ -46,7 +52,8 @@ def write_conll(
         When a column is not shaped like ``tokens``.
     ValueError
         For an empty field, or a field containing the delimiter or a line break
-        (:func:`first_bad_field`).
+        (:func:`first_bad_field`); for ``bom=True`` with an ``encoding`` that
+        has no byte-order mark (``latin-1``).
 
     Examples
     --------
@@ -63,6 +70,14 @@ def write_conll(
     >>> from nerscore.io.conll import read_conll
     >>> read_conll(io.StringIO(out.getvalue()), label_column=1).to_lists()
     [['B-PER', 'O'], ['O']]
+
+    A corpus relabelled keeps the byte-order mark of its file:
+
+    >>> corpus = read_conll(io.BytesIO(b"\xef\xbb\xbfJonas I-PER\n"))
+    >>> out = io.StringIO()
+    >>> write_conll(out, [list(corpus.tokens)], [["B-PER"]], bom=corpus.bom)
+    >>> out.getvalue()
+    '\ufeffJonas B-PER\n\n'
     """
     if column_delimiter not in ("space", "tab"):
         raise ValueError(
@@ -86,6 +101,15 @@ def write_conll(
                 f"Cannot write {quoted(flat[pos])} (token {idx} of sentence {seq}, {name}): a "
                 f"field must be {rule}."
             )
+    named = isinstance(target, (str, os.PathLike))
+    mark = "\ufeff" if bom and not (named and "".encode(encoding)) else ""
+    if mark and named:
+        try:
+            mark.encode(encoding)
+        except UnicodeError:
+            raise ValueError(f"Cannot write a byte-order mark in {encoding}, which has none: "
+                             "write the file in UTF-8 (encoding='utf-8'), or without "
+                             "the mark (bom=False).") from None
     doc_set = set(documents)
     width = len(cols)
     parts: list[str] = []
@@ -93,7 +117,7 @@ def write_conll(
         if k in doc_set:
             parts.append(delim.join(["-DOCSTART-"] + ["O"] * (width - 1)) + "\n\n")
         parts.append("".join(delim.join(r) + "\n" for r in zip(*rows, strict=True)) + "\n")
-    text = "".join(parts)
+    text = mark + "".join(parts)
     if isinstance(target, (str, os.PathLike)):
         with atomic_open(target, "w", encoding=encoding, newline="\n") as fh:
             fh.write(text)

@@ -120,16 +120,21 @@ def _read_bytes(source: Source) -> bytes | str:
         raise TypeError(f"Expected a path or a file object; got {type(source).__name__}.")
     return data
 
-def _to_utf8(raw: bytes | str, codec: str, name: str | None, encoding: str) -> tuple[bytes, bool]:
-    """The input as UTF-8 bytes without BOM, and whether it still needs validating.
+def _to_utf8(raw: bytes | str, codec: str, name: str | None,
+             encoding: str) -> tuple[bytes, bool, bool]:
+    """The input as UTF-8 bytes without BOM, whether it still needs validating, and the BOM.
 
     UTF-8 input is returned as it is and validated block by block while it
-    is parsed; other encodings are decoded (and so validated) here.
+    is parsed; other encodings are decoded (and so validated) here. The BOM
+    counts where the decoded text began with it (not the mark a codec such
+    as ``utf-8-sig`` consumes, nor one read as ``ascii``, which has none).
     """
     if isinstance(raw, str):
+        bom = raw.startswith("\ufeff")
         data = raw.removeprefix("\ufeff").encode("utf-8")
         pending = False
     elif codec in UTF8_CODECS:
+        bom = codec == "utf-8" and raw.startswith(codecs.BOM_UTF8)
         data = raw.removeprefix(codecs.BOM_UTF8)
         check_not_wide(data[:256], name, encoding)
         pending = True
@@ -138,11 +143,12 @@ def _to_utf8(raw: bytes | str, codec: str, name: str | None, encoding: str) -> t
             text = decode_text(raw, codec)
         except UnicodeError as exc:
             raise decode_error(exc, raw, name, encoding) from None
+        bom = text.startswith("\ufeff")
         data = text.removeprefix("\ufeff").encode("utf-8")
         pending = False
     if b"\r" in data and b"\n" not in data:  # old Mac line endings
         data = data.replace(b"\r", b"\n")
-    return data, pending
+    return data, pending, bom
 
 
 def read_conll(
@@ -217,13 +223,14 @@ def read_conll(
     """
     codec = _check_options(token_column, label_column, column_delimiter, encoding)
     name = _name_of(source)
-    data, validate = _to_utf8(_read_bytes(source), codec, name, encoding)
+    data, validate, bom = _to_utf8(_read_bytes(source), codec, name, encoding)
     options = ScanOptions(name, int(token_column), int(label_column), comments, docstart,
                           encoding)
     scans = [scan_block(data, a, b, line, options, column_delimiter, validate)
              for a, b, line in _block_spans(data, _BLOCK_SIZE)]
     blocks, delimiter = parse_blocks(scans, column_delimiter)
-    return assemble(blocks, data, name, delimiter)
+    corpus = assemble(blocks, data, name, delimiter)
+    return replace(corpus, bom=True) if bom else corpus
 
 
 def iter_conll(
@@ -275,7 +282,7 @@ def iter_conll(
     n_sentences = 0
     n_documents = 0
     delimiter: str = column_delimiter
-    for data, first_line in _stream_blocks(source, codec, name, encoding, block_size):
+    for data, first_line, _ in _stream_blocks(source, codec, name, encoding, block_size):
         scan = scan_block(data, 0, len(data), first_line, options, delimiter, False)
         (block,), decided = parse_blocks([scan], delimiter)
         if scan.n_tokens:
@@ -391,8 +398,8 @@ class ConllChunks:
         given = self.column_delimiter if self.column_delimiter in ("tab", "space") else "auto"
         vote = DelimiterVote()
         used: str | None = None
-        for data, first_line in _stream_blocks(self.source, self._codec, self.name,
-                                               self.encoding, self.block_size):
+        for data, first_line, bom in _stream_blocks(self.source, self._codec, self.name,
+                                                    self.encoding, self.block_size):
             self.bytes_read += len(data)
             scan = scan_block(data, 0, len(data), first_line, self._options, given, False)
             decided = given
@@ -413,7 +420,7 @@ class ConllChunks:
             (block,), _ = parse_blocks([scan], decided)
             del scan
             corpus = assemble([block], data, self.name, decided)
-            corpus = replace(corpus, tags=corpus.tags.starting_at(self.n_sentences))
+            corpus = replace(corpus, tags=corpus.tags.starting_at(self.n_sentences), bom=bom)
             if self.token_heads and corpus._text is not None:
                 corpus = replace(corpus, _text=corpus._text.with_heads())
             self.n_comments += corpus.n_comments
@@ -468,8 +475,11 @@ def _block_spans(data: bytes, size: int) -> list[tuple[int, int, int]]:
 
 def _stream_blocks(
     source: Source, codec: str, name: str | None, encoding: str, block_size: int
-) -> Iterator[tuple[bytes, int]]:
-    """UTF-8 blocks of the input that end at a blank line, with their first line number."""
+) -> Iterator[tuple[bytes, int, bool]]:
+    """UTF-8 blocks of the input that end at a blank line, their first line, and the BOM.
+
+    The BOM (see :func:`_to_utf8`) is true for a first block after one.
+    """
     own = isinstance(source, (str, os.PathLike))
     fh: Any = open(os.fspath(source), "rb") if own else source  # type: ignore[arg-type]  # noqa: SIM115
     try:
@@ -477,6 +487,7 @@ def _stream_blocks(
         pending = b""
         line = 1
         first = True
+        bom = False
         while True:
             with naming(name or "<input>"):
                 chunk = fh.read(block_size)
@@ -486,6 +497,7 @@ def _stream_blocks(
             if raw:
                 data = chunk
                 if first and (len(pending) + len(chunk) >= len(_BOM) or final):
+                    bom = (pending + chunk).startswith(_BOM)
                     data, pending, first = (pending + chunk).removeprefix(_BOM), b"", False
                     check_not_wide(data[:256], name, encoding)
             else:
@@ -498,6 +510,7 @@ def _stream_blocks(
                         raise decode_error(exc, chunk, name, encoding,
                                            line + pending.count(b"\n")) from None
                 if first and text:
+                    bom = text.startswith("\ufeff")
                     text = text.removeprefix("\ufeff")
                     first = False
                 data = text.encode("utf-8")
@@ -506,12 +519,13 @@ def _stream_blocks(
                 if line == 1 and b"\r" in pending and b"\n" not in pending:
                     pending = pending.replace(b"\r", b"\n")  # old Mac line endings
                 if pending or line == 1:
-                    yield _checked(pending, raw, name, encoding, line), line
+                    yield _checked(pending, raw, name, encoding, line), line, bom
                 return
             cut = _last_blank_line(pending)
             if cut > 0:
                 block, pending = pending[:cut], pending[cut:]
-                yield _checked(block, raw, name, encoding, line), line
+                yield _checked(block, raw, name, encoding, line), line, bom
+                bom = False
                 line += count_newlines(block)
     finally:
         if own:

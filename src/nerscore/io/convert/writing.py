@@ -535,6 +535,8 @@ def relabel_conll(source: str, target: str, options: Mapping[str, Any],
             origin = block.tags.starting_at(n)  # messages name the file's sentences
             check_conll_labels(TagChunk(labels, None, origin=origin), block.column_delimiter)
             text = block.replace_labels(labels)[0]
+            if block.bom:  # its mark, if kept, is written above in the output's encoding
+                text = text.removeprefix("\ufeff")
             if respell and len(block.documents):
                 text = _docstart_labels(text, mark, block.column_delimiter, column, old or "",
                                        new)
