@@ -35,6 +35,34 @@ def test_every_subcommand_help_shows_examples(capsys, command):
 
 
 @pytest.mark.parametrize("command", sorted(SUBCOMMANDS))
+def test_the_help_examples_parse_and_leave_the_format_to_the_output_suffix(capsys, command):
+    """Every example is a command line the parser takes, and none passes a --format that
+    the suffix of its -o FILE chooses already."""
+    import os
+    import shlex
+
+    from nerscore.cli import build_parser
+    from nerscore.cli._output import _suffix_format
+
+    _status, out, _ = run(capsys, command, "--help")
+    examples = out.split("examples:", 1)[1].replace("\\\n", " ").splitlines()
+    lines = [e.strip() for e in examples if e.strip().startswith(f"nerscore {command} ")]
+    assert lines
+    parser = build_parser(command)
+    for line in lines:
+        argv = shlex.split(line.split(" < ")[0])[1:]  # no redirection
+        args, extra = parser.parse_known_args(argv)
+        assert extra == [], line
+        given = getattr(args, "format_given", False)
+        output = getattr(args, "output", None)
+        if given and output not in (None, "-"):
+            suffix = os.path.splitext(output)[1].lower()
+            named, writes = _suffix_format(args, suffix) if suffix else (None, False)
+            assert not (writes and named == args.format), (
+                f"{line}: the suffix {suffix} chooses --format {named}; leave it out")
+
+
+@pytest.mark.parametrize("command", sorted(SUBCOMMANDS))
 def test_every_subcommand_takes_quiet(capsys, command):
     _status, out, _ = run(capsys, command, "--help")
     assert "--quiet" in out

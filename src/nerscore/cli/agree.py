@@ -69,7 +69,7 @@ examples:
   nerscore agree ann1.conll ann2.conll ann3.conll --names ana ben cai
   nerscore agree dataset.jsonl --input-format prodigy
   nerscore agree inception_export/
-  nerscore agree project/ann1 project/ann2 --format html -o agreement.html
+  nerscore agree project/ann1 project/ann2 -o agreement.html
   nerscore agree a.jsonl b.jsonl --match overlap --format json
   nerscore agree a.spacy b.spacy --spans-key sc
   nerscore agree ana.tsv ben.tsv --input-format webanno --layer Entity --feature label

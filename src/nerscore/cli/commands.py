@@ -58,7 +58,7 @@ layout) is scored with its two label columns:
 SCORE_EXAMPLES = """\
 examples:
   nerscore score gold.conll pred.conll
-  nerscore score gold.conll pred.conll --scheme IOB2 --mode strict --format json -o scores.json
+  nerscore score gold.conll pred.conll --scheme IOB2 --mode strict -o scores.json
   nerscore score gold.jsonl pred.jsonl --match overlap --breakdown length --ci
 """
 

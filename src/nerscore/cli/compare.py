@@ -57,7 +57,7 @@ COMPARE_EXAMPLES = """\
 examples:
   nerscore compare gold.conll model_a.conll model_b.conll --names A B
   nerscore compare gold.conll model_a.conll model_b.conll --names A B \\
-      --resamples 2000 --format markdown --output comparison.md
+      --resamples 2000 --output comparison.md
   nerscore compare gold.conll base.conll a.conll b.conll --names base A B --baseline base
   nerscore compare gold.jsonl a.jsonl b.jsonl --match overlap --metric recall
   nerscore compare gold.conll --system A=a1.conll,a2.conll,a3.conll \

@@ -34,8 +34,8 @@ FORMATS = ("csv", "json", "svg", "png")
 EPILOG = """\
 examples:
   nerscore curve gold.jsonl pred.jsonl -o curve.csv
-  nerscore curve gold.jsonl pred.jsonl --format svg --plot pr -o pr.svg
-  nerscore curve gold.jsonl pred.jsonl --format png --plot reliability -o reliability.png
+  nerscore curve gold.jsonl pred.jsonl --plot pr -o pr.svg
+  nerscore curve gold.jsonl pred.jsonl --plot reliability -o reliability.png
 """
 
 

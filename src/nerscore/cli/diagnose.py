@@ -35,7 +35,7 @@ EPILOG = """\
 examples:
   nerscore diagnose --train train.conll --test test.conll --scheme IOB2
   nerscore diagnose --train train.conll --test test.conll --pred pred.conll --scheme IOB2
-  nerscore diagnose --train train.jsonl --test test.jsonl --format markdown -o findings.md
+  nerscore diagnose --train train.jsonl --test test.jsonl -o findings.md
 
 exit status: 0 when the diagnostics were written (whatever they found); 1 for
 a file that cannot be read or bad data; 2 for a usage error.
