@@ -400,14 +400,52 @@ def test_one_brat_folder_shaped_as_an_export_is_a_folder_of_documents(
                                                             encoding="utf-8")
     extra = ["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else []
     assert main([command, str(folder / root), *extra]) == 2
-    assert capsys.readouterr().err == (
-        f"nerscore {command}: error: {command} needs two or more FILEs (one per annotator), or "
-        "one export holding several annotators (--input-format label-studio, prodigy or "
-        f"webanno). See 'nerscore {command} --help'.\n")
     sets = [str(folder / "annotation" / user) for user in ("set1", "set2")]
+    given = f" -o {tmp_path / 'adj.jsonl'}" if command == "adjudicate" else ""
+    assert capsys.readouterr().err == (
+        f"nerscore {command}: error: {folder / root} is one BRAT folder holding 2 annotation "
+        f"sets (folders whose documents have the same names); {command} takes one FILE per "
+        f"annotator: give each set's folder as its own FILE: 'nerscore {command}{given} "
+        f"{' '.join(sets)}'. See 'nerscore {command} --help'.\n")
     extra = (["-o", str(tmp_path / "adj.jsonl")] if command == "adjudicate" else
              ["--resamples", "0", "--format", "json"])
     assert main([command, *sets, *extra]) == 0, capsys.readouterr().err
+
+
+def _brat_document(folder: Path, name: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.txt").write_text("Anna in Paris", encoding="utf-8")
+    (folder / f"{name}.ann").write_text("T1\tPER 0 4\tAnna\n", encoding="utf-8")
+
+
+def test_one_brat_folder_of_many_annotators_sets_names_the_first_five(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # one folder per annotator's BRAT export, each with the same documents (in batches)
+    folder = tmp_path / "exports"
+    users = ["ana", "ben", "cai", "dan", "eve", "fay", "gus"]
+    for user in users:
+        _brat_document(folder / user / "batch1", "doc1")
+    (folder / "README.txt").write_text("exported by the tool", encoding="utf-8")
+    assert main(["agree", str(folder), "--input-format", "brat"]) == 2
+    shown = " ".join(str(folder / user) for user in users[:5])
+    assert capsys.readouterr().err == (
+        f"nerscore agree: error: {folder} is one BRAT folder holding 7 annotation sets (folders "
+        "whose documents have the same names); agree takes one FILE per annotator: give each "
+        f"set's folder as its own FILE: 'nerscore agree {shown}' and 2 more. See 'nerscore agree "
+        "--help'.\n")
+
+
+def test_one_brat_folder_whose_folders_share_no_document_is_one_annotators(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a corpus split by folder (train/test) is not several annotation sets
+    folder = tmp_path / "corpus"
+    _brat_document(folder / "train", "doc1")
+    _brat_document(folder / "test", "doc2")
+    assert main(["agree", str(folder)]) == 2
+    assert capsys.readouterr().err == (
+        "nerscore agree: error: agree needs two or more FILEs (one per annotator), or one export "
+        "holding several annotators (--input-format label-studio, prodigy or webanno). See "
+        "'nerscore agree --help'.\n")
 
 
 @pytest.mark.parametrize("command", ["agree", "adjudicate"])

@@ -341,3 +341,27 @@ def test_write_brat_names_the_document_and_writes_nothing(tmp_path):
     with pytest.raises(ValueError, match="Document id 'd1' is that of an earlier document"):
         write_brat(twice, tmp_path / "out", overwrite=True)
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        (["ana/d1.ann", "ben/d1.txt", "ben/d2.ann"], ["ana", "ben"]),
+        (["annotation/ana/d1.ann", "annotation/ben/d1.ann", "annotation.conf"],
+         ["annotation/ana", "annotation/ben"]),  # down through a folder of one folder
+        (["ana/b1/d1.ann", "ben/b1/d1.ann", "cai/notes.md", "README.txt"], ["ana", "ben"]),
+        (["ana/b1/d1.ann", "ben/b2/d1.ann"], []),  # ids within a set: b1/d1 and b2/d1
+        (["train/d1.ann", "test/d2.ann"], []),  # no document of the same name
+        (["ana/d1.ann"], []),  # one set
+        (["d1.ann", "sub/d1.ann"], []),  # documents beside one folder: the folder is no set
+    ],
+)
+def test_annotation_sets_are_folders_with_documents_of_the_same_names(tmp_path, files,
+                                                                      expected):
+    from nerscore.io.brat import annotation_sets
+
+    for name in files:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("", encoding="utf-8")
+    assert annotation_sets(tmp_path) == expected
+    assert annotation_sets(tmp_path / "missing") == []

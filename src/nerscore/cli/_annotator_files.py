@@ -98,6 +98,38 @@ def _check_layout(path: str, given: str | None) -> None:
         raise FormatError(problem, source=path)
 
 
+#: Set folders the advice for one BRAT folder of several annotation sets names.
+_SETS_SHOWN = 5
+
+
+def _check_sets(args: argparse.Namespace, command: str) -> None:
+    """Raise UsageError for one BRAT folder that holds several annotators' annotation sets.
+
+    Such a folder (``ana/doc.ann`` and ``ben/doc.ann``, or
+    ``annotation/SET/doc.ann``) reads as one annotator's documents; the
+    error gives the command that compares the sets: each set's folder as
+    a FILE of its own (the first :data:`_SETS_SHOWN`, then how many more).
+    """
+    path = args.files[0]
+    if not os.path.isdir(path) or fm.input_format(path, args.input_format).name != "brat":
+        return
+    import shlex
+
+    from nerscore.io.brat import annotation_sets
+
+    sets = [shlex.quote(os.path.join(path, *s.split("/"))) for s in annotation_sets(path)]
+    if not sets:
+        return
+    output = getattr(args, "output", None)
+    given = f" -o {shlex.quote(output)}" if output is not None else ""
+    more = len(sets) - _SETS_SHOWN
+    raise opt.UsageError(
+        f"{path} is one BRAT folder holding {len(sets)} annotation sets (folders whose "
+        f"documents have the same names); {command} takes one FILE per annotator: give each "
+        f"set's folder as its own FILE: 'nerscore {command}{given} "
+        f"{' '.join(sets[:_SETS_SHOWN])}'{f' and {more} more' if more > 0 else ''}")
+
+
 def read_annotators(args: argparse.Namespace, command: str, output: Format | None = None
                     ) -> tuple[dict[str, Any], dict[str, Any], list[ReadResult]]:
     """``{name: data}`` of the annotators, the tag options, and the files read one per annotator.
@@ -138,6 +170,7 @@ def read_annotators(args: argparse.Namespace, command: str, output: Format | Non
         os.path.basename(os.path.normpath(f)) for f in args.files]
     if len(args.files) < 2:
         _check_layout(args.files[0], args.input_format)
+        _check_sets(args, command)
         names = export_formats()
         listed = " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
         raise opt.UsageError(f"{command} needs two or more FILEs (one per annotator), or one "

@@ -49,7 +49,7 @@ from nerscore.values.spans import Entity
 if TYPE_CHECKING:
     from nerscore.io.convert.reading import WriteOptions
 
-__all__ = ["FORMAT", "BratData", "BratStats", "read_brat", "write_brat"]
+__all__ = ["FORMAT", "BratData", "BratStats", "annotation_sets", "read_brat", "write_brat"]
 
 #: First letter of an annotation id -> what the line holds (all but T are ignored).
 #: What a label cannot hold: an ``.ann`` line's type and offsets are split at white space.
@@ -484,6 +484,55 @@ def _about(doc: Document, text: str) -> str:
     """
     where = doc.where()
     return f"{where}: {text}" if where else text[:1].upper() + text[1:]
+
+
+def annotation_sets(folder: str | os.PathLike[str]) -> list[str]:
+    """The subfolders of ``folder`` that hold documents of the same names: several annotation sets.
+
+    A BRAT folder of one annotation set per annotator (``ana/doc1.ann``,
+    ``ben/doc1.ann``; or ``annotation/ana/doc1.ann``: the sets lie in the
+    first folder, down from ``folder`` through folders whose one entry is a
+    folder, that holds documents or several folders) reads as one corpus
+    whose document ids name the set (``ana/doc1``, ``ben/doc1``).
+
+    Returns
+    -------
+    list of str
+        Each subfolder that holds documents (``.txt`` or ``.ann`` files, at
+        any depth), relative to ``folder`` with ``/`` separators, sorted;
+        empty unless there are two or more and a document's id within its
+        set is found in two or more of them.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> for name in ("annotation/ana/d1.ann", "annotation/ben/d1.ann", "annotation/ben/d2.ann"):
+    ...     (root / name).parent.mkdir(parents=True, exist_ok=True)
+    ...     _ = (root / name).write_text("")
+    >>> annotation_sets(root)
+    ['annotation/ana', 'annotation/ben']
+    >>> annotation_sets(root / "annotation/ben")  # one set: no documents of the same name
+    []
+    """
+    root = Path(folder)
+    try:
+        base = root
+        while True:
+            entries = sorted(base.iterdir()) if base.is_dir() else []
+            folders = [p for p in entries if p.is_dir()]
+            if len(folders) != 1 or any(p.suffix in (".txt", ".ann") for p in entries):
+                break
+            base = folders[0]
+        ids = {sub: {_doc_id(p, sub) for pattern in ("*.txt", "*.ann") for p in sub.rglob(pattern)}
+               for sub in folders}
+    except OSError:  # a folder that cannot be listed: the reader says so
+        return []
+    sets = [sub for sub in folders if ids[sub]]
+    counts = Counter(i for sub in sets for i in ids[sub])
+    if len(sets) < 2 or max(counts.values()) < 2:
+        return []
+    return [PurePosixPath(*sub.relative_to(root).parts).as_posix() for sub in sets]
 
 
 # ----------------------------------------------------------------------------- the format
