@@ -164,6 +164,15 @@ def test_several_labels_other_results_and_model_versions(tmp_path):
     assert [len(d.spans) for d in select(ls, "predictions:b")[0]] == [0]
 
 
+def test_a_span_with_no_label_is_counted_and_noted(tmp_path):
+    path = write(tmp_path, [task(1, "Anna flew", [{"completed_by": 1, "result": [
+        labels(0, 4, [], "Anna"), labels(5, 9, "X", "flew")]}])])
+    ls = read_label_studio(path)
+    assert [e.label for e in ls.documents("1")[0].spans] == ["X"]
+    assert ls.counts == {"no_label": 1}
+    assert ls.notes() == (f"{path}: 1 span(s) had an empty list of labels: left out.",)
+
+
 @pytest.mark.parametrize(("content", "message"), [
     ('{"a": 1', r"line 1: malformed JSON"),
     ('"text"', r"expected a JSON array of tasks"),

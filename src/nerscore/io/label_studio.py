@@ -102,9 +102,10 @@ class LabelStudioExport:
     counts : dict of str to int
         What was counted: ``utf16`` (spans whose offsets counted UTF-16 code
         units, converted), ``multi_label`` (spans with several labels),
-        ``ignored:TYPE`` (results that are not spans), ``repeated`` (a
-        second annotation of one annotator, or prediction of one model, on
-        one task; the last is kept).
+        ``no_label`` (spans with an empty list of labels, left out),
+        ``ignored:TYPE`` (results that are not spans), ``repeated`` (a second
+        annotation of one annotator, or prediction of one model, on one
+        task; the last is kept).
     counts_by : dict of str to dict
         The same counts per annotator (and per ``"predictions:VERSION"``).
     aliases : dict of str to str
@@ -250,6 +251,8 @@ class LabelStudioExport:
         if c.get("multi_label"):
             out.append(f"{c['multi_label']} span(s) had several labels: read as one span per "
                        "label.")
+        if c.get("no_label"):
+            out.append(f"{c['no_label']} span(s) had an empty list of labels: left out.")
         if c.get("repeated"):
             out.append(f"{c['repeated']} task(s) had two annotations of one annotator (or two "
                        "predictions of one model): the last one was read.")
@@ -325,8 +328,8 @@ def _spans(result: Any, where: str, score: Any, source: str,
         text = value.get("text") if isinstance(value.get("text"), str) else None
         s = item.get("score", score)
         conf = float(s) if isinstance(s, int | float) and not isinstance(s, bool) else None
-        if len(labels) > 1:
-            counts["multi_label"] += 1
+        if len(labels) != 1:
+            counts["multi_label" if labels else "no_label"] += 1
         out += [ToolSpan(value["start"], value["end"], label, text, conf, at) for label in labels]
     return out
 
