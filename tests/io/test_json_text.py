@@ -26,6 +26,20 @@ def test_malformed_json_names_the_line_of_the_file():
     assert (info.value.source, info.value.line) == ("f.json", 13)
 
 
+@pytest.mark.parametrize(("text", "where", "message"), [
+    ('{"a": "Ann', {"source": "f.json"},
+     r"^f.json, line 1: malformed JSON \(Unterminated string starting at column 7\)\.$"),
+    ('{"a": "A\tn"}', {"source": "f.json"},
+     r"^f.json, line 1: malformed JSON \(Invalid control character at column 9\)\.$"),
+    ('{"a": "Ann', {"source": "f.parquet", "where": "metadata 'm'"},
+     r"metadata 'm': malformed JSON \(Unterminated string starting at line 1, column 7\)\.$"),
+    ('{"a": "Ann', {}, r"^malformed JSON \(Unterminated string starting at line 1, column 7\)$"),
+])
+def test_a_problem_that_ends_in_at_is_followed_by_one_at(text, where, message):
+    with pytest.raises(FormatError, match=message):
+        parse_json(text, **where)
+
+
 def test_what_the_file_should_hold_is_said():
     with pytest.raises(FormatError, match=r"malformed JSON \(.*\); each line must hold one JSON "
                                           r"object\.$"):

@@ -150,15 +150,16 @@ def parse_json(text: str, source: str | None = None, line: int = 1, *, expect: s
     try:
         value = decoder.raw_decode(text)[0] if prefix else decoder.decode(text)
     except json.JSONDecodeError as exc:
+        msg = exc.msg.removesuffix(" at")  # "Unterminated string starting at": one "at"
         if source is None:
-            raise FormatError(f"malformed JSON ({exc.msg} at line {exc.lineno}, column "
+            raise FormatError(f"malformed JSON ({msg} at line {exc.lineno}, column "
                               f"{exc.colno})") from None
         tail = f"; {expect}" if expect else ""
         if where:
-            raise FormatError(f"{source}, {where}: malformed JSON ({exc.msg} at line "
+            raise FormatError(f"{source}, {where}: malformed JSON ({msg} at line "
                               f"{exc.lineno}, column {exc.colno}){tail}.", source=source) from None
         at = line + exc.lineno - 1
-        raise FormatError(f"{source}, line {at}: malformed JSON ({exc.msg} at column "
+        raise FormatError(f"{source}, line {at}: malformed JSON ({msg} at column "
                           f"{exc.colno}){tail}.", source=source, line=at) from None
     except RecursionError:
         if source is None:
