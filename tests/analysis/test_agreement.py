@@ -606,3 +606,14 @@ def test_regions_of_documents_without_text_stay_in_their_document() -> None:
 def test_an_annotator_without_documents_is_said_to_have_none_when_no_document_is_shared() -> None:
     with pytest.raises(FormatError, match=r"\(ids of 'a': 'd1'; 'b': none\)"):
         agreement({"a": {"d1": [(0, 4, "PER")]}, "b": {}})
+
+
+def test_tag_runs_strict_mode_reads_as_no_entity_are_counted_per_annotator() -> None:
+    tags = {"ana": [["B-PER", "O", "I-LOC"]], "ben": [["B-PER", "O", "B-LOC"]]}
+    result = agreement(tags, scheme="IOB2", mode="strict", n_resamples=0)
+    assert result.notes[0] == (
+        "Strict mode (IOB2) read 1 tag run as no entity (ana 1, ben 0): an IOB2 entity begins "
+        "with B. Lenient mode (mode='lenient') reads it as an entity.")
+    _, stats = nerscore.adjudicate(tags, scheme="IOB2", mode="strict")
+    assert any(n.startswith("Strict mode (IOB2) read 1 tag run") for n in stats.notes)
+    assert not any("Strict" in n for n in agreement(tags, n_resamples=0).notes)

@@ -25,7 +25,7 @@ from nerscore.values.spans import Entity, EntityColumns
 from nerscore.values.tags import EncodedTags, check_vocab, parse_vocab
 
 __all__ = ["decode", "decode_counted", "entities_to_tags", "nested", "strict_notes",
-           "tags_to_entities", "write_tags"]
+           "strict_notes_by", "tags_to_entities", "write_tags"]
 
 
 def decode(enc: EncodedTags, decoding: Decoding) -> EntityColumns:
@@ -147,12 +147,44 @@ def strict_notes(gold: int, pred: int, scheme: str | None) -> tuple[str, ...]:
     g, p = int(gold), int(pred)
     if not g and not p:
         return ()
+    return (_strict_note(f"{g} gold and {p} predicted", g + p, scheme),)
+
+
+def strict_notes_by(unread: dict[str, int], scheme: str | None) -> tuple[str, ...]:
+    """The note on the tag runs that strict mode read as no entity, per named set of tags.
+
+    Parameters
+    ----------
+    unread : dict of str to int
+        Per set (an annotator), its tag runs (:func:`decode_counted`).
+    scheme : str or None
+        The scheme's name.
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> strict_notes_by({"ana": 0, "ben": 1}, "IOB2")[0]
+    "Strict mode (IOB2) read 1 tag run as no entity (ana 0, ben 1): an IOB2 entity begins with B. Lenient mode (mode='lenient') reads it as an entity."
+    >>> strict_notes_by({"ana": 0, "ben": 0}, "IOB2")
+    ()
+    """
+    n = sum(int(v) for v in unread.values())
+    if not n:
+        return ()
+    each = ", ".join(f"{k} {int(v)}" for k, v in unread.items())
+    return (_strict_note(str(n), n, scheme, f" ({each})"),)
+
+
+def _strict_note(counted: str, n: int, scheme: str | None, each: str = "") -> str:
     rule = _WELL_FORMED.get(str(scheme))
     why = f": {rule}" if rule else f", as they break {scheme}'s strict patterns (seqeval's)"
-    runs = "tag run" if g + p == 1 else "tag runs"
-    return (f"Strict mode ({scheme}) read {g} gold and {p} predicted {runs} as no entity{why}. "
+    runs = "tag run" if n == 1 else "tag runs"
+    return (f"Strict mode ({scheme}) read {counted} {runs} as no entity{each}{why}. "
             f"Lenient mode (mode='lenient') reads "
-            f"{'it as an entity' if g + p == 1 else 'them as entities'}.",)
+            f"{'it as an entity' if n == 1 else 'them as entities'}.")
 
 
 def tags_to_entities(

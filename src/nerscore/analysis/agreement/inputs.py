@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.decode.entities import decode
+from nerscore.decode.entities import decode_counted, strict_notes_by
 from nerscore.decode.input_kind import input_kind
 from nerscore.decode.inputs import prepare_spans, quoted_ids, unwrap
 from nerscore.decode.label_ops import relabel_entities, warn_unknown_labels
@@ -272,13 +272,17 @@ def _join_tags(names: list[str], sets: list[Any], decoding: Decoding) -> Annotat
                 f"Sentence {s} has {int(first.lengths[s])} tokens for annotator {names[0]!r} but "
                 f"{int(enc.lengths[s])} for {name!r}; every annotator must tag the same tokens.",
                 expected=int(first.lengths[s]), actual=int(enc.lengths[s]))
-    cols = _shared_labels([decode(enc, decoding) for enc in encoded])
+    decoded = [decode_counted(enc, decoding) for enc in encoded]
+    cols = _shared_labels([c for c, _ in decoded])
+    notes = strict_notes_by({name: k for name, (_, k) in zip(names, decoded, strict=True)},
+                            decoding.scheme_name)
     n = first.n_sequences
     cols = [EntityColumns(c.seq, c.start, c.end, c.label, c.labels, n, c.fragments)
             for c in cols]
     tokens = next((t for t in (e.sentence_tokens() for e in encoded) if t is not None), None)
     return Annotated(tuple(names), "tags", None, np.ones((len(names), n), dtype=bool),
-                     tuple(cols), tags=tuple(encoded), tokens=tokens, decoding=decoding)
+                     tuple(cols), tags=tuple(encoded), tokens=tokens, decoding=decoding,
+                     notes=notes)
 
 
 def _encode(s: object, name: str) -> EncodedTags:
