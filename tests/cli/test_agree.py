@@ -227,6 +227,18 @@ def test_agree_and_adjudicate_warn_of_tokens_that_differ_between_annotators(
         line for line in capsys.readouterr().err.splitlines() if "warning" in line]
 
 
+@pytest.mark.parametrize("command", ["agree", "adjudicate"])
+def test_a_sentence_of_different_lengths_is_said_of_annotators(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    a, b = tmp_path / "a.conll", tmp_path / "b.conll"
+    a.write_text("Anna B-PER\nwent O\n", encoding="utf-8")
+    b.write_text("Anna B-PER\nwent O\nhome O\n", encoding="utf-8")
+    assert main([command, str(a), str(b), "-o", str(tmp_path / "out.conll")]) == 1
+    assert capsys.readouterr().err == (
+        f"nerscore {command}: error: Sentence 0 has 2 tokens in {a} (lines 1-2) but 3 in {b} "
+        "(lines 1-3); every annotator must tag the same tokens.\n")
+
+
 @pytest.mark.parametrize("fmt", ["text", "json", "html"])
 def test_agree_and_adjudicate_note_annotators_whose_files_are_identical(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:

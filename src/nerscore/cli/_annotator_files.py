@@ -281,10 +281,24 @@ def identical_files(args: argparse.Namespace, names: list[str]) -> tuple[str, ..
 
 
 def token_notes(read: list[ReadResult], command: str) -> tuple[str, ...]:
-    """The tokens that differ between two annotators' files, every pair; each also a warning."""
+    """The tokens that differ between two annotators' files, every pair; each also a warning.
+
+    Raises
+    ------
+    LengthMismatchError
+        For two files whose sentences differ in number or length, worded
+        for annotators (not for a gold and a prediction).
+    """
+    from nerscore.errors import LengthMismatchError
+    from nerscore.io._conll_align import ONE_TAG_PER_TOKEN
     from nerscore.io.formats import pair_notes
 
-    notes = tuple(n for a, b in itertools.combinations(read, 2) for n in pair_notes(a, b))
+    try:
+        notes = tuple(n for a, b in itertools.combinations(read, 2) for n in pair_notes(a, b))
+    except LengthMismatchError as exc:
+        message = str(exc).replace(ONE_TAG_PER_TOKEN, "every annotator must tag the same tokens")
+        raise LengthMismatchError(message, sentence=exc.sentence, expected=exc.expected,
+                                  actual=exc.actual) from None
     for n in notes:
         note(command, n, kind="warning")
     return notes

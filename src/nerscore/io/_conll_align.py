@@ -9,7 +9,7 @@ from nerscore.errors import FormatError, LengthMismatchError, quoted
 from nerscore.io._bytes import low_bytes, raw_words_at, word_view
 from nerscore.io._conll_corpus import ConllCorpus, ConllText
 
-__all__ = ["TokenDiff", "check_aligned"]
+__all__ = ["ONE_TAG_PER_TOKEN", "TokenDiff", "check_aligned"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -18,6 +18,8 @@ _FEW = 32
 
 #: How CoNLL files separate their sentences: said when two files hold different numbers of them.
 LAYOUT = ", separated by blank lines"
+#: What a gold and a prediction file need, said when a sentence's lengths differ.
+ONE_TAG_PER_TOKEN = "every sentence needs one predicted tag per gold token"
 
 
 def _sentence_lines(corpus: ConllCorpus, k: int) -> str:
@@ -53,8 +55,7 @@ def _check_shape(gold: ConllCorpus, pred: ConllCorpus, gname: str, pname: str) -
         k = int(np.flatnonzero(lg != lp)[0])
         raise LengthMismatchError(
             f"Sentence {first + k} has {int(lg[k])} tokens in {gname} "
-            f"({_sentence_lines(gold, k)}) but {int(lp[k])} in {pname} ({_sentence_lines(pred, k)}); every sentence needs one "
-            "predicted tag per gold token.",
+            f"({_sentence_lines(gold, k)}) but {int(lp[k])} in {pname} ({_sentence_lines(pred, k)}); {ONE_TAG_PER_TOKEN}.",
             expected=int(lg[k]), actual=int(lp[k]), sentence=first + k,
         )
 
