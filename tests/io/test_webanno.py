@@ -284,6 +284,21 @@ def test_a_document_folder_without_a_tsv_file_is_noted(tmp_path):
     assert with_curation.empty == ("news4.txt",)
 
 
+def test_files_of_a_document_folder_that_are_not_tsv_are_noted(tmp_path):
+    export = write_export(tmp_path / "export")
+    (export / "annotation" / "news1.txt" / "cai.tsv").rename(
+        export / "annotation" / "news1.txt" / "cai.xmi")
+    sets = read_webanno_annotators(export)
+    assert list(sets.documents) == ["anna", "ben"]
+    assert sets.notes()[1] == (f"{export}: the document folders hold 1 .xmi file that is not "
+                               "WebAnno TSV, so it is not read: 'annotation/news1.txt/cai.xmi'.")
+    (export / "annotation" / "news2.tsv" / "notes.txt").write_text("x")
+    assert read_webanno_annotators(export).notes()[1] == (
+        f"{export}: the document folders hold 1 .xmi file and 1 .txt file that are not WebAnno "
+        "TSV, so they are not read: 'annotation/news1.txt/cai.xmi', "
+        "'annotation/news2.tsv/notes.txt'.")
+
+
 def test_every_annotator_of_a_project_export(tmp_path):
     export = write_export(tmp_path / "export")
     sets = read_webanno_annotators(export)

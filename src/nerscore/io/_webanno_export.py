@@ -41,7 +41,7 @@ from typing import NamedTuple
 from nerscore.decode.inputs import quoted_ids
 from nerscore.errors import AnnotatorChoiceError, FormatError, OptionError, quoted
 
-__all__ = ["PARTS", "ExportFiles", "find_export", "layout_problem"]
+__all__ = ["PARTS", "ExportFiles", "find_export", "held_files", "layout_problem"]
 
 #: The folders of an export that hold annotations: the annotators', the curated documents.
 PARTS = ("annotation", "curation")

@@ -52,7 +52,7 @@ from nerscore.decode.inputs import quoted_ids
 from nerscore.errors import FormatError, OptionError, quoted
 from nerscore.io._textfile import read_text
 from nerscore.io._tool_spans import ToolSpan, entities, utf16_note, utf16_positions
-from nerscore.io._webanno_export import find_export, layout_problem
+from nerscore.io._webanno_export import find_export, held_files, layout_problem
 from nerscore.io.formats import AnnotatorSets, Format, ReadResult, register_format
 from nerscore.values.documents import Document
 
@@ -134,6 +134,10 @@ class WebAnnoAnnotators(NamedTuple):
     empty : tuple of str
         The document folders of ``annotation/`` that hold no ``.tsv`` file,
         and whose document no annotator read has: not read.
+    others : tuple of str
+        The files of the document folders that are not ``.tsv`` files
+        (:attr:`ExportFiles.others <nerscore.io._webanno_export.ExportFiles>`):
+        not read.
     """
 
     documents: dict[str, list[Document]]
@@ -143,6 +147,7 @@ class WebAnnoAnnotators(NamedTuple):
     curation: tuple[str, ...]
     path: str
     empty: tuple[str, ...] = ()
+    others: tuple[str, ...] = ()
 
     def notes(self) -> tuple[str, ...]:
         """What reading left out and counted, as sentences naming the folder.
@@ -159,6 +164,11 @@ class WebAnnoAnnotators(NamedTuple):
             out += (f"{self.path}: {len(self.empty)} document folder(s) of annotation/ hold no "
                     ".tsv file, so no annotator's annotations of them are read: "
                     f"{quoted_ids(self.empty)}.",)
+        if self.others:
+            out += (f"{self.path}: the document folders hold {held_files(self.others)} that "
+                    f"{'is' if len(self.others) == 1 else 'are'} not WebAnno TSV, so "
+                    f"{'it is' if len(self.others) == 1 else 'they are'} not read: "
+                    f"{quoted_ids(self.others)}.",)
         return out + _count_notes(self.counts, self.layer, self.feature, self.path)
 
 
@@ -481,7 +491,7 @@ def read_webanno_annotators(path: str | os.PathLike[str], *, encoding: str = "ut
     read_docs = {d.id for docs in documents.values() for d in docs}
     empty = tuple(doc for doc in export.empty if doc not in read_docs)
     return WebAnnoAnnotators(documents, dict(sorted(counts.items())), layer_read,
-                             feature_read, left, source, empty)
+                             feature_read, left, source, empty, export.others)
 
 
 def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
