@@ -407,3 +407,18 @@ def test_compare_notes_macro_averages_of_labels_set_to_zero(capsys, tmp_path):
                            "--resamples", "100", "--zero-division", "0")
     assert status == 0, err
     assert "ill-defined" not in out + err
+
+
+def test_a_pred_that_is_gold_is_noted_as_score_notes_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    copy = tmp_path / "copy.conll"
+    copy.write_bytes(Path(GOLD).read_bytes())
+    status, _, err = run(capsys, "compare", GOLD, GOLD, str(copy), PRED, "--resamples", "10")
+    assert status == 0
+    assert (f"nerscore compare: note: gold and prediction are the same file ({GOLD}); the "
+            "scores compare it with itself.") in err.splitlines()
+    assert (f"nerscore compare: note: gold and prediction are the same file: {GOLD} and {copy} "
+            "have identical content, so the scores compare it with itself.") in err.splitlines()
+    status, _, err = run(capsys, "compare", GOLD, PRED, str(copy), "--names", "a", "b",
+                         "--resamples", "10")
+    assert sum("same file" in line for line in err.splitlines()) == 1

@@ -138,6 +138,7 @@ def _read(args: argparse.Namespace, outputs: set[str],
     A PRED of model outputs is given as its per-document counts
     (:mod:`nerscore.cli.llm_systems`).
     """
+    from nerscore.cli._sides import same_file_note
     from nerscore.cli.llm_systems import check_unit, score_llm_system
     from nerscore.io.formats import pair_notes
 
@@ -163,8 +164,11 @@ def _read(args: argparse.Namespace, outputs: set[str],
     gold, preds = read[0], read[1:]
     paired = [f"{n} Pass --strict-tokens to make this an error."
               for pred in preds for n in pair_notes(gold, pred, strict_tokens=args.strict_tokens)]
+    same = [same_file_note(args, args.gold, path, (("gold", files[0][2]), ("pred", fmt)))
+            for _, path, fmt, _ in files[1:]]  # a PRED that is GOLD, as score says it
     # a file given for two systems (or as GOLD too) says what it says once
-    for n in dict.fromkeys([*paired, *gold.notes, *(n for pred in preds for n in pred.notes)]):
+    for n in dict.fromkeys([*(n for n in same if n), *paired, *gold.notes,
+                            *(n for pred in preds for n in pred.notes)]):
         _note(n)
     data = iter([p.data for p in preds])
     summaries, systems = {}, []
