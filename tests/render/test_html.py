@@ -106,6 +106,16 @@ def test_summary_averages_labels_and_notes():
     assert "Token accuracy: <strong>0.50</strong>" in nerscore.render_html(tags_report)
 
 
+@pytest.mark.parametrize(("gold", "counts"), [
+    ([["B-A"]], "(1 token, 1 sequence)"),
+    ([["B-A", "O"]], "(2 tokens, 1 sequence)"),
+    ([["B-A"], ["O"]], "(2 tokens, 2 sequences)"),
+])
+def test_token_accuracy_counts_tokens_and_sequences_in_the_singular_for_one(gold, counts):
+    page = nerscore.render_html(nerscore.evaluate(gold, gold))
+    assert f"Token accuracy: <strong>1.00</strong> {counts}</p>" in page
+
+
 def test_per_label_table_is_sortable_with_sort_keys_and_bars():
     page = nerscore.render_html(spans_report())
     table = page[page.index('<table class="labels sortable"'):]

@@ -102,6 +102,11 @@ def _no_curves(missing: Mapping[str, Report]) -> str:
     return head + "".join(partly) + tail
 
 
+def _counted(n: int | None, unit: str, digits: int) -> str:
+    """A count and its unit, singular for 1 (``n/a`` for an unknown count)."""
+    return f"{num(n, digits)} {unit}{'' if n == 1 else 's'}"
+
+
 def _section(ident: str, title: str, body: str) -> str:
     return f'<section id="{ident}"><h2>{escape(title)}</h2>{body}</section>'
 
@@ -222,8 +227,8 @@ def render_html(
     if not several and (first.accuracy is not None or first.n_tokens is not None):
         acc = "n/a" if first.accuracy is None else num(first.accuracy, digits)
         summary.append(f"<p>Token accuracy: <strong>{acc}</strong> "
-                       f"({num(first.n_tokens, digits)} tokens, "
-                       f"{num(first.n_sequences, digits)} sequences)</p>")
+                       f"({_counted(first.n_tokens, 'token', digits)}, "
+                       f"{_counted(first.n_sequences, 'sequence', digits)})</p>")
     summary.append("</div></div>")
     for sys_name, r in shown.items():
         schemas = schemas_section(r, digits)

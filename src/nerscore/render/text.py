@@ -103,7 +103,7 @@ def render_text(report: Report, *, digits: int = 2) -> str:
         macro avg       1.00    1.00      1.00        1          1   1   0   0
      weighted avg       1.00    1.00      1.00        1          1   1   0   0
     <BLANKLINE>
-    accuracy: 1.00 (3 tokens, 1 sequences)
+    accuracy: 1.00 (3 tokens, 1 sequence)
     """
     width = max(column_width(report.labels), len("weighted avg"))
     f_name = "f1-score" if report.beta == 1.0 else f"f{report.beta:g}-score"
@@ -130,12 +130,18 @@ def render_text(report: Report, *, digits: int = 2) -> str:
     lines.append("")
     lines += [line(k) for k in range(n_labels, len(named))]
     if report.accuracy is not None or report.n_tokens is not None:
-        lines += ["", f"accuracy: {_accuracy(report, digits)} ({report.n_tokens} tokens, "
-                      f"{report.n_sequences} sequences)"]
+        lines += ["", f"accuracy: {_accuracy(report, digits)} "
+                      f"({_counted(report.n_tokens, 'token')}, "
+                      f"{_counted(report.n_sequences, 'sequence')})"]
     lines += _schema_lines(report, digits)
     if report.notes:
         lines += [""] + [f"note: {n}" for n in report.notes]
     return "\n".join(lines)
+
+
+def _counted(n: int | None, unit: str) -> str:
+    """A count and its unit, singular for 1."""
+    return f"{n} {unit}{'' if n == 1 else 's'}"
 
 
 def _accuracy(report: Report, digits: int) -> str:
