@@ -180,6 +180,12 @@ def test_text_mismatch_names_file_line_and_both_strings(tmp_path):
     assert info.value.line == 2
 
 
+def test_a_span_beyond_a_text_of_one_character_says_1_character(tmp_path):
+    make(tmp_path, "A", "T1\tPER 0 4\tAnna")
+    with pytest.raises(InvalidSpanError, match="'doc' ends beyond the text, which has 1 character;"):
+        read_brat(tmp_path)
+
+
 @pytest.mark.parametrize(
     ("ann", "message"),
     [

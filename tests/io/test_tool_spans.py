@@ -62,6 +62,12 @@ def test_a_utf16_offset_inside_a_surrogate_pair_is_an_error():
         python_offsets(TEXT, [ToolSpan(1, 3, "X")], units="utf16")
 
 
+@pytest.mark.parametrize(("text", "length"), [("a", "1 character"), ("ab", "2 characters")])
+def test_a_span_beyond_the_text_names_its_length_in_characters(text, length):
+    with pytest.raises(FormatError, match=rf"\(0, 5, 'X'\) ends beyond the text, which has {length};"):
+        python_offsets(text, [ToolSpan(0, 5, "X")])
+
+
 def test_without_text_offsets_are_only_checked_for_order():
     assert python_offsets(None, [ToolSpan(5, 9, "X")])[0].start == 5
     with pytest.raises(FormatError, match="has start > end"):

@@ -25,6 +25,7 @@ from nerscore.io._json_text import JSON_ESCAPES, json_object_line, parse_json
 from nerscore.io._textfile import read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.values.documents import Document
+from nerscore.values.span_checks import beyond_text
 from nerscore.values.spans import Entity, Span
 
 __all__ = [
@@ -307,8 +308,7 @@ def _check(text: str | None, span: ToolSpan, s: int, e: int, source: str) -> Non
     if text is None:
         return
     if e > len(text):
-        raise _bad(source, span, text, f"ends beyond the text, which has {len(text)} "
-                   "characters")
+        raise _bad(source, span, text, beyond_text(len(text)))
     if span.text is not None and text[s:e] != span.text:
         other = ""
         positions = utf16_positions(text)

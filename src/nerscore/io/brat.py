@@ -44,6 +44,7 @@ from nerscore.io._textfile import read_text
 from nerscore.io.atomic import atomic_files
 from nerscore.io.formats import Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
+from nerscore.values.span_checks import beyond_text
 from nerscore.values.spans import Entity
 
 if TYPE_CHECKING:
@@ -224,7 +225,7 @@ def _parse_ann(
         for s, e in frags:
             if e < s or e > len(text):  # never negative: digits alone
                 problem = ("has start > end" if e < s
-                           else f"ends beyond the text, which has {len(text)} characters")
+                           else beyond_text(len(text)))
                 raise InvalidSpanError(
                     f"{source}, line {n}: span ({s}, {e}, {label!r}) of {ann_id} in document "
                     f"{doc_id!r} {problem}; offsets are character indices into the .txt file.",

@@ -19,9 +19,9 @@ from nerscore.errors import InputTypeError, InvalidSpanError, quoted
 from nerscore.values.fragments import normalize_fragments
 from nerscore.values.spans import Entity, EntityColumns, Span
 
-__all__ = ["INT_TYPES", "SpanLike", "check_fragments", "check_score", "check_span", "coerce_region",
-           "coerce_regions", "coerce_span", "describe_doc", "first_unscored", "fragments_of",
-           "is_int", "score_of"]
+__all__ = ["INT_TYPES", "SpanLike", "beyond_text", "check_fragments", "check_score", "check_span",
+           "coerce_region", "coerce_regions", "coerce_span", "describe_doc", "first_unscored",
+           "fragments_of", "is_int", "score_of"]
 
 #: One span as users write it: ``(start, end, label)``, ``{"start", "end", "label"}`` or Entity.
 SpanLike = Union[Entity, Sequence[Any], Mapping[str, Any]]  # noqa: UP007 (runtime alias, 3.10)
@@ -32,6 +32,18 @@ INT_TYPES = (int, np.integer)
 def is_int(x: object) -> bool:
     """Whether ``x`` is an integer (Python or NumPy), not a bool."""
     return isinstance(x, INT_TYPES) and not isinstance(x, (bool, np.bool_))
+
+
+def beyond_text(text_length: int) -> str:
+    """The problem of a span that ends past a text of ``text_length`` characters.
+
+    Examples
+    --------
+    >>> beyond_text(1), beyond_text(4)
+    ('ends beyond the text, which has 1 character', 'ends beyond the text, which has 4 characters')
+    """
+    unit = "character" if text_length == 1 else "characters"
+    return f"ends beyond the text, which has {text_length} {unit}"
 
 
 def describe_doc(name: str | int) -> str:
@@ -165,7 +177,7 @@ def check_span(
         problem = "has start > end"
         fix = "spans are half-open [start, end) with start <= end"
     elif text_length is not None and end > text_length:
-        problem = f"ends beyond the text, which has {text_length} characters"
+        problem = beyond_text(text_length)
         fix = "offsets are Python str indices into the document text"
     else:
         return
@@ -280,8 +292,7 @@ def coerce_region(
             "start < end.", document=document)
     if text_length is not None and e > text_length:
         raise InvalidSpanError(
-            f"{what} {quoted(shown)} of {where} ends beyond the text, which has {text_length} "
-            "characters.", document=document)
+            f"{what} {quoted(shown)} of {where} {beyond_text(text_length)}.", document=document)
     span = Span(int(s), int(e))
     return span if label is None else Entity(span, str(label))
 
