@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import AnnotatorChoiceError, FormatError, OptionError, closest, quoted
 from nerscore.io._json_text import JSON_ESCAPES
+from nerscore.io._label_studio_tasks import annotator_of, result_spans, task_records, task_text
 from nerscore.io._tool_spans import (
     ToolSpan,
     check_units,
@@ -263,77 +264,6 @@ class LabelStudioExport:
         return tuple(f"{self.path}: {n}" for n in out)
 
 
-def _text_of(task: dict[str, Any], source: str, where: str) -> str:
-    data = task.get("data")
-    if not isinstance(data, dict):
-        hint = (" This looks like a JSON-MIN or CSV-style export: export the project as JSON."
-                if "text" in task else "")
-        raise FormatError(f"{source}: {where} has no 'data' object; a Label Studio task is "
-                          "{\"data\": {\"text\": ...}, \"annotations\": [...]}." + hint,
-                          source=source)
-    text = data.get("text")
-    if isinstance(text, str):
-        return text
-    strings = [k for k, v in data.items() if isinstance(v, str)]
-    if text is None and len(strings) == 1:
-        return str(data[strings[0]])
-    raise FormatError(f"{source}: {where} has no string 'data.text' (its data has "
-                      f"{', '.join(map(quoted, data)) or 'no fields'}); nerscore reads the text "
-                      "of a task from data.text.", source=source)
-
-
-def _records(task: dict[str, Any], keys: tuple[str, ...], source: str,
-             where: str) -> list[dict[str, Any]]:
-    """The annotations (or predictions) of a task: a list of objects."""
-    key = next((k for k in keys if task.get(k) is not None), keys[0])
-    records = task.get(key) or []
-    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
-        raise FormatError(f"{source}: {where}: expected {key!r} to be a list of objects; got "
-                          f"{json.dumps(records)[:80]}.", source=source)
-    return records
-
-
-def _annotator_of(ann: dict[str, Any], aliases: dict[str, str]) -> str:
-    who = ann.get("completed_by")
-    if isinstance(who, dict):
-        name = str(who.get("id", who.get("email", "unknown")))
-        if who.get("email") is not None:
-            aliases[str(who["email"])] = name
-        return name
-    return "unknown" if who is None else str(who)
-
-
-def _spans(result: Any, where: str, score: Any, source: str,
-           counts: Counter[str]) -> list[ToolSpan]:
-    if not isinstance(result, list):
-        raise FormatError(f"{source}: {where}: expected 'result' to be a list; got "
-                          f"{type(result).__name__}.", source=source)
-    out = []
-    for k, item in enumerate(result):
-        kind = item.get("type") if isinstance(item, dict) else None
-        if kind != "labels":
-            counts[f"ignored:{kind or 'malformed'}"] += 1
-            continue
-        at = f"{where}, result {quoted(item.get('id', k))}"
-        value = item.get("value")
-        ok = isinstance(value, dict) and all(
-            isinstance(value.get(f), int) and not isinstance(value.get(f), bool)
-            for f in ("start", "end"))
-        labels = value.get("labels") if isinstance(value, dict) else None
-        if not ok or not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
-            raise FormatError(f"{source}: {at}: expected 'value' with integer 'start' and 'end' "
-                              f"and a list of 'labels'; got {json.dumps(value)[:120]}.",
-                              source=source)
-        assert isinstance(value, dict)
-        text = value.get("text") if isinstance(value.get("text"), str) else None
-        s = item.get("score", score)
-        conf = float(s) if isinstance(s, int | float) and not isinstance(s, bool) else None
-        if len(labels) != 1:
-            counts["multi_label" if labels else "no_label"] += 1
-        out += [ToolSpan(value["start"], value["end"], label, text, conf, at) for label in labels]
-    return out
-
-
 def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
                       offsets: str = "auto") -> LabelStudioExport:
     r"""Read a Label Studio JSON export.
@@ -391,15 +321,15 @@ def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
         if task_id in texts:
             raise FormatError(f"{source}: task id {task_id} appears twice; ids must be unique.",
                               source=source)
-        text = texts[task_id] = _text_of(task, source, where)
+        text = texts[task_id] = task_text(task, source, where)
         seen: dict[str, int] = {}  # annotator -> index in anns, for this task
         models: dict[str, int] = {}  # "predictions:VERSION" -> index in preds
-        for n, ann in enumerate(_records(task, ("annotations", "completions"), source, where)):
-            name = _annotator_of(ann, aliases)
+        for n, ann in enumerate(task_records(task, ("annotations", "completions"), source, where)):
+            name = annotator_of(ann, aliases)
             counts = by.setdefault(name, Counter())
             at = f"{where}, annotation {ann.get('id', n + 1)}"
-            spans = python_offsets(text, _spans(ann.get("result", []), at, None, source,
-                                                counts), units=units, source=source,
+            spans = python_offsets(text, result_spans(ann.get("result", []), at, None, source,
+                                                      counts), units=units, source=source,
                                    counts=counts)
             record = LabelStudioAnnotation(task_id, name, tuple(spans),
                                            bool(ann.get("was_cancelled")))
@@ -410,12 +340,12 @@ def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
             if not record.cancelled:
                 seen[name] = len(anns)
             anns.append(record)
-        for n, pred in enumerate(_records(task, ("predictions",), source, where)):
+        for n, pred in enumerate(task_records(task, ("predictions",), source, where)):
             version = str(pred.get("model_version") or "")
             counts = by.setdefault(f"{PREDICTIONS}:{version}", Counter())
             at = f"{where}, prediction {pred.get('id', n + 1)}"
-            spans = python_offsets(text, _spans(pred.get("result", []), at, pred.get("score"),
-                                                source, counts),
+            spans = python_offsets(text, result_spans(pred.get("result", []), at,
+                                                      pred.get("score"), source, counts),
                                    units=units, source=source, counts=counts)
             model = LabelStudioAnnotation(task_id, f"{PREDICTIONS}:{version}", tuple(spans))
             if model.annotator in models:  # a second prediction of one model: the last is read
