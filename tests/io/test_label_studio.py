@@ -145,6 +145,16 @@ def test_annotators_named_by_email_and_repeated_annotations(tmp_path):
     assert "1 task(s) had two annotations of one annotator" in ls.notes()[0]
 
 
+def test_the_note_on_results_that_are_not_spans_names_each_type_and_its_count(tmp_path):
+    choice = {"type": "choices", "value": {"choices": ["ok"]}}
+    path = write(tmp_path, [task(1, "Anna flew", [{"completed_by": 1, "result": [
+        choice, {"type": "rating", "value": {"rating": 4}}, choice, choice, "not an object",
+    ]}])])
+    assert read_label_studio(path).notes() == (
+        f"{path}: ignored results that are not spans: 3 results of type 'choices', 1 result of "
+        "type 'rating', 1 result without a 'type'.",)
+
+
 def test_several_labels_other_results_and_model_versions(tmp_path):
     path = write(tmp_path, [task(1, "Anna flew", [{"completed_by": 1, "result": [
         labels(0, 4, ["PER", "ORG"], "Anna"),

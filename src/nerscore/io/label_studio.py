@@ -260,8 +260,17 @@ class LabelStudioExport:
         ignored = {k.partition(":")[2]: n for k, n in c.items() if k.startswith("ignored:")}
         if ignored:
             out.append("ignored results that are not spans: "
-                       + ", ".join(f"{n} {t}" for t, n in sorted(ignored.items())) + ".")
+                       + ", ".join(_results(t, n) for t, n in sorted(
+                           ignored.items(), key=lambda tn: (tn[0] == "malformed", tn[0]))) + ".")
         return tuple(f"{self.path}: {n}" for n in out)
+
+
+def _results(kind: str, n: int) -> str:
+    """``n`` ignored results of type ``kind``: ``1 result of type 'choices'``."""
+    what = "result" if n == 1 else "results"
+    if kind == "malformed":  # not an object with a type
+        return f"{n} {what} without a 'type'"
+    return f"{n} {what} of type {quoted(kind)}"
 
 
 def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
@@ -402,7 +411,7 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
     >>> for note in notes:
     ...     print(note)
     tests/data/label_studio/export.json: 1 cancelled (skipped) annotation(s), left out: '2': 1.
-    tests/data/label_studio/export.json: ignored results that are not spans: 1 choices.
+    tests/data/label_studio/export.json: ignored results that are not spans: 1 result of type 'choices'.
     tests/data/label_studio/export.json: 1 task(s) without an annotation of '2' (cancelled or not done) are not scored: predictions there count neither way.
     >>> select(ls, "2", side=None)[1][-1]
     "tests/data/label_studio/export.json: 1 task(s) without an annotation of '2' (cancelled or not done) are kept without entities, their whole text a region to ignore."
