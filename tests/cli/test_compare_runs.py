@@ -48,7 +48,9 @@ def test_compare_runs_text_says_documents_and_runs_were_resampled(capsys, runs):
                                                                            ["B", "3"]]
     assert any(line.startswith("A vs B") for line in lines)
     assert "note: documents and runs were resampled together" in out
-    assert "only the paired bootstrap is defined" in err  # --method both became bootstrap
+    assert ("note: with several runs per system only the paired bootstrap is defined (approximate "
+            "randomization has no run-aware version): p-values are the bootstrap's.\n"
+            in err)  # --method both became bootstrap
 
 
 def test_compare_runs_json_equals_the_api(capsys, runs):

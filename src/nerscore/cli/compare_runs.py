@@ -126,7 +126,7 @@ def run_compare_runs(args: argparse.Namespace, read: Callable[[argparse.Namespac
     if several and method == "both":
         method = "bootstrap"
         note("with several runs per system only the paired bootstrap is defined (approximate "
-              "randomization has no run-aware version): p-values are the bootstrap's")
+              "randomization has no run-aware version): p-values are the bootstrap's.")
     options = opt.match_kwargs(args)
     output_renderer(args, "comparison")  # a bad --format fails before the resampling
     args.preds = [f for _, files in systems for f in files]
