@@ -46,6 +46,18 @@ def test_agree_reads_the_annotators_of_one_label_studio_export(
             in capsys.readouterr().err)
 
 
+def test_agree_notes_the_annotations_of_a_label_studio_export_that_name_no_annotator(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = [{"type": "labels", "value": {"start": 0, "end": 4, "labels": ["PER"]}}]
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps([{"id": 1, "data": {"text": "Anna flew"}, "annotations": [
+        {"completed_by": 1, "result": result}, {"result": result}]}]), encoding="utf-8")
+    for command in (["agree"], ["adjudicate", "-o", str(tmp_path / "out.json")]):
+        assert main([*command, str(export), "--input-format", "label-studio"]) == 0
+        assert (f"note: {export}: 1 annotation names no annotator (no 'completed_by'): read as "
+                "annotator 'unknown'." in capsys.readouterr().err)
+
+
 def test_a_file_given_twice_is_a_usage_error_even_when_it_does_not_exist(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = str(tmp_path / "missing.conll")

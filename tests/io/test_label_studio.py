@@ -132,6 +132,25 @@ def test_the_format_reads_every_annotator_of_an_export():
     assert sets.notes == ls.notes(["1", "2"])
 
 
+@pytest.mark.parametrize(("unnamed", "note"), [
+    (1, "1 annotation names no annotator (no 'completed_by'): read as annotator 'unknown'."),
+    (2, "2 annotations name no annotator (no 'completed_by'): read as annotator 'unknown'."),
+])
+def test_annotations_naming_no_annotator_are_counted_for_agreement(tmp_path, unnamed, note):
+    named = {"completed_by": 1, "result": [labels(0, 4, "PER", "Anna")]}
+    nobody = [{"result": []}, {"completed_by": {"username": "x"}, "result": []}][:unnamed]
+    path = write(tmp_path, [task(k, "Anna flew", [named, nobody[k - 1]])
+                            for k in range(1, unnamed + 1)])
+    ls = read_label_studio(path)
+    assert ls.annotators == ("1", "unknown")
+    assert ls.counts == {"no_annotator": unnamed}
+    assert ls.notes() == ()  # who made them matters where annotators are compared
+    assert ls.notes(unnamed=True) == (f"{path}: {note}",)
+    sets = get_format("label-studio").annotators(str(path), {})
+    assert sets.notes == (f"{path}: {note}",)
+    assert [d.id for d in sets.documents["unknown"]] == [str(k) for k in range(1, unnamed + 1)]
+
+
 def test_annotators_named_by_email_and_repeated_annotations(tmp_path):
     who = {"id": 4, "email": "ann@example.org"}
     path = write(tmp_path, [task(1, "Anna flew", [
@@ -206,7 +225,8 @@ def test_written_tasks_read_back_equal(tmp_path):
     write_label_studio(docs, out)
     back = read_label_studio(out)
     assert back.documents("unknown") == docs
-    assert back.counts == {}  # Python offsets, and each result stores its text
+    # Python offsets, and each result stores its text; the tasks name no annotator
+    assert back.counts == {"no_annotator": len(docs)}
     assert json.loads(out.read_text(encoding="utf-8"))[1]["annotations"][0]["result"][1][
         "value"] == {"start": 27, "end": 32, "text": "Paris", "labels": ["LOC"]}
     with pytest.raises(ValueError, match="has no text"):

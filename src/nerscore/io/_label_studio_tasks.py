@@ -43,15 +43,21 @@ def task_records(task: dict[str, Any], keys: tuple[str, ...], source: str,
     return records
 
 
-def annotator_of(ann: dict[str, Any], aliases: dict[str, str]) -> str:
-    """Who made an annotation (``completed_by``), recording an email's id in ``aliases``."""
+def annotator_of(ann: dict[str, Any], aliases: dict[str, str]) -> str | None:
+    """Who made an annotation (``completed_by``), recording an email's id in ``aliases``.
+
+    None where the annotation names no one (no ``completed_by``, or one
+    without ``id`` and ``email``).
+    """
     who = ann.get("completed_by")
     if isinstance(who, dict):
-        name = str(who.get("id", who.get("email", "unknown")))
+        if "id" not in who and "email" not in who:
+            return None
+        name = str(who.get("id", who.get("email")))
         if who.get("email") is not None:
             aliases[str(who["email"])] = name
         return name
-    return "unknown" if who is None else str(who)
+    return None if who is None else str(who)
 
 
 def result_spans(result: Any, where: str, score: Any, source: str,

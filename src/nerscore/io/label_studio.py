@@ -62,6 +62,9 @@ __all__ = ["FORMAT", "PREDICTIONS", "LabelStudioAnnotation", "LabelStudioExport"
 #: The ``annotator`` value that reads the predictions (``"predictions:VERSION"``: one model).
 PREDICTIONS = "predictions"
 
+#: The annotator of the annotations that name none (no ``completed_by``).
+UNKNOWN = "unknown"
+
 
 @dataclass(frozen=True)
 class LabelStudioAnnotation:
@@ -103,6 +106,7 @@ class LabelStudioExport:
     counts : dict of str to int
         What was counted: ``utf16`` (spans whose offsets counted UTF-16 code
         units, converted), ``multi_label`` (spans with several labels),
+        ``no_annotator`` (annotations naming no annotator, read as ``"unknown"``),
         ``no_label`` (spans with an empty list of labels, left out),
         ``ignored:TYPE`` (results that are not spans), ``repeated`` (a second
         annotation of one annotator, or prediction of one model, on one
@@ -219,7 +223,8 @@ class LabelStudioExport:
         return {a.task: a.spans for a in pool if not a.cancelled
                 and (a.annotator == name or name == PREDICTIONS)}
 
-    def notes(self, annotators: Iterable[str] | None = None) -> tuple[str, ...]:
+    def notes(self, annotators: Iterable[str] | None = None, *,
+              unnamed: bool = False) -> tuple[str, ...]:
         """What reading counted, as sentences naming the file.
 
         Parameters
@@ -227,6 +232,10 @@ class LabelStudioExport:
         annotators : iterable of str, optional
             Only what was counted reading these annotators (and
             ``"predictions:VERSION"``); default: everything.
+        unnamed : bool
+            Also count the annotations that name no annotator (no
+            ``completed_by``), read as annotator ``"unknown"``: where the
+            annotator matters (agreement, adjudication).
 
         Returns
         -------
@@ -247,6 +256,10 @@ class LabelStudioExport:
                        f"out: {per}.")
         c = self.counts if who is None else sum(
             (Counter(self.counts_by.get(a, {})) for a in sorted(who)), Counter())
+        if unnamed and c.get("no_annotator"):
+            n = c["no_annotator"]
+            out.append(f"{n} annotation{'' if n == 1 else 's'} name{'s' if n == 1 else ''} no "
+                       f"annotator (no 'completed_by'): read as annotator {quoted(UNKNOWN)}.")
         if c.get("utf16"):
             out.append(utf16_note(c["utf16"]))
         if c.get("multi_label"):
@@ -334,8 +347,11 @@ def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
         seen: dict[str, int] = {}  # annotator -> index in anns, for this task
         models: dict[str, int] = {}  # "predictions:VERSION" -> index in preds
         for n, ann in enumerate(task_records(task, ("annotations", "completions"), source, where)):
-            name = annotator_of(ann, aliases)
+            named = annotator_of(ann, aliases)
+            name = UNKNOWN if named is None else named
             counts = by.setdefault(name, Counter())
+            if named is None:
+                counts["no_annotator"] += 1
             at = f"{where}, annotation {ann.get('id', n + 1)}"
             spans = python_offsets(text, result_spans(ann.get("result", []), at, None, source,
                                                       counts), units=units, source=source,
@@ -521,7 +537,8 @@ def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
 
 def _annotators(path: str, options: Mapping[str, Any]) -> AnnotatorSets:
     ls = read_label_studio(path, **{k: options[k] for k in ("encoding", "offsets") if k in options})
-    return AnnotatorSets({a: ls.documents(a) for a in ls.annotators}, ls.notes(ls.annotators))
+    return AnnotatorSets({a: ls.documents(a) for a in ls.annotators},
+                         ls.notes(ls.annotators, unnamed=True))
 
 
 def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
