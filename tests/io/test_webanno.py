@@ -317,6 +317,21 @@ def test_every_annotator_of_a_project_export(tmp_path):
         read_webanno_annotators(NEWS.parent)
 
 
+@pytest.mark.parametrize("rows", [
+    "1-1\t0-4\tAnna\tPER\n1-1\t0-4\tAnna\tPER\n1-2\t5-8\tmet\t_\n",  # read as two spans
+    "1-1\t0-4\tAnna\tPER\n1-1\t5-8\tmet\tLOC\n",
+])
+def test_a_repeated_token_id_is_an_error_naming_file_line_and_id(tmp_path, rows):
+    path = write(tmp_path, "#Text=Anna met\n" + rows)
+    with pytest.raises(FormatError) as info:
+        read_webanno(path, layer="Entity")
+    assert str(info.value) == (
+        f"{path}, line 7: token id '1-1' is repeated (first on line 6); each token has an id of "
+        "its own (SENTENCE-TOKEN), so rows were copied or renumbered and the spans read from them "
+        "could be wrong. Re-export the document from INCEpTION or WebAnno as 'WebAnno TSV v3'.")
+    assert (info.value.source, info.value.line) == (str(path), 7)
+
+
 @pytest.mark.parametrize(("head", "body", "message"), [
     ("1-1\t0-2\tHi\n", "", r"line 1: expected '#FORMAT=WebAnno TSV 3.x'"),
     (HEAD, "#Text=Hi\n1-1 0-2 Hi _\n", r"line 6: expected 'SENT-TOKEN<TAB>BEGIN-END<TAB>TOKEN"),

@@ -16,6 +16,8 @@ sentences of one token per line::
   order. The layer is chosen by name (``layer=``: the full name or its last
   part, default ``NamedEntity``) and the label is one of its features
   (``feature=``, default ``value``).
+- Each token has an id of its own (``SENTENCE-TOKEN``); a repeated one is an
+  error.
 - A span over several tokens carries an id (``PER[1]``) on each; stacked
   annotations on one token are separated by ``|`` (``PER[1]|ORG[2]``); ``_``
   is no annotation; ``*`` is an annotation without a value for the feature,
@@ -246,6 +248,7 @@ def _document(path: Path, doc_id: str, *, encoding: str, layer: str, feature: st
     tokens: list[tuple[int, int, int, str]] = []  # line, begin, end, token (UTF-16 offsets)
     open_spans: dict[str, list[Any]] = {}  # id -> [begin, end, label, line]
     found: list[list[Any]] = []
+    ids: dict[str, int] = {}  # token id -> its line
     placed = True
     for n, line in enumerate(lines, 1):
         if line.startswith("#Text="):
@@ -259,6 +262,12 @@ def _document(path: Path, doc_id: str, *, encoding: str, layer: str, feature: st
         if len(cells) < 3 or not _ROW.match(cells[0]) or not _OFFSETS.match(cells[1]):
             raise FormatError(f"{source}, line {n}: expected 'SENT-TOKEN<TAB>BEGIN-END<TAB>TOKEN"
                               f"<TAB>...'; got {line[:60]!r}.", source=source, line=n)
+        if ids.setdefault(cells[0], n) != n:
+            raise FormatError(f"{source}, line {n}: token id {quoted(cells[0])} is repeated "
+                              f"(first on line {ids[cells[0]]}); each token has an id of its own "
+                              "(SENTENCE-TOKEN), so rows were copied or renumbered and the spans "
+                              "read from them could be wrong. Re-export the document from "
+                              "INCEpTION or WebAnno as 'WebAnno TSV v3'.", source=source, line=n)
         begin, end = (int(x) for x in cells[1].split("-"))
         if not placed:
             text = "\n".join(sentence)
