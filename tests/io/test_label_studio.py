@@ -151,6 +151,19 @@ def test_annotations_naming_no_annotator_are_counted_for_agreement(tmp_path, unn
     assert [d.id for d in sets.documents["unknown"]] == [str(k) for k in range(1, unnamed + 1)]
 
 
+@pytest.mark.parametrize(("who", "annotator"), [
+    ({"id": None, "email": "ann@example.org"}, "ann@example.org"),
+    ({"id": 7, "email": None}, "7"),
+    ({"id": None, "email": None}, "unknown"),
+])
+def test_a_null_id_or_email_names_no_one(tmp_path, who, annotator):
+    path = write(tmp_path, [task(1, "Anna flew", [
+        {"completed_by": who, "result": [labels(0, 4, "PER", "Anna")]}])])
+    ls = read_label_studio(path)
+    assert ls.annotators == (annotator,)
+    assert ls.counts == ({"no_annotator": 1} if annotator == "unknown" else {})
+
+
 def test_annotators_named_by_email_and_repeated_annotations(tmp_path):
     who = {"id": 4, "email": "ann@example.org"}
     path = write(tmp_path, [task(1, "Anna flew", [

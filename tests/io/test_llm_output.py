@@ -68,6 +68,11 @@ def test_truncated_json_is_closed_and_the_cut_element_dropped():
     assert parsed.repairs == ("closed a JSON output cut short, dropping its last 14 characters",)
 
 
+def test_a_cut_of_one_character_is_counted_in_the_singular():
+    parsed = parse_llm_output('[{"text": "Paris", "label": "LOC"}{')
+    assert parsed.repairs == ("closed a JSON output cut short, dropping its last 1 character",)
+
+
 def test_truncated_dict_keeps_complete_strings():
     parsed = parse_llm_output('{"LOC": ["Paris", "Lyon"], "PER": ["An')
     assert pairs(parsed) == [("Paris", "LOC"), ("Lyon", "LOC")]

@@ -455,3 +455,10 @@ def test_payload_of_file_tokens_equals_payload_of_token_lists(tmp_path) -> None:
     from_lists, _ = error_payload({"s": report}, [list(s.tokens) for s in g])
     assert from_file == from_lists
     assert from_file["tokens"][0] == "the"
+
+
+def test_the_diagnostics_facts_count_one_sequence_in_the_singular():
+    from nerscore.render.html_sections import diagnostics_section
+
+    html = diagnostics_section({"n_train_sequences": 1, "n_test_sequences": 2}, 2)
+    assert "Train: 1 sequence; test: 2 sequences." in html

@@ -113,7 +113,8 @@ def load_json(text: str) -> tuple[Any, list[str]] | tuple[None, list[str]]:
     if closers or cut < len(text.rstrip()):
         dropped = len(text.rstrip()) - cut
         repairs.append("closed a JSON output cut short"
-                       + (f", dropping its last {dropped} characters" if dropped > 0 else ""))
+                       + (f", dropping its last {dropped} character{'s' if dropped > 1 else ''}"
+                          if dropped > 0 else ""))
     candidate = cleaned + closers
     if repairs:
         try:

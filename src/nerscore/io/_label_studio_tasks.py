@@ -47,15 +47,16 @@ def annotator_of(ann: dict[str, Any], aliases: dict[str, str]) -> str | None:
     """Who made an annotation (``completed_by``), recording an email's id in ``aliases``.
 
     None where the annotation names no one (no ``completed_by``, or one
-    without ``id`` and ``email``).
+    without an ``id`` or ``email`` that is not null).
     """
     who = ann.get("completed_by")
     if isinstance(who, dict):
-        if "id" not in who and "email" not in who:
+        ident, email = who.get("id"), who.get("email")
+        if ident is None and email is None:
             return None
-        name = str(who.get("id", who.get("email")))
-        if who.get("email") is not None:
-            aliases[str(who["email"])] = name
+        name = str(email if ident is None else ident)
+        if email is not None:
+            aliases[str(email)] = name
         return name
     return None if who is None else str(who)
 

@@ -411,7 +411,8 @@ def diagnostics_section(data: Mapping[str, Any], digits: int) -> str:
     if "n_train_sequences" in data or "n_test_sequences" in data:
         sizes = [f"{side}: " + (f"{format_count(sum(c.get(key, 0) for c in labels.values()))} "
                                 "entities in " if labels else "")
-                 + f"{_value(data.get(f'n_{key}_sequences'), 4)} sequences"
+                 + f"{_value(data.get(f'n_{key}_sequences'), 4)} sequence"
+                 + ("" if data.get(f"n_{key}_sequences") == 1 else "s")
                  for side, key in (("Train", "train"), ("test", "test"))]
         facts.append("; ".join(sizes) + ".")
     tv = data.get("total_variation", math.nan)
