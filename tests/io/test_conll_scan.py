@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 from nerscore.errors import FormatError
 from nerscore.io import _conll_scan, conll
 from nerscore.io._conll_scan import ScanOptions, parse_blocks, scan_block
-from nerscore.io.conll import iter_conll, read_conll
+from nerscore.io.conll import ConllChunks, iter_conll, read_conll
 
 
 def _options(**kw: object) -> ScanOptions:
@@ -234,3 +234,11 @@ def test_a_long_line_is_quoted_short_in_the_column_error(tmp_path) -> None:
     message = str(info.value)
     assert f"has 1 column ('{'A' * 60}'... (1000000 characters), split at whitespace)" in message
     assert len(message) < 600
+
+
+def test_no_token_line_in_a_block_of_delimited_lines() -> None:
+    """A block of -DOCSTART- lines only has no columns to look for (label column 2)."""
+    data = b"-DOCSTART- O\n\n" * 3 + b"a\tN\tO\n"
+    assert read_conll(io.BytesIO(data), label_column=2).to_lists() == [["O"]]
+    chunks = ConllChunks(io.BytesIO(data), block_size=8, label_column=2)
+    assert [s for c in chunks for s in c.to_lists()] == [["O"]]

@@ -382,10 +382,12 @@ class _DelimitedLines:
     @staticmethod
     def ranges(delims: IntArray, where: _Where, delimiter: str) -> Ranges | FormatError:
         """The token and label ranges of the token lines, all of ``k + 1`` fields."""
+        if not len(delims):  # no token line (only -DOCSTART- lines or comments): no columns
+            return where.cstart, where.cend, where.cstart, where.cend
         k = delims.shape[1]
         cols = [c if c >= 0 else k + 1 + c
                 for c in (where.opt.token_column, where.opt.label_column)]
-        if len(delims) and not (0 <= cols[0] <= k and 0 <= cols[1] <= k and cols[0] != cols[1]):
+        if not (0 <= cols[0] <= k and 0 <= cols[1] <= k and cols[0] != cols[1]):
             found = _column_indices(np.full(len(delims), k + 1, dtype=np.int64), where,
                                     delimiter)
             assert isinstance(found, FormatError)
