@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from nerscore.errors import FormatError
-from nerscore.io import _conll_scan, conll
+from nerscore.io import _conll_blocks, _conll_scan
 from nerscore.io._conll_scan import ScanOptions, parse_blocks, scan_block
 from nerscore.io.conll import ConllChunks, iter_conll, read_conll
 
@@ -167,7 +167,7 @@ def test_blocks_without_a_blank_line_in_the_last_64_kib(tmp_path):
             found = text.find(blank, start + (1 << 10))
             start = len(text) if found < 0 else found + 1
             stops.append(start)
-        assert [stop for _, stop, _ in conll._block_spans(text, 1 << 10)] == stops
+        assert [stop for _, stop, _ in _conll_blocks.block_spans(text, 1 << 10)] == stops
         assert len(stops) == 4
     assert len(read_conll(path)) == 3
 

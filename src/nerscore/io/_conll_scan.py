@@ -34,7 +34,9 @@ __all__ = [
     "Scan",
     "ScanOptions",
     "assemble",
+    "column_error",
     "decide",
+    "is_empty_field_error",
     "parse_blocks",
     "scan_block",
 ]
@@ -47,6 +49,8 @@ Found = Ranges | FormatError | Callable[[], Ranges | FormatError]
 #: Bytes up to this one (space, tab, CR and the other control characters) separate words.
 _SPACE = 32
 _TAB, _NEWLINE, _CR, _HASH = 9, 10, 13, ord("#")
+#: How the error of an empty tab-separated field starts (:func:`is_empty_field_error`).
+_EMPTY_FIELD = "Empty "
 
 
 @dataclass(frozen=True)
@@ -199,13 +203,34 @@ def assemble(
     return ConllCorpus(tags, delimiter, cat(documents), n_comments, text)
 
 
-def _extract(scan: Scan, delimiter: str) -> Block:
-    """The block's label ids and field ranges under ``delimiter`` (raising its error)."""
+def _columns(scan: Scan, delimiter: str) -> Ranges | FormatError:
     found = scan.columns.get(delimiter)
     if found is None:  # "tab" asked for, but some token line has no tab
         found = scan.columns["tab!"]
     if callable(found):  # computed only for the delimiter chosen
         found = found()
+    return found
+
+
+def column_error(scan: Scan, delimiter: str) -> FormatError | None:
+    """The error :func:`parse_blocks` raises for the block under ``delimiter`` (None: none).
+
+    A line without the asked columns comes first, then (columns split at
+    tabs) an empty field (:func:`is_empty_field_error`), each the first of
+    the block.
+    """
+    found = _columns(scan, delimiter)
+    return found if isinstance(found, FormatError) else None
+
+
+def is_empty_field_error(error: FormatError) -> bool:
+    """Whether ``error`` is of an empty tab-separated field, not of a line without the columns."""
+    return str(error).startswith(_EMPTY_FIELD)
+
+
+def _extract(scan: Scan, delimiter: str) -> Block:
+    """The block's label ids and field ranges under ``delimiter`` (raising its error)."""
+    found = _columns(scan, delimiter)
     if isinstance(found, FormatError):
         raise found
     tok_s, tok_e, lab_s, lab_e = found
@@ -487,7 +512,7 @@ class _Where:
     def empty_error(self, k: int, which: str) -> FormatError:
         line = self.first_line + int(self.lines[k])
         return FormatError(
-            f"Empty {which} column at line {line} of {self.opt.source or 'the input'} (columns "
+            f"{_EMPTY_FIELD}{which} column at line {line} of {self.opt.source or 'the input'} (columns "
             "split at tabs). Fill it in, or read the file with column_delimiter='space' "
             "(--delimiter-columns space).",
             source=self.opt.source,

@@ -41,6 +41,7 @@ import numpy as np
 from nerscore.errors import FormatError, quoted
 from nerscore.io._bytes import count_newlines
 from nerscore.io._conll_align import TokenDiff, check_aligned
+from nerscore.io._conll_blocks import WholeBlocks, block_spans, delimiter_changed, file_error
 from nerscore.io._conll_corpus import ConllCorpus, Sentence, reader_notes
 from nerscore.io._conll_fields import LABEL_FORBIDS
 from nerscore.io._conll_scan import (
@@ -227,7 +228,7 @@ def read_conll(
     options = ScanOptions(name, int(token_column), int(label_column), comments, docstart,
                           encoding)
     scans = [scan_block(data, a, b, line, options, column_delimiter, validate)
-             for a, b, line in _block_spans(data, _BLOCK_SIZE)]
+             for a, b, line in block_spans(data, _BLOCK_SIZE)]
     blocks, delimiter = parse_blocks(scans, column_delimiter)
     corpus = assemble(blocks, data, name, delimiter)
     return replace(corpus, bom=True) if bom else corpus
@@ -316,6 +317,14 @@ class ConllChunks:
     :attr:`n_comments`) and :meth:`notes` equals :meth:`ConllCorpus.notes`
     of the whole file once every chunk has been read.
 
+    An error of the file is the one :func:`read_conll` raises, word for
+    word: once a block fails on its columns, the rest of the file is read
+    on, block by block and without keeping it, as far as needed to tell the
+    first error of the whole file (a later byte that cannot be decoded comes
+    first; see :mod:`nerscore.io._conll_blocks`). Only where the later lines
+    choose another column delimiter than the chunks were read with is it
+    another error (:meth:`is_file_error`).
+
     Parameters
     ----------
     source : path or file object
@@ -388,19 +397,33 @@ class ConllChunks:
         self.n_comments = 0
         #: UTF-8 bytes of the input read so far (its size in bytes for UTF-8 files).
         self.bytes_read = 0
+        self._unsettled: FormatError | None = None
 
     def notes(self) -> tuple[str, ...]:
         """What the reader counted and did not turn into tokens (see :meth:`ConllCorpus.notes`)."""
         return reader_notes(self.name, self.n_documents, self.n_comments)
+
+    def is_file_error(self, error: BaseException) -> bool:
+        """Whether ``error``, raised by the chunks, is the one :func:`read_conll` raises for the file.
+
+        A :class:`FormatError` is, except where the later lines of the file
+        choose another column delimiter than the chunks were read with
+        (read whole, the file may then have no error at all).
+        """
+        return isinstance(error, FormatError) and error is not self._unsettled
 
     def __iter__(self) -> Iterator[ConllCorpus]:
         self._reset()
         given = self.column_delimiter if self.column_delimiter in ("tab", "space") else "auto"
         vote = DelimiterVote()
         used: str | None = None
-        for data, first_line, bom in _stream_blocks(self.source, self._codec, self.name,
-                                                    self.encoding, self.block_size):
+        # where read_conll cuts the file: with tabs asked, the error of a block depends on it
+        whole = WholeBlocks(_BLOCK_SIZE) if given == "tab" else None
+        blocks = _stream_blocks(self.source, self._codec, self.name, self.encoding,
+                                self.block_size)
+        for data, first_line, bom in blocks:
             self.bytes_read += len(data)
+            cuts = whole.feed(data) if whole is not None else []
             scan = scan_block(data, 0, len(data), first_line, self._options, given, False)
             decided = given
             if given == "auto":
@@ -408,16 +431,20 @@ class ConllChunks:
                 decided = vote.decision()
                 if used is not None and decided != used:
                     last = first_line + data.count(b"\n")
-                    raise FormatError(
-                        f"Cannot tell the column delimiter of {self.name or 'the input'} from "
-                        f"its first lines: they read as {used!r} columns, the lines up to "
-                        f"{last} as {decided!r}. Name it with "
-                        f"column_delimiter={decided!r} (--delimiter-columns {decided}).",
-                        source=self.name, line=first_line,
-                    )
+                    self._unsettled = delimiter_changed(self.name, used, decided, last,
+                                                        first_line)
+                    raise self._unsettled
                 if scan.n_tokens:
                     used = decided
-            (block,), _ = parse_blocks([scan], decided)
+            try:
+                (block,), _ = parse_blocks([scan], decided)
+            except FormatError as exc:  # the whole file's error may be a later one
+                del scan
+                error, settled = file_error(exc, data, first_line, blocks, self._options,
+                                            decided, vote if given == "auto" else None,
+                                            None if whole is None else (whole, cuts))
+                self._unsettled = None if settled else error
+                raise error from None
             del scan
             corpus = assemble([block], data, self.name, decided)
             corpus = replace(corpus, tags=corpus.tags.starting_at(self.n_sentences), bom=bom)
@@ -448,29 +475,6 @@ def iter_conll_chunks(source: Source, *, chunk_size: int | None = 10_000,
     [2, 1]
     """
     return ConllChunks(source, chunk_size=chunk_size, **options)
-
-
-def _next_blank_line(data: bytes, pos: int) -> int:
-    """Offset just after the first newline at or after ``pos`` that starts a blank line."""
-    for stop in (pos + (1 << 16), len(data)):  # the next 64 KiB hold one, most often
-        cuts = [c for c in (data.find(b"\n\n", pos, stop), data.find(b"\n\r\n", pos, stop))
-                if c >= 0]
-        if cuts:
-            return min(cuts) + 1
-    return -1
-
-
-def _block_spans(data: bytes, size: int) -> list[tuple[int, int, int]]:
-    """``(start, stop, first line)`` of blocks of about ``size`` bytes ending at blank lines."""
-    out = []
-    start, line = 0, 1
-    while start < len(data):
-        stop = _next_blank_line(data, start + size) if start + size < len(data) else -1
-        stop = len(data) if stop < 0 else stop
-        out.append((start, stop, line))
-        line += count_newlines(memoryview(data)[start:stop])
-        start = stop
-    return out or [(0, 0, 1)]
 
 
 def _stream_blocks(
@@ -569,13 +573,15 @@ def _tags_of(corpus: ConllCorpus) -> Any:
 
 
 def _chunks(path: str, chunk_size: int, options: Mapping[str, Any]) -> ChunkStream:
-    reader = ConllChunks(path, chunk_size=chunk_size, token_heads=True, **options)
+    reader = ConllChunks(path, chunk_size=chunk_size, block_size=_STREAM_BLOCK_SIZE,
+                         token_heads=True, **options)
     size = os.path.getsize(path) if os.path.isfile(path) else 0
 
     def position() -> tuple[int, int]:
         return min(reader.bytes_read, size), size
 
-    return ChunkStream(reader, _tags_of, _sentence_tokens, reader.notes, position)
+    return ChunkStream(reader, _tags_of, _sentence_tokens, reader.notes, position,
+                       reader.is_file_error)
 
 
 #: The ``conll`` format: any file name no other format claims is CoNLL.

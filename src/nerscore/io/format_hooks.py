@@ -33,6 +33,10 @@ def _unknown_position() -> tuple[int, int]:
     return 0, 0
 
 
+def _never(_: BaseException) -> bool:
+    return False
+
+
 class ReadResult(NamedTuple):
     """A whole file as a reader gives it.
 
@@ -104,6 +108,11 @@ class ChunkStream(NamedTuple):
     position : callable
         ``position()``: ``(bytes read, size of the file)``; ``(0, 0)`` where
         unknown (the progress bar).
+    file_error : callable
+        ``file_error(exc)``: whether an error raised while reading ``chunks``
+        is the one the format's whole-file reader raises for the file (the
+        chunks having read on as far as needed to tell it); by default
+        never, and the streaming scorer reads the files whole to raise it.
     """
 
     chunks: Iterable[Any]
@@ -111,6 +120,7 @@ class ChunkStream(NamedTuple):
     texts: Callable[[Any], Sequence[list[str]] | None] = _no_texts
     notes: Callable[[], tuple[str, ...]] = tuple
     position: Callable[[], tuple[int, int]] = _unknown_position
+    file_error: Callable[[BaseException], bool] = _never
 
 
 class Counted:
