@@ -8,11 +8,13 @@ gold tags, the predicted tags), wherever in the files each one fails.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 
 from nerscore.accumulate.files import FileScoring, NotStreamable, score_files, stream_score
 from nerscore.cli import main
-from nerscore.errors import NerscoreError
+from nerscore.errors import FormatError, NerscoreError
 
 TAGS = ["B-PER", "I-PER", "O", "B-LOC", "O"]
 N = 40  # sentences
@@ -136,18 +138,126 @@ def test_two_label_columns_of_one_file(tmp_path):
     _same_error(path, None, **opts)
 
 
-def test_a_reader_error_after_a_bad_tag_is_left_to_reading_whole(tmp_path):
-    """Read whole, the prediction's reader fails before any tag is decoded."""
-    gold, pred = _files(tmp_path, [tag(0, 0, "X-A")])
-    pred.write_bytes(pred.read_bytes()[:-40] + b"\xff\xfe\n")
-    with pytest.raises(NotStreamable, match="an input error"):
-        stream_score(gold, pred, FileScoring.from_keywords(chunk_size=3))
+# ---------------------------------------------------------------------------------- readers
+
+
+@dataclass(frozen=True)
+class Spoil:
+    """Token ``i`` of sentence ``k`` written as ``line`` (bytes): a reader's error."""
+
+    k: int
+    i: int
+    line: bytes
+
+    def __call__(self, path):
+        old = b"\n" + path.read_bytes()
+        at = old.index(f"\ns{self.k}t{self.i} ".encode()) + 1
+        path.write_bytes(old[1:at] + self.line + old[old.index(b"\n", at):])
+
+
+def latin1(k, i):
+    return Spoil(k, i, f"s{k}t{i}\xe9 X O".encode("latin-1"))
+
+
+def no_label(k, i):
+    return Spoil(k, i, f"s{k}t{i}".encode())
+
+
+def _reader_files(tmp_path, gold_edits=(), pred_edits=()):
+    """:func:`_files`, edited as given: the sentences first, then the bytes (:class:`Spoil`)."""
+    sides = (gold_edits, pred_edits)
+    files = _files(tmp_path, *([e for e in edits if not isinstance(e, Spoil)] for edits in sides))
+    for path, edits in zip(files, sides, strict=True):
+        for edit in edits:
+            if isinstance(edit, Spoil):
+                edit(path)
+    return files
+
+
+@pytest.fixture(params=["one block", "blocks of 64 bytes"])
+def reader_blocks(request, monkeypatch):
+    """The readers read a file in one block, or in many (an error comes after chunks scored)."""
+    if request.param != "one block":
+        from nerscore.io import conll
+
+        monkeypatch.setattr(conll, "_STREAM_BLOCK_SIZE", 64)
+    return request.param
+
+
+READER_CASES = {
+    "gold: an encoding error, early": ([latin1(1, 0)], []),
+    "gold: an encoding error, late": ([latin1(38, 1)], []),
+    "gold: a line without a label, early": ([no_label(2, 1)], []),
+    "gold: a line without a label, late": ([no_label(39, 0)], []),
+    "prediction: an encoding error, early": ([], [latin1(0, 2)]),
+    "prediction: an encoding error, late": ([], [latin1(37, 1)]),
+    "prediction: a line without a label, early": ([], [no_label(1, 1)]),
+    "prediction: a line without a label, late": ([], [no_label(39, 2)]),
+    "gold late, prediction early: gold's reader fails first": (
+        [no_label(38, 0)], [latin1(0, 0)]),
+    "gold early, prediction late": ([latin1(1, 1)], [no_label(36, 0)]),
+    "both late": ([latin1(39, 0)], [latin1(38, 0)]),
+    "a line without a label early, an encoding error late: the encoding error": (
+        [no_label(0, 1), latin1(35, 1)], []),
+    "the same in the prediction": ([], [no_label(2, 0), latin1(39, 1)]),
+    "a bad gold tag, then a reader's error": ([tag(0, 0, "X-A")], [no_label(33, 1)]),
+    "a sentence whose lengths differ, then a reader's error": (
+        [shorter(2)], [latin1(30, 0)]),
+    "different numbers of sentences, then a reader's error": ([extra(), latin1(37, 0)], []),
+    "a differing token, then a reader's error": ([], [token(3, 0, "x"), no_label(34, 0)]),
+}
+
+
+@pytest.mark.parametrize("case", list(READER_CASES))
+def test_reader_errors_streamed_are_the_whole_files_errors(tmp_path, reader_blocks, case):
+    gold_edits, pred_edits = READER_CASES[case]
+    gold, pred = _reader_files(tmp_path, gold_edits, pred_edits)
+    error = _same_error(gold, pred, strict_tokens=True)
+    assert isinstance(error, FormatError)
+    failed = gold if any(isinstance(e, Spoil) for e in gold_edits) else pred
+    assert error.source == str(failed)
+
+
+@pytest.mark.parametrize(("side", "line"), [("gold", b"s35t1 O"), ("pred", b"s35t1 X O")])
+def test_a_reader_error_in_one_file_of_two_label_columns(tmp_path, reader_blocks, side, line):
+    """Columns 2 and 3 of one file: a line of two columns fails for gold, of three for pred."""
+    path = _conll(tmp_path / "both.conll", [[(tok, f"{t} {t}") for tok, t in s]
+                                            for s in _sentences()])
+    Spoil(35, 1, line)(path)
+    opts = dict(gold_options={"label_column": 2}, pred_options={"label_column": 3})
+    error = _same_error(path, None, **opts)
+    assert f"different label column ({2 if side == 'gold' else 3})" in str(error)
+
+
+def test_a_reader_error_raised_without_reading_the_files_whole(tmp_path, monkeypatch):
+    """Streaming raises it itself: the whole-file reader is never called."""
+    from nerscore.io import conll
+
+    gold, pred = _reader_files(tmp_path, [tag(0, 0, "X-A")], [latin1(39, 0)])
     with pytest.raises(NerscoreError) as whole:
         score_files(gold, pred, stream=False)
+    monkeypatch.setattr(conll, "_STREAM_BLOCK_SIZE", 64)
+    monkeypatch.setattr(conll, "read_conll", _never_called)
     with pytest.raises(NerscoreError) as streamed:
         score_files(gold, pred, chunk_size=3)
     assert str(streamed.value) == str(whole.value)
-    assert "Invalid tag" not in str(whole.value)
+    assert "Cannot decode byte 0xe9" in str(whole.value)
+
+
+def _never_called(*args, **kwargs):
+    raise AssertionError("read whole")
+
+
+def test_later_lines_choosing_another_delimiter_are_read_whole(tmp_path, monkeypatch):
+    """Read whole, this file splits at whitespace and reads; its first blocks alone, at tabs."""
+    from nerscore.io import conll
+
+    monkeypatch.setattr(conll, "_STREAM_BLOCK_SIZE", 16)
+    gold = tmp_path / "g.conll"
+    gold.write_text("New York\tN\tB-LOC\n\n" * 3 + "x y O\n")
+    res = score_files(gold, gold, chunk_size=1)
+    assert (res.streamed, res.report.to_json()) == (
+        False, score_files(gold, gold, stream=False).report.to_json())
 
 
 def test_parquet_tag_errors(tmp_path):
@@ -254,3 +364,24 @@ def test_span_file_errors_are_the_readers(tmp_path, problem):
         score_files(gold, pred, stream=False)
     assert str(streamed.value) == str(whole.value)
     assert "line 28" in str(whole.value)
+
+
+@pytest.mark.parametrize("chunk", ["1", "3", "7"])
+@pytest.mark.parametrize("case", [
+    "gold late, prediction early: gold's reader fails first",
+    "prediction: an encoding error, late",
+    "a differing token, then a reader's error",
+    "a bad gold tag, then a reader's error",
+])
+def test_cli_reader_errors_as_read_whole(capsys, tmp_path, reader_blocks, whole_reads, chunk,
+                                         case):
+    """Standard error, output and exit status of reading whole, without reading whole."""
+    gold, pred = _reader_files(tmp_path, *READER_CASES[case])
+    errors = tmp_path / "e.jsonl"
+    streamed, whole = _streamed_and_whole(capsys, whole_reads, gold, pred, "--errors", errors,
+                                          chunk)
+    assert streamed == whole
+    assert streamed[:2] == (1, "")
+    assert streamed[2].startswith("nerscore score: error: ")
+    assert streamed[2].count("\n") == 1  # the error alone: no note before it
+    assert not errors.exists()

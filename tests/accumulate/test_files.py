@@ -299,8 +299,8 @@ def test_jsonl_in_another_order_falls_back(tmp_path, rng):
 
 
 @pytest.mark.parametrize("bad", ["a line without a label", "an encoding error"])
-def test_errors_file_not_written_on_fallback(tmp_path, conll_files, bad):
-    """A reader's error late in a file: the files are read whole to raise it."""
+def test_errors_file_not_written_on_a_reader_error(tmp_path, conll_files, bad):
+    """A reader's error late in a file: raised chunk by chunk, as reading whole raises it."""
     gold, pred = conll_files
     broken = tmp_path / "broken.conll"
     text = pred.read_bytes()
@@ -310,14 +310,28 @@ def test_errors_file_not_written_on_fallback(tmp_path, conll_files, bad):
     out = tmp_path / "err.jsonl"
     job = FileScoring(chunk_size=3, gold_options={"comments": True},
                       pred_options={"comments": True})
-    with pytest.raises(NotStreamable, match="an input error") as fallback:
+    with pytest.raises(FormatError) as streamed:
         stream_score(gold, broken, job, errors=out)
     assert not out.exists()
     assert not [f for f in tmp_path.iterdir() if f.name.endswith((".partial", ".tmp"))]
     with pytest.raises(FormatError) as whole:
         score_files(gold, broken, stream=False, gold_options={"comments": True},
                     pred_options={"comments": True})
-    assert str(whole.value) in fallback.value.reason
+    assert str(streamed.value) == str(whole.value)
+
+
+def test_errors_file_not_written_on_fallback(tmp_path, monkeypatch):
+    """Later lines that choose another column delimiter: the files are read whole."""
+    from nerscore.io import conll
+
+    monkeypatch.setattr(conll, "_STREAM_BLOCK_SIZE", 16)
+    gold = tmp_path / "g.conll"
+    gold.write_text("New York\tN\tB-LOC\n\n" * 3 + "x y O\n")
+    out = tmp_path / "err.jsonl"
+    with pytest.raises(NotStreamable, match="column delimiter"):
+        stream_score(gold, gold, FileScoring(chunk_size=1), errors=out)
+    assert not out.exists()
+    assert not [f for f in tmp_path.iterdir() if f.name.endswith((".partial", ".tmp"))]
 
 
 def test_errors_file_not_written_on_an_input_error(tmp_path, conll_files):

@@ -27,9 +27,14 @@ instead (``StreamResult.fallback`` says why):
 - span files that do not hold as many documents (read whole, they are
   joined by id: a missing document is a note, not an error);
 - an input error whose wording for the whole files cannot be told chunk by
-  chunk: a reader's (read whole, an encoding error late in a file comes
-  before a bad line early in it), or a scoring error the scorer does not
-  know the stage of (of span documents, of the matcher).
+  chunk: the error of a reader that does not tell it for the whole file
+  (JSON Lines, Parquet, a registered format without
+  :attr:`~nerscore.io.formats.ChunkStream.file_error`), a CoNLL file whose
+  later lines choose another column delimiter than its first ones (read
+  whole, the delimiter is chosen for the whole file, which may then read
+  without an error: the chunks already scored were read with the other
+  one), or a scoring error the scorer does not know the stage of (of span
+  documents, of the matcher).
 
 Other input errors are raised as reading whole raises them, sentences
 numbered as in the files (:attr:`~nerscore.EncodedTags.first`): reading
@@ -37,7 +42,13 @@ whole checks the files one stage after another (the readers, the format's
 pair check, the scoring's checks of the shapes, the gold tags, the predicted
 tags), so once a chunk has an error, the rest of the files is read chunk by
 chunk, checked for the earlier stages only (:class:`~nerscore.io.chunks.FirstError`),
-and the first error of the earliest stage is raised.
+and the first error of the earliest stage is raised. A CoNLL reader's error
+comes before all of them: its reader reads on, without keeping what it
+reads, to the file's first error as :func:`~nerscore.io.conll.read_conll`
+raises it (an encoding error late in a file comes before a line without a
+label early in it; :class:`~nerscore.io.conll.ConllChunks`), and an error of
+the prediction's reader is raised once gold has been read to its end
+without one (read whole, gold is read first).
 
 See ``docs/scale.md``.
 """
@@ -282,8 +293,8 @@ def score_shard(
         As :func:`stream_score`.
     NerscoreError
         An input error, as :func:`stream_score` raises it; one that
-        :func:`stream_score` leaves to reading the files whole (a reader's)
-        is raised as the chunk's reader or scorer raised it.
+        :func:`stream_score` leaves to reading the files whole is raised as
+        the chunk's reader or scorer raised it.
     """
     try:
         return _score_chunks(gold, pred, job, errors, progress, None)
@@ -387,6 +398,8 @@ def _score_chunks(
             if progress is not None and total:
                 progress(done, total)
     except NerscoreError as exc:  # a reader's
+        if found.is_file_error(exc):  # the first of the whole files (see FirstError)
+            raise
         raise _ReadWhole(exc) from exc
     if found.unresolved is not None:
         raise _ReadWhole(found.unresolved)
@@ -423,13 +436,13 @@ def stream_score(
     An input error is raised as reading the files whole raises it, named
     by the files' sentence numbers: once a chunk has one, the rest of the
     files is read chunk by chunk (not scored) for an error that reading
-    whole finds first (the pair check, an earlier stage of the scoring's
-    checks), and the first of them is raised. Where the error cannot be
-    worded as for the whole files chunk by chunk (a reader's error, or
-    one the scorer does not know), it raises :class:`NotStreamable`
-    instead. ``before_error(notes)`` is called before raising an error of
-    the scoring (which reading whole raises after comparing the files),
-    with the pair check's notes on the whole files (CoNLL: differing tokens).
+    whole finds first (a reader's, the pair check, an earlier stage of the
+    scoring's checks), and the first of them is raised. Where the error
+    cannot be worded as for the whole files chunk by chunk (see the module
+    documentation), it raises :class:`NotStreamable` instead.
+    ``before_error(notes)`` is called before raising an error of the
+    scoring (which reading whole raises after comparing the files), with
+    the pair check's notes on the whole files (CoNLL: differing tokens).
 
     Nothing is written when it raises (the error file is written to a
     temporary file and moved in place at the end).

@@ -328,15 +328,20 @@ class FirstError:
     first). Chunk by chunk, an error found in one chunk is that error only
     if no earlier stage fails in a later chunk; so once one is found, the
     rest of the files is read and checked for the earlier stages only
-    (:meth:`wants`), and :meth:`error` tells which error it is.
+    (:meth:`wants`), and :meth:`error` tells which error it is. A reader's
+    error comes before all of them: where the reader tells that it is the
+    one of the whole file (:attr:`~nerscore.io.formats.ChunkStream.file_error`),
+    it is raised as it is, the prediction's once gold has been read to its
+    end without one (:meth:`is_file_error`).
 
     Attributes
     ----------
     check : PairCheck or None
         The format's pair check (its ``files_error()`` says its error for
         the whole files).
-    read : Exception or None
-        What a reader raised (a reader's error is never worded here).
+    readers : dict of str to (Exception, bool)
+        What the reader of ``"gold"`` or ``"pred"`` raised, and whether it is
+        the error that reading its file whole raises.
     unresolved : Exception or None
         An error whose wording for the whole files cannot be told chunk by
         chunk (a reader's, or one the scorer does not know the stage of):
@@ -366,7 +371,7 @@ class FirstError:
         self.pair: Exception | None = None
         self.stage: int | None = None
         self.scoring: Exception | None = None
-        self.read: Exception | None = None
+        self.readers: dict[str, tuple[Exception, bool]] = {}
 
     @property
     def found(self) -> bool:
@@ -408,13 +413,26 @@ class FirstError:
         """Whether the error is the scoring's (reading whole, raised after the files are compared)."""
         return self.counts is None and self.pair is None and self.scoring is not None
 
+    def side_of(self, error: BaseException) -> str | None:
+        """``"gold"`` or ``"pred"``: whose reader raised ``error`` (None: no reader's)."""
+        for side, (raised, _) in self.readers.items():
+            if raised is error:
+                return side
+        return None
 
-def _marked(chunks: Iterable[T], found: FirstError) -> Iterator[T]:
-    """The chunks of a reader; an error it raises is kept as the reader's (``found.read``)."""
+    def is_file_error(self, error: BaseException) -> bool:
+        """Whether ``error`` is a reader's error that reading the files whole raises as it is."""
+        side = self.side_of(error)
+        return side is not None and self.readers[side][1]
+
+
+def _marked(chunks: Iterable[T], found: FirstError, side: str,
+            file_error: Callable[[BaseException], bool]) -> Iterator[T]:
+    """The chunks of a reader; an error it raises is kept as the reader's (``found.readers``)."""
     try:
         yield from chunks
     except Exception as exc:
-        found.read = exc
+        found.readers[side] = (exc, bool(file_error(exc)))
         raise
 
 
@@ -424,7 +442,9 @@ class ChunkPairs:
 
     ``errors`` keeps the input errors found while pairing (the pair check's,
     the numbers of sentences); the pairs go on to the ends of the files
-    after one (see :class:`FirstError`), a reader's error is raised.
+    after one (see :class:`FirstError`), a reader's error is raised (the
+    prediction's once gold has been read to its end, where it is the one
+    of the whole file: read whole, gold is read first).
     """
 
     pairs: Iterator[tuple[Any, Any, Sequence[Any] | None]]
@@ -480,34 +500,44 @@ def chunk_pairs(gold: str, pred: str, fmts: tuple[Format, Format], one_file: boo
     def hint() -> str:
         return "" if check is None else check.hint
 
+    def aligned(g_chunks: Iterator[Any], p_chunks: Iterator[Any],
+                ) -> Iterator[tuple[Any, Any, Sequence[Any] | None]]:
+        unit = "documents" if kind == "spans" else "sentences"
+        paired = pair_chunks(g_chunks, p_chunks, names=(gold, pred), unit=unit,
+                             layout=layout, hint=hint)
+        n = 0  # sentences paired so far
+        try:
+            for gc, pc in paired:
+                if check is not None:
+                    try:
+                        check.add(gc, pc)
+                    except NerscoreError as exc:  # said at the end, for the whole files
+                        found.pair_failed(exc)
+                y_true, y_pred = g.data(gc), p.data(pc)
+                if kind == "spans":
+                    if [d.id for d in y_true] != [d.id for d in y_pred]:
+                        raise NotStreamable(_ORDER)
+                elif isinstance(y_true, EncodedTags) and isinstance(y_pred, EncodedTags):
+                    y_true, y_pred = y_true.starting_at(n), y_pred.starting_at(n)
+                    n += y_true.n_sequences
+                yield y_true, y_pred, g.texts(gc)
+        except LengthMismatchError as exc:
+            if found.side_of(exc) is not None:
+                raise
+            if kind == "spans":  # documents are joined by id when read whole
+                raise NotStreamable(_ORDER) from None
+            found.counts = exc  # read to the ends of both files, as when read whole
+
     def pairs() -> Iterator[tuple[Any, Any, Sequence[Any] | None]]:
-        with ReadAhead(_marked(g.chunks, found)) as g_chunks, \
-                ReadAhead(_marked(p.chunks, found)) as p_chunks:
-            unit = "documents" if kind == "spans" else "sentences"
-            paired = pair_chunks(g_chunks, p_chunks, names=(gold, pred), unit=unit,
-                                 layout=layout, hint=hint)
-            n = 0  # sentences paired so far
+        with ReadAhead(_marked(g.chunks, found, "gold", g.file_error)) as g_chunks, \
+                ReadAhead(_marked(p.chunks, found, "pred", p.file_error)) as p_chunks:
             try:
-                for gc, pc in paired:
-                    if check is not None:
-                        try:
-                            check.add(gc, pc)
-                        except NerscoreError as exc:  # said at the end, for the whole files
-                            found.pair_failed(exc)
-                    y_true, y_pred = g.data(gc), p.data(pc)
-                    if kind == "spans":
-                        if [d.id for d in y_true] != [d.id for d in y_pred]:
-                            raise NotStreamable(_ORDER)
-                    elif isinstance(y_true, EncodedTags) and isinstance(y_pred, EncodedTags):
-                        y_true, y_pred = y_true.starting_at(n), y_pred.starting_at(n)
-                        n += y_true.n_sequences
-                    yield y_true, y_pred, g.texts(gc)
-            except LengthMismatchError as exc:
-                if exc is found.read:
-                    raise
-                if kind == "spans":  # documents are joined by id when read whole
-                    raise NotStreamable(_ORDER) from None
-                found.counts = exc  # read to the ends of both files, as when read whole
+                yield from aligned(g_chunks, p_chunks)
+            except Exception as exc:
+                if found.side_of(exc) == "pred" and found.is_file_error(exc):
+                    for _ in g_chunks:  # read whole, gold's reader fails first
+                        pass
+                raise
 
     def pair_notes() -> tuple[str, ...]:
         return () if check is None else check.notes()
