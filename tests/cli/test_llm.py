@@ -375,3 +375,18 @@ def test_score_takes_the_options_of_tag_gold_and_of_reading_the_files(capsys, ta
                            "--format", "json")
     assert status == 0, err
     assert overall(out) == (1, 0, 0)
+
+
+def test_a_usage_error_comes_before_the_files_are_read(capsys, example, monkeypatch):
+    from nerscore.io import llm_records
+    from nerscore.io.formats import Format
+
+    def read(*args, **kwargs):
+        raise AssertionError("a file was read")
+
+    monkeypatch.setattr(llm_records, "read_llm_records", read)
+    monkeypatch.setattr(Format, "load", read)
+    status, out, err = run(capsys, "score", *example, "--format", "seqeval", "--breakdown",
+                           "length")
+    assert (status, out) == (2, "")
+    assert "--breakdown works with --format" in err

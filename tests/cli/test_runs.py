@@ -194,3 +194,32 @@ def test_a_threshold_over_tag_runs_is_a_usage_error(capsys, tmp_path):
     assert (f"error: --threshold keeps the predictions scored at least a threshold, so it needs "
             f"span files whose predictions have scores; '{gold}' is read as conll tags, which "
             "carry no score.") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("more", "flags", "message"), [
+    ([], ["--mode", "strict"], "--mode strict needs --scheme"),
+    ([], ["--outside", "B-X"], "--outside B-X is spelled as an entity tag"),
+    ([], ["--threshold", "0.5"], "--threshold keeps the predictions scored at least a threshold"),
+    (["s.jsonl"], [], "(jsonl) against conll gold: give every file as tags, or every file as "
+                      "spans"),
+])
+def test_usage_errors_come_before_any_run_is_read(capsys, tmp_path, monkeypatch, more, flags,
+                                                  message):
+    """GOLD's bytes cannot be decoded: read, they would be the error."""
+    from nerscore.io.formats import Format
+
+    gold, run = tmp_path / "g.conll", tmp_path / "p.conll"
+    gold.write_bytes(b"Anna B-PER\n\nBob\xff O\n")
+    run.write_text("Anna B-PER\n\nBob O\n", encoding="utf-8")
+    (tmp_path / "s.jsonl").write_text('{"id": "a", "spans": [[0, 4, "PER"]]}\n',
+                                      encoding="utf-8")
+
+    def read(*args, **kwargs):
+        raise AssertionError("a file was read")
+
+    monkeypatch.setattr(Format, "load", read)
+    more = [str(tmp_path / name) for name in more]
+    status = main(["score", str(gold), str(run), *more, "--runs", *flags])
+    out, err = capsys.readouterr()
+    assert (status, out) == (2, "")
+    assert message in err

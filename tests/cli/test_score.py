@@ -879,3 +879,27 @@ def test_strict_mode_says_how_many_tag_runs_it_read_as_no_entity(capsys, tmp_pat
     status, _, err = run(capsys, "score", str(gold), str(pred), "--scheme", "IOB2",
                          "--format", "json", "--zero-division", "0")
     assert "Strict mode" not in err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--mode", "strict"], "--mode strict needs --scheme"),
+    (["--mode", "strict", "--chunk-sentences", "0"], "--mode strict needs --scheme"),
+    (["--outside", "B-X", "--chunk-sentences", "0"], "--outside B-X is spelled as an entity tag"),
+])
+def test_usage_errors_come_before_any_file_is_read(capsys, tmp_path, monkeypatch, argv,
+                                                   message):
+    """GOLD's bytes cannot be decoded: read, they would be the error."""
+    from nerscore.io import conll
+    from nerscore.io.formats import Format
+
+    gold = tmp_path / "gold.conll"
+    gold.write_bytes(b"a O\n\nb\xff O\n")
+
+    def read(*args, **kwargs):
+        raise AssertionError("a file was read")
+
+    monkeypatch.setattr(Format, "load", read)
+    monkeypatch.setattr(conll.ConllChunks, "__iter__", read)
+    status, out, err = run(capsys, "score", str(gold), PRED, *argv)
+    assert (status, out) == (2, "")
+    assert message in err

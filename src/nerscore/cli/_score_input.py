@@ -40,14 +40,11 @@ def add_stream_options(parser: argparse.ArgumentParser) -> None:
                        help="score on the Dask cluster at ADDRESS (e.g. tcp://host:8786)")
 
 
-def _stream_kwargs(args: argparse.Namespace, kind: str,
-                   options: dict[str, Any]) -> dict[str, Any] | None:
-    """Scoring options of :func:`nerscore.accumulate.files.stream_score`, or None to score in memory."""
+def _stream_kwargs(args: argparse.Namespace, kind: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Scoring options of :func:`nerscore.accumulate.files.stream_score`."""
     kw: dict[str, Any] = {"match": args.match, "beta": args.beta,
                           "zero_division": args.zero_division, **options}
     if kind == "tags":
-        if args.mode == "strict" and args.scheme is None:
-            return None  # the in-memory path says so, after reading the files as it does
         kw.update(scheme=args.scheme, mode=args.mode, **opt.tag_kwargs(args))
     return kw
 
@@ -107,8 +104,6 @@ def score_streaming(args: argparse.Namespace, sides: tuple[tuple[str, Format], .
         None when nothing was written and the in-memory path must run.
     """
     kw = _stream_kwargs(args, kind, options)
-    if kw is None:
-        return None
     (_, gold_fmt), (_, pred_fmt) = sides
     common = dict(
         gold_format=gold_fmt, pred_format=pred_fmt, errors=args.errors,

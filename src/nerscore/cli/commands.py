@@ -183,6 +183,11 @@ def run_score(args: argparse.Namespace) -> int:
             f"whose predictions have scores; {args.pred!r} is read as {pred_fmt.name} tags, "
             "which carry no score")
     chosen = threshold_from_dev(args, options)  # sets min_score with --threshold-from
+    tag_kw: dict[str, Any] = {}
+    if kind == "tags":  # its usage errors too come before any reading
+        if args.mode == "strict" and args.scheme is None:
+            raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
+        tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
     if wants_streaming(args):  # chunk by chunk when that gives the same output
         with naming_sides(args.gold, args.pred):
             status = _score_streamed(args, sides, kind, one_file, options, chosen)
@@ -198,11 +203,6 @@ def run_score(args: argparse.Namespace) -> int:
     for n in aligned:
         note("score", f"{n} Pass --strict-tokens to make this an error.", kind="warning")
     notes = chosen + gold.notes + (() if one_file else pred.notes) + aligned
-    tag_kw: dict[str, Any] = {}
-    if kind == "tags":
-        if args.mode == "strict" and args.scheme is None:
-            raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
-        tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
     y_true, y_pred = gold.data, pred.data
     if not one_file:
         same = same_file_note(args, args.gold, args.pred, sides)

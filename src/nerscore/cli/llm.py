@@ -333,6 +333,9 @@ def run_llm_score(args: argparse.Namespace, gold_fmt: Format, reading: dict[str,
     keywords = llm_keywords(args)
     args.normalize = None  # one flag: the alignment's, and the mention matcher's with it
     options = opt.match_kwargs(args)
+    asked = [e for e, on in (("confusion", args.confusion), ("breakdown", args.breakdown),
+                             ("intervals", args.ci)) if on]
+    renderer = output_renderer(args, "scores", asked)  # a usage error before any reading
     docs, tokens, gold = gold_documents(args, gold_fmt, reading)
     records = read_llm_records(args.pred, output_format=args.output_format or "auto",
                                encoding=pred_encoding)
@@ -341,9 +344,6 @@ def run_llm_score(args: argparse.Namespace, gold_fmt: Format, reading: dict[str,
                            beta=args.beta, zero_division=args.zero_division, **options)
     if gold.notes:
         report = dataclasses.replace(report, notes=tuple(report.notes) + tuple(gold.notes))
-    asked = [e for e, on in (("confusion", args.confusion), ("breakdown", args.breakdown),
-                             ("intervals", args.ci)) if on]
-    renderer = output_renderer(args, "scores", asked)
     confusion = breakdown = None
     if args.confusion:
         from nerscore.analysis.confusion import confusion_from_report

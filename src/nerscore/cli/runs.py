@@ -114,21 +114,28 @@ def run_runs(args: argparse.Namespace) -> int:
     if kind == "spans":
         check_span_inputs(args, (gold_fmt, *pred_fmts))
     fm.check_reader_flags(args, [("gold", gold_fmt), *(("pred", f) for f in pred_fmts)])
-    gold = gold_fmt.load(args.gold, gold_reading)
+    # the usage errors come before any file is read
     threshold = opt.match_kwargs(args).get("min_score")
     if kind == "tags" and threshold is not None:
         raise opt.UsageError(
             "--threshold keeps the predictions scored at least a threshold, so it needs span "
             f"files whose predictions have scores; {args.gold!r} is read as {gold_fmt.name} "
             "tags, which carry no score")
+    for path, fmt in zip(files, pred_fmts, strict=True):
+        if fmt.kind_of(path, fm.reader_options(args, fmt, "pred")) != kind:
+            raise opt.UsageError(f"cannot score {path} ({fmt.name}) against {gold_fmt.name} "
+                                 "gold: give every file as tags, or every file as spans")
+    tag_kw: dict[str, Any] = {}
+    if kind == "tags":
+        if args.mode == "strict" and args.scheme is None:
+            raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
+        tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
+    gold = gold_fmt.load(args.gold, gold_reading)
     notes = {args.gold: _file_notes(args.gold, gold.notes)}
     preds = []
     failed: list[tuple[str, NerscoreError]] = []
     for path, fmt in zip(files, pred_fmts, strict=True):
         reading = fm.reader_options(args, fmt, "pred")
-        if fmt.kind_of(path, reading) != kind:
-            raise opt.UsageError(f"cannot score {path} ({fmt.name}) against {gold_fmt.name} "
-                                 "gold: give every file as tags, or every file as spans")
         pred = fmt.load(path, reading)
         check_scored(args, path, pred.data, threshold)
         # the check of `score GOLD PRED`: the same sentences, each as long, in both files
@@ -142,11 +149,6 @@ def run_runs(args: argparse.Namespace) -> int:
         preds.append(pred.data)
         notes.setdefault(path, _file_notes(path, pred.notes))
     raise_for_runs(failed, named=True)
-    tag_kw: dict[str, Any] = {}
-    if kind == "tags":
-        if args.mode == "strict" and args.scheme is None:
-            raise opt.UsageError("--mode strict needs --scheme (nerscore never guesses it)")
-        tag_kw = {"scheme": args.scheme, "mode": args.mode, **opt.tag_kwargs(args)}
     summary = score_runs(gold.data, preds, names=files, match=args.match, beta=args.beta,
                          zero_division=args.zero_division,
                          level=0.95 if args.level is None else args.level,
