@@ -139,8 +139,8 @@ def file_error(error: FormatError, data: bytes, first_line: int, rest: Blocks,
         The block's error of its columns.
     data, first_line : bytes, int
         The block, and the number of its first line.
-    rest : iterator of (bytes, int)
-        The blocks after it.
+    rest : iterator of (bytes, int, bool)
+        The blocks after it (their bytes, first line and byte-order mark).
     options : ScanOptions
         How the file is read.
     delimiter : {"space", "tab"}
@@ -198,5 +198,5 @@ def _first_whole_block_error(data: bytes, first_line: int, rest: Blocks, options
         following = next(rest, None)
         if following is None:
             return candidate
-        data, first_line = following
+        data, first_line, _ = following
         cuts = whole.feed(data)

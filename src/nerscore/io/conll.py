@@ -406,9 +406,8 @@ class ConllChunks:
     def is_file_error(self, error: BaseException) -> bool:
         """Whether ``error``, raised by the chunks, is the one :func:`read_conll` raises for the file.
 
-        A :class:`FormatError` is, except where the later lines of the file
-        choose another column delimiter than the chunks were read with
-        (read whole, the file may then have no error at all).
+        A :class:`FormatError` is, but for a later change of column delimiter
+        (read whole, the file may have no error at all).
         """
         return isinstance(error, FormatError) and error is not self._unsettled
 
@@ -419,8 +418,7 @@ class ConllChunks:
         used: str | None = None
         # where read_conll cuts the file: with tabs asked, the error of a block depends on it
         whole = WholeBlocks(_BLOCK_SIZE) if given == "tab" else None
-        blocks = _stream_blocks(self.source, self._codec, self.name, self.encoding,
-                                self.block_size)
+        blocks = _stream_blocks(self.source, self._codec, self.name, self.encoding, self.block_size)
         for data, first_line, bom in blocks:
             self.bytes_read += len(data)
             cuts = whole.feed(data) if whole is not None else []
