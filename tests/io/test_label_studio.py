@@ -181,10 +181,14 @@ def test_the_note_on_results_that_are_not_spans_names_each_type_and_its_count(tm
     choice = {"type": "choices", "value": {"choices": ["ok"]}}
     path = write(tmp_path, [task(1, "Anna flew", [{"completed_by": 1, "result": [
         choice, {"type": "rating", "value": {"rating": 4}}, choice, choice, "not an object",
+        {"type": "malformed"}, {"value": {}},
     ]}])])
-    assert read_label_studio(path).notes() == (
+    ls = read_label_studio(path)
+    assert ls.notes() == (
         f"{path}: ignored results that are not spans: 3 results of type 'choices', 1 result of "
-        "type 'rating', 1 result without a 'type'.",)
+        "type 'malformed', 1 result of type 'rating', 2 results without a 'type'.",)
+    assert ls.counts == {"ignored:choices": 3, "ignored:malformed": 1, "ignored:rating": 1,
+                         "untyped": 2}
 
 
 def test_several_labels_other_results_and_model_versions(tmp_path):

@@ -71,7 +71,7 @@ def result_spans(result: Any, where: str, score: Any, source: str,
     for k, item in enumerate(result):
         kind = item.get("type") if isinstance(item, dict) else None
         if kind != "labels":
-            counts[f"ignored:{kind or 'malformed'}"] += 1
+            counts[f"ignored:{kind}" if kind else "untyped"] += 1
             continue
         at = f"{where}, result {quoted(item.get('id', k))}"
         value = item.get("value")

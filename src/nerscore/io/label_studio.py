@@ -108,7 +108,8 @@ class LabelStudioExport:
         units, converted), ``multi_label`` (spans with several labels),
         ``no_annotator`` (annotations naming no annotator, read as ``"unknown"``),
         ``no_label`` (spans with an empty list of labels, left out),
-        ``ignored:TYPE`` (results that are not spans), ``repeated`` (a second
+        ``ignored:TYPE`` (results that are not spans), ``untyped`` (results
+        without a type, or not objects), ``repeated`` (a second
         annotation of one annotator, or prediction of one model, on one
         task; the last is kept).
     counts_by : dict of str to dict
@@ -270,20 +271,19 @@ class LabelStudioExport:
         if c.get("repeated"):
             out.append(f"{c['repeated']} task(s) had two annotations of one annotator (or two "
                        "predictions of one model): the last one was read.")
-        ignored = {k.partition(":")[2]: n for k, n in c.items() if k.startswith("ignored:")}
+        ignored = [_results(k.partition(":")[2], n) for k, n in sorted(c.items())
+                   if k.startswith("ignored:")]
+        if c.get("untyped"):  # not an object with a type
+            ignored.append(f"{c['untyped']} {'result' if c['untyped'] == 1 else 'results'} "
+                           "without a 'type'")
         if ignored:
-            out.append("ignored results that are not spans: "
-                       + ", ".join(_results(t, n) for t, n in sorted(
-                           ignored.items(), key=lambda tn: (tn[0] == "malformed", tn[0]))) + ".")
+            out.append("ignored results that are not spans: " + ", ".join(ignored) + ".")
         return tuple(f"{self.path}: {n}" for n in out)
 
 
 def _results(kind: str, n: int) -> str:
     """``n`` ignored results of type ``kind``: ``1 result of type 'choices'``."""
-    what = "result" if n == 1 else "results"
-    if kind == "malformed":  # not an object with a type
-        return f"{n} {what} without a 'type'"
-    return f"{n} {what} of type {quoted(kind)}"
+    return f"{n} {'result' if n == 1 else 'results'} of type {quoted(kind)}"
 
 
 def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
