@@ -159,13 +159,13 @@ def file_error(error: FormatError, data: bytes, first_line: int, rest: Blocks,
         raises: not when the whole file chooses another delimiter than the
         blocks read so far (the error then says so).
     """
-    last = first_line + data.count(b"\n")
+    last = first_line + count_newlines(data)  # the last line read: said if the vote changes
     if whole is not None:
         error = _first_whole_block_error(data, first_line, rest, options, *whole) or error
     for block, line, _ in rest:  # to the end: a byte that cannot be decoded comes first
         if vote is not None:
             vote.add(scan_block(block, 0, len(block), line, options, "auto", False))
-        last = line + block.count(b"\n")
+            last = line + count_newlines(block)
     if vote is not None and vote.decision() != delimiter:
         return delimiter_changed(options.source, delimiter, vote.decision(), last,
                                  first_line), False
