@@ -102,6 +102,7 @@ def write_conll(
                 f"field must be {rule}."
             )
     named = isinstance(target, (str, os.PathLike))
+    # a codec that writes its own mark (utf-8-sig, utf-16) encodes "" as that mark
     mark = "\ufeff" if bom and not (named and "".encode(encoding)) else ""
     if mark and named:
         try:
