@@ -544,6 +544,49 @@ def test_repair_keeps_a_byte_order_mark_as_convert_does(capsys, tmp_path, encodi
     assert "byte-order mark" not in err
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be",
+                                      "utf-16", "utf-32"])
+def test_repair_and_convert_keep_the_byte_order_mark_of_utf16_and_utf32(capsys, tmp_path,
+                                                                         encoding):
+    """Read as utf-16-le (and the like) the mark is U+FEFF; utf-16 and utf-32 write their own."""
+    mark = "" if encoding in ("utf-16", "utf-32") else "\ufeff"  # the codec writes it
+    src = tmp_path / "bom.conll"
+    src.write_bytes((mark + "Anna\tI-PER\r\nleft\tO\r\n\r\nBo\tI-PER\r\n").encode(encoding))
+    fixed = (mark + "Anna\tB-PER\r\nleft\tO\r\n\r\nBo\tB-PER\r\n").encode(encoding)
+    assert src.read_bytes()[:2] in (b"\xff\xfe", b"\xfe\xff", b"\x00\x00")
+    out_path = tmp_path / "fixed.conll"
+    status, _, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
+                         encoding, "-o", str(out_path))
+    assert status == 0, err
+    assert out_path.read_bytes() == fixed
+    assert "byte-order mark" not in err
+    converted = tmp_path / "converted.conll"
+    status, _, err = run(capsys, "convert", str(src), str(converted), "--encoding", encoding)
+    assert (status, converted.read_bytes()) == (0, src.read_bytes())
+    assert "byte-order mark" not in err
+    # to standard output (UTF-8 here) the mark of the text is written in UTF-8
+    status, out, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
+                           encoding)
+    assert (status, out) == (0, mark + "Anna\tB-PER\r\nleft\tO\r\n\r\nBo\tB-PER\r\n")
+    assert "byte-order mark" not in err
+
+
+def test_repair_says_when_standard_output_cannot_hold_a_utf16_byte_order_mark(capsys,
+                                                                              monkeypatch,
+                                                                              tmp_path):
+    import io
+
+    src = tmp_path / "bom.conll"
+    src.write_bytes("\ufeffAnna\tI-PER\n".encode("utf-16-le"))
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="latin-1", newline="")
+    monkeypatch.setattr(sys, "stdout", stdout)
+    assert main(["repair", str(src), "--scheme", "IOB2", "--encoding", "utf-16-le"]) == 0
+    assert stdout.buffer.getvalue() == b"Anna\tB-PER\n"
+    assert (f"nerscore repair: warning: {src} began with a UTF-16-LE byte-order mark, not "
+            "written to standard output, whose encoding (latin-1) has none.\n"
+            in capsys.readouterr().err)
+
+
 def test_repair_says_when_standard_output_cannot_hold_a_byte_order_mark(capsys, monkeypatch,
                                                                          tmp_path):
     import io

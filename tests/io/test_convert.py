@@ -430,6 +430,26 @@ def test_a_byte_order_mark_is_written_back_by_conll_and_noted_where_lost(tmp_pat
     assert (tmp_path / "d.conll").read_bytes() == src.read_bytes()
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_a_utf16_or_utf32_byte_order_mark_is_written_back_by_conll(tmp_path, encoding):
+    """Read as utf-16-le (and the like) the mark is U+FEFF, which a CoNLL output writes back."""
+    src = tmp_path / "a.conll"
+    src.write_bytes("\ufeffAnna B-PER\nleft O\n".encode(encoding))
+    res = nerscore.convert_file(src, tmp_path / "b.conll", from_scheme="IOB2", to_scheme="BILOU",
+                                encoding=encoding)
+    assert res.notes() == ()
+    assert (tmp_path / "b.conll").read_bytes() == "\ufeffAnna U-PER\nleft O\n".encode(encoding)
+    res = nerscore.convert_file(src, tmp_path / "a.jsonl", from_scheme="IOB2", encoding=encoding)
+    assert (f"{src} began with a {encoding.upper()} byte-order mark, not written to "
+            f"{tmp_path / 'a.jsonl'}.") in res.notes()
+    pytest.importorskip("pyarrow")
+    assert nerscore.convert_file(src, tmp_path / "a.parquet", encoding=encoding).notes() == ()
+    nerscore.convert_file(tmp_path / "a.parquet", tmp_path / "c.conll", encoding=encoding)
+    assert (tmp_path / "c.conll").read_bytes() == src.read_bytes()
+    nerscore.convert_file(tmp_path / "a.parquet", tmp_path / "d.conll")  # in UTF-8
+    assert (tmp_path / "d.conll").read_bytes() == b"\xef\xbb\xbfAnna B-PER\nleft O\n"
+
+
 def test_a_byte_order_mark_lost_is_a_warning_of_the_command(capsys, tmp_path):
     src = tmp_path / "a.jsonl"
     src.write_bytes(b'\xef\xbb\xbf{"id": "1", "text": "Anna left", "spans": []}\n')

@@ -59,9 +59,10 @@ lines and the layout, so that converting it back gives the same file (a
 -DOCSTART- line that no sentence follows is counted as not kept, and one
 with other fields than '-DOCSTART- -X- ... O' as not kept as it was).
 
-A UTF-8 byte-order mark that IN begins with is written to a CoNLL OUT (and
-kept in a Parquet file's layout for one); any other OUT is written without
-it, with a warning.
+A byte-order mark that IN begins with (that of UTF-8, or of --encoding
+utf-16-le, utf-16-be, utf-32-le or utf-32-be) is written to a CoNLL OUT in
+its encoding (and kept in a Parquet file's layout for one); any other OUT is
+written without it, with a warning.
 
 Model outputs (records with "output" or "mentions") with --gold GOLD are
 written as their aligned spans: the options of tag output, --chunk-size and

@@ -35,7 +35,9 @@ when there is any.
 REPAIR_DESCRIPTION = """\
 Rewrite the label column of a CoNLL file so that every sentence is valid under
 the scheme; all other columns, comments and blank lines are kept as they are,
-and so is a UTF-8 byte-order mark the file begins with.
+and so is a byte-order mark the file begins with (that of UTF-8, or of
+--encoding utf-16-le, utf-16-be, utf-32-le or utf-32-be; utf-16 and utf-32
+write their own).
 'begin' turns an I-X that may not start a chunk into B-X (the conlleval and
 lenient reading); 'discard' turns a malformed chunk into O (the strict reading).
 """
@@ -231,18 +233,23 @@ def run_repair(args: argparse.Namespace) -> int:
 
 
 def _byte_order_mark(args: argparse.Namespace) -> str:
-    """The UTF-8 byte-order mark FILE began with, to write back as ``convert`` writes CoNLL back.
+    """The byte-order mark FILE began with, to write back as ``convert`` writes CoNLL back.
 
-    The reader skips it; standard output in an encoding other than UTF-8
-    goes without it, with a warning.
+    The reader skips it (:func:`~nerscore.io.convert.reading.began_with_bom`:
+    U+FEFF first in UTF-8, UTF-16-LE/BE or UTF-32-LE/BE); it is written as
+    U+FEFF in the output's encoding, so that a file written in its own
+    keeps its bytes (``utf-8-sig``, ``utf-16`` and ``utf-32`` write their
+    mark themselves). Standard output in an encoding that has none
+    (``latin-1``) goes without it, with a warning.
     """
-    from nerscore.io.convert.reading import began_with_bom
+    from nerscore.io.convert.reading import began_with_bom, mark_name
     from nerscore.io.convert.writing import byte_order_mark
 
     encoding = args.encoding if args.output is not None else (
         getattr(sys.stdout, "encoding", None) or "utf-8")
     mark = byte_order_mark(began_with_bom(args.file, args.encoding), encoding)
     if mark is None:
-        note("repair", f"{args.file} began with a UTF-8 byte-order mark, not written to standard "
-                       f"output, whose encoding ({encoding}) has none.", kind="warning")
+        note("repair", f"{args.file} began with a {mark_name(args.encoding)} byte-order mark, "
+                       f"not written to standard output, whose encoding ({encoding}) has none.",
+             kind="warning")
     return mark or ""

@@ -37,8 +37,8 @@ Conventions
 - **CoNLL in Parquet.** A Parquet tag file written from CoNLL keeps the
   other columns (``column_1``, ... by position in the line), a boolean
   ``document`` column (a ``-DOCSTART-`` line before the sentence) and the
-  line layout in the metadata key ``nerscore.conll`` (with a UTF-8
-  byte-order mark the file began with), so that writing it back as CoNLL
+  line layout in the metadata key ``nerscore.conll`` (with a byte-order
+  mark the file began with), so that writing it back as CoNLL
   gives the same bytes for a file with one delimiter between columns, one
   blank line between sentences and ``-DOCSTART-`` lines written
   ``-DOCSTART- -X- ... O``, each before a sentence: one that no sentence
@@ -48,11 +48,13 @@ Conventions
   to CoNLL rewrites the label column only (comments, blank lines, line
   endings, a byte-order mark and the other columns of ``-DOCSTART-`` lines
   kept).
-- **Byte-order mark.** Every reader skips a UTF-8 byte-order mark at the
-  start of a text file. A CoNLL output gets it back (and a Parquet tag
-  file written from CoNLL keeps it for one); any other output is written
-  without it (unless the ``utf-8-sig`` encoding writes one), counted in the
-  notes.
+- **Byte-order mark.** Every reader skips a byte-order mark at the start
+  of a text file (U+FEFF in UTF-8, or read as ``utf-16-le``, ``utf-16-be``,
+  ``utf-32-le``, ``utf-32-be``; the mark ``utf-16`` and ``utf-32`` take the
+  byte order from belongs to the codec, which writes its own). A CoNLL
+  output gets it back in its encoding (and a Parquet tag file written
+  from CoNLL keeps it for one); any other output is written without it
+  (unless the ``utf-8-sig`` encoding writes one), counted in the notes.
 - **Messages** name the sentences of the input as the file holds them
   (0-based), whatever the chunk they are read in.
 - **What the output cannot hold.** An option whose value the output format
@@ -92,6 +94,7 @@ from nerscore.io.convert.reading import (
     TagChunk,
     WriteOptions,
     began_with_bom,
+    mark_name,
 )
 from nerscore.io.convert.writing import keep_only, relabel_documents, retag, to_documents, to_tags
 from nerscore.io.defaults import CHUNK_SIZE
@@ -277,8 +280,8 @@ def convert_file(
     write_output(fout, dst, lambda path: job.write(src, path))
     result.reader_notes.extend(job.write_options.notes)
     if _lost_bom(src, fin, fout, encoding, job.write_options):
-        result.reader_notes.append(f"{src} began with a UTF-8 byte-order mark, not written to "
-                                   f"{dst}.")
+        result.reader_notes.append(f"{src} began with a {mark_name(encoding)} byte-order mark, "
+                                   f"not written to {dst}.")
     if opt.unread:
         n, shown = len(opt.unread), ", ".join(quoted(t) for t in sorted(opt.unread))
         result.reader_notes.append(
@@ -473,7 +476,7 @@ class _Job:
 
 def _lost_bom(src: str, fin: Format, fout: Format, encoding: str,
               write_options: WriteOptions) -> bool:
-    """Whether the text file ``src`` began with a UTF-8 byte-order mark that the output lacks.
+    """Whether the text file ``src`` began with a byte-order mark that the output lacks.
 
     Its reader skipped it; a CoNLL output writes it again (``bom_kept``), and
     so does the ``utf-8-sig`` codec of a text output.

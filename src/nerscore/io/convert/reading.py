@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from nerscore.values.documents import Document
 
 __all__ = [
+    "BYTE_ORDER_MARKS",
     "CONLL_KEY",
     "ConversionResult",
     "Layout",
@@ -31,6 +32,7 @@ __all__ = [
     "TagChunk",
     "WriteOptions",
     "began_with_bom",
+    "mark_name",
     "read_conll_chunks",
     "read_parquet_tag_chunks",
 ]
@@ -200,7 +202,7 @@ class Layout:
     ``delimiter`` is ``"tab"`` when the first token line separates its
     columns with tabs (even where splitting at whitespace reads the same
     columns), so that a file converted and converted back keeps its bytes;
-    ``bom`` whether the file began with a UTF-8 byte-order mark.
+    ``bom`` whether the file began with a byte-order mark (:func:`began_with_bom`).
     """
 
     n_columns: int = 2
@@ -366,19 +368,47 @@ def _first_line(path: str, line_no: int, encoding: str) -> str:
     return ""
 
 
-def began_with_bom(path: str, encoding: str) -> bool:
-    """Whether the file ``path``, read as ``encoding``, began with a UTF-8 byte-order mark.
+#: The byte-order mark of each encoding that reads it as the character U+FEFF
+#: (``utf-8-sig``: reads it itself), by codec name.
+BYTE_ORDER_MARKS = {
+    "utf-8": codecs.BOM_UTF8, "utf-8-sig": codecs.BOM_UTF8,
+    "utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE,
+    "utf-32-le": codecs.BOM_UTF32_LE, "utf-32-be": codecs.BOM_UTF32_BE,
+}
 
-    Every reader of text files skips it; only UTF-8 (``utf-8``,
-    ``utf-8-sig``) has one that way.
+
+def began_with_bom(path: str, encoding: str) -> bool:
+    """Whether the file ``path``, read as ``encoding``, began with a byte-order mark.
+
+    The mark is U+FEFF as the first character of a Unicode encoding that
+    reads it as one (:data:`BYTE_ORDER_MARKS`: bytes ``EF BB BF`` in
+    ``utf-8``, ``FF FE`` in ``utf-16-le``, ``00 00 FE FF`` in
+    ``utf-32-be``, ...), which every reader of text files skips (the CoNLL
+    reader's ``corpus.bom``), or the UTF-8 mark that ``utf-8-sig`` reads
+    itself. The mark that ``utf-16`` and ``utf-32`` take the byte order
+    from is not counted: it belongs to the encoding, which writes one of
+    its own to every output.
     """
     try:
-        if codecs.lookup(encoding).name not in ("utf-8", "utf-8-sig"):
+        mark = BYTE_ORDER_MARKS.get(codecs.lookup(encoding).name)
+        if mark is None:
             return False
         with open(path, "rb") as fh:
-            return fh.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8
+            return fh.read(len(mark)) == mark
     except (LookupError, OSError):  # not an encoding, not a file: the reader says so
         return False
+
+
+def mark_name(encoding: str) -> str:
+    """The byte-order mark that :func:`began_with_bom` found, as messages name it.
+
+    Examples
+    --------
+    >>> [mark_name(e) for e in ("utf-8", "utf-8-sig", "UTF-16LE", "utf_32_be")]
+    ['UTF-8', 'UTF-8', 'UTF-16-LE', 'UTF-32-BE']
+    """
+    name = codecs.lookup(encoding).name
+    return "UTF-8" if name == "utf-8-sig" else name.upper()
 
 
 def _docstart_lines(path: str, mark: str, encoding: str) -> Iterator[str]:

@@ -22,6 +22,7 @@ from nerscore.decode.label_ops import relabel_entity_list
 from nerscore.errors import FormatError, quoted
 from nerscore.io._conll_fields import FIELD_RULE, first_bad_field
 from nerscore.io.convert.reading import (
+    BYTE_ORDER_MARKS,
     CONLL_KEY,
     Layout,
     Options,
@@ -352,10 +353,13 @@ class _ConllWriter:
 
 
 def byte_order_mark(began: bool, encoding: str) -> str | None:
-    r"""What a text output in ``encoding`` begins with to keep the UTF-8 byte-order mark of its input.
+    r"""What a text output in ``encoding`` begins with to keep the byte-order mark of its input.
 
     Every reader skips the mark; a writer that keeps it (a CoNLL output of
-    ``convert``, ``nerscore repair``) writes this first.
+    ``convert``, ``nerscore repair``) writes this first. The mark is U+FEFF
+    in every Unicode encoding, so that a file keeps its bytes when it is
+    written in its own encoding, and a mark of one Unicode encoding becomes
+    the mark of another.
 
     Parameters
     ----------
@@ -368,29 +372,28 @@ def byte_order_mark(began: bool, encoding: str) -> str | None:
     -------
     str or None
         ``"\ufeff"``; ``""`` when the input began with none, or when the
-        codec writes it itself (``utf-8-sig``); None when ``encoding`` is
-        not UTF-8, which has no such mark (the output goes without it).
+        codec writes one itself (``utf-8-sig``, ``utf-16``, ``utf-32``);
+        None when ``encoding`` is not a Unicode encoding (``latin-1``),
+        which has no such mark (the output goes without it).
 
     Examples
     --------
     >>> [byte_order_mark(True, e) for e in ("utf-8", "UTF8", "utf-8-sig", "latin-1")]
     ['\ufeff', '\ufeff', '', None]
+    >>> [byte_order_mark(True, e) for e in ("utf-16-le", "utf-32-be", "utf-16")]
+    ['\ufeff', '\ufeff', '']
     >>> byte_order_mark(False, "latin-1")
     ''
     """
     if not began:
         return ""
-    if not _utf8_codec(encoding):
-        return None
-    return "\ufeff" if codecs.lookup(encoding).name == "utf-8" else ""
-
-
-def _utf8_codec(encoding: str) -> bool:
-    """Whether ``encoding`` is UTF-8 (``utf-8``, ``utf-8-sig``): a byte-order mark of UTF-8 fits."""
     try:
-        return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
+        name = codecs.lookup(encoding).name
     except LookupError:
-        return False
+        return None
+    if name in ("utf-8-sig", "utf-16", "utf-32"):
+        return ""
+    return "\ufeff" if name in BYTE_ORDER_MARKS else None
 
 
 def check_conll_labels(chunk: TagChunk, delimiter: str) -> None:
