@@ -39,9 +39,23 @@ def clean_registry(monkeypatch):
     sys.modules.pop("nerscore_tsv_plugin", None)
 
 
-def _plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "nerscore_tsv_plugin.py").write_text(PLUGIN, encoding="utf-8")
+def _plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffixes: tuple[str, ...] = ()
+            ) -> None:
+    text = PLUGIN.replace('{"scores": _scores}', f'{{"scores": _scores}}, suffixes={suffixes!r}'
+                          ) if suffixes else PLUGIN
+    (tmp_path / "nerscore_tsv_plugin.py").write_text(text, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
+
+
+def _entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Installed as a package that names the plugin in the entry point group."""
+    class EntryPoint:
+        name, value = "tsv", "nerscore_tsv_plugin"
+
+    def entry_points(group: str) -> list[EntryPoint]:
+        return [EntryPoint()] if group == registry.ENTRY_POINT_GROUP else []
+
+    monkeypatch.setattr("importlib.metadata.entry_points", entry_points)
 
 
 def test_built_in_formats_and_kinds():
@@ -83,6 +97,67 @@ def test_a_new_renderer_from_an_entry_point(capsys, tmp_path, monkeypatch, clean
     assert main(["score", GOLD, PRED, "--format", "tsv", "--confusion"]) == 2
     assert ("--confusion works with --format text, json, markdown, html, seqeval or conlleval, "
             "not tsv") in capsys.readouterr().err
+
+
+def test_the_suffix_of_a_renderer_from_an_entry_point_chooses_it(capsys, tmp_path, monkeypatch,
+                                                                   clean_registry):
+    """As the suffixes of the built-in formats do (docs/reports.md), in every case of the rule."""
+    _plugin(tmp_path, monkeypatch, suffixes=(".tsv",))
+    _entry_point(monkeypatch)
+    target = tmp_path / "s.TSV"
+    assert main(["score", GOLD, PRED, "-o", str(target)]) == 0
+    assert target.read_text(encoding="utf-8") == "tsv\tmicro\t0.69\t0.81\t0.74\n"
+    capsys.readouterr()
+    # --format and a suffix that names another format disagree, either way round
+    target = tmp_path / "s.tsv"
+    assert main(["score", GOLD, PRED, "--format", "json", "-o", str(target)]) == 2
+    assert (f"error: --format json and --output {target} disagree: the suffix .tsv names the "
+            "tsv format. Leave out --format to write tsv, or give --output a name that ends in "
+            ".json.") in capsys.readouterr().err
+    assert main(["score", GOLD, PRED, "--format", "tsv", "-o", str(tmp_path / "s.md")]) == 2
+    assert ("Leave out --format to write markdown, or give --output a name that ends in .tsv."
+            in capsys.readouterr().err)
+    assert not target.exists()
+    # a command that does not write it says so, and writes its default
+    target = tmp_path / "c.tsv"
+    assert main(["compare", GOLD, PRED, PRED.replace("pred", "pred_discard"), "--resamples",
+                 "50", "--output", str(target)]) == 0
+    assert (f"note: --output {target}: the suffix .tsv names tsv, which nerscore compare does "
+            "not write, so the file holds text; --format chooses text, json or markdown"
+            in capsys.readouterr().err)
+    assert target.read_text(encoding="utf-8").startswith("exact matching, 40 sentences")
+    assert main(["score", "--help"]) == 0
+    assert ("the suffix of the output file names, .json, .md, .html or a plugin format's own"
+            in " ".join(capsys.readouterr().out.split()))
+
+
+def _scores(output: nerscore.ScoreOutput, digits: int) -> str:
+    return f"{output.report.micro.fbeta:.{digits}f}"
+
+
+def test_a_suffix_names_one_format(monkeypatch, clean_registry):
+    monkeypatch.setattr("importlib.metadata.entry_points", lambda group: [])
+    renderer = registry.Renderer("mine", "mine", {"scores": _scores}, suffixes=(".mine",))
+    with pytest.raises(OptionError, match=r"^Renderer 'yours' claims \.json, which names the "
+                                          r"json format already; choose other suffixes \(--format "
+                                          r"yours writes it to a file of any name\)\.$"):
+        registry.register_renderer(registry.Renderer("yours", "yours", {"scores": _scores},
+                                                     suffixes=(".json",)))
+    registry.register_renderer(renderer)
+    with pytest.raises(OptionError, match=r"claims \.mine, which names the mine format already"):
+        registry.register_renderer(registry.Renderer("yours", "yours", {"scores": _scores},
+                                                     suffixes=(".yours", ".mine")))
+    assert "yours" not in registry.renderer_names()
+    # a renderer of the same name replaces it, suffixes and all
+    registry.register_renderer(registry.Renderer("mine", "mine", {"scores": _scores},
+                                                 suffixes=(".mn",)))
+    formats = registry.suffix_formats()
+    assert (formats[".mn"], formats[".json"], ".mine" in formats) == ("mine", "json", False)
+    assert registry.suffix_format(".md") == "markdown"
+    for bad in (("tsv",), (".TSV",), (".tsv.gz",), (".",), ".tsv"):
+        with pytest.raises(OptionError, match=r"^Renderer 'bad': expected `suffixes` as a tuple "
+                                              r"of lower-case file name suffixes"):
+            registry.Renderer("bad", "bad", {"scores": _scores}, suffixes=bad)  # type: ignore[arg-type]
 
 
 def test_every_command_format_goes_through_the_registry(capsys):

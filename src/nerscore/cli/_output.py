@@ -375,8 +375,9 @@ def declare_formats(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *
         A subcommand's parser.
     kind : str, optional
         What the command renders (:data:`nerscore.render.registry.KINDS`):
-        the suffixes are those of :data:`nerscore.render.registry.SUFFIXES`
-        whose formats render it.
+        the suffixes are those of the formats that render it
+        (:data:`nerscore.render.registry.SUFFIXES`, and the ``suffixes`` of
+        a registered renderer).
     suffixes : dict of str to str, optional
         Suffix -> format, for a command whose formats are its own (``curve``).
     """
@@ -406,22 +407,22 @@ def add_format_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
     parser.add_argument("--format", default="text", metavar="FORMAT", action=FormatGiven,
                         help=f"output format: {', '.join(names)}, or one a plugin registers "
                              f"(default: the one the suffix of the output file names, "
-                             f"{suffixes}; else text)")
+                             f"{suffixes} or a plugin format's own; else text)")
     declare_formats(parser, kind=kind)
 
 
 def _suffix_format(args: argparse.Namespace, suffix: str) -> tuple[str | None, bool]:
     """The format ``suffix`` names, and whether the command writes it."""
+    from nerscore.render.registry import suffix_format
+
     suffixes: dict[str, str] = getattr(args, "format_suffixes", None) or {}
     if suffixes:
-        from nerscore.render.registry import SUFFIXES
-
-        named = suffixes.get(suffix) or SUFFIXES.get(suffix)
+        named = suffixes.get(suffix) or suffix_format(suffix)
         return named, suffix in suffixes
     from nerscore.errors import OptionError
-    from nerscore.render.registry import SUFFIXES, get_renderer
+    from nerscore.render.registry import get_renderer
 
-    named = SUFFIXES.get(suffix)
+    named = suffix_format(suffix)
     if named is None:
         return None, False
     kind = args.format_kind
@@ -441,8 +442,9 @@ def choose_format(args: argparse.Namespace) -> None:
     (:func:`declare_formats`):
 
     - ``--format`` not given, and the suffix names a format the command
-      writes (``.json``, ``.md``/``.markdown``, ``.html``/``.htm``; ``curve``:
-      ``.csv``, ``.json``, ``.svg``, ``.png``): that format, silently;
+      writes (``.json``, ``.md``/``.markdown``, ``.html``/``.htm``, those a
+      registered renderer claims, :attr:`~nerscore.render.registry.Renderer.suffixes`;
+      ``curve``: ``.csv``, ``.json``, ``.svg``, ``.png``): that format, silently;
     - ``--format`` given, and the suffix names another format the command
       writes: a usage error naming both and the two ways out;
     - the suffix names a format the command does not write (``compare -o
@@ -520,9 +522,9 @@ def _formats(args: argparse.Namespace) -> list[str]:
 
 def _all_suffixes(args: argparse.Namespace) -> dict[str, str]:
     """Every suffix the command's formats are named by (its own first)."""
-    from nerscore.render.registry import SUFFIXES
+    from nerscore.render.registry import suffix_formats
 
-    return {**(getattr(args, "format_suffixes", None) or {}), **SUFFIXES}
+    return {**(getattr(args, "format_suffixes", None) or {}), **suffix_formats()}
 
 
 def _or(names: Sequence[str]) -> str:

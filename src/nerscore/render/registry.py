@@ -16,7 +16,9 @@ The built-in formats register themselves from their modules (listed in
 :data:`BUILTIN`); any other module adds one with :func:`register_renderer`,
 or from an installed package through the entry point group
 ``nerscore.renderers`` (each entry point names a module, imported when a
-format name is not a built-in one). See ``docs/reports.md``.
+format name or a file name suffix is not a built-in one). A renderer's
+``suffixes`` choose it for ``-o FILE`` as :data:`SUFFIXES` choose the
+built-in formats (:func:`suffix_formats`). See ``docs/reports.md``.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ __all__ = [
     "register_renderer",
     "render_result",
     "renderer_names",
+    "suffix_format",
+    "suffix_formats",
 ]
 
 #: Built-in format -> the module that registers it.
@@ -58,6 +62,7 @@ BUILTIN: dict[str, str] = {
 
 #: File name suffix (lower case) -> the built-in format it names: the format a
 #: command writes to ``-o FILE`` when ``--format`` is not given (docs/reports.md).
+#: Other formats name theirs in :attr:`Renderer.suffixes`.
 SUFFIXES: dict[str, str] = {
     ".json": "json",
     ".md": "markdown",
@@ -120,6 +125,11 @@ class Renderer:
     shows_notes : bool
         Whether the output includes the report's notes (otherwise the
         command line prints them on standard error).
+    suffixes : tuple of str
+        Lower-case file name endings (``".tsv"``) that choose this format
+        for ``-o FILE`` when ``--format`` is not given, as :data:`SUFFIXES`
+        do for the built-in formats; a suffix names one format only
+        (:func:`register_renderer`).
     """
 
     name: str
@@ -127,12 +137,19 @@ class Renderer:
     functions: Mapping[str, Callable[[Any, int], str]]
     extras: frozenset[str] = field(default_factory=frozenset)
     shows_notes: bool = False
+    suffixes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         unknown = set(self.functions) - set(KINDS)
         if unknown:
             raise OptionError(f"Renderer {self.name!r}: unknown kinds {sorted(unknown)}; "
                               f"the kinds are {', '.join(KINDS)}.")
+        bad = [s for s in self.suffixes if not isinstance(s, str) or len(s) < 2
+               or not s.startswith(".") or s != s.lower() or "." in s[1:]]
+        if not isinstance(self.suffixes, tuple) or bad:
+            raise OptionError(f"Renderer {self.name!r}: expected `suffixes` as a tuple of "
+                              "lower-case file name suffixes, each with one '.', at its start "
+                              f"(e.g. ('.tsv',)); got {self.suffixes!r}.", option="suffixes")
 
 
 def register_renderer(renderer: Renderer) -> Renderer:
@@ -148,6 +165,12 @@ def register_renderer(renderer: Renderer) -> Renderer:
     Renderer
         ``renderer`` (so that a module can write ``RENDERER = register_renderer(...)``).
 
+    Raises
+    ------
+    OptionError
+        When one of its ``suffixes`` names another format already (a
+        built-in one, :data:`SUFFIXES`, or one registered before).
+
     Examples
     --------
     >>> shout = Renderer("shout", "the micro F1, loudly",
@@ -158,8 +181,52 @@ def register_renderer(renderer: Renderer) -> Renderer:
     'F1 1.00!'
     >>> del _REGISTRY["shout"]
     """
+    taken = _claimed()
+    shared = [s for s in renderer.suffixes if taken.get(s, renderer.name) != renderer.name]
+    if shared:
+        raise OptionError(
+            f"Renderer {renderer.name!r} claims {', '.join(shared)}, which names the "
+            f"{taken[shared[0]]} format already; choose other suffixes (--format "
+            f"{renderer.name} writes it to a file of any name).", option="suffixes")
     _REGISTRY[renderer.name] = renderer
     return renderer
+
+
+def _claimed() -> dict[str, str]:
+    """Suffix -> format, for the built-in formats and those registered so far."""
+    claimed = dict(SUFFIXES)
+    for renderer in _REGISTRY.values():
+        for suffix in renderer.suffixes:
+            claimed.setdefault(suffix, renderer.name)
+    return claimed
+
+
+def suffix_formats() -> dict[str, str]:
+    """Every file name suffix that names a format: the built-in ones first, then the registered.
+
+    Loads the formats of other packages (the entry point group).
+
+    Examples
+    --------
+    >>> suffix_formats()[".md"]
+    'markdown'
+    """
+    _load_plugins()
+    return _claimed()
+
+
+def suffix_format(suffix: str) -> str | None:
+    """The format a lower-case file name suffix names (:func:`suffix_formats`), or None.
+
+    The formats of other packages are loaded only for a suffix that names
+    no built-in one.
+
+    Examples
+    --------
+    >>> suffix_format(".htm"), suffix_format(".txt")
+    ('html', None)
+    """
+    return SUFFIXES.get(suffix) or suffix_formats().get(suffix)
 
 
 def _load_plugins() -> None:
