@@ -218,6 +218,18 @@ def test_reader_errors_streamed_are_the_whole_files_errors(tmp_path, reader_bloc
     assert error.source == str(failed)
 
 
+@pytest.mark.parametrize("spoil", [latin1(38, 1), no_label(39, 0)], ids=["encoding", "label"])
+def test_gold_s_reader_error_comes_before_a_prediction_that_cannot_be_opened(tmp_path,
+                                                                            reader_blocks, spoil):
+    gold, pred = _reader_files(tmp_path, [spoil])
+    pred.unlink()
+    assert _same_error(gold, pred).source == str(gold)
+    (tmp_path / "clean").mkdir()
+    clean, _ = _reader_files(tmp_path / "clean")
+    with pytest.raises(FileNotFoundError):  # gold read to its end without one
+        stream_score(clean, pred, FileScoring.from_keywords(chunk_size=3))
+
+
 @pytest.mark.parametrize(("side", "line"), [("gold", b"s35t1 O"), ("pred", b"s35t1 X O")])
 def test_a_reader_error_in_one_file_of_two_label_columns(tmp_path, reader_blocks, side, line):
     """Columns 2 and 3 of one file: a line of two columns fails for gold, of three for pred."""

@@ -40,6 +40,44 @@ def test_missing_inputs_and_unwritable_outputs_say_which(capsys, tmp_path):
     assert f"cannot write --output {str(target)!r}: No such folder" in err
 
 
+GOLD_ERRORS = {
+    "conll, an encoding error": ("g.conll", b"a B-PER\nx O\n\n" * 20 + b"b\xff O\n",
+                                 "Cannot decode byte 0xff as utf-8 ({gold}, line 61)"),
+    "conll, a line without a label": ("g.conll", b"a B-PER\nx O\n\n" * 20 + b"b\n",
+                                      "line 61 of {gold} has 1 column ('b',"),
+    "jsonl, malformed JSON": ("g.jsonl", b"".join(b'{"id": "%d", "text": "a", "spans": []}\n' % k
+                                                  for k in range(5)) + b"{x\n",
+                              "{gold}, line 6: malformed JSON"),
+}
+
+
+@pytest.mark.parametrize("case", list(GOLD_ERRORS))
+def test_gold_s_reader_error_comes_before_a_prediction_that_cannot_be_read(capsys, tmp_path,
+                                                                          monkeypatch, case):
+    """Read whole, gold is read first: read in chunks, its error late in the file still comes first."""
+    from nerscore.io import conll
+
+    monkeypatch.setattr(conll, "_STREAM_BLOCK_SIZE", 64)  # gold's first chunks read well
+    name, data, said = GOLD_ERRORS[case]
+    gold = tmp_path / name
+    gold.write_bytes(data)
+    pred = tmp_path / ("missing" + gold.suffix)
+    streamed = run(capsys, "score", str(gold), str(pred), "--chunk-sentences", "1")
+    whole = run(capsys, "score", str(gold), str(pred), "--chunk-sentences", "0")
+    assert streamed == whole
+    status, err = streamed
+    assert status == 1
+    assert err.startswith("nerscore score: error: ")
+    assert said.format(gold=gold) in err
+    assert "PRED" not in err
+    # gold read to its end without one: the prediction's error, on either path
+    gold.write_bytes(data.rpartition(b"\n\n" if name.endswith(".conll") else b"\n{")[0] + b"\n")
+    streamed = run(capsys, "score", str(gold), str(pred), "--chunk-sentences", "1")
+    assert streamed == run(capsys, "score", str(gold), str(pred), "--chunk-sentences", "0")
+    assert streamed == (1, f"nerscore score: error: cannot read PRED {str(pred)!r}: No such file "
+                           "or directory.\n")
+
+
 def test_conlleval_on_a_tab_separated_file_keeps_the_status_and_hints(capsys, tmp_path):
     path = tmp_path / "tab.txt"
     path.write_bytes(b"a\tB-LOC\tB-LOC\nb\tO\tO\n\nc d\tO\tO\n")

@@ -48,7 +48,8 @@ reads, to the file's first error as :func:`~nerscore.io.conll.read_conll`
 raises it (an encoding error late in a file comes before a line without a
 label early in it; :class:`~nerscore.io.conll.ConllChunks`), and an error of
 the prediction's reader is raised once gold has been read to its end
-without one (read whole, gold is read first).
+without one (read whole, gold is read first), and so is an ``OSError`` of
+the prediction in any format (a file that cannot be opened or read).
 
 See ``docs/scale.md``.
 """

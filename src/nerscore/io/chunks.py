@@ -428,11 +428,15 @@ class FirstError:
 
 def _marked(chunks: Iterable[T], found: FirstError, side: str,
             file_error: Callable[[BaseException], bool]) -> Iterator[T]:
-    """The chunks of a reader; an error it raises is kept as the reader's (``found.readers``)."""
+    """The chunks of a reader; an error it raises is kept as the reader's (``found.readers``).
+
+    An :class:`OSError` (the file cannot be opened or read) is the whole
+    file's error too, whatever the format: read whole, it fails the same way.
+    """
     try:
         yield from chunks
     except Exception as exc:
-        found.readers[side] = (exc, bool(file_error(exc)))
+        found.readers[side] = (exc, isinstance(exc, OSError) or bool(file_error(exc)))
         raise
 
 
