@@ -160,6 +160,25 @@ def test_a_suffix_names_one_format(monkeypatch, clean_registry):
             registry.Renderer("bad", "bad", {"scores": _scores}, suffixes=bad)  # type: ignore[arg-type]
 
 
+def test_plain_text_suffixes_name_no_format_and_load_no_plugin(capsys, tmp_path, monkeypatch,
+                                                                clean_registry):
+    """``-o scores.txt`` is the default format, without the cost of looking for plugins."""
+    def no_lookup(group):
+        raise AssertionError("entry points looked up")
+
+    monkeypatch.setattr("importlib.metadata.entry_points", no_lookup)
+    target = tmp_path / "s.TXT"
+    assert main(["score", GOLD, PRED, "-o", str(target), "--format", "json"]) == 0
+    assert target.read_text(encoding="utf-8").startswith("{")
+    assert main(["score", GOLD, PRED, "-o", str(tmp_path / "s.log")]) == 0
+    assert (tmp_path / "s.log").read_text(encoding="utf-8").startswith("nerscore ")
+    assert registry.suffix_format(".text") is None
+    with pytest.raises(OptionError, match=r"^Renderer 'mine' claims \.log, \.txt, which is "
+                                          r"plain text and names no format; choose other "):
+        registry.register_renderer(registry.Renderer("mine", "mine", {"scores": _scores},
+                                                     suffixes=(".txt", ".log")))
+
+
 def test_every_command_format_goes_through_the_registry(capsys):
     assert main(["score", GOLD, PRED, "--format", "nope"]) == 2
     assert "--format: Unknown output format 'nope'" in capsys.readouterr().err

@@ -39,6 +39,7 @@ __all__ = [
     "BUILTIN",
     "ENTRY_POINT_GROUP",
     "KINDS",
+    "PLAIN_SUFFIXES",
     "SUFFIXES",
     "Renderer",
     "ScoreOutput",
@@ -70,6 +71,11 @@ SUFFIXES: dict[str, str] = {
     ".html": "html",
     ".htm": "html",
 }
+
+#: Suffixes of plain text, which name no format: ``-o scores.txt`` writes the
+#: format ``--format`` names (text by default), without looking for a
+#: renderer of another package, and no renderer may claim them.
+PLAIN_SUFFIXES = frozenset({".txt", ".text", ".log"})
 
 #: The kinds of result a renderer may support.
 KINDS = ("scores", "comparison", "diagnostics", "agreement", "runs")
@@ -181,6 +187,12 @@ def register_renderer(renderer: Renderer) -> Renderer:
     'F1 1.00!'
     >>> del _REGISTRY["shout"]
     """
+    plain = sorted(set(renderer.suffixes) & PLAIN_SUFFIXES)
+    if plain:
+        raise OptionError(
+            f"Renderer {renderer.name!r} claims {', '.join(plain)}, which is plain text and "
+            f"names no format; choose other suffixes (--format {renderer.name} writes it to "
+            f"a file of any name).", option="suffixes")
     taken = _claimed()
     shared = [s for s in renderer.suffixes if taken.get(s, renderer.name) != renderer.name]
     if shared:
@@ -219,13 +231,15 @@ def suffix_format(suffix: str) -> str | None:
     """The format a lower-case file name suffix names (:func:`suffix_formats`), or None.
 
     The formats of other packages are loaded only for a suffix that names
-    no built-in one.
+    no built-in one and is not plain text (:data:`PLAIN_SUFFIXES`).
 
     Examples
     --------
     >>> suffix_format(".htm"), suffix_format(".txt")
     ('html', None)
     """
+    if suffix in PLAIN_SUFFIXES:
+        return None
     return SUFFIXES.get(suffix) or suffix_formats().get(suffix)
 
 
