@@ -234,3 +234,87 @@ def test_half_a_surrogate_pair_in_a_text_is_located(tmp_path, read):
                                           r"half of a UTF-16 surrogate pair without its other half; "
                                           r"JSON text writes a character beyond U\+FFFF"):
         read(path)
+
+
+# ------------------------------------------------------- the chunked reader's errors are read_jsonl's
+
+
+def test_streamed_mixed_ids_name_the_first_record_without_one(tmp_path):
+    """A file numbered from its first record, with an id later: read whole, record 1 is named."""
+    path = write(tmp_path, "a.jsonl", '\n{"spans": []}\n{"spans": []}\n{"id": "x", "spans": []}\n')
+    for read in (read_jsonl, lambda path: streamed(path, chunk_size=1)):
+        with pytest.raises(FormatError, match=r"a.jsonl, line 2: the record has no 'id'") as info:
+            read(path)
+        assert info.value.line == 2
+
+
+#: Damage to one line of a JSON Lines file: each a reader's error of one of read_jsonl's stages.
+DAMAGE = {
+    "a byte of another encoding": lambda line: line.replace(b"Anna", b"Ann\xe9"),
+    "malformed JSON": lambda line: line[:-3],
+    "a list": lambda line: b"[1, 2]",
+    "half a surrogate pair": lambda line: line.replace(b"Anna", b"\\ud800nna"),
+    "nested too deeply": lambda line: b'{"x": ' + b"[" * 3000 + b"]" * 3000 + b"}",
+    "an id of the wrong type": lambda line: b'{"id": 1.5, "spans": []}',
+    "no id": lambda line: b'{"spans": []}',
+    "an id": lambda line: b'{"id": "new", "spans": []}',
+    "a duplicate id": lambda line: b'{"id": "d0", "spans": []}',
+    "a span beyond its text": lambda line: b'{"id": "new", "text": "Ann", "spans": [[0, 9, "X"]]}',
+    "no spans": lambda line: b'{"id": "new", "text": "x"}',
+    "a text that is a number": lambda line: b'{"id": "new", "text": 5, "spans": []}',
+}
+
+
+def _outcome(read, path, **options):
+    try:
+        read(path, **options)
+    except (FormatError, InvalidSpanError) as exc:
+        return type(exc), str(exc), vars(exc)
+    return None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_streamed_errors_are_read_jsonls_for_damage_anywhere(tmp_path, seed):
+    """Damage of any kinds at random lines, CRLF, a BOM, blank lines, a character cut at the end.
+
+    Read whole, the file is decoded before its lines are read, every line is read as JSON before
+    any id is looked at, and the ids are checked together before the documents: the chunked
+    reader reads on after a failing line to raise the same error, at any chunk and block size.
+    """
+    import random
+
+    rng = random.Random(seed)
+    path = tmp_path / "f.jsonl"
+    for _ in range(60):
+        ids = rng.random() < 0.7
+        lines = [json.dumps({**({"id": f"d{k}"} if ids else {}), "text": f"Anna {k}",
+                             "spans": [[0, 4, "PER"]]}).encode() for k in range(30)]
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(lines))
+            lines[at] = DAMAGE[rng.choice(list(DAMAGE))](lines[at])
+        if rng.random() < 0.3:
+            lines = [b"\xef\xbb\xbf" + lines[0], *(b"  " if k % 7 == 0 else line
+                                                   for k, line in enumerate(lines[1:], 1))]
+        end = b"\r\n" if rng.random() < 0.3 else b"\n"
+        path.write_bytes(end.join(lines) + end + (b"\xc3" if rng.random() < 0.1 else b""))
+        whole = _outcome(read_jsonl, path)
+        for chunk_size, block_size in ((1, 1), (3, 7), (7, 64), (10_000, 1 << 20)):
+            assert _outcome(streamed, path, chunk_size=chunk_size, block_size=block_size) == whole
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32", "cp1252", "utf-8-sig"])
+def test_streamed_errors_are_read_jsonls_in_other_encodings(tmp_path, encoding):
+    """A line that cannot be read early, a byte that cannot be decoded late: the byte."""
+    lines = [json.dumps({"id": f"d{k}", "text": "Zoë", "spans": []}, ensure_ascii=False)
+             for k in range(20)]
+    lines[2] = lines[2][:-2]
+    data = "\n".join(lines).encode(encoding)
+    bad = {"utf-16": b"\x00\xdc", "utf-32": b"\x00\x00\x11\x00", "cp1252": b"\x81",
+           "utf-8-sig": b"\xff"}[encoding]
+    at = len(data) - 8 * len(bad)
+    path = write(tmp_path, "f.jsonl", data[:at] + bad + data[at:])
+    whole = _outcome(read_jsonl, path, encoding=encoding)
+    assert whole is not None
+    assert "Cannot decode" in whole[1]
+    for block_size in (1, 5, 64, 1 << 20):
+        assert _outcome(streamed, path, encoding=encoding, block_size=block_size) == whole

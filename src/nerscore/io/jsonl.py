@@ -41,7 +41,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from nerscore.errors import FormatError, InvalidSpanError
+from nerscore.errors import FormatError, InvalidSpanError, NerscoreError
 from nerscore.io._json_text import JSON_ESCAPES, json_object_line
 from nerscore.io._textfile import check_not_wide, decode_error, file_codec, naming, read_text
 from nerscore.io.atomic import atomic_open
@@ -195,10 +195,9 @@ def _lines(path: str | os.PathLike[str], encoding: str, block_size: int) -> Iter
     first = True
     n_lines = 0
     with naming(path), open(path, "rb") as fh:
+        chunk = fh.read(max(block_size, 256))
+        check_not_wide(chunk[:256], os.fspath(path), encoding)  # as read_text checks them
         while True:
-            chunk = fh.read(block_size)
-            if first:
-                check_not_wide(chunk[:256], os.fspath(path), encoding)
             held = decoder.getstate()[0]  # the bytes of a character cut by the last block
             try:
                 text = decoder.decode(chunk, final=not chunk)
@@ -215,6 +214,7 @@ def _lines(path: str | os.PathLike[str], encoding: str, block_size: int) -> Iter
             *done, pending = pending.split("\n")
             n_lines += len(done)
             yield from done
+            chunk = fh.read(block_size)
 
 
 def iter_jsonl(
@@ -225,9 +225,16 @@ def iter_jsonl(
 
     Every document is read as :func:`read_jsonl` reads it (ids, numbering
     of files without ids, the same checks); memory holds one chunk and the
-    ids seen so far (to refuse duplicates). A file mixing records with and
-    without ids raises at the first record that breaks the rule of the first
-    record, which may be later than the record :func:`read_jsonl` names.
+    ids seen so far (to refuse duplicates).
+
+    An error is the one :func:`read_jsonl` raises for the file, word for
+    word. Read whole, the file is checked one stage after another, each
+    over the whole file: its bytes decoded, every line read as JSON, the
+    type of every id, whether some records lack the id others have, then
+    each document. So once a line fails, the rest of the file is read on,
+    without keeping it, as far as needed to find an error of an earlier
+    stage: bytes that cannot be decoded late in the file come before a
+    malformed line early in it.
 
     Yields
     ------
@@ -246,26 +253,97 @@ def iter_jsonl(
         raise ValueError(f"Expected `chunk_size` to be a positive integer; got {chunk_size!r}.")
     source = os.fspath(path)
     seen: dict[str, int] = {}
-    has_ids: bool | None = None
+    ids = _Ids()
     chunk: list[Document] = []
     k = 0
-    for n, raw in enumerate(_lines(path, encoding, block_size), 1):
-        obj = json_object_line(raw, source, n, expected=_RECORD)
-        if obj is None:
-            continue
-        doc_id = _id_of(obj, source, n)
-        if has_ids is None:
-            has_ids = doc_id is not None
-        elif has_ids != (doc_id is not None):
-            raise _mixed_ids(source, n)
-        chunk.append(_document(obj, doc_id if doc_id is not None else str(k + 1), source, n,
-                               seen))
+    lines = enumerate(_lines(path, encoding, block_size), 1)
+    for n, raw in lines:
+        stage = _JSON
+        try:
+            obj = json_object_line(raw, source, n, expected=_RECORD)
+            if obj is None:
+                continue
+            stage = _ID
+            doc_id = _id_of(obj, source, n)
+            stage = _IDS
+            ids.check(doc_id is not None, source, n)
+            stage = _DOCUMENT
+            chunk.append(_document(obj, doc_id if doc_id is not None else str(k + 1), source,
+                                   n, seen))
+        except (FormatError, InvalidSpanError) as exc:
+            error: FormatError | InvalidSpanError = exc
+            break
         k += 1
         if len(chunk) == chunk_size:
             yield chunk
             chunk = []
-    if chunk:
-        yield chunk
+    else:
+        if chunk:
+            yield chunk
+        return
+    del chunk, seen
+    raise _file_error(error, stage, lines, source, ids)
+
+
+#: The stages of :func:`read_jsonl`, each run over the whole file before the next (decoding
+#: the bytes comes first of all): every line's JSON, every record's id, the ids together (all
+#: records or none have one), then each document.
+_JSON, _ID, _IDS, _DOCUMENT = 1, 2, 3, 4
+
+
+class _Ids:
+    """Whether the records read so far have ids, as the first record has or not."""
+
+    def __init__(self) -> None:
+        self.has: bool | None = None
+        self.first = 0  # the first record's line
+
+    def check(self, has: bool, source: str, n: int) -> None:
+        """Record ``n`` has an id or not; a :func:`read_jsonl` error when the file mixes them.
+
+        Read whole, the error names the first record without an id: this
+        one, or the file's first record where that one had none.
+        """
+        if self.has is None:
+            self.has, self.first = has, n
+        elif has != self.has:
+            raise _mixed_ids(source, n if self.has else self.first)
+
+
+def _file_error(error: FormatError | InvalidSpanError, stage: int,
+                lines: Iterator[tuple[int, str]], source: str,
+                ids: _Ids) -> FormatError | InvalidSpanError:
+    """The error :func:`read_jsonl` raises, ``error`` of ``stage`` failing on the line read last.
+
+    The lines before it passed the checks of every stage, so the whole
+    file's error is ``error`` unless a later line fails an earlier stage
+    (the first such line of the earliest stage): the rest of the file is
+    read for the stages before ``stage`` only, keeping nothing. Bytes that
+    cannot be decoded, whose error comes first of all, are raised by
+    ``lines`` itself, which decodes the file to its end.
+    """
+    for n, raw in lines:
+        if stage == _JSON:  # only the bytes are left to check: decoded by ``lines``
+            continue
+        try:
+            obj = json_object_line(raw, source, n, expected=_RECORD)
+        except FormatError as exc:
+            error, stage = exc, _JSON
+            continue
+        if obj is None or stage == _ID:
+            continue
+        try:
+            doc_id = _id_of(obj, source, n)
+        except FormatError as exc:
+            error, stage = exc, _ID
+            continue
+        if stage == _IDS:
+            continue
+        try:
+            ids.check(doc_id is not None, source, n)
+        except FormatError as exc:
+            error, stage = exc, _IDS
+    return error
 
 
 def write_jsonl(
@@ -306,8 +384,18 @@ def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
     return ReadResult(read_jsonl(path, **options))
 
 
+#: Bytes the chunked reader of ``nerscore score`` decodes at a time.
+_STREAM_BLOCK_SIZE = 1 << 20
+
+
 def _chunks(path: str, chunk_size: int, options: Mapping[str, Any]) -> ChunkStream:
-    return ChunkStream(iter_jsonl(path, chunk_size=chunk_size, **options))
+    chunks = iter_jsonl(path, chunk_size=chunk_size, block_size=_STREAM_BLOCK_SIZE, **options)
+    return ChunkStream(chunks, file_error=_is_file_error)
+
+
+def _is_file_error(error: BaseException) -> bool:
+    """Whether ``error``, raised by :func:`iter_jsonl`, is the one :func:`read_jsonl` raises: any input error."""
+    return isinstance(error, NerscoreError)
 
 
 def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
