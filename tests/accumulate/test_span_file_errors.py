@@ -1,11 +1,11 @@
-"""A JSON Lines reader's error, found chunk by chunk, is the one reading whole raises.
+"""A JSON Lines or Parquet reader's error, found chunk by chunk, is the one reading whole raises.
 
 Read whole, a JSON Lines file is checked one stage after another over the
 whole file (its bytes decoded, every line read as JSON, every id's type,
-ids given for all records or none, then each document): ``stream_score``
-raises the same error, word for word and with the same attributes, without
-reading the files whole, for damage early and late in either file and of
-every kind.
+ids given for all records or none, then each document), and a Parquet file
+one batch of rows after another: ``stream_score`` raises the same error,
+word for word and with the same attributes, without reading the files whole,
+for damage early and late in either file and of every kind.
 """
 
 from __future__ import annotations
@@ -231,3 +231,84 @@ def test_cli_jsonl_reader_errors_as_read_whole(capsys, tmp_path, blocks, whole_r
     assert streamed[2].startswith("nerscore score: error: ")
     assert not errors.exists()
 
+
+# ------------------------------------------------------------------------------------ Parquet
+
+
+@pytest.fixture
+def batches(monkeypatch):
+    """Parquet files read whole in batches of 8 rows (of 10,000 otherwise)."""
+    from nerscore.io import parquet
+
+    monkeypatch.setattr(parquet, "_BATCH", 8)
+
+
+def _tag_file(path, edits=()):
+    """A Parquet file of integer labels (their vocabulary in its metadata), edited as given."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    rows = [[(k + i) % 3 for i in range(2 + k % 3)] for k in range(N)]
+    for k, row in edits:
+        rows[k] = row
+    table = pa.table({"labels": pa.array(rows, type=pa.list_(pa.int64()))})
+    table = table.replace_schema_metadata({"nerscore.vocab.labels": '["O", "B-PER", "I-PER"]'})
+    pq.write_table(table, path, row_group_size=5)
+    return path
+
+
+PARQUET_TAG_CASES = {
+    "a label id outside the vocabulary, late": [(35, [0, 7])],
+    "two label ids outside it, in one batch: the range of the batch": [(33, [0, 7]), (38, [9])],
+    "a label id outside the vocabulary, then a null label in the same batch: the null": [
+        (9, [5]), (14, [0, None])],
+    "a label id outside the vocabulary, then a null row in the same batch: the null": [
+        (17, [5]), (22, None)],
+    "a null label early, a label id outside the vocabulary in a later batch": [
+        (3, [None]), (30, [4])],
+}
+
+
+@pytest.mark.parametrize("case", list(PARQUET_TAG_CASES))
+def test_parquet_tag_reader_errors(tmp_path, batches, case):
+    gold = _tag_file(tmp_path / "gold.parquet")
+    pred = _tag_file(tmp_path / "pred.parquet", PARQUET_TAG_CASES[case])
+    error = _same_error(gold, pred, sizes=(1, 3, 7, 20), zero_division=0)
+    assert str(pred) in str(error)
+    _same_error(pred, gold, sizes=(3,), zero_division=0)
+
+
+def _span_file(path, edits=()):
+    """A Parquet span file of the records, rows edited as given (``k -> (id, text, spans)``)."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    rows = [(r["id"], r["text"], r["spans"]) for r in _records()]
+    for k, row in edits:
+        rows[k] = row
+    span = pa.struct([("start", pa.int64()), ("end", pa.int64()), ("label", pa.string())])
+    pq.write_table(pa.table({
+        "id": [i for i, _, _ in rows], "text": [t for _, t, _ in rows],
+        "spans": pa.array([[dict(zip(("start", "end", "label"), s, strict=True)) for s in spans]
+                           for _, _, spans in rows], type=pa.list_(span)),
+    }), path, row_group_size=5)
+    return path
+
+
+PARQUET_SPAN_CASES = {
+    "a duplicate id, late": [(LATE, ("d3", "x", []))],
+    "a span beyond its text, late": [(LATE, ("d37", "Ann", [[0, 4, "PER"]]))],
+    "a duplicate id early, a span beyond its text late": [
+        (EARLY, ("d1", "x", [])), (LATE, ("d37", "Ann", [[0, 4, "PER"]]))],
+    "a span beyond its text early, a duplicate id late": [
+        (EARLY, ("d2", "Ann", [[0, 4, "PER"]])), (LATE, ("d1", "x", []))],
+}
+
+
+@pytest.mark.parametrize("case", list(PARQUET_SPAN_CASES))
+def test_parquet_span_reader_errors(tmp_path, batches, case):
+    gold = _span_file(tmp_path / "gold.parquet")
+    pred = _span_file(tmp_path / "pred.parquet", PARQUET_SPAN_CASES[case])
+    error = _same_error(gold, pred, sizes=(1, 3, 7, 20), zero_division=0)
+    assert ("used twice" in str(error)) == case.startswith("a duplicate id")
+    _same_error(pred, gold, sizes=(3,), zero_division=0)

@@ -35,6 +35,7 @@ __all__ = [
     "NotStreamable",
     "ReadAhead",
     "chunk_pairs",
+    "cut_chunks",
     "pair_chunks",
     "release_freed_memory",
     "slice_tags",
@@ -89,6 +90,23 @@ def _cut(chunk: Any, start: int, stop: int) -> Any:
     if hasattr(chunk, "slice"):
         return chunk.slice(start, stop)
     return chunk[start:stop]
+
+
+def cut_chunks(chunks: Iterable[T], size: int) -> Iterator[T]:
+    """The chunks of ``chunks``, each cut into chunks of at most ``size`` sequences.
+
+    Examples
+    --------
+    >>> list(cut_chunks([[1, 2, 3, 4, 5], [], [6]], 2))
+    [[1, 2], [3, 4], [5], [], [6]]
+    """
+    for chunk in chunks:
+        n = _length(chunk)
+        if n <= size:
+            yield chunk
+            continue
+        for a in range(0, n, size):
+            yield _cut(chunk, a, min(a + size, n))
 
 
 def pair_chunks(gold: Iterable[T], pred: Iterable[T], *,

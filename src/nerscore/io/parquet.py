@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from nerscore.errors import FormatError, require
+from nerscore.errors import FormatError, NerscoreError, require
 from nerscore.io._json_text import metadata_json
+from nerscore.io.chunks import cut_chunks
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, lazy, register_format
 from nerscore.values.documents import Document, region_list
 from nerscore.values.tags import EncodedTags
@@ -288,11 +289,22 @@ def _region(r: Mapping[str, Any]) -> list[Any]:
 
 
 def read_parquet(path: _Path, **options: Any) -> EncodedTags | list[Document]:
-    """A whole Parquet file: :class:`EncodedTags` for a tag file, documents for a span file."""
+    """A whole Parquet file: :class:`EncodedTags` for a tag file, documents for a span file.
+
+    It is read in batches of 10,000 rows (``chunk_size``), each checked on its own.
+    """
+    options = {"chunk_size": _BATCH, **options}
     if parquet_kind(path, **options) == "spans":
         return [d for chunk in iter_parquet_documents(path, **options) for d in chunk]
     parts = list(iter_parquet_tags(path, **options))
     return _concat(parts, os.fspath(path))
+
+
+#: Rows that :func:`read_parquet` reads and checks at a time. The chunked reader of ``nerscore
+#: score`` reads the same batches, cut to its chunk size, so that its error is the whole
+#: reader's, word for word (a batch's error names the range of its label ids, or is the first of
+#: its checks that fails over the whole batch).
+_BATCH = 10_000
 
 
 def _concat(parts: Sequence[EncodedTags], source: str) -> EncodedTags:
@@ -549,8 +561,19 @@ def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
 
 def _chunks(path: str, chunk_size: int, options: Mapping[str, Any]) -> ChunkStream:
     if parquet_kind(path, **options) == "spans":
-        return ChunkStream(iter_parquet_documents(path, chunk_size=chunk_size, **options))
-    return ChunkStream(iter_parquet_tags(path, chunk_size=chunk_size, **options), texts=_texts)
+        docs = iter_parquet_documents(path, chunk_size=_BATCH, **options)
+        return ChunkStream(cut_chunks(docs, chunk_size), file_error=_is_file_error)
+    tags = iter_parquet_tags(path, chunk_size=_BATCH, **options)
+    return ChunkStream(cut_chunks(tags, chunk_size), texts=_texts, file_error=_is_file_error)
+
+
+def _is_file_error(error: BaseException) -> bool:
+    """Whether ``error``, raised by the chunks, is the one :func:`read_parquet` raises: any input error.
+
+    The chunks are read as :func:`read_parquet` reads the file, batch by
+    batch and check by check, so their first error is its.
+    """
+    return isinstance(error, NerscoreError)
 
 
 def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
