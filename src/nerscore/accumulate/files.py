@@ -28,7 +28,7 @@ instead (``StreamResult.fallback`` says why):
   joined by id: a missing document is a note, not an error);
 - an input error whose wording for the whole files cannot be told chunk by
   chunk: the error of a reader that does not tell it for the whole file
-  (JSON Lines, Parquet, a registered format without
+  (a registered format without
   :attr:`~nerscore.io.formats.ChunkStream.file_error`), a CoNLL file whose
   later lines choose another column delimiter than its first ones (read
   whole, the delimiter is chosen for the whole file, which may then read
@@ -42,14 +42,16 @@ whole checks the files one stage after another (the readers, the format's
 pair check, the scoring's checks of the shapes, the gold tags, the predicted
 tags), so once a chunk has an error, the rest of the files is read chunk by
 chunk, checked for the earlier stages only (:class:`~nerscore.io.chunks.FirstError`),
-and the first error of the earliest stage is raised. A CoNLL reader's error
-comes before all of them: its reader reads on, without keeping what it
-reads, to the file's first error as :func:`~nerscore.io.conll.read_conll`
-raises it (an encoding error late in a file comes before a line without a
-label early in it; :class:`~nerscore.io.conll.ConllChunks`), and an error of
-the prediction's reader is raised once gold has been read to its end
-without one (read whole, gold is read first), and so is an ``OSError`` of
-the prediction in any format (a file that cannot be opened or read).
+and the first error of the earliest stage is raised. A reader's error comes
+before all of them: a CoNLL or JSON Lines reader reads on, without keeping
+what it reads, to the file's first error as the whole-file reader raises it
+(an encoding error late in a file comes before a line without a label, or a
+malformed JSON line, early in it; :class:`~nerscore.io.conll.ConllChunks`,
+:func:`~nerscore.io.jsonl.iter_jsonl`), a Parquet reader reads the batches
+that the whole-file reader checks, and an error of the prediction's reader
+is raised once gold has been read to its end without one (read whole, gold
+is read first), and so is an ``OSError`` of the prediction in any format (a
+file that cannot be opened or read).
 
 See ``docs/scale.md``.
 """

@@ -19,7 +19,9 @@ Two layouts, one row per sentence or document:
 Readers stream row groups in batches of at most ``chunk_size`` rows
 (:meth:`pyarrow.parquet.ParquetFile.iter_batches`); integer and dictionary
 label columns go straight into :class:`~nerscore.EncodedTags` without a
-Python string per token.
+Python string per token. The whole-file reader checks batches of 10,000
+rows; ``nerscore score`` reads the same batches, cut to its chunk size, so
+that an error is the same.
 """
 
 from __future__ import annotations
