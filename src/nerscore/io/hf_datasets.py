@@ -32,8 +32,9 @@ import numpy as np
 
 from nerscore.errors import FormatError, require
 from nerscore.io._json_text import metadata_json, read_json_file
+from nerscore.io._parquet_files import refusal as _refusal
 from nerscore.io.formats import ChunkStream, Format, ReadResult, register_format
-from nerscore.io.parquet import _concat, _list_parts, _refusal, _tags_of
+from nerscore.io.parquet import _concat, _list_parts, _tags_of
 from nerscore.values.tags import EncodedTags
 
 __all__ = ["FORMAT", "class_label_names", "hf_splits", "is_hf_dataset", "iter_hf_tags",

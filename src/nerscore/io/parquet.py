@@ -33,11 +33,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from nerscore.errors import FormatError, NerscoreError, require
+from nerscore.errors import FormatError, NerscoreError
 from nerscore.io._json_text import metadata_json
+from nerscore.io._parquet_documents import iter_parquet_documents, write_parquet_documents
+from nerscore.io._parquet_files import Path as _Path, open_parquet as _open, pa as _pa, pq as _pq
 from nerscore.io.chunks import cut_chunks
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, lazy, register_format
-from nerscore.values.documents import Document, region_list
+from nerscore.values.documents import Document
 from nerscore.values.tags import EncodedTags
 
 if TYPE_CHECKING:
@@ -60,52 +62,6 @@ __all__ = [
 
 #: Metadata key prefix of the vocabulary of an integer label column.
 VOCAB_KEY = "nerscore.vocab."
-
-_Path = str | os.PathLike[str]
-
-
-def _pa() -> Any:
-    return require("pyarrow", extra="parquet")
-
-
-def _pq() -> Any:
-    return require("pyarrow.parquet", extra="parquet")
-
-
-def _open(path: _Path) -> Any:
-    """The :class:`pyarrow.parquet.ParquetFile` of ``path``; a located error if it is none."""
-    try:
-        return _pq().ParquetFile(os.fspath(path))
-    except (ValueError, OSError) as exc:
-        reason = _refusal(exc)
-        if reason is None:
-            raise
-        source = os.fspath(path)
-        raise FormatError(
-            f"{source}: not a Parquet file ({reason}). Read it in its own format (name that "
-            "one, or none to guess it from the file name), or convert it to Parquet with "
-            "nerscore convert.", source=source) from None
-
-
-def _refusal(exc: BaseException) -> str | None:
-    """The reason, in short, why pyarrow refuses what a file holds; None for another error.
-
-    pyarrow raises ``ArrowInvalid`` (a ``ValueError``), or an ``OSError``
-    without an error number, for content it cannot read; an ``OSError``
-    with one (a missing file) is the system's.
-
-    Examples
-    --------
-    >>> _refusal(OSError("Couldn't deserialize thrift: No more data to read."))
-    "pyarrow: Couldn't deserialize thrift: No more data to read"
-    >>> _refusal(FileNotFoundError(2, "No such file")) is None
-    True
-    """
-    if not isinstance(exc, _pa().ArrowInvalid) and not (
-            isinstance(exc, OSError) and exc.errno is None):
-        return None
-    return "pyarrow: " + str(exc).split(". ")[0].rstrip(".")
-
 
 def parquet_kind(path: _Path, *, spans_column: str = "spans", **_: Any) -> str:
     """``"spans"`` when the file has a span column, else ``"tags"``."""
@@ -231,63 +187,6 @@ def iter_parquet_tags(
                                tok_values.to_pylist())
         yield tags.starting_at(n)
         n += tags.n_sequences
-
-
-def iter_parquet_documents(
-    path: _Path, *, spans_column: str = "spans", id_column: str = "id",
-    text_column: str = "text", chunk_size: int = 10_000,
-) -> Iterator[list[Document]]:
-    """Stream the span documents of a Parquet file, one batch of rows at a time.
-
-    Rows without an id column are numbered ``"1"``, ``"2"``, ... in file order.
-    """
-    source = os.fspath(path)
-    pf = _open(path)
-    names = pf.schema_arrow.names
-    if spans_column not in names:
-        raise FormatError(f"{source}: no column {spans_column!r} (columns: {names}).",
-                          source=source)
-    columns = [c for c in (id_column, text_column, spans_column, "ignore") if c in names]
-    k = 0
-    seen: set[str] = set()
-    for batch in pf.iter_batches(batch_size=chunk_size, columns=columns):
-        data = batch.to_pydict()
-        n = batch.num_rows
-        ids = data.get(id_column) or [str(k + i + 1) for i in range(n)]
-        texts = data.get(text_column) or [None] * n
-        regions = data.get("ignore") or [None] * n
-        docs = []
-        for doc_id, text, spans, ignore in zip(ids, texts, data[spans_column], regions,
-                                               strict=True):
-            name = str(doc_id)
-            if name in seen:
-                raise FormatError(f"{source}: document id {name!r} is used twice.",
-                                  source=source)
-            seen.add(name)
-            items: Any = [_span(s) for s in spans or ()]
-            found: Any = [_region(r) for r in ignore or ()]
-            docs.append(Document(name, items, text, source=source, ignore=found))
-        k += n
-        yield docs
-
-
-def _span(s: Mapping[str, Any]) -> Any:
-    """A span struct as the span it is: a triple or, scored, a 4-tuple; a dict with fragments."""
-    frags = s.get("fragments")
-    score = s.get("score")
-    if not frags:
-        if score is None:
-            return (s["start"], s["end"], s["label"])
-        return (s["start"], s["end"], s["label"], score)
-    out = {"start": s["start"], "end": s["end"], "label": s["label"],
-           "fragments": [[f["start"], f["end"]] for f in frags]}
-    if score is not None:
-        out["score"] = score
-    return out
-
-
-def _region(r: Mapping[str, Any]) -> list[Any]:
-    return [r["start"], r["end"]] + ([r["label"]] if r.get("label") is not None else [])
 
 
 def read_parquet(path: _Path, **options: Any) -> EncodedTags | list[Document]:
@@ -491,56 +390,6 @@ def iter_parquet_columns(
         return
     for batch in pf.iter_batches(batch_size=chunk_size, columns=list(columns)):
         yield batch.to_pydict()
-
-
-def write_parquet_documents(
-    path: _Path, documents: Iterable[Document] | Iterable[Sequence[Document]], *,
-    row_group_size: int = 10_000,
-) -> None:
-    """Write span documents as a Parquet span file (``id``, ``text``, ``spans``, ``ignore``).
-
-    ``documents`` may be documents or chunks (lists) of documents; chunks
-    are written one at a time. Each span has ``fragments`` (null unless it
-    is discontinuous) and ``score`` (float64, null for an unscored span);
-    ``ignore`` holds each document's ignore regions.
-    """
-    pa = _pa()
-    pq = _pq()
-    bounds = [("start", pa.int64()), ("end", pa.int64())]
-    span_type = pa.list_(pa.struct([*bounds, ("label", pa.string()),
-                                    ("fragments", pa.list_(pa.struct(bounds))),
-                                    ("score", pa.float64())]))
-    region_type = pa.list_(pa.struct([*bounds, ("label", pa.string())]))
-    schema = pa.schema([("id", pa.string()), ("text", pa.string()), ("spans", span_type),
-                        ("ignore", region_type)])
-    with pq.ParquetWriter(os.fspath(path), schema) as writer:
-        batch: list[Document] = []
-
-        def flush() -> None:
-            rows = {
-                "id": [d.id for d in batch],
-                "text": [d.text for d in batch],
-                "spans": [[{"start": e.start, "end": e.end, "label": e.label,
-                            "fragments": [{"start": f.start, "end": f.end}
-                                          for f in e.fragments] if e.fragments else None,
-                            "score": e.score}
-                           for e in d.spans] for d in batch],
-                "ignore": [[dict(zip(("start", "end", "label"),
-                                     [*region_list(r), None][:3], strict=True))
-                            for r in d.ignore] for d in batch],
-            }
-            writer.write_table(pa.table(rows, schema=schema), row_group_size=row_group_size)
-            batch.clear()
-
-        for item in documents:
-            if isinstance(item, Document):
-                batch.append(item)
-            else:
-                batch.extend(item)
-            if len(batch) >= row_group_size:
-                flush()
-        if batch:
-            flush()
 
 
 # ----------------------------------------------------------------------------- the format
