@@ -196,3 +196,31 @@ def test_a_file_that_is_not_parquet_is_named_with_how_to_read_it(tmp_path, capsy
     err = capsys.readouterr().err
     assert err.startswith(f"nerscore score: error: {text}: not a Parquet file (pyarrow: ")
     assert "convert it to Parquet with nerscore convert" in err
+
+
+@pytest.mark.parametrize(("columns", "message"), [
+    ({"spans": [[{"start": 0, "end": 5}]]},
+     "a.parquet: the spans of column 'spans' have no field 'label' (their fields: start, end); "
+     "each needs the fields 'start', 'end' and 'label'."),
+    ({"spans": [[[0, 5]]]},
+     "a.parquet: column 'spans' holds list<element: list<element: int64>>, not a list of structs; "
+     "each row's spans are structs with the fields 'start', 'end' and 'label'."),
+    ({"spans": [[{"start": 0, "end": 5, "label": "X"}]], "ignore": [[{"start": 0}]]},
+     "a.parquet: the ignore regions of column 'ignore' have no field 'end' (their fields: "
+     "start); each needs the fields 'start' and 'end'."),
+    ({"id": ["d1", None], "spans": [[], [{"start": 0, "end": 1, "label": "X"}]]},
+     "a.parquet: row 1 (counting from 0) has no id: a null in column 'id'. Give every row an "
+     "id, or leave out the column to number the rows 1, 2, ... in file order."),
+])
+def test_span_files_of_another_shape_are_named_errors(tmp_path, capsys, monkeypatch, columns,
+                                                      message):
+    """Not a traceback (a span without its label), nor a document named 'None' (a null id)."""
+    columns = {"id": ["d1"], **columns}
+    monkeypatch.chdir(tmp_path)
+    pq.write_table(pa.table(columns), "a.parquet")
+    write_parquet_documents("g.parquet", [nerscore.Document(d, []) for d in ("d1", "d2")])
+    with pytest.raises(FormatError) as info:
+        read_parquet("a.parquet")
+    assert str(info.value) == message
+    assert main(["score", "g.parquet", "a.parquet"]) == 1
+    assert capsys.readouterr().err == f"nerscore score: error: {message}\n"

@@ -33,6 +33,9 @@ def iter_parquet_documents(
         raise FormatError(f"{source}: no column {spans_column!r} (columns: {names}).",
                           source=source)
     columns = [c for c in (id_column, text_column, spans_column, "ignore") if c in names]
+    _check_structs(pf, spans_column, ("start", "end", "label"), source)
+    if "ignore" in names:
+        _check_structs(pf, "ignore", ("start", "end"), source)
     k = 0
     seen: set[str] = set()
     for batch in pf.iter_batches(batch_size=chunk_size, columns=columns):
@@ -42,8 +45,13 @@ def iter_parquet_documents(
         texts = data.get(text_column) or [None] * n
         regions = data.get("ignore") or [None] * n
         docs = []
-        for doc_id, text, spans, ignore in zip(ids, texts, data[spans_column], regions,
-                                               strict=True):
+        for i, (doc_id, text, spans, ignore) in enumerate(
+                zip(ids, texts, data[spans_column], regions, strict=True)):
+            if doc_id is None:
+                raise FormatError(
+                    f"{source}: row {k + i} (counting from 0) has no id: a null in column "
+                    f"{id_column!r}. Give every row an id, or leave out the column to number "
+                    "the rows 1, 2, ... in file order.", source=source)
             name = str(doc_id)
             if name in seen:
                 raise FormatError(f"{source}: document id {name!r} is used twice.",
@@ -54,6 +62,26 @@ def iter_parquet_documents(
             docs.append(Document(name, items, text, source=source, ignore=found))
         k += n
         yield docs
+
+
+def _check_structs(pf: Any, column: str, required: tuple[str, ...], source: str) -> None:
+    """Raise a :class:`FormatError` unless ``column`` is a list of structs with the fields ``required``."""
+    pa = _pa_module()
+    kind = pf.schema_arrow.field(column).type
+    what = "spans" if column != "ignore" else "ignore regions"
+    need = ", ".join(repr(f) for f in required[:-1]) + f" and {required[-1]!r}"
+    if not (pa.types.is_list(kind) or pa.types.is_large_list(kind)) or not pa.types.is_struct(
+            kind.value_type):
+        raise FormatError(f"{source}: column {column!r} holds {kind}, not a list of structs; "
+                          f"each row's {what} are structs with the fields {need}.",
+                          source=source)
+    fields = [kind.value_type.field(j).name for j in range(kind.value_type.num_fields)]
+    missing = [f for f in required if f not in fields]
+    if missing:
+        raise FormatError(
+            f"{source}: the {what} of column {column!r} have no field "
+            f"{' or '.join(repr(f) for f in missing)} (their fields: {', '.join(fields)}); "
+            f"each needs the fields {need}.", source=source)
 
 
 def _span(s: Mapping[str, Any]) -> Any:
