@@ -304,22 +304,6 @@ def _run(capsys, *argv):
     return status, out, err
 
 
-@pytest.fixture
-def whole_reads(monkeypatch):
-    """The files read whole (``Format.load``) while it is in use."""
-    from nerscore.io.formats import Format
-
-    seen = []
-    real = Format.load
-
-    def load(self, path, options=None):
-        seen.append(str(path))
-        return real(self, path, options)
-
-    monkeypatch.setattr(Format, "load", load)
-    return seen
-
-
 def _streamed_and_whole(capsys, whole_reads, *argv):
     streamed = _run(capsys, "score", *argv[:-1], "--chunk-sentences", argv[-1])
     assert whole_reads == []  # found chunk by chunk

@@ -183,22 +183,6 @@ def test_a_jsonl_reader_error_raised_without_reading_the_files_whole(tmp_path, m
 # ------------------------------------------------------------------------------ command line
 
 
-@pytest.fixture
-def whole_reads(monkeypatch):
-    """The files read whole (``Format.load``) while it is in use."""
-    from nerscore.io.formats import Format
-
-    seen = []
-    real = Format.load
-
-    def load(self, path, options=None):
-        seen.append(str(path))
-        return real(self, path, options)
-
-    monkeypatch.setattr(Format, "load", load)
-    return seen
-
-
 def _run(capsys, *argv):
     status = main([str(a) for a in argv])
     out, err = capsys.readouterr()
