@@ -224,3 +224,18 @@ def test_span_files_of_another_shape_are_named_errors(tmp_path, capsys, monkeypa
     assert str(info.value) == message
     assert main(["score", "g.parquet", "a.parquet"]) == 1
     assert capsys.readouterr().err == f"nerscore score: error: {message}\n"
+
+
+def test_a_span_error_of_a_span_file_names_the_file_and_row(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    pq.write_table(pa.table({"id": ["d1", "d2"], "text": ["Alice", "IBM"], "spans": [
+        [{"start": 0, "end": 5, "label": "PER"}], [{"start": 0, "end": 9, "label": "ORG"}]]}),
+        "a.parquet")
+    message = ("a.parquet, row 1 (counting from 0): Span 0 (0, 9, 'ORG') of document 'd2' ends "
+               "beyond the text, which has 3 characters; offsets are Python str indices into "
+               "the document text.")
+    with pytest.raises(nerscore.errors.InvalidSpanError) as info:
+        read_parquet("a.parquet")
+    assert (str(info.value), info.value.document) == (message, "d2")
+    assert main(["score", "a.parquet", "a.parquet"]) == 1
+    assert capsys.readouterr().err == f"nerscore score: error: {message}\n"

@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from nerscore.errors import FormatError
+from nerscore.errors import FormatError, InvalidSpanError
 from nerscore.io._parquet_files import Path, open_parquet, pa as _pa_module, pq as _pq_module
 from nerscore.values.documents import Document, region_list
 
@@ -59,7 +59,11 @@ def iter_parquet_documents(
             seen.add(name)
             items: Any = [_span(s) for s in spans or ()]
             found: Any = [_region(r) for r in ignore or ()]
-            docs.append(Document(name, items, text, source=source, ignore=found))
+            try:
+                docs.append(Document(name, items, text, source=source, ignore=found))
+            except InvalidSpanError as exc:  # named by file and row, as JSON Lines by line
+                raise InvalidSpanError(f"{source}, row {k + i} (counting from 0): {exc}",
+                                       document=exc.document, spans=exc.spans) from None
         k += n
         yield docs
 
