@@ -14,11 +14,14 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
+from nerscore.errors import NerscoreError
+
 if TYPE_CHECKING:
     from nerscore.io.formats import Format
     from nerscore.values.documents import Document
 
-__all__ = ["AnnotatorSets", "ChunkStream", "Counted", "PairCheck", "ReadResult", "lazy"]
+__all__ = ["AnnotatorSets", "ChunkStream", "Counted", "PairCheck", "ReadResult", "any_input_error",
+           "lazy"]
 
 
 def _no_texts(*_: Any) -> None:
@@ -35,6 +38,16 @@ def _unknown_position() -> tuple[int, int]:
 
 def _never(_: BaseException) -> bool:
     return False
+
+
+def any_input_error(error: BaseException) -> bool:
+    """``ChunkStream.file_error`` of a reader whose chunks raise the whole-file reader's error.
+
+    For a format whose chunked reader reads as its whole-file reader does,
+    stage by stage (or reads on, keeping nothing, to find an earlier
+    stage's error), every input error it raises is the file's.
+    """
+    return isinstance(error, NerscoreError)
 
 
 class ReadResult(NamedTuple):
@@ -112,7 +125,8 @@ class ChunkStream(NamedTuple):
         ``file_error(exc)``: whether an error raised while reading ``chunks``
         is the one the format's whole-file reader raises for the file (the
         chunks having read on as far as needed to tell it); by default
-        never, and the streaming scorer reads the files whole to raise it.
+        never, and the streaming scorer reads the files whole to raise it
+        (:func:`any_input_error`: always, for a reader that tells it).
     """
 
     chunks: Iterable[Any]

@@ -41,10 +41,11 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from nerscore.errors import FormatError, InvalidSpanError, NerscoreError
+from nerscore.errors import FormatError, InvalidSpanError
 from nerscore.io._json_text import JSON_ESCAPES, json_object_line
 from nerscore.io._textfile import check_not_wide, decode_error, file_codec, naming, read_text
 from nerscore.io.atomic import atomic_open
+from nerscore.io.format_hooks import any_input_error
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
 
@@ -390,12 +391,8 @@ _STREAM_BLOCK_SIZE = 1 << 20
 
 def _chunks(path: str, chunk_size: int, options: Mapping[str, Any]) -> ChunkStream:
     chunks = iter_jsonl(path, chunk_size=chunk_size, block_size=_STREAM_BLOCK_SIZE, **options)
-    return ChunkStream(chunks, file_error=_is_file_error)
+    return ChunkStream(chunks, file_error=any_input_error)
 
-
-def _is_file_error(error: BaseException) -> bool:
-    """Whether ``error``, raised by :func:`iter_jsonl`, is the one :func:`read_jsonl` raises: any input error."""
-    return isinstance(error, NerscoreError)
 
 
 def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:

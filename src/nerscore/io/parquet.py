@@ -33,11 +33,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from nerscore.errors import FormatError, NerscoreError
+from nerscore.errors import FormatError
 from nerscore.io._json_text import metadata_json
 from nerscore.io._parquet_documents import iter_parquet_documents, write_parquet_documents
 from nerscore.io._parquet_files import Path as _Path, open_parquet as _open, pa as _pa, pq as _pq
 from nerscore.io.chunks import cut_chunks
+from nerscore.io.format_hooks import any_input_error
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, lazy, register_format
 from nerscore.values.documents import Document
 from nerscore.values.tags import EncodedTags
@@ -413,18 +414,10 @@ def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
 def _chunks(path: str, chunk_size: int, options: Mapping[str, Any]) -> ChunkStream:
     if parquet_kind(path, **options) == "spans":
         docs = iter_parquet_documents(path, chunk_size=_BATCH, **options)
-        return ChunkStream(cut_chunks(docs, chunk_size), file_error=_is_file_error)
+        return ChunkStream(cut_chunks(docs, chunk_size), file_error=any_input_error)
     tags = iter_parquet_tags(path, chunk_size=_BATCH, **options)
-    return ChunkStream(cut_chunks(tags, chunk_size), texts=_texts, file_error=_is_file_error)
+    return ChunkStream(cut_chunks(tags, chunk_size), texts=_texts, file_error=any_input_error)
 
-
-def _is_file_error(error: BaseException) -> bool:
-    """Whether ``error``, raised by the chunks, is the one :func:`read_parquet` raises: any input error.
-
-    The chunks are read as :func:`read_parquet` reads the file, batch by
-    batch and check by check, so their first error is its.
-    """
-    return isinstance(error, NerscoreError)
 
 
 def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
