@@ -82,6 +82,22 @@ def test_fixture_set_equals_the_api(capsys):
     assert overall(out) == (38, 3, 7)
 
 
+@pytest.mark.parametrize("key", ["output", "mentions"])
+def test_items_that_are_no_mention_are_noted_in_every_format(capsys, tmp_path, example, key):
+    items = [{"text": "Paris", "label": "LOC"}, {"text": "France"}, "Lyon"]
+    llm = tmp_path / "skip.jsonl"
+    llm.write_text(json.dumps({"id": "d1", key: json.dumps(items) if key == "output"
+                               else items}) + "\n")
+    status, out, _ = run(capsys, "score", example[0], str(llm), "--zero-division", "0")
+    assert status == 0
+    assert ("note: 2 item(s) of the outputs are not mentions (no text or no label) and were "
+            "left out: document 'd1': item 2 ({'text': 'France'}) has no label key") in out
+    assert "document 'd1': item 3 ('Lyon') is not an object with a text and a label." in out
+    status, out, _ = run(capsys, "score", example[0], str(llm), "--format", "json",
+                         "--zero-division", "0")
+    assert json.loads(out)["llm"]["skipped"] == 2
+
+
 def test_label_alias_json_file(capsys, tmp_path):
     aliases = tmp_path / "aliases.json"
     aliases.write_text('{"ORG": ["organization"], "PER": "person"}')

@@ -71,6 +71,27 @@ def test_the_report_states_the_llm_summary():
         "align='sequential', normalize='exact'.")
 
 
+@pytest.mark.parametrize("output", [
+    '[{"text": "Paris", "label": "LOC"}, {"text": "France"}, "Lyon", {"text": 5, "label": "LOC"}]',
+    [{"text": "Paris", "label": "LOC"}, {"text": "France"}, "Lyon", {"text": 5, "label": "LOC"}],
+    '{"LOC": ["Paris", 7], "PER": {"name": "x"}, "ORG": ["Acme"]}',
+])
+def test_items_that_are_no_mention_are_counted_and_named_not_dropped_silently(output):
+    r = evaluate_llm(GOLD, [output], zero_division=0.0)
+    llm = r.extra["llm"]
+    assert llm["skipped"] == len(llm["skipped_items"]) > 0
+    assert all(item["id"] == "d1" for item in llm["skipped_items"])
+    note = next(n for n in r.notes if "were left out" in n)
+    assert note.startswith(f"{llm['skipped']} item(s) of the outputs are not mentions")
+    assert "document 'd1': item" in note or "document 'd1': label" in note
+
+
+def test_an_output_with_every_item_readable_skips_nothing():
+    r = evaluate_llm(GOLD, [OUTPUT], zero_division=0.0)
+    assert (r.extra["llm"]["skipped"], r.extra["llm"]["skipped_items"]) == (0, [])
+    assert not any("were left out" in n for n in r.notes)
+
+
 def test_a_parse_failure_misses_every_gold_entity_and_is_counted():
     r = evaluate_llm(GOLD, ["I'm sorry, I cannot do that."], zero_division=0.0)
     assert tpfpfn(r) == (0, 0, 4)

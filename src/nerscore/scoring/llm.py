@@ -72,6 +72,11 @@ class LLMSummary:
         ``(document id, mention text, label)`` of every unaligned mention.
     failures : list of (str, str)
         ``(document id, problem)`` of every parse failure.
+    skipped : int
+        Items of outputs read otherwise (or of ``mentions``) that are no
+        mention (no text or no label): left out of the mentions and the scores.
+    skipped_list : list of (str, str)
+        ``(document id, problem)`` of every skipped item.
     schema_labels : dict of str to int
         Out-of-schema labels and how often each was answered.
     without_output, without_gold : list of str
@@ -95,6 +100,8 @@ class LLMSummary:
     normalize: str = "exact"
     unaligned_list: list[tuple[str, str, str]] = field(default_factory=list)
     failures: list[tuple[str, str]] = field(default_factory=list)
+    skipped: int = 0
+    skipped_list: list[tuple[str, str]] = field(default_factory=list)
     schema_labels: dict[str, int] = field(default_factory=dict)
     without_output: list[str] = field(default_factory=list)
     without_gold: list[str] = field(default_factory=list)
@@ -131,6 +138,13 @@ class LLMSummary:
             more = len(self.failures) - _SHOWN
             out.append(f"Parse failures (their gold entities count as missed): {shown}"
                        + (f"; and {more} more." if more > 0 else "."))
+        if self.skipped_list:
+            shown = "; ".join(f"document {d!r}: {p.removesuffix('; skipped')}"
+                              for d, p in self.skipped_list[:_SHOWN])
+            more = len(self.skipped_list) - _SHOWN
+            out.append(f"{len(self.skipped_list)} item(s) of the outputs are not mentions (no "
+                       f"text or no label) and were left out: {shown}"
+                       + (f"; and {more} more." if more > 0 else "."))
         if self.schema_labels:
             listed = ", ".join(f"{lab!r} ({n})" for lab, n in sorted(self.schema_labels.items()))
             out.append(f"Labels outside the gold schema (scored as false positives; map them "
@@ -165,6 +179,8 @@ class LLMSummary:
             "unaligned_mentions": [{"id": d, "text": t, "label": lab}
                                    for d, t, lab in self.unaligned_list],
             "parse_failure_list": [{"id": d, "problem": p} for d, p in self.failures],
+            "skipped": self.skipped,
+            "skipped_items": [{"id": d, "problem": p} for d, p in self.skipped_list],
             "schema_labels": dict(sorted(self.schema_labels.items())),
             "without_output": list(self.without_output),
             "without_gold": list(self.without_gold),

@@ -265,6 +265,7 @@ class _Tally:
                                 "offsets_rejected"), 0)
         self.outside: Counter[str] = Counter()
         self.failures: list[tuple[str, str]] = []
+        self.skipped: list[tuple[str, str]] = []  # (document id, problem) of items not read
         # the mentions not placed, as columns: document, 0 unaligned or 1 dropped, index in its
         # output, document id, the item (text, label, start, end)
         self.lost: tuple[list[int], list[int], list[int], list[str], list[Item]] = (
@@ -310,6 +311,8 @@ class _Tally:
         if read.failed:
             c["parse_failures"] += 1
             self.failures.append((name, read.problems[0]))
+        elif read.problems:
+            self.skipped += zip(repeat(name), read.problems)
         if read.repairs:
             c["repaired"] += 1
         labels = [it[1] for it in items]
@@ -367,5 +370,6 @@ class _Tally:
         return {**c, "documents": documents, "unaligned": len(unaligned), "dropped": sum(kinds),
                 "out_of_schema": sum(self.outside.values()), "policy": policy,
                 "normalize": normalize, "unaligned_list": unaligned, "failures": self.failures,
+                "skipped": len(self.skipped), "skipped_list": self.skipped,
                 "schema_labels": dict(sorted(self.outside.items())),
                 "without_output": without_output, "without_gold": without_gold}
