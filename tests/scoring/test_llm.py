@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import pytest
 
@@ -90,6 +91,25 @@ def test_an_output_with_every_item_readable_skips_nothing():
     r = evaluate_llm(GOLD, [OUTPUT], zero_division=0.0)
     assert (r.extra["llm"]["skipped"], r.extra["llm"]["skipped_items"]) == (0, [])
     assert not any("were left out" in n for n in r.notes)
+
+
+@pytest.mark.parametrize("count", [evaluate_llm, nerscore.llm_sequence_counts])
+def test_a_label_operation_on_a_label_of_the_data_does_not_warn(count):
+    # the unaligned 'London' (LOC) is scored apart: PER is a label of the data all the same
+    kw = {"zero_division": 0.0} if count is evaluate_llm else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        count(GOLD, [OUTPUT], drop=["PER"], **kw)
+
+
+@pytest.mark.parametrize("count", [evaluate_llm, nerscore.llm_sequence_counts])
+def test_an_unknown_label_warns_once_naming_every_label_of_the_data(count):
+    kw = {"zero_division": 0.0} if count is evaluate_llm else {}
+    with pytest.warns(nerscore.UnknownLabelWarning) as caught:
+        count(GOLD, [[*TRAP, Mention("London", "ORG")]], drop=["PRE"], **kw)
+    assert [str(w.message) for w in caught] == [
+        "The label operations name 'PRE', which is not a label of the data; the labels are "
+        "'LOC', 'ORG', 'PER'. Did you mean 'PER'?"]
 
 
 def test_a_parse_failure_misses_every_gold_entity_and_is_counted():

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from nerscore.decode.inputs import Prepared, prepare_spans
+from nerscore.decode.label_ops import warn_unknown_labels
 from nerscore.io.llm_output import Item
 from nerscore.matching.registry import get_matcher
 from nerscore.scoring.llm_align import AlignedRows, align_rows, label_aliases_map
@@ -41,6 +42,7 @@ from nerscore.scoring.metrics import MatcherRun, build_report, run_matcher
 from nerscore.scoring.report import Report
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import Document
+from nerscore.values.label_ops import LabelOps, seen_labels
 from nerscore.values.mentions import Mention
 from nerscore.values.spans import EntityColumns
 from nerscore.values.tags import encode_strings
@@ -290,11 +292,13 @@ def score_aligned(aligned: AlignedOutputs, *, match: str = "exact", token_units:
     if match == "mention":
         options.setdefault("normalize", summary.normalize)
     run = run_on_columns(aligned.gold, aligned.columns(), match, options,
-                         align=get_matcher(match).aligns, prepared=aligned.prepared)
+                         align=get_matcher(match).aligns, prepared=aligned.prepared,
+                         warn_labels=not lost)
     prep, res = run.prep, run.result
     counts = res.counts
     if lost:
         counts = counts + _lost_counts(lost, match, options, token_units=token_units)
+        warn_label_ops(options, counts.tallies)
     extra = {**res.extra, "llm": summary.to_dict()}
     return build_report(
         counts, match=match, options={k: run.options[k] for k in options if k in run.options},
@@ -387,19 +391,35 @@ def align_outputs(
 
 def run_on_columns(docs: Sequence[Document], pred: EntityColumns, match: str,
                    options: Mapping[str, Any], *, align: bool,
-                   prepared: Prepared | None = None) -> MatcherRun:
+                   prepared: Prepared | None = None, warn_labels: bool = True) -> MatcherRun:
     """Run a matcher on gold documents and predictions given as columns over them.
 
     ``pred.seq`` indexes ``docs``; no span object is made for the predictions.
     ``prepared`` is the gold side already prepared without predictions
-    (documents without ignore regions), or None.
+    (documents without ignore regions), or None. ``warn_labels=False``
+    leaves the warning on labels that the label operations name and the
+    input lacks to the caller (:func:`warn_label_ops`), as for a run of
+    some of the predictions (the aligned ones, or the lost ones).
     """
     def prepare() -> Prepared:
         if prepared is None:
             return prepare_spans(docs, None, pred_columns=pred)
         return replace(prepared, pred=pred)
 
-    return run_matcher(docs, None, match, Decoding(), options, align=align, prepared=prepare)
+    return run_matcher(docs, None, match, Decoding(), options, align=align, prepared=prepare,
+                       warn_labels=warn_labels)
+
+
+def warn_label_ops(options: Mapping[str, Any], tallies: Mapping[str, int]) -> None:
+    """Warn once about labels the label operations of ``options`` name and no entity has.
+
+    ``tallies`` are the counts of every run (the aligned predictions and the
+    lost mentions together), so that a label only the aligned predictions or
+    only the lost mentions have is a label of the data.
+    """
+    ops = LabelOps.split(options)[0]
+    if ops:
+        warn_unknown_labels(ops, seen_labels(tallies))
 
 
 def _lost_counts(lost: list[Item], match: str, options: Mapping[str, Any], *,
@@ -407,7 +427,7 @@ def _lost_counts(lost: list[Item], match: str, options: Mapping[str, Any], *,
     """The counts of predictions no gold entity can match: one span per lost mention."""
     docs, pred = lost_columns(lost, None, token_units=token_units)
     opts = {k: v for k, v in options.items() if k not in ("discontinuous", "subset")}
-    return run_on_columns(docs, pred, match, opts, align=False).result.counts
+    return run_on_columns(docs, pred, match, opts, align=False, warn_labels=False).result.counts
 
 
 def lost_columns(lost: Sequence[Item], ids: Sequence[str] | None, *, token_units: bool,

@@ -29,7 +29,13 @@ import numpy as np
 
 from nerscore.analysis.significance.units import SequenceCounts, counts_of_run
 from nerscore.matching import get_matcher
-from nerscore.scoring.llm import AlignedOutputs, align_outputs, lost_columns, run_on_columns
+from nerscore.scoring.llm import (
+    AlignedOutputs,
+    align_outputs,
+    lost_columns,
+    run_on_columns,
+    warn_label_ops,
+)
 from nerscore.values.documents import Document
 
 __all__ = ["aligned_sequence_counts", "llm_sequence_counts"]
@@ -60,16 +66,20 @@ def aligned_sequence_counts(aligned: AlignedOutputs, *, match: str = "exact",
     if match == "mention":
         options.setdefault("normalize", aligned.summary.normalize)
     aligns = get_matcher(match).aligns
-    sc = counts_of_run(run_on_columns(aligned.gold, aligned.columns(), match, options,
-                                      align=aligns), match)
+    lost_items = aligned.lost_items
+    run = run_on_columns(aligned.gold, aligned.columns(), match, options, align=aligns,
+                         warn_labels=not lost_items)
+    sc = counts_of_run(run, match)
     if sc.ids is None:  # no documents: nothing but lost mentions
         sc = SequenceCounts(sc.labels, sc.tp, sc.n_pred, sc.n_gold,
                             tuple(str(d.id) for d in aligned.gold))
-    if not aligned.lost_items:
+    if not lost_items:
         return sc
-    docs, pred = lost_columns(aligned.lost_items, aligned.lost_ids, token_units=token_units)
+    docs, pred = lost_columns(lost_items, aligned.lost_ids, token_units=token_units)
     opts = {k: v for k, v in options.items() if k not in ("discontinuous", "subset")}
-    lost = counts_of_run(run_on_columns(docs, pred, match, opts, align=aligns), match)
+    lost_run = run_on_columns(docs, pred, match, opts, align=aligns, warn_labels=False)
+    warn_label_ops(options, {**run.result.counts.tallies, **lost_run.result.counts.tallies})
+    lost = counts_of_run(lost_run, match)
     return _add_rows(sc, lost, [str(d.id) for d in docs])
 
 
