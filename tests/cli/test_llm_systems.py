@@ -80,6 +80,16 @@ def test_compare_two_models_each_with_its_summary(capsys):
     assert "--align first, --normalize loose" in out
 
 
+def test_compare_notes_the_label_operations_on_model_outputs_as_on_a_span_file(capsys):
+    status, out, err = run(capsys, "compare", GOLD, LLM, GOLD, "--names", "llm", "gold",
+                           *ALIAS, "--drop", "MISC", "--resamples", "50", "--format", "json")
+    assert status == 0
+    notes = json.loads(out)["notes"]
+    assert "llm: Labels removed (--drop): MISC (5 gold, 5 predicted entities)." in notes
+    assert "gold: Labels removed (--drop): MISC (5 gold, 5 predicted entities)." in notes
+    assert "warning" not in err  # MISC is a label of the data, though not of the unaligned
+
+
 def test_compare_model_outputs_against_a_tag_file_on_conll_gold(capsys, tmp_path):
     gold = tmp_path / "gold.conll"
     gold.write_text("Anna B-PER\nslept O\n\nParis B-LOC\n\n")

@@ -132,8 +132,8 @@ def _note(message: str) -> None:
 
 
 def _read(args: argparse.Namespace, outputs: set[str],
-          ) -> tuple[Any, list[Any], dict[str, Any], Any, Any]:
-    """Gold, the predictions, the tag options, the document starts, the model-output summaries.
+          ) -> tuple[Any, list[Any], dict[str, Any], Any, Any, Any]:
+    """Gold, the predictions, the tag options, the document starts, the model outputs' summaries and notes.
 
     A PRED of model outputs is given as its per-document counts
     (:mod:`nerscore.cli.llm_systems`).
@@ -171,7 +171,7 @@ def _read(args: argparse.Namespace, outputs: set[str],
                             *(n for pred in preds for n in pred.notes)]):
         _note(n)
     data = iter([p.data for p in preds])
-    summaries, systems = {}, []
+    summaries, systems, llm_notes = {}, [], {}
     if outputs:
         check_unit(args, files[0][2], gold)
     for name, path in zip(_names(args), args.preds, strict=True):
@@ -181,7 +181,8 @@ def _read(args: argparse.Namespace, outputs: set[str],
         scored = score_llm_system(args, files[0][2], gold, path, report=False, counts=True)
         systems.append(scored.counts)
         summaries[name] = scored.summary
-    return gold.data, systems, tag_kw, documents_of(gold, args.unit), summaries
+        llm_notes[name] = scored.notes
+    return gold.data, systems, tag_kw, documents_of(gold, args.unit), summaries, llm_notes
 
 
 def _read_runs(args: argparse.Namespace) -> tuple[Any, list[Any], dict[str, Any], Any]:
@@ -232,7 +233,7 @@ def run_compare(args: argparse.Namespace) -> int:
         tag_gold = gold_fmt.kind_of(args.gold, fm.reader_options(args, gold_fmt, "gold"))
         check_scored_outputs(args, tag_gold == "tags", sorted(outputs),
                              every=outputs == set(args.preds))
-    gold, preds, tag_kw, documents, summaries = _read(args, outputs)
+    gold, preds, tag_kw, documents, summaries, llm_notes = _read(args, outputs)
     preds, chosen = per_system_thresholds(args, preds, names, options)
     for n in chosen:
         _note(n)
@@ -247,7 +248,7 @@ def run_compare(args: argparse.Namespace) -> int:
         )
     finally:
         bar.close()
-    return _write(args, with_llm_summaries(result, summaries))
+    return _write(args, with_llm_summaries(result, summaries, llm_notes))
 
 
 def _write(args: argparse.Namespace, result: Any) -> int:

@@ -13,7 +13,7 @@ files are read as usual (docs/llm.md).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.cli import _formats as fm, _options as opt, llm
@@ -43,12 +43,16 @@ class LLMSystem(NamedTuple):
         What reading and aligning counted.
     outputs : dict of str to str
         The raw output of each document, by gold document id (when asked for).
+    notes : tuple of str
+        With the counts: what the label operations changed, as a report's
+        notes say it (the report has them among its own).
     """
 
     report: Report | None
     counts: SequenceCounts | None
     summary: LLMSummary
     outputs: dict[str, str]
+    notes: tuple[str, ...] = ()
 
 
 def llm_preds(args: argparse.Namespace, paths: Sequence[str]) -> set[str]:
@@ -143,7 +147,7 @@ def score_llm_system(
     -------
     LLMSystem
     """
-    from nerscore.analysis.significance.llm_units import aligned_sequence_counts
+    from nerscore.analysis.significance.llm_units import aligned_counts_and_notes
     from nerscore.io.llm_records import read_llm_records
     from nerscore.scoring.llm import align_outputs, score_aligned
 
@@ -162,11 +166,12 @@ def score_llm_system(
         scored = score_aligned(aligned, match=args.match, token_units=tokens is not None,
                                beta=args.beta, zero_division=args.zero_division, **options)
     per_doc = None
+    notes: tuple[str, ...] = ()
     if counts:
-        per_doc = aligned_sequence_counts(aligned, match=args.match,
-                                          token_units=tokens is not None, **options)
+        per_doc, notes = aligned_counts_and_notes(aligned, match=args.match,
+                                                  token_units=tokens is not None, **options)
     raw = raw_outputs(records, [str(d.id) for d in docs]) if outputs else {}
-    return LLMSystem(scored, per_doc, aligned.summary, raw)
+    return LLMSystem(scored, per_doc, aligned.summary, raw, notes)
 
 
 def raw_outputs(records: Sequence[LLMRecord], ids: Sequence[str]) -> dict[str, str]:
@@ -241,7 +246,8 @@ def check_unit(args: argparse.Namespace, gold_fmt: Format, gold: ReadResult) -> 
                              "document")
 
 
-def with_llm_summaries(result: Any, summaries: dict[str, LLMSummary]) -> Any:
+def with_llm_summaries(result: Any, summaries: dict[str, LLMSummary],
+                       more: Mapping[str, Sequence[str]] | None = None) -> Any:
     """A comparison with each model-output system's summary: notes and ``llm`` entry.
 
     Parameters
@@ -250,6 +256,9 @@ def with_llm_summaries(result: Any, summaries: dict[str, LLMSummary]) -> Any:
         From :func:`nerscore.compare`.
     summaries : dict of str to LLMSummary
         By system name.
+    more : mapping of str to sequence of str, optional
+        Other notes of the systems (:attr:`LLMSystem.notes`), by name: each
+        given after its system's summary, prefixed with its name.
 
     Returns
     -------
@@ -259,6 +268,8 @@ def with_llm_summaries(result: Any, summaries: dict[str, LLMSummary]) -> Any:
 
     if not summaries:
         return result
-    notes = [n for name, s in summaries.items() for n in summary_notes(name, s)]
+    more = more or {}
+    notes = [n for name, s in summaries.items()
+             for n in (*summary_notes(name, s), *(f"{name}: {m}" for m in more.get(name, ())))]
     return dataclasses.replace(result, notes=(*notes, *result.notes),
                                llm={name: s.to_dict() for name, s in summaries.items()})

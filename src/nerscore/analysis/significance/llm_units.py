@@ -37,8 +37,9 @@ from nerscore.scoring.llm import (
     warn_label_ops,
 )
 from nerscore.values.documents import Document
+from nerscore.values.label_ops import label_notes
 
-__all__ = ["aligned_sequence_counts", "llm_sequence_counts"]
+__all__ = ["aligned_counts_and_notes", "aligned_sequence_counts", "llm_sequence_counts"]
 
 
 def aligned_sequence_counts(aligned: AlignedOutputs, *, match: str = "exact",
@@ -62,6 +63,19 @@ def aligned_sequence_counts(aligned: AlignedOutputs, *, match: str = "exact",
         One row per gold document (ids set), then one per output whose
         document gold does not have.
     """
+    return aligned_counts_and_notes(aligned, match=match, token_units=token_units,
+                                    **options)[0]
+
+
+def aligned_counts_and_notes(aligned: AlignedOutputs, *, match: str = "exact",
+                             token_units: bool = False, **options: Any,
+                             ) -> tuple[SequenceCounts, tuple[str, ...]]:
+    """:func:`aligned_sequence_counts` and the notes on what the label operations changed.
+
+    The notes are those a report of the same outputs gives
+    (:func:`~nerscore.values.label_ops.label_notes`), over the aligned
+    and the lost mentions together.
+    """
     options = dict(options)
     if match == "mention":
         options.setdefault("normalize", aligned.summary.normalize)
@@ -70,17 +84,19 @@ def aligned_sequence_counts(aligned: AlignedOutputs, *, match: str = "exact",
     run = run_on_columns(aligned.gold, aligned.columns(), match, options, align=aligns,
                          warn_labels=not lost_items)
     sc = counts_of_run(run, match)
+    tallies = dict(run.result.counts.tallies)
     if sc.ids is None:  # no documents: nothing but lost mentions
         sc = SequenceCounts(sc.labels, sc.tp, sc.n_pred, sc.n_gold,
                             tuple(str(d.id) for d in aligned.gold))
-    if not lost_items:
-        return sc
-    docs, pred = lost_columns(lost_items, aligned.lost_ids, token_units=token_units)
-    opts = {k: v for k, v in options.items() if k not in ("discontinuous", "subset")}
-    lost_run = run_on_columns(docs, pred, match, opts, align=aligns, warn_labels=False)
-    warn_label_ops(options, {**run.result.counts.tallies, **lost_run.result.counts.tallies})
-    lost = counts_of_run(lost_run, match)
-    return _add_rows(sc, lost, [str(d.id) for d in docs])
+    if lost_items:
+        docs, pred = lost_columns(lost_items, aligned.lost_ids, token_units=token_units)
+        opts = {k: v for k, v in options.items() if k not in ("discontinuous", "subset")}
+        lost_run = run_on_columns(docs, pred, match, opts, align=aligns, warn_labels=False)
+        for key, n in lost_run.result.counts.tallies.items():
+            tallies[key] = tallies.get(key, 0) + n
+        warn_label_ops(options, tallies)
+        sc = _add_rows(sc, counts_of_run(lost_run, match), [str(d.id) for d in docs])
+    return sc, label_notes(tallies)
 
 
 def _add_rows(sc: SequenceCounts, more: SequenceCounts, ids: list[str]) -> SequenceCounts:
