@@ -433,3 +433,12 @@ def test_adjudicate_notes_an_output_named_with_no_suffix_a_format_claims(
                   ["-o", str(tmp_path / "named"), "--output-format", "conll"]):
         assert main(["adjudicate", *CONLL, *flags]) == 0
         assert "no suffix a format claims" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["agree", "adjudicate"])
+def test_a_blank_name_is_a_usage_error(capsys, tmp_path, command):
+    out = ["-o", str(tmp_path / "gold.conll")] if command == "adjudicate" else []
+    assert main([command, *CONLL, "--names", "a", "", "c", *out]) == 2
+    err = capsys.readouterr().err
+    assert "argument --names: expected a name to show in the output; got ''" in err
+    assert not (tmp_path / "gold.conll").exists()

@@ -114,6 +114,8 @@ def test_compare_markdown_and_span_files(capsys, tmp_path):
 @pytest.mark.parametrize(("argv", "message"), [
     (["--names", "only-one"], "one name per PRED"),
     (["--names", "x", "x"], "distinct"),
+    (["--names", "x", ""], "argument --names: expected a name to show in the output; got ''"),
+    (["--names", " ", "x"], "got ' ', which shows as nothing"),
     (["--beta", "2"], "--beta weighs recall in the F-score; compare scores precision, recall and "
      "F1: leave it out."),
     (["--s", "0.5"], "does not apply to --match exact"),

@@ -254,3 +254,11 @@ def test_gold_given_as_a_pred_file_is_noted_as_score_notes_it(tmp_path, capsys):
     page = out.read_text(encoding="utf-8")
     assert same in page
     assert copied in page
+
+
+def test_a_blank_system_name_is_a_usage_error(tmp_path, capsys):
+    gold = str(DATA / "test.conll")
+    out = tmp_path / "r.html"
+    assert main(["report", gold, gold, gold, "--names", "A", " ", "-o", str(out)]) == 2
+    assert "argument --names: expected a name to show in the output" in capsys.readouterr().err
+    assert not out.exists()

@@ -130,6 +130,24 @@ def non_negative_int(value: str) -> int:
     return x
 
 
+def display_name(value: str) -> str:
+    """An argparse type: a name the output shows (of a system, an annotator), not blank.
+
+    Examples
+    --------
+    >>> display_name("ana")
+    'ana'
+    >>> display_name(" ")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a name to show in the output; got ' ', which shows as nothing
+    """
+    if not value.strip():
+        raise argparse.ArgumentTypeError(
+            f"expected a name to show in the output; got {value!r}, which shows as nothing")
+    return value
+
+
 class TagText(argparse.Action):
     """An argparse action: a tag or a tag delimiter, which cannot be empty.
 

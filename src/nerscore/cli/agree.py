@@ -110,7 +110,7 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="one annotation file (or BRAT folder) per annotator, two or more; or "
                         "one export holding several annotators (--input-format label-studio "
                         "or prodigy, or an INCEpTION project export folder)")
-    p.add_argument("--names", metavar="NAME", nargs="+", default=None,
+    p.add_argument("--names", metavar="NAME", nargs="+", default=None, type=opt.display_name,
                    help="one name per FILE, or per annotator of one export (default: the file "
                         "names, or the export's annotators)")
     p.add_argument("--input-format", type=fm.format_name, default=None, metavar="FORMAT",

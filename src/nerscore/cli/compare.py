@@ -89,7 +89,7 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("preds", metavar="PRED", nargs="*",
                    help="predicted files, one per system (or --system)")
     add_system_option(p)
-    p.add_argument("--names", metavar="NAME", nargs="+", default=None,
+    p.add_argument("--names", metavar="NAME", nargs="+", default=None, type=opt.display_name,
                    help="one name per PRED (default: the file names)")
     p.add_argument("--metric", choices=METRICS, default="f1",
                    help="the score the pairs compare (default: f1)")

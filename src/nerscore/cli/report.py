@@ -69,7 +69,7 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("-o", "--output", metavar="FILE", default="report.html",
                         help="where to write the page; '-' for standard output "
                              "(default: report.html)")
-    parser.add_argument("--names", metavar="NAME", nargs="+", default=None,
+    parser.add_argument("--names", metavar="NAME", nargs="+", default=None, type=opt.display_name,
                         help="one name per PRED (default: the file names)")
     parser.add_argument("--title", default="nerscore report", help="title of the page")
     parser.add_argument("--no-errors", action="store_true",
