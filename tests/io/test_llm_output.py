@@ -52,6 +52,24 @@ def test_json_dict_by_label_and_wrapped_list():
     assert (wrapped.format, pairs(wrapped)) == ("json-list", [("Paris", "LOC")])
 
 
+@pytest.mark.parametrize("extra", ['"reasoning": "Paris is a city"', '"count": 1',
+                                   '"explanation": ["Paris is a city"]'])
+def test_an_entity_list_beside_other_keys_is_read_as_the_list(extra):
+    # read as a dict of labels, the entities would be skipped and the other key a mention
+    parsed = parse_llm_output('{"entities": [{"text": "Paris", "label": "LOC"}], ' + extra + "}")
+    assert (parsed.format, pairs(parsed)) == ("json-list", [("Paris", "LOC")])
+    key = extra.split('"')[1]
+    assert len(parsed.problems) == 1
+    assert parsed.problems[0].startswith(f"key {key!r} (")
+    assert parsed.problems[0].endswith("beside the entity list 'entities' is not read; skipped")
+
+
+def test_a_dict_of_labels_named_like_a_wrapper_is_still_a_dict_of_labels():
+    parsed = parse_llm_output('{"entities": ["Paris"], "LOC": ["Lyon"]}')
+    assert (parsed.format, pairs(parsed)) == ("json-dict", [("Paris", "entities"),
+                                                            ("Lyon", "LOC")])
+
+
 def test_items_without_text_or_label_are_skipped_and_located():
     parsed = parse_llm_output('[{"text": "Paris"}, {"label": "LOC"}, 3, {"text": "Lyon", '
                               '"label": "LOC"}]')

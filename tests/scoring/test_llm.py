@@ -76,6 +76,7 @@ def test_the_report_states_the_llm_summary():
     '[{"text": "Paris", "label": "LOC"}, {"text": "France"}, "Lyon", {"text": 5, "label": "LOC"}]',
     [{"text": "Paris", "label": "LOC"}, {"text": "France"}, "Lyon", {"text": 5, "label": "LOC"}],
     '{"LOC": ["Paris", 7], "PER": {"name": "x"}, "ORG": ["Acme"]}',
+    '{"entities": [{"text": "Paris", "label": "LOC"}], "reasoning": "France is a country"}',
 ])
 def test_items_that_are_no_mention_are_counted_and_named_not_dropped_silently(output):
     r = evaluate_llm(GOLD, [output], zero_division=0.0)
@@ -83,8 +84,9 @@ def test_items_that_are_no_mention_are_counted_and_named_not_dropped_silently(ou
     assert llm["skipped"] == len(llm["skipped_items"]) > 0
     assert all(item["id"] == "d1" for item in llm["skipped_items"])
     note = next(n for n in r.notes if "were left out" in n)
-    assert note.startswith(f"{llm['skipped']} item(s) of the outputs are not mentions")
-    assert "document 'd1': item" in note or "document 'd1': label" in note
+    assert note.startswith(f"{llm['skipped']} item(s) of the outputs could not be read as mentions")
+    assert any(f"document 'd1': {what}" in note for what in ("item", "label", "key"))
+    assert r.micro.tp == 1
 
 
 def test_an_output_with_every_item_readable_skips_nothing():

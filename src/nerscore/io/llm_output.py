@@ -149,6 +149,14 @@ def items_from_json(value: Any) -> tuple[list[Item], list[str], str] | None:
         for key in WRAPPER_KEYS:
             if isinstance(value.get(key), list) and len(value) == 1:
                 return items_from_json(value[key])
+        wrapped = [key for key in WRAPPER_KEYS if _holds_objects(value.get(key))]
+        if len(wrapped) == 1:  # {"entities": [{...}], "reasoning": "..."}: no label holds objects
+            key = wrapped[0]
+            read = items_from_json(value[key])
+            if read is not None:  # a list always reads
+                others = [f"key {k!r} ({v!r}) beside the entity list {key!r} is not read; "
+                          "skipped" for k, v in value.items() if k != key]
+                return read[0], [*read[1], *others], read[2]
         items: list[Item] = []
         problems: list[str] = []
         for label, listed in value.items():
@@ -181,6 +189,11 @@ def items_from_json(value: Any) -> tuple[list[Item], list[str], str] | None:
                 problems.append(problem)
         return items, problems, "json-list"
     return None
+
+
+def _holds_objects(value: Any) -> bool:
+    """Whether ``value`` is a list with an object (or a pair) among its items: no label's strings."""
+    return isinstance(value, list) and any(isinstance(x, (dict, list)) for x in value)
 
 
 def _item(item: Any, k: int) -> tuple[Item | None, str]:

@@ -75,8 +75,9 @@ class LLMSummary:
     failures : list of (str, str)
         ``(document id, problem)`` of every parse failure.
     skipped : int
-        Items of outputs read otherwise (or of ``mentions``) that are no
-        mention (no text or no label): left out of the mentions and the scores.
+        Items of outputs read otherwise (or of ``mentions``) that could not be
+        read as mentions (no text, no label, a key beside an entity list):
+        left out of the mentions and the scores.
     skipped_list : list of (str, str)
         ``(document id, problem)`` of every skipped item.
     schema_labels : dict of str to int
@@ -144,8 +145,8 @@ class LLMSummary:
             shown = "; ".join(f"document {d!r}: {p.removesuffix('; skipped')}"
                               for d, p in self.skipped_list[:_SHOWN])
             more = len(self.skipped_list) - _SHOWN
-            out.append(f"{len(self.skipped_list)} item(s) of the outputs are not mentions (no "
-                       f"text or no label) and were left out: {shown}"
+            out.append(f"{len(self.skipped_list)} item(s) of the outputs could not be read as "
+                       f"mentions (no text, no label) and were left out: {shown}"
                        + (f"; and {more} more." if more > 0 else "."))
         if self.schema_labels:
             listed = ", ".join(f"{lab!r} ({n})" for lab, n in sorted(self.schema_labels.items()))
