@@ -90,7 +90,7 @@ def test_items_that_are_no_mention_are_noted_in_every_format(capsys, tmp_path, e
                                else items}) + "\n")
     status, out, _ = run(capsys, "score", example[0], str(llm), "--zero-division", "0")
     assert status == 0
-    assert ("note: 2 item(s) of the outputs could not be read as mentions (no text, no label) "
+    assert ("note: 2 item(s) of the outputs could not be read as mentions "
             "and were left out: document 'd1': item 2 ({'text': 'France'}) has no label key") in out
     assert "document 'd1': item 3 ('Lyon') is not an object with a text and a label." in out
     status, out, _ = run(capsys, "score", example[0], str(llm), "--format", "json",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import nerscore
@@ -62,6 +64,16 @@ def test_an_entity_list_beside_other_keys_is_read_as_the_list(extra):
     assert len(parsed.problems) == 1
     assert parsed.problems[0].startswith(f"key {key!r} (")
     assert parsed.problems[0].endswith("beside the entity list 'entities' is not read; skipped")
+
+
+def test_a_long_value_beside_the_entity_list_is_named_cut_short():
+    reasoning = "Paris is the capital of France. " * 40
+    parsed = parse_llm_output(json.dumps({"entities": [{"text": "Paris", "label": "LOC"}],
+                                          "reasoning": reasoning}))
+    (problem,) = parsed.problems
+    assert problem.startswith("key 'reasoning' ('Paris is the capital of France. Paris")
+    assert "...) beside the entity list" in problem
+    assert len(problem) < 150
 
 
 def test_a_dict_of_labels_named_like_a_wrapper_is_still_a_dict_of_labels():

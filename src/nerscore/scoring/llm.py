@@ -146,7 +146,7 @@ class LLMSummary:
                               for d, p in self.skipped_list[:_SHOWN])
             more = len(self.skipped_list) - _SHOWN
             out.append(f"{len(self.skipped_list)} item(s) of the outputs could not be read as "
-                       f"mentions (no text, no label) and were left out: {shown}"
+                       f"mentions and were left out: {shown}"
                        + (f"; and {more} more." if more > 0 else "."))
         if self.schema_labels:
             listed = ", ".join(f"{lab!r} ({n})" for lab, n in sorted(self.schema_labels.items()))
