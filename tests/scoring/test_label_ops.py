@@ -148,3 +148,22 @@ def test_relabel_entities_codes_against_the_new_labels():
 
 def test_label_notes_ignore_other_tallies():
     assert label_notes({"gold_discontinuous": 2, "labels:any:seen:X": 1}) == ()
+
+
+def test_a_label_with_white_space_around_it_is_noted_and_scored_apart():
+    gold = [nerscore.Document("d", [(0, 4, "PER"), (14, 19, "LOC")], text="Anna lives in Paris")]
+    pred = [nerscore.Document("d", [(0, 4, "PER"), (14, 19, "LOC ")], text="Anna lives in Paris")]
+    r = nerscore.evaluate(gold, pred, zero_division=0)
+    assert sorted(r.labels) == ["LOC", "LOC ", "PER"]  # scored as it is given: nothing repaired
+    assert ("Label 'LOC ' has white space around it (0 gold, 1 predicted entity), so it is "
+            "scored apart from 'LOC', which the data also has. Strip the labels, or rename it "
+            "(labels_map={'LOC ': 'LOC'}, or --map-file).") in r.notes
+    renamed = nerscore.evaluate(gold, pred, zero_division=0, labels_map={"LOC ": "LOC"})
+    assert renamed.micro.f1 == 1.0
+    assert not any("white space" in n for n in renamed.notes)
+
+
+def test_the_untyped_label_and_plain_labels_get_no_note():
+    for gold in ([["B", "I", "O", "B-PER"]], [nerscore.Document("d", [(0, 1, "")])]):
+        r = nerscore.evaluate(gold, gold)
+        assert not any("white space" in n for n in r.notes)

@@ -31,7 +31,7 @@ from nerscore.scoring.report import Report, Row, entity_notes, entity_summary
 from nerscore.scoring.reuse import remembered, reusing, run_key
 from nerscore.values.counts import Counts
 from nerscore.values.decoding import Decoding
-from nerscore.values.label_ops import LabelOps, label_notes
+from nerscore.values.label_ops import LabelOps, label_notes, odd_label_notes
 from nerscore.values.ratios import check_beta, check_zero_division, safe_divide
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.selection import Selection
@@ -527,7 +527,8 @@ def build_report(
     elif n_tokens is not None:
         notes = (*notes, "no tokens: accuracy is undefined.")
     entities = entity_summary(counts, selection or Selection())
-    notes = (*notes, *entity_notes(entities), *label_notes(counts.tallies))
+    notes = (*notes, *entity_notes(entities), *label_notes(counts.tallies),
+             *odd_label_notes({k: (v.n_gold, v.n_pred) for k, v in per_label.items()}))
     if matcher.needs == "entities":  # the token matcher scores the tags, not entities
         notes = (*notes, *strict_notes(*strict_unread, scheme))
     return Report(

@@ -30,7 +30,7 @@ from typing import Any
 
 from nerscore.errors import FormatError, OptionError, quoted
 
-__all__ = ["LABEL_MAP_EXAMPLE", "LabelOps", "check_label_map", "label_notes", "seen_labels",
+__all__ = ["LABEL_MAP_EXAMPLE", "LabelOps", "check_label_map", "label_notes", "odd_label_notes", "seen_labels",
            "tally_key"]
 
 _PREFIX = "labels:"
@@ -257,6 +257,48 @@ def label_notes(tallies: Mapping[str, int], *, one_side: bool = False) -> tuple[
     if drops:
         shown = "; ".join(f"{k} ({count(v)})" for k, v in sorted(drops.items()))
         out.append(f"Labels removed (keep/drop): {shown}.")
+    return tuple(out)
+
+
+def odd_label_notes(sizes: Mapping[str, tuple[int, int]]) -> tuple[str, ...]:
+    """Notes on labels with white space around them (or made of white space only).
+
+    Such a label is scored as a label of its own: ``' LOC'`` is not ``'LOC'``,
+    though a table shows it as if it were. It is nearly always a stray space
+    in the data, so the report says so. (The empty label ``''`` is the label
+    of untyped entities, not noted.)
+
+    Parameters
+    ----------
+    sizes : mapping of str to (int, int)
+        Every label of the report: its numbers of gold and of predicted
+        entities. Labels without entities are not noted.
+
+    Returns
+    -------
+    tuple of str
+
+    Examples
+    --------
+    >>> for n in odd_label_notes({"LOC": (3, 2), " LOC": (0, 1), " ": (1, 0), "": (4, 4)}):
+    ...     print(n)
+    Label ' ' is only white space (1 gold, 0 predicted entities); it is scored as a label of its own. Give those entities a label.
+    Label ' LOC' has white space around it (0 gold, 1 predicted entity), so it is scored apart from 'LOC', which the data also has. Strip the labels, or rename it (labels_map={' LOC': 'LOC'}, or --map-file).
+    """
+    out = []
+    for label, (n_gold, n_pred) in sorted(sizes.items()):
+        if not label or label == label.strip() or not n_gold + n_pred:
+            continue
+        counted = _sides({"gold": n_gold, "pred": n_pred})
+        bare = label.strip()
+        if not bare:
+            out.append(f"Label {label!r} is only white space ({counted}); it is scored as a "
+                       "label of its own. Give those entities a label.")
+            continue
+        also = ", which the data also has" if sum(sizes.get(bare, (0, 0))) else ""
+        out.append(f"Label {label!r} has white space around it ({counted}), so it is scored "
+                   f"apart from {bare!r}{also}. Strip the labels, or rename it "
+                   f"(labels_map={{{label!r}: {bare!r}}}, or --map-file).")
     return tuple(out)
 
 
