@@ -294,5 +294,5 @@ def test_parquet_span_reader_errors(tmp_path, batches, case):
     gold = _span_file(tmp_path / "gold.parquet")
     pred = _span_file(tmp_path / "pred.parquet", PARQUET_SPAN_CASES[case])
     error = _same_error(gold, pred, sizes=(1, 3, 7, 20), zero_division=0)
-    assert ("used twice" in str(error)) == case.startswith("a duplicate id")
+    assert ("was already used on row" in str(error)) == case.startswith("a duplicate id")
     _same_error(pred, gold, sizes=(3,), zero_division=0)

@@ -12,6 +12,7 @@ from nerscore.accumulate.files import score_files
 from nerscore.cli import main
 from nerscore.errors import FormatError
 from nerscore.io.conll import read_conll
+from nerscore.io.jsonl import read_jsonl
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -239,3 +240,25 @@ def test_a_span_error_of_a_span_file_names_the_file_and_row(tmp_path, capsys, mo
     assert (str(info.value), info.value.document) == (message, "d2")
     assert main(["score", "a.parquet", "a.parquet"]) == 1
     assert capsys.readouterr().err == f"nerscore score: error: {message}\n"
+
+
+def test_a_duplicate_id_names_the_file_and_both_rows_as_json_lines_names_its_lines(
+        tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ids = ["d0", "d1", "d2", "d1"]
+    pq.write_table(pa.table({"id": ids, "spans": pa.array([[]] * 4, type=pa.list_(pa.struct(
+        [("start", pa.int64()), ("end", pa.int64()), ("label", pa.string())])))}),
+        "a.parquet", row_group_size=2)  # the two rows in two batches
+    (tmp_path / "a.jsonl").write_text("".join(json.dumps({"id": i, "spans": []}) + "\n"
+                                              for i in ids))
+    message = ("a.parquet, row 3 (counting from 0): document id 'd1' was already used on row 1; "
+               "ids must be unique.")
+    with pytest.raises(FormatError) as info:
+        read_parquet("a.parquet", chunk_size=2)
+    assert (str(info.value), info.value.source) == (message, "a.parquet")
+    with pytest.raises(FormatError) as info:
+        read_jsonl("a.jsonl")
+    assert str(info.value) == ("a.jsonl, line 4: document id 'd1' was already used on line 2; "
+                               "ids must be unique.")
+    assert main(["score", "a.parquet", "a.parquet"]) == 1
+    assert capsys.readouterr().err.endswith(f"nerscore score: error: {message}\n")

@@ -37,7 +37,7 @@ def iter_parquet_documents(
     if "ignore" in names:
         _check_structs(pf, "ignore", ("start", "end"), source)
     k = 0
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for batch in pf.iter_batches(batch_size=chunk_size, columns=columns):
         data = batch.to_pydict()
         n = batch.num_rows
@@ -53,10 +53,11 @@ def iter_parquet_documents(
                     f"{id_column!r}. Give every row an id, or leave out the column to number "
                     "the rows 1, 2, ... in file order.", source=source)
             name = str(doc_id)
-            if name in seen:
-                raise FormatError(f"{source}: document id {name!r} is used twice.",
-                                  source=source)
-            seen.add(name)
+            if name in seen:  # worded as JSON Lines words it, rows for lines
+                raise FormatError(f"{source}, row {k + i} (counting from 0): document id "
+                                  f"{name!r} was already used on row {seen[name]}; ids must be "
+                                  "unique.", source=source)
+            seen[name] = k + i
             items: Any = [_span(s) for s in spans or ()]
             found: Any = [_region(r) for r in ignore or ()]
             try:
