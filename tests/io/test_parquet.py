@@ -262,3 +262,42 @@ def test_a_duplicate_id_names_the_file_and_both_rows_as_json_lines_names_its_lin
                                "ids must be unique.")
     assert main(["score", "a.parquet", "a.parquet"]) == 1
     assert capsys.readouterr().err.endswith(f"nerscore score: error: {message}\n")
+
+
+@pytest.mark.parametrize(("ids", "kind", "got", "hint"), [
+    ([1.0, 2.0], pa.float64(), "1.0", "; pandas turns a column of integers with a missing value "
+     "into floats: cast it to 'Int64' or str before writing it"),
+    ([None, 2.5], pa.float32(), "2.5", "; pandas turns a column of integers with a missing value "
+     "into floats: cast it to 'Int64' or str before writing it"),
+    ([True, False], pa.bool_(), "True", ""),
+])
+def test_ids_that_are_not_strings_or_integers_are_an_error_as_in_json_lines(
+        tmp_path, capsys, monkeypatch, ids, kind, got, hint):
+    """Not the document ids '1.0' and '2.0': JSON Lines refuses an id 1.0 too."""
+    monkeypatch.chdir(tmp_path)
+    row = ids.index(next(i for i in ids if i is not None))
+    pq.write_table(pa.table({"id": pa.array(ids, type=kind), "text": ["Ann", "Bo"],
+                             "spans": [[{"start": 0, "end": 3, "label": "PER"}], []]}),
+                   "a.parquet")
+    message = (f"a.parquet, row {row} (counting from 0): expected the ids of column 'id' to be "
+               f"strings or integers; got {got} (the column holds {kind}). Write the ids as "
+               f"strings or integers{hint}.")
+    with pytest.raises(FormatError) as info:
+        read_parquet("a.parquet")
+    assert str(info.value) == message
+    (tmp_path / "a.jsonl").write_text(json.dumps({"id": ids[row], "spans": []}) + "\n")
+    with pytest.raises(FormatError, match="expected 'id' to be a string or an integer; got"):
+        read_jsonl("a.jsonl")
+    assert main(["score", "a.parquet", "a.parquet"]) == 1
+    assert capsys.readouterr().err.endswith(f"nerscore score: error: {message}\n")
+
+
+@pytest.mark.parametrize("kind", [pa.int64(), pa.uint8(), pa.large_string(),
+                                  pa.dictionary(pa.int32(), pa.string())])
+def test_ids_of_strings_or_integers_are_read_as_strings(tmp_path, kind):
+    path = tmp_path / "a.parquet"
+    ids = pa.array(["1", "2"]).cast(kind) if kind != pa.large_string() else pa.array(
+        ["1", "2"], type=kind)
+    pq.write_table(pa.table({"id": ids, "spans": pa.array([[], []], type=pa.list_(pa.struct(
+        [("start", pa.int64()), ("end", pa.int64()), ("label", pa.string())])))}), path)
+    assert [d.id for d in read_parquet(path)] == ["1", "2"]

@@ -25,6 +25,9 @@ def iter_parquet_documents(
     """Stream the span documents of a Parquet file, one batch of rows at a time.
 
     Rows without an id column are numbered ``"1"``, ``"2"``, ... in file order.
+    Ids are strings or integers (read as their decimal strings), as in JSON
+    Lines: an id column of another type (a float column: ``1.0``) is an
+    error naming its first row with an id, before any row is read.
     """
     source = os.fspath(path)
     pf = open_parquet(path)
@@ -36,6 +39,8 @@ def iter_parquet_documents(
     _check_structs(pf, spans_column, ("start", "end", "label"), source)
     if "ignore" in names:
         _check_structs(pf, "ignore", ("start", "end"), source)
+    if id_column in names:
+        _check_ids(pf, id_column, source)
     k = 0
     seen: dict[str, int] = {}
     for batch in pf.iter_batches(batch_size=chunk_size, columns=columns):
@@ -67,6 +72,34 @@ def iter_parquet_documents(
                                        document=exc.document, spans=exc.spans) from None
         k += n
         yield docs
+
+
+def _check_ids(pf: Any, column: str, source: str) -> None:
+    """Raise a :class:`FormatError` unless the ids of ``column`` are strings or integers.
+
+    Named by the first row with an id: a column of nulls leaves each row's
+    own error (it has no id).
+    """
+    pa = _pa_module()
+    kind = pf.schema_arrow.field(column).type
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_integer(kind)
+            or pa.types.is_null(kind) or str(kind) == "string_view"):  # no is_string_view in 14
+        return
+    k = 0
+    for batch in pf.iter_batches(columns=[column]):
+        values = batch.column(0)
+        if values.null_count < len(values):
+            i = next(i for i, v in enumerate(values.is_valid().to_pylist()) if v)
+            hint = ("; pandas turns a column of integers with a missing value into floats: "
+                    "cast it to 'Int64' or str before writing it"
+                    if pa.types.is_floating(kind) else "")
+            raise FormatError(
+                f"{source}, row {k + i} (counting from 0): expected the ids of column "
+                f"{column!r} to be strings or integers; got {values[i].as_py()!r} (the column "
+                f"holds {kind}). Write the ids as strings or integers{hint}.", source=source)
+        k += len(values)
 
 
 def _check_structs(pf: Any, column: str, required: tuple[str, ...], source: str) -> None:

@@ -7,7 +7,7 @@ Two layouts, one row per sentence or document:
   vocabulary stored in the file's metadata under ``nerscore.vocab.<column>``
   (a JSON list), as :func:`write_parquet_tags` writes it. An optional
   ``"tokens"`` column (``list<string>``) gives the token strings.
-- **spans**: ``"id"`` (string; ids used twice are an error
+- **spans**: ``"id"`` (string or integer; ids used twice are an error
   naming both rows), ``"text"`` (string, optional) and
   ``"spans"``, a ``list<struct<start: int, end: int, label: string>>``; a
   span's optional ``fragments`` field (``list<struct<start: int, end:
