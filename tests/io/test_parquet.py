@@ -191,8 +191,14 @@ def test_a_file_that_is_not_parquet_is_named_with_how_to_read_it(tmp_path, capsy
     cut.write_bytes(whole.read_bytes()[:40] + whole.read_bytes()[-8:])  # the footer, no data
     with pytest.raises(FormatError, match=r"cut\.parquet: not a Parquet file \(pyarrow: "):
         list(iter_parquet_tags(cut))
-    with pytest.raises(FileNotFoundError):  # the system's error, as for any format
+    with pytest.raises(FileNotFoundError) as missing:  # the system's error, as for any format
         read_parquet(tmp_path / "missing.parquet")
+    assert (missing.value.filename, missing.value.strerror) == (
+        str(tmp_path / "missing.parquet"), "No such file or directory")
+    assert main(["score", str(whole), str(tmp_path / "missing.parquet")]) == 1
+    assert capsys.readouterr().err == (f"nerscore score: error: cannot read PRED "
+                                       f"{str(tmp_path / 'missing.parquet')!r}: No such file or "
+                                       "directory.\n")
     assert main(["score", str(text), str(text), "--gold-format", "parquet"]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"nerscore score: error: {text}: not a Parquet file (pyarrow: ")

@@ -21,14 +21,21 @@ def pq() -> Any:
 
 
 def open_parquet(path: Path) -> Any:
-    """The :class:`pyarrow.parquet.ParquetFile` of ``path``; a located error if it is none."""
+    """The :class:`pyarrow.parquet.ParquetFile` of ``path``; a located error if it is none.
+
+    A file that cannot be opened (a missing one) raises the system's
+    :class:`OSError` with the file's name, as :func:`open` raises it.
+    """
     try:
         return pq().ParquetFile(os.fspath(path))
     except (ValueError, OSError) as exc:
         reason = refusal(exc)
+        source = os.fspath(path)
+        if reason is None and isinstance(exc, OSError) and exc.errno and exc.filename is None:
+            # pyarrow's "[Errno 2] Failed to open local file ...": the system's error, named
+            raise OSError(exc.errno, os.strerror(exc.errno), source) from None
         if reason is None:
             raise
-        source = os.fspath(path)
         raise FormatError(
             f"{source}: not a Parquet file ({reason}). Read it in its own format (name that "
             "one, or none to guess it from the file name), or convert it to Parquet with "
