@@ -296,3 +296,25 @@ def test_parquet_span_reader_errors(tmp_path, batches, case):
     error = _same_error(gold, pred, sizes=(1, 3, 7, 20), zero_division=0)
     assert ("was already used on row" in str(error)) == case.startswith("a duplicate id")
     _same_error(pred, gold, sizes=(3,), zero_division=0)
+
+
+@pytest.mark.parametrize("layout", ["tags", "spans"])
+def test_a_parquet_gold_s_reader_error_comes_before_a_prediction_that_cannot_be_opened(
+        tmp_path, batches, layout):
+    """Read whole, gold is read first, as for CoNLL and JSON Lines files."""
+    if layout == "tags":
+        gold = _tag_file(tmp_path / "gold.parquet", PARQUET_TAG_CASES[
+            "a label id outside the vocabulary, late"])
+    else:
+        gold = _span_file(tmp_path / "gold.parquet", PARQUET_SPAN_CASES["a duplicate id, late"])
+    pred = tmp_path / "missing.parquet"
+    assert _same_error(gold, pred, sizes=(1, 3, 20), zero_division=0).source == str(gold)
+    not_parquet = tmp_path / "pred.parquet"  # nor one that is not a Parquet file
+    not_parquet.write_text("Anna B-PER\n")
+    assert _same_error(gold, not_parquet, sizes=(3,), zero_division=0).source == str(gold)
+    clean = (_tag_file if layout == "tags" else _span_file)(tmp_path / "clean.parquet")
+    with pytest.raises(FileNotFoundError) as info:  # gold read to its end without one
+        stream_score(clean, pred, FileScoring.from_keywords(chunk_size=3))
+    assert info.value.filename == str(pred)
+    with pytest.raises(FileNotFoundError):
+        score_files(clean, pred, stream=False)

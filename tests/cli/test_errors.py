@@ -78,6 +78,42 @@ def test_gold_s_reader_error_comes_before_a_prediction_that_cannot_be_read(capsy
                            "or directory.\n")
 
 
+
+@pytest.mark.parametrize("layout", ["tags", "spans"])
+def test_a_parquet_gold_s_reader_error_comes_before_a_prediction_that_cannot_be_read(
+        capsys, tmp_path, monkeypatch, layout):
+    """As for CoNLL and JSON Lines: the kind of the missing file does not open it first."""
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    from nerscore.io import parquet
+
+    monkeypatch.setattr(parquet, "_BATCH", 4)  # gold's first batches read well
+    gold, pred = tmp_path / "g.parquet", tmp_path / "missing.parquet"
+
+    def write(bad):
+        if layout == "tags":
+            labels = [["B-PER", "O"]] * 20 + [["B-PER", None] if bad else ["O"]]
+            pq.write_table(pa.table({"labels": labels}), gold, row_group_size=4)
+            return f"{gold}: column 'labels' has null labels."
+        ids = [f"d{k}" for k in range(20)] + ["d1" if bad else "d20"]
+        span = pa.struct([("start", pa.int64()), ("end", pa.int64()), ("label", pa.string())])
+        pq.write_table(pa.table({"id": ids, "spans": pa.array([[]] * 21, type=pa.list_(span))}),
+                       gold, row_group_size=4)
+        return (f"{gold}, row 20 (counting from 0): document id 'd1' was already used on row 1; "
+                "ids must be unique.")
+
+    said = write(bad=True)
+    streamed = run(capsys, "score", str(gold), str(pred), "--chunk-sentences", "1")
+    assert streamed == run(capsys, "score", str(gold), str(pred), "--chunk-sentences", "0")
+    assert streamed == (1, f"nerscore score: error: {said}\n")
+    write(bad=False)  # gold read to its end without one: the prediction's error, named
+    streamed = run(capsys, "score", str(gold), str(pred), "--chunk-sentences", "1")
+    assert streamed == run(capsys, "score", str(gold), str(pred), "--chunk-sentences", "0")
+    assert streamed == (1, f"nerscore score: error: cannot read PRED {str(pred)!r}: No such file "
+                           "or directory.\n")
+
+
 def test_conlleval_on_a_tab_separated_file_keeps_the_status_and_hints(capsys, tmp_path):
     path = tmp_path / "tab.txt"
     path.write_bytes(b"a\tB-LOC\tB-LOC\nb\tO\tO\n\nc d\tO\tO\n")

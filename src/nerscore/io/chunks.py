@@ -506,7 +506,7 @@ def chunk_pairs(gold: str, pred: str, fmts: tuple[Format, Format], one_file: boo
     if g_read is None or p_read is None:
         raise NotStreamable(f"{(g_fmt if g_read is None else p_fmt).name} files are read whole")
     kind = g_fmt.kind_of(gold, gold_options)
-    if p_fmt.kind_of(pred, pred_options) != kind:
+    if p_fmt.kind_of(pred, pred_options, unread=kind) != kind:  # gold read first, as whole
         raise NotStreamable("one side holds tags and the other spans")
     g = g_read(gold, chunk_size, g_fmt.reader_options(gold_options))
     p = p_read(pred, chunk_size, p_fmt.reader_options(pred_options))

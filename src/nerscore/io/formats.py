@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from nerscore.errors import OptionError, closest
+from nerscore.errors import FormatError, OptionError, closest
 from nerscore.io.format_hooks import (
     AnnotatorSets,
     ChunkStream,
@@ -236,8 +236,14 @@ class Format:
         return f"<Format {self.name!r}: {self.summary}>"
 
     def kind_of(self, path: str | os.PathLike[str],
-                options: Mapping[str, Any] | None = None) -> str:
+                options: Mapping[str, Any] | None = None, *, unread: str | None = None) -> str:
         """What the file ``path`` holds: ``"tags"`` or ``"spans"``.
+
+        ``unread``: the kind to answer where the file cannot be opened, or
+        is not of this format (an :class:`OSError` or a :class:`FormatError`),
+        leaving its error to its reader. A prediction file takes its gold
+        file's kind so: read whole, gold is read first, and its reader's
+        error comes before that of a prediction file that cannot be read.
 
         Examples
         --------
@@ -246,7 +252,12 @@ class Format:
         """
         if isinstance(self.kind, str):
             return self.kind
-        kind = self.kind(os.fspath(path), dict(options or {}))
+        try:
+            kind = self.kind(os.fspath(path), dict(options or {}))
+        except (OSError, FormatError):
+            if unread is None:
+                raise
+            return unread
         if kind not in _KINDS:
             raise OptionError(f"The {self.name} format says {os.fspath(path)} holds {kind!r}; "
                               "expected 'tags' or 'spans'.", option="kind")

@@ -413,12 +413,21 @@ def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
 
 
 def _chunks(path: str, chunk_size: int, options: Mapping[str, Any]) -> ChunkStream:
-    if parquet_kind(path, **options) == "spans":
+    try:
+        kind = parquet_kind(path, **options)
+    except (OSError, FormatError):  # raised when read, after gold's error (Format.kind_of)
+        return ChunkStream(_read_later(path, chunk_size, options), file_error=any_input_error)
+    if kind == "spans":
         docs = iter_parquet_documents(path, chunk_size=_BATCH, **options)
         return ChunkStream(cut_chunks(docs, chunk_size), file_error=any_input_error)
     tags = iter_parquet_tags(path, chunk_size=_BATCH, **options)
     return ChunkStream(cut_chunks(tags, chunk_size), texts=_texts, file_error=any_input_error)
 
+
+def _read_later(path: str, chunk_size: int, options: Mapping[str, Any]) -> Iterator[Any]:
+    """The chunks of a file that could not be opened: its error, raised when it is read."""
+    parquet_kind(path, **options)  # raises it again
+    yield from _chunks(path, chunk_size, options).chunks
 
 
 def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
