@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import json
 import os
@@ -568,6 +569,40 @@ def test_repair_and_convert_keep_the_byte_order_mark_of_utf16_and_utf32(capsys, 
     status, out, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
                            encoding)
     assert (status, out) == (0, mark + "Anna\tB-PER\r\nleft\tO\r\n\r\nBo\tB-PER\r\n")
+    assert "byte-order mark" not in err
+
+
+
+@pytest.mark.parametrize(("encoding", "mark"), [("utf-16", codecs.BOM_UTF16_BE),
+                                                ("utf-32", codecs.BOM_UTF32_BE),
+                                                ("utf-16", codecs.BOM_UTF16_LE),
+                                                ("utf-32", codecs.BOM_UTF32_LE)])
+def test_repair_and_convert_write_utf16_and_utf32_back_in_the_byte_order_read(
+        capsys, tmp_path, encoding, mark):
+    """Not big-endian input written back little-endian (the machine's order) under its mark."""
+    order = encoding + ("-be" if mark in (codecs.BOM_UTF16_BE, codecs.BOM_UTF32_BE) else "-le")
+    src = tmp_path / "bom.conll"
+    src.write_bytes(mark + "Anna\tI-PER\nleft\tO\n".encode(order))
+    out_path = tmp_path / "fixed.conll"
+    status, _, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
+                         encoding, "-o", str(out_path))
+    assert status == 0, err
+    assert out_path.read_bytes() == mark + "Anna\tB-PER\nleft\tO\n".encode(order)
+    converted = tmp_path / "converted.conll"
+    status, _, err = run(capsys, "convert", str(src), str(converted), "--encoding", encoding)
+    assert (status, converted.read_bytes()) == (0, src.read_bytes())
+    relabeled = tmp_path / "relabeled.conll"  # the label column rewritten, the rest kept
+    status, _, err = run(capsys, "convert", str(src), str(relabeled), "--encoding", encoding,
+                         "--from-scheme", "IOB2", "--map", "PER=P")
+    assert (status, relabeled.read_bytes()) == (
+        0, mark + "Anna\tB-P\nleft\tO\n".encode(order))
+    spans = tmp_path / "spans.jsonl"
+    status, _, err = run(capsys, "convert", str(src), str(spans), "--encoding", encoding,
+                         "--from-scheme", "IOB2")
+    assert status == 0, err
+    assert spans.read_bytes() == mark + (json.dumps(
+        {"id": "1", "text": "Anna left", "spans": [{"start": 0, "end": 4, "label": "PER"}]})
+        + "\n").encode(order)
     assert "byte-order mark" not in err
 
 

@@ -37,7 +37,7 @@ Rewrite the label column of a CoNLL file so that every sentence is valid under
 the scheme; all other columns, comments and blank lines are kept as they are,
 and so is a byte-order mark the file begins with (that of UTF-8, or of
 --encoding utf-16-le, utf-16-be, utf-32-le or utf-32-be; utf-16 and utf-32
-write their own).
+write their own, in the byte order read).
 'begin' turns an I-X that may not start a chunk into B-X (the conlleval and
 lenient reading); 'discard' turns a malformed chunk into O (the strict reading).
 """
@@ -223,7 +223,10 @@ def run_repair(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         where = "standard output"
     else:
-        with atomic_open(args.output, "w", encoding=args.encoding, newline="") as fh:
+        from nerscore.io.convert.marks import written_encoding
+
+        with atomic_open(args.output, "w", encoding=written_encoding(args.file, args.encoding),
+                         newline="") as fh:
             fh.write(text)
         where = args.output
     note("repair", f"changed {n_changed} of {corpus.n_tokens} tags in {n_sent} sentence"
@@ -242,8 +245,8 @@ def _byte_order_mark(args: argparse.Namespace) -> str:
     mark themselves). Standard output in an encoding that has none
     (``latin-1``) goes without it, with a warning.
     """
+    from nerscore.io.convert.marks import byte_order_mark
     from nerscore.io.convert.reading import began_with_bom, mark_name
-    from nerscore.io.convert.writing import byte_order_mark
 
     encoding = args.encoding if args.output is not None else (
         getattr(sys.stdout, "encoding", None) or "utf-8")

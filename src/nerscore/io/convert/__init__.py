@@ -51,10 +51,11 @@ Conventions
 - **Byte-order mark.** Every reader skips a byte-order mark at the start
   of a text file (U+FEFF in UTF-8, or read as ``utf-16-le``, ``utf-16-be``,
   ``utf-32-le``, ``utf-32-be``; the mark ``utf-16`` and ``utf-32`` take the
-  byte order from belongs to the codec, which writes its own). A CoNLL
-  output gets it back in its encoding (and a Parquet tag file written
-  from CoNLL keeps it for one); any other output is written without it
-  (unless the ``utf-8-sig`` encoding writes one), counted in the notes.
+  byte order from belongs to the codec, which writes its own, in the byte
+  order read: :mod:`~nerscore.io.convert.marks`). A CoNLL output gets it
+  back in its encoding (and a Parquet tag file written from CoNLL keeps
+  it for one); any other output is written without it (unless the
+  ``utf-8-sig`` encoding writes one), counted in the notes.
 - **Messages** name the sentences of the input as the file holds them
   (0-based), whatever the chunk they are read in.
 - **What the output cannot hold.** An option whose value the output format
@@ -87,6 +88,7 @@ from nerscore.io.convert.checks import (
     narrow_encoding,
     spelling,
 )
+from nerscore.io.convert.marks import written_encoding
 from nerscore.io.convert.reading import (
     ConversionResult,
     Layout,
@@ -273,9 +275,11 @@ def convert_file(
         check_outside(to_syntax["outside"], suffix=to_syntax["suffix"],
                       delimiter=to_syntax["delimiter"], shown=shown, name="to_outside")
     check_writable(fout, in_tags, out_tags, to_syntax, respelled, ops, encoding)
+    text_in = "encoding" in fin.options and os.path.isfile(src)
     job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
-               WriteOptions(encoding, labels_as, to_syntax["outside"], Layout(),
-                            given.get("spans_key"), outside),
+               WriteOptions(written_encoding(src, encoding) if text_in else encoding,
+                            labels_as, to_syntax["outside"], Layout(), given.get("spans_key"),
+                            outside),
                progress)
     write_output(fout, dst, lambda path: job.write(src, path))
     result.reader_notes.extend(job.write_options.notes)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import FormatError, describe_location, quoted
+from nerscore.io.convert.marks import BYTE_ORDER_MARKS
 from nerscore.values.label_ops import LabelOps
 from nerscore.values.tags import EncodedTags, Slices
 
@@ -297,7 +298,9 @@ class WriteOptions:
     Attributes
     ----------
     encoding : str
-        Text encoding of the output.
+        Text encoding of the output: ``utf-16`` and ``utf-32`` of a text
+        input in the byte order read
+        (:func:`~nerscore.io.convert.marks.written_encoding`).
     labels_as : {"int", "string"}
         Parquet tags: integer labels with a vocabulary, or strings.
     outside : str
@@ -366,15 +369,6 @@ def _first_line(path: str, line_no: int, encoding: str) -> str:
             if k == line_no:
                 return line.lstrip("\ufeff")
     return ""
-
-
-#: The byte-order mark of each encoding that reads it as the character U+FEFF
-#: (``utf-8-sig``: reads it itself), by codec name.
-BYTE_ORDER_MARKS = {
-    "utf-8": codecs.BOM_UTF8, "utf-8-sig": codecs.BOM_UTF8,
-    "utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE,
-    "utf-32-le": codecs.BOM_UTF32_LE, "utf-32-be": codecs.BOM_UTF32_BE,
-}
 
 
 def began_with_bom(path: str, encoding: str) -> bool:

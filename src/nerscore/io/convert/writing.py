@@ -8,7 +8,6 @@ formats.
 
 from __future__ import annotations
 
-import codecs
 import dataclasses
 import itertools
 import os
@@ -21,8 +20,8 @@ import numpy as np
 from nerscore.decode.label_ops import relabel_entity_list
 from nerscore.errors import FormatError, quoted
 from nerscore.io._conll_fields import FIELD_RULE, first_bad_field
+from nerscore.io.convert.marks import byte_order_mark
 from nerscore.io.convert.reading import (
-    BYTE_ORDER_MARKS,
     CONLL_KEY,
     Layout,
     Options,
@@ -352,50 +351,6 @@ class _ConllWriter:
         self.fh.close()
 
 
-def byte_order_mark(began: bool, encoding: str) -> str | None:
-    r"""What a text output in ``encoding`` begins with to keep the byte-order mark of its input.
-
-    Every reader skips the mark; a writer that keeps it (a CoNLL output of
-    ``convert``, ``nerscore repair``) writes this first. The mark is U+FEFF
-    in every Unicode encoding, so that a file keeps its bytes when it is
-    written in its own encoding, and a mark of one Unicode encoding becomes
-    the mark of another.
-
-    Parameters
-    ----------
-    began : bool
-        Whether the input began with one (:func:`began_with_bom`).
-    encoding : str
-        The output's encoding.
-
-    Returns
-    -------
-    str or None
-        ``"\ufeff"``; ``""`` when the input began with none, or when the
-        codec writes one itself (``utf-8-sig``, ``utf-16``, ``utf-32``);
-        None when ``encoding`` is not a Unicode encoding (``latin-1``),
-        which has no such mark (the output goes without it).
-
-    Examples
-    --------
-    >>> [byte_order_mark(True, e) for e in ("utf-8", "UTF8", "utf-8-sig", "latin-1")]
-    ['\ufeff', '\ufeff', '', None]
-    >>> [byte_order_mark(True, e) for e in ("utf-16-le", "utf-32-be", "utf-16")]
-    ['\ufeff', '\ufeff', '']
-    >>> byte_order_mark(False, "latin-1")
-    ''
-    """
-    if not began:
-        return ""
-    try:
-        name = codecs.lookup(encoding).name
-    except LookupError:
-        return None
-    if name in ("utf-8-sig", "utf-16", "utf-32"):
-        return ""
-    return "\ufeff" if name in BYTE_ORDER_MARKS else None
-
-
 def check_conll_labels(chunk: TagChunk, delimiter: str) -> None:
     """Raise at the first token whose label no CoNLL line can hold (:func:`first_bad_field`).
 
@@ -531,8 +486,8 @@ def relabel_conll(source: str, target: str, options: Mapping[str, Any],
     column = int(options.get("label_column", -1))
     encoding = options.get("encoding", "utf-8")
     write_options.bom_kept = began_with_bom(source, encoding)  # the reader skips it
-    with open(target, "w", encoding=encoding, newline="") as fh:
-        fh.write(byte_order_mark(write_options.bom_kept, encoding) or "")
+    with open(target, "w", encoding=write_options.encoding, newline="") as fh:
+        fh.write(byte_order_mark(write_options.bom_kept, write_options.encoding) or "")
         for block in reader:
             labels = new_labels(block.tags)
             origin = block.tags.starting_at(n)  # messages name the file's sentences
