@@ -606,6 +606,40 @@ def test_repair_and_convert_write_utf16_and_utf32_back_in_the_byte_order_read(
     assert "byte-order mark" not in err
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32"])
+@pytest.mark.parametrize("order", ["le", "be"])
+def test_repair_and_convert_keep_a_u_feff_right_after_the_mark_of_utf16_and_utf32(
+        capsys, tmp_path, encoding, order):
+    """The codec reads the first mark as its own; the second is the text's first character."""
+    mark = {"utf-16": codecs.BOM_UTF16_LE, "utf-32": codecs.BOM_UTF32_LE}[encoding]
+    if order == "be":
+        mark = mark[::-1]
+    src = tmp_path / "bom.conll"
+    src.write_bytes(mark + "\ufeffAnna\tI-PER\nleft\tO\n".encode(f"{encoding}-{order}"))
+    out_path = tmp_path / "fixed.conll"
+    status, _, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
+                         encoding, "-o", str(out_path))
+    assert status == 0, err
+    assert out_path.read_bytes() == mark + "\ufeffAnna\tB-PER\nleft\tO\n".encode(
+        f"{encoding}-{order}")
+    assert "byte-order mark" not in err
+    for argv in ((), ("--from-scheme", "IOB2", "--to-scheme", "IOB1")):
+        converted = tmp_path / "converted.conll"  # written whole, rewritten, and read back
+        status, _, err = run(capsys, "convert", str(src), str(converted), "--encoding",
+                             encoding, *argv)
+        assert (status, converted.read_bytes()) == (0, src.read_bytes()), argv
+        assert "byte-order mark" not in err
+    status, out, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
+                           encoding)  # to standard output (UTF-8 here), in its encoding
+    assert (status, out) == (0, "\ufeffAnna\tB-PER\nleft\tO\n")
+    spans = tmp_path / "spans.jsonl"
+    status, _, err = run(capsys, "convert", str(src), str(spans), "--encoding", encoding,
+                         "--from-scheme", "IOB2")
+    assert status == 0
+    assert (f"nerscore convert: warning: {src} began with a second {encoding.upper()} "
+            f"byte-order mark, not written to {spans}.\n") in err
+
+
 def test_repair_says_when_standard_output_cannot_hold_a_utf16_byte_order_mark(capsys,
                                                                               monkeypatch,
                                                                               tmp_path):

@@ -37,7 +37,7 @@ Rewrite the label column of a CoNLL file so that every sentence is valid under
 the scheme; all other columns, comments and blank lines are kept as they are,
 and so is a byte-order mark the file begins with (that of UTF-8, or of
 --encoding utf-16-le, utf-16-be, utf-32-le or utf-32-be; utf-16 and utf-32
-write their own, in the byte order read).
+write their own, in the byte order read, and a second one after it).
 'begin' turns an I-X that may not start a chunk into B-X (the conlleval and
 lenient reading); 'discard' turns a malformed chunk into O (the strict reading).
 """
@@ -250,7 +250,7 @@ def _byte_order_mark(args: argparse.Namespace) -> str:
 
     encoding = args.encoding if args.output is not None else (
         getattr(sys.stdout, "encoding", None) or "utf-8")
-    mark = byte_order_mark(began_with_bom(args.file, args.encoding), encoding)
+    mark = byte_order_mark(began_with_bom(args.file, args.encoding), encoding, args.encoding)
     if mark is None:
         note("repair", f"{args.file} began with a {mark_name(args.encoding)} byte-order mark, "
                        f"not written to standard output, whose encoding ({encoding}) has none.",

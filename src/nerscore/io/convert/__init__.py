@@ -55,7 +55,8 @@ Conventions
   order read: :mod:`~nerscore.io.convert.marks`). A CoNLL output gets it
   back in its encoding (and a Parquet tag file written from CoNLL keeps
   it for one); any other output is written without it (unless the
-  ``utf-8-sig`` encoding writes one), counted in the notes.
+  ``utf-8-sig`` encoding writes one), counted in the notes. A U+FEFF right
+  after the mark of ``utf-16`` or ``utf-32`` counts as such a mark.
 - **Messages** name the sentences of the input as the file holds them
   (0-based), whatever the chunk they are read in.
 - **What the output cannot hold.** An option whose value the output format
@@ -275,11 +276,11 @@ def convert_file(
         check_outside(to_syntax["outside"], suffix=to_syntax["suffix"],
                       delimiter=to_syntax["delimiter"], shown=shown, name="to_outside")
     check_writable(fout, in_tags, out_tags, to_syntax, respelled, ops, encoding)
-    text_in = "encoding" in fin.options and os.path.isfile(src)
+    read_as = encoding if "encoding" in fin.options and os.path.isfile(src) else None
     job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
-               WriteOptions(written_encoding(src, encoding) if text_in else encoding,
+               WriteOptions(encoding if read_as is None else written_encoding(src, encoding),
                             labels_as, to_syntax["outside"], Layout(), given.get("spans_key"),
-                            outside),
+                            outside, read_as=read_as),
                progress)
     write_output(fout, dst, lambda path: job.write(src, path))
     result.reader_notes.extend(job.write_options.notes)

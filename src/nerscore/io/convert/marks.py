@@ -5,7 +5,9 @@ with, but write the machine's own (little-endian on x86 and ARM): a
 big-endian file (``FE FF``) rewritten in its encoding would change every
 byte. :func:`written_encoding` names the encoding an output is written in
 instead, one that writes the mark and the byte order read
-(``utf-16-be-bom``: ``utf-16`` written big-endian).
+(``utf-16-be-bom``: ``utf-16`` written big-endian). A U+FEFF that follows
+the codec's own mark is a character of the text, which every reader skips
+as it skips a mark; :func:`byte_order_mark` writes it back after the mark.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import os
 import sys
 from typing import Any
 
-__all__ = ["BYTE_ORDER_MARKS", "MARKING_CODECS", "byte_order_mark", "written_encoding"]
+__all__ = ["BYTE_ORDER_MARKS", "MARKING_CODECS", "byte_order_mark", "text_after_mark", "written_encoding"]
 
 #: The byte-order mark of each encoding that reads it as the character U+FEFF
 #: (``utf-8-sig``: reads it itself), by codec name.
@@ -130,7 +132,28 @@ def written_encoding(path: str | os.PathLike[str], encoding: str) -> str:
     return encoding
 
 
-def byte_order_mark(began: bool, encoding: str) -> str | None:
+def text_after_mark(path: str | os.PathLike[str], encoding: str) -> bool:
+    r"""Whether ``path``, read as ``utf-16`` or ``utf-32``, holds U+FEFF right after the codec's mark.
+
+    The codec reads the mark the file begins with as its own; a second one
+    is the first character of the text, which the readers skip as a mark.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> src = pathlib.Path(tempfile.mkdtemp()) / "a.conll"
+    >>> _ = src.write_bytes("\ufeffAnn O\n".encode("utf-16"))
+    >>> text_after_mark(src, "utf-16"), text_after_mark(src, "utf-16-le")
+    (True, False)
+    """
+    head = _head(path, encoding)
+    if head is None:
+        return False
+    name, first = head
+    return any(first.startswith(mark * 2) for mark in _OWN_MARKS[name].values())
+
+
+def byte_order_mark(began: bool, encoding: str, read_as: str | None = None) -> str | None:
     r"""What a text output in ``encoding`` begins with to keep the byte-order mark of its input.
 
     Every reader skips the mark; a writer that keeps it (a CoNLL output of
@@ -146,12 +169,18 @@ def byte_order_mark(began: bool, encoding: str) -> str | None:
         (:func:`~nerscore.io.convert.reading.began_with_bom`).
     encoding : str
         The output's encoding.
+    read_as : str, optional
+        The encoding the input was read in, where it is a text file: read
+        as ``utf-16`` or ``utf-32``, its U+FEFF followed the codec's own mark
+        (:func:`text_after_mark`), and an output that writes a mark of its
+        own writes it after that.
 
     Returns
     -------
     str or None
         ``"\ufeff"``; ``""`` when the input began with none, or when the
-        codec writes one itself (``utf-8-sig``, ``utf-16``, ``utf-32``); None when
+        codec writes one itself (``utf-8-sig``, ``utf-16``, ``utf-32``) and
+        the input's was no character after such a mark; None when
         ``encoding`` is not a Unicode encoding (``latin-1``), which has no
         such mark (the output goes without it).
 
@@ -161,15 +190,16 @@ def byte_order_mark(began: bool, encoding: str) -> str | None:
     ['\ufeff', '\ufeff', '', None]
     >>> [byte_order_mark(True, e) for e in ("utf-16-le", "utf-32-be", "utf-16")]
     ['\ufeff', '\ufeff', '']
-    >>> byte_order_mark(False, "latin-1")
-    ''
+    >>> byte_order_mark(True, "utf-16", read_as="utf-16"), byte_order_mark(False, "latin-1")
+    ('\ufeff', '')
     """
     if not began:
         return ""
     try:
         name = codecs.lookup(encoding).name
+        read = None if read_as is None else codecs.lookup(read_as).name
     except LookupError:
         return None
     if name in MARKING_CODECS:
-        return ""
+        return "\ufeff" if read in _OWN_MARKS else ""
     return "\ufeff" if name in BYTE_ORDER_MARKS else None

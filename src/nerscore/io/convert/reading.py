@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import FormatError, describe_location, quoted
-from nerscore.io.convert.marks import BYTE_ORDER_MARKS
+from nerscore.io.convert.marks import BYTE_ORDER_MARKS, text_after_mark
 from nerscore.values.label_ops import LabelOps
 from nerscore.values.tags import EncodedTags, Slices
 
@@ -320,6 +320,11 @@ class WriteOptions:
     notes : list of str
         What the writer could not keep, as sentences (a writer appends them;
         :func:`~nerscore.convert_file` reports them with its own notes).
+    read_as : str, optional
+        The encoding a text input was read in (None for another input):
+        with ``bom``, what :func:`~nerscore.io.convert.marks.byte_order_mark`
+        writes. ``encoding`` writes what ``utf-16`` and ``utf-32`` read in
+        the byte order read (:func:`~nerscore.io.convert.marks.written_encoding`).
     """
 
     encoding: str = "utf-8"
@@ -330,6 +335,7 @@ class WriteOptions:
     from_outside: str | None = None
     notes: list[str] = field(default_factory=list)
     bom_kept: bool = False
+    read_as: str | None = None
 
 
 @dataclass
@@ -381,8 +387,11 @@ def began_with_bom(path: str, encoding: str) -> bool:
     reader's ``corpus.bom``), or the UTF-8 mark that ``utf-8-sig`` reads
     itself. The mark that ``utf-16`` and ``utf-32`` take the byte order
     from is not counted: it belongs to the encoding, which writes one of
-    its own to every output.
+    its own to every output; a U+FEFF right after it is, the first
+    character of the text (:func:`~nerscore.io.convert.marks.text_after_mark`).
     """
+    if text_after_mark(path, encoding):
+        return True
     try:
         mark = BYTE_ORDER_MARKS.get(codecs.lookup(encoding).name)
         if mark is None:
@@ -396,12 +405,16 @@ def began_with_bom(path: str, encoding: str) -> bool:
 def mark_name(encoding: str) -> str:
     """The byte-order mark that :func:`began_with_bom` found, as messages name it.
 
+    Read as ``utf-16`` or ``utf-32``, it is the second mark, after the codec's own.
+
     Examples
     --------
-    >>> [mark_name(e) for e in ("utf-8", "utf-8-sig", "UTF-16LE", "utf_32_be")]
-    ['UTF-8', 'UTF-8', 'UTF-16-LE', 'UTF-32-BE']
+    >>> [mark_name(e) for e in ("utf-8", "utf-8-sig", "UTF-16LE", "utf_32_be", "utf-16")]
+    ['UTF-8', 'UTF-8', 'UTF-16-LE', 'UTF-32-BE', 'second UTF-16']
     """
     name = codecs.lookup(encoding).name
+    if name in ("utf-16", "utf-32"):
+        return f"second {name.upper()}"
     return "UTF-8" if name == "utf-8-sig" else name.upper()
 
 

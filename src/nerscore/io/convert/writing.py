@@ -270,11 +270,13 @@ def _check_disjoint(doc: Document, spans: Sequence[Entity], words: Sequence[re.M
 
 
 class _ConllWriter:
-    def __init__(self, path: str, layout: Layout, encoding: str, outside: str) -> None:
+    def __init__(self, path: str, layout: Layout, encoding: str, outside: str,
+                 read_as: str | None = None) -> None:
         # line ends written as the layout says (known once the input has been read)
         self.fh = open(path, "w", encoding=encoding, newline="")  # noqa: SIM115
         self.layout = layout
         self.encoding = encoding
+        self.read_as = read_as
         self.outside = outside
         self.started = False
         self.skipped = 0
@@ -282,7 +284,7 @@ class _ConllWriter:
 
     def _write(self, text: str) -> None:
         if self.bom is None:  # the layout is known by the first line
-            mark = byte_order_mark(self.layout.bom, self.encoding)
+            mark = byte_order_mark(self.layout.bom, self.encoding, self.read_as)
             self.bom = self.layout.bom and mark is not None
             self.fh.write(mark or "")
         self.fh.write(text)
@@ -395,7 +397,8 @@ def write_conll_tag_chunks(chunks: Iterable[TagChunk], target: str,
 
     Empty sentences are left out (a CoNLL file cannot hold them).
     """
-    writer = _ConllWriter(target, options.layout, options.encoding, options.outside)
+    writer = _ConllWriter(target, options.layout, options.encoding, options.outside,
+                          options.read_as)
     n = 0
     try:
         for c in chunks:
@@ -487,7 +490,7 @@ def relabel_conll(source: str, target: str, options: Mapping[str, Any],
     encoding = options.get("encoding", "utf-8")
     write_options.bom_kept = began_with_bom(source, encoding)  # the reader skips it
     with open(target, "w", encoding=write_options.encoding, newline="") as fh:
-        fh.write(byte_order_mark(write_options.bom_kept, write_options.encoding) or "")
+        fh.write(byte_order_mark(write_options.bom_kept, write_options.encoding, encoding) or "")
         for block in reader:
             labels = new_labels(block.tags)
             origin = block.tags.starting_at(n)  # messages name the file's sentences
