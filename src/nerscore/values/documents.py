@@ -23,6 +23,7 @@ integer NumPy columns in one pass (the hot path behind every scorer);
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain
@@ -142,25 +143,37 @@ class Document:
         n = len(self.text) if self.text is not None else None
         out: list[Entity] = []
         append = out.append
+        checked = Entity._checked
+        limit = n if n is not None else math.inf  # every end is within no text
         for i, item in enumerate(cast("Sequence[Any]", self.spans)):
             # fast paths for the common exact types; anything else, or anything wrong,
             # goes through the general checks, which raise naming the span
             kind = type(item)
-            if kind is Entity:
+            if kind is dict:
+                # three keys, or more without fragments or score (which the checks read)
+                if len(item) == 3 or ("fragments" not in item and "score" not in item):
+                    try:
+                        s, e, lab = item["start"], item["end"], item["label"]
+                    except KeyError:
+                        pass
+                    else:
+                        if (type(s) is int and type(e) is int and type(lab) is str
+                                and 0 <= s <= e and e <= limit):
+                            append(checked(s, e, lab))
+                            continue
+            elif kind is Entity:
                 if item.sentence == 0 and (n is None or item.span.end <= n):
                     append(item)
                     continue
-            elif kind is tuple or kind is list or (kind is dict and "fragments" not in item
-                                                   and "score" not in item):
+            elif kind is tuple or kind is list:
                 try:
-                    s, e, lab = (item if kind is not dict
-                                 else (item["start"], item["end"], item["label"]))
-                except (ValueError, KeyError):
+                    s, e, lab = item
+                except ValueError:
                     pass
                 else:
                     if (type(s) is int and type(e) is int and type(lab) is str and 0 <= s <= e
-                            and (n is None or e <= n)):
-                        append(Entity(Span(s, e), lab))
+                            and e <= limit):
+                        append(checked(s, e, lab))
                         continue
             s, e, lab = coerce_span(item, document=self.id, index=i)
             check_span(s, e, lab, document=self.id, text_length=n, index=i)
@@ -193,8 +206,10 @@ class Document:
         >>> Document("d1", source="a.jsonl", line=2).where(), Document("d1").where()
         ('a.jsonl, line 2', '')
         """
-        line = None if self.line is None else f"line {self.line}"
-        return ", ".join(x for x in (self.source, line) if x)
+        # the join (not a format) of what is known: a source that is not a str raises as before
+        if not self.source:
+            return "" if self.line is None else f"line {self.line}"
+        return ", ".join((self.source,) if self.line is None else (self.source, f"line {self.line}"))
 
     def named(self) -> str:
         """The document as a message starts with it: where it was read (when known), then its id.

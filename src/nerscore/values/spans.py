@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +25,7 @@ IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, order=True, init=False)
 class Span:
     """A half-open interval ``[start, end)`` of token or character offsets.
 
@@ -42,11 +43,12 @@ class Span:
     start: int
     end: int
 
-    def __post_init__(self) -> None:
-        if not 0 <= self.start <= self.end:
-            raise ValueError(
-                f"A span needs 0 <= start <= end; got start={self.start}, end={self.end}."
-            )
+    def __init__(self, start: int, end: int) -> None:
+        # written out, the fields set through their slots: spans are built by the million
+        _SPAN_START(self, start)
+        _SPAN_END(self, end)
+        if not 0 <= start <= end:
+            raise ValueError(f"A span needs 0 <= start <= end; got start={start}, end={end}.")
 
     def __len__(self) -> int:
         return self.end - self.start
@@ -98,13 +100,13 @@ class Entity:
 
     def __init__(self, span: Span, label: str, sentence: int = 0,
                  fragments: tuple[Span, ...] = (), score: float | None = None) -> None:
-        # written out (no __post_init__): entities are built by the million
-        setattr_ = object.__setattr__
-        setattr_(self, "span", span)
-        setattr_(self, "label", label)
-        setattr_(self, "sentence", sentence)
-        setattr_(self, "fragments", fragments)
-        setattr_(self, "score", score)
+        # written out (no __post_init__), the fields set through their slots: entities are
+        # built by the million
+        _ENTITY_SPAN(self, span)
+        _ENTITY_LABEL(self, label)
+        _ENTITY_SENTENCE(self, sentence)
+        _ENTITY_FRAGMENTS(self, fragments)
+        _ENTITY_SCORE(self, score)
         if fragments:
             pairs = normalize_fragments(fragments)
             extent = (pairs[0][0], pairs[-1][1])
@@ -114,8 +116,26 @@ class Entity:
                     f"[{extent[0]}, {extent[1]}), not its span [{span.start}, "
                     f"{span.end}); the span of a discontinuous entity is its extent."
                 )
-            setattr_(self, "fragments", () if len(pairs) == 1 else tuple(
+            _ENTITY_FRAGMENTS(self, () if len(pairs) == 1 else tuple(
                 Span(a, b) for a, b in pairs))
+
+    @classmethod
+    def _checked(cls, start: int, end: int, label: str) -> Entity:
+        """``Entity(Span(start, end), label)`` of fields already checked (``0 <= start <= end``).
+
+        For readers that have checked every field themselves: the same
+        entity, built without checking again.
+        """
+        span = _new(Span)
+        _SPAN_START(span, start)
+        _SPAN_END(span, end)
+        entity = _new(cls)
+        _ENTITY_SPAN(entity, span)
+        _ENTITY_LABEL(entity, label)
+        _ENTITY_SENTENCE(entity, 0)
+        _ENTITY_FRAGMENTS(entity, ())
+        _ENTITY_SCORE(entity, None)
+        return entity
 
     @classmethod
     def from_fragments(cls, fragments: Sequence[Span | Sequence[int]], label: str,
@@ -164,6 +184,14 @@ class Entity:
     def parts(self) -> tuple[Span, ...]:
         """Its fragments; a contiguous entity's one fragment is its span."""
         return self.fragments or (self.span,)
+
+
+#: Setters of the fields' slots (what ``object.__setattr__`` finds by name, found once).
+_SPAN_START, _SPAN_END = (cast(Any, getattr(Span, f)).__set__ for f in ("start", "end"))
+_ENTITY_SPAN, _ENTITY_LABEL, _ENTITY_SENTENCE, _ENTITY_FRAGMENTS, _ENTITY_SCORE = (
+    cast(Any, getattr(Entity, f)).__set__ for f in ("span", "label", "sentence", "fragments",
+                                                   "score"))
+_new = object.__new__
 
 
 def _col(values: object) -> IntArray:
