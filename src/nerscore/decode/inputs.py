@@ -303,10 +303,10 @@ def _document_side(items: list[Any], name: str) -> _Side:
     spans: list[Sequence[Any]] = []
     where: list[str] = []
     regions: list[tuple[Span | Entity, ...]] = []
-    if set(map(type, items)) == {Document} and not any(map(_FIELDS[4], items)) and set(
-            map(_FIELDS[5], items)) <= {None}:
+    if set(map(type, items)) == {Document}:
         ids, texts, spans, regions = (list(map(_FIELDS[f], items)) for f in range(4))
-        where = [""] * len(items)
+        where = (list(map(Document.where, items)) if any(map(_FIELDS[4], items))
+                 or set(map(_FIELDS[5], items)) - {None} else [""] * len(items))
         items = []  # read: the loop below (which reads the same) has nothing left to do
     for k, item in enumerate(items):
         if isinstance(item, Document):
