@@ -70,6 +70,29 @@ def test_utf16_offsets_are_detected_from_the_span_text_and_converted(tmp_path):
     assert "1 span(s) had offsets counting UTF-16 code units" in ls.notes()[0]
 
 
+def test_each_span_is_read_the_way_its_text_says(tmp_path):
+    # One annotation with both readings on a text with an emoji: "Paris" in
+    # code points (as current Label Studio stores them) and in UTF-16 code
+    # units (as exports before the code-point fix did).
+    text = "\U0001F600 Paris and Paris"
+    path = write(tmp_path, [task(1, text, [{"completed_by": 1, "result": [
+        labels(2, 7, "LOC", "Paris"), labels(13, 18, "LOC", "Paris")]}])])
+    ls = read_label_studio(path)
+    assert [(e.start, e.end) for e in ls.documents("1")[0].spans] == [(2, 7), (12, 17)]
+    assert ls.counts == {"utf16": 1}
+
+
+def test_a_line_break_stored_as_backslash_n_in_the_span_text_is_the_same_text(tmp_path):
+    # Label Studio stores a line break inside a span's text as the two characters \n.
+    text = "\U0001F431 Warning:\n\U0001F431 This is a test"
+    stored = "Warning:\\n\U0001F431 This is a test"
+    path = write(tmp_path, [task(1, text, [{"completed_by": 1, "result": [
+        labels(2, 27, "MSG", stored), labels(3, 29, "MSG", stored)]}])])
+    ls = read_label_studio(path)
+    assert [(e.start, e.end) for e in ls.documents("1")[0].spans] == [(2, 27), (2, 27)]
+    assert ls.counts == {"utf16": 1}
+
+
 def test_offsets_python_refuses_utf16_offsets(tmp_path):
     p = T2.index("Paris")
     path = write(tmp_path, [task(1, T2, [{"completed_by": 1, "result": [

@@ -29,7 +29,7 @@ from nerscore.values.span_checks import beyond_text
 from nerscore.values.spans import Entity, Span
 
 __all__ = [
-    "UNITS", "ToolSpan", "check_units", "entities", "json_lines", "load_json", "python_offsets",
+    "UNITS", "ToolSpan", "check_units", "covers", "entities", "json_lines", "load_json", "python_offsets",
     "utf16_note", "utf16_positions",
 ]
 
@@ -277,10 +277,26 @@ def python_offsets(
     return out
 
 
+def covers(stored: str | None, actual: str) -> bool:
+    r"""Whether a tool's stored span text ``stored`` is the text ``actual`` at the offsets.
+
+    Label Studio stores each line break inside a span as the two characters
+    ``\n`` (a backslash and ``n``); such a text is the same mention.
+
+    Examples
+    --------
+    >>> covers("Paris", "Paris"), covers("Rue\\nParis", "Rue\nParis"), covers("Rue", "Rua")
+    (True, True, False)
+    """
+    if stored is None or stored == actual:
+        return True
+    return "\\n" in stored and stored == actual.replace("\r", "\\n").replace("\n", "\\n")
+
+
 def _vote(text: str, span: ToolSpan, pair: tuple[int, int] | None) -> str | None:
-    if text[span.start:span.end] == span.text and _fits(text, span.start, span.end):
+    if _fits(text, span.start, span.end) and covers(span.text, text[span.start:span.end]):
         return "python"
-    if pair is not None and text[pair[0]:pair[1]] == span.text:
+    if pair is not None and covers(span.text, text[pair[0]:pair[1]]):
         return "utf16"
     return None
 
@@ -309,7 +325,7 @@ def _check(text: str | None, span: ToolSpan, s: int, e: int, source: str) -> Non
         return
     if e > len(text):
         raise _bad(source, span, text, beyond_text(len(text)))
-    if span.text is not None and text[s:e] != span.text:
+    if not covers(span.text, text[s:e]):
         other = ""
         positions = utf16_positions(text)
         if positions is not None:

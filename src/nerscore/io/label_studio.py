@@ -22,8 +22,9 @@ An export (``Export > JSON`` in Label Studio) is one JSON array of tasks::
   text areas) are counted and ignored. A span with several labels is one
   span per label, counted.
 - ``value.text`` is checked against the offsets; offsets that count UTF-16
-  code units (Label Studio runs in a browser) are detected from it and
-  converted, counted (docs/formats/label-studio.md).
+  code units (older Label Studio versions; current ones count code points)
+  are detected from it per span and converted, counted
+  (docs/formats/label-studio.md).
 """
 
 from __future__ import annotations
