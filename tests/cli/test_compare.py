@@ -113,7 +113,8 @@ def test_compare_markdown_and_span_files(capsys, tmp_path):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--names", "only-one"], "one name per PRED"),
-    (["--names", "x", "x"], "distinct"),
+    (["--names", "x", "x"], "--names must be distinct, but 'x' is given twice; give one "
+     "distinct name per PRED"),
     (["--names", "x", ""], "argument --names: expected a name to show in the output; got ''"),
     (["--names", " ", "x"], "got ' ', which shows as nothing"),
     (["--beta", "2"], "--beta weighs recall in the F-score; compare scores precision, recall and "
@@ -424,3 +425,11 @@ def test_a_pred_that_is_gold_is_noted_as_score_notes_it(
     status, _, err = run(capsys, "compare", GOLD, PRED, str(copy), "--names", "a", "b",
                          "--resamples", "10")
     assert sum("same file" in line for line in err.splitlines()) == 1
+
+
+def test_compare_names_the_pred_file_given_twice(capsys, files):
+    g, a, *_ = files
+    status, _, err = run(capsys, "compare", g, a, a)
+    assert status == 2
+    assert (f"the PRED file names must be distinct, but {a!r} is given twice; give each PRED "
+            "once, or --names with one distinct name per PRED") in err

@@ -76,7 +76,8 @@ def test_compare_runs_json_equals_the_api(capsys, runs):
 @pytest.mark.parametrize(("extra", "message"), [
     (["--method", "randomization"], "--method randomization swaps two systems' predictions"),
     (["--names", "x", "y"], "--names names PRED files"),
-    (["--system", "A=x.conll"], "the names of --system must be distinct"),
+    (["--system", "A=x.conll"], "the names of --system must be distinct, but 'A' is given "
+     "twice"),
     (["--system", "C"], "expected NAME=RUN1[,RUN2,...]"),
     (["--system", "C=a,,b"], "an empty file name"),
     (["--system", "C=a,a"], "--system C lists a run file twice"),

@@ -262,3 +262,12 @@ def test_a_blank_system_name_is_a_usage_error(tmp_path, capsys):
     assert main(["report", gold, gold, gold, "--names", "A", " ", "-o", str(out)]) == 2
     assert "argument --names: expected a name to show in the output" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_name_given_twice_is_named(tmp_path, capsys):
+    gold = str(DATA / "test.conll")
+    out = tmp_path / "r.html"
+    assert main(["report", gold, gold, gold, "--names", "A", "A", "-o", str(out)]) == 2
+    assert ("--names must be distinct, but 'A' is given twice; give one distinct name per PRED"
+            in capsys.readouterr().err)
+    assert not out.exists()

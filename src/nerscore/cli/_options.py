@@ -67,6 +67,21 @@ class UsageError(Exception):
     """A combination of options that cannot work together (exit status 2)."""
 
 
+def check_distinct(names: Sequence[str], source: str, fix: str) -> None:
+    """Refuse names given twice, naming the first name that is.
+
+    Examples
+    --------
+    >>> check_distinct(["A", "B", "A"], "--names", "give one distinct name per PRED")
+    Traceback (most recent call last):
+    ...
+    nerscore.cli._options.UsageError: --names must be distinct, but 'A' is given twice; give one distinct name per PRED
+    """
+    twice = next((n for k, n in enumerate(names) if n in names[:k]), None)
+    if twice is not None:
+        raise UsageError(f"{source} must be distinct, but {twice!r} is given twice; {fix}")
+
+
 def _quote(values: Sequence[str]) -> str:
     items = [repr(v) for v in values]
     return ", ".join(items[:-1]) + f" or {items[-1]}" if len(items) > 1 else items[0]

@@ -220,8 +220,11 @@ def run_compare(args: argparse.Namespace) -> int:
     if len(names) != len(args.preds):
         raise opt.UsageError(f"--names gives {len(names)} name(s) for {len(args.preds)} PRED "
                              "file(s); give one name per PRED")
-    if len(set(names)) != len(names):
-        raise opt.UsageError("--names (or the PRED file names) must be distinct")
+    if args.names is not None:
+        opt.check_distinct(names, "--names", "give one distinct name per PRED")
+    else:
+        opt.check_distinct(names, "the PRED file names", "give each PRED once, or --names with "
+                           "one distinct name per PRED")
     if args.baseline is not None and args.baseline not in names:
         raise opt.UsageError(f"--baseline {args.baseline!r} is none of the systems "
                              f"({', '.join(names)}); give one of the --names")

@@ -82,8 +82,8 @@ def _check(args: argparse.Namespace, systems: list[tuple[str, list[str]]]) -> No
     refuse_unused(args, THRESHOLD_FROM, "it takes one DEV_PRED per system and does not apply "
                                         "to --system runs")
     names = [n for n, _ in systems]
-    if len(set(names)) != len(names):
-        raise opt.UsageError("the names of --system must be distinct")
+    opt.check_distinct(names, "the names of --system", "give each system one --system "
+                       "NAME=RUN1,RUN2,... with its own NAME")
     for name, files in systems:
         if len(set(files)) != len(files):
             raise opt.UsageError(f"--system {name} lists a run file twice")

@@ -98,8 +98,7 @@ def _names(args: argparse.Namespace) -> list[str]:
         if len(args.names) != len(args.preds):
             raise opt.UsageError(f"--names needs one name per PRED ({len(args.preds)}); "
                                  f"got {len(args.names)}")
-        if len(set(args.names)) != len(args.names):
-            raise opt.UsageError("--names must be distinct")
+        opt.check_distinct(args.names, "--names", "give one distinct name per PRED")
         return list(args.names)
     out: list[str] = []
     for path in args.preds:
