@@ -167,3 +167,16 @@ def test_a_region_is_dropped_by_the_overlap_rule_of_scoring_ignore_regions() -> 
     assert _spans(docs[0]) == [(10, 10, "X"), (20, 32, "X"), (40, 45, "Y")]
     assert _regions(docs[0]) == [(8, 10, None), (23, 29, "X"), (40, 42, "Z"), (45, 50, "Y")]
     assert (stats.regions, stats.regions_kept, stats.regions_overlapping) == (8, 4, 4)
+
+
+def test_the_summary_counts_one_of_a_kind_in_the_singular() -> None:
+    _, stats = nerscore.adjudicate([{"d": [(0, 4, "PER")]}, {"d": [(2, 6, "ORG")]}],
+                                   min_votes=1)
+    assert stats.summary().splitlines() == [
+        "2 annotators (A, B), 1 document; quorum: 1 vote",
+        "2 candidate entities: 1 accepted (0 unanimous), 0 below the quorum, 1 dropped in "
+        "conflicts (1 tie)",
+        "tie in document d: kept (0, 4, 'PER'), dropped (2, 6, 'ORG') (1 vote each)",
+    ]
+    _, stats = nerscore.adjudicate([{"d": [(0, 4, "PER")]}, {"d": [(0, 4, "PER")]}])
+    assert "1 candidate entity: 1 accepted (1 unanimous)" in stats.summary()

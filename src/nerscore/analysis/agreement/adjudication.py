@@ -128,27 +128,33 @@ class AdjudicationStats:
         --------
         >>> _, stats = adjudicate([[["B-X", "O"]], [["B-X", "O"]], [["O", "B-Y"]]])
         >>> print(stats.summary())
-        3 annotators (A, B, C), 1 documents; quorum: a strict majority of each document's annotators
+        3 annotators (A, B, C), 1 document; quorum: a strict majority of each document's annotators
         2 candidate entities: 1 accepted (0 unanimous), 1 below the quorum, 0 dropped in conflicts (0 ties)
         """
-        quorum = (f"{self.min_votes} votes" if self.min_votes is not None
+        quorum = (_counted(self.min_votes, "vote") if self.min_votes is not None
                   else "a strict majority of each document's annotators")
         single = f", {self.single} single annotator" if self.single else ""
         lines = [
-            f"{len(self.names)} annotators ({', '.join(self.names)}), {self.n_documents} "
-            f"documents; quorum: {quorum}",
-            f"{self.candidates} candidate entities: {self.accepted} accepted ({self.unanimous} "
-            f"unanimous{single}), {self.below_quorum} below the quorum, {self.conflicts} "
-            f"dropped in conflicts ({len(self.ties)} ties)",
+            f"{_counted(len(self.names), 'annotator')} ({', '.join(self.names)}), "
+            f"{_counted(self.n_documents, 'document')}; quorum: {quorum}",
+            f"{_counted(self.candidates, 'candidate entity', 'candidate entities')}: "
+            f"{self.accepted} accepted ({self.unanimous} unanimous{single}), "
+            f"{self.below_quorum} below the quorum, {self.conflicts} dropped in conflicts "
+            f"({_counted(len(self.ties), 'tie')})",
         ]
         if self.regions:
-            lines.append(f"{self.regions} candidate ignore regions: {self.regions_kept} kept, "
-                         f"{self.regions_below_quorum} below the quorum, "
-                         f"{self.regions_overlapping} dropped for overlapping an accepted "
-                         "entity of their label")
+            lines.append(f"{_counted(self.regions, 'candidate ignore region')}: "
+                         f"{self.regions_kept} kept, {self.regions_below_quorum} below the "
+                         f"quorum, {self.regions_overlapping} dropped for overlapping an "
+                         "accepted entity of their label")
         lines += [f"tie in document {t.document}: kept {t.kept}, dropped {t.dropped} "
-                  f"({t.votes} votes each)" for t in self.ties]
+                  f"({_counted(t.votes, 'vote')} each)" for t in self.ties]
         return "\n".join(lines)
+
+
+def _counted(n: int, one: str, many: str | None = None) -> str:
+    """``n`` and ``one``, or ``many`` (``one`` + "s") unless ``n`` is 1: ``1 vote``, ``2 votes``."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def _entity(key: Key) -> Entity:
