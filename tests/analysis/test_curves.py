@@ -198,6 +198,18 @@ def test_labels_restrict_the_curve_and_name_the_per_label_curves():
     assert curve.micro.n_gold == 1
 
 
+@pytest.mark.parametrize("match", ["exact", "overlap"])
+def test_label_operations_apply_to_the_curve_as_to_a_score(match):
+    gold = {"d": [(0, 4, "A"), (10, 12, "B"), (20, 24, "C")]}
+    pred = {"d": [(0, 4, "A", 0.9), (10, 12, "B", 0.5), (20, 24, "X", 0.7)]}
+    curve = threshold_curve(gold, pred, match=match, drop=["B"], labels_map={"X": "C"})
+    assert sorted(curve.per_label) == ["A", "C"]
+    assert curve.micro.threshold.tolist() == [0.9, 0.7]
+    assert curve.micro.recall.tolist() == [0.5, 1.0]
+    cal = nerscore.calibration(gold, pred, match=match, keep=["A"])
+    assert list(cal.per_label) == ["A"]
+
+
 def test_objectives_choose_the_threshold():
     c = PRCurve(np.array([0.9, 0.8, 0.5, 0.2]), np.array([1, 2, 3, 3]),
                 np.array([1, 2, 4, 6]), 4)

@@ -271,3 +271,15 @@ def test_a_name_given_twice_is_named(tmp_path, capsys):
     assert ("--names must be distinct, but 'A' is given twice; give one distinct name per PRED"
             in capsys.readouterr().err)
     assert not out.exists()
+
+
+def test_label_operations_apply_to_the_curves_too(tmp_path, capsys):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "a", "spans": [[0, 4, "PER"], [5, 9, "LOC"]]}\n', encoding="utf-8")
+    pred = tmp_path / "pred.jsonl"
+    pred.write_text('{"id": "a", "spans": [[0, 4, "PER", 0.9], [5, 9, "LOC", 0.4]]}\n',
+                    encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert main(["report", str(gold), str(pred), "--drop", "LOC", "-o", str(out)]) == 0
+    assert "error" not in capsys.readouterr().err
+    assert '<section id="curves">' in out.read_text(encoding="utf-8")

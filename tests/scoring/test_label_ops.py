@@ -167,3 +167,13 @@ def test_the_untyped_label_and_plain_labels_get_no_note():
     for gold in ([["B", "I", "O", "B-PER"]], [nerscore.Document("d", [(0, 1, "")])]):
         r = nerscore.evaluate(gold, gold)
         assert not any("white space" in n for n in r.notes)
+
+
+def test_label_operations_keep_the_scores_of_the_predictions():
+    gold = {"d": [(0, 4, "A"), (10, 12, "B")]}
+    pred = {"d": [(0, 4, "A", 0.9), (10, 12, "B", 0.5), (20, 24, "A", 0.1)]}
+    report = nerscore.evaluate(gold, pred, min_score=0.5, drop=["B"], zero_division=0)
+    assert (report.micro.tp, report.micro.fp, report.micro.fn) == (1, 0, 0)
+    report = nerscore.evaluate(gold, pred, min_score=0.5, labels_map={"B": "A"},
+                               zero_division=0)
+    assert (report.micro.tp, report.micro.fp, report.micro.fn) == (2, 0, 0)

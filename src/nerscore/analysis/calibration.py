@@ -186,7 +186,8 @@ def calibration(
     scheme, mode, suffix, delimiter, outside : optional
         How tags would be decoded (span input is needed for scores).
     **options
-        The matcher's options and ``discontinuous``, ``subset``.
+        The matcher's options, ``discontinuous``, ``subset``, and the label
+        operations ``labels_map``, ``keep``, ``drop`` (applied first).
 
     Returns
     -------

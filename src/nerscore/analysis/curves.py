@@ -33,10 +33,12 @@ import numpy.typing as npt
 from nerscore.analysis.ranking import Ranked, rank_predictions
 from nerscore.analysis.ranking_pairs import curve_options
 from nerscore.decode.inputs import prepare
+from nerscore.decode.label_ops import apply_label_ops, check_label_ops
 from nerscore.errors import OptionError, option_error
 from nerscore.matching.registry import get_matcher
 from nerscore.scoring.metrics import select_entities
 from nerscore.values.decoding import Decoding
+from nerscore.values.label_ops import LabelOps
 from nerscore.values.ratios import check_beta, fbeta_terms
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.selection import Selection, min_score_note
@@ -338,6 +340,7 @@ def scored_predictions(
     Returns the ranked predictions, the resolved options and the notes of
     the join (:attr:`nerscore.decode.inputs.Prepared.notes`).
     """
+    label_ops, options = LabelOps.split(options)
     selection, rest = Selection.split(options)
     if match in ("overlap", "semeval"):
         resolved = curve_options(match, rest)
@@ -345,7 +348,11 @@ def scored_predictions(
         resolved = get_matcher(match).resolve(rest)
     else:
         resolved = rest
-    prep = select_entities(prepare(y_true, y_pred, decoding), selection)
+    prep = prepare(y_true, y_pred, decoding)
+    if label_ops:  # as a score applies them (its warnings on their labels are not repeated)
+        check_label_ops(label_ops, match, prep.tags is not None)
+        prep = apply_label_ops(prep, label_ops, warn=False)
+    prep = select_entities(prep, selection)
     gold, pred = prep.gold, prep.pred
     if labels is not None:
         if isinstance(labels, str) or not all(isinstance(x, str) for x in labels):
@@ -396,7 +403,9 @@ def threshold_curve(
     **options
         The matcher's options (``labeled``, ``t``, ``s``; for ``semeval``
         the ``schema``: ``"strict"`` (default), ``"exact"``, ``"partial"``
-        or ``"type"``) and ``discontinuous``, ``subset``.
+        or ``"type"``), ``discontinuous``, ``subset``, and the label
+        operations ``labels_map``, ``keep``, ``drop`` (applied first, as a
+        score applies them).
 
     Returns
     -------

@@ -83,7 +83,7 @@ def relabel_entities(cols: EntityColumns, ops: LabelOps,
     new_label = remap[cols.label] if len(cols) else cols.label
     kept = new_label >= 0
     out = EntityColumns(cols.seq, cols.start, cols.end, np.where(kept, new_label, 0), vocab,
-                        cols.n_sequences, cols.fragments)
+                        cols.n_sequences, cols.fragments, cols.score)
     if not kept.all():
         out = out.take(kept)
     return out, tallies
