@@ -268,3 +268,14 @@ def test_tag_gold_takes_the_options_of_its_tags_and_snap(capsys, tag_gold, snap)
     status, out, err = run(capsys, "report", *given, *COMMANDS["report"])
     assert status == 0, err
     assert out.startswith("<!DOCTYPE html>")
+
+
+def test_report_comparison_notes_the_label_operations_on_model_outputs(capsys, tmp_path):
+    page = tmp_path / "report.html"
+    status, _, _ = run(capsys, "report", GOLD, LLM, GOLD, "--names", "llm", "gold", *ALIAS,
+                       "--drop", "MISC", "-o", str(page), "--resamples", "50",
+                       "--zero-division", "0")
+    assert status == 0
+    section = page.read_text().split('id="significance"', 1)[1]
+    assert "llm: Labels removed (--drop): MISC (5 gold, 5 predicted entities)." in section
+    assert "gold: Labels removed (--drop): MISC (5 gold, 5 predicted entities)." in section

@@ -122,6 +122,7 @@ class _Scored(NamedTuple):
     documents: list[int] | None
     outputs: dict[str, dict[str, str]] | None = None  # raw model outputs, by PRED path
     summaries: dict[str, Any] | None = None  # LLMSummary of each PRED of model outputs
+    llm_notes: dict[str, tuple[str, ...]] | None = None  # their label operations' notes
 
 
 def _score_all(args: argparse.Namespace) -> _Scored:
@@ -205,7 +206,7 @@ def _score_each(args: argparse.Namespace, gold: Any, loads: Iterator[Any],
 
     gold_fmt = gold.file_format
     reports, preds = [], []
-    raw, summaries = {}, {}
+    raw, summaries, llm_notes = {}, {}, {}
     interning = args.no_errors  # GOLD's tokens numbered aside for the browser (once)
     for path in args.preds:
         if path in outputs:
@@ -215,7 +216,7 @@ def _score_each(args: argparse.Namespace, gold: Any, loads: Iterator[Any],
             notes = (*llm.report.notes, *gold.notes)
             reports.append(dataclasses.replace(llm.report, notes=tuple(dict.fromkeys(notes))))
             preds.append(llm.counts)
-            raw[path], summaries[path] = llm.outputs, llm.summary
+            raw[path], summaries[path], llm_notes[path] = llm.outputs, llm.summary, llm.notes
             continue
         pred = next(loads)
         release_freed_memory()  # what the reading thread freed (docs/scale.md)
@@ -235,7 +236,7 @@ def _score_each(args: argparse.Namespace, gold: Any, loads: Iterator[Any],
         reports.append(dataclasses.replace(report, notes=tuple(dict.fromkeys(notes))))
         preds.append(pred.data)
     return _Scored(reports, gold.texts(), gold.data, preds, tag_kw, list(gold.documents) or None,
-                   raw, summaries)
+                   raw, summaries, llm_notes)
 
 
 def _comparison(args: argparse.Namespace, scored: _Scored, names: list[str]) -> Any:
@@ -256,7 +257,10 @@ def _comparison(args: argparse.Namespace, scored: _Scored, names: list[str]) -> 
         )
     finally:
         bar.close()
-    return with_llm_summaries(result, summaries)
+    more = scored.llm_notes or {}
+    return with_llm_summaries(result, summaries, {name: more[path] for name, path
+                                                  in zip(names, args.preds, strict=True)
+                                                  if path in more})
 
 
 def _diagnostics(args: argparse.Namespace, scored: _Scored, names: list[str]) -> Any:
