@@ -210,3 +210,26 @@ def test_rendering():
     assert all(line == line.rstrip() for line in md.splitlines())
     with pytest.raises(OptionError, match="format"):
         render_diagnostics(d, format="html")
+
+
+def test_an_empty_train_side_is_noted_and_takes_the_test_s_form():
+    test = [nerscore.Document("a", [(0, 4, "PER")], "Anna flew")]
+    for train in ([], {}):
+        d = diagnose(train, test)
+        assert d.n_train_sequences == 0
+        assert d.notes[0].startswith("train holds no sequences: every test label counts as "
+                                     "missing from training")
+    assert diagnose([], [["B-PER", "O"]]).notes[0].startswith("train holds no sequences")
+
+
+def test_train_that_is_the_test_data_is_noted():
+    tags = [["B-PER", "O"], ["O", "B-LOC"]]
+    same = ("train and test hold the same data (the same 2 sequences with the same entities): "
+            "every test entity counts as seen in training")
+    assert diagnose(tags, tags).notes[0].startswith(same)
+    assert diagnose(tags, [list(s) for s in tags], pred=tags).notes[0].startswith(same)
+    assert diagnose(tags, [["B-PER", "O"], ["B-LOC", "O"]]).notes == ()
+    docs = [nerscore.Document("a", [(0, 4, "PER")], "Anna flew")]
+    other = [nerscore.Document("a", [(0, 4, "PER")], "Anne flew")]  # other text
+    assert diagnose(docs, other).notes == ()
+    assert "1 sequence with" in diagnose(docs, list(docs)).notes[0]

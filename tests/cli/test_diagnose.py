@@ -123,3 +123,28 @@ def test_the_advice_names_commands_not_library_calls(capsys, fmt):
     assert "breakdown(" not in out
     assert ("report the score on unseen entities too (nerscore diagnose --pred PRED and "
             "nerscore report --train TRAIN show it)") in out
+
+
+@pytest.mark.parametrize(("test", "suffix"), [(TEST, ".conll"),
+                                              (str(DATA / "spans_test.jsonl"), ".jsonl")])
+def test_an_empty_train_file_is_noted(capsys, tmp_path, test, suffix):
+    empty = tmp_path / f"empty{suffix}"
+    empty.write_text("", encoding="utf-8")
+    status, out, err = run(capsys, "--train", str(empty), "--test", test)
+    assert status == 0, err
+    said = ("train holds no sequences: every test label counts as missing from training and no "
+            "test entity as seen in training; check that the training data was given.")
+    assert f"note: {said}" in out
+    assert f"nerscore diagnose: warning: --train {empty}: {said}" in err
+
+
+def test_a_train_file_that_is_the_test_data_is_noted(capsys, tmp_path):
+    copy = tmp_path / "train.conll"
+    copy.write_bytes((DATA / "test.conll").read_bytes())
+    status, out, err = run(capsys, "--train", str(copy), "--test", TEST, "--pred", PRED)
+    assert status == 0, err
+    assert ("note: train and test hold the same data (the same 14 sequences with the same "
+            "entities): every test entity counts as seen in training") in out
+    assert f"warning: --train {copy}: train and test hold the same data" in err
+    status, out, err = run(capsys, "--train", TRAIN, "--test", TEST)
+    assert "same data" not in out + err

@@ -283,3 +283,12 @@ def test_label_operations_apply_to_the_curves_too(tmp_path, capsys):
     assert main(["report", str(gold), str(pred), "--drop", "LOC", "-o", str(out)]) == 0
     assert "error" not in capsys.readouterr().err
     assert '<section id="curves">' in out.read_text(encoding="utf-8")
+
+
+def test_a_train_file_that_is_gold_is_noted(tmp_path, capsys):
+    gold = str(DATA / "test.conll")
+    out = tmp_path / "r.html"
+    assert main(["report", gold, gold, "--train", gold, "-o", str(out)]) == 0
+    assert f"nerscore report: warning: --train {gold}: train and test hold the same data" in \
+        capsys.readouterr().err
+    assert "train and test hold the same data" in out.read_text(encoding="utf-8")

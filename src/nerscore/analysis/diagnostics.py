@@ -256,6 +256,8 @@ def diagnose(
     gt = _check_threshold("gap_threshold", gap_threshold, low=0.0, high=1.0)
     kind_train = input_kind(train, train)
     kind_test = input_kind(test, test if pred is None else pred)
+    if kind_train != kind_test and _is_empty(train):  # nothing to read either way
+        train, kind_train = ({} if kind_test == "spans" else []), kind_test
     if kind_train != kind_test:
         words = {"tags": "tag sequences", "spans": "span documents"}
         raise InputTypeError(f"train is {words[kind_train]} but test is {words[kind_test]}; "
@@ -279,6 +281,8 @@ def diagnose(
         test_prep = prepare_one(test, decoding)
         n_test = test_prep.n_sequences
     tr, te = per_label(train_prep.gold), per_label(test_prep.gold)
+    notes = _split_notes(train, test, train_prep, test_prep, n_test, tr == te, decoding,
+                         (train_texts, test_texts), own_test=run is None)
     pr = None if run is None else per_label(run.prep.pred)
     labels = tuple(sorted(set(tr) | set(te) | set(pr or {})))
     train_counts = {lab: tr.get(lab, 0) for lab in labels}
@@ -327,8 +331,51 @@ def diagnose(
         None if pred_counts is None else MappingProxyType(pred_counts),
         train_prep.n_sequences, n_test, tv,
         None if seen is None else MappingProxyType(seen), scores, tuple(findings),
-        MappingProxyType(skipped), MappingProxyType(settings), tuple(test_prep.notes),
+        MappingProxyType(skipped), MappingProxyType(settings), (*notes, *test_prep.notes),
     )
+
+
+def _is_empty(data: object) -> bool:
+    """Whether ``data`` holds no sequence or document at all."""
+    try:
+        return len(data) == 0  # type: ignore[arg-type]
+    except TypeError:
+        return False
+
+
+#: How the notes on a suspicious train side begin (an empty one, or the test data itself).
+SPLIT_NOTES = ("train holds no sequences", "train and test hold the same data")
+
+
+def _split_notes(train: object, test: object, train_prep: Any, test_prep: Any, n_test: int,
+                 same_counts: bool, decoding: Decoding, texts: tuple[Any, Any], *,
+                 own_test: bool) -> tuple[str, ...]:
+    """Notes on a train side that is empty, or the test data itself: most often a wrong file."""
+    if train_prep.n_sequences == 0:
+        return ("train holds no sequences: every test label counts as missing from training "
+                "and no test entity as seen in training; check that the training data was "
+                "given.",)
+    if train is not test and not (same_counts and train_prep.n_sequences == n_test):
+        return ()
+    if train is not test:
+        test_only = test_prep if own_test else prepare_one(test, decoding)
+        a, b = train_prep.gold, test_only.gold
+        if len(a) != len(b) or not all(np.array_equal(x, y) for x, y in (
+                (a.seq, b.seq), (a.start, b.start), (a.end, b.end),
+                (np.asarray(a.labels, dtype=object)[a.label],
+                 np.asarray(b.labels, dtype=object)[b.label]))):
+            return ()
+        known = [t if t is not None else texts_of(prep)
+                 for t, prep in zip(texts, (train_prep, test_only), strict=True)]
+        if known[0] is not None and known[1] is not None and \
+                [t if isinstance(t, str) else list(t) for t in known[0]] != \
+                [t if isinstance(t, str) else list(t) for t in known[1]]:
+            return ()
+    many = "1 sequence" if n_test == 1 else f"{n_test} sequences"
+    return (f"train and test hold the same data (the same {many} with the same "
+            "entities): every test entity counts as seen in training and the split says "
+            "nothing about new data; check that train is the training data, not the test "
+            "data.",)
 
 
 def _seen(

@@ -9,6 +9,7 @@ Markdown or JSON.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
@@ -150,6 +151,15 @@ def _read(args: argparse.Namespace) -> tuple[Any, Any, Any, tuple[str, ...]]:
     return data["train"].data, data["test"].data, pred, notes
 
 
+def split_notes(train: str, notes: Sequence[str], command: str) -> None:
+    """Say on standard error what the diagnostics note of an empty TRAIN, or one that is the test data."""
+    from nerscore.analysis.diagnostics import SPLIT_NOTES
+    from nerscore.cli._output import note
+
+    for n in dict.fromkeys(n for n in notes if n.startswith(SPLIT_NOTES)):
+        note(command, f"--train {train}: {n}", kind="warning")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``nerscore diagnose``.
 
@@ -187,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
         seen_threshold=args.seen_threshold, gap_threshold=args.gap_threshold,
         **tag_kw, **options,
     )
+    split_notes(args.train, result.notes, "diagnose")
     if notes:
         import dataclasses
 

@@ -280,6 +280,7 @@ def _diagnostics(args: argparse.Namespace, scored: _Scored, names: list[str]) ->
         raise opt.UsageError(f"--train must hold {kind} like GOLD; {args.train!r} is read as "
                              f"{train_fmt.name} (set --gold-format if a format was guessed "
                              "wrongly)")
+    from nerscore.cli.diagnose import split_notes
     from nerscore.io.atomic import same_content
 
     if train_fmt is gold_fmt and options == fm.reader_options(args, gold_fmt, "gold") and \
@@ -294,6 +295,7 @@ def _diagnostics(args: argparse.Namespace, scored: _Scored, names: list[str]) ->
     found = {name: nerscore.diagnose(train, scored.gold, pred=pred, match=args.match,
                                      **scored.tag_kw, **options)
              for name, pred in zip(names, scored.preds, strict=True)}
+    split_notes(args.train, [n for d in found.values() for n in d.notes], "report")
     return found if len(found) > 1 else found[names[0]]
 
 
