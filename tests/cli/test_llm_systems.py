@@ -67,7 +67,7 @@ def test_compare_a_model_with_a_span_file(capsys):
     assert list(data["llm"]) == ["llm"]
     assert data["llm"]["llm"]["unaligned_mentions"] == [
         {"id": "s08", "text": "Italia", "label": "ORG"}]
-    assert data["notes"][0].startswith("llm: LLM output: 11 documents, 1 parse failures")
+    assert data["notes"][0].startswith("llm: LLM output: 11 documents, 1 parse failure,")
     assert "nerscore compare: note: llm: LLM output" in err
 
 

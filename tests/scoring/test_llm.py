@@ -67,7 +67,7 @@ def test_the_report_states_the_llm_summary():
         "ambiguous": 0, "policy": "sequential", "normalize": "exact"}
     assert llm["hallucination_rate"] == 0.2
     assert r.notes[0] == (
-        "LLM output: 1 documents, 0 parse failures, 0 repaired outputs, 5 mentions, 1 unaligned "
+        "LLM output: 1 document, 0 parse failures, 0 repaired outputs, 5 mentions, 1 unaligned "
         "(hallucination rate 20.0%), 0 ambiguous alignments, 0 out-of-schema labels; "
         "align='sequential', normalize='exact'.")
 

@@ -13,6 +13,7 @@ import math
 from typing import TYPE_CHECKING
 
 from nerscore.render.table import table_lines
+from nerscore.values.wording import counted
 
 if TYPE_CHECKING:
     from nerscore.analysis.agreement.results import Agreement
@@ -25,17 +26,6 @@ N_DOCUMENTS = 10
 
 def _num(x: float, digits: int) -> str:
     return "-" if math.isnan(x) else f"{x:.{digits}f}"
-
-
-def counted(n: int, unit: str) -> str:
-    """``n`` and ``unit``, plural unless ``n`` is 1.
-
-    Examples
-    --------
-    >>> counted(1, "sentence"), counted(40, "sentence"), counted(0, "document")
-    ('1 sentence', '40 sentences', '0 documents')
-    """
-    return f"{n} {unit}{'' if n == 1 else 's'}"
 
 
 def uncompared(result: Agreement) -> int:

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from nerscore.render.agreement import counted, uncompared
+from nerscore.render.agreement import uncompared
 from nerscore.render.html_assets import CSS
 from nerscore.render.html_errors import script_json
+from nerscore.values.wording import counted
 
 if TYPE_CHECKING:
     from nerscore.analysis.agreement.results import Agreement, Disagreement

@@ -7,6 +7,7 @@ from typing import Any
 from nerscore.render.registry import Renderer, ScoreOutput, register_renderer
 from nerscore.render.table import column_width
 from nerscore.scoring.report import Report, Row
+from nerscore.values.wording import counted
 
 __all__ = [
     "MARKDOWN", "TEXT", "format_count", "markdown_cell", "render_markdown", "render_rich",
@@ -131,17 +132,12 @@ def render_text(report: Report, *, digits: int = 2) -> str:
     lines += [line(k) for k in range(n_labels, len(named))]
     if report.accuracy is not None or report.n_tokens is not None:
         lines += ["", f"accuracy: {_accuracy(report, digits)} "
-                      f"({_counted(report.n_tokens, 'token')}, "
-                      f"{_counted(report.n_sequences, 'sequence')})"]
+                      f"({counted(report.n_tokens, 'token')}, "
+                      f"{counted(report.n_sequences, 'sequence')})"]
     lines += _schema_lines(report, digits)
     if report.notes:
         lines += [""] + [f"note: {n}" for n in report.notes]
     return "\n".join(lines)
-
-
-def _counted(n: int | None, unit: str) -> str:
-    """A count and its unit, singular for 1."""
-    return f"{n} {unit}{'' if n == 1 else 's'}"
 
 
 def _accuracy(report: Report, digits: int) -> str:

@@ -46,6 +46,7 @@ from nerscore.values.label_ops import LabelOps, seen_labels
 from nerscore.values.mentions import Mention
 from nerscore.values.spans import EntityColumns
 from nerscore.values.tags import encode_strings
+from nerscore.values.wording import counted
 
 __all__ = ["AlignedOutputs", "LLMSummary", "align_outputs", "evaluate_llm", "label_aliases_map",
            "lost_columns", "run_on_columns", "score_aligned"]
@@ -124,11 +125,14 @@ class LLMSummary:
         ("LLM output: 2 documents, 0 parse failures, 0 repaired outputs, 5 mentions, 1 unaligned (hallucination rate 20.0%), 0 ambiguous alignments, 0 out-of-schema labels; align='sequential', normalize='exact'.", "Unaligned mentions (false positives): 'London' (LOC) in document 'd1'.")
         """
         out = [
-            f"LLM output: {self.documents} documents, {self.parse_failures} parse failures, "
-            f"{self.repaired} repaired outputs, {self.mentions} mentions, {self.unaligned} "
-            f"unaligned (hallucination rate {100 * self.hallucination_rate:.1f}%), "
-            f"{self.ambiguous} ambiguous alignments, {self.out_of_schema} out-of-schema "
-            f"labels; align={self.policy!r}, normalize={self.normalize!r}."
+            f"LLM output: {counted(self.documents, 'document')}, "
+            f"{counted(self.parse_failures, 'parse failure')}, "
+            f"{counted(self.repaired, 'repaired output')}, {counted(self.mentions, 'mention')}, "
+            f"{self.unaligned} unaligned (hallucination rate "
+            f"{100 * self.hallucination_rate:.1f}%), "
+            f"{counted(self.ambiguous, 'ambiguous alignment')}, "
+            f"{counted(self.out_of_schema, 'out-of-schema label')}; align={self.policy!r}, "
+            f"normalize={self.normalize!r}."
         ]
         if self.unaligned_list:
             shown = ", ".join(f"{t!r} ({lab}) in document {d!r}"

@@ -35,6 +35,7 @@ from nerscore.values.documents import Document, is_int
 from nerscore.values.label_ops import LabelOps
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import Entity, EntityColumns, Span
+from nerscore.values.wording import counted
 
 __all__ = ["AdjudicationStats", "Tie", "adjudicate"]
 
@@ -131,30 +132,25 @@ class AdjudicationStats:
         3 annotators (A, B, C), 1 document; quorum: a strict majority of each document's annotators
         2 candidate entities: 1 accepted (0 unanimous), 1 below the quorum, 0 dropped in conflicts (0 ties)
         """
-        quorum = (_counted(self.min_votes, "vote") if self.min_votes is not None
+        quorum = (counted(self.min_votes, "vote") if self.min_votes is not None
                   else "a strict majority of each document's annotators")
         single = f", {self.single} single annotator" if self.single else ""
         lines = [
-            f"{_counted(len(self.names), 'annotator')} ({', '.join(self.names)}), "
-            f"{_counted(self.n_documents, 'document')}; quorum: {quorum}",
-            f"{_counted(self.candidates, 'candidate entity', 'candidate entities')}: "
+            f"{counted(len(self.names), 'annotator')} ({', '.join(self.names)}), "
+            f"{counted(self.n_documents, 'document')}; quorum: {quorum}",
+            f"{counted(self.candidates, 'candidate entity', 'candidate entities')}: "
             f"{self.accepted} accepted ({self.unanimous} unanimous{single}), "
             f"{self.below_quorum} below the quorum, {self.conflicts} dropped in conflicts "
-            f"({_counted(len(self.ties), 'tie')})",
+            f"({counted(len(self.ties), 'tie')})",
         ]
         if self.regions:
-            lines.append(f"{_counted(self.regions, 'candidate ignore region')}: "
+            lines.append(f"{counted(self.regions, 'candidate ignore region')}: "
                          f"{self.regions_kept} kept, {self.regions_below_quorum} below the "
                          f"quorum, {self.regions_overlapping} dropped for overlapping an "
                          "accepted entity of their label")
         lines += [f"tie in document {t.document}: kept {t.kept}, dropped {t.dropped} "
-                  f"({_counted(t.votes, 'vote')} each)" for t in self.ties]
+                  f"({counted(t.votes, 'vote')} each)" for t in self.ties]
         return "\n".join(lines)
-
-
-def _counted(n: int, one: str, many: str | None = None) -> str:
-    """``n`` and ``one``, or ``many`` (``one`` + "s") unless ``n`` is 1: ``1 vote``, ``2 votes``."""
-    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def _entity(key: Key) -> Entity:
