@@ -216,7 +216,7 @@ def test_a_file_that_is_not_parquet_is_named_with_how_to_read_it(tmp_path, capsy
      "a.parquet: the ignore regions of column 'ignore' have no field 'end' (their fields: "
      "start); each needs the fields 'start' and 'end'."),
     ({"id": ["d1", None], "spans": [[], [{"start": 0, "end": 1, "label": "X"}]]},
-     "a.parquet: row 1 (counting from 0) has no id: a null in column 'id'. Give every row an "
+     "a.parquet, row 1 (counting from 0): no id (a null in column 'id'). Give every row an "
      "id, or leave out the column to number the rows 1, 2, ... in file order."),
 ])
 def test_span_files_of_another_shape_are_named_errors(tmp_path, capsys, monkeypatch, columns,

@@ -54,8 +54,8 @@ def iter_parquet_documents(
                 zip(ids, texts, data[spans_column], regions, strict=True)):
             if doc_id is None:
                 raise FormatError(
-                    f"{source}: row {k + i} (counting from 0) has no id: a null in column "
-                    f"{id_column!r}. Give every row an id, or leave out the column to number "
+                    f"{source}, row {k + i} (counting from 0): no id (a null in column "
+                    f"{id_column!r}). Give every row an id, or leave out the column to number "
                     "the rows 1, 2, ... in file order.", source=source)
             name = str(doc_id)
             if name in seen:  # worded as JSON Lines words it, rows for lines
