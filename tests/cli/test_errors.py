@@ -196,3 +196,23 @@ def test_conlleval_run_alone_is_the_subcommand(tmp_path):
     assert done.stderr.count("\n") == 1
     assert "is the input" in done.stderr
     assert path.read_bytes() == b"a B-X B-X\nb I-X\n"
+
+
+@pytest.mark.parametrize("command", [
+    ["report", "{gold}", "{pred}", "-o", "{out}"],
+    ["compare", "{gold}", "{pred}", "{gold}"],
+    ["agree", "{gold}", "{pred}"],
+    ["score", "{gold}", "{pred}", "{pred}", "--runs"],
+])
+def test_every_command_gives_gold_s_reader_error_before_a_parquet_file_it_cannot_open(
+        capsys, tmp_path, command):
+    """Files are read in order: the kind of a missing Parquet file does not open it first."""
+    pytest.importorskip("pyarrow")
+    gold = tmp_path / "g.jsonl"
+    gold.write_text('{"id": "a", "spans": [[0, 1, "PER"]]}\n{"id": "b", "spans": [[0, 1\n')
+    pred = tmp_path / "missing.parquet"
+    argv = [a.format(gold=gold, pred=pred, out=tmp_path / "r.html") for a in command]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"{gold}, line 2: malformed JSON" in err
+    assert "missing.parquet" not in err

@@ -137,7 +137,7 @@ def _score_all(args: argparse.Namespace) -> _Scored:
     for path, fmt in zip(args.preds, pred_fmts, strict=True):
         if path in outputs:
             continue
-        if fmt.kind_of(path, fm.reader_options(args, fmt, "pred")) != kind:
+        if fmt.kind_of(path, fm.reader_options(args, fmt, "pred"), unread=kind) != kind:
             raise opt.UsageError(
                 f"cannot score {fmt.name} predictions ({path}) against {gold_fmt.name} gold: "
                 "give all files as tag files, or all as span files")

@@ -122,7 +122,7 @@ def run_runs(args: argparse.Namespace) -> int:
             f"files whose predictions have scores; {args.gold!r} is read as {gold_fmt.name} "
             "tags, which carry no score")
     for path, fmt in zip(files, pred_fmts, strict=True):
-        if fmt.kind_of(path, fm.reader_options(args, fmt, "pred")) != kind:
+        if fmt.kind_of(path, fm.reader_options(args, fmt, "pred"), unread=kind) != kind:
             raise opt.UsageError(f"cannot score {path} ({fmt.name}) against {gold_fmt.name} "
                                  "gold: give every file as tags, or every file as spans")
     tag_kw: dict[str, Any] = {}
