@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import nerscore
 from nerscore.errors import FormatError, InvalidTagError, LengthMismatchError
-from nerscore.io import _bytes, _conll_align, conll
+from nerscore.io import _bytes, _conll_align, _conll_source, conll
 from nerscore.io.conll import (
     ConllCorpus,
     Sentence,
@@ -218,7 +218,7 @@ def test_auto_delimiter_is_decided_per_file():
 
 def test_auto_delimiter_looks_at_the_whole_file(monkeypatch):
     # blocks vote; a later block without tabs makes the whole file space-separated
-    monkeypatch.setattr(conll, "_BLOCK_SIZE", 8)
+    monkeypatch.setattr(_conll_source, "BLOCK_SIZE", 8)
     text = "a\tO\nb\tO\n\nc d O\n\ne\tB-X\n"
     corpus = read_text(text)
     assert corpus.column_delimiter == "space"

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from nerscore.errors import FormatError
-from nerscore.io import conll
+from nerscore.io import _conll_source
 from nerscore.io._conll_blocks import WholeBlocks, block_spans
 from nerscore.io.conll import ConllChunks, read_conll
 
@@ -66,7 +66,7 @@ def test_tabs_a_block_of_the_whole_file_names_its_missing_column_first(
     In one block of the whole file, the missing column of line 35 is its
     error; cut between the two lines, the block of line 11 fails first.
     """
-    monkeypatch.setattr(conll, "_BLOCK_SIZE", whole_block)
+    monkeypatch.setattr(_conll_source, "BLOCK_SIZE", whole_block)
     good = b"a\tN\tO\n\n"
     data = good * 5 + b"b\tN\t \tx\n\n" + good * 11 + b"c\tO\n\n" + good * 3
     error = _same_error(data, column_delimiter="tab", label_column=2)
@@ -104,7 +104,7 @@ def test_chunks_fail_as_the_whole_file(lines, eol, delimiter, label, comments, w
     options = dict(column_delimiter=delimiter, label_column=label, comments=comments,
                    encoding=encoding)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(conll, "_BLOCK_SIZE", whole_block)
+        patch.setattr(_conll_source, "BLOCK_SIZE", whole_block)
         whole = _raised(lambda: read_conll(io.BytesIO(data), **options))
         chunks = ConllChunks(io.BytesIO(data), chunk_size=3, block_size=block, **options)
         streamed = _raised(lambda: list(chunks))
