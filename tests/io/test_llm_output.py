@@ -72,8 +72,8 @@ def test_a_long_value_beside_the_entity_list_is_named_cut_short():
                                           "reasoning": reasoning}))
     (problem,) = parsed.problems
     assert problem.startswith("key 'reasoning' ('Paris is the capital of France. Paris")
-    assert "...) beside the entity list" in problem
-    assert len(problem) < 150
+    assert "'... (1280 characters)) beside the entity list" in problem
+    assert len(problem) < 200  # the value is 1,280 characters
 
 
 def test_a_dict_of_labels_named_like_a_wrapper_is_still_a_dict_of_labels():

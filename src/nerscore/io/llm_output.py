@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from nerscore.errors import FormatError, option_error
+from nerscore.errors import FormatError, option_error, quoted
 from nerscore.io._json_repair import find_json, load_json, matching_end
 from nerscore.io._json_text import parse_json
 from nerscore.values.mentions import Mention, ParsedOutput
@@ -154,7 +154,7 @@ def items_from_json(value: Any) -> tuple[list[Item], list[str], str] | None:
             key = wrapped[0]
             read = items_from_json(value[key])
             if read is not None:  # a list always reads
-                others = [f"key {k!r} ({_shown(v)}) beside the entity list {key!r} is not read; "
+                others = [f"key {k!r} ({quoted(v)}) beside the entity list {key!r} is not read; "
                           "skipped" for k, v in value.items() if k != key]
                 return read[0], [*read[1], *others], read[2]
         items: list[Item] = []
@@ -162,7 +162,7 @@ def items_from_json(value: Any) -> tuple[list[Item], list[str], str] | None:
         for label, listed in value.items():
             seq = [listed] if isinstance(listed, str) else listed
             if not isinstance(seq, list):
-                problems.append(f"label {label!r}: expected a list of strings; got {_shown(listed)}; "
+                problems.append(f"label {label!r}: expected a list of strings; got {quoted(listed)}; "
                                 "skipped")
                 continue
             for k, item in enumerate(seq, 1):
@@ -171,7 +171,7 @@ def items_from_json(value: Any) -> tuple[list[Item], list[str], str] | None:
                         items.append((item, str(label), None, None))
                 else:
                     problems.append(f"label {label!r}, item {k}: expected a string; got "
-                                    f"{_shown(item)}; skipped")
+                                    f"{quoted(item)}; skipped")
         return items, problems, "json-dict"
     if isinstance(value, list):
         items, problems = [], []
@@ -196,28 +196,18 @@ def _holds_objects(value: Any) -> bool:
     return isinstance(value, list) and any(isinstance(x, (dict, list)) for x in value)
 
 
-def _shown(value: Any, width: int = 60) -> str:
-    """``repr(value)``, cut to ``width`` characters with an ellipsis: a model's reasoning can be long.
-
-    >>> _shown("x" * 100)
-    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..."
-    """
-    shown = repr(value)
-    return shown if len(shown) <= width else shown[:width - 3] + "..."
-
-
 def _item(item: Any, k: int) -> tuple[Item | None, str]:
     if isinstance(item, (list, tuple)) and len(item) == 2 and all(isinstance(x, str) for x in item):
         return (item[0], item[1], None, None), ""
     if not isinstance(item, Mapping):
-        return None, f"item {k} ({_shown(item)}) is not an object with a text and a label; skipped"
+        return None, f"item {k} ({quoted(item)}) is not an object with a text and a label; skipped"
     text = next((item[key] for key in TEXT_KEYS if key in item), None)
     label = next((item[key] for key in LABEL_KEYS if key in item), None)
     if not isinstance(text, str):
-        return None, (f"item {k} ({_shown(item)}) has no text key ({', '.join(map(repr, TEXT_KEYS))}) "
+        return None, (f"item {k} ({quoted(item)}) has no text key ({', '.join(map(repr, TEXT_KEYS))}) "
                       "holding a string; skipped")
     if not isinstance(label, str):
-        return None, (f"item {k} ({_shown(item)}) has no label key "
+        return None, (f"item {k} ({quoted(item)}) has no label key "
                       f"({', '.join(map(repr, LABEL_KEYS))}); skipped")
     start, end = item.get("start"), item.get("end")
     if isinstance(start, int) and isinstance(end, int) and _is_int(start) and _is_int(end):
