@@ -178,9 +178,9 @@ def _reader_files(tmp_path, gold_edits=(), pred_edits=()):
 def reader_blocks(request, monkeypatch):
     """The readers read a file in one block, or in many (an error comes after chunks scored)."""
     if request.param != "one block":
-        from nerscore.io import conll
+        from nerscore.io import _conll_stream
 
-        monkeypatch.setattr(conll, "_STREAM_BLOCK_SIZE", 64)
+        monkeypatch.setattr(_conll_stream, "STREAM_BLOCK_SIZE", 64)
     return request.param
 
 
@@ -243,12 +243,12 @@ def test_a_reader_error_in_one_file_of_two_label_columns(tmp_path, reader_blocks
 
 def test_a_reader_error_raised_without_reading_the_files_whole(tmp_path, monkeypatch):
     """Streaming raises it itself: the whole-file reader is never called."""
-    from nerscore.io import conll
+    from nerscore.io import _conll_stream, conll
 
     gold, pred = _reader_files(tmp_path, [tag(0, 0, "X-A")], [latin1(39, 0)])
     with pytest.raises(NerscoreError) as whole:
         score_files(gold, pred, stream=False)
-    monkeypatch.setattr(conll, "_STREAM_BLOCK_SIZE", 64)
+    monkeypatch.setattr(_conll_stream, "STREAM_BLOCK_SIZE", 64)
     monkeypatch.setattr(conll, "read_conll", _never_called)
     with pytest.raises(NerscoreError) as streamed:
         score_files(gold, pred, chunk_size=3)
@@ -262,9 +262,9 @@ def _never_called(*args, **kwargs):
 
 def test_later_lines_choosing_another_delimiter_are_read_whole(tmp_path, monkeypatch):
     """Read whole, this file splits at whitespace and reads; its first blocks alone, at tabs."""
-    from nerscore.io import conll
+    from nerscore.io import _conll_stream
 
-    monkeypatch.setattr(conll, "_STREAM_BLOCK_SIZE", 16)
+    monkeypatch.setattr(_conll_stream, "STREAM_BLOCK_SIZE", 16)
     gold = tmp_path / "g.conll"
     gold.write_text("New York\tN\tB-LOC\n\n" * 3 + "x y O\n")
     res = score_files(gold, gold, chunk_size=1)

@@ -322,9 +322,9 @@ def test_errors_file_not_written_on_a_reader_error(tmp_path, conll_files, bad):
 
 def test_errors_file_not_written_on_fallback(tmp_path, monkeypatch):
     """Later lines that choose another column delimiter: the files are read whole."""
-    from nerscore.io import conll
+    from nerscore.io import _conll_stream
 
-    monkeypatch.setattr(conll, "_STREAM_BLOCK_SIZE", 16)
+    monkeypatch.setattr(_conll_stream, "STREAM_BLOCK_SIZE", 16)
     gold = tmp_path / "g.conll"
     gold.write_text("New York\tN\tB-LOC\n\n" * 3 + "x y O\n")
     out = tmp_path / "err.jsonl"

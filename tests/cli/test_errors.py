@@ -55,9 +55,9 @@ GOLD_ERRORS = {
 def test_gold_s_reader_error_comes_before_a_prediction_that_cannot_be_read(capsys, tmp_path,
                                                                           monkeypatch, case):
     """Read whole, gold is read first: read in chunks, its error late in the file still comes first."""
-    from nerscore.io import conll
+    from nerscore.io import _conll_stream
 
-    monkeypatch.setattr(conll, "_STREAM_BLOCK_SIZE", 64)  # gold's first chunks read well
+    monkeypatch.setattr(_conll_stream, "STREAM_BLOCK_SIZE", 64)  # gold's first chunks read well
     name, data, said = GOLD_ERRORS[case]
     gold = tmp_path / name
     gold.write_bytes(data)

@@ -22,7 +22,7 @@ from nerscore.io._textfile import (
     naming,
 )
 
-__all__ = ["BLOCK_SIZE", "BOM", "DELIMITERS", "ColumnDelimiter", "Source", "check_options",
+__all__ = ["BLOCK_SIZE", "DELIMITERS", "ColumnDelimiter", "Source", "check_options",
            "name_of", "read_bytes", "to_utf8"]
 
 ColumnDelimiter = Literal["auto", "tab", "space"]
@@ -32,7 +32,6 @@ DELIMITERS = ("auto", "tab", "space")
 #: Bytes a whole file is scanned in at a time, read where it is used (tests shrink it): by
 #: :func:`~nerscore.io.conll.read_conll`, and by the chunk reader where it must cut as that does.
 BLOCK_SIZE = 1 << 22
-BOM = b"\xef\xbb\xbf"
 
 
 def check_options(

@@ -21,7 +21,6 @@ from nerscore.io._conll_blocks import WholeBlocks, delimiter_changed, file_error
 from nerscore.io._conll_corpus import ConllCorpus, Sentence, reader_notes
 from nerscore.io._conll_scan import DelimiterVote, ScanOptions, assemble, parse_blocks, scan_block
 from nerscore.io._conll_source import (
-    BOM,
     ColumnDelimiter,
     Source,
     check_options,
@@ -31,7 +30,8 @@ from nerscore.io._textfile import check_not_wide, decode_error, naming
 
 __all__ = ["STREAM_BLOCK_SIZE", "ConllChunks", "iter_conll", "iter_conll_chunks"]
 
-#: Blocks of the streaming reader: scanning takes ~150 bytes per byte of block at its peak.
+#: Blocks of the streaming reader: scanning takes ~150 bytes per byte of block at its peak
+#: (read at call time by the format's chunk reader: tests shrink it).
 STREAM_BLOCK_SIZE = 1 << 20
 
 
@@ -299,9 +299,9 @@ def _stream_blocks(
             raw = codec == "utf-8" and isinstance(chunk, bytes)
             if raw:
                 data = chunk
-                if first and (len(pending) + len(chunk) >= len(BOM) or final):
-                    bom = (pending + chunk).startswith(BOM)
-                    data, pending, first = (pending + chunk).removeprefix(BOM), b"", False
+                if first and (len(pending) + len(chunk) >= len(codecs.BOM_UTF8) or final):
+                    bom = (pending + chunk).startswith(codecs.BOM_UTF8)
+                    data, pending, first = (pending + chunk).removeprefix(codecs.BOM_UTF8), b"", False
                     check_not_wide(data[:256], name, encoding)
             else:
                 if isinstance(chunk, str):

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from nerscore.io import _conll_source
+from nerscore.io import _conll_source, _conll_stream
 from nerscore.io._conll_align import TokenDiff, check_aligned
 from nerscore.io._conll_blocks import block_spans
 from nerscore.io._conll_corpus import ConllCorpus, Sentence
@@ -52,7 +52,6 @@ from nerscore.io._conll_source import (
     to_utf8,
 )
 from nerscore.io._conll_stream import (
-    STREAM_BLOCK_SIZE,
     ConllChunks,
     iter_conll,
     iter_conll_chunks,
@@ -72,9 +71,6 @@ __all__ = [
     "read_conll",
     "write_conll",
 ]
-
-#: Blocks of the format's chunk reader (a module global: tests shrink it).
-_STREAM_BLOCK_SIZE = STREAM_BLOCK_SIZE
 
 # ----------------------------------------------------------------------------- reading
 
@@ -179,7 +175,7 @@ def _tags_of(corpus: ConllCorpus) -> Any:
 
 
 def _chunks(path: str, chunk_size: int, options: Mapping[str, Any]) -> ChunkStream:
-    reader = ConllChunks(path, chunk_size=chunk_size, block_size=_STREAM_BLOCK_SIZE,
+    reader = ConllChunks(path, chunk_size=chunk_size, block_size=_conll_stream.STREAM_BLOCK_SIZE,
                          token_heads=True, **options)
     size = os.path.getsize(path) if os.path.isfile(path) else 0
 
