@@ -471,12 +471,12 @@ def same_kind(files: Sequence[tuple[str, str, Format, dict[str, Any]]], advice: 
         When some hold tags and others spans (a file that cannot be opened
         is taken to hold what the first one holds: its reader says why).
     """
-    (label, path, fmt, options), *rest = files
-    first = fmt.kind_of(path, options)
+    label0, path0, fmt0, options0 = files[0]
+    first = fmt0.kind_of(path0, options0)
     # a later file that cannot be read takes the first one's kind: its error comes when it is
     # read, after the first file's reader error (files are read in order)
-    kinds = [(label, fmt, first), *((label, fmt, fmt.kind_of(path, options, unread=first))
-                                    for label, path, fmt, options in rest)]
+    kinds = [(label0, fmt0, first), *((label, fmt, fmt.kind_of(path, options, unread=first))
+                                      for label, path, fmt, options in files[1:])]
     if len({k for *_, k in kinds}) > 1:
         shown = ", ".join(f"{label} is {fmt.name} ({kind})" for label, fmt, kind in kinds)
         raise opt.UsageError(f"give all files as tag files or all as span files; {shown} "
