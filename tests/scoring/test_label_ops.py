@@ -146,6 +146,28 @@ def test_relabel_entities_codes_against_the_new_labels():
     assert relabel_entities(cols, LabelOps())[0] is cols
 
 
+def test_a_label_holding_the_separator_is_renamed_and_merged_by_its_whole_name():
+    # hierarchical labels hold '>': the notes still tell the old label from the new one
+    gold = [nerscore.Document("d", [(0, 1, "ORG>COMPANY"), (2, 3, "ORG")], text="a b c")]
+    pred = [nerscore.Document("d", [(0, 1, "ORG>COMPANY"), (4, 5, "a\\b>")], text="a b c")]
+    r = nerscore.evaluate(gold, pred, zero_division=0,
+                          labels_map={"ORG>COMPANY": "ORG", "a\\b>": "X>Y"})
+    assert r.notes[:2] == (
+        "Labels renamed (labels_map): ORG>COMPANY -> ORG (1 gold, 1 predicted entity); "
+        "a\\b> -> X>Y (0 gold, 1 predicted entity).",
+        "Labels merged (labels_map): ORG and ORG>COMPANY are scored as ORG.",
+    )
+
+
+def test_the_notes_quote_labels_that_would_not_read_as_one():
+    gold = [nerscore.Document("d", [(0, 1, " PER"), (2, 3, "A and B")], text="a b c")]
+    r = nerscore.evaluate(gold, gold, labels_map={" PER": "PER", "A and B": "C, D"})
+    assert r.notes[0] == ("Labels renamed (labels_map): ' PER' -> PER (1 gold, 1 predicted "
+                          "entity); 'A and B' -> 'C, D' (1 gold, 1 predicted entity).")
+    r = nerscore.evaluate(gold, gold, drop=[" PER"])
+    assert r.notes[0] == "Labels removed (keep/drop): ' PER' (1 gold, 1 predicted entity)."
+
+
 def test_label_notes_ignore_other_tallies():
     assert label_notes({"gold_discontinuous": 2, "labels:any:seen:X": 1}) == ()
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from nerscore.decode.inputs import Prepared
 from nerscore.errors import OptionError, UnknownLabelWarning, closest, quoted, user_stacklevel
-from nerscore.values.label_ops import LabelOps, tally_key
+from nerscore.values.label_ops import LabelOps, map_name, tally_key
 from nerscore.values.spans import Entity, EntityColumns
 
 __all__ = ["apply_label_ops", "check_label_ops", "relabel_entities", "relabel_entity_list",
@@ -74,7 +74,7 @@ def relabel_entities(cols: EntityColumns, ops: LabelOps,
         if not n:
             continue
         if lab in renamed:
-            tallies[tally_key(side, "map", f"{lab}>{renamed[lab]}")] = n
+            tallies[tally_key(side, "map", map_name(lab, renamed[lab]))] = n
         elif lab in targets:
             tallies[tally_key(side, "into", lab)] = n
         if n_new is None:
@@ -118,7 +118,7 @@ def relabel_entity_list(entities: Iterable[Entity], ops: LabelOps, tallies: dict
         add("seen", e.label)
         new = ops.new_label(e.label)
         if e.label in renamed:
-            add("map", f"{e.label}>{renamed[e.label]}")
+            add("map", map_name(e.label, renamed[e.label]))
         elif e.label in targets:
             add("into", e.label)
         if new is None:

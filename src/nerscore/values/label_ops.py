@@ -1,4 +1,4 @@
-"""Label operations: rename, keep or drop entity labels before matching (docs/label-ops.md).
+r"""Label operations: rename, keep or drop entity labels before matching (docs/label-ops.md).
 
 Three options that every scorer takes besides the matcher's own:
 
@@ -15,7 +15,8 @@ entities, so a mapped label never joins two adjacent entities into one.
 take them as keywords (in ``**options``) and split them off with
 :meth:`LabelOps.split`. What they did is counted in
 :attr:`nerscore.Counts.tallies` (mergeable over batches) under keys
-``"labels:<side>:map:<old>><new>"``, ``"labels:<side>:drop:<label>"`` and
+``"labels:<side>:map:<old>><new>"`` (:func:`map_name`: a ``>`` or ``\`` in
+either label is written ``\>`` or ``\\``), ``"labels:<side>:drop:<label>"`` and
 ``"labels:<side>:into:<label>"`` (entities that already had a label others
 were mapped to), and the labels the input had under ``"labels:any:seen:<label>"``;
 :func:`label_notes` turns them into the report's notes.
@@ -30,8 +31,8 @@ from typing import Any
 
 from nerscore.errors import FormatError, OptionError, quoted
 
-__all__ = ["LABEL_MAP_EXAMPLE", "LabelOps", "check_label_map", "label_notes", "odd_label_notes", "seen_labels",
-           "tally_key"]
+__all__ = ["LABEL_MAP_EXAMPLE", "LabelOps", "check_label_map", "label_notes", "map_name", "odd_label_notes",
+           "seen_labels", "tally_key"]
 
 _PREFIX = "labels:"
 
@@ -240,22 +241,22 @@ def label_notes(tallies: Mapping[str, int], *, one_side: bool = False) -> tuple[
     maps = t.get("map", {})
     count = _one if one_side else _sides
     if maps:
-        shown = "; ".join(f"{k.replace('>', ' -> ')} ({count(v)})" for k, v in sorted(maps.items()))
+        pairs = sorted((_split_map(k), v) for k, v in maps.items())
+        shown = "; ".join(f"{_shown(a)} -> {_shown(b)} ({count(v)})" for (a, b), v in pairs)
         out.append(f"Labels renamed (labels_map): {shown}.")
         sources: dict[str, list[str]] = {}
-        for key in maps:
-            a, b = key.split(">", 1)
+        for (a, b), _ in pairs:
             sources.setdefault(b, []).append(a)
         for b in t.get("into", {}):
             sources.setdefault(b, []).append(b)
         for b, srcs in sources.items():
             if len(srcs) > 1:
-                names = sorted(srcs)
+                names = [_shown(x) for x in sorted(srcs)]
                 out.append(f"Labels merged (labels_map): {', '.join(names[:-1])} and "
-                           f"{names[-1]} are {'written' if one_side else 'scored'} as {b}.")
+                           f"{names[-1]} are {'written' if one_side else 'scored'} as {_shown(b)}.")
     drops = t.get("drop", {})
     if drops:
-        shown = "; ".join(f"{k} ({count(v)})" for k, v in sorted(drops.items()))
+        shown = "; ".join(f"{_shown(k)} ({count(v)})" for k, v in sorted(drops.items()))
         out.append(f"Labels removed (keep/drop): {shown}.")
     return tuple(out)
 
@@ -356,6 +357,47 @@ def check_label_map(data: object, source: str, repeated: str | None = None) -> d
 def tally_key(side: str, what: str, name: str) -> str:
     """The key of one label tally (see the module documentation)."""
     return f"{_PREFIX}{side}:{what}:{name}"
+
+
+def map_name(old: str, new: str) -> str:
+    r"""The name of a renaming's tally: ``<old>><new>``, a ``>`` or ``\`` in a label escaped.
+
+    Labels may hold ``>`` themselves (hierarchical ones such as
+    ``ORG>COMPANY``), so the separator is the only unescaped one.
+
+    Examples
+    --------
+    >>> map_name("GPE", "LOC"), map_name("ORG>COMPANY", "ORG")
+    ('GPE>LOC', 'ORG\\>COMPANY>ORG')
+    >>> _split_map(map_name("ORG>COMPANY", "ORG")), _split_map(map_name("a\\", "b>"))
+    (('ORG>COMPANY', 'ORG'), ('a\\', 'b>'))
+    """
+    return f"{_escaped(old)}>{_escaped(new)}"
+
+
+def _escaped(label: str) -> str:
+    return label.replace("\\", "\\\\").replace(">", "\\>")
+
+
+def _split_map(name: str) -> tuple[str, str]:
+    """The old and the new label of a :func:`map_name`."""
+    parts = ["", ""]
+    k = 0
+    chars = iter(name)
+    for c in chars:
+        if c == "\\":
+            parts[k] += next(chars, "")
+        elif c == ">" and k == 0:
+            k = 1
+        else:
+            parts[k] += c
+    return parts[0], parts[1]
+
+
+def _shown(label: str) -> str:
+    """A label as the notes list it: as it is, or quoted when it would not read as one."""
+    odd = not label or label != label.strip() or any(x in label for x in (" -> ", "; ", ", ", " and "))
+    return quoted(label) if odd else label
 
 
 def seen_labels(tallies: Mapping[str, int]) -> list[str]:
