@@ -319,7 +319,9 @@ def compute_metrics(label_list: Sequence[str], *, scheme: str | None = None,
     scheme : str, optional
         Tagging scheme; required by ``mode="strict"``.
     mode : {"lenient", "strict"}
-        ``lenient`` is seqeval's default mode, ``strict`` its strict mode.
+        ``lenient`` is seqeval's default mode, ``strict`` its strict mode
+        (the tag runs it reads as no entity are not counted here;
+        :func:`nerscore.evaluate` on the tag strings notes them).
     validate : bool
         Refuse NaN or infinite logits at scored positions (label not
         ``-100``), naming the position. Label ids out of range are refused,

@@ -35,7 +35,10 @@ class EntityMetric(Metric):
     scheme : str, optional
         Tagging scheme; required by ``mode="strict"``.
     mode : {"lenient", "strict"}
-        How tags are decoded (see :func:`nerscore.tags_to_entities`).
+        How tags are decoded (see :func:`nerscore.tags_to_entities`). The
+        tag runs strict mode reads as no entity are not counted here (the
+        update stays free of host synchronisation); scoring the tag strings
+        with :func:`nerscore.evaluate` notes them.
     match : {"exact", "threshold"}
         Exact spans, or one-to-one pairs overlapping at least ``t`` of both
         spans (in tokens).
