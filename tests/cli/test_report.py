@@ -292,3 +292,13 @@ def test_a_train_file_that_is_gold_is_noted(tmp_path, capsys):
     assert f"nerscore report: warning: --train {gold}: train and test hold the same data" in \
         capsys.readouterr().err
     assert "train and test hold the same data" in out.read_text(encoding="utf-8")
+
+
+def test_the_note_on_the_page_written_gives_its_system_and_size(tmp_path, capsys):
+    out = tmp_path / "r.html"
+    assert main(["report", str(DATA / "test.conll"), str(DATA / "pred.conll"), "--scheme", "IOB2",
+                 "-o", str(out)]) == 0
+    size = out.stat().st_size
+    assert 1000 < size < 1_000_000
+    assert (f"nerscore report: note: wrote {out} (system 'pred', {size / 1000:.1f} kB)\n"
+            in capsys.readouterr().err)

@@ -144,12 +144,12 @@ def test_report_of_standard_input_names_it_stdin(capsys, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     status, _, err = run(capsys, monkeypatch, GOLD.read_bytes(), "report", "-", PRED)
     assert status == 0, err
-    assert err.startswith("nerscore report: note: wrote report.html (pred, ")
+    assert err.startswith("nerscore report: note: wrote report.html (system 'pred', ")
     first = (tmp_path / "report.html").read_text(encoding="utf-8")
     status, _, err = run(capsys, monkeypatch, PRED.read_bytes(), "report", GOLD, "-",
                          "--output", "stdin.html")
     assert status == 0, err
-    assert err.startswith("nerscore report: note: wrote stdin.html (stdin, ")
+    assert err.startswith("nerscore report: note: wrote stdin.html (system 'stdin', ")
     page = (tmp_path / "stdin.html").read_text(encoding="utf-8")
     assert '"name":"stdin"' in page
     assert sorted(os.listdir(tmp_path)) == ["report.html", "stdin.html"]

@@ -245,7 +245,14 @@ def write_result(text: str, path: str | None, *, encoding: str = "utf-8") -> Non
         fh.write(text)
 
 
-def _size(n: float) -> str:
+def size_text(n: float) -> str:
+    """A size in bytes as people read it.
+
+    Examples
+    --------
+    >>> size_text(512), size_text(45_310), size_text(2_000_000)
+    ('512 B', '45.3 kB', '2.0 MB')
+    """
     for unit in ("B", "kB", "MB", "GB"):
         if n < 1000 or unit == "GB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
@@ -283,7 +290,7 @@ def render_progress(done: int, total: int, *, label: str = "", unit: str = "",
     filled = int(frac * width)
     bar = "#" * filled + "." * (width - filled)
     if unit == "bytes":
-        count = f"{_size(done)} / {_size(total)}"
+        count = f"{size_text(done)} / {size_text(total)}"
     else:
         count = f"{done} / {total}" + (f" {unit}" if unit else "")
     head = f"{label} " if label else ""

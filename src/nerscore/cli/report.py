@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._labels import add_label_options
-from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
+from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files, size_text
 from nerscore.cli._unused import check_scored_outputs, check_span_inputs
 from nerscore.cli.llm import add_llm_options
+from nerscore.errors import quoted
 
 if TYPE_CHECKING:
     from nerscore.render import Report
@@ -389,6 +390,6 @@ def run_report(args: argparse.Namespace) -> int:
 
     with atomic_open(args.output, "w", encoding="utf-8") as fh:
         fh.write(page)
-    what = f"{len(reports)} systems" if len(reports) > 1 else names[0]
-    note("report", f"wrote {args.output} ({what}, {len(page) / 1e6:.1f} MB)")
+    what = f"{len(reports)} systems" if len(reports) > 1 else f"system {quoted(names[0])}"
+    note("report", f"wrote {args.output} ({what}, {size_text(os.path.getsize(args.output))})")
     return 0
