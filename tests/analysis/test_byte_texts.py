@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from nerscore import evaluate
 from nerscore.analysis.byte_texts import ByteTexts
 from nerscore.analysis.errors import FIELDS, ErrorTable, error_table, errors_from_report
-from nerscore.io._conll_corpus import FieldView
+from nerscore.io._conll_text import FieldView
 from nerscore.io.conll import read_conll
 from nerscore.values.tags import Slices
 

@@ -9,7 +9,7 @@ import pytest
 
 from nerscore.cli import main
 from nerscore.io import chunks
-from nerscore.io._conll_corpus import FieldView
+from nerscore.io._conll_text import FieldView
 from nerscore.io.formats import Format
 from tests.paths import TESTS
 

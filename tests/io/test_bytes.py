@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from nerscore.io import _bytes
 from nerscore.io._bytes import intern_ranges
 from nerscore.io._conll_align import _differing_fields
-from nerscore.io._conll_corpus import ConllText
+from nerscore.io._conll_text import ConllText
 
 
 def _ranges(fields: list[bytes], sep: bytes = b" ") -> tuple[np.ndarray, np.ndarray, np.ndarray]:

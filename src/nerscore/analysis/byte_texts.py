@@ -2,7 +2,7 @@ r"""Covered texts of error records kept as the file's UTF-8 bytes, one a line.
 
 The texts an error listing gives for a CoNLL file are runs of its token
 column joined by spaces. Cut from the file's bytes all at once
-(:meth:`~nerscore.io._conll_corpus.FieldView.joined_lines`), they are held
+(:meth:`~nerscore.io._conll_text.FieldView.joined_lines`), they are held
 one a line (``Ann Lee\nBob\n``, an empty line where a record has none): a
 :class:`ByteTexts` column. A text
 without ``"``, ``\`` or a byte below 0x20 is, between double quotes, its
@@ -32,7 +32,7 @@ class ByteTexts(Sequence[str | None]):
 
     Record ``k`` is the line ``data[at[k]:at[k + 1] - 1]`` (then a newline):
     its text, or nothing where it has none (``present[k]`` false), as
-    :meth:`~nerscore.io._conll_corpus.FieldView.joined_lines` makes them. A
+    :meth:`~nerscore.io._conll_text.FieldView.joined_lines` makes them. A
     text holds no newline.
 
     Examples

@@ -220,7 +220,7 @@ def _joined(tokens: Any, first: IntArray, *sides: tuple[IntArray, IntArray]) -> 
     """The tokens ``start:end`` of each record's sequence (``first``: its first token), as bytes.
 
     ``tokens`` is a file's token column (``joined_lines``, as
-    :class:`~nerscore.io._conll_corpus.FieldView`). One :class:`ByteTexts`
+    :class:`~nerscore.io._conll_text.FieldView`). One :class:`ByteTexts`
     per side (``start < 0``: none), all cut from the file at once.
     """
     n = len(first)

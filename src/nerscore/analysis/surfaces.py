@@ -6,7 +6,7 @@ a training entity has the same surface form and label (``docs/diagnostics.md``).
 
 A file's tokens are never made into a string per entity for this: the
 surface forms of all sides are cut from the files' bytes in one gather per
-side (:meth:`~nerscore.io._conll_corpus.FieldView.joined_lines`) and
+side (:meth:`~nerscore.io._conll_text.FieldView.joined_lines`) and
 numbered by their bytes (:func:`~nerscore.io._intern.intern_tokens`), so that
 seen or not is a comparison of integers.
 """

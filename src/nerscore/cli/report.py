@@ -169,7 +169,7 @@ def _intern_tokens_aside(texts: Any) -> None:
     """Number GOLD's tokens in a thread of its own while the systems are scored.
 
     The error browser stores each token of its rows once
-    (:meth:`~nerscore.io._conll_corpus.FieldView.interned`); the second
+    (:meth:`~nerscore.io._conll_text.FieldView.interned`); the second
     core hashes them while this thread diagnoses (on one CPU, nothing is
     started). Should it fail, the browser numbers the tokens itself (and
     reports what went wrong).

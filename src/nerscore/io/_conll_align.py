@@ -7,7 +7,8 @@ import numpy.typing as npt
 
 from nerscore.errors import FormatError, LengthMismatchError, quoted
 from nerscore.io._bytes import low_bytes, raw_words_at, word_view
-from nerscore.io._conll_corpus import ConllCorpus, ConllText
+from nerscore.io._conll_corpus import ConllCorpus
+from nerscore.io._conll_text import ConllText
 
 __all__ = ["ONE_TAG_PER_TOKEN", "TokenDiff", "check_aligned"]
 
@@ -229,7 +230,7 @@ def _differing_fields(a: ConllText, b: ConllText) -> IntArray:
     per token and side, the bytes past the token masked off): first every
     token, then the next 8 bytes of the tokens still equal and longer, and so
     on; the last few long tokens are compared as bytes. The first words are
-    the texts' :meth:`~nerscore.io._conll_corpus.ConllText.heads`.
+    the texts' :meth:`~nerscore.io._conll_text.ConllText.heads`.
     """
     la = a.token_end - a.token_start
     differ = la != (b.token_end - b.token_start)

@@ -24,7 +24,8 @@ import numpy.typing as npt
 
 from nerscore.errors import FormatError, quoted
 from nerscore.io._bytes import intern_ranges
-from nerscore.io._conll_corpus import ConllCorpus, ConllText, FieldView, PosArray
+from nerscore.io._conll_corpus import ConllCorpus
+from nerscore.io._conll_text import ConllText, FieldView, PosArray
 from nerscore.io._textfile import decode_error
 from nerscore.values.tags import EncodedTags
 

@@ -8,8 +8,7 @@ from itertools import chain
 from typing import IO, Literal
 
 from nerscore.errors import quoted
-from nerscore.io._conll_corpus import check_shape
-from nerscore.io._conll_fields import FIELD_RULE, first_bad_field
+from nerscore.io._conll_fields import FIELD_RULE, check_shape, first_bad_field
 from nerscore.io.atomic import atomic_open
 from nerscore.values.tags import EncodedTags
 

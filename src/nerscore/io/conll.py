@@ -23,11 +23,12 @@ found later (an invalid tag, a length mismatch) name the file and line.
 The work is split over private modules: ``_conll_source`` (options, and the
 source's bytes as UTF-8), ``_conll_scan`` (bytes to columns), ``_conll_stream``
 (:func:`iter_conll`, :class:`ConllChunks`: the file read in blocks),
-``_conll_corpus`` (:class:`ConllCorpus`, :class:`Sentence`), ``_conll_align``
-(:func:`check_aligned`), ``_conll_write`` (:func:`write_conll`) and ``_bytes``
-(byte machinery shared with the conlleval reader); every public name is
-importable from here. :data:`FORMAT` is the ``conll`` entry of
-:mod:`nerscore.io.formats`.
+``_conll_corpus`` (:class:`ConllCorpus`, :class:`Sentence`), ``_conll_text``
+(the file's bytes and field ranges, decoded when read), ``_conll_align``
+(:func:`check_aligned`), ``_conll_fields`` (what a writer checks),
+``_conll_write`` (:func:`write_conll`) and ``_bytes`` (byte machinery shared
+with the conlleval reader); every public name is importable from here.
+:data:`FORMAT` is the ``conll`` entry of :mod:`nerscore.io.formats`.
 """
 
 from __future__ import annotations
