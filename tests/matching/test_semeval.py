@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import warnings
 
 import numpy as np
 import pytest
@@ -12,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 import nerscore
 from nerscore.errors import InvalidSpanError
-from nerscore.matching import semeval as semeval_module
+from nerscore.matching import _semeval_pairs
 from nerscore.matching.semeval import (
     CATEGORIES,
     SCHEMAS,
@@ -239,9 +238,9 @@ def test_batched_conflict_resolution_equals_plain_greedy(seed, monkeypatch):
     rng = np.random.default_rng(1000 + seed)
     gold = random_docs(rng, 60, max_n=40, length=60, max_width=10)
     pred = random_docs(rng, 60, max_n=40, length=60, max_width=10)
-    monkeypatch.setattr(semeval_module, "_SMALL", 0)
+    monkeypatch.setattr(_semeval_pairs, "_SMALL", 0)
     rounds = tables(gold, pred)
-    monkeypatch.setattr(semeval_module, "_SMALL", 10**9)
+    monkeypatch.setattr(_semeval_pairs, "_SMALL", 10**9)
     plain = tables(gold, pred)
     assert rounds == plain
     assert_rows_match_reference(rounds, reference_default(gold, pred))
@@ -311,27 +310,6 @@ def test_result_fields_and_mergeable_counts():
     assert merged == c
     assert semeval_tables(merged) == res.extra["schemas"]
     json.dumps(res.extra)  # plain Python numbers only
-
-
-def test_tables_from_exact_counts_is_an_error():
-    with pytest.raises(ValueError, match=r"no SemEval categories.*match='semeval'"):
-        semeval_tables(Counts.from_dict({"A": (1, 1, 1)}))
-
-
-def test_tables_zero_division():
-    res = match_semeval(columns([[(0, 2, "A")]]), EntityColumns.empty(("A",), 1))
-    row = res.extra["schemas"]["strict"]["overall"]
-    assert (row["precision"], row["recall"], row["f1"]) == (0.0, 0.0, 0.0)
-    nan_row = semeval_tables(res.counts, zero_division=float("nan"))["strict"]["overall"]
-    assert np.isnan(nan_row["precision"])
-    assert np.isnan(nan_row["f1"])
-    assert nan_row["recall"] == 0.0
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        semeval_tables(res.counts, zero_division="warn")
-    messages = [str(w.message) for w in caught
-                if issubclass(w.category, nerscore.errors.UndefinedMetricWarning)]
-    assert any(m.startswith("SemEval strict precision is ill-defined") for m in messages)
 
 
 def test_empty_inputs():

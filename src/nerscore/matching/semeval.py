@@ -50,30 +50,42 @@ References: I. Segura-Bedmar, P. Martínez and M. Herrero-Zazo, "SemEval-2013
 Task 9: Extraction of drug-drug interactions from biomedical texts", 2013;
 D. S. Batista, "Named-entity evaluation metrics based on entity-level", 2018;
 the nervaluate package.
+
+This module counts and scores the pairs; ``_semeval_pairs`` forms them (both
+alignments) and ``_semeval_tables`` turns counted categories into the tables
+(:func:`semeval_tables`, importable from here).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import InvalidSpanError
+from nerscore.matching._semeval_pairs import (
+    align_default,
+    check_nervaluate_domain,
+    nervaluate_pairs,
+    prepare_sides,
+)
+from nerscore.matching._semeval_tables import (
+    CATEGORIES,
+    LABELWISE,
+    SCHEMAS,
+    report_extra,
+    semeval_tables,
+)
 from nerscore.matching.alignment import Alignment, MatchResult
 from nerscore.matching.candidates import (
     alignment_from_pairs,
     candidate_pairs,
     check_contiguous,
-    greedy_matching,
-    isolated,
 )
 from nerscore.matching.registry import Matcher, Option, choice
 from nerscore.values.counts import Counts
 from nerscore.values.fragments import same_fragments
-from nerscore.values.ratios import ZeroDivision, check_zero_division, safe_divide
-from nerscore.values.spans import EntityColumns, unify_labels
+from nerscore.values.spans import EntityColumns
 
 __all__ = [
     "CATEGORIES",
@@ -84,194 +96,14 @@ __all__ = [
 ]
 
 IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
-#: The four schemas, in report order.
-SCHEMAS: tuple[str, ...] = ("strict", "exact", "partial", "type")
-#: The five categories, in report order.
-CATEGORIES: tuple[str, ...] = ("correct", "incorrect", "partial", "missed", "spurious")
 #: Valid values of the ``compat`` option (besides None).
 COMPAT: tuple[str, ...] = ("nervaluate",)
-#: Prefix of the Counts.extra arrays holding nervaluate's per-label re-evaluation.
-LABELWISE = "nervaluate."
-
 #: Which alignment each schema uses ("bounds" is shared by exact and partial).
 _ALIGNMENT_OF = {"strict": "strict", "exact": "bounds", "partial": "bounds", "type": "type"}
 
-# Conflict sets up to this size are resolved by a plain loop; larger ones by rounds
-# of "locally best" edges, which take whole batches of pairs at once.
-_SMALL = 2048
-
 
 check_compat = choice("compat", (*COMPAT, None))
-
-
-def _prepare_sides(gold: EntityColumns, pred: EntityColumns) -> tuple[EntityColumns, EntityColumns]:
-    """One sorted label vocabulary for both sides; reject reversed or negative spans."""
-    gold, pred = unify_labels(gold, pred)
-    if list(gold.labels) != sorted(gold.labels):
-        vocab = sorted(gold.labels)
-        gold, pred = gold.with_labels(vocab), pred.with_labels(vocab)
-    for side, cols in (("gold", gold), ("predicted", pred)):
-        bad = np.flatnonzero((cols.start > cols.end) | (cols.start < 0))
-        if len(bad):
-            spans = _describe(cols, bad)
-            s, e, lab = spans[0]
-            raise InvalidSpanError(
-                f"{len(bad)} {side} span(s) need 0 <= start <= end; the first is "
-                f"({s}, {e}, {lab!r}) in sequence {int(cols.seq[bad[0]])}. "
-                "Fix the offsets (spans are half-open: end is exclusive).",
-                document=int(cols.seq[bad[0]]),
-                spans=spans,
-            )
-    return gold, pred
-
-
-def _describe(cols: EntityColumns, rows: IntArray) -> list[tuple[int, int, str]]:
-    return [
-        (int(cols.start[r]), int(cols.end[r]), cols.labels[int(cols.label[r])])
-        for r in rows[:20].tolist()
-    ]
-
-
-# ---------------------------------------------------------------------------
-# default alignment: one-to-one greedy in priority order
-
-
-def _align_default(
-    gold: EntityColumns, pred: EntityColumns, gi: IntArray, pi: IntArray, ov: IntArray
-) -> dict[str, tuple[IntArray, IntArray]]:
-    """The strict, bounds and type alignments as (gold rows, pred rows) of the pairs."""
-    simple = isolated(gi, pi, len(gold), len(pred))  # taken by every schema
-    c = np.flatnonzero(~simple)
-    if len(c) == 0:
-        return {name: (gi, pi) for name in ("strict", "bounds", "type")}
-    cg, cp, cov = gi[c], pi[c], ov[c]
-    gs, ge, gl = gold.start[cg], gold.end[cg], gold.label[cg]
-    ps, pe, pl = pred.start[cp], pred.end[cp], pred.label[cp]
-    same_bounds = same_fragments(gold, cg, pred, cp)
-    same_label = gl == pl
-    # every tie-break below the priority class, most significant last (np.lexsort)
-    base = np.lexsort((cp, cg, pl, gl, pe, ge, ~same_label, ps, gs, -cov))
-    ug, lg = np.unique(cg, return_inverse=True)
-    up, lp = np.unique(cp, return_inverse=True)
-    lg, lp = lg.reshape(-1), lp.reshape(-1)
-    classes = {
-        "strict": ~(same_bounds & same_label),
-        "bounds": ~same_bounds,
-        "type": ~same_label,
-    }
-    out = {}
-    for name, worse in classes.items():
-        order = base[np.argsort(worse[base], kind="stable")]
-        taken = order[greedy_matching(lg[order], lp[order], len(ug), len(up), small=_SMALL)]
-        mask = simple.copy()
-        mask[c[taken]] = True
-        rows = np.flatnonzero(mask)
-        out[name] = (gi[rows], pi[rows])
-    return out
-
-
-# ---------------------------------------------------------------------------
-# compat="nervaluate": input-order greedy matching, per prediction
-
-
-def _nervaluate_pairs(
-    gold: EntityColumns, pred: EntityColumns, gi: IntArray, pi: IntArray, ov: IntArray
-) -> dict[str, tuple[IntArray, IntArray]]:
-    """The pairs nervaluate 1.2.1 forms: the strict, bounds and type alignments.
-
-    ``gi, pi, ov`` are the overlapping pairs; rows are in input order inside
-    each sequence. A pair whose prediction and gold span overlap nothing else
-    is formed by every strategy; the rest are replayed one by one.
-    """
-    # nervaluate's "sufficient overlap": at least 1% of the gold span (inclusive ends)
-    glen = (gold.end - gold.start)[gi]
-    ok = (ov / glen) * 100.0 >= 1.0
-    gi, pi, ov = gi[ok], pi[ok], ov[ok]
-    simple = isolated(gi, pi, len(gold), len(pred))
-    c = np.flatnonzero(~simple)
-    # conflicts: replay nervaluate's loops, predictions in row order, golds in row order
-    c = c[np.lexsort((gi[c], pi[c]))]
-    cg, cp = gi[c], pi[c]
-    same_bounds = (gold.start[cg] == pred.start[cp]) & (gold.end[cg] == pred.end[cp])
-    same_label = gold.label[cg] == pred.label[cp]
-    dist = np.abs(gold.start[cg] - pred.start[cp]) + np.abs(gold.end[cg] - pred.end[cp])
-    chosen = _replay(cg.tolist(), cp.tolist(), same_bounds.tolist(), same_label.tolist(),
-                     dist.tolist(), len(gold))
-    out = {}
-    for name, picks in chosen.items():
-        mask = simple.copy()
-        mask[c[np.asarray(picks, dtype=np.int64)]] = True
-        rows = np.flatnonzero(mask)
-        out[name] = (gi[rows], pi[rows])
-    return out
-
-
-def _replay(
-    eg: list[int], ep: list[int], sb: list[bool], sl: list[bool], dist: list[int], n_gold: int
-) -> dict[str, list[int]]:
-    """Replay nervaluate's per-prediction loops over the conflicting pairs (by prediction)."""
-    # nervaluate's exact and partial strategies pick the same pairs: keep one ("bounds")
-    matched = {name: bytearray(n_gold) for name in ("strict", "bounds", "type")}
-    picks: dict[str, list[int]] = {name: [] for name in matched}
-    exact_of = {"strict": [a and b for a, b in zip(sb, sl, strict=True)], "bounds": sb}
-    n = len(eg)
-    a = 0
-    while a < n:
-        b = a
-        while b < n and ep[b] == ep[a]:
-            b += 1
-        for name, is_exact in exact_of.items():
-            used = matched[name]
-            first = -1
-            pick = -1
-            for k in range(a, b):
-                if used[eg[k]]:
-                    continue
-                if is_exact[k]:
-                    pick = k
-                    break
-                if first < 0:
-                    first = k
-            pick = pick if pick >= 0 else first
-            if pick >= 0:
-                used[eg[pick]] = 1
-                picks[name].append(pick)
-        used = matched["type"]
-        best = -1
-        first = -1
-        for k in range(a, b):
-            if used[eg[k]]:
-                continue
-            if sl[k]:
-                if best < 0 or dist[k] < dist[best]:
-                    best = k
-            elif first < 0:
-                first = k
-        pick = best if best >= 0 else first
-        if pick >= 0:
-            used[eg[pick]] = 1
-            picks["type"].append(pick)
-        a = b
-    return picks
-
-
-def _check_nervaluate_domain(gold: EntityColumns, pred: EntityColumns) -> None:
-    for side, cols in (("gold", gold), ("predicted", pred)):
-        bad = np.flatnonzero(cols.start == cols.end)
-        if len(bad):
-            spans = _describe(cols, bad)
-            s, e, lab = spans[0]
-            raise InvalidSpanError(
-                f"compat='nervaluate' cannot score zero-length spans: {len(bad)} {side} "
-                f"span(s) have start == end, the first ({s}, {e}, {lab!r}) in sequence "
-                f"{int(cols.seq[bad[0]])}. nervaluate's spans have inclusive ends, so they "
-                "need end > start; drop those spans or use the default alignment "
-                "(compat=None).",
-                document=int(cols.seq[bad[0]]),
-                spans=spans,
-            )
 
 
 # ---------------------------------------------------------------------------
@@ -323,13 +155,13 @@ def _setup(
 ) -> tuple[str | None, EntityColumns, EntityColumns, dict[str, tuple[IntArray, IntArray]]]:
     """Checked options and sides, and the strict, bounds and type alignments' pairs."""
     mode = check_compat(compat)
-    gold, pred = _prepare_sides(gold, pred)
+    gold, pred = prepare_sides(gold, pred)
     if mode == "nervaluate":
         check_contiguous(gold, pred, "compat='nervaluate'",
                          "nervaluate's entities are contiguous spans")
-        _check_nervaluate_domain(gold, pred)
+        check_nervaluate_domain(gold, pred)
     gi, pi, ov = candidate_pairs(gold, pred)
-    align = _nervaluate_pairs if mode == "nervaluate" else _align_default
+    align = nervaluate_pairs if mode == "nervaluate" else align_default
     return mode, gold, pred, align(gold, pred, gi, pi, ov)
 
 
@@ -467,7 +299,7 @@ def match_semeval(
     extra = _categorise(gold, pred, pairs)
     if compat == "nervaluate":
         gi, pi, ov = candidate_pairs(gold, pred, same_label=True)
-        extra.update(_categorise(gold, pred, _nervaluate_pairs(gold, pred, gi, pi, ov),
+        extra.update(_categorise(gold, pred, nervaluate_pairs(gold, pred, gi, pi, ov),
                                  prefix=LABELWISE))
     n_lab = len(gold.labels)
     n_gold = np.bincount(gold.label, minlength=n_lab).astype(np.int64)
@@ -478,114 +310,6 @@ def match_semeval(
     return MatchResult(counts, alignment, {"schemas": semeval_tables(counts)})
 
 
-# ---------------------------------------------------------------------------
-# tables
-
-
-def _row_values(
-    cats: Mapping[str, IntArray], schema: str, names: list[str], zero_division: ZeroDivision,
-) -> dict[str, FloatArray | IntArray]:
-    cor, inc, par, mis, spu = (cats[c] for c in CATEGORIES)
-    possible = cor + inc + par + mis
-    actual = cor + inc + par + spu
-    score = cor + 0.5 * par if schema == "partial" else cor
-    label = f"SemEval {schema}"
-    p = safe_divide(score, actual, zero_division=zero_division, metric=f"{label} precision",
-                    names=names, reason="no predicted entities")
-    r = safe_divide(score, possible, zero_division=zero_division, metric=f"{label} recall",
-                    names=names, reason="no gold entities")
-    both = p + r
-    with np.errstate(invalid="ignore", divide="ignore"):
-        f = np.where(both > 0, 2 * (p * r) / np.where(both > 0, both, 1.0), 0.0)
-    f = np.where(np.isnan(both), np.nan, f)
-    return {"correct": cor, "incorrect": inc, "partial": par, "missed": mis, "spurious": spu,
-            "possible": possible, "actual": actual, "precision": p, "recall": r, "f1": f}
-
-
-def _plain(values: Mapping[str, FloatArray | IntArray], i: int) -> dict[str, int | float]:
-    out: dict[str, int | float] = {}
-    for key, arr in values.items():
-        v = arr[i]
-        out[key] = float(v) if key in ("precision", "recall", "f1") else int(v)
-    return out
-
-
-def semeval_tables(
-    counts: Counts, *, zero_division: ZeroDivision = 0.0
-) -> dict[str, dict[str, Any]]:
-    """The per-schema SemEval tables (overall and per label) from category counts.
-
-    Works on the counts of one :func:`match_semeval` call and on counts summed
-    over batches alike.
-
-    Parameters
-    ----------
-    counts : Counts
-        Counts whose ``extra`` holds the ``"{schema}.{category}"`` arrays.
-    zero_division : "warn", 0.0, 1.0 or nan
-        Value of a ratio with a zero denominator. The default 0.0 is
-        nervaluate's convention; an F with ``P + R = 0`` is 0.0.
-
-    Returns
-    -------
-    dict
-        ``{schema: {"overall": row, "labels": {label: row}}}`` where each row
-        has ``correct, incorrect, partial, missed, spurious, possible, actual``
-        (int) and ``precision, recall, f1`` (float). Labels with no gold and no
-        predicted entity are left out. With nervaluate compat counts the label
-        rows are nervaluate's per-label re-evaluation.
-
-    Raises
-    ------
-    ValueError
-        When the counts hold no SemEval categories.
-
-    Examples
-    --------
-    >>> from nerscore.values.spans import EntityColumns
-    >>> g = EntityColumns([0], [0], [10], [0], ("A",))
-    >>> p = EntityColumns([0], [0], [5], [0], ("A",))
-    >>> c = match_semeval(g, p).counts + match_semeval(g, g).counts
-    >>> semeval_tables(c)["partial"]["overall"]["f1"]
-    0.75
-    >>> semeval_tables(c)["type"]["labels"]["A"]["correct"]
-    2
-    """
-    zd = check_zero_division(zero_division)
-    missing = [f"{s}.{c}" for s in SCHEMAS for c in CATEGORIES if f"{s}.{c}" not in counts.extra]
-    if missing:
-        raise ValueError(
-            "These counts hold no SemEval categories (missing Counts.extra "
-            f"{', '.join(repr(m) for m in missing[:3])}, ...); build them with "
-            "match='semeval'."
-        )
-    labelwise = all(f"{LABELWISE}{s}.{c}" in counts.extra for s in SCHEMAS for c in CATEGORIES)
-    tables: dict[str, dict[str, Any]] = {}
-    for schema in SCHEMAS:
-        cats = {c: counts.extra[f"{schema}.{c}"] for c in CATEGORIES}
-        total = {c: np.array([int(v.sum())], dtype=np.int64) for c, v in cats.items()}
-        overall = _plain(_row_values(total, schema, ["overall"], zd), 0)
-        prefix = LABELWISE if labelwise else ""
-        rows = {c: counts.extra[f"{prefix}{schema}.{c}"] for c in CATEGORIES}
-        used = (sum(rows.values()) > 0) if len(counts.labels) else np.zeros(0, dtype=bool)
-        keep = np.flatnonzero(used)
-        names = [counts.labels[i] for i in keep.tolist()]
-        values = _row_values({c: v[keep] for c, v in rows.items()}, schema, names, zd)
-        tables[schema] = {
-            "overall": overall,
-            "labels": {name: _plain(values, j) for j, name in enumerate(names)},
-        }
-    return tables
-
-
-def _report_extra(counts: Counts, zero_division: Any) -> dict[str, Any]:
-    """The schema tables rebuilt from (possibly summed) counts, honouring ``zero_division``."""
-    if not any(k.startswith("strict.") for k in counts.extra):
-        return {}
-    zd = 0.0 if zero_division == "warn" else zero_division
-    return {"schemas": semeval_tables(counts, zero_division=zd)}
-
-
 MATCHER = Matcher.on_entities(
     "semeval",
     "SemEval-2013 strict / exact / partial / type with COR, INC, PAR, MIS, SPU (nervaluate)",
@@ -594,5 +318,5 @@ MATCHER = Matcher.on_entities(
         Option("compat", None, check_compat, "'nervaluate' reproduces nervaluate 1.2.1",
                COMPAT),
     ),
-    report_extra=_report_extra,
+    report_extra=report_extra,
 )
