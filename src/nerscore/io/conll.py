@@ -21,7 +21,8 @@ when they are looked at. Every token keeps its 1-based file line, so errors
 found later (an invalid tag, a length mismatch) name the file and line.
 
 The work is split over private modules: ``_conll_source`` (options, and the
-source's bytes as UTF-8), ``_conll_scan`` (bytes to columns), ``_conll_stream``
+source's bytes as UTF-8), ``_conll_blocks`` (where the file is cut into blocks, and
+a whole file's error told block by block), ``_conll_scan`` (bytes to columns), ``_conll_stream``
 (:func:`iter_conll`, :class:`ConllChunks`: the file read in blocks),
 ``_conll_corpus`` (:class:`ConllCorpus`, :class:`Sentence`), ``_conll_text``
 (the file's bytes and field ranges, decoded when read), ``_conll_align``
