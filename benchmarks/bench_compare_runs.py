@@ -42,7 +42,7 @@ from _timing import fmt_time, machine, median, table
 
 import nerscore
 from nerscore.analysis.significance.across_runs import runs_bootstrap
-from nerscore.analysis.significance.comparison import _join_units
+from nerscore.analysis.significance.comparison import join_units
 from nerscore.analysis.significance.resampling import bootstrap_plan, bootstrap_weights
 
 LABELS = ("PER", "LOC", "ORG", "MISC")
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # agreement: the loop's first resamples equal the engine's on the same draws
     n_check = min(args.loop_resamples, args.resamples)
-    parts = _join_units([nerscore.sequence_counts(gold, p) for ps in systems.values() for p in ps],
+    parts = join_units([nerscore.sequence_counts(gold, p) for ps in systems.values() for p in ps],
                         [f"{n}{k}" for n, ps in systems.items() for k in range(len(ps))])
     owner = [s for s, ps in enumerate(systems.values()) for _ in ps]
     _, _, boot = runs_bootstrap(parts, owner, n_check, args.seed, 0.0)

@@ -10,7 +10,7 @@ import pytest
 import nerscore
 from nerscore.analysis.significance import RunDocumentsError, compare, compare_runs
 from nerscore.analysis.significance.across_runs import RESAMPLED_TOGETHER, runs_bootstrap
-from nerscore.analysis.significance.comparison import _join_units
+from nerscore.analysis.significance.comparison import join_units
 from nerscore.analysis.significance.resampling import (
     AVERAGES,
     METRICS,
@@ -120,7 +120,7 @@ def test_one_run_per_system_is_the_document_bootstrap(seed):
     ref = compare(gold, {"a": preds[0], "b": preds[1]}, method="bootstrap", n_resamples=50,
                   seed=seed, unit="sentence")
     # the engine itself, one run each: the same replicates, number for number
-    parts = _join_units([nerscore.sequence_counts(gold, p) for p in preds], ["a", "b"])
+    parts = join_units([nerscore.sequence_counts(gold, p) for p in preds], ["a", "b"])
     _, point, boot = runs_bootstrap(parts, [0, 1], 50, seed, 0.0)
     for s, name in enumerate(["a", "b"]):
         for ai, avg in enumerate(AVERAGES):

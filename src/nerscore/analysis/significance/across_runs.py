@@ -46,20 +46,22 @@ from nerscore.analysis.significance.adjustment import adjusted_pairs
 from nerscore.analysis.significance.comparison import (
     METHODS,
     UNITS,
-    _bootstrap,
-    _check_choice,
-    _check_settings,
-    _Counts,
-    _estimates,
-    _join_units,
-    _p_value,
-    _pairs,
-    _points,
-    _quantiles,
+    check_choice,
+    check_settings,
     compare,
+    compared_pairs,
+    join_units,
     resample_units,
 )
 from nerscore.analysis.significance.notes import comparison_notes
+from nerscore.analysis.significance.resampled_scores import (
+    CountTable,
+    bootstrap_scores,
+    estimates,
+    p_value,
+    point_scores,
+    quantiles,
+)
 from nerscore.analysis.significance.resampling import (
     AVERAGES,
     METRICS,
@@ -203,10 +205,10 @@ def runs_bootstrap(
 
     own = np.asarray(owner, dtype=np.int64)
     k = int(own.max()) + 1
-    counts = _Counts.of_parts(parts)
-    run_point = _points(counts, len(parts), fill)
+    counts = CountTable.of_parts(parts)
+    run_point = point_scores(counts, len(parts), fill)
     units_seq, _, runs_seq = np.random.SeedSequence(seed).spawn(3)
-    run_boot = _bootstrap(counts, len(parts), np.random.default_rng(units_seq), n_resamples,
+    run_boot = bootstrap_scores(counts, len(parts), np.random.default_rng(units_seq), n_resamples,
                           fill, tick)
     run_rng = np.random.default_rng(runs_seq)
     point = _means(run_point, own)
@@ -330,11 +332,11 @@ def compare_runs(
     >>> res.notes[0].startswith("documents and runs were resampled together")
     True
     """
-    _check_choice("metric", metric, METRICS)
-    _check_choice("average", average, AVERAGES)
-    _check_choice("method", method, METHODS)
-    _check_choice("unit", unit, UNITS)
-    _check_settings(n_resamples, level, seed)
+    check_choice("metric", metric, METRICS)
+    check_choice("average", average, AVERAGES)
+    check_choice("method", method, METHODS)
+    check_choice("unit", unit, UNITS)
+    check_settings(n_resamples, level, seed)
     named = _runs_of(systems)
     common: dict[str, Any] = dict(
         match=match, scheme=scheme, mode=mode, metric=metric, average=average,
@@ -357,7 +359,7 @@ def compare_runs(
     fill = 0.0 if zd == "warn" else float(zd)
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
     names = [name for name, _ in named]
-    pairs = _pairs(names, baseline)
+    pairs = compared_pairs(names, baseline)
     notes: list[str] = [RESAMPLED_TOGETHER]
     parts, owner, labels = [], [], []
     resolved: dict[str, Any] = {}
@@ -373,7 +375,7 @@ def compare_runs(
             parts.append(sc)
             owner.append(s)
             labels.append(where)
-    parts = _join_units(parts, labels)
+    parts = join_units(parts, labels)
     parts, used_unit = resample_units(parts, tags, unit, documents, notes)
     n_units = parts[0].n_sequences
     if n_units == 0:
@@ -384,8 +386,8 @@ def compare_runs(
     lvl = float(level)
     own = np.asarray(owner)
     systems_out = tuple(
-        SystemScores(name, _estimates(point[s, 0], boot[s, 0], lvl),
-                     _estimates(point[s, 1], boot[s, 1], lvl),
+        SystemScores(name, estimates(point[s, 0], boot[s, 0], lvl),
+                     estimates(point[s, 1], boot[s, 1], lvl),
                      _spread([r for r, _ in named[s][1]], run_point[own == s]))
         for s, name in enumerate(names))
     mi, ai = METRICS.index(metric), AVERAGES.index(average)
@@ -393,11 +395,11 @@ def compare_runs(
     for a, b in pairs:
         d = float(point[a, ai, mi] - point[b, ai, mi])
         d_boot = boot[a, ai, mi] - boot[b, ai, mi]
-        out.append(PairResult(names[a], names[b], Estimate(d, *_quantiles(d_boot, lvl)),
-                              _p_value(d_boot, d, shifted=True), None))
+        out.append(PairResult(names[a], names[b], Estimate(d, *quantiles(d_boot, lvl)),
+                              p_value(d_boot, d, shifted=True), None))
     ones = None
     if zd == "warn":  # the scores that an undefined ratio's value changes: a note
-        ones = _means(_points(_Counts.of_parts(parts), len(parts), 1.0), own)
+        ones = _means(point_scores(CountTable.of_parts(parts), len(parts), 1.0), own)
     notes += comparison_notes(names, pairs, point, boot, {}, metric=metric, average=average,
                               bootstrap_p=True, n_units=n_units, unit=used_unit, ones=ones,
                               parts="labels or runs")

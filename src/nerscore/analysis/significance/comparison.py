@@ -18,15 +18,14 @@ Comparisons ``>=`` count values within ``1e-12`` of ``|d|`` as ties (so
 that rounding cannot decide them). An interval or p-value that some
 resample leaves undefined (``zero_division=nan``) is NaN, and a note says
 why (:mod:`.notes`). No matcher runs per resample: every
-resample is a weighting of the per-unit counts (:mod:`.resampling`).
+resample is a weighting of the per-unit counts (:mod:`.resampling`), scored by
+:mod:`.resampled_scores`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,22 +33,19 @@ import numpy.typing as npt
 
 from nerscore.analysis.significance.adjustment import adjusted_pairs
 from nerscore.analysis.significance.notes import comparison_notes
-from nerscore.analysis.significance.resampling import (
-    AVERAGES,
-    METRICS,
-    bootstrap_plan,
-    bootstrap_weights,
-    exact_dtype,
-    prf_scores,
-    resampling_notes,
-    rngs,
-    swap_blocks,
+from nerscore.analysis.significance.resampled_scores import (
+    CountTable,
+    estimates,
+    p_value,
+    point_scores,
+    quantiles,
+    run_resamples,
 )
+from nerscore.analysis.significance.resampling import AVERAGES, METRICS, resampling_notes
 from nerscore.analysis.significance.results import (
     Comparison,
     Estimate,
     PairResult,
-    PRFEstimates,
     SystemScores,
 )
 from nerscore.analysis.significance.units import SequenceCounts, counts_of_run
@@ -67,20 +63,18 @@ IntArray = npt.NDArray[np.int64]
 
 METHODS: tuple[str, ...] = ("both", "bootstrap", "randomization")
 UNITS: tuple[str, ...] = ("document", "sentence")
-#: Differences within this distance of the observed one count as ties.
-TIE = 1e-12
 
 
 # --------------------------------------------------------------------------- checks
 
 
-def _check_choice(name: str, value: object, valid: Sequence[str]) -> str:
+def check_choice(name: str, value: object, valid: Sequence[str]) -> str:
     if not isinstance(value, str) or value not in valid:
         raise option_error(name, "one of " + ", ".join(repr(v) for v in valid), value)
     return value
 
 
-def _check_settings(n_resamples: object, level: object, seed: object) -> None:
+def check_settings(n_resamples: object, level: object, seed: object) -> None:
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or (
         n_resamples < 1
     ):
@@ -95,7 +89,7 @@ def _check_settings(n_resamples: object, level: object, seed: object) -> None:
 # --------------------------------------------------------------------------- units
 
 
-def _join_units(parts: list[SequenceCounts], names: list[str]) -> list[SequenceCounts]:
+def join_units(parts: list[SequenceCounts], names: list[str]) -> list[SequenceCounts]:
     """Put every system's rows in one order of units, with one label set."""
     labels = tuple(sorted(set().union(*(p.labels for p in parts))))
     parts = [p.select(labels) for p in parts]
@@ -131,153 +125,6 @@ def _scatter(p: SequenceCounts, rows: npt.NDArray[np.int64], n: int) -> Sequence
     return SequenceCounts(p.labels, tp, n_pred, n_gold)
 
 
-# --------------------------------------------------------------------------- engine
-
-
-def _quantiles(values: FloatArray, level: float) -> tuple[float, float]:
-    lo, hi = np.quantile(values, [(1 - level) / 2, (1 + level) / 2])
-    return float(lo), float(hi)
-
-
-def _p_value(resampled: FloatArray, d: float, *, shifted: bool) -> float:
-    """``(1 + #{r : |d*_r - d| >= |d|}) / (1 + R)`` (``shifted``) or with ``|d*_r| >= |d|``.
-
-    NaN when ``d`` or some ``d*_r`` is undefined (NaN): a resample that
-    leaves the difference undefined is neither as extreme as the data nor
-    less (:mod:`.notes`).
-    """
-    if math.isnan(d) or np.isnan(resampled).any():
-        return float("nan")
-    centred = resampled - d if shifted else resampled
-    return float((1 + int((np.abs(centred) >= abs(d) - TIE).sum())) / (1 + len(resampled)))
-
-
-@dataclass(frozen=True, eq=False)
-class _Counts:
-    """Every system's per-unit counts, read as one table: gold, then ``tp`` and ``n_pred`` of each.
-
-    The table is never built whole: the resampling needs its column sums, the
-    classes of its identical rows and the rows of a few units.
-    """
-
-    blocks: list[npt.NDArray[Any]]  # the table's column blocks, (units, n_labels) each
-    n_labels: int
-
-    @classmethod
-    def of_parts(cls, parts: list[SequenceCounts]) -> _Counts:
-        blocks = [parts[0].n_gold] + [a for p in parts for a in (p.tp, p.n_pred)]
-        return cls(blocks, len(parts[0].labels))
-
-    @property
-    def totals(self) -> FloatArray:
-        """The column sums, as one row: the counts of all the data."""
-        sums = [np.einsum("ij->j", b) for b in self.blocks]  # (einsum: no pass per row)
-        return np.concatenate(sums).astype(np.float64)[None, :]
-
-    def rows(self, units: IntArray) -> FloatArray:
-        """The table's rows of ``units``."""
-        return np.concatenate([b[units] for b in self.blocks], axis=1).astype(np.float64)
-
-    def of(self, m: FloatArray, s: int) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """``tp``, ``n_pred`` and ``n_gold`` of system ``s`` in the columns of ``m``."""
-        n, base = self.n_labels, self.n_labels * (1 + 2 * s)
-        return m[:, base:base + n], m[:, base + n:base + 2 * n], m[:, :n]
-
-
-def _points(counts: _Counts, k: int, fill: float) -> FloatArray:
-    """Scores ``(k, 2, 3)`` of every system on all the data (``fill`` for undefined ratios)."""
-    totals = counts.totals
-    return np.stack([prf_scores(*counts.of(totals, s), fill=fill)[:, :, 0] for s in range(k)])
-
-
-def _bootstrap(
-    counts: _Counts, k: int, rng: np.random.Generator, n_resamples: int, fill: float,
-    tick: Callable[[int], None],
-) -> FloatArray:
-    """Scores ``(k, 2, 3, R)`` of every system on the bootstrap resamples (shared weights)."""
-    plan = bootstrap_plan(counts.blocks)
-    rows = counts.rows(plan.columns)  # the weights multiply only these rows
-    dtype = exact_dtype(rows, plan.n_units)
-    rows = rows.astype(dtype)
-    resampled = np.empty((n_resamples, rows.shape[1]), dtype=np.float64)
-    done = 0
-    for weights in bootstrap_weights(rng, plan, n_resamples, dtype):
-        resampled[done:done + len(weights)] = weights @ rows
-        done += len(weights)
-        tick(len(weights))
-    return np.stack([prf_scores(*counts.of(resampled, s), fill=fill) for s in range(k)])
-
-
-def _randomization(
-    parts: list[SequenceCounts], counts: _Counts, pairs: list[tuple[int, int]],
-    rng: np.random.Generator, n_resamples: int, fill: float, metric: int, average: int,
-    tick: Callable[[int], None],
-) -> dict[tuple[int, int], FloatArray]:
-    """Differences ``score(a) - score(b)`` of every pair on the permutations."""
-    n_lab = counts.n_labels
-    # only units where the two systems of some pair differ get a coin: swapping
-    # the others changes nothing
-    differ = np.zeros(parts[0].n_sequences, dtype=np.bool_)
-    for a, b in pairs:
-        differ |= (parts[a].tp != parts[b].tp).any(axis=1)
-        differ |= (parts[a].n_pred != parts[b].n_pred).any(axis=1)
-    units = np.flatnonzero(differ)
-    diffs = np.concatenate(
-        [np.concatenate([parts[b].tp[units] - parts[a].tp[units],
-                         parts[b].n_pred[units] - parts[a].n_pred[units]], axis=1)
-         for a, b in pairs], axis=1).astype(np.float64)
-    dtype = exact_dtype(diffs, len(units))
-    fast = diffs.astype(dtype)
-    shift = np.empty((n_resamples, fast.shape[1]), dtype=np.float64)
-    done = 0
-    for swap in swap_blocks(rng, len(units), n_resamples):
-        shift[done:done + len(swap)] = swap.astype(dtype) @ fast
-        done += len(swap)
-        tick(len(swap))
-    totals = counts.totals
-    perm = {}
-    for j, (a, b) in enumerate(pairs):
-        d = shift[:, 2 * n_lab * j:2 * n_lab * (j + 1)]
-        (ta, pa, gold), (tb, pb, _) = counts.of(totals, a), counts.of(totals, b)
-        sa = prf_scores(ta + d[:, :n_lab], pa + d[:, n_lab:], gold, fill=fill)
-        sb = prf_scores(tb - d[:, :n_lab], pb - d[:, n_lab:], gold, fill=fill)
-        perm[(a, b)] = sa[average, metric] - sb[average, metric]
-    return perm
-
-
-def _run(
-    parts: list[SequenceCounts], pairs: list[tuple[int, int]], *, n_resamples: int,
-    seed: int | None, fill: float, metric: int, average: int, randomization: bool,
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[FloatArray, FloatArray, dict[tuple[int, int], FloatArray]]:
-    """Point scores ``(k, 2, 3)``, bootstrap scores ``(k, 2, 3, R)``, randomization diffs of ``pairs``."""
-    randomization = randomization and bool(pairs)
-    total = n_resamples * (2 if randomization else 1)
-    done = 0
-
-    def tick(rows: int) -> None:
-        nonlocal done
-        done += rows
-        if progress is not None:
-            progress(done, total)
-
-    k = len(parts)
-    counts = _Counts.of_parts(parts)
-    point = _points(counts, k, fill)
-    boot_rng, swap_rng = rngs(seed)
-    boot = _bootstrap(counts, k, boot_rng, n_resamples, fill, tick)
-    perm: dict[tuple[int, int], FloatArray] = {}
-    if randomization:
-        perm = _randomization(parts, counts, pairs, swap_rng, n_resamples, fill, metric,
-                              average, tick)
-    return point, boot, perm
-
-
-def _estimates(point: FloatArray, boot: FloatArray, level: float) -> PRFEstimates:
-    est = [Estimate(float(point[i]), *_quantiles(boot[i], level)) for i in range(3)]
-    return PRFEstimates(*est)
-
-
 def _compare_counts(
     parts: list[SequenceCounts], names: list[str], pairs: list[tuple[int, int]], *,
     metric: str, average: str, method: str, n_resamples: int, level: float, seed: int | None,
@@ -285,13 +132,13 @@ def _compare_counts(
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[tuple[SystemScores, ...], tuple[PairResult, ...], list[str]]:
     mi, ai = METRICS.index(metric), AVERAGES.index(average)
-    point, boot, perm = _run(parts, pairs, n_resamples=n_resamples, seed=seed, fill=fill,
+    point, boot, perm = run_resamples(parts, pairs, n_resamples=n_resamples, seed=seed, fill=fill,
                              metric=mi, average=ai,
                              randomization=method in ("randomization", "both"),
                              progress=progress)
     systems = tuple(
-        SystemScores(name, _estimates(point[s, 0], boot[s, 0], level),
-                     _estimates(point[s, 1], boot[s, 1], level))
+        SystemScores(name, estimates(point[s, 0], boot[s, 0], level),
+                     estimates(point[s, 1], boot[s, 1], level))
         for s, name in enumerate(names)
     )
     out = []
@@ -300,20 +147,20 @@ def _compare_counts(
         d_boot = boot[a, ai, mi] - boot[b, ai, mi]
         p_boot = p_perm = None
         if method in ("bootstrap", "both"):
-            p_boot = _p_value(d_boot, d, shifted=True)
+            p_boot = p_value(d_boot, d, shifted=True)
         if (a, b) in perm:
-            p_perm = _p_value(perm[(a, b)], d, shifted=False)
-        out.append(PairResult(names[a], names[b], Estimate(d, *_quantiles(d_boot, level)),
+            p_perm = p_value(perm[(a, b)], d, shifted=False)
+        out.append(PairResult(names[a], names[b], Estimate(d, *quantiles(d_boot, level)),
                               p_boot, p_perm))
     # "warn": the scores that an undefined ratio's value changes are set to 0.0 (a note)
-    ones = _points(_Counts.of_parts(parts), len(parts), 1.0) if warn else None
+    ones = point_scores(CountTable.of_parts(parts), len(parts), 1.0) if warn else None
     notes = comparison_notes(names, pairs, point, boot, perm, metric=metric, average=average,
                              bootstrap_p=method in ("bootstrap", "both"),
                              n_units=parts[0].n_sequences, unit=unit, ones=ones)
     return systems, adjusted_pairs(out), notes
 
 
-def _pairs(names: list[str], baseline: str | None) -> list[tuple[int, int]]:
+def compared_pairs(names: list[str], baseline: str | None) -> list[tuple[int, int]]:
     """Every pair ``(a, b)``, ``a`` first; or every system against ``baseline`` (as ``b``)."""
     if baseline is None:
         return [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
@@ -473,11 +320,11 @@ def compare(
     >>> three.notes[-1]
     "Holm–Bonferroni adjusted p-values over the 2 comparisons of each system with the baseline 'poor'."
     """
-    _check_choice("metric", metric, METRICS)
-    _check_choice("average", average, AVERAGES)
-    _check_choice("method", method, METHODS)
-    _check_choice("unit", unit, UNITS)
-    _check_settings(n_resamples, level, seed)
+    check_choice("metric", metric, METRICS)
+    check_choice("average", average, AVERAGES)
+    check_choice("method", method, METHODS)
+    check_choice("unit", unit, UNITS)
+    check_settings(n_resamples, level, seed)
     zd = check_zero_division(zero_division)
     fill = 0.0 if zd == "warn" else float(zd)
     if isinstance(systems, Mapping):
@@ -508,8 +355,8 @@ def compare(
         notes += [f"{name}: {n}" for n in run.prep.notes]  # joins, differing texts
         notes += [f"{name}: {n}" for n in run.tally_notes()]  # labels_map, drop
     names = [n for n, _ in named]
-    pairs = _pairs(names, baseline)
-    parts = _join_units(parts, names)
+    pairs = compared_pairs(names, baseline)
+    parts = join_units(parts, names)
     used_unit = unit
     if not ran:  # every system's per-unit counts given: `documents` groups their rows
         if documents is not None:
