@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from nerscore.errors import FormatError
-from nerscore.io import _conll_blocks, _conll_scan
-from nerscore.io._conll_scan import ScanOptions, parse_blocks, scan_block
+from nerscore.io import _conll_blocks, _conll_lines, _conll_scan
+from nerscore.io._conll_lines import ScanOptions
+from nerscore.io._conll_scan import parse_blocks, scan_block
 from nerscore.io.conll import ConllChunks, iter_conll, read_conll
 
 
@@ -39,10 +40,10 @@ def _resolved(scan: _conll_scan.Scan) -> dict[str, object]:
 def _both(data: bytes, monkeypatch: pytest.MonkeyPatch, delimiter: str = "auto",
           **kw: object) -> tuple[dict[str, object], dict[str, object], bool]:
     opt = _options(**kw)
-    fast_taken = _conll_scan._delimited_lines(np.frombuffer(data, dtype=np.uint8)) is not None
+    fast_taken = _conll_lines.delimited_lines(np.frombuffer(data, dtype=np.uint8)) is not None
     fast = _resolved(scan_block(data, 0, len(data), 1, opt, delimiter, False))
     with monkeypatch.context() as m:
-        m.setattr(_conll_scan, "_delimited_lines", lambda b: None)
+        m.setattr(_conll_scan, "delimited_lines", lambda b: None)
         words = _resolved(scan_block(data, 0, len(data), 1, opt, delimiter, False))
     return fast, words, fast_taken
 

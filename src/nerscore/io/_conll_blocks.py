@@ -31,9 +31,9 @@ from collections.abc import Iterator
 
 from nerscore.errors import FormatError
 from nerscore.io._bytes import count_newlines
+from nerscore.io._conll_lines import ScanOptions
 from nerscore.io._conll_scan import (
     DelimiterVote,
-    ScanOptions,
     column_error,
     is_empty_field_error,
     scan_block,

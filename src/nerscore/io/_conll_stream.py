@@ -19,7 +19,8 @@ from nerscore.io import _conll_source
 from nerscore.io._bytes import count_newlines
 from nerscore.io._conll_blocks import WholeBlocks, delimiter_changed, file_error
 from nerscore.io._conll_corpus import ConllCorpus, Sentence, reader_notes
-from nerscore.io._conll_scan import DelimiterVote, ScanOptions, assemble, parse_blocks, scan_block
+from nerscore.io._conll_lines import ScanOptions
+from nerscore.io._conll_scan import DelimiterVote, assemble, parse_blocks, scan_block
 from nerscore.io._conll_source import (
     ColumnDelimiter,
     Source,

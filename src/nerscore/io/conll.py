@@ -22,7 +22,8 @@ found later (an invalid tag, a length mismatch) name the file and line.
 
 The work is split over private modules: ``_conll_source`` (options, and the
 source's bytes as UTF-8), ``_conll_blocks`` (where the file is cut into blocks, and
-a whole file's error told block by block), ``_conll_scan`` (bytes to columns), ``_conll_stream``
+a whole file's error told block by block), ``_conll_scan`` (bytes to columns, the
+lines split into fields by ``_conll_lines``), ``_conll_stream``
 (:func:`iter_conll`, :class:`ConllChunks`: the file read in blocks),
 ``_conll_corpus`` (:class:`ConllCorpus`, :class:`Sentence`), ``_conll_text``
 (the file's bytes and field ranges, decoded when read), ``_conll_align``
@@ -44,7 +45,8 @@ from nerscore.io._conll_align import TokenDiff, check_aligned
 from nerscore.io._conll_blocks import block_spans
 from nerscore.io._conll_corpus import ConllCorpus, Sentence
 from nerscore.io._conll_fields import LABEL_FORBIDS
-from nerscore.io._conll_scan import ScanOptions, assemble, parse_blocks, scan_block
+from nerscore.io._conll_lines import ScanOptions
+from nerscore.io._conll_scan import assemble, parse_blocks, scan_block
 from nerscore.io._conll_source import (
     ColumnDelimiter,
     Source,
