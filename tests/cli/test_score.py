@@ -541,7 +541,8 @@ def test_repair_keeps_a_byte_order_mark_as_convert_does(capsys, tmp_path, encodi
     assert converted.read_bytes() == src.read_bytes()  # convert keeps it too
     status, out, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
                            encoding)
-    assert (status, out.encode("utf-8")) == (0, fixed)
+    # the mark utf-8-sig reads is the codec's, as utf-16's is: not written to standard output
+    assert (status, out.encode("utf-8")) == (0, fixed if encoding == "utf-8" else fixed[3:])
     assert "byte-order mark" not in err
 
 
@@ -638,6 +639,39 @@ def test_repair_and_convert_keep_a_u_feff_right_after_the_mark_of_utf16_and_utf3
     assert status == 0
     assert (f"nerscore convert: warning: {src} began with a second {encoding.upper()} "
             f"byte-order mark, not written to {spans}.\n") in err
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-8"])
+def test_repair_and_convert_keep_two_utf8_marks(capsys, tmp_path, encoding):
+    """utf-8-sig reads the first mark as its own, as utf-16 does; the second is the text's.
+
+    Read as utf-8, the first is the text's mark and the second a character of the first token.
+    """
+    src = tmp_path / "bom.conll"
+    src.write_bytes(codecs.BOM_UTF8 * 2 + b"Anna\tI-PER\nleft\tO\n")
+    out_path = tmp_path / "fixed.conll"
+    status, _, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
+                         encoding, "-o", str(out_path))
+    assert status == 0, err
+    assert out_path.read_bytes() == codecs.BOM_UTF8 * 2 + b"Anna\tB-PER\nleft\tO\n"
+    assert "byte-order mark" not in err
+    for argv in ((), ("--from-scheme", "IOB2", "--to-scheme", "IOB1")):
+        converted = tmp_path / "converted.conll"  # written whole, rewritten, and read back
+        status, _, err = run(capsys, "convert", str(src), str(converted), "--encoding",
+                             encoding, *argv)
+        assert (status, converted.read_bytes()) == (0, src.read_bytes()), argv
+        assert "byte-order mark" not in err
+    status, out, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
+                           encoding)  # to standard output (UTF-8 here): the text's marks
+    text = "\ufeffAnna\tB-PER\nleft\tO\n"
+    assert (status, out) == (0, text if encoding == "utf-8-sig" else "\ufeff" + text)
+    spans = tmp_path / "spans.jsonl"
+    status, _, err = run(capsys, "convert", str(src), str(spans), "--encoding", encoding,
+                         "--from-scheme", "IOB2")
+    assert status == 0
+    name = "a second UTF-8" if encoding == "utf-8-sig" else "a UTF-8"
+    assert (f"nerscore convert: warning: {src} began with {name} byte-order mark, not written "
+            f"to {spans}.\n") in err
 
 
 def test_repair_says_when_standard_output_cannot_hold_a_utf16_byte_order_mark(capsys,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import io
 
 import numpy as np
@@ -562,6 +563,23 @@ def test_a_relabelled_corpus_keeps_the_byte_order_mark_of_its_file(tmp_path, enc
     assert corpus.slice(1, 2).bom is False
     write_conll(out, [list(s.tokens) for s in corpus], labels, encoding=encoding, bom=corpus.bom)
     assert out.read_bytes() == expected
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16"])
+def test_a_mark_after_the_codecs_own_is_the_bom_of_every_reader(tmp_path, encoding):
+    """The codec reads the first mark; the readers skip a second one as the file's mark."""
+    path, out = tmp_path / "g.conll", tmp_path / "out.conll"
+    path.write_text("\ufeffAnna I-PER\nleft O\n", encoding=encoding)
+    mark = {"utf-8-sig": codecs.BOM_UTF8, "utf-16": codecs.BOM_UTF16}[encoding]
+    assert path.read_bytes().startswith(mark * 2)
+    corpus = read_conll(path, encoding=encoding)
+    chunks = list(conll.ConllChunks(path, chunk_size=None, encoding=encoding))
+    assert (corpus.bom, chunks[0].bom) == (True, True)
+    assert list(corpus.tokens) == list(chunks[0].tokens) == ["Anna", "left"]
+    for text in (corpus.replace_labels([["B-PER", "O"]])[0],
+                 chunks[0].replace_labels([["B-PER", "O"]])[0]):
+        out.write_text(text, encoding=encoding, newline="")
+        assert out.read_bytes() == path.read_bytes().replace(b"I", b"B")
 
 
 def test_write_conll_writes_one_byte_order_mark_where_the_encoding_has_one(tmp_path):

@@ -62,8 +62,9 @@ with other fields than '-DOCSTART- -X- ... O' as not kept as it was).
 A byte-order mark that IN begins with (that of UTF-8, or of --encoding
 utf-16-le, utf-16-be, utf-32-le or utf-32-be) is written to a CoNLL OUT in
 its encoding (and kept in a Parquet file's layout for one); any other OUT is
-written without it, with a warning. utf-16 and utf-32 write a mark of their
-own, in the byte order IN was read in; a second mark after it is kept as the
+written without it, with a warning. utf-8-sig, utf-16 and utf-32 read the
+mark IN begins with as theirs and write one of their own (utf-16 and utf-32
+in the byte order IN was read in); a second mark after it is kept as the
 first one of UTF-8 is.
 
 Model outputs (records with "output" or "mentions") with --gold GOLD are

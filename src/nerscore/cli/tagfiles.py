@@ -241,8 +241,9 @@ def _byte_order_mark(args: argparse.Namespace) -> str:
     The reader skips it (:func:`~nerscore.io.convert.reading.began_with_bom`:
     U+FEFF first in UTF-8, UTF-16-LE/BE or UTF-32-LE/BE); it is written as
     U+FEFF in the output's encoding, so that a file written in its own
-    keeps its bytes (``utf-8-sig``, ``utf-16`` and ``utf-32`` write their
-    mark themselves). Standard output in an encoding that has none
+    keeps its bytes (``utf-8-sig``, ``utf-16`` and ``utf-32`` read and
+    write a mark of their own; a U+FEFF after it is the text's, written
+    after theirs). Standard output in an encoding that has none
     (``latin-1``) goes without it, with a warning.
     """
     from nerscore.io.convert.marks import byte_order_mark

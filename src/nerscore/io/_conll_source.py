@@ -83,6 +83,9 @@ def to_utf8(raw: bytes | str, codec: str, name: str | None,
     elif codec in UTF8_CODECS:
         bom = codec == "utf-8" and raw.startswith(codecs.BOM_UTF8)
         data = raw.removeprefix(codecs.BOM_UTF8)
+        if codec == "utf-8-sig":  # that was the codec's own mark; a U+FEFF after it is the text's
+            bom = data.startswith(codecs.BOM_UTF8)
+            data = data.removeprefix(codecs.BOM_UTF8)
         check_not_wide(data[:256], name, encoding)
         pending = True
     else:

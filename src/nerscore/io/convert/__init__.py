@@ -50,13 +50,14 @@ Conventions
   kept).
 - **Byte-order mark.** Every reader skips a byte-order mark at the start
   of a text file (U+FEFF in UTF-8, or read as ``utf-16-le``, ``utf-16-be``,
-  ``utf-32-le``, ``utf-32-be``; the mark ``utf-16`` and ``utf-32`` take the
-  byte order from belongs to the codec, which writes its own, in the byte
-  order read: :mod:`~nerscore.io.convert.marks`). A CoNLL output gets it
-  back in its encoding (and a Parquet tag file written from CoNLL keeps
-  it for one); any other output is written without it (unless the
-  ``utf-8-sig`` encoding writes one), counted in the notes. A U+FEFF right
-  after the mark of ``utf-16`` or ``utf-32`` counts as such a mark.
+  ``utf-32-le``, ``utf-32-be``; the mark ``utf-8-sig`` reads, and the one
+  ``utf-16`` and ``utf-32`` take the byte order from, belongs to the
+  codec, which writes its own, in the byte order read:
+  :mod:`~nerscore.io.convert.marks`). A CoNLL output gets it back in its
+  encoding (and a Parquet tag file written from CoNLL keeps it for one);
+  any other output is written without it, counted in the notes. A U+FEFF
+  right after the mark of ``utf-8-sig``, ``utf-16`` or ``utf-32`` counts
+  as such a mark, and is written after the codec's.
 - **Messages** name the sentences of the input as the file holds them
   (0-based), whatever the chunk they are read in.
 - **What the output cannot hold.** An option whose value the output format
@@ -73,7 +74,6 @@ Conventions
 
 from __future__ import annotations
 
-import codecs
 import dataclasses
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -284,7 +284,7 @@ def convert_file(
                progress)
     write_output(fout, dst, lambda path: job.write(src, path))
     result.reader_notes.extend(job.write_options.notes)
-    if _lost_bom(src, fin, fout, encoding, job.write_options):
+    if _lost_bom(src, fin, encoding, job.write_options):
         result.reader_notes.append(f"{src} began with a {mark_name(encoding)} byte-order mark, "
                                    f"not written to {dst}.")
     if opt.unread:
@@ -479,16 +479,15 @@ class _Job:
             yield part, None if texts is None else texts[a:b]
 
 
-def _lost_bom(src: str, fin: Format, fout: Format, encoding: str,
-              write_options: WriteOptions) -> bool:
+def _lost_bom(src: str, fin: Format, encoding: str, write_options: WriteOptions) -> bool:
     """Whether the text file ``src`` began with a byte-order mark that the output lacks.
 
-    Its reader skipped it; a CoNLL output writes it again (``bom_kept``), and
-    so does the ``utf-8-sig`` codec of a text output.
+    Its reader skipped it; a CoNLL output writes it again (``bom_kept``).
+    The mark that ``utf-8-sig``, ``utf-16`` and ``utf-32`` read as their
+    own is not counted (:func:`~nerscore.io.convert.reading.began_with_bom`):
+    they write one to every text output.
     """
     if write_options.bom_kept or "encoding" not in fin.options or not os.path.isfile(src):
-        return False
-    if "encoding" in fout.options and codecs.lookup(encoding).name == "utf-8-sig":
         return False
     return began_with_bom(src, encoding)
 

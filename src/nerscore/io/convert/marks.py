@@ -5,9 +5,11 @@ with, but write the machine's own (little-endian on x86 and ARM): a
 big-endian file (``FE FF``) rewritten in its encoding would change every
 byte. :func:`written_encoding` names the encoding an output is written in
 instead, one that writes the mark and the byte order read
-(``utf-16-be-bom``: ``utf-16`` written big-endian). A U+FEFF that follows
-the codec's own mark is a character of the text, which every reader skips
-as it skips a mark; :func:`byte_order_mark` writes it back after the mark.
+(``utf-16-be-bom``: ``utf-16`` written big-endian). ``utf-8-sig`` reads and
+writes a mark of its own too (``EF BB BF``), with no byte order. A U+FEFF
+that follows the codec's own mark is a character of the text, which every
+reader skips as it skips a mark; :func:`byte_order_mark` writes it back
+after the mark.
 """
 
 from __future__ import annotations
@@ -17,12 +19,12 @@ import os
 import sys
 from typing import Any
 
-__all__ = ["BYTE_ORDER_MARKS", "MARKING_CODECS", "byte_order_mark", "text_after_mark", "written_encoding"]
+__all__ = ["BYTE_ORDER_MARKS", "MARKING_CODECS", "READING_CODECS", "byte_order_mark", "text_after_mark",
+           "written_encoding"]
 
-#: The byte-order mark of each encoding that reads it as the character U+FEFF
-#: (``utf-8-sig``: reads it itself), by codec name.
+#: The byte-order mark of each encoding that reads it as the character U+FEFF, by codec name.
 BYTE_ORDER_MARKS = {
-    "utf-8": codecs.BOM_UTF8, "utf-8-sig": codecs.BOM_UTF8,
+    "utf-8": codecs.BOM_UTF8,
     "utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE,
     "utf-32-le": codecs.BOM_UTF32_LE, "utf-32-be": codecs.BOM_UTF32_BE,
 }
@@ -32,6 +34,13 @@ _OWN_MARKS = {
     "utf-16": {"le": codecs.BOM_UTF16_LE, "be": codecs.BOM_UTF16_BE},
     "utf-32": {"le": codecs.BOM_UTF32_LE, "be": codecs.BOM_UTF32_BE},
 }
+
+#: The marks each codec that reads a mark of its own may find first in a file.
+_READ_MARKS = {"utf-8-sig": (codecs.BOM_UTF8,),
+               **{name: tuple(marks.values()) for name, marks in _OWN_MARKS.items()}}
+
+#: The codecs that read the mark a file begins with as their own, not as a character.
+READING_CODECS = frozenset(_READ_MARKS)
 
 _NATIVE = "le" if sys.byteorder == "little" else "be"
 
@@ -96,7 +105,7 @@ def _head(path: str | os.PathLike[str], encoding: str) -> tuple[str, bytes] | No
     """The codec of ``encoding`` when it reads a mark of its own, and the first bytes of ``path``."""
     try:
         name = codecs.lookup(encoding).name
-        if name not in _OWN_MARKS:
+        if name not in _READ_MARKS:
             return None
         with open(path, "rb") as fh:
             return name, fh.read(8)
@@ -114,16 +123,23 @@ def written_encoding(path: str | os.PathLike[str], encoding: str) -> str:
 
     Examples
     --------
+    A big-endian file is written big-endian on any machine: in
+    ``utf-16-be-bom`` where the machine is little-endian, in ``utf-16``
+    itself where it is big-endian.
+
     >>> import pathlib, tempfile
     >>> src = pathlib.Path(tempfile.mkdtemp()) / "a.conll"
     >>> _ = src.write_bytes(codecs.BOM_UTF16_BE + "Ann O\n".encode("utf-16-be"))
-    >>> written_encoding(src, "UTF-16"), written_encoding(src, "utf-8")
-    ('utf-16-be-bom', 'utf-8')
+    >>> written_encoding(src, "UTF-16") == ("utf-16-be-bom" if sys.byteorder == "little"
+    ...                                     else "UTF-16")
+    True
+    >>> written_encoding(src, "utf-8"), written_encoding(src, "utf-8-sig")
+    ('utf-8', 'utf-8-sig')
     >>> "Ann O\n".encode(written_encoding(src, "utf-16")) == src.read_bytes()
     True
     """
     head = _head(path, encoding)
-    if head is None:
+    if head is None or head[0] not in _OWN_MARKS:
         return encoding
     name, first = head
     for order, mark in _OWN_MARKS[name].items():
@@ -133,10 +149,11 @@ def written_encoding(path: str | os.PathLike[str], encoding: str) -> str:
 
 
 def text_after_mark(path: str | os.PathLike[str], encoding: str) -> bool:
-    r"""Whether ``path``, read as ``utf-16`` or ``utf-32``, holds U+FEFF right after the codec's mark.
+    r"""Whether ``path``, read as ``utf-8-sig``, ``utf-16`` or ``utf-32``, holds U+FEFF right after the codec's mark.
 
-    The codec reads the mark the file begins with as its own; a second one
-    is the first character of the text, which the readers skip as a mark.
+    The codec reads the mark the file begins with as its own
+    (:data:`READING_CODECS`); a second one is the first character of the
+    text, which the readers skip as a mark.
 
     Examples
     --------
@@ -145,12 +162,15 @@ def text_after_mark(path: str | os.PathLike[str], encoding: str) -> bool:
     >>> _ = src.write_bytes("\ufeffAnn O\n".encode("utf-16"))
     >>> text_after_mark(src, "utf-16"), text_after_mark(src, "utf-16-le")
     (True, False)
+    >>> _ = src.write_bytes(codecs.BOM_UTF8 * 2 + b"Ann O\n")
+    >>> text_after_mark(src, "utf-8-sig"), text_after_mark(src, "utf-8")
+    (True, False)
     """
     head = _head(path, encoding)
     if head is None:
         return False
     name, first = head
-    return any(first.startswith(mark * 2) for mark in _OWN_MARKS[name].values())
+    return any(first.startswith(mark * 2) for mark in _READ_MARKS[name])
 
 
 def byte_order_mark(began: bool, encoding: str, read_as: str | None = None) -> str | None:
@@ -171,9 +191,9 @@ def byte_order_mark(began: bool, encoding: str, read_as: str | None = None) -> s
         The output's encoding.
     read_as : str, optional
         The encoding the input was read in, where it is a text file: read
-        as ``utf-16`` or ``utf-32``, its U+FEFF followed the codec's own mark
-        (:func:`text_after_mark`), and an output that writes a mark of its
-        own writes it after that.
+        as ``utf-8-sig``, ``utf-16`` or ``utf-32`` (:data:`READING_CODECS`),
+        its U+FEFF followed the codec's own mark (:func:`text_after_mark`),
+        and an output that writes a mark of its own writes it after that.
 
     Returns
     -------
@@ -192,6 +212,8 @@ def byte_order_mark(began: bool, encoding: str, read_as: str | None = None) -> s
     ['\ufeff', '\ufeff', '']
     >>> byte_order_mark(True, "utf-16", read_as="utf-16"), byte_order_mark(False, "latin-1")
     ('\ufeff', '')
+    >>> byte_order_mark(True, "utf-8-sig", read_as="utf-8-sig")
+    '\ufeff'
     """
     if not began:
         return ""
@@ -201,5 +223,5 @@ def byte_order_mark(began: bool, encoding: str, read_as: str | None = None) -> s
     except LookupError:
         return None
     if name in MARKING_CODECS:
-        return "\ufeff" if read in _OWN_MARKS else ""
+        return "\ufeff" if read in READING_CODECS else ""
     return "\ufeff" if name in BYTE_ORDER_MARKS else None

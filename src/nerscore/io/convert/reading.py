@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import FormatError, describe_location, quoted
-from nerscore.io.convert.marks import BYTE_ORDER_MARKS, text_after_mark
+from nerscore.io.convert.marks import BYTE_ORDER_MARKS, READING_CODECS, text_after_mark
 from nerscore.values.label_ops import LabelOps
 from nerscore.values.tags import EncodedTags, Slices
 
@@ -380,21 +380,22 @@ def _first_line(path: str, line_no: int, encoding: str) -> str:
 def began_with_bom(path: str, encoding: str) -> bool:
     """Whether the file ``path``, read as ``encoding``, began with a byte-order mark.
 
-    The mark is U+FEFF as the first character of a Unicode encoding that
-    reads it as one (:data:`BYTE_ORDER_MARKS`: bytes ``EF BB BF`` in
-    ``utf-8``, ``FF FE`` in ``utf-16-le``, ``00 00 FE FF`` in
-    ``utf-32-be``, ...), which every reader of text files skips (the CoNLL
-    reader's ``corpus.bom``), or the UTF-8 mark that ``utf-8-sig`` reads
-    itself. The mark that ``utf-16`` and ``utf-32`` take the byte order
-    from is not counted: it belongs to the encoding, which writes one of
-    its own to every output; a U+FEFF right after it is, the first
-    character of the text (:func:`~nerscore.io.convert.marks.text_after_mark`).
+    The mark is U+FEFF as the first character of the text, which every
+    reader of text files skips (the CoNLL reader's ``corpus.bom``): the
+    first bytes of a Unicode encoding that reads them as U+FEFF
+    (:data:`BYTE_ORDER_MARKS`: ``EF BB BF`` in ``utf-8``, ``FF FE`` in
+    ``utf-16-le``, ``00 00 FE FF`` in ``utf-32-be``, ...). The mark that
+    ``utf-8-sig``, ``utf-16`` and ``utf-32`` read themselves (``utf-16``
+    and ``utf-32`` take the byte order from it) is not counted: it belongs
+    to the encoding, which writes one of its own to every output; a U+FEFF
+    right after it is, the first character of the text
+    (:func:`~nerscore.io.convert.marks.text_after_mark`).
     """
     if text_after_mark(path, encoding):
         return True
     try:
         mark = BYTE_ORDER_MARKS.get(codecs.lookup(encoding).name)
-        if mark is None:
+        if mark is None:  # no Unicode encoding, or one that reads the mark itself
             return False
         with open(path, "rb") as fh:
             return fh.read(len(mark)) == mark
@@ -405,17 +406,17 @@ def began_with_bom(path: str, encoding: str) -> bool:
 def mark_name(encoding: str) -> str:
     """The byte-order mark that :func:`began_with_bom` found, as messages name it.
 
-    Read as ``utf-16`` or ``utf-32``, it is the second mark, after the codec's own.
+    Read as ``utf-8-sig``, ``utf-16`` or ``utf-32``, it is the second mark, after the codec's own.
 
     Examples
     --------
     >>> [mark_name(e) for e in ("utf-8", "utf-8-sig", "UTF-16LE", "utf_32_be", "utf-16")]
-    ['UTF-8', 'UTF-8', 'UTF-16-LE', 'UTF-32-BE', 'second UTF-16']
+    ['UTF-8', 'second UTF-8', 'UTF-16-LE', 'UTF-32-BE', 'second UTF-16']
     """
     name = codecs.lookup(encoding).name
-    if name in ("utf-16", "utf-32"):
-        return f"second {name.upper()}"
-    return "UTF-8" if name == "utf-8-sig" else name.upper()
+    if name == "utf-8-sig":
+        return "second UTF-8"
+    return f"second {name.upper()}" if name in READING_CODECS else name.upper()
 
 
 def _docstart_lines(path: str, mark: str, encoding: str) -> Iterator[str]:
