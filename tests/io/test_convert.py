@@ -450,6 +450,42 @@ def test_a_utf16_or_utf32_byte_order_mark_is_written_back_by_conll(tmp_path, enc
     assert (tmp_path / "d.conll").read_bytes() == b"\xef\xbb\xbfAnna B-PER\nleft O\n"
 
 
+@pytest.mark.parametrize(("encoding", "mark"), [("utf-16", b"\xff\xfe"), ("utf-16", b"\xfe\xff"),
+                                                ("utf-32", b"\x00\x00\xfe\xff"),
+                                                ("utf-8-sig", b"\xef\xbb\xbf")])
+def test_a_mark_after_the_codecs_own_comes_back_from_parquet(tmp_path, encoding, mark):
+    """Kept in the layout of the Parquet file as the text's first character, after the codec's mark."""
+    pytest.importorskip("pyarrow")
+    base = {b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-16-be", b"\x00\x00\xfe\xff": "utf-32-be",
+            b"\xef\xbb\xbf": "utf-8"}[mark]
+    src = tmp_path / "a.conll"
+    src.write_bytes(mark + "\ufeffAnna B-PER\nleft O\n".encode(base))
+    assert nerscore.convert_file(src, tmp_path / "a.parquet", encoding=encoding).notes() == ()
+    res = nerscore.convert_file(tmp_path / "a.parquet", tmp_path / "b.conll", encoding=encoding)
+    assert res.notes() == ()
+    # in the machine's byte order: a Parquet file keeps no byte order
+    assert (tmp_path / "b.conll").read_bytes() == "\ufeffAnna B-PER\nleft O\n".encode(encoding)
+    nerscore.convert_file(tmp_path / "a.parquet", tmp_path / "c.conll")  # in UTF-8
+    assert (tmp_path / "c.conll").read_bytes() == b"\xef\xbb\xbfAnna B-PER\nleft O\n"
+    nerscore.convert_file(tmp_path / "a.parquet", tmp_path / "d.parquet")
+    nerscore.convert_file(tmp_path / "d.parquet", tmp_path / "d.conll", encoding=encoding)
+    assert (tmp_path / "d.conll").read_bytes() == (tmp_path / "b.conll").read_bytes()
+
+
+def test_a_byte_order_mark_a_parquet_file_keeps_is_noted_where_lost(tmp_path):
+    pytest.importorskip("pyarrow")
+    src = tmp_path / "a.conll"
+    src.write_bytes(b"\xef\xbb\xbfAnna B-PER\nleft O\n")
+    nerscore.convert_file(src, tmp_path / "a.parquet")
+    lost = (f"{tmp_path / 'a.parquet'} keeps the byte-order mark of the CoNLL file it was "
+            "written from, not written to {}.")
+    for out, kw in (("b.conll", {"encoding": "latin-1"}), ("b.jsonl", {"from_scheme": "IOB2"})):
+        res = nerscore.convert_file(tmp_path / "a.parquet", tmp_path / out, **kw)
+        assert lost.format(tmp_path / out) in res.notes()
+    res = nerscore.convert_file(tmp_path / "a.parquet", tmp_path / "b.conll")
+    assert res.notes() == ()
+
+
 def test_a_byte_order_mark_lost_is_a_warning_of_the_command(capsys, tmp_path):
     src = tmp_path / "a.jsonl"
     src.write_bytes(b'\xef\xbb\xbf{"id": "1", "text": "Anna left", "spans": []}\n')

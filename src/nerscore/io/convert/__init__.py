@@ -38,7 +38,8 @@ Conventions
   other columns (``column_1``, ... by position in the line), a boolean
   ``document`` column (a ``-DOCSTART-`` line before the sentence) and the
   line layout in the metadata key ``nerscore.conll`` (with a byte-order
-  mark the file began with), so that writing it back as CoNLL
+  mark the file began with, and whether it followed the mark of
+  ``utf-8-sig``, ``utf-16`` or ``utf-32``), so that writing it back as CoNLL
   gives the same bytes for a file with one delimiter between columns, one
   blank line between sentences and ``-DOCSTART-`` lines written
   ``-DOCSTART- -X- ... O``, each before a sentence: one that no sentence
@@ -55,7 +56,8 @@ Conventions
   codec, which writes its own, in the byte order read:
   :mod:`~nerscore.io.convert.marks`). A CoNLL output gets it back in its
   encoding (and a Parquet tag file written from CoNLL keeps it for one);
-  any other output is written without it, counted in the notes. A U+FEFF
+  any other output is written without it, counted in the notes (a mark
+  kept in a Parquet file too). A U+FEFF
   right after the mark of ``utf-8-sig``, ``utf-16`` or ``utf-32`` counts
   as such a mark, and is written after the codec's.
 - **Messages** name the sentences of the input as the file holds them
@@ -284,9 +286,9 @@ def convert_file(
                progress)
     write_output(fout, dst, lambda path: job.write(src, path))
     result.reader_notes.extend(job.write_options.notes)
-    if _lost_bom(src, fin, encoding, job.write_options):
-        result.reader_notes.append(f"{src} began with a {mark_name(encoding)} byte-order mark, "
-                                   f"not written to {dst}.")
+    lost = _lost_bom(src, fin, encoding, job.write_options)
+    if lost is not None:
+        result.reader_notes.append(f"{src} {lost}, not written to {dst}.")
     if opt.unread:
         n, shown = len(opt.unread), ", ".join(quoted(t) for t in sorted(opt.unread))
         result.reader_notes.append(
@@ -479,17 +481,24 @@ class _Job:
             yield part, None if texts is None else texts[a:b]
 
 
-def _lost_bom(src: str, fin: Format, encoding: str, write_options: WriteOptions) -> bool:
-    """Whether the text file ``src`` began with a byte-order mark that the output lacks.
+def _lost_bom(src: str, fin: Format, encoding: str, write_options: WriteOptions) -> str | None:
+    """The byte-order mark of ``src`` that the output lacks, as the note says it; None if none.
 
-    Its reader skipped it; a CoNLL output writes it again (``bom_kept``).
-    The mark that ``utf-8-sig``, ``utf-16`` and ``utf-32`` read as their
-    own is not counted (:func:`~nerscore.io.convert.reading.began_with_bom`):
-    they write one to every text output.
+    The mark a text file began with, which its reader skipped, or the one a
+    Parquet tag file keeps in its layout for the CoNLL file it was written
+    from; a CoNLL output writes it again (``bom_kept``). The mark that
+    ``utf-8-sig``, ``utf-16`` and ``utf-32`` read as their own is not
+    counted (:func:`~nerscore.io.convert.reading.began_with_bom`): they
+    write one to every text output.
     """
-    if write_options.bom_kept or "encoding" not in fin.options or not os.path.isfile(src):
-        return False
-    return began_with_bom(src, encoding)
+    if write_options.bom_kept:
+        return None
+    if "encoding" not in fin.options:
+        kept = write_options.layout.bom  # read from the metadata of a Parquet tag file
+        return "keeps the byte-order mark of the CoNLL file it was written from" if kept else None
+    if os.path.isfile(src) and began_with_bom(src, encoding):
+        return f"began with a {mark_name(encoding)} byte-order mark"
+    return None
 
 
 def _lost_documents(chunks: Iterable[TagChunk], opt: Options,

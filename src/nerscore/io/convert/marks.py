@@ -173,7 +173,8 @@ def text_after_mark(path: str | os.PathLike[str], encoding: str) -> bool:
     return any(first.startswith(mark * 2) for mark in _READ_MARKS[name])
 
 
-def byte_order_mark(began: bool, encoding: str, read_as: str | None = None) -> str | None:
+def byte_order_mark(began: bool, encoding: str, read_as: str | None = None, *,
+                    after_mark: bool = False) -> str | None:
     r"""What a text output in ``encoding`` begins with to keep the byte-order mark of its input.
 
     Every reader skips the mark; a writer that keeps it (a CoNLL output of
@@ -194,6 +195,10 @@ def byte_order_mark(began: bool, encoding: str, read_as: str | None = None) -> s
         as ``utf-8-sig``, ``utf-16`` or ``utf-32`` (:data:`READING_CODECS`),
         its U+FEFF followed the codec's own mark (:func:`text_after_mark`),
         and an output that writes a mark of its own writes it after that.
+    after_mark : bool
+        Whether the input's U+FEFF followed such a mark, where ``read_as``
+        cannot say (a Parquet tag file's layout keeps it for the CoNLL file
+        it was written from).
 
     Returns
     -------
@@ -212,8 +217,9 @@ def byte_order_mark(began: bool, encoding: str, read_as: str | None = None) -> s
     ['\ufeff', '\ufeff', '']
     >>> byte_order_mark(True, "utf-16", read_as="utf-16"), byte_order_mark(False, "latin-1")
     ('\ufeff', '')
-    >>> byte_order_mark(True, "utf-8-sig", read_as="utf-8-sig")
-    '\ufeff'
+    >>> byte_order_mark(True, "utf-8-sig", read_as="utf-8-sig"), byte_order_mark(
+    ...     True, "utf-16", after_mark=True)
+    ('\ufeff', '\ufeff')
     """
     if not began:
         return ""
@@ -223,5 +229,5 @@ def byte_order_mark(began: bool, encoding: str, read_as: str | None = None) -> s
     except LookupError:
         return None
     if name in MARKING_CODECS:
-        return "\ufeff" if read in READING_CODECS else ""
+        return "\ufeff" if after_mark or read in READING_CODECS else ""
     return "\ufeff" if name in BYTE_ORDER_MARKS else None

@@ -203,7 +203,11 @@ class Layout:
     ``delimiter`` is ``"tab"`` when the first token line separates its
     columns with tabs (even where splitting at whitespace reads the same
     columns), so that a file converted and converted back keeps its bytes;
-    ``bom`` whether the file began with a byte-order mark (:func:`began_with_bom`).
+    ``bom`` whether the file began with a byte-order mark (:func:`began_with_bom`),
+    and ``after_mark`` whether that mark followed the one its encoding reads
+    as its own (``utf-8-sig``, ``utf-16``, ``utf-32``): U+FEFF, the first
+    character of the text (:func:`~nerscore.io.convert.marks.text_after_mark`),
+    which a CoNLL file written in such an encoding gets after the codec's mark.
     """
 
     n_columns: int = 2
@@ -213,16 +217,18 @@ class Layout:
     blank_at_end: bool = True
     line_ending: str = "\n"
     bom: bool = False
+    after_mark: bool = False
 
     def to_json(self) -> str:
-        r"""The layout as the JSON kept in the Parquet metadata (``bom`` only when true).
+        r"""The layout as the JSON kept in the Parquet metadata (``bom`` and ``after_mark`` only when true).
 
         Examples
         --------
         >>> Layout(n_columns=4, label_column=3).to_json()
         '{"n_columns": 4, "token_column": 0, "label_column": 3, "delimiter": "space", "blank_at_end": true, "line_ending": "\\n"}'
         """
-        return json.dumps({k: v for k, v in self.__dict__.items() if k != "bom" or v})
+        return json.dumps({k: v for k, v in self.__dict__.items()
+                           if v or k not in ("bom", "after_mark")})
 
     def docstart(self, outside: str) -> list[str]:
         """The fields of a ``-DOCSTART-`` line as the CoNLL writer writes it: ``-DOCSTART- -X- ... O``.
@@ -259,7 +265,7 @@ class Layout:
         >>> layout.update_from_json({"n_columns": "4"}, "f.parquet")
         Traceback (most recent call last):
         ...
-        nerscore.errors.FormatError: f.parquet, metadata 'nerscore.conll': expected the CoNLL layout that nerscore writes, a JSON object of n_columns (int), token_column (int), label_column (int), delimiter (str), blank_at_end (bool), line_ending (str), bom (bool); got {"n_columns": "4"}. Convert the CoNLL file again, or remove the metadata.
+        nerscore.errors.FormatError: f.parquet, metadata 'nerscore.conll': expected the CoNLL layout that nerscore writes, a JSON object of n_columns (int), token_column (int), label_column (int), delimiter (str), blank_at_end (bool), line_ending (str), bom (bool), after_mark (bool); got {"n_columns": "4"}. Convert the CoNLL file again, or remove the metadata.
         """
         types = {k: type(v) for k, v in Layout().__dict__.items()}
         fields: dict[str, Any] = value if isinstance(value, dict) else {"": None}
@@ -492,7 +498,8 @@ def read_conll_chunks(path: str, chunk_size: int, options: Mapping[str, Any], la
             layout.update(n_columns=n, token_column=tok, label_column=lab,
                           delimiter="tab" if tabbed else "space",
                           line_ending="\r\n" if line.endswith("\r\n") else "\n",
-                          blank_at_end=_blank_at_end(path), bom=began_with_bom(path, encoding))
+                          blank_at_end=_blank_at_end(path), bom=began_with_bom(path, encoding),
+                          after_mark=text_after_mark(path, encoding))
             same = {**options, "column_delimiter": chunk.column_delimiter}
             readers = [(c, itertools.islice(ConllChunks(path, chunk_size=chunk_size,
                                                         **{**same, "label_column": c}), k, None))

@@ -284,7 +284,8 @@ class _ConllWriter:
 
     def _write(self, text: str) -> None:
         if self.bom is None:  # the layout is known by the first line
-            mark = byte_order_mark(self.layout.bom, self.encoding, self.read_as)
+            mark = byte_order_mark(self.layout.bom, self.encoding, self.read_as,
+                                   after_mark=self.layout.after_mark)
             self.bom = self.layout.bom and mark is not None
             self.fh.write(mark or "")
         self.fh.write(text)
