@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import re
 import shutil
 from collections import Counter
@@ -247,6 +248,41 @@ def test_crlf_and_bom_in_ann_files(tmp_path):
          raw=True)
     docs, _ = read_brat(tmp_path)
     assert spans(docs[0]) == [(0, 4, "PER"), (5, 10, "V")]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32", "utf-8-sig", "utf-8"])
+def test_a_folder_converted_keeps_the_byte_order_and_marks_of_each_file(tmp_path, encoding):
+    """Each file as a single file is written back: in its byte order, with the mark it began with.
+
+    The mark of a .txt file is character 0 of the text; that of a .ann file, which the reader
+    skips, is written back as a CoNLL file's is.
+    """
+    src, out = tmp_path / "in", tmp_path / "out"
+    (src / "sub").mkdir(parents=True)
+    if encoding.startswith("utf-8"):  # the codec's mark, or none
+        orders = [("utf-8", codecs.BOM_UTF8 if encoding == "utf-8-sig" else b"")]
+    else:  # a file of each byte order, under its mark
+        orders = [(f"{encoding}-{o}", "\ufeff".encode(f"{encoding}-{o}")) for o in ("le", "be")]
+    files = {}
+    for k, (codec, mark) in enumerate(orders):
+        # U+FEFF first: after the codec's mark, or the file's own mark in utf-8
+        text, ann = "\ufeffAnna flew", "T1\tPER 1 5\tAnna\n"
+        files[f"d{k}.txt"] = mark + text.encode(codec)
+        files[f"d{k}.ann"] = mark + ("\ufeff" + ann).encode(codec)
+        files[f"sub/e{k}.txt"] = mark + "Bo ran".encode(codec)  # no .ann: one is written
+    for name, data in files.items():
+        (src / name).write_bytes(data)
+    res = nerscore.convert_file(src, out, encoding=encoding, to_format="brat")
+    assert not any("byte-order" in n for n in res.notes())
+    for name, data in files.items():
+        assert (out / name).read_bytes() == data, name
+    for k, (_, mark) in enumerate(orders):
+        assert (out / f"sub/e{k}.ann").read_bytes() == mark  # in the order of its .txt
+    name = f"d{len(orders) - 1}"  # a pair given by its .ann file (big-endian, where two orders)
+    res = nerscore.convert_file(src / f"{name}.ann", tmp_path / "one", encoding=encoding,
+                                to_format="brat")
+    assert not any("byte-order" in n for n in res.notes())
+    assert (tmp_path / "one" / f"{name}.ann").read_bytes() == files[f"{name}.ann"]
 
 
 def test_crlf_in_the_text_counts_two_characters(tmp_path):

@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -389,7 +389,7 @@ def _target(folder: Path, doc: Document) -> Path:
 
 def write_brat(
     documents: Iterable[Document], path: str | os.PathLike[str], *, encoding: str = "utf-8",
-    overwrite: bool = False,
+    overwrite: bool = False, encodings: Callable[[Document], tuple[str, str, str]] | None = None,
 ) -> None:
     r"""Write documents as BRAT standoff: ``<id>.txt`` and ``<id>.ann`` under a folder.
 
@@ -411,6 +411,13 @@ def write_brat(
         Text encoding of the files.
     overwrite : bool
         Replace existing files (otherwise an existing file is an error).
+    encodings : callable, optional
+        For each document, the encoding of its ``.txt`` file, that of its
+        ``.ann`` file and what the ``.ann`` file begins with (a byte-order
+        mark, or ``""``), instead of ``encoding`` (:func:`nerscore.convert_file`
+        writes each file of a BRAT folder it read in the byte order of that
+        file, with its mark: the mark of a ``.txt`` file is character 0 of
+        the text).
 
     Raises
     ------
@@ -467,9 +474,12 @@ def write_brat(
                         raise FileExistsError(
                             f"{os.fspath(p)} exists; pass overwrite=True to replace it."
                         )
-            with open(files.path(txt), "w", encoding=encoding, newline="") as fh:
+            txt_encoding, ann_encoding, mark = (
+                (encoding, encoding, "") if encodings is None else encodings(doc))
+            with open(files.path(txt), "w", encoding=txt_encoding, newline="") as fh:
                 fh.write(doc.text)
-            with open(files.path(ann), "w", encoding=encoding, newline="\n") as fh:
+            with open(files.path(ann), "w", encoding=ann_encoding, newline="\n") as fh:
+                fh.write(mark)
                 fh.writelines(lines)
 
 
@@ -546,8 +556,25 @@ def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
 
 
 def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
+    """Write the documents; each read from a BRAT file pair is written as that pair was.
+
+    Its ``.txt`` and ``.ann`` files in the byte order of those read, and the
+    ``.ann`` file with the byte-order mark its reader skipped
+    (:meth:`~nerscore.io.convert.reading.WriteOptions.written_like`); the
+    mark of a ``.txt`` file is character 0 of the text, written with it.
+    """
     documents = Counted(chunks)
-    write_brat(documents.items(), target, encoding=options.encoding)
+
+    def encodings(doc: Document) -> tuple[str, str, str]:
+        if doc.source is None or not doc.source.endswith(".ann"):  # not read from BRAT files
+            return options.encoding, options.encoding, ""
+        txt = options.written_like(os.fspath(Path(doc.source).with_suffix(".txt")))[0]
+        ann, mark = (options.written_like(doc.source) if os.path.isfile(doc.source)
+                     else (txt, ""))
+        options.bom_kept = options.bom_kept or bool(mark)
+        return txt, ann, mark
+
+    write_brat(documents.items(), target, encoding=options.encoding, encodings=encodings)
     return documents.count
 
 

@@ -59,7 +59,10 @@ Conventions
   any other output is written without it, counted in the notes (a mark
   kept in a Parquet file too). A U+FEFF
   right after the mark of ``utf-8-sig``, ``utf-16`` or ``utf-32`` counts
-  as such a mark, and is written after the codec's.
+  as such a mark, and is written after the codec's. A BRAT folder written
+  from a BRAT folder has each file written as a single output of the file
+  it was read from is (the mark of an ``.ann`` file written back, in its
+  byte order: :meth:`~nerscore.io.convert.reading.WriteOptions.written_like`).
 - **Messages** name the sentences of the input as the file holds them
   (0-based), whatever the chunk they are read in.
 - **What the output cannot hold.** An option whose value the output format
@@ -278,7 +281,8 @@ def convert_file(
         check_outside(to_syntax["outside"], suffix=to_syntax["suffix"],
                       delimiter=to_syntax["delimiter"], shown=shown, name="to_outside")
     check_writable(fout, in_tags, out_tags, to_syntax, respelled, ops, encoding)
-    read_as = encoding if "encoding" in fin.options and os.path.isfile(src) else None
+    text_input = os.path.isfile(src) or (fin.folder and os.path.isdir(src))
+    read_as = encoding if "encoding" in fin.options and text_input else None
     job = _Job(fin, fout, in_tags, out_tags, read_options, opt, chunk_size, writer,
                WriteOptions(encoding if read_as is None else written_encoding(src, encoding),
                             labels_as, to_syntax["outside"], Layout(), given.get("spans_key"),

@@ -17,7 +17,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import FormatError, describe_location, quoted
-from nerscore.io.convert.marks import BYTE_ORDER_MARKS, READING_CODECS, text_after_mark
+from nerscore.io.convert.marks import (
+    BYTE_ORDER_MARKS,
+    READING_CODECS,
+    byte_order_mark,
+    text_after_mark,
+    written_encoding,
+)
 from nerscore.values.label_ops import LabelOps
 from nerscore.values.tags import EncodedTags, Slices
 
@@ -327,10 +333,12 @@ class WriteOptions:
         What the writer could not keep, as sentences (a writer appends them;
         :func:`~nerscore.convert_file` reports them with its own notes).
     read_as : str, optional
-        The encoding a text input was read in (None for another input):
-        with ``bom``, what :func:`~nerscore.io.convert.marks.byte_order_mark`
-        writes. ``encoding`` writes what ``utf-16`` and ``utf-32`` read in
-        the byte order read (:func:`~nerscore.io.convert.marks.written_encoding`).
+        The encoding a text input (a file, or a folder of them) was read in
+        (None for another input): with ``bom``, what
+        :func:`~nerscore.io.convert.marks.byte_order_mark` writes.
+        ``encoding`` writes what ``utf-16`` and ``utf-32`` read in the byte
+        order read (:func:`~nerscore.io.convert.marks.written_encoding`);
+        for each file of a folder, :meth:`written_like` says it.
     """
 
     encoding: str = "utf-8"
@@ -342,6 +350,32 @@ class WriteOptions:
     notes: list[str] = field(default_factory=list)
     bom_kept: bool = False
     read_as: str | None = None
+
+    def written_like(self, source: str) -> tuple[str, str]:
+        r"""How an output file written from the text file ``source`` is written, as a single output of it.
+
+        Its encoding (:func:`~nerscore.io.convert.marks.written_encoding`:
+        ``utf-16`` and ``utf-32`` in the byte order of ``source``) and what it
+        begins with to keep the byte-order mark that ``source`` began with
+        (:func:`~nerscore.io.convert.marks.byte_order_mark`, ``""`` for none),
+        which its reader skipped. ``(encoding, "")`` where no text input was
+        read, or ``source`` is no file.
+
+        Examples
+        --------
+        >>> import pathlib, tempfile
+        >>> src = pathlib.Path(tempfile.mkdtemp()) / "a.ann"
+        >>> _ = src.write_bytes(codecs.BOM_UTF8 + b"T1\tPER 0 4\tAnna\n")
+        >>> WriteOptions(read_as="utf-8").written_like(str(src))
+        ('utf-8', '\ufeff')
+        >>> WriteOptions(encoding="utf-16", read_as="utf-16").written_like(str(src) + ".txt")
+        ('utf-16', '')
+        """
+        if self.read_as is None or not os.path.isfile(source):
+            return self.encoding, ""
+        encoding = written_encoding(source, self.read_as)
+        mark = byte_order_mark(began_with_bom(source, self.read_as), encoding, self.read_as)
+        return encoding, mark or ""
 
 
 @dataclass
