@@ -57,12 +57,12 @@ Conventions
   :mod:`~nerscore.io.convert.marks`). A CoNLL output gets it back in its
   encoding (and a Parquet tag file written from CoNLL keeps it for one);
   any other output is written without it, counted in the notes (a mark
-  kept in a Parquet file too). A U+FEFF
-  right after the mark of ``utf-8-sig``, ``utf-16`` or ``utf-32`` counts
-  as such a mark, and is written after the codec's. A BRAT folder written
-  from a BRAT folder has each file written as a single output of the file
-  it was read from is (the mark of an ``.ann`` file written back, in its
-  byte order: :meth:`~nerscore.io.convert.reading.WriteOptions.written_like`).
+  kept in a Parquet file too). A U+FEFF right after the mark of
+  ``utf-8-sig``, ``utf-16`` or ``utf-32`` counts as such a mark, and is
+  written after the codec's. A BRAT folder written from a BRAT folder has
+  each file written as a single output of the file it was read from is
+  (in its byte order, the mark of an ``.ann`` file written back:
+  :meth:`~nerscore.io.convert.reading.WriteOptions.written_like`).
 - **Messages** name the sentences of the input as the file holds them
   (0-based), whatever the chunk they are read in.
 - **What the output cannot hold.** An option whose value the output format
