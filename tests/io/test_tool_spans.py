@@ -62,6 +62,16 @@ def test_a_utf16_offset_inside_a_surrogate_pair_is_an_error():
         python_offsets(TEXT, [ToolSpan(1, 3, "X")], units="utf16")
 
 
+@pytest.mark.parametrize(("span", "problem"), [
+    (ToolSpan(3, 99, "X"), "ends beyond the text, which has 18 UTF-16 code units"),
+    (ToolSpan(-1, 3, "X"), "has a negative start"),
+    (ToolSpan(9, 3, "X"), "has start > end"),
+])
+def test_utf16_offsets_outside_the_text_are_named_as_such(span, problem):
+    with pytest.raises(FormatError, match=rf"'X'\) {problem}; fix the offsets"):
+        python_offsets(TEXT, [span], units="utf16")
+
+
 @pytest.mark.parametrize(("text", "length"), [("a", "1 character"), ("ab", "2 characters")])
 def test_a_span_beyond_the_text_names_its_length_in_characters(text, length):
     with pytest.raises(FormatError, match=rf"\(0, 5, 'X'\) ends beyond the text, which has {length};"):

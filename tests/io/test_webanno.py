@@ -338,6 +338,8 @@ def test_a_repeated_token_id_is_an_error_naming_file_line_and_id(tmp_path, rows)
     (HEAD, "#Text=Hi\n1-1\t0-2\tHo\t_\n", r"line 6: the token 'Ho' at 0-2 is 'Hi' in the "
                                           r"sentence text"),
     (HEAD, "#Text=\U0001F600\n1-1\t0-1\tx\t_\n", r"line 6: offset 1 falls inside a character"),
+    (HEAD, "#Text=\U0001F600 Hi\n1-1\t0-2\t\U0001F600\t_\n1-2\t3-9\tHi\tPER\n",
+     r"line 7: offset 9 lies beyond the text, which has 5 UTF-16 code units\.$"),
 ])
 def test_malformed_files_are_errors_naming_the_line(tmp_path, head, body, message):
     with pytest.raises(FormatError, match=message):

@@ -30,7 +30,7 @@ from nerscore.values.spans import Entity, Span
 
 __all__ = [
     "UNITS", "ToolSpan", "check_units", "covers", "entities", "json_lines", "load_json", "python_offsets",
-    "utf16_note", "utf16_positions",
+    "utf16_note", "utf16_positions", "utf16_problem",
 ]
 
 #: What a tool's offsets count: decided per document, Python characters, or UTF-16 code units.
@@ -184,6 +184,27 @@ def utf16_positions(text: str) -> dict[int, int] | None:
     return out
 
 
+def utf16_problem(positions: dict[int, int], start: int, end: int) -> str:
+    """Why UTF-16 offsets ``start``, ``end`` have no Python index in :func:`utf16_positions`.
+
+    Examples
+    --------
+    >>> positions = utf16_positions("\U0001F600 ok")
+    >>> utf16_problem(positions, 1, 3)
+    'falls inside a character beyond U+FFFF when read as UTF-16 code units'
+    >>> utf16_problem(positions, 3, 9)
+    'ends beyond the text, which has 5 UTF-16 code units'
+    >>> utf16_problem(positions, -2, 3)
+    'has a negative start'
+    """
+    if start < 0 or end < start:
+        return "has a negative start" if start < 0 else "has start > end"
+    length = max(positions)
+    if end > length:
+        return f"ends beyond the text, which has {length} UTF-16 code unit{'s' * (length != 1)}"
+    return "falls inside a character beyond U+FFFF when read as UTF-16 code units"
+
+
 def _clean(text: str, i: int) -> bool:
     """Whether ``i`` is a plausible span boundary: not between two word characters."""
     return i <= 0 or i >= len(text) or not (text[i - 1].isalnum() and text[i].isalnum())
@@ -263,8 +284,7 @@ def python_offsets(
         if reading == "utf16":
             pair = utf16(span)
             if pair is None:
-                raise _bad(source, span, text, "falls inside a character beyond U+FFFF when "
-                           "read as UTF-16 code units")
+                raise _bad(source, span, text, utf16_problem(positions, span.start, span.end))
             _check(text, span, pair[0], pair[1], source)
             if pair != (span.start, span.end) and counts is not None:
                 counts["utf16"] += 1

@@ -53,7 +53,13 @@ from typing import Any, NamedTuple
 from nerscore.decode.inputs import quoted_ids
 from nerscore.errors import FormatError, OptionError, quoted
 from nerscore.io._textfile import read_text
-from nerscore.io._tool_spans import ToolSpan, entities, utf16_note, utf16_positions
+from nerscore.io._tool_spans import (
+    ToolSpan,
+    entities,
+    utf16_note,
+    utf16_positions,
+    utf16_problem,
+)
 from nerscore.io._webanno_export import find_export, held_files, layout_problem
 from nerscore.io.formats import AnnotatorSets, Format, ReadResult, register_format
 from nerscore.values.documents import Document
@@ -308,8 +314,9 @@ def _document(path: Path, doc_id: str, *, encoding: str, layer: str, feature: st
         if positions is None:
             return offset
         if offset not in positions:
-            raise FormatError(f"{source}, line {n}: offset {offset} falls inside a character "
-                              "beyond U+FFFF.", source=source, line=n)
+            problem = utf16_problem(positions, 0, offset).replace("ends", "lies", 1)
+            raise FormatError(f"{source}, line {n}: offset {offset} {problem}.", source=source,
+                              line=n)
         return positions[offset]
 
     for n, begin, end, token in tokens:
