@@ -40,6 +40,13 @@ def test_missing_inputs_and_unwritable_outputs_say_which(capsys, tmp_path):
     assert f"cannot write --output {str(target)!r}: No such folder" in err
 
 
+
+def test_an_option_s_file_that_cannot_be_read_is_named_with_its_option(capsys, tmp_path):
+    status, err = run(capsys, "score", GOLD, PRED, "--map-file", str(tmp_path))
+    assert status == 1
+    assert f"cannot read --map-file {str(tmp_path)!r}: Is a directory." in err
+
+
 GOLD_ERRORS = {
     "conll, an encoding error": ("g.conll", b"a B-PER\nx O\n\n" * 20 + b"b\xff O\n",
                                  "Cannot decode byte 0xff as utf-8 ({gold}, line 61)"),

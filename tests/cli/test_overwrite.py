@@ -27,6 +27,12 @@ def files(tmp_path: Path) -> dict[str, Path]:
     (tmp_path / "pred.jsonl").write_text(
         '{"id": "a", "text": "Anna flew", "spans": [[5, 9, "PER"]]}\n', encoding="utf-8")
     out["gold_jsonl"], out["pred_jsonl"] = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
+    (tmp_path / "llm.jsonl").write_text(
+        '{"id": "a", "mentions": [{"text": "Anna", "label": "person"}]}\n', encoding="utf-8")
+    (tmp_path / "map.json").write_text('{"PER": "X"}', encoding="utf-8")
+    (tmp_path / "alias.jsonl").write_text('{"PER": ["person"]}', encoding="utf-8")
+    for name in ("llm.jsonl", "map.json", "alias.jsonl"):
+        out[name.replace(".", "_")] = tmp_path / name
     return out
 
 
@@ -56,6 +62,12 @@ COMMANDS = {
                                "{victim}", "--resamples", "10"], "pred"),
     "diagnose -o train": (["diagnose", "--train", "{pred}", "--test", "{gold}", "-o",
                            "{victim}"], "pred"),
+    "score -o --map-file": (["score", "{gold_jsonl}", "{pred_jsonl}", "--map-file", "{map_json}",
+                             "-o", "{victim}"], "map_json"),
+    "convert --map-file": (["convert", "{gold_jsonl}", "{victim}", "--map-file", "{map_json}"],
+                           "map_json"),
+    "score --errors --label-alias": (["score", "{gold_jsonl}", "{llm_jsonl}", "--label-alias",
+                                      "{alias_jsonl}", "--errors", "{victim}"], "alias_jsonl"),
 }
 
 

@@ -129,6 +129,25 @@ def _paths(value: object) -> list[str]:
     return [str(v) for v in values if v is not None and str(v) != "-"]
 
 
+def _option_files(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The files an option reads, with the option: ``--map-file``, a ``--label-alias`` file.
+
+    A ``--label-alias`` value is a file when it is one, or holds no ``=``
+    (``LABEL=A,B`` is given inline), as :func:`nerscore.cli.llm.label_aliases` reads it.
+
+    Examples
+    --------
+    >>> _option_files(argparse.Namespace(label_map_file="m.json", label_alias=["LOC=place", "a.json"]))
+    [('--map-file', 'm.json'), ('--label-alias', 'a.json')]
+    """
+    import os
+
+    out = [("--map-file", p) for p in _paths(getattr(args, "label_map_file", None))]
+    out += [("--label-alias", p) for p in _paths(getattr(args, "label_alias", None))
+            if "=" not in p or os.path.isfile(p)]
+    return out
+
+
 def check_outputs(args: argparse.Namespace) -> None:
     """Refuse a command line that would write over one of its inputs.
 
@@ -159,6 +178,7 @@ def check_outputs(args: argparse.Namespace) -> None:
     from nerscore.io.atomic import inside, same_file
 
     inputs = [p for dest in getattr(args, "input_files", ()) for p in _paths(getattr(args, dest))]
+    inputs += [p for _, p in _option_files(args)]
     seen: list[tuple[str, str]] = []
     for dest, flag in getattr(args, "output_files", {}).items():
         for out in _paths(getattr(args, dest, None)):
@@ -209,6 +229,9 @@ def role_of(args: argparse.Namespace, path: str) -> tuple[str, str] | None:
     for dest in getattr(args, "input_files", ()):
         if any(same_file(path, p) for p in _paths(getattr(args, dest, None))):
             return "read", names.get(dest, dest.upper())
+    for flag, p in _option_files(args):
+        if same_file(path, p):
+            return "read", flag
     for dest, flag in getattr(args, "output_files", {}).items():
         if any(same_file(path, p) for p in _paths(getattr(args, dest, None))):
             return "write", flag
