@@ -164,6 +164,12 @@ def test_an_option_the_runs_have_no_use_for_is_a_usage_error(capsys, tmp_path, f
     assert len(err.splitlines()) == 1
 
 
+def test_a_format_that_renders_no_runs_summary_is_one_sentence(capsys, tmp_path):
+    status = main(["score", *_span_runs(tmp_path), "--runs", "--format", "html"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err == ("nerscore score: error: --runs: The html format does not render a runs "
+                   "summary; formats that do: text, json, markdown. See 'nerscore score --help'.\n")
 def test_model_outputs_as_runs_are_refused_with_the_convert_hint(capsys, tmp_path):
     gold, _, _ = _span_runs(tmp_path)
     llm = tmp_path / "llm.jsonl"

@@ -79,7 +79,7 @@ def wants_runs(args: argparse.Namespace) -> bool:
     try:
         get_renderer(args.format or "text", kind="runs")
     except OptionError as exc:
-        raise opt.UsageError(f"--runs: {exc}") from None
+        raise opt.UsageError(f"--runs: {str(exc).rstrip('.')}") from None
     return True
 
 

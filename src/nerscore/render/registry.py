@@ -304,8 +304,9 @@ def get_renderer(name: str, *, kind: str | None = None, extras: tuple[str, ...] 
         raise OptionError(f"Unknown output format {name!r}; the formats are "
                           f"{', '.join(known)}.{hint}")
     if kind is not None and kind not in renderer.functions:
-        what = "runs summary" if kind == "runs" else kind
-        raise OptionError(f"The {name} format does not render a {what}; formats that do: "
+        what = {"runs": "a runs summary", "agreement": "an agreement report",
+                "diagnostics": "a diagnostics report", "scores": "a score report"}.get(kind, f"a {kind}")
+        raise OptionError(f"The {name} format does not render {what}; formats that do: "
                           f"{', '.join(renderer_names(kind))}.")
     missing = [e for e in extras if e not in renderer.extras]
     if missing:
