@@ -308,6 +308,15 @@ def test_conll_to_conll_keeps_the_layout_to_the_last_byte(tmp_path, text):
     assert dst.read_bytes() == src.read_bytes()
 
 
+@pytest.mark.parametrize("target", ["b.jsonl", "b.parquet"])
+def test_comment_lines_a_span_or_parquet_output_cannot_hold_are_counted(tmp_path, target):
+    if target.endswith(".parquet"):
+        pytest.importorskip("pyarrow")
+    src = tmp_path / "a.conll"
+    src.write_text("# c\na B-X\n\n# d\nc O\n\n# end\n", encoding="utf-8")
+    res = nerscore.convert_file(src, tmp_path / target, from_scheme="IOB2", chunk_size=1,
+                                conll_options={"comments": True})
+    assert res.notes() == (f"{src}: 3 comment lines skipped",)
 def through_parquet(folder: Path, text: bytes, chunk_size: int = 10_000,
                     labels_as: str = "int") -> tuple[bytes, tuple[str, ...]]:
     """``text`` as CoNLL converted to Parquet and back, and the notes of the way there."""

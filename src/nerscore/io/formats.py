@@ -126,7 +126,9 @@ class Format:
         ``read_tag_chunks(path, chunk_size, options, layout, progress)``:
         tag chunks with what a line carries besides the label (other
         columns, document starts, the line layout), for conversions that
-        keep them; default: the chunks of ``chunks`` with their tokens.
+        keep them; default: the chunks of ``chunks`` with their tokens. A
+        generator may return notes of what it read and passed on in no
+        chunk (comment lines skipped), reported with the conversion's.
     relabel : callable, optional
         ``relabel(source, target, options, new_labels, progress,
         write_options) -> int``: the file written again in this format with

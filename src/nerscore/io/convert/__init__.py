@@ -81,8 +81,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from typing import Any, cast
 
 from nerscore.decode.label_ops import warn_unknown_labels
 from nerscore.errors import FormatError, OptionError, quoted
@@ -453,15 +453,21 @@ class _Job:
         the reader.
         """
         if self.fin.read_tag_chunks is not None:
-            chunks: Iterable[TagChunk] = self.fin.read_tag_chunks(
-                src, self.chunk_size, self.read_options, self.write_options.layout,
-                self.progress)
+            chunks: Iterable[TagChunk] = self._own_tag_chunks(src)
         else:
             chunks = (TagChunk(data, texts) for data, texts in self._chunks(src))
         for c in chunks:
             tags = c.labels.starting_at(self.n_read)
             yield dataclasses.replace(c, labels=tags, origin=tags)
             self.n_read += c.labels.n_sequences
+
+    def _own_tag_chunks(self, src: str) -> Iterator[TagChunk]:
+        """The chunks of the format's reader of tag chunks; the notes it returns counted."""
+        assert self.fin.read_tag_chunks is not None
+        chunks = self.fin.read_tag_chunks(src, self.chunk_size, self.read_options,
+                                          self.write_options.layout, self.progress)
+        notes = yield from cast("Generator[TagChunk, None, tuple[str, ...] | None]", chunks)
+        self.opt.result.reader_notes.extend(notes or ())
 
     def _chunks(self, src: str) -> Iterator[tuple[Any, Sequence[list[str]] | None]]:
         """``(data, tokens of each sentence)`` of each chunk; the reader's notes counted."""

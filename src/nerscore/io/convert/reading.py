@@ -12,7 +12,7 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -511,8 +511,13 @@ def split_rows(tags: EncodedTags, values: Sequence[str]) -> Sequence[list[str]]:
 
 
 def read_conll_chunks(path: str, chunk_size: int, options: Mapping[str, Any], layout: Layout,
-                      progress: Progress | None) -> Iterator[TagChunk]:
-    """A CoNLL file as tag chunks of ``chunk_size`` sentences, noting its layout."""
+                      progress: Progress | None) -> Generator[TagChunk, None, tuple[str, ...]]:
+    """A CoNLL file as tag chunks of ``chunk_size`` sentences, noting its layout.
+
+    Returns (as the generator's value) the notes of what it read and passed
+    on in no chunk: the comment lines skipped.
+    """
+    from nerscore.io._conll_corpus import reader_notes
     from nerscore.io.conll import ConllChunks
 
     main = ConllChunks(path, chunk_size=chunk_size, **options)
@@ -546,6 +551,7 @@ def read_conll_chunks(path: str, chunk_size: int, options: Mapping[str, Any], la
                        document_fields=fields)
         if progress is not None:
             progress(min(main.bytes_read, total), total)
+    return reader_notes(path, 0, main.n_comments)
 
 
 def read_parquet_tag_chunks(path: str, chunk_size: int, options: Mapping[str, Any],
