@@ -31,6 +31,8 @@ def test_a_format_that_renders_no_agreement_says_so(capsys: pytest.CaptureFixtur
     assert main(["agree", *CONLL, "--format", "seqeval"]) == 2
     assert ("error: --format: The seqeval format does not render an agreement report; formats "
             "that do: text, json, markdown, html. See") in capsys.readouterr().err
+
+
 #: What each format says of the unit of agreement: every CoNLL sentence, or every BRAT document.
 UNIT_WORDS = {
     "text": ("over {n} {unit}s;", "(95% bootstrap over {unit}s)", "least-agreed {unit}s (of {n})",

@@ -170,6 +170,8 @@ def test_a_format_that_renders_no_runs_summary_is_one_sentence(capsys, tmp_path)
     assert status == 2
     assert err == ("nerscore score: error: --runs: The html format does not render a runs "
                    "summary; formats that do: text, json, markdown. See 'nerscore score --help'.\n")
+
+
 def test_model_outputs_as_runs_are_refused_with_the_convert_hint(capsys, tmp_path):
     gold, _, _ = _span_runs(tmp_path)
     llm = tmp_path / "llm.jsonl"

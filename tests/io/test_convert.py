@@ -317,6 +317,8 @@ def test_comment_lines_a_span_or_parquet_output_cannot_hold_are_counted(tmp_path
     res = nerscore.convert_file(src, tmp_path / target, from_scheme="IOB2", chunk_size=1,
                                 conll_options={"comments": True})
     assert res.notes() == (f"{src}: 3 comment lines skipped",)
+
+
 def through_parquet(folder: Path, text: bytes, chunk_size: int = 10_000,
                     labels_as: str = "int") -> tuple[bytes, tuple[str, ...]]:
     """``text`` as CoNLL converted to Parquet and back, and the notes of the way there."""
