@@ -136,6 +136,15 @@ def test_the_hint_for_bare_labels_names_the_scheme_flag_of_convert(capsys, tmp_p
     assert err.endswith("; for bare labels without prefixes pass --from-scheme IO.\n")
 
 
+def test_an_invalid_tag_of_a_line_starting_with_a_hash_names_the_comments_flag(capsys, tmp_path):
+    src = write(tmp_path / "a.conll", "# c\nAnna B-PER\nleft O\n")
+    status, out, err = run(capsys, "convert", src, tmp_path / "b.jsonl", "--from-scheme", "IOB2")
+    assert (status, out) == (1, "")
+    assert "Invalid tag 'c' at token 0 ('#') of sentence 0" in err
+    assert err.endswith("; the line starts with '#': if it is a comment, pass --comments to skip "
+                        "comment lines.\n")
+
+
 def test_the_hint_names_the_scheme_flag_of_convert_for_the_gold_of_model_outputs(capsys,
                                                                                  tmp_path):
     gold = write(tmp_path / "gold.conll", "Anna PER\nleft O\n")

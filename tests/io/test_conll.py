@@ -209,6 +209,15 @@ def test_tab_mode_fields_are_trimmed_and_empty_fields_are_errors():
         read_text("a O\n", column_delimiter="tab")
 
 
+def test_a_line_of_one_column_starting_with_a_hash_names_the_comments_option():
+    with pytest.raises(FormatError, match=r"has 1 column \('#c'.*If the line is a comment, skip "
+                                          r"comment lines with `comments=True`"):
+        read_text("#c\na O\n")
+    with pytest.raises(FormatError) as info:
+        read_text("a\nb O\n")
+    assert "comment" not in str(info.value)
+
+
 def test_auto_delimiter_is_decided_per_file():
     assert read_text("a b\tO\nc\tB-X\n").column_delimiter == "tab"
     assert read_text("a b\tO\nc\tB-X\n").tokens[0] == "a b"

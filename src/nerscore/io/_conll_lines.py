@@ -251,7 +251,9 @@ class Where:
             f"column{'s' if n_cols != 1 else ''} ({quoted(content)}, split at "
             f"{'tabs' if delimiter == 'tab' else 'whitespace'}). Fix the line, or choose the "
             "columns with `token_column`/`label_column` (--token-column/--label-column) and "
-            "the delimiter with `column_delimiter` (--delimiter-columns).",
+            "the delimiter with `column_delimiter` (--delimiter-columns)."
+            + (" If the line is a comment, skip comment lines with `comments=True` (--comments)."
+               if content.startswith("#") and not opt.comments else ""),
             source=opt.source,
             line=line,
         )

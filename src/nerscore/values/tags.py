@@ -511,7 +511,11 @@ def check_vocab(parsed: ParsedVocab, enc: EncodedTags, *, what: str = "tag") -> 
     tag = enc.vocab[tag_id]
     seq, idx = enc.locate(pos)
     line = int(enc.lines[pos]) if enc.lines is not None else None
+    reason = parsed.invalid[tag_id]
+    if enc.tokens is not None and str(enc.tokens[pos]).startswith("#"):
+        reason += ("; the line starts with '#': if it is a comment, pass comments=True to skip "
+                   "comment lines")
     raise InvalidTagError(
-        f"Invalid {what} {quoted(tag)} at {enc.describe(pos)}: {parsed.invalid[tag_id]}.",
+        f"Invalid {what} {quoted(tag)} at {enc.describe(pos)}: {reason}.",
         tag=tag, sentence=seq, index=idx, source=enc.source, line=line,
     )
