@@ -56,6 +56,22 @@ def test_worked_example_on_the_command_line(capsys, example, flags, expected):
     assert err == ""
 
 
+@pytest.mark.parametrize("command", ["score", "convert"])
+def test_records_without_ids_that_do_not_pair_with_gold_name_the_file(capsys, tmp_path, command):
+    gold = tmp_path / "gold.conll"
+    gold.write_text("Anna B-PER\nleft O\n\nBob B-PER\n\n", encoding="utf-8")
+    llm = tmp_path / "llm.jsonl"
+    llm.write_text('{"output": "PER: Anna"}\n', encoding="utf-8")
+    argv = ([str(gold), str(llm)] if command == "score" else
+            [str(llm), str(tmp_path / "out.jsonl"), "--gold", str(gold), "--from-scheme", "IOB2"])
+    status, out, err = run(capsys, command, *argv)
+    assert (status, out) == (1, "")
+    assert err == (f"nerscore {command}: error: {llm} has 1 record without an 'id' but gold has "
+                   "2 documents; records without ids are paired with the gold documents in "
+                   "order: give one record per gold document, or give every record the 'id' of "
+                   "its document.\n")
+
+
 def test_the_text_report_shows_the_llm_notes(capsys, example):
     status, out, _ = run(capsys, "score", *example, "--zero-division", "0")
     assert status == 0

@@ -150,6 +150,16 @@ def test_outputs_by_id_and_missing_outputs():
         evaluate_llm(gold, ["PER: Anna"])
 
 
+def test_records_of_a_file_without_ids_that_do_not_pair_with_gold_name_the_file(tmp_path):
+    from nerscore.errors import FormatError
+
+    path = tmp_path / "llm.jsonl"
+    path.write_text('{"output": "PER: Anna"}\n{"output": "PER: Bob"}\n', encoding="utf-8")
+    with pytest.raises(FormatError, match=r"llm.jsonl has 2 records without an 'id' but gold "
+                                          r"has 1 document; records without ids are paired"):
+        evaluate_llm(GOLD, nerscore.read_llm_records(path))
+
+
 def test_ignore_regions_of_the_gold_remove_the_aligned_predictions_in_them():
     """The gold side is prepared once for alignment and scoring, ignore regions aside."""
     text = "Paris and Lyon, not Rome"

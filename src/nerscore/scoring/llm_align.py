@@ -22,7 +22,7 @@ import numpy as np
 from nerscore.decode.inputs import Prepared, prepare_spans
 from nerscore.decode.mentions import NORMALIZATIONS, POLICIES, SNAPS, Placement, align_items
 from nerscore.decode.placement import place_mentions
-from nerscore.errors import InputTypeError, OptionError, option_error
+from nerscore.errors import FormatError, InputTypeError, OptionError, option_error
 from nerscore.io.json_lists import read_json_lists
 from nerscore.io.llm_output import Item, RawOutput, items_from_json, read_output
 from nerscore.io.llm_records import LLMRecord
@@ -86,6 +86,10 @@ def _read(output: object, name: str, output_format: str) -> RawOutput:
     return RawOutput(read[0], "mentions", tuple(read[1]))
 
 
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'s' if n != 1 else ''}"
+
+
 def _pair(y_pred: object, ids: list[str]) -> tuple[list[object], dict[str, object], list[str]]:
     """Each gold document's output ([] for none), the outputs of other ids, the ids without output."""
     if isinstance(y_pred, Mapping):
@@ -95,6 +99,13 @@ def _pair(y_pred: object, ids: list[str]) -> tuple[list[object], dict[str, objec
         if items and all(isinstance(r, LLMRecord) and not r.numbered for r in items):
             outputs = {r.id: r for r in items}
         elif len(items) != len(ids):
+            record = items[0] if isinstance(items[0], LLMRecord) else None
+            if record is not None and record.source:  # numbered records of a file
+                raise FormatError(
+                    f"{record.source} has {_count(len(items), 'record')} without an 'id' but "
+                    f"gold has {_count(len(ids), 'document')}; records without ids are paired "
+                    "with the gold documents in order: give one record per gold document, or "
+                    "give every record the 'id' of its document.", source=record.source)
             raise InputTypeError(
                 f"Gold has {len(ids)} documents but {len(items)} outputs were given; outputs "
                 "without ids are paired by position (or give a mapping {doc_id: output}).")
