@@ -197,7 +197,11 @@ def test_bad_label_alias(capsys, example):
     assert "--label-alias takes LABEL=ALIAS[,ALIAS...] or a JSON file" in err
     status, _, err = run(capsys, "score", *example, "--label-alias", "GPE=place")
     assert status == 1
-    assert "label_aliases maps to 'GPE', which is not a gold label" in err
+    assert "error: Aliases are given to 'GPE' (--label-alias), which is not a gold label" in err
+    status, _, err = run(capsys, "score", *example, "--label-alias", "LOC=X",
+                         "--label-alias", "PER=x")
+    assert status == 1
+    assert "The label alias 'x' is given to both 'LOC' and 'PER' (--label-alias)" in err
 
 
 @pytest.mark.parametrize("value", ["ORG=", "ORG=organization,,company", "ORG=organization, ",

@@ -136,7 +136,7 @@ def test_labels_casefold_aliases_and_out_of_schema():
 
 
 def test_bad_label_aliases():
-    with pytest.raises(OptionError, match="label_aliases maps to 'GPE', which is not a gold"):
+    with pytest.raises(OptionError, match=r"Aliases are given to 'GPE' \(label_aliases\), which is "):
         evaluate_llm(GOLD, [OUTPUT], label_aliases={"GPE": ["place"]})
     with pytest.raises(OptionError, match="label alias 'X' is given to both 'LOC' and 'PER'"):
         evaluate_llm(GOLD, [OUTPUT], label_aliases={"LOC": ["x"], "PER": ["X"]})

@@ -56,13 +56,15 @@ def label_aliases_map(gold_labels: Sequence[str],
     for target, aliases in (label_aliases or {}).items():
         if target not in gold_labels:
             raise OptionError(
-                f"label_aliases maps to {target!r}, which is not a gold label; the gold labels "
-                f"are {', '.join(map(repr, sorted(gold_labels)))}.", option="label_aliases")
+                f"Aliases are given to {target!r} (label_aliases), which is not a gold label; "
+                f"the gold labels are {', '.join(map(repr, sorted(gold_labels)))}.",
+                option="label_aliases")
         for alias in [aliases] if isinstance(aliases, str) else aliases:
             key = str(alias).casefold()
             if out.get(key, target) != target:
-                raise OptionError(f"label alias {alias!r} is given to both {out[key]!r} and "
-                                  f"{target!r}; give it to one label.", option="label_aliases")
+                raise OptionError(f"The label alias {alias!r} is given to both {out[key]!r} and "
+                                  f"{target!r} (label_aliases); give it to one label.",
+                                  option="label_aliases")
             out[key] = target
     return out
 
