@@ -130,22 +130,18 @@ def _paths(value: object) -> list[str]:
 
 
 def _option_files(args: argparse.Namespace) -> list[tuple[str, str]]:
-    """The files an option reads, with the option: ``--map-file``, a ``--label-alias`` file.
-
-    A ``--label-alias`` value is a file when it is one, or holds no ``=``
-    (``LABEL=A,B`` is given inline), as :func:`nerscore.cli.llm.label_aliases` reads it.
+    """The files options read: ``--map-file``, a ``--label-alias`` not given as ``LABEL=A,B``.
 
     Examples
     --------
-    >>> _option_files(argparse.Namespace(label_map_file="m.json", label_alias=["LOC=place", "a.json"]))
+    >>> _option_files(argparse.Namespace(label_map_file="m.json", label_alias=["L=x", "a.json"]))
     [('--map-file', 'm.json'), ('--label-alias', 'a.json')]
     """
-    import os
+    from os.path import isfile
 
-    out = [("--map-file", p) for p in _paths(getattr(args, "label_map_file", None))]
-    out += [("--label-alias", p) for p in _paths(getattr(args, "label_alias", None))
-            if "=" not in p or os.path.isfile(p)]
-    return out
+    return [("--map-file", p) for p in _paths(getattr(args, "label_map_file", None))] + [
+        ("--label-alias", p) for p in _paths(getattr(args, "label_alias", None))
+        if "=" not in p or isfile(p)]  # as nerscore.cli.llm.label_aliases tells them apart
 
 
 def check_outputs(args: argparse.Namespace) -> None:
