@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _options as opt
-from nerscore.cli._output import ProgressBar
+from nerscore.cli._progress import ProgressBar
 
 if TYPE_CHECKING:
     from nerscore.io.formats import ReadResult

@@ -2,23 +2,20 @@
 
 Results go to standard output, or to the file named by ``--output``;
 notes and warnings go to standard error unless ``--quiet`` is given (errors
-are always printed). A progress bar is drawn on standard error only when it
-is a terminal, for work that lasts over about a second. Standard library
-only, so that ``nerscore conlleval`` starts fast.
+are always printed); the progress bar is :mod:`~nerscore.cli._progress`.
+Standard library only, so that ``nerscore conlleval`` starts fast.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import Any
 
 __all__ = [
     "EXTRA_FLAGS",
     "FormatGiven",
-    "ProgressBar",
     "add_format_option",
     "add_output_option",
     "add_quiet_option",
@@ -29,7 +26,6 @@ __all__ = [
     "is_quiet",
     "note",
     "output_renderer",
-    "render_progress",
     "role_of",
     "set_quiet",
     "write_result",
@@ -262,122 +258,6 @@ def write_result(text: str, path: str | None, *, encoding: str = "utf-8") -> Non
 
     with atomic_open(path, "w", encoding=encoding, newline="") as fh:
         fh.write(text)
-
-
-def size_text(n: float) -> str:
-    """A size in bytes as people read it.
-
-    Examples
-    --------
-    >>> size_text(512), size_text(45_310), size_text(2_000_000)
-    ('512 B', '45.3 kB', '2.0 MB')
-    """
-    for unit in ("B", "kB", "MB", "GB"):
-        if n < 1000 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1000
-    return f"{n:.1f} TB"  # pragma: no cover - the loop returns at GB
-
-
-def render_progress(done: int, total: int, *, label: str = "", unit: str = "",
-                    width: int = 24) -> str:
-    """One line of a progress bar (without the carriage return that redraws it).
-
-    Parameters
-    ----------
-    done, total : int
-        Work done and all the work (``total <= 0``: unknown, shown as 0%).
-    label : str
-        What is in progress.
-    unit : str
-        ``"bytes"`` shows sizes (kB, MB, ...); anything else follows the counts.
-    width : int
-        Characters of the bar.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> render_progress(512_000, 2_048_000, label="reading", unit="bytes", width=8)
-    'reading [##......]  25% 512.0 kB / 2.0 MB'
-    >>> render_progress(1000, 1000, label="bootstrap", unit="resamples", width=4)
-    'bootstrap [####] 100% 1000 / 1000 resamples'
-    """
-    frac = min(max(done / total, 0.0), 1.0) if total > 0 else 0.0
-    filled = int(frac * width)
-    bar = "#" * filled + "." * (width - filled)
-    if unit == "bytes":
-        count = f"{size_text(done)} / {size_text(total)}"
-    else:
-        count = f"{done} / {total}" + (f" {unit}" if unit else "")
-    head = f"{label} " if label else ""
-    return f"{head}[{bar}] {frac:4.0%} {count}"
-
-
-class ProgressBar:
-    """A progress bar on standard error, drawn only when it is a terminal.
-
-    Call it as ``bar(done, total)``; it draws nothing during the first
-    ``delay`` seconds (short work shows no bar), then redraws the line at most
-    every ``interval`` seconds. :meth:`close` clears the line. Nothing is ever
-    written when the stream is not a terminal or ``--quiet`` was given.
-
-    Parameters
-    ----------
-    label : str
-        What is in progress.
-    unit : str
-        As for :func:`render_progress`.
-    stream : text file, optional
-        Where to draw (default: ``sys.stderr``).
-    delay, interval : float
-        Seconds before the first drawing, and between drawings.
-
-    Examples
-    --------
-    >>> import io
-    >>> bar = ProgressBar("reading", stream=io.StringIO(), delay=0)
-    >>> bar.enabled                      # a StringIO is not a terminal
-    False
-    >>> bar(5, 10); bar.close(); bar.stream.getvalue()
-    ''
-    """
-
-    def __init__(self, label: str, *, unit: str = "", stream: TextIO | None = None,
-                 delay: float = 1.0, interval: float = 0.1) -> None:
-        self.label = label
-        self.unit = unit
-        self.stream = sys.stderr if stream is None else stream
-        isatty = getattr(self.stream, "isatty", None)
-        self.enabled = bool(isatty is not None and isatty()) and not is_quiet()
-        self.delay = delay
-        self.interval = interval
-        self._start = time.monotonic()
-        self._last = -float("inf")
-        self._width = 0
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if now - self._start < self.delay or (now - self._last < self.interval
-                                               and done < total):
-            return
-        self._last = now
-        line = render_progress(done, total, label=self.label, unit=self.unit)
-        pad = " " * max(self._width - len(line), 0)
-        self._width = len(line)
-        self.stream.write("\r" + line + pad)
-        self.stream.flush()
-
-    def close(self) -> None:
-        """Clear the bar's line (when one was drawn)."""
-        if self._width:
-            self.stream.write("\r" + " " * self._width + "\r")
-            self.stream.flush()
-            self._width = 0
 
 
 class FormatGiven(argparse.Action):

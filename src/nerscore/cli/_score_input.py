@@ -122,7 +122,7 @@ def score_streaming(args: argparse.Namespace, sides: tuple[tuple[str, Format], .
                              **common)
         except NotStreamable:  # empty files: scored in memory, as without a cluster
             return None
-    from nerscore.cli._output import ProgressBar
+    from nerscore.cli._progress import ProgressBar
 
     chunk = CHUNK_SIZE if args.chunk_sentences is None else args.chunk_sentences
     errors = common.pop("errors")

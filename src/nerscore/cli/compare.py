@@ -15,13 +15,13 @@ from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._intervals import documents_of
 from nerscore.cli._labels import add_label_options
 from nerscore.cli._output import (
-    ProgressBar,
     add_format_option,
     add_quiet_option,
     declare_files,
     output_renderer,
     write_result,
 )
+from nerscore.cli._progress import ProgressBar
 from nerscore.cli._unused import Unused, check_scored_outputs, check_span_inputs, refuse_unused
 from nerscore.cli.compare_runs import add_system_option, run_compare_runs
 from nerscore.cli.compare_thresholds import add_compare_threshold_options, per_system_thresholds

@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from nerscore.cli import _options as opt
-from nerscore.cli._output import ProgressBar, output_renderer
+from nerscore.cli._output import output_renderer
+from nerscore.cli._progress import ProgressBar
 from nerscore.cli._unused import THRESHOLD_FROM, refuse_unused
 
 __all__ = ["add_system_option", "parse_system", "run_compare_runs"]

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from nerscore.cli import _formats as fm, _options as opt, llm
 from nerscore.cli._flags import command_flags, declare_flags, keywords_to_flags
 from nerscore.cli._labels import add_label_options, label_kwargs
-from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files
+from nerscore.cli._output import add_quiet_option, declare_files
+from nerscore.cli._progress import ProgressBar
 from nerscore.cli._unused import check_not_outputs
 from nerscore.io.defaults import CHUNK_SIZE
 

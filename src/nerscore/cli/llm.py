@@ -391,7 +391,7 @@ def llm_intervals(args: argparse.Namespace, aligned: AlignedOutputs, token_units
     import nerscore
     from nerscore.analysis.significance.llm_units import aligned_sequence_counts
     from nerscore.cli._intervals import documents_of
-    from nerscore.cli._output import ProgressBar
+    from nerscore.cli._progress import ProgressBar
 
     counts = aligned_sequence_counts(aligned, match=args.match, token_units=token_units,
                                      **options)

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._labels import add_label_options
-from nerscore.cli._output import ProgressBar, add_quiet_option, declare_files, size_text
+from nerscore.cli._output import add_quiet_option, declare_files
+from nerscore.cli._progress import ProgressBar, size_text
 from nerscore.cli._unused import check_scored_outputs, check_span_inputs
 from nerscore.cli.llm import add_llm_options
 from nerscore.errors import quoted
