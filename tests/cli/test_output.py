@@ -360,3 +360,11 @@ def test_curve_writes_the_format_its_output_names(capsys, tmp_path):
     png = tmp_path / "pr.png"
     assert run(capsys, "curve", gold, pred, "-o", str(png)) == (0, "", "")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_note_folds_line_breaks_but_keeps_the_spaces_of_quoted_values(capsys):
+    from nerscore.cli._output import note
+
+    note("score", "text 'Bob  went' differs\n    from 'Bob went';\n\n  check it.", kind="warning")
+    assert capsys.readouterr().err == (
+        "nerscore score: warning: text 'Bob  went' differs from 'Bob went'; check it.\n")

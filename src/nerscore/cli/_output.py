@@ -55,7 +55,8 @@ def note(command: str, message: str, *, kind: str = "note") -> None:
     command : str
         The subcommand.
     message : str
-        The text (line breaks are folded).
+        The text (a line break, with the white space around it, is folded
+        into one space; other spaces are kept).
     kind : str
         ``"note"``, ``"warning"`` or ``"error"``.
     """
@@ -63,7 +64,9 @@ def note(command: str, message: str, *, kind: str = "note") -> None:
         return
     from nerscore.cli._flags import flagged
 
-    text = flagged(" ".join(message.split()))
+    # a line break and the indent around it read as one space; other spaces are the message's
+    # own (a quoted text keeps its runs of spaces)
+    text = flagged(" ".join(filter(None, (line.strip() for line in message.splitlines()))))
     print(f"nerscore {command}: {kind}: {text}", file=sys.stderr)
 
 
