@@ -51,6 +51,8 @@ def test_threshold_chosen_on_dev_is_applied_to_test(capsys, files):
     assert report["entities"]["below_min_score"] == 1
     assert report["overall"]["tp"] == 2
     assert report["overall"]["n_pred"] == 2
+    assert ("Threshold: only predictions scored at least 0.4 were scored (--threshold-from); "
+            "1 prediction below it was removed.") in report["notes"]
     assert any(n.startswith(f"Threshold 0.4 chosen on {files['dev_gold']} and "
                             f"{files['dev_pred']} (objective f1): there precision 0.7500, "
                             "recall 0.7500, F1 0.7500.") for n in report["notes"])

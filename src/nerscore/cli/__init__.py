@@ -235,6 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     set_quiet(getattr(args, "quiet", False))
     literal = given_text(args)  # the notes name the flags that did what they say, and
     own = command_flags(args)  # the command's own flags (convert: scheme is --from-scheme)
+    if getattr(args, "threshold_from", None) is not None:  # the threshold it sets is chosen there
+        own["min_score"] = "--threshold-from"
     use_flags({**own, **label_flags(args)}, literal)  # quote the paths and labels given as they are
     stderr, spooled = sys.stderr, None
     try:
