@@ -93,7 +93,7 @@ def test_duplicate_ids_name_both_lines(tmp_path):
                                                         "and 'mentions'"),
         ('{"id": [1], "spans": []}', r"line 2: expected 'id' to be a string or an integer; "
                                      r"got \[1\]"),
-        ('{"id": "a", "text": 5}', "line 2: expected 'text' to be a string; got int"),
+        ('{"id": "a", "text": 5}', "line 2: expected 'text' to be a string; got number"),
     ],
 )
 def test_malformed_records(tmp_path, line, message):

@@ -144,7 +144,7 @@ def test_empty_answers_have_no_mentions_and_are_not_failures(output):
 def test_not_a_string_is_a_failure():
     parsed = parse_llm_output(None)
     assert parsed.failed
-    assert parsed.problems == ("expected the output to be a string; got NoneType",)
+    assert parsed.problems == ("expected the output to be a string; got null",)
 
 
 @pytest.mark.parametrize(("output", "fmt"), [

@@ -29,7 +29,7 @@ from typing import Any
 
 from nerscore.errors import FormatError
 
-__all__ = ["JSON_ESCAPES", "json_object_line", "metadata_json", "parse_json", "read_json_file"]
+__all__ = ["JSON_ESCAPES", "json_kind", "json_object_line", "metadata_json", "parse_json", "read_json_file"]
 
 _DECODER = json.JSONDecoder()
 
@@ -250,6 +250,26 @@ def metadata_json(raw: bytes, source: str, key: str) -> Any:
     return parse_json(text, source, where=where)
 
 
+def json_kind(value: Any) -> str:
+    """What a parsed JSON value is, in JSON's words (``null``, ``number``, ``object``), for messages.
+
+    Examples
+    --------
+    >>> [json_kind(v) for v in (None, True, 5, 2.5, "a", [1], {"a": 1})]
+    ['null', 'boolean', 'number', 'number', 'string', 'list', 'object']
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    for kind, name in ((str, "string"), (list, "list"), (dict, "object")):
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
+
+
 def json_object_line(raw: str, source: str, n: int, *,
                      expected: str = "a JSON object") -> dict[str, Any] | None:
     r"""The JSON object on line ``n`` of a JSON Lines file (a CR before its end dropped); None if blank.
@@ -285,7 +305,7 @@ def json_object_line(raw: str, source: str, n: int, *,
         return None
     obj = parse_json(line, source, n, expect="each line must hold one JSON object")
     if not isinstance(obj, dict):
-        raise FormatError(f"{source}, line {n}: expected {expected}; got {type(obj).__name__}.",
+        raise FormatError(f"{source}, line {n}: expected {expected}; got {json_kind(obj)}.",
                           source=source, line=n)
     return obj
 

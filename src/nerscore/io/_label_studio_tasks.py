@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 from nerscore.errors import FormatError, quoted
+from nerscore.io._json_text import json_kind
 from nerscore.io._tool_spans import ToolSpan
 
 __all__ = ["annotator_of", "result_spans", "task_records", "task_text"]
@@ -66,7 +67,7 @@ def result_spans(result: Any, where: str, score: Any, source: str,
     """The spans of the ``labels`` results of a ``result`` list; other results are counted."""
     if not isinstance(result, list):
         raise FormatError(f"{source}: {where}: expected 'result' to be a list; got "
-                          f"{type(result).__name__}.", source=source)
+                          f"{json_kind(result)}.", source=source)
     out = []
     for k, item in enumerate(result):
         kind = item.get("type") if isinstance(item, dict) else None

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.errors import FormatError, quoted
+from nerscore.io._json_text import json_kind
 from nerscore.io._tool_spans import (
     ToolSpan,
     check_units,
@@ -112,7 +113,7 @@ def _spans(obj: dict[str, Any], source: str, n: int, counts: Counter[str]) -> li
     key = keys[0]
     items = obj[key]
     if not isinstance(items, list):
-        raise _fail(source, n, f"expected {key!r} to be a list; got {type(items).__name__}.")
+        raise _fail(source, n, f"expected {key!r} to be a list; got {json_kind(items)}.")
     counts["entities" if key == "entities" else "label"] += 1
     relations = len(obj["relations"]) if isinstance(obj.get("relations"), list) else 0
     if relations:

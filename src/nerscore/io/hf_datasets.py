@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from nerscore.errors import FormatError, require
-from nerscore.io._json_text import metadata_json, read_json_file
+from nerscore.io._json_text import json_kind, metadata_json, read_json_file
 from nerscore.io._parquet_files import refusal as _refusal
 from nerscore.io.formats import ChunkStream, Format, ReadResult, register_format
 from nerscore.io.parquet import _concat, _list_parts, _tags_of
@@ -53,7 +53,7 @@ def _json(path: str) -> dict[str, Any]:
     """The JSON object of a file the dataset keeps (dataset_info.json, state.json, ...)."""
     data = read_json_file(path, os.path.basename(path))
     if not isinstance(data, dict):
-        raise FormatError(f"{path}: expected a JSON object; got {type(data).__name__}.",
+        raise FormatError(f"{path}: expected a JSON object; got {json_kind(data)}.",
                           source=path)
     return data
 

@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import FormatError, InvalidSpanError
-from nerscore.io._json_text import JSON_ESCAPES, json_object_line
+from nerscore.io._json_text import JSON_ESCAPES, json_kind, json_object_line
 from nerscore.io._textfile import check_not_wide, decode_error, file_codec, naming, read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.io.format_hooks import any_input_error
@@ -90,7 +90,7 @@ def _spans_of(obj: dict[str, Any], source: str, n: int) -> list[Any]:
     key = "spans" if "spans" in obj else "entities"
     spans = obj[key]
     if not isinstance(spans, list):
-        got = "null" if spans is None else type(spans).__name__
+        got = json_kind(spans)
         raise _fail(source, n, f"expected {key!r} to be a list of spans; got {got}.")
     return spans
 
@@ -173,12 +173,12 @@ def _document(obj: dict[str, Any], name: str, source: str, n: int,
     seen[name] = n
     text = obj.get("text")
     if text is not None and not isinstance(text, str):
-        raise _fail(source, n, f"expected 'text' to be a string; got {type(text).__name__}.")
+        raise _fail(source, n, f"expected 'text' to be a string; got {json_kind(text)}.")
     spans = _spans_of(obj, source, n)
     ignore = obj.get("ignore")
     if ignore is not None and not isinstance(ignore, list):
         raise _fail(source, n, "expected 'ignore' to be a list of [start, end] or [start, end, "
-                    f"label] regions; got {type(ignore).__name__}.")
+                    f"label] regions; got {json_kind(ignore)}.")
     regions: Any = ignore or ()
     try:
         return Document(name, spans, text, source=source, line=n,  # type: ignore[arg-type]

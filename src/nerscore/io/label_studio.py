@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import AnnotatorChoiceError, FormatError, OptionError, closest, quoted
-from nerscore.io._json_text import JSON_ESCAPES
+from nerscore.io._json_text import JSON_ESCAPES, json_kind
 from nerscore.io._label_studio_tasks import annotator_of, result_spans, task_records, task_text
 from nerscore.io._tool_spans import (
     ToolSpan,
@@ -329,7 +329,7 @@ def read_label_studio(path: str | os.PathLike[str], *, encoding: str = "utf-8",
         tasks = [tasks]
     if not isinstance(tasks, list):
         raise FormatError(f"{source}: expected a JSON array of tasks (Label Studio's JSON "
-                          f"export); got {type(tasks).__name__}.", source=source)
+                          f"export); got {json_kind(tasks)}.", source=source)
     by: dict[str, Counter[str]] = {}
     aliases: dict[str, str] = {}
     texts: dict[str, str] = {}

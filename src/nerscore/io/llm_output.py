@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 
 from nerscore.errors import FormatError, option_error, quoted
 from nerscore.io._json_repair import find_json, load_json, matching_end
-from nerscore.io._json_text import parse_json
+from nerscore.io._json_text import json_kind, parse_json
 from nerscore.values.mentions import Mention, ParsedOutput
 
 __all__ = ["LLM_FORMATS", "Item", "RawOutput", "items_from_json",
@@ -328,7 +328,7 @@ def read_output(output: object, *, format: str = "auto") -> RawOutput:  # noqa: 
         raise option_error("format", "one of " + ", ".join(map(repr, LLM_FORMATS)), format)
     if not isinstance(output, str):
         return RawOutput([], "failed", (f"expected the output to be a string; got "
-                                        f"{type(output).__name__}",))
+                                        f"{json_kind(output)}",))
     if output.strip().strip(".").lower() in _NOTHING:
         return RawOutput([], "empty")
     failed: RawOutput | None = None

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nerscore.errors import FormatError
-from nerscore.io._json_text import json_object_line, parse_json
+from nerscore.io._json_text import json_kind, json_object_line, parse_json
 from nerscore.io._textfile import decode_error, naming, read_text
 from nerscore.io.jsonl import _fail, _id_of, _mixed_ids
 from nerscore.io.llm_output import mentions_from_json, parse_llm_output
@@ -172,7 +172,7 @@ def read_llm_records(
                         "'spans'.")
         text = obj.get("text")
         if text is not None and not isinstance(text, str):
-            raise _fail(source, n, f"expected 'text' to be a string; got {type(text).__name__}.")
+            raise _fail(source, n, f"expected 'text' to be a string; got {json_kind(text)}.")
         records.append(LLMRecord(name, _parsed(obj, source, n, output_format), text, source, n,
                                  numbered=doc_id is None))
     return records

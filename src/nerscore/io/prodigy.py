@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.errors import AnnotatorChoiceError, FormatError, OptionError, quoted
+from nerscore.io._json_text import json_kind
 from nerscore.io._tool_spans import (
     ToolSpan,
     entities,
@@ -150,7 +151,7 @@ def _who(obj: dict[str, Any]) -> tuple[str | None, Any, str]:
 def _spans(obj: dict[str, Any], source: str, n: int) -> list[ToolSpan]:
     spans = obj.get("spans", [])
     if not isinstance(spans, list):
-        raise _fail(source, n, f"expected 'spans' to be a list; got {type(spans).__name__}.")
+        raise _fail(source, n, f"expected 'spans' to be a list; got {json_kind(spans)}.")
     tokens = obj.get("tokens")
     out = []
     for k, span in enumerate(spans):
