@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import re
 
 import numpy as np
 import pytest
@@ -679,3 +680,23 @@ def test_the_scorers_chunk_reader_reads_the_token_heads(tmp_path):
     assert heads == [whole.token_head[:3].tolist(), whole.token_head[3:].tolist()]
     assert int(whole.token_head[2]).to_bytes(8, "little") == b"Heidelbe"
     assert all(c._text.token_head is None for c in conll.ConllChunks(path, chunk_size=1))
+
+
+@pytest.mark.parametrize(("data", "line", "byte"), [
+    (codecs.BOM_UTF8 + b"Anna B-PER\nleft O\n\n", 1, "0xef"),  # a UTF-8 mark: no mark in ASCII
+    ("Anna B-PER\nleft O\n\nZoë O\n\n".encode(), 4, "0xc3"),  # UTF-8 beyond ASCII
+], ids=["mark", "beyond-ascii"])
+def test_ascii_input_holding_other_bytes_is_refused_by_every_reader(tmp_path, data, line, byte):
+    """Read whole or streamed, bytes that ASCII cannot hold are a decoding error naming the line."""
+    path = tmp_path / "g.conll"
+    path.write_bytes(data)
+    expected = (rf"^Cannot decode byte {byte} as ascii \({re.escape(str(path))}, line {line}\): "
+                "the file is in another encoding")
+    with pytest.raises(FormatError, match=expected) as whole:
+        read_conll(path, encoding="ascii")
+    with pytest.raises(FormatError, match=expected) as streamed:
+        list(conll.ConllChunks(path, chunk_size=None, encoding="ascii"))
+    assert str(whole.value) == str(streamed.value)
+    assert whole.value.line == streamed.value.line == line
+    path.write_bytes(data.removeprefix(codecs.BOM_UTF8).replace("ë".encode(), b"e"))
+    assert read_conll(path, encoding="ascii").tokens[0] == "Anna"

@@ -72,9 +72,11 @@ def to_utf8(raw: bytes | str, codec: str, name: str | None,
     """The input as UTF-8 bytes without BOM, whether it still needs validating, and the BOM.
 
     UTF-8 input is returned as it is and validated block by block while it
-    is parsed; other encodings are decoded (and so validated) here. The BOM
-    counts where the decoded text began with it (not the mark a codec such
-    as ``utf-8-sig`` consumes, nor one read as ``ascii``, which has none).
+    is parsed; ASCII input is checked here (bytes ``EF BB BF`` first are
+    no mark in ``ascii``, which has none: they cannot be decoded, as the
+    streaming reader says); other encodings are decoded (and so validated)
+    here. The BOM counts where the decoded text began with it (not the mark
+    a codec such as ``utf-8-sig`` consumes).
     """
     if isinstance(raw, str):
         bom = raw.startswith("\ufeff")
@@ -82,12 +84,17 @@ def to_utf8(raw: bytes | str, codec: str, name: str | None,
         pending = False
     elif codec in UTF8_CODECS:
         bom = codec == "utf-8" and raw.startswith(codecs.BOM_UTF8)
-        data = raw.removeprefix(codecs.BOM_UTF8)
+        data = raw if codec == "ascii" else raw.removeprefix(codecs.BOM_UTF8)
         if codec == "utf-8-sig":  # that was the codec's own mark; a U+FEFF after it is the text's
             bom = data.startswith(codecs.BOM_UTF8)
             data = data.removeprefix(codecs.BOM_UTF8)
         check_not_wide(data[:256], name, encoding)
-        pending = True
+        pending = codec != "ascii"  # ASCII is UTF-8: checked whole here, not again per block
+        if not pending and not data.isascii():
+            try:
+                data.decode(codec)
+            except UnicodeDecodeError as exc:
+                raise decode_error(exc, data, name, encoding) from None
     else:
         try:
             text = decode_text(raw, codec)
