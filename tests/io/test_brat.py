@@ -13,6 +13,7 @@ import pytest
 import nerscore
 from nerscore.errors import FormatError, InvalidSpanError
 from nerscore.io.brat import BratStats, read_brat, write_brat
+from nerscore.io.jsonl import read_jsonl
 from nerscore.values.documents import Document
 from nerscore.values.spans import Entity, Span
 from tests.paths import TESTS
@@ -283,6 +284,57 @@ def test_a_folder_converted_keeps_the_byte_order_and_marks_of_each_file(tmp_path
                                 to_format="brat")
     assert not any("byte-order" in n for n in res.notes())
     assert (tmp_path / "one" / f"{name}.ann").read_bytes() == files[f"{name}.ann"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16-le"])
+def test_the_marks_of_ann_files_converted_to_another_format_are_counted(tmp_path, encoding):
+    """An output of another format goes without the marks of the .ann files: one note counts them.
+
+    The mark of a .txt file is character 0 of the text: it is written with it, and the offsets
+    still count it.
+    """
+    src = tmp_path / "in"
+    (src / "sub").mkdir(parents=True)
+    mark = "\ufeff".encode(encoding)
+    files = {"d1.txt": mark + "Anna flew".encode(encoding),
+             "d1.ann": mark + "T1\tPER 1 5\tAnna\n".encode(encoding),
+             "d2.txt": "Bo ran".encode(encoding),
+             "d2.ann": mark + "T1\tPER 0 2\tBo\n".encode(encoding),
+             "d3.txt": "Cy sat".encode(encoding), "d3.ann": "T1\tPER 0 2\tCy\n".encode(encoding),
+             "sub/e.txt": mark + "Di".encode(encoding)}  # no .ann: its text keeps the mark
+    for name, data in files.items():
+        (src / name).write_bytes(data)
+    out = tmp_path / "out.jsonl"
+    name = codecs.lookup(encoding).name.upper()
+    res = nerscore.convert_file(src, out, encoding=encoding)
+    assert [n for n in res.notes() if "byte-order" in n] == [
+        f"2 .ann files of {src} began with a {name} byte-order mark, not written to {out}."]
+    docs = {d.id: d for d in read_jsonl(out, encoding=encoding)}
+    assert docs["d1"].text == "\ufeffAnna flew"
+    assert [docs["d1"].text[e.start:e.end] for e in docs["d1"].spans] == ["Anna"]
+    assert docs["sub/e"].text == "\ufeffDi"
+    (src / "d1.ann").write_bytes(files["d1.ann"].removeprefix(mark))
+    res = nerscore.convert_file(src, tmp_path / "out.conll", encoding=encoding,
+                                misaligned="expand", to_scheme="IOB2")
+    assert (f"{src / 'd2.ann'} began with a {name} byte-order mark, not written to "
+            f"{tmp_path / 'out.conll'}.") in res.notes()  # one is named
+    res = nerscore.convert_file(src, tmp_path / "out", encoding=encoding, to_format="brat")
+    assert not any("byte-order" in n for n in res.notes())  # BRAT writes them back
+
+
+def test_a_pair_given_by_its_txt_file_notes_the_mark_of_its_ann_file_only(tmp_path):
+    """The mark of the .txt file is kept in the text; that of the .ann file, the one lost, is named."""
+    txt, ann, out = tmp_path / "d.txt", tmp_path / "d.ann", tmp_path / "d.jsonl"
+    txt.write_bytes(codecs.BOM_UTF8 + b"Anna flew")
+    ann.write_bytes(b"T1\tPER 1 5\tAnna\n")
+    res = nerscore.convert_file(txt, out, from_format="brat")
+    assert not any("byte-order" in n for n in res.notes())
+    assert out.read_bytes().startswith(b'{"id": "d", "text": "\xef\xbb\xbfAnna flew"')
+    ann.write_bytes(codecs.BOM_UTF8 + ann.read_bytes())
+    lost = f"{ann} began with a UTF-8 byte-order mark, not written to {out}."
+    for given in (txt, ann):
+        assert [n for n in nerscore.convert_file(given, out, from_format="brat").notes()
+                if "byte-order" in n] == [lost]
 
 
 def test_crlf_in_the_text_counts_two_characters(tmp_path):

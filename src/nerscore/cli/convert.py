@@ -67,7 +67,9 @@ written without it, with a warning. utf-8-sig, utf-16 and utf-32 read the
 mark IN begins with as theirs and write one of their own (utf-16 and utf-32
 in the byte order IN was read in); a second mark after it is kept as the
 first one of UTF-8 is. A BRAT folder OUT written from a BRAT folder IN has
-each file written so, as the file of IN it comes from.
+each file written so, as the file of IN it comes from; any other OUT goes
+without the marks of the .ann files of IN, with one warning counting them
+(that of a .txt file is character 0 of its text, and goes with it).
 
 Model outputs (records with "output" or "mentions") with --gold GOLD are
 written as their aligned spans: the options of tag output, --chunk-size and

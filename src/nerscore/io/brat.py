@@ -578,9 +578,17 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
     return documents.count
 
 
+def _mark_files(path: str) -> list[str]:
+    """The ``.ann`` files of ``path`` (a folder, or a file of a pair): their marks are skipped."""
+    root = Path(path)
+    txts = [root] if root.is_file() else sorted(root.rglob("*.txt")) if root.is_dir() else []
+    return [os.fspath(ann) for ann in (t.with_suffix(".ann") for t in txts) if ann.is_file()]
+
+
 #: The ``brat`` format: a folder (or one ``.ann`` file of a pair), read whole.
 FORMAT = register_format(Format(
     "brat", "BRAT standoff: a folder of .txt texts with .ann annotations", kind="spans",
     read=_read, suffixes=(".ann",), folder=True, options=("encoding",),
     write_spans=_write_spans, keeps=("fragments",), label_forbids=_LABEL_FORBIDS.pattern,
+    mark_files=_mark_files,
 ))

@@ -167,6 +167,13 @@ class Format:
         encoding cannot encode): :func:`~nerscore.convert_file` then refuses
         no character for the encoding (it refuses those that CoNLL and BRAT
         output cannot encode).
+    mark_files : callable, optional
+        ``mark_files(path) -> list of str``: the text files of the input
+        ``path`` whose byte-order mark its reader skips, where they are not
+        ``path`` itself (BRAT: the ``.ann`` files of a folder, or of the pair
+        given; a ``.txt`` file's mark is character 0 of its text);
+        :func:`~nerscore.convert_file` notes the marks they began with that
+        the output goes without. Default: ``path``, where it is a file.
 
     Records compare by identity: one record is one format.
     """
@@ -195,6 +202,7 @@ class Format:
     detect: Callable[[str], bool] | None = None
     annotators: Callable[[str, Mapping[str, Any]], AnnotatorSets] | None = None
     escapes: bool = False
+    mark_files: Callable[[str], Sequence[str]] | None = None
 
     def __post_init__(self) -> None:
         where = f"Format {self.name!r}"

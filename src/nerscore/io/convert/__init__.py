@@ -62,7 +62,9 @@ Conventions
   written after the codec's. A BRAT folder written from a BRAT folder has
   each file written as a single output of the file it was read from is
   (in its byte order, the mark of an ``.ann`` file written back:
-  :meth:`~nerscore.io.convert.reading.WriteOptions.written_like`).
+  :meth:`~nerscore.io.convert.reading.WriteOptions.written_like`); any
+  other output goes without the marks of the ``.ann`` files, counted in one
+  note (the mark of a ``.txt`` file is character 0 of its text).
 - **Messages** name the sentences of the input as the file holds them
   (0-based), whatever the chunk they are read in.
 - **What the output cannot hold.** An option whose value the output format
@@ -290,9 +292,9 @@ def convert_file(
                progress)
     write_output(fout, dst, lambda path: job.write(src, path))
     result.reader_notes.extend(job.write_options.notes)
-    lost = _lost_bom(src, fin, encoding, job.write_options)
+    lost = _lost_bom(src, dst, fin, encoding, job.write_options)
     if lost is not None:
-        result.reader_notes.append(f"{src} {lost}, not written to {dst}.")
+        result.reader_notes.append(lost)
     if opt.unread:
         n, shown = len(opt.unread), ", ".join(quoted(t) for t in sorted(opt.unread))
         result.reader_notes.append(
@@ -491,24 +493,37 @@ class _Job:
             yield part, None if texts is None else texts[a:b]
 
 
-def _lost_bom(src: str, fin: Format, encoding: str, write_options: WriteOptions) -> str | None:
-    """The byte-order mark of ``src`` that the output lacks, as the note says it; None if none.
+def _lost_bom(src: str, dst: str, fin: Format, encoding: str,
+              write_options: WriteOptions) -> str | None:
+    """The note of the byte-order marks of ``src`` that the output ``dst`` lacks; None if none.
 
-    The mark a text file began with, which its reader skipped, or the one a
-    Parquet tag file keeps in its layout for the CoNLL file it was written
-    from; a CoNLL output writes it again (``bom_kept``). The mark that
-    ``utf-8-sig``, ``utf-16`` and ``utf-32`` read as their own is not
-    counted (:func:`~nerscore.io.convert.reading.began_with_bom`): they
-    write one to every text output.
+    The mark a text file began with, which its reader skipped (the files
+    of ``fin.mark_files``: the ``.ann`` files of a BRAT folder or pair, whose
+    ``.txt`` files keep theirs in the text), or the one a Parquet tag file
+    keeps in its layout for the CoNLL file it was written from; a CoNLL
+    output writes it again, a BRAT folder those of a BRAT input
+    (``bom_kept``). The mark that ``utf-8-sig``, ``utf-16`` and ``utf-32``
+    read as their own is not counted
+    (:func:`~nerscore.io.convert.reading.began_with_bom`): they write one
+    to every text output. Several marked files are counted, one is named.
     """
     if write_options.bom_kept:
         return None
     if "encoding" not in fin.options:
         kept = write_options.layout.bom  # read from the metadata of a Parquet tag file
-        return "keeps the byte-order mark of the CoNLL file it was written from" if kept else None
-    if os.path.isfile(src) and began_with_bom(src, encoding):
-        return f"began with a {mark_name(encoding)} byte-order mark"
-    return None
+        return (f"{src} keeps the byte-order mark of the CoNLL file it was written from, not "
+                f"written to {dst}." if kept else None)
+    files = (fin.mark_files(src) if fin.mark_files is not None
+             else [src] if os.path.isfile(src) else [])
+    marked = [f for f in files if began_with_bom(f, encoding)]
+    if not marked:
+        return None
+    lost = f"a {mark_name(encoding)} byte-order mark, not written to {dst}."
+    if len(marked) == 1:
+        return f"{marked[0]} began with {lost}"
+    kinds = {os.path.splitext(f)[1] for f in marked}
+    kind = f"{kinds.pop()} files" if len(kinds) == 1 else "files"
+    return f"{len(marked)} {kind} of {src} began with {lost}"
 
 
 def _lost_documents(chunks: Iterable[TagChunk], opt: Options,
