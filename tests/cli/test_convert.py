@@ -358,3 +358,19 @@ def test_an_output_name_no_format_claims_is_written_as_conll_with_a_note(capsys,
         status, _, err = run(capsys, "convert", src, *argv)
         assert status == 0
         assert "no suffix a format claims" not in err
+
+
+def test_a_utf8_mark_in_ascii_input_is_an_error_of_every_command(capsys, tmp_path):
+    """EF BB BF cannot be ASCII: convert, repair and score give the decoding error, nothing written."""
+    src = tmp_path / "a.conll"
+    src.write_bytes(b"\xef\xbb\xbfAnna B-PER\nleft O\n")
+    error = (f"Cannot decode byte 0xef as ascii ({src}, line 1): the file is in another "
+             "encoding.")
+    for argv, out in ((("convert", src, tmp_path / "b.conll"), tmp_path / "b.conll"),
+                      (("repair", src, "--scheme", "IOB2", "-o", tmp_path / "c.conll"),
+                       tmp_path / "c.conll"),
+                      (("score", src, src, "--scheme", "IOB2"), None)):
+        status, _, err = run(capsys, *argv, "--encoding", "ascii")
+        assert status != 0
+        assert error in err, argv[0]
+        assert out is None or not out.exists()
