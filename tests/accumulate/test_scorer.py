@@ -54,3 +54,46 @@ def test_a_whole_input_batch_that_warns_then_raises_is_not_streamable(monkeypatc
         warnings.simplefilter("ignore")
         with pytest.raises(InvalidTagError):
             EntityScorer().update([["O"]], [["O"]])
+
+
+@pytest.mark.parametrize("options", [
+    {"match": "threshold"},
+    {"match": "overlap", "overlapping": "merge"},
+    {"match": "overlap", "compat": "loio"},
+])
+def test_batches_report_what_one_call_reports(options):
+    """The matcher's details and notes (spans merged away, the threshold) are the whole input's."""
+    import nerscore
+
+    gold = [[(0, 3, "PER"), (2, 5, "PER")], [(0, 3, "PER"), (2, 5, "PER")], [(0, 2, "LOC")]]
+    pred = [[(0, 5, "PER")], [(0, 5, "PER"), (6, 6, "PER")], [(4, 4, "LOC")]]
+    if options.get("compat") == "loio":
+        gold = [[(0, 3, "PER")], [(0, 3, "PER")], [(0, 2, "LOC")]]
+    whole = nerscore.evaluate(gold, pred, zero_division=0.0, **options)
+    scorer = EntityScorer(zero_division=0.0, **options)
+    scorer.update(gold[:1], pred[:1])
+    scorer.update(gold[1:], pred[1:])
+    first, rest = EntityScorer(zero_division=0.0, **options), EntityScorer(zero_division=0.0,
+                                                                             **options)
+    first.update(gold[:1], pred[:1])
+    rest.update(gold[1:], pred[1:])
+    assert whole.notes or "t" in whole.extra
+    assert scorer.compute().to_json() == whole.to_json()
+    assert (first + rest).compute().to_json() == whole.to_json()
+
+
+def test_kaggle_counts_are_not_summed_over_batches():
+    """The reference's outer join adds one false positive per label, not one per batch."""
+    from nerscore.errors import OptionError
+
+    gold, pred = [[(0, 3, "PER")], [(0, 3, "PER")]], [[], []]
+    scorer = EntityScorer(match="threshold", compat="kaggle", zero_division=0.0)
+    scorer.update(gold, pred)  # one batch: the whole input
+    assert scorer.compute().micro.n_pred == 1
+    with pytest.raises(OptionError, match="cannot be summed over batches"):
+        scorer.update(gold, pred)
+    other = EntityScorer(match="threshold", compat="kaggle", zero_division=0.0)
+    other.update(gold, pred)
+    with pytest.raises(OptionError, match="cannot be summed over batches"):
+        scorer + other
+    assert scorer.compute().micro.n_pred == 1

@@ -18,7 +18,7 @@ import numpy as np
 
 from nerscore.decode.label_ops import warn_unknown_labels
 from nerscore.decode.text_agreement import TextMismatches
-from nerscore.errors import NerscoreError, TextMismatchWarning, caught_warnings
+from nerscore.errors import NerscoreError, OptionError, TextMismatchWarning, caught_warnings
 from nerscore.io.chunks import NotStreamable
 from nerscore.matching import get_matcher
 from nerscore.scoring.metrics import build_report, run_matcher
@@ -164,6 +164,7 @@ class EntityScorer:
         self.strict_unread = (0, 0)
         self.text_mismatches = TextMismatches()
         self._details: tuple[str | None, str | None, dict[str, Any]] | None = None
+        self._notes: dict[str, None] = {}  # the batches' notes, in order, each once
 
     def _aligned(self) -> bool:
         wants = self._want_confusion or self.on_errors is not None or self._whole_input
@@ -200,7 +201,10 @@ class EntityScorer:
             if prep.join_notes or extra.get("notes"):
                 raise NotStreamable("a chunk has notes of its own")
             self.text_mismatches += prep.text_mismatches.shifted(self.n_sequences)
-        extra.pop("notes", None)
+        self._check_summable(self.n_batches)
+        notes = extra.pop("notes", ())
+        if matcher.notes is None:  # else rebuilt from the sums by compute()
+            self._notes.update(dict.fromkeys(notes))
         if matcher.report_extra is not None:  # rebuilt from the summed counts by compute()
             with caught_warnings("ignore"):
                 for key in matcher.report_extra(res.counts, self._zero_division):
@@ -232,6 +236,23 @@ class EntityScorer:
         self.strict_unread = (self.strict_unread[0] + unread[0],
                               self.strict_unread[1] + unread[1])
 
+    def _check_summable(self, n_batches: int) -> None:
+        """Refuse to add batches to ``n_batches`` others when the matcher's counts do not add up.
+
+        Raises
+        ------
+        OptionError
+            For ``compat="kaggle"``: the reference's outer join adds one false
+            positive or negative per label over the whole corpus, so batches
+            counted apart would add one per batch.
+        """
+        if self.n_batches and n_batches and self._options.get("compat") == "kaggle":
+            raise OptionError(
+                "compat='kaggle' scores each label over the whole corpus (the reference's "
+                "outer join adds one false positive or negative per label, not per batch), "
+                "so its counts cannot be summed over batches; give all the data in one "
+                "update, or use nerscore.evaluate.", option="compat")
+
     def _run_options(self) -> dict[str, Any]:
         """The matcher's options and the selection's, as :func:`run_matcher` takes them."""
         return {**self._options, **self._selection.given(), **self._label_ops.given()}
@@ -239,9 +260,12 @@ class EntityScorer:
     def _add_details(self, details: tuple[str | None, str | None, dict[str, Any]]) -> None:
         """Keep the scheme, mode and matcher details of the first batch; later ones must agree."""
         if self._details is None:
-            self._details = details
-        elif self._whole_input and not _same_details(details, self._details):
-            raise NotStreamable("chunks report different matcher details")
+            self._details = (details[0], details[1], dict(details[2]))
+        elif self._whole_input:
+            if not _same_details(details, self._details):
+                raise NotStreamable("chunks report different matcher details")
+        else:
+            _add_extra(self._details[2], details[2])
 
     def merge(self, other: EntityScorer) -> None:
         """Add what ``other`` (same options, later inputs) has counted, in place.
@@ -253,9 +277,11 @@ class EntityScorer:
         """
         if other.n_batches == 0:
             return
+        self._check_summable(other.n_batches)
         if other._details is not None:
             self._add_details(other._details)
         self.counts = self.counts + other.counts
+        self._notes.update(other._notes)
         self._add_unread(other.strict_unread)
         self.text_mismatches += other.text_mismatches.shifted(self.n_sequences)
         self.n_sequences += other.n_sequences
@@ -292,6 +318,8 @@ class EntityScorer:
                 raise NotStreamable("no chunk to score")
             details = (self._decoding.scheme_name, self._decoding.mode.value, {})
         scheme, mode, extra = details
+        rebuild = get_matcher(self._match).notes
+        notes = (*(rebuild(extra, self.counts) if rebuild else ()), *self._notes, *notes)
         if self.text_mismatches:
             self.text_mismatches.warn()
             notes = (self.text_mismatches.note(), *notes)
@@ -329,3 +357,25 @@ def _same_details(a: tuple[Any, Any, Mapping[str, Any]],
         elif x != y:
             return False
     return True
+
+
+def _add_extra(total: dict[str, Any], batch: Mapping[str, Any]) -> None:
+    """Add a batch's matcher details to ``total``, in place.
+
+    Counts add up (an integer, or a mapping of integers such as
+    ``"merged"``); any other entry (the threshold ``t``, ``compat``) is the
+    same in every batch and kept once.
+    """
+    for key, value in batch.items():
+        old = total.get(key)
+        if old is None:
+            total[key] = value
+        elif _is_count(old) and _is_count(value):
+            total[key] = old + value
+        elif (isinstance(old, Mapping) and isinstance(value, Mapping)
+              and all(map(_is_count, (*old.values(), *value.values())))):
+            total[key] = {k: old.get(k, 0) + value.get(k, 0) for k in {**old, **value}}
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)

@@ -37,7 +37,7 @@ sum of factors.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -353,18 +353,17 @@ def _match(
         )
     gold, pred = unify_labels(gold, pred)
     extra: dict[str, Any] = {}
-    notes: list[str] = []
     if gold.fragments is not None or pred.fragments is not None:
         if mode == "loio":
             check_contiguous(gold, pred, "compat='loio'",
                              "the loio-metrics library scores contiguous spans")
-        gold, pred, exact_g, exact_p, part_g, part_p, merged, notes = fragment_pairs(
+        gold, pred, exact_g, exact_p, part_g, part_p, merged, _ = fragment_pairs(
             gold, pred, optimal=how is Assignment.OPTIMAL,
             merge=policy is Overlapping.MERGE, doc_ids=doc_ids)
         if merged["gold"] or merged["pred"]:
             extra["merged"] = merged
         return _result(gold, pred, s, exact_g, exact_p, part_g, part_p,
-                       np.zeros(0, dtype=np.int64), extra, notes)
+                       np.zeros(0, dtype=np.int64), extra)
 
     gs, ge, ps, pe = group_keys(gold, pred, same_label=True)
     g_order, p_order = _sorted_positive(gs, ge), _sorted_positive(ps, pe)
@@ -377,15 +376,9 @@ def _match(
                 raise _describe_conflicts(gold, "gold", g_order, g_conf, doc_ids)
             raise _describe_conflicts(pred, "predicted", p_order, p_conf, doc_ids)
         if merged["gold"]:
-            n_before = len(gold)
             gold = _merge(gold, g_order, g_conf)
-            notes.append(f"overlap: merged {merged['gold']} overlapping gold spans into "
-                         f"their neighbours ({n_before} -> {len(gold)} gold spans).")
         if merged["pred"]:
-            n_before = len(pred)
             pred = _merge(pred, p_order, p_conf)
-            notes.append(f"overlap: merged {merged['pred']} overlapping predicted spans into "
-                         f"their neighbours ({n_before} -> {len(pred)} predicted spans).")
         extra["merged"] = merged
         gs, ge, ps, pe = group_keys(gold, pred, same_label=True)
         g_order, p_order = _sorted_positive(gs, ge), _sorted_positive(ps, pe)
@@ -415,30 +408,21 @@ def _match(
         part_g, part_p, lone = _loio_pairs(gs, ge, ps, pe, exact_g, exact_p, p_rows)
         extra["compat"] = "loio"
         extra["loio_unmatched_exact"] = len(lone)
-        if len(lone):
-            notes.append(
-                f"overlap (compat='loio'): {len(lone)} zero-length predicted span(s) with no "
-                "identical gold span were counted as exact matches, as loio-metrics does; "
-                "they have no partner and are listed as spurious in the alignment."
-            )
     elif how is Assignment.GREEDY:
         args = (g_rows, gs[g_rows], ge[g_rows], p_rows, ps[p_rows], pe[p_rows])
         part_g, part_p = _greedy(*args)
     else:
         args = (g_rows, gs[g_rows], ge[g_rows], p_rows, ps[p_rows], pe[p_rows])
         part_g, part_p = optimal_pairs(gold, pred, *args)
-    return _result(gold, pred, s, exact_g, exact_p, part_g, part_p, lone, extra, notes)
+    return _result(gold, pred, s, exact_g, exact_p, part_g, part_p, lone, extra)
 
 
 def _result(
     gold: EntityColumns, pred: EntityColumns, s: float, exact_g: IntArray, exact_p: IntArray,
     part_g: IntArray, part_p: IntArray, lone: IntArray, extra: dict[str, Any],
-    notes: list[str],
 ) -> MatchResult:
     """Counts and alignment of the exact and partial pairs (``lone``: see compat="loio")."""
     part_credit = s * factor(gold, pred, part_g, part_p)
-    if notes:
-        extra["notes"] = notes
 
     n_lab = len(gold.labels)
     counts = Counts(
@@ -457,7 +441,34 @@ def _result(
         np.concatenate([exact_p, part_p]).astype(np.int64),
         np.concatenate([np.ones(len(exact_g)), part_credit]),
     )
+    notes = overlap_notes(extra, counts)
+    if notes:
+        extra["notes"] = notes
     return MatchResult(counts, alignment, extra)
+
+
+def overlap_notes(extra: Mapping[str, Any], counts: Counts) -> list[str]:
+    """The notes on spans merged away and on compat='loio''s lone exact matches.
+
+    Rebuilt from the result's ``extra`` and counts, so that they also hold
+    for counts summed over batches (:class:`~nerscore.EntityScorer`).
+    """
+    notes = []
+    merged = extra.get("merged", {})
+    for key, name, left in (("gold", "gold", counts.n_gold), ("pred", "predicted", counts.n_pred)):
+        n = int(merged.get(key, 0))
+        if n:
+            after = int(np.sum(left))
+            notes.append(f"overlap: merged {n} overlapping {name} spans into their "
+                         f"neighbours ({after + n} -> {after} {name} spans).")
+    lone = int(extra.get("loio_unmatched_exact", 0))
+    if lone:
+        notes.append(
+            f"overlap (compat='loio'): {lone} zero-length predicted span(s) with no "
+            "identical gold span were counted as exact matches, as loio-metrics does; "
+            "they have no partner and are listed as spurious in the alignment."
+        )
+    return notes
 
 
 def _run(prep: Prepared, **options: Any) -> MatchResult:
@@ -483,4 +494,5 @@ MATCHER = Matcher(
                "'loio' reproduces the loio-metrics library (calc_counters_with_partial)",
                _COMPATS),
     ),
+    notes=overlap_notes,
 )

@@ -164,6 +164,11 @@ class Matcher:
     report_extra : callable, optional
         ``report_extra(counts, zero_division) -> dict``: matcher-specific
         report entries rebuilt from (possibly summed) counts.
+    notes : callable, optional
+        ``notes(extra, counts) -> list of str``: the notes of a result
+        (``extra["notes"]``) rebuilt from its ``extra`` and counts, for a
+        matcher whose notes count something; :class:`~nerscore.EntityScorer`
+        rebuilds them from the sums over batches.
     """
 
     name: str
@@ -175,6 +180,7 @@ class Matcher:
     count: Callable[..., Counts] | None = None
     analysis: Callable[[Alignment], Alignment] = _same
     report_extra: Callable[[Counts, Any], dict[str, Any]] | None = field(default=None)
+    notes: Callable[[Mapping[str, Any], Counts], list[str]] | None = field(default=None)
 
     @classmethod
     def on_entities(cls, name: str, summary: str, fn: Callable[..., MatchResult],
@@ -244,9 +250,18 @@ class Matcher:
 
     def counts(self, prep: Prepared, options: Mapping[str, Any]) -> Counts:
         """The counts of resolved ``options`` on ``prep`` (the fast path when there is one)."""
+        return self.counted(prep, options).counts
+
+    def counted(self, prep: Prepared, options: Mapping[str, Any]) -> MatchResult:
+        """The result without an alignment: the fast path's counts, or ``run``'s counts and extra.
+
+        A matcher without a fast path keeps its ``extra`` (notes on spans it
+        merged, its threshold, ...), which a result of the counts alone would lose.
+        """
         if self.count is not None:
-            return self.count(prep, **options)
-        return self.run(prep, **options).counts
+            return MatchResult(self.count(prep, **options), None)
+        res = self.run(prep, **options)
+        return MatchResult(res.counts, None, res.extra)
 
 
 def matcher_names() -> tuple[str, ...]:

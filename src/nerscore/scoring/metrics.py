@@ -176,10 +176,7 @@ def _run_matcher(
     prep = _prepare(y_true, y_pred, decoding) if prepared is None else prepared()
     check_label_ops(label_ops, match, prep.tags is not None)
     prep = select_entities(apply_label_ops(prep, label_ops, warn=warn_labels), selection)
-    if align:
-        res = matcher.run(prep, **resolved)
-    else:
-        res = MatchResult(matcher.counts(prep, resolved), None)
+    res = matcher.run(prep, **resolved) if align else matcher.counted(prep, resolved)
     res = MatchResult(_with_totals(res.counts, prep), res.alignment, res.extra)
     return MatcherRun(matcher, resolved, prep, res, selection)
 
