@@ -4,7 +4,7 @@ import pytest
 import nerscore
 from nerscore import Entity, Span, entities_to_tags, tags_to_entities
 from nerscore.decode.entities import decode_counted
-from nerscore.errors import InvalidSpanError, InvalidTagError, SchemeError
+from nerscore.errors import InputTypeError, InvalidSpanError, InvalidTagError, SchemeError
 from tests.conftest import random_tag_corpus
 
 
@@ -275,3 +275,18 @@ def test_strict_tag_runs_equal_a_token_by_token_count(rng, scheme):
         enc = nerscore.EncodedTags.from_lists(sentences)
         n = decode_counted(enc, nerscore.Decoding(scheme, "strict"))[1]
         assert n == _unread_reference(sentences, scheme)
+
+
+@pytest.mark.parametrize(("tags", "message"), [
+    ([["B-PER", None]], r"every tag of `tags` to be a str; token 1 of sentence 0 is NoneType"),
+    (["B-PER", 3], r"token 1 of sentence 0 is int 3"),
+    ([["B-PER"], None], r"list of tag sequences; item 1 is NoneType None"),
+    ([["B-PER"], "OO"], r"list of tag sequences; item 1 is str 'OO'"),
+    ((t for t in ["B-PER"]), r"got generator\. Pass a list"),
+    ("B-PER", r"got a single string"),
+])
+def test_tags_that_are_not_tag_sequences_are_named_where_they_are(tags, message):
+    """A tag that is no string, a sentence that is no sequence: an input error with its place."""
+    with pytest.raises(InputTypeError, match=message):
+        tags_to_entities(tags)
+

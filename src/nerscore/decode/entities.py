@@ -17,12 +17,12 @@ from nerscore.decode.decoder import (
     decode_events_ids_seq,
     flatten_with_separators,
 )
-from nerscore.errors import InvalidSpanError
+from nerscore.errors import InputTypeError, InvalidSpanError
 from nerscore.values import schemes as sc
 from nerscore.values.decoding import Decoding
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import Entity, EntityColumns
-from nerscore.values.tags import EncodedTags, check_vocab, parse_vocab
+from nerscore.values.tags import EncodedTags, check_vocab, encode_lists, parse_vocab
 
 __all__ = ["decode", "decode_counted", "entities_to_tags", "nested", "strict_notes",
            "strict_notes_by", "tags_to_entities", "write_tags"]
@@ -246,14 +246,19 @@ def tags_to_entities(
     0
     """
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
-    enc = tags if isinstance(tags, EncodedTags) else EncodedTags.from_lists(nested(tags))
+    enc = tags if isinstance(tags, EncodedTags) else encode_lists(nested(tags), "tags")
     return decode(enc, decoding).sorted().to_entities()
 
 
 def nested(tags: Sequence[str] | Sequence[Sequence[str]]) -> Sequence[Sequence[str]]:
     """One sequence of tags as a list of one sentence; several sentences as they are."""
     if isinstance(tags, str):
-        raise TypeError("Expected a sequence of tags, got a single string.")
+        raise InputTypeError("Expected a sequence of tags, got a single string; give one "
+                             "sentence as a list of tags, such as ['B-PER', 'I-PER', 'O'].")
+    if not isinstance(tags, Sequence | np.ndarray):
+        raise InputTypeError(
+            f"Expected `tags` to be a list of tags or a list of tag sequences; got "
+            f"{type(tags).__name__}. Pass a list (for example list(...) of an iterator).")
     if len(tags) == 0 or isinstance(tags[0], str):
         return [tags]  # type: ignore[list-item]
     return tags

@@ -343,7 +343,25 @@ def _recode(enc: EncodedTags, vocab: tuple[str, ...]) -> EncodedTags:
 
 def _encode_side(y: object, name: str, vocab: Sequence[str] | None) -> EncodedTags:
     """Encode one side, naming the side and the place of a tag that is not a string."""
-    sequences = _as_lists(y, name)
+    return encode_lists(_as_lists(y, name), name, vocab)
+
+
+def encode_lists(sequences: Sequence[Sequence[str]], name: str,
+                 vocab: Sequence[str] | None = None) -> EncodedTags:
+    """:meth:`EncodedTags.from_lists`, naming ``name`` and the place of a tag that is not a str.
+
+    Raises
+    ------
+    InputTypeError
+        For a tag that is not a string, or a sentence that is not a sequence.
+    """
+    if not set(map(type, sequences)) <= {list, tuple}:  # the common case, checked at C speed
+        for k, seq in enumerate(sequences):
+            if isinstance(seq, str) or not hasattr(seq, "__len__"):
+                raise InputTypeError(
+                    f"Expected `{name}` to be a list of tag sequences; item {k} is "
+                    f"{type(seq).__name__} {seq!r}."
+                )
     try:
         return EncodedTags.from_lists(sequences, vocab=vocab)
     except TypeError as exc:
