@@ -250,7 +250,9 @@ class Matcher:
 
     def counts(self, prep: Prepared, options: Mapping[str, Any]) -> Counts:
         """The counts of resolved ``options`` on ``prep`` (the fast path when there is one)."""
-        return self.counted(prep, options).counts
+        if self.count is not None:
+            return self.count(prep, **options)
+        return self.run(prep, **options).counts
 
     def counted(self, prep: Prepared, options: Mapping[str, Any]) -> MatchResult:
         """The result without an alignment: the fast path's counts, or ``run``'s counts and extra.
