@@ -290,3 +290,23 @@ def test_tags_that_are_not_tag_sequences_are_named_where_they_are(tags, message)
     with pytest.raises(InputTypeError, match=message):
         tags_to_entities(tags)
 
+
+
+def test_entities_to_tags_refuses_a_discontinuous_entity():
+    """Writing its extent would tag the gap between its fragments as part of the entity."""
+    ent = Entity.from_fragments([(0, 1), (2, 3)], "A")
+    with pytest.raises(InvalidSpanError, match=r"discontinuous \(fragments \[\(0, 1\), \(2, 3\)\]"):
+        entities_to_tags([ent], 3)
+    assert entities_to_tags([Entity(ent.span, ent.label)], 3) == [["B-A", "I-A", "I-A"]]
+
+
+@pytest.mark.parametrize(("entities", "lengths", "error", "message"), [
+    ([[(0, 2, "A")]], [3], InputTypeError, r"item 0 is list \[\(0, 2, 'A'\)\]\. Write a span"),
+    ([Entity(Span(0, 2), "A")], -1, nerscore.OptionError, r"`lengths`.*got -1"),
+    ([Entity(Span(0, 2), "A")], [3.0], nerscore.OptionError, r"`lengths`.*got \[3\.0\]"),
+    ([Entity(Span(0, 2), "A")], None, nerscore.OptionError, r"`lengths`.*got None"),
+])
+def test_entities_to_tags_names_what_it_cannot_read(entities, lengths, error, message):
+    with pytest.raises(error, match=message):
+        entities_to_tags(entities, lengths)
+    assert entities_to_tags([Entity(Span(0, 2), "A")], np.array([2])) == [["B-A", "I-A"]]

@@ -17,7 +17,7 @@ from nerscore.decode.decoder import (
     decode_events_ids_seq,
     flatten_with_separators,
 )
-from nerscore.errors import InputTypeError, InvalidSpanError
+from nerscore.errors import InputTypeError, InvalidSpanError, OptionError
 from nerscore.values import schemes as sc
 from nerscore.values.decoding import Decoding
 from nerscore.values.schemes import Mode, Scheme
@@ -309,7 +309,12 @@ def entities_to_tags(
     Raises
     ------
     InvalidSpanError
-        For entities outside their sentence or overlapping each other.
+        For entities outside their sentence, overlapping each other or
+        discontinuous (tags cannot encode fragments; write the extent).
+    InputTypeError
+        For an item that is not an :class:`~nerscore.Entity`.
+    OptionError
+        For ``lengths`` that are not integers >= 0.
 
     Examples
     --------
@@ -330,8 +335,21 @@ def write_tags(
     kind = decoding.scheme if decoding.scheme is not None else Scheme.IOB2
     suffix, delimiter, outside = decoding.suffix, decoding.delimiter, decoding.outside
     letters = _WRITE_LETTERS[kind]
-    lens = [lengths] if isinstance(lengths, int) else list(lengths)
+    lens = _lengths(lengths)
     ents = entities.to_entities() if isinstance(entities, EntityColumns) else list(entities)
+    for i, ent in enumerate(ents):
+        if not isinstance(ent, Entity):
+            raise InputTypeError(
+                f"Expected `entities` to be Entity objects or EntityColumns; item {i} is "
+                f"{type(ent).__name__} {ent!r}. Write a span (start, end, label) of sentence k "
+                "as Entity(Span(start, end), label, sentence=k).")
+        if ent.discontinuous:
+            raise InvalidSpanError(
+                f"Entity {ent.label!r} at [{ent.start}, {ent.end}) of sentence {ent.sentence} is "
+                f"discontinuous (fragments {[(f.start, f.end) for f in ent.parts]}); tags cannot "
+                "encode it. Write its extent, Entity(e.span, e.label, e.sentence), or each "
+                "fragment as an entity of its own.",
+                document=ent.sentence, spans=[(ent.start, ent.end, ent.label)])
     ents.sort()
     out = [[outside] * n for n in lens]
     owner: list[list[Entity | None]] = [[None] * n for n in lens]
@@ -368,6 +386,19 @@ def write_tags(
         for i, cls in zip(range(s, e), classes, strict=False):
             out[k][i] = _format_tag(letters[cls], ent.label, suffix, delimiter)
     return out
+
+
+def _lengths(lengths: object) -> list[int]:
+    """The sentence lengths of :func:`entities_to_tags`: an int, or a sequence of them, >= 0."""
+    lens = [lengths] if isinstance(lengths, int | np.integer) else lengths
+    if isinstance(lens, Sequence | np.ndarray) and not isinstance(lens, str):
+        lens = list(lens)
+        if all(isinstance(n, int | np.integer) and not isinstance(n, bool) and n >= 0
+               for n in lens):
+            return [int(n) for n in lens]
+    raise OptionError(
+        f"Expected `lengths` to be the number of tokens of each sentence (an int >= 0, or a "
+        f"sequence of them); got {lengths!r}.", option="lengths")
 
 
 def _chunk_classes(kind: Scheme, n: int) -> list[int]:
