@@ -112,7 +112,7 @@ def test_accuracy_raw_tag_equality():
 
 
 def test_accuracy_on_spans_points_to_token_matching():
-    with pytest.raises(TypeError, match="needs tag sequences; for span inputs use"):
+    with pytest.raises(nerscore.InputTypeError, match="needs tag sequences; for span inputs use"):
         nerscore.accuracy_score({"d": [(0, 1, "A")]}, {"d": []})
 
 

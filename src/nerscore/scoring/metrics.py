@@ -17,7 +17,7 @@ from nerscore._version import __version__
 from nerscore.decode.entities import strict_notes
 from nerscore.decode.inputs import Prepared, prepare
 from nerscore.decode.label_ops import apply_label_ops, check_label_ops
-from nerscore.errors import OptionError, caught_warnings, user_stacklevel
+from nerscore.errors import InputTypeError, OptionError, caught_warnings, user_stacklevel
 from nerscore.matching import Matcher, MatchResult, get_matcher
 from nerscore.scoring.reduction import (
     Average,
@@ -394,7 +394,7 @@ def accuracy_score(y_true: object, y_pred: object, *, zero_division: Any = "warn
 
     zd = check_zero_division(zero_division)
     if input_kind(y_true, y_pred) == "spans":
-        raise TypeError(
+        raise InputTypeError(
             "accuracy_score compares tag strings token by token and needs tag sequences; "
             "for span inputs use count_matches(..., match='token') or evaluate(..., "
             "match='token')."
