@@ -700,3 +700,19 @@ def test_ascii_input_holding_other_bytes_is_refused_by_every_reader(tmp_path, da
     assert whole.value.line == streamed.value.line == line
     path.write_bytes(data.removeprefix(codecs.BOM_UTF8).replace("ë".encode(), b"e"))
     assert read_conll(path, encoding="ascii").tokens[0] == "Anna"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (([["B-PER"]], "out.conll"), r"`target` \(the first argument\) to be a path.*got list"),
+    (("out.conll", "B-PER"), r"tokens to be a list of sentences.*got str"),
+    ((None, [["a"]]), r"`target`.*got NoneType"),
+    (("out.conll", [["a", None]]), r"`tokens` to be a str; token 1 of sentence 0 is NoneType"),
+    (("out.conll", [["a"]], [[3]]), r"`column 1` to be a str; token 0 of sentence 0 is int 3"),
+    (("out.conll", [["a"], "b"]), r"item 1 is str 'b'"),
+])
+def test_write_conll_names_arguments_it_cannot_write(tmp_path, monkeypatch, args, message):
+    """Arguments swapped or malformed: an input error, and no file (a string is no corpus)."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(nerscore.InputTypeError, match=message):
+        nerscore.write_conll(*args)
+    assert list(tmp_path.iterdir()) == []

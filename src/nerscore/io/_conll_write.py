@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import IO, Literal
 
-from nerscore.errors import quoted
+from nerscore.errors import InputTypeError, quoted
 from nerscore.io._conll_fields import FIELD_RULE, check_shape, first_bad_field
 from nerscore.io.atomic import atomic_open
-from nerscore.values.tags import EncodedTags
+from nerscore.values.tags import EncodedTags, encode_lists
 
 __all__ = ["write_conll"]
 
@@ -49,6 +49,9 @@ def write_conll(
     ------
     LengthMismatchError
         When a column is not shaped like ``tokens``.
+    InputTypeError
+        For a ``target`` that is neither a path nor a file, a column that is
+        not a list of sentences, or a field that is not a str.
     ValueError
         For an empty field, or a field containing the delimiter or a line break
         (:func:`first_bad_field`); for ``bom=True`` with an ``encoding`` that
@@ -83,9 +86,19 @@ def write_conll(
             f"Expected `column_delimiter` to be one of 'space' or 'tab'; got {column_delimiter!r}."
         )
     delim = "\t" if column_delimiter == "tab" else " "
+    if not isinstance(target, (str, os.PathLike)) and not hasattr(target, "write"):
+        raise InputTypeError(
+            f"Expected `target` (the first argument) to be a path or a text file object; got "
+            f"{type(target).__name__}. Call write_conll(path, tokens, *columns).")
     cols = [tokens, *columns]
     names = ["tokens"] + [f"column {i + 1}" for i in range(len(columns))]
-    enc = [EncodedTags.from_lists(c) if not isinstance(c, EncodedTags) else c for c in cols]
+    for col, name in zip(cols, names, strict=True):
+        if isinstance(col, str) or not isinstance(col, Sequence | EncodedTags):
+            raise InputTypeError(
+                f"Expected {name} to be a list of sentences (lists of str); got "
+                f"{type(col).__name__}. Call write_conll(path, tokens, *columns).")
+    enc = [c if isinstance(c, EncodedTags) else encode_lists(c, name)
+           for c, name in zip(cols, names, strict=True)]
     for e, name in zip(enc[1:], names[1:], strict=True):
         check_shape(enc[0], e, "tokens", name)
     for col, name in zip(cols, names, strict=True):
