@@ -716,3 +716,17 @@ def test_write_conll_names_arguments_it_cannot_write(tmp_path, monkeypatch, args
     with pytest.raises(nerscore.InputTypeError, match=message):
         nerscore.write_conll(*args)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("source", [3, None, b"file.conll"])
+@pytest.mark.parametrize("read", [conll.read_conll, lambda s: list(conll.iter_conll(s))])
+def test_a_source_that_is_no_path_or_file_is_an_input_error(read, source):
+    with pytest.raises(nerscore.InputTypeError, match="Expected a path or a file object; got"):
+        read(source)
+
+
+@pytest.mark.parametrize("options", [{"label_column": "x"}, {"token_column": 1.0},
+                                     {"column_delimiter": "comma"}])
+def test_bad_reader_options_are_option_errors(options):
+    with pytest.raises(nerscore.OptionError, match="Expected `"):
+        conll.read_conll(io.StringIO("a O\n"), **options)

@@ -12,7 +12,7 @@ from typing import IO, Literal
 
 import numpy as np
 
-from nerscore.errors import quoted
+from nerscore.errors import InputTypeError, OptionError, quoted
 from nerscore.io._textfile import (
     UTF8_CODECS,
     check_not_wide,
@@ -22,7 +22,7 @@ from nerscore.io._textfile import (
     naming,
 )
 
-__all__ = ["BLOCK_SIZE", "DELIMITERS", "ColumnDelimiter", "Source", "check_options",
+__all__ = ["BLOCK_SIZE", "DELIMITERS", "ColumnDelimiter", "Source", "check_options", "check_source",
            "name_of", "read_bytes", "to_utf8"]
 
 ColumnDelimiter = Literal["auto", "tab", "space"]
@@ -39,14 +39,14 @@ def check_options(
 ) -> str:
     for name, value in (("token_column", token_column), ("label_column", label_column)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise ValueError(
+            raise OptionError(
                 f"Expected `{name}` to be an integer column index (0 is the first column, "
-                f"-1 the last); got {quoted(value)}."
+                f"-1 the last); got {quoted(value)}.", option=name,
             )
     if column_delimiter not in DELIMITERS:
-        raise ValueError(
+        raise OptionError(
             "Expected `column_delimiter` to be one of 'auto', 'tab' or 'space'; "
-            f"got {quoted(column_delimiter)}."
+            f"got {quoted(column_delimiter)}.", option="column_delimiter",
         )
     return file_codec(encoding)
 
@@ -58,13 +58,20 @@ def name_of(source: Source) -> str | None:
     return name if isinstance(name, str) else None
 
 
+def check_source(source: object) -> None:
+    """Raise :class:`InputTypeError` for a source that is neither a path nor a readable file."""
+    if not isinstance(source, (str, os.PathLike)) and not callable(getattr(source, "read", None)):
+        raise InputTypeError(f"Expected a path or a file object; got {type(source).__name__}.")
+
+
 def read_bytes(source: Source) -> bytes | str:
     if isinstance(source, (str, os.PathLike)):
         with naming(source), open(source, "rb") as fh:
             return fh.read()
+    check_source(source)
     data = source.read()
     if not isinstance(data, (bytes, str)):
-        raise TypeError(f"Expected a path or a file object; got {type(source).__name__}.")
+        raise InputTypeError(f"Expected a path or a file object; got {type(source).__name__}.")
     return data
 
 def to_utf8(raw: bytes | str, codec: str, name: str | None,

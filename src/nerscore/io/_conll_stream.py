@@ -25,6 +25,7 @@ from nerscore.io._conll_source import (
     ColumnDelimiter,
     Source,
     check_options,
+    check_source,
     name_of,
 )
 from nerscore.io._textfile import check_not_wide, decode_error, naming
@@ -284,6 +285,7 @@ def _stream_blocks(
 
     The BOM (see :func:`~nerscore.io._conll_source.to_utf8`) is true for a first block after one.
     """
+    check_source(source)
     own = isinstance(source, (str, os.PathLike))
     fh: Any = open(os.fspath(source), "rb") if own else source  # type: ignore[arg-type]  # noqa: SIM115
     try:
