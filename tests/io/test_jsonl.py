@@ -318,3 +318,17 @@ def test_streamed_errors_are_read_jsonls_in_other_encodings(tmp_path, encoding):
     assert "Cannot decode" in whole[1]
     for block_size in (1, 5, 64, 1 << 20):
         assert _outcome(streamed, path, encoding=encoding, block_size=block_size) == whole
+
+
+@pytest.mark.parametrize(("documents", "message"), [
+    ([[(0, 1, "A")]], r"Document objects; item 0 is list \[\(0, 1, 'A'\)\]\. Make one with"),
+    ({"a": [(0, 1, "A")]}, r"item 0 is str 'a'"),
+    (None, r"an iterable of Document objects; got NoneType"),
+])
+def test_write_jsonl_names_what_is_not_a_document(tmp_path, documents, message):
+    """Spans instead of documents: an input error, and no file."""
+    from nerscore.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=message):
+        write_jsonl(documents, tmp_path / "out.jsonl")
+    assert list(tmp_path.iterdir()) == []

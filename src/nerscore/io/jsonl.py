@@ -41,7 +41,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from nerscore.errors import FormatError, InvalidSpanError
+from nerscore.errors import FormatError, InputTypeError, InvalidSpanError, quoted
 from nerscore.io._json_text import JSON_ESCAPES, json_kind, json_object_line
 from nerscore.io._textfile import check_not_wide, decode_error, file_codec, naming, read_text
 from nerscore.io.atomic import atomic_open
@@ -373,8 +373,16 @@ def write_jsonl(
     >>> read_jsonl(tmp) == [Document("a", [(0, 4, "PER")], "Anna")]
     True
     """
+    if isinstance(documents, str) or not hasattr(documents, "__iter__"):
+        raise InputTypeError(f"Expected `documents` to be an iterable of Document objects; got "
+                             f"{type(documents).__name__}.")
     with atomic_open(path, "w", encoding=encoding, errors=JSON_ESCAPES, newline="\n") as fh:
-        for doc in documents:  # one line at a time: an iterable of any length is written
+        for i, doc in enumerate(documents):  # one line at a time: any length is written
+            if not isinstance(doc, Document):
+                raise InputTypeError(
+                    f"Expected `documents` to be Document objects; item {i} is "
+                    f"{type(doc).__name__} {quoted(doc)}. Make one with "
+                    "nerscore.Document(id, spans, text).")
             fh.write(json.dumps(doc.to_dict(), ensure_ascii=False) + "\n")
 
 
