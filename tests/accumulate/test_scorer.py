@@ -97,3 +97,36 @@ def test_kaggle_counts_are_not_summed_over_batches():
     with pytest.raises(OptionError, match="cannot be summed over batches"):
         scorer + other
     assert scorer.compute().micro.n_pred == 1
+
+
+@pytest.mark.parametrize(("mine", "theirs", "message"), [
+    ({"match": "semeval"}, {}, r"match='semeval' here, 'exact' there"),
+    ({"match": "overlap", "s": 0.5}, {"match": "overlap", "s": 1.0}, r"s=0\.5 here, 1\.0 there"),
+    ({}, {"labels_map": {"ORG": "LOC"}}, r"labels_map=unset here, \{'ORG': 'LOC'\} there"),
+    ({"scheme": "IOB2", "mode": "strict"}, {}, r"mode='strict' here, 'lenient' there"),
+])
+def test_scorers_that_count_differently_do_not_merge(mine, theirs, message):
+    """Their counts would add up to a number that no setting gives."""
+    from nerscore.errors import OptionError
+
+    gold, pred = [["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "O", "O", "B-ORG"]]
+    a, b = EntityScorer(zero_division=0.0, **mine), EntityScorer(zero_division=0.0, **theirs)
+    a.update(gold, pred)
+    b.update(gold, pred)
+    before = a.compute().to_json()
+    with pytest.raises(OptionError, match=message):
+        a.merge(b)
+    with pytest.raises(OptionError, match=message):
+        a + b
+    assert a.compute().to_json() == before
+    same = EntityScorer(zero_division=1.0, **mine)  # the reduction settings may differ
+    same.update(gold, pred)
+    a.merge(same)
+    assert a.n_batches == 2
+
+
+def test_merging_something_else_is_an_input_error():
+    from nerscore.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match="Expected an EntityScorer to merge; got int"):
+        EntityScorer().merge(3)

@@ -10,6 +10,7 @@ after earlier ones).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -18,7 +19,13 @@ import numpy as np
 
 from nerscore.decode.label_ops import warn_unknown_labels
 from nerscore.decode.text_agreement import TextMismatches
-from nerscore.errors import NerscoreError, OptionError, TextMismatchWarning, caught_warnings
+from nerscore.errors import (
+    InputTypeError,
+    NerscoreError,
+    OptionError,
+    TextMismatchWarning,
+    caught_warnings,
+)
 from nerscore.io.chunks import NotStreamable
 from nerscore.matching import get_matcher
 from nerscore.scoring.metrics import build_report, run_matcher
@@ -236,6 +243,12 @@ class EntityScorer:
         self.strict_unread = (self.strict_unread[0] + unread[0],
                               self.strict_unread[1] + unread[1])
 
+    def _settings(self) -> dict[str, Any]:
+        """Everything that decides the counts: matcher, options, decoding, label ops, selection."""
+        decoding = {f.name: getattr(self._decoding, f.name) for f in dataclasses.fields(Decoding)}
+        return {"match": self._match, **decoding, **self._options, **self._label_ops.given(),
+                **self._selection.given()}
+
     def _check_summable(self, n_batches: int) -> None:
         """Refuse to add batches to ``n_batches`` others when the matcher's counts do not add up.
 
@@ -274,9 +287,24 @@ class EntityScorer:
         ------
         NotStreamable
             With ``whole_input``, when the two report different matcher details.
+        OptionError
+            When the two count differently (another matcher, matcher option,
+            decoding, label operation or selection): their counts do not add up.
+        InputTypeError
+            When ``other`` is not an EntityScorer.
         """
+        if not isinstance(other, EntityScorer):
+            raise InputTypeError(f"Expected an EntityScorer to merge; got {type(other).__name__}.")
         if other.n_batches == 0:
             return
+        mine, theirs = self._settings(), other._settings()
+        if mine != theirs:
+            keys = [k for k in dict.fromkeys([*mine, *theirs]) if mine.get(k) != theirs.get(k)]
+            differ = [f"{k}={_shown(mine, k)} here, {_shown(theirs, k)} there" for k in keys]
+            raise OptionError(
+                f"Cannot merge scorers that count differently ({'; '.join(differ)}): their "
+                "counts do not add up. Merge scorers made with the same settings.",
+                option=keys[0])
         self._check_summable(other.n_batches)
         if other._details is not None:
             self._add_details(other._details)
@@ -379,3 +407,11 @@ def _add_extra(total: dict[str, Any], batch: Mapping[str, Any]) -> None:
 
 def _is_count(value: object) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _shown(settings: Mapping[str, Any], key: str) -> str:
+    """A setting for a message: its value (an enum's value), or "unset"."""
+    if key not in settings:
+        return "unset"
+    value = settings[key]
+    return repr(getattr(value, "value", value))
