@@ -103,3 +103,9 @@ def test_the_average_error_lists_none(fn):
         fn(GOLD, PRED, average="mirco")
     assert str(e.value) == (
         "Expected `average` to be one of 'micro', 'macro', 'weighted' or None; got 'mirco'.")
+
+
+@pytest.mark.parametrize("counts", [None, {"PER": (1, 1, 1)}])
+def test_reduce_counts_of_something_else_is_an_input_error(counts):
+    with pytest.raises(nerscore.InputTypeError, match="Expected `counts` to be Counts"):
+        nerscore.reduce_counts(counts)

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.errors import (
+    InputTypeError,
     OptionError,
     UnknownLabelWarning,
     closest,
@@ -268,6 +269,10 @@ def reduce_counts(
     >>> round(s.precision, 4), round(s.recall, 4), round(s.fbeta, 4)
     (0.5, 0.5, 0.5)
     """
+    if not isinstance(counts, Counts):
+        raise InputTypeError(
+            f"Expected `counts` to be Counts (from nerscore.count_matches or "
+            f"Counts.from_dict); got {type(counts).__name__}.")
     beta = check_beta(beta)
     zero_division = check_zero_division(zero_division)
     avg = parse_average(average)
