@@ -460,3 +460,19 @@ def test_no_predicted_document_at_all_is_joined_by_id():
     assert (report.micro.tp, report.micro.fn, report.n_sequences) == (0, 2, 2)
     assert ("2 gold document(s) have no prediction and count as predicting no entities: 'a', "
             "'b'.") in report.notes
+
+
+def test_a_flat_list_of_entities_keeps_their_sentences():
+    """tags_to_entities gives one flat list: an entity never matches one of another sentence."""
+    gold_tags = [["B-PER", "I-PER", "O"], ["B-LOC"], ["O", "B-ORG"], ["O"]]
+    pred_tags = [["B-PER", "I-PER", "O"], ["O"], ["B-ORG", "B-LOC"], ["O"]]
+    gold, pred = nerscore.tags_to_entities(gold_tags), nerscore.tags_to_entities(pred_tags)
+    for match in ("exact", "semeval", "overlap"):
+        on_entities = nerscore.evaluate(gold, pred, match=match, zero_division=0.0)
+        on_tags = nerscore.evaluate(gold_tags, pred_tags, match=match, zero_division=0.0)
+        assert on_entities.micro == on_tags.micro, match
+    moved = [nerscore.Entity(nerscore.Span(0, 1), "PER", sentence=1)]
+    still = [nerscore.Entity(nerscore.Span(0, 1), "PER", sentence=0)]
+    assert nerscore.evaluate(still, moved, zero_division=0.0).micro.tp == 0
+    with pytest.raises(nerscore.InvalidSpanError, match="has sentence -1"):
+        nerscore.evaluate([nerscore.Entity(nerscore.Span(0, 1), "PER", sentence=-1)], still)

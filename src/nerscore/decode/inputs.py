@@ -199,6 +199,7 @@ class _Side:
     mapping: bool = False
     where: list[str] | None = None  # per document: "file, line n" when known
     ignore: list[tuple[Span | Entity, ...]] | None = None  # per document, when some has regions
+    by_sentence: bool = False  # a flat list of entities, grouped by their sentence
 
 
 def _doc_dict(
@@ -281,6 +282,8 @@ def _side(y: object, name: str) -> _Side:
     first = items[0]
     if isinstance(first, Document) or (isinstance(first, Mapping) and "start" not in first):
         return _document_side(items, name)
+    if isinstance(first, Entity) and set(map(type, items)) == {Entity}:
+        return _entity_side(items, name)
     if item_kind(first) == "spans":  # a single document as a flat list of spans
         return _Side([items], None, None)
     if set(map(type, items)) <= {list, tuple}:
@@ -292,6 +295,39 @@ def _side(y: object, name: str) -> _Side:
                 f"item {k} is {type(item).__name__} {quoted(item)}."
             )
     return _Side(items, None, None)
+
+
+def _entity_side(items: list[Entity], name: str) -> _Side:
+    """A flat list of entities: one document per ``Entity.sentence`` (all 0: one document).
+
+    Entities of different sentences never match (``sentence`` is part of an
+    entity's identity), as in the output of :func:`~nerscore.tags_to_entities`.
+    """
+    sentences = [e.sentence for e in items]
+    bad = next((k for k, s in enumerate(sentences) if not is_int(s) or s < 0), None)
+    if bad is not None:
+        raise InvalidSpanError(
+            f"Entity {bad} of `{name}` has sentence {quoted(sentences[bad])}; the sentence of an "
+            "entity is the index (an int >= 0) of its sentence or document.")
+    docs: list[list[Entity]] = [[] for _ in range(max(sentences) + 1)]
+    for ent, k in zip(items, sentences, strict=True):
+        docs[k].append(ent)
+    return _Side(docs, None, None, by_sentence=True)
+
+
+def _pad_sentences(g: _Side, p: _Side) -> tuple[_Side, _Side]:
+    """Give a side read from a flat list of entities the other side's number of sentences.
+
+    Its sentences after the last one with an entity are not in the list.
+    """
+    if g.ids is not None or p.ids is not None or not (g.by_sentence or p.by_sentence):
+        return g, p
+    n = max(len(g.spans), len(p.spans))
+    if g.by_sentence and len(g.spans) < n:
+        g = replace(g, spans=[*g.spans, *[()] * (n - len(g.spans))])
+    if p.by_sentence and len(p.spans) < n:
+        p = replace(p, spans=[*p.spans, *[()] * (n - len(p.spans))])
+    return g, p
 
 
 _FIELDS = tuple(map(attrgetter, ("id", "text", "spans", "ignore", "source", "line")))
@@ -521,7 +557,7 @@ def prepare_spans(y_true: object, y_pred: object | None, *,
     """
     g = _side(y_true, "y_true")
     if pred_columns is None:
-        p = _side(y_pred, "y_pred")
+        g, p = _pad_sentences(g, _side(y_pred, "y_pred"))
         joined = _join(g, p)
     else:  # columns over the gold documents: nothing to join
         p = _Side([()] * len(g.spans), None, None)
