@@ -312,7 +312,7 @@ def _entity_side(items: list[Entity], name: str) -> _Side:
     docs: list[list[Entity]] = [[] for _ in range(max(sentences) + 1)]
     for ent, k in zip(items, sentences, strict=True):
         docs[k].append(ent)
-    return _Side(docs, None, None, by_sentence=True)
+    return _Side(list[Sequence[Any]](docs), None, None, by_sentence=True)
 
 
 def _pad_sentences(g: _Side, p: _Side) -> tuple[_Side, _Side]:
