@@ -206,3 +206,14 @@ def test_a_span_with_a_long_label_is_quoted_short():
     with pytest.raises(InvalidSpanError, match=r"got start '0000.*'\.\.\. \(10000 characters\) "
                                                r"and end 1\.$"):
         coerce_span(("0" * 10_000, 1, "PER"), document="d")
+
+
+@pytest.mark.parametrize(("entity", "message"), [
+    (Entity(Span(0.5, 1), "A"), r"needs integer offsets; got start 0\.5 and end 1"),  # type: ignore[arg-type]
+    (Entity(Span(0, 1), 5), r"needs a str label; got int 5"),  # type: ignore[arg-type]
+    (Entity((0, 1), "A"), r"has span \(0, 1\), not a Span; write Entity\(Span"),  # type: ignore[arg-type]
+])
+def test_an_entity_that_is_no_span_is_named_for_what_it_is(entity, message):
+    """Entities are built unchecked; scoring them says what is wrong (not an int64 overflow)."""
+    with pytest.raises(InvalidSpanError, match=message):
+        span_columns([[entity]], names=[0])

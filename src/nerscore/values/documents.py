@@ -416,7 +416,7 @@ def _fast_fields(flat: list[Any]) -> _Fields | None:
         return None
     try:
         s, e, lab = (list(map(g, flat)) for g in getters)
-    except (KeyError, IndexError):
+    except (KeyError, IndexError, AttributeError):  # read (and named) span by span
         return None
     frags: list[Any] | None = None
     scores: list[Any] | None = None

@@ -87,8 +87,14 @@ def coerce_span(
     where = describe_doc(document) + (f" of {side}" if side else "")
     num = "" if index is None else f" {index}"
     if isinstance(item, Entity):
-        return item.start, item.end, item.label
-    if isinstance(item, Mapping):
+        if not isinstance(item.span, Span):
+            raise InvalidSpanError(
+                f"Entity{num} of {where} has span {quoted(item.span)}, not a Span; write "
+                "Entity(Span(start, end), label).",
+                document=document,
+            )
+        s, e, lab = item.span.start, item.span.end, item.label
+    elif isinstance(item, Mapping):
         missing = [k for k in ("start", "end", "label") if k not in item]
         if missing:
             raise InvalidSpanError(
