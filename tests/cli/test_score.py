@@ -607,6 +607,31 @@ def test_repair_and_convert_write_utf16_and_utf32_back_in_the_byte_order_read(
     assert "byte-order mark" not in err
 
 
+def _repaired_and_converted(capsys, tmp_path, src, encoding: str, fixed: bytes) -> tuple[str, str]:
+    """``src`` repaired to a file (``fixed``) and converted to CoNLL (its bytes, twice), then
+    repaired to standard output and converted to JSON Lines: that output and that warning."""
+    out_path = tmp_path / "fixed.conll"
+    status, _, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
+                         encoding, "-o", str(out_path))
+    assert status == 0, err
+    assert out_path.read_bytes() == fixed
+    assert "byte-order mark" not in err
+    for argv in ((), ("--from-scheme", "IOB2", "--to-scheme", "IOB1")):
+        converted = tmp_path / "converted.conll"  # written whole, rewritten, and read back
+        status, _, err = run(capsys, "convert", str(src), str(converted), "--encoding",
+                             encoding, *argv)
+        assert (status, converted.read_bytes()) == (0, src.read_bytes()), argv
+        assert "byte-order mark" not in err
+    status, out, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
+                           encoding)  # to standard output (UTF-8 here)
+    assert status == 0, err
+    spans = tmp_path / "spans.jsonl"
+    status, _, err = run(capsys, "convert", str(src), str(spans), "--encoding", encoding,
+                         "--from-scheme", "IOB2")
+    assert status == 0
+    return out, err
+
+
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-32"])
 @pytest.mark.parametrize("order", ["le", "be"])
 def test_repair_and_convert_keep_a_u_feff_right_after_the_mark_of_utf16_and_utf32(
@@ -617,28 +642,11 @@ def test_repair_and_convert_keep_a_u_feff_right_after_the_mark_of_utf16_and_utf3
         mark = mark[::-1]
     src = tmp_path / "bom.conll"
     src.write_bytes(mark + "\ufeffAnna\tI-PER\nleft\tO\n".encode(f"{encoding}-{order}"))
-    out_path = tmp_path / "fixed.conll"
-    status, _, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
-                         encoding, "-o", str(out_path))
-    assert status == 0, err
-    assert out_path.read_bytes() == mark + "\ufeffAnna\tB-PER\nleft\tO\n".encode(
-        f"{encoding}-{order}")
-    assert "byte-order mark" not in err
-    for argv in ((), ("--from-scheme", "IOB2", "--to-scheme", "IOB1")):
-        converted = tmp_path / "converted.conll"  # written whole, rewritten, and read back
-        status, _, err = run(capsys, "convert", str(src), str(converted), "--encoding",
-                             encoding, *argv)
-        assert (status, converted.read_bytes()) == (0, src.read_bytes()), argv
-        assert "byte-order mark" not in err
-    status, out, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
-                           encoding)  # to standard output (UTF-8 here), in its encoding
-    assert (status, out) == (0, "\ufeffAnna\tB-PER\nleft\tO\n")
-    spans = tmp_path / "spans.jsonl"
-    status, _, err = run(capsys, "convert", str(src), str(spans), "--encoding", encoding,
-                         "--from-scheme", "IOB2")
-    assert status == 0
+    fixed = mark + "\ufeffAnna\tB-PER\nleft\tO\n".encode(f"{encoding}-{order}")
+    out, err = _repaired_and_converted(capsys, tmp_path, src, encoding, fixed)
+    assert out == "\ufeffAnna\tB-PER\nleft\tO\n"  # in its encoding
     assert (f"nerscore convert: warning: {src} began with a second {encoding.upper()} "
-            f"byte-order mark, not written to {spans}.\n") in err
+            f"byte-order mark, not written to {tmp_path / 'spans.jsonl'}.\n") in err
 
 
 @pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-8"])
@@ -649,29 +657,13 @@ def test_repair_and_convert_keep_two_utf8_marks(capsys, tmp_path, encoding):
     """
     src = tmp_path / "bom.conll"
     src.write_bytes(codecs.BOM_UTF8 * 2 + b"Anna\tI-PER\nleft\tO\n")
-    out_path = tmp_path / "fixed.conll"
-    status, _, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
-                         encoding, "-o", str(out_path))
-    assert status == 0, err
-    assert out_path.read_bytes() == codecs.BOM_UTF8 * 2 + b"Anna\tB-PER\nleft\tO\n"
-    assert "byte-order mark" not in err
-    for argv in ((), ("--from-scheme", "IOB2", "--to-scheme", "IOB1")):
-        converted = tmp_path / "converted.conll"  # written whole, rewritten, and read back
-        status, _, err = run(capsys, "convert", str(src), str(converted), "--encoding",
-                             encoding, *argv)
-        assert (status, converted.read_bytes()) == (0, src.read_bytes()), argv
-        assert "byte-order mark" not in err
-    status, out, err = run(capsys, "repair", str(src), "--scheme", "IOB2", "--encoding",
-                           encoding)  # to standard output (UTF-8 here): the text's marks
-    text = "\ufeffAnna\tB-PER\nleft\tO\n"
-    assert (status, out) == (0, text if encoding == "utf-8-sig" else "\ufeff" + text)
-    spans = tmp_path / "spans.jsonl"
-    status, _, err = run(capsys, "convert", str(src), str(spans), "--encoding", encoding,
-                         "--from-scheme", "IOB2")
-    assert status == 0
+    out, err = _repaired_and_converted(capsys, tmp_path, src, encoding,
+                                       codecs.BOM_UTF8 * 2 + b"Anna\tB-PER\nleft\tO\n")
+    text = "\ufeffAnna\tB-PER\nleft\tO\n"  # the text's marks
+    assert out == (text if encoding == "utf-8-sig" else "\ufeff" + text)
     name = "a second UTF-8" if encoding == "utf-8-sig" else "a UTF-8"
     assert (f"nerscore convert: warning: {src} began with {name} byte-order mark, not written "
-            f"to {spans}.\n") in err
+            f"to {tmp_path / 'spans.jsonl'}.\n") in err
 
 
 def test_repair_says_when_standard_output_cannot_hold_a_utf16_byte_order_mark(capsys,

@@ -61,6 +61,7 @@ from nerscore.analysis.significance.resampled_scores import (
     p_value,
     point_scores,
     quantiles,
+    ticker,
 )
 from nerscore.analysis.significance.resampling import (
     AVERAGES,
@@ -195,14 +196,7 @@ def runs_bootstrap(
     boot : array, shape (k, 2, 3, R)
         Each system's mean over the runs drawn, on every replicate.
     """
-    done = 0
-
-    def tick(rows: int) -> None:
-        nonlocal done
-        done += rows
-        if progress is not None:
-            progress(done, n_resamples)
-
+    tick = ticker(progress, n_resamples)
     own = np.asarray(owner, dtype=np.int64)
     k = int(own.max()) + 1
     counts = CountTable.of_parts(parts)

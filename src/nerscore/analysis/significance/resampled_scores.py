@@ -31,7 +31,7 @@ from nerscore.analysis.significance.results import Estimate, PRFEstimates
 from nerscore.analysis.significance.units import SequenceCounts
 
 __all__ = ["TIE", "CountTable", "bootstrap_scores", "estimates", "p_value", "point_scores", "quantiles",
-           "randomization_diffs", "run_resamples"]
+           "randomization_diffs", "run_resamples", "ticker"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -153,14 +153,8 @@ def randomization_diffs(
     return perm
 
 
-def run_resamples(
-    parts: list[SequenceCounts], pairs: list[tuple[int, int]], *, n_resamples: int,
-    seed: int | None, fill: float, metric: int, average: int, randomization: bool,
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[FloatArray, FloatArray, dict[tuple[int, int], FloatArray]]:
-    """Point scores ``(k, 2, 3)``, bootstrap scores ``(k, 2, 3, R)``, randomization diffs of ``pairs``."""
-    randomization = randomization and bool(pairs)
-    total = n_resamples * (2 if randomization else 1)
+def ticker(progress: Callable[[int, int], None] | None, total: int) -> Callable[[int], None]:
+    """``tick(rows)``: count ``rows`` more resamples done and tell ``progress(done, total)``."""
     done = 0
 
     def tick(rows: int) -> None:
@@ -169,6 +163,17 @@ def run_resamples(
         if progress is not None:
             progress(done, total)
 
+    return tick
+
+
+def run_resamples(
+    parts: list[SequenceCounts], pairs: list[tuple[int, int]], *, n_resamples: int,
+    seed: int | None, fill: float, metric: int, average: int, randomization: bool,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[FloatArray, FloatArray, dict[tuple[int, int], FloatArray]]:
+    """Point scores ``(k, 2, 3)``, bootstrap scores ``(k, 2, 3, R)``, randomization diffs of ``pairs``."""
+    randomization = randomization and bool(pairs)
+    tick = ticker(progress, n_resamples * (2 if randomization else 1))
     k = len(parts)
     counts = CountTable.of_parts(parts)
     point = point_scores(counts, k, fill)
