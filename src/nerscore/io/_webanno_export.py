@@ -38,7 +38,7 @@ from collections import Counter
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
-from nerscore.decode.inputs import quoted_ids
+from nerscore.decode.span_sides import quoted_ids
 from nerscore.errors import AnnotatorChoiceError, FormatError, OptionError, quoted
 
 __all__ = ["PARTS", "ExportFiles", "find_export", "held_files", "layout_problem"]

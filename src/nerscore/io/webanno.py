@@ -50,7 +50,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
-from nerscore.decode.inputs import quoted_ids
+from nerscore.decode.span_sides import quoted_ids
 from nerscore.errors import FormatError, OptionError, quoted
 from nerscore.io._textfile import read_text
 from nerscore.io._tool_spans import (

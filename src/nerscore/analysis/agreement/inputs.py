@@ -35,8 +35,9 @@ import numpy.typing as npt
 
 from nerscore.decode.entities import decode_counted, strict_notes_by
 from nerscore.decode.input_kind import input_kind
-from nerscore.decode.inputs import prepare_spans, quoted_ids, unwrap
+from nerscore.decode.inputs import prepare_spans, unwrap
 from nerscore.decode.label_ops import relabel_entities, warn_unknown_labels
+from nerscore.decode.span_sides import quoted_ids
 from nerscore.decode.text_agreement import compare_texts
 from nerscore.errors import FormatError, InputTypeError, LengthMismatchError, OptionError, quoted
 from nerscore.values.decoding import Decoding
