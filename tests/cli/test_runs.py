@@ -59,7 +59,9 @@ def test_a_run_whose_tokens_differ_is_warned_about_as_score_warns(capsys, tmp_pa
     assert main(["score", str(gold), str(pred), str(pred), "--runs"]) == 0
     err = capsys.readouterr().err.splitlines()
     assert warned
-    assert err == warned * 2
+    assert err == [*warned * 2, f"nerscore score: warning: runs 1 and 2 are the same file ({pred}): "
+                   "one run counts as two, so the mean leans to it and the SD over runs "
+                   "understates the spread; give each run once."]
 
 
 def test_the_readers_notes_are_printed_once_per_file_as_score_prints_them(capsys, tmp_path):
@@ -75,7 +77,10 @@ def test_the_readers_notes_are_printed_once_per_file_as_score_prints_them(capsys
     assert said[0][1] == f"nerscore score: note: {run1}: 1 comment line skipped"
     assert said[1][1] == f"nerscore score: note: {run2}: 2 -DOCSTART- lines read as document boundaries"
     assert main(["score", str(gold), str(run1), str(run2), str(run1), "--runs", "--comments"]) == 0
-    assert capsys.readouterr().err.splitlines() == [said[0][0], said[0][1], said[1][1]]
+    err = capsys.readouterr().err.splitlines()
+    assert err[:3] == [said[0][0], said[0][1], said[1][1]]
+    assert err[3].startswith(f"nerscore score: warning: runs 1 and 3 are the same file ({run1})")
+    assert len(err) == 4
 
 
 def test_the_notes_of_scoring_are_printed_once_naming_the_runs_they_are_about(capsys, tmp_path):
@@ -113,8 +118,13 @@ def test_an_undefined_score_names_the_runs_it_is_about(capsys, tmp_path):
                           "0.0 for 'LOC', 'PER' (no predicted entities); "
                           f"{empty}: Precision is ill-defined and set to 0.0 for 'micro average'")
     assert f"; {some}: Precision is ill-defined and set to 0.0 for 'LOC' " in err
-    assert main(["score", str(gold), str(empty), str(empty), "--runs"]) == 0
-    assert capsys.readouterr().err == alone
+    copy = tmp_path / "copy.conll"
+    copy.write_bytes(empty.read_bytes())
+    assert main(["score", str(gold), str(empty), str(copy), "--runs"]) == 0
+    assert capsys.readouterr().err == (
+        f"nerscore score: warning: runs 1 and 2 are the same file: {empty} and {copy} have "
+        "identical content: one run counts as two, so the mean leans to it and the SD over runs "
+        f"understates the spread; give each run once.\n{alone}")
 
 
 def test_undefined_scores_past_the_third_are_counted(capsys, tmp_path):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 from typing import Any
 
 from nerscore.cli import _formats as fm, _options as opt
@@ -149,6 +150,8 @@ def run_runs(args: argparse.Namespace) -> int:
         preds.append(pred.data)
         notes.setdefault(path, _file_notes(path, pred.notes))
     raise_for_runs(failed, named=True)
+    for n in _identical_runs(files):  # printed by main, as the warnings above
+        warnings.warn(n, stacklevel=1)
     summary = score_runs(gold.data, preds, names=files, match=args.match, beta=args.beta,
                          zero_division=args.zero_division,
                          level=0.95 if args.level is None else args.level,
@@ -160,6 +163,29 @@ def run_runs(args: argparse.Namespace) -> int:
     for n in (*scored, *(n for file_notes in notes.values() for n in file_notes)):
         note("score", n)
     return 0
+
+
+def _identical_runs(files: list[str]) -> tuple[str, ...]:
+    """A warning per pair of runs that are one file, or files of the same bytes.
+
+    Examples
+    --------
+    >>> _identical_runs(["r1.conll", "r2.conll", "r1.conll"])
+    ('runs 1 and 3 are the same file (r1.conll): one run counts as two, so the mean leans to it and the SD over runs understates the spread; give each run once.',)
+    """
+    from nerscore.io.atomic import same_content
+
+    out = []
+    for (i, a), (j, b) in itertools.combinations(enumerate(files, 1), 2):
+        if a == b:
+            what = f"the same file ({a})"
+        elif same_content(a, b):
+            what = f"the same file: {a} and {b} have identical content"
+        else:
+            continue
+        out.append(f"runs {i} and {j} are {what}: one run counts as two, so the mean leans to "
+                   "it and the SD over runs understates the spread; give each run once.")
+    return tuple(out)
 
 
 def _file_notes(path: str, notes: tuple[str, ...]) -> tuple[str, ...]:
