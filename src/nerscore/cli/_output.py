@@ -23,6 +23,7 @@ __all__ = [
     "choose_format",
     "declare_files",
     "declare_formats",
+    "is_alias_file",
     "is_quiet",
     "note",
     "output_renderer",
@@ -136,11 +137,19 @@ def _option_files(args: argparse.Namespace) -> list[tuple[str, str]]:
     >>> _option_files(argparse.Namespace(label_map_file="m.json", label_alias=["L=x", "a.json"]))
     [('--map-file', 'm.json'), ('--label-alias', 'a.json')]
     """
-    from os.path import isfile
-
     return [("--map-file", p) for p in _paths(getattr(args, "label_map_file", None))] + [
         ("--label-alias", p) for p in _paths(getattr(args, "label_alias", None))
-        if "=" not in p or isfile(p)]  # as nerscore.cli.llm.label_aliases tells them apart
+        if is_alias_file(p)]
+
+
+def is_alias_file(value: str) -> bool:
+    """Whether a ``--label-alias`` value names a JSON file rather than ``LABEL=A,B``.
+
+    A value without ``=`` is a file; one with ``=`` is a file only where one exists.
+    """
+    import os
+
+    return "=" not in value or os.path.isfile(value)
 
 
 def check_outputs(args: argparse.Namespace) -> None:

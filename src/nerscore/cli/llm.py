@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from nerscore.cli import _options as opt
-from nerscore.cli._output import note
+from nerscore.cli._output import is_alias_file, note
 from nerscore.errors import quoted
 
 if TYPE_CHECKING:
@@ -173,7 +173,7 @@ def label_aliases(values: list[str] | None) -> dict[str, list[str]] | None:
         return None
     out: dict[str, list[str]] = {}
     for value in values:
-        if "=" in value and not os.path.isfile(value):
+        if not is_alias_file(value):
             label, _, names = value.partition("=")
             aliases = [a.strip() for a in names.split(",")]
             if not label.strip() or not all(aliases):
