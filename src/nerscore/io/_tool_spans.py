@@ -184,8 +184,10 @@ def utf16_positions(text: str) -> dict[int, int] | None:
     return out
 
 
-def utf16_problem(positions: dict[int, int], start: int, end: int) -> str:
+def utf16_problem(positions: dict[int, int], start: int, end: int, *, ends: str = "ends") -> str:
     """Why UTF-16 offsets ``start``, ``end`` have no Python index in :func:`utf16_positions`.
+
+    ``ends`` is the verb of an end beyond the text (``"lies"`` for a single offset).
 
     Examples
     --------
@@ -201,7 +203,7 @@ def utf16_problem(positions: dict[int, int], start: int, end: int) -> str:
         return "has a negative start" if start < 0 else "has start > end"
     length = max(positions)
     if end > length:
-        return f"ends beyond the text, which has {length} UTF-16 code unit{'s' * (length != 1)}"
+        return f"{ends} beyond the text, which has {length} UTF-16 code unit{'s' * (length != 1)}"
     return "falls inside a character beyond U+FFFF when read as UTF-16 code units"
 
 

@@ -314,7 +314,7 @@ def _document(path: Path, doc_id: str, *, encoding: str, layer: str, feature: st
         if positions is None:
             return offset
         if offset not in positions:
-            problem = utf16_problem(positions, 0, offset).replace("ends", "lies", 1)
+            problem = utf16_problem(positions, 0, offset, ends="lies")
             raise FormatError(f"{source}, line {n}: offset {offset} {problem}.", source=source,
                               line=n)
         return positions[offset]

@@ -30,6 +30,7 @@ from nerscore.values.documents import Document
 from nerscore.values.mentions import Mention, ParsedOutput
 from nerscore.values.spans import EntityColumns, IntArray, merge_vocabs
 from nerscore.values.tags import encode_strings
+from nerscore.values.wording import counted
 
 __all__ = ["AlignedRows", "align_rows", "label_aliases_map"]
 
@@ -88,10 +89,6 @@ def _read(output: object, name: str, output_format: str) -> RawOutput:
     return RawOutput(read[0], "mentions", tuple(read[1]))
 
 
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}{'s' if n != 1 else ''}"
-
-
 def _pair(y_pred: object, ids: list[str]) -> tuple[list[object], dict[str, object], list[str]]:
     """Each gold document's output ([] for none), the outputs of other ids, the ids without output."""
     if isinstance(y_pred, Mapping):
@@ -104,8 +101,8 @@ def _pair(y_pred: object, ids: list[str]) -> tuple[list[object], dict[str, objec
             record = items[0] if isinstance(items[0], LLMRecord) else None
             if record is not None and record.source:  # numbered records of a file
                 raise FormatError(
-                    f"{record.source} has {_count(len(items), 'record')} without an 'id' but "
-                    f"gold has {_count(len(ids), 'document')}; records without ids are paired "
+                    f"{record.source} has {counted(len(items), 'record')} without an 'id' but "
+                    f"gold has {counted(len(ids), 'document')}; records without ids are paired "
                     "with the gold documents in order: give one record per gold document, or "
                     "give every record the 'id' of its document.", source=record.source)
             raise InputTypeError(
