@@ -530,7 +530,7 @@ def check_vocab(parsed: ParsedVocab, enc: EncodedTags, *, what: str = "tag") -> 
     seq, idx = enc.locate(pos)
     line = int(enc.lines[pos]) if enc.lines is not None else None
     reason = parsed.invalid[tag_id]
-    if enc.tokens is not None and str(enc.tokens[pos]).startswith("#"):
+    if line is not None and enc.tokens is not None and str(enc.tokens[pos]).startswith("#"):
         reason += ("; the line starts with '#': if it is a comment, pass comments=True to skip "
                    "comment lines")
     raise InvalidTagError(
