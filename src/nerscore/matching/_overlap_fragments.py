@@ -351,14 +351,14 @@ def fragment_pairs(
     gold: EntityColumns, pred: EntityColumns, *, optimal: bool, merge: bool,
     doc_ids: Sequence[str] | None,
 ) -> tuple[EntityColumns, EntityColumns, IntArray, IntArray, IntArray, IntArray,
-           dict[str, int], list[str]]:
+           dict[str, int]]:
     """The overlap matcher's pairs when some entity is discontinuous (labels unified).
 
     Returns both sides (merged when ``merge``), the exact pairs, the partial
-    pairs, the numbers merged away per side and the notes.
+    pairs and the numbers merged away per side (the notes on them:
+    :func:`~nerscore.matching.overlap.overlap_notes`).
     """
     merged = {"gold": 0, "pred": 0}
-    notes: list[str] = []
     sides = {"gold": gold, "pred": pred}
     for key, name in (("gold", "gold"), ("pred", "predicted")):
         side = sides[key]
@@ -366,10 +366,7 @@ def fragment_pairs(
         if len(i):
             if not merge:
                 raise conflict_error(side, name, np.concatenate([i, j]), doc_ids, by_fragments=True)
-            n_before = len(side)
             sides[key], merged[key] = _merge(side, i, j)
-            notes.append(f"overlap: merged {merged[key]} overlapping {name} spans into their "
-                         f"neighbours ({n_before} -> {len(sides[key])} {name} spans).")
     gold, pred = sides["gold"], sides["pred"]
     # 1. exact matches: the same fragments (a multiset, zero-length spans included)
     kg, kp = row_keys(gold, pred)
@@ -383,4 +380,4 @@ def fragment_pairs(
     keep = g_left[gi] & p_left[pi]
     gi, pi = gi[keep], pi[keep]
     part_g, part_p = _optimal(gold, pred, gi, pi) if optimal else _walk(gold, pred, gi, pi)
-    return gold, pred, exact_g, exact_p, part_g, part_p, merged, notes
+    return gold, pred, exact_g, exact_p, part_g, part_p, merged

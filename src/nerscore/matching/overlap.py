@@ -357,7 +357,7 @@ def _match(
         if mode == "loio":
             check_contiguous(gold, pred, "compat='loio'",
                              "the loio-metrics library scores contiguous spans")
-        gold, pred, exact_g, exact_p, part_g, part_p, merged, _ = fragment_pairs(
+        gold, pred, exact_g, exact_p, part_g, part_p, merged = fragment_pairs(
             gold, pred, optimal=how is Assignment.OPTIMAL,
             merge=policy is Overlapping.MERGE, doc_ids=doc_ids)
         if merged["gold"] or merged["pred"]:
