@@ -305,6 +305,42 @@ def test_argument_errors_are_one_line_of_the_subcommand(capsys, argv, line):
     assert (status, out, err) == (2, "", line + "\n")
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", GOLD, "--format", "json", PRED],
+        ["score", "--format", "json", GOLD, PRED],
+        ["score", GOLD, "--format", "json", "--digits", "3", PRED],
+        ["score", "-", "--format", "json", PRED],
+    ],
+)
+def test_files_may_follow_options(capsys, monkeypatch, argv):
+    # PRED is optional: argparse alone fills it with nothing at GOLD --option PRED
+    expected = run(capsys, "score", GOLD, PRED, "--format", "json",
+                   *(["--digits", "3"] if "--digits" in argv else []))
+    with open(GOLD, encoding="utf-8") as fh:
+        monkeypatch.setattr(sys, "stdin", fh)
+        got = run(capsys, *argv)
+    assert got[0] == 0
+    assert got[1].replace("<stdin>", GOLD) == expected[1]
+
+
+def test_compare_files_may_follow_options(capsys, tmp_path):
+    other = tmp_path / "other.conll"
+    other.write_bytes(Path(PRED).read_bytes())
+    argv = ["--resamples", "20", "--seed", "1", "--format", "json"]
+    expected = run(capsys, "compare", GOLD, PRED, str(other), *argv)
+    got = run(capsys, "compare", GOLD, PRED, *argv, str(other))
+    assert got == expected
+    assert expected[0] == 0
+
+
+def test_a_word_left_over_by_both_parses_is_told_as_before(capsys):
+    status, out, err = run(capsys, "score", GOLD, "--nope", "x", PRED)
+    assert (status, out) == (2, "")
+    assert f"unrecognized arguments: --nope x {PRED}" in err
+
+
 def test_no_command_prints_help_and_exits_2(capsys):
     status, out, err = run(capsys)
     assert (status, out) == (2, "")

@@ -43,10 +43,51 @@ class CommandParser(argparse.ArgumentParser):
     """
 
     commands: Mapping[str, argparse.ArgumentParser] = {}
+    _intermixing = False
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None,
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Parse as argparse does; files given after options are taken as files too.
+
+        A subcommand whose last file is optional (``score GOLD [PRED]``,
+        ``compare GOLD [PRED ...]``) takes its files in one run of words:
+        argparse fills ``PRED`` with nothing at ``score GOLD --match semeval
+        PRED`` and leaves ``PRED`` unrecognized. When a subcommand's parse
+        leaves a word that is not an option, the line is parsed again with
+        files and options intermixed (:meth:`parse_known_intermixed_args`),
+        which reads it as the user meant; when that leaves a word too, the
+        first parse's leftovers make the error. Only then: the intermixed parse
+        formats the whole usage first, which costs a fast command's
+        start-up tens of milliseconds.
+
+        Examples
+        --------
+        >>> parser = build_parser("score")
+        >>> args = parser.parse_args(["score", "g.conll", "--format", "json", "p.conll"])
+        >>> args.gold, args.pred, args.format
+        ('g.conll', 'p.conll', 'json')
+        """
+        parsed, extra = super().parse_known_args(args, namespace)
+        if (namespace is None and self._subparsers is None and args is not None
+                and not self._intermixing and _has_word(extra)):
+            self._intermixing = True  # the intermixed parse calls this method in turn
+            try:
+                again, left = self.parse_known_intermixed_args(args)
+            finally:
+                self._intermixing = False
+            if not _has_word(left):  # else the first parse's leftovers are the error to tell
+                parsed, extra = again, left
+        return parsed, extra
 
     def error(self, message: str) -> NoReturn:
         end = "" if message.endswith(".") else "."
         self.exit(2, f"{self.prog}: error: {message}{end} See '{self.prog} --help'.\n")
+
+
+def _has_word(args: list[str]) -> bool:
+    """Whether ``args`` holds a word that is not an option (a file; ``-`` is standard input)."""
+    return any(x == "-" or not x.startswith("-") for x in args)
 
 
 def build_parser(command: str | None = None) -> CommandParser:
