@@ -108,6 +108,27 @@ def test_standard_input_usage_errors(capsys, monkeypatch, data, argv, tty, messa
     assert message in err
 
 
+def test_a_label_map_from_standard_input(capsys, monkeypatch, tmp_path):
+    mapping = {"NP": "X", "VP": "X"}
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps(mapping), encoding="utf-8")
+    expected = run(capsys, monkeypatch, b"", "score", GOLD, PRED, "--map-file", path,
+                   "--format", "json")
+    got = run(capsys, monkeypatch, json.dumps(mapping).encode(), "score", GOLD, PRED,
+              "--map-file", "-", "--format", "json")
+    assert got[0] == expected[0] == 0
+    assert _overall(got[1]) == _overall(expected[1])
+    assert "X" in json.loads(got[1])["labels"]
+    status, _, err = run(capsys, monkeypatch, b'{"NP": 3}', "score", GOLD, PRED,
+                         "--map-file", "-")
+    assert status == 1
+    assert err.startswith('nerscore score: error: <stdin>: "NP" maps to 3')
+    status, _, err = run(capsys, monkeypatch, b'{"NP": "X"}', "score", "-", PRED,
+                         "--map-file", "-")
+    assert status == 2
+    assert "standard input can be read once" in err
+
+
 def test_sniff_format():
     assert sniff_format(b"\xef\xbb\xbf\n  {") == "jsonl"
     assert sniff_format(b"") == "conll"

@@ -73,7 +73,8 @@ def add_label_options(parser: argparse.ArgumentParser) -> None:
                             "(repeatable; two labels renamed to one are merged)")
     group.add_argument("--map-file", dest="label_map_file", metavar="FILE", default=None,
                        help='a JSON object of renamings, e.g. {"GPE": "LOC", "FAC": "LOC"}, '
-                            "in UTF-8 (whatever --encoding says); --map entries win")
+                            "in UTF-8 (whatever --encoding says); - for standard input; --map entries "
+                            "win")
     which.add_argument("--keep", dest="keep_labels", metavar="LABELS", type=_labels,
                        action="extend", default=None,
                        help="score only these labels (after renaming; comma-separated, "

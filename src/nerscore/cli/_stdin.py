@@ -152,7 +152,8 @@ class ShownStream:
 def _dests(args: argparse.Namespace) -> list[tuple[str, int | None]]:
     """Every ``(dest, index)`` of an input given as ``-`` (index within a list, else None)."""
     found: list[tuple[str, int | None]] = []
-    for dest in getattr(args, "input_files", ()):
+    # ``--map-file`` is an input of every command that takes label options
+    for dest in (*getattr(args, "input_files", ()), "label_map_file"):
         value = getattr(args, dest, None)
         if isinstance(value, list):
             found += [(dest, i) for i, v in enumerate(value) if v == STDIN]
