@@ -142,10 +142,24 @@ def test_the_error_of_an_unchosen_annotator_says_which_there_are(tmp_path):
         str(EXPORT), ("1", "2"), "annotator")
     path = write(tmp_path, [{"id": 1, "data": {"text": "Anna"}, "predictions": [
         {"model_version": "v1", "result": [labels(0, 4, "PER", "Anna")]}]}])
-    with pytest.raises(AnnotatorChoiceError, match=r"holds annotations of 0 annotators; choose "
-                       r"one with annotator=NAME, or read the predictions") as exc:
+    with pytest.raises(AnnotatorChoiceError, match=r"holds no annotations in its 1 task; read "
+                       r"its predictions with annotator='predictions'\.$") as exc:
         select(read_label_studio(path), side=None)
     assert exc.value.annotators == ()
+    path = write(tmp_path, [{"id": 1, "data": {"text": "Anna"}, "annotations": []},
+                            {"id": 2, "data": {"text": "Bob"}}])
+    with pytest.raises(AnnotatorChoiceError, match=r"holds no annotations in its 2 tasks; export "
+                       r"the project once its tasks are annotated\.$"):
+        select(read_label_studio(path))
+
+
+@pytest.mark.parametrize("value", [{}, "", 0, False, {"result": []}])
+def test_annotations_that_are_not_a_list_are_an_error(tmp_path, value):
+    # an empty object (or string, 0, false) was read as no annotations
+    path = write(tmp_path, [{"id": 1, "data": {"text": "Anna"}, "annotations": value}])
+    with pytest.raises(FormatError, match=r"task 1: expected 'annotations' to be a list of "
+                                          r"objects; got "):
+        read_label_studio(path)
 
 
 def test_the_format_reads_every_annotator_of_an_export():

@@ -37,7 +37,9 @@ def task_records(task: dict[str, Any], keys: tuple[str, ...], source: str,
                  where: str) -> list[dict[str, Any]]:
     """The annotations (or predictions) of a task: a list of objects."""
     key = next((k for k in keys if task.get(k) is not None), keys[0])
-    records = task.get(key) or []
+    records = task.get(key)
+    if records is None:
+        return []
     if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
         raise FormatError(f"{source}: {where}: expected {key!r} to be a list of objects; got "
                           f"{json.dumps(records)[:80]}.", source=source)

@@ -53,6 +53,7 @@ from nerscore.io.atomic import atomic_open
 from nerscore.io.formats import AnnotatorSets, Counted, Format, ReadResult, register_format
 from nerscore.values.documents import Document
 from nerscore.values.spans import Span
+from nerscore.values.wording import counted
 
 if TYPE_CHECKING:
     from nerscore.io.convert.reading import WriteOptions
@@ -439,12 +440,17 @@ def select(export: LabelStudioExport, annotator: str | int | None = None,
         annotator = PREDICTIONS
     if annotator is None:
         names, which = export.annotators, "one" if side is None else "the gold one"
+        if not names:
+            tasks = counted(len(export.texts), "task")
+            message = (f"{export.path} holds no annotations in its {tasks}; "
+                       + (f"read its predictions with annotator='{PREDICTIONS}'."
+                          if export.predictions_ else
+                          "export the project once its tasks are annotated."))
+            raise AnnotatorChoiceError(message, source=export.path, annotators=names)
         if len(names) != 1:
             listed = ", ".join(map(quoted, names))
-            message = (f"{export.path} holds annotations of {len(names)} annotators"
-                       f"{' (' + listed + ')' if names else ''}; choose {which} with annotator="
-                       "NAME" + (", or read the predictions with annotator="
-                       f"'{PREDICTIONS}'." if not names and export.predictions_ else "."))
+            message = (f"{export.path} holds annotations of {len(names)} annotators ({listed}); "
+                       f"choose {which} with annotator=NAME.")
             raise AnnotatorChoiceError(message, source=export.path, annotators=names)
         annotator = names[0]
     name = str(annotator)
