@@ -251,11 +251,26 @@ def test_records_reader_errors(tmp_path):
 
 
 def test_outputs_without_gold_are_unaligned_and_gold_without_output_is_noted():
-    r = evaluate_llm(GOLD, {"d9": "LOC: Paris"}, zero_division=0.0)
-    assert tpfpfn(r) == (0, 1, 4)
+    gold = [*GOLD, Document("d2", [(0, 3, "PER")], "Ann")]
+    r = evaluate_llm(gold, {"d1": "", "d9": "LOC: Paris"}, zero_division=0.0)
+    assert tpfpfn(r) == (0, 1, 5)
     llm = r.extra["llm"]
-    assert (llm["without_output"], llm["without_gold"], llm["unaligned"]) == (["d1"], ["d9"], 1)
-    assert "1 gold document(s) have no output and count as predicting nothing: 'd1'." in r.notes
+    assert (llm["without_output"], llm["without_gold"], llm["unaligned"]) == (["d2"], ["d9"], 1)
+    assert "1 gold document(s) have no output and count as predicting nothing: 'd2'." in r.notes
+
+
+def test_outputs_of_no_gold_id_are_an_error(tmp_path):
+    # as for span files: no id in common is the wrong pair of files, not a score of 0
+    with pytest.raises(FormatError, match=r"^None of the 2 model output ids appear among the 1 "
+                       r"gold ids \(gold: 'd1'; outputs: 'd8', 'd9'\); check that both sides "
+                       r"use the same ids\.$"):
+        evaluate_llm(GOLD, {"d8": "", "d9": "LOC: Paris"})
+    path = tmp_path / "llm.jsonl"
+    path.write_text('{"id": "d9", "output": "LOC: Paris"}\n')
+    with pytest.raises(FormatError) as exc:
+        evaluate_llm(GOLD, read_llm_records(path))
+    assert exc.value.source == str(path)
+    assert evaluate_llm(GOLD, {}, zero_division=0.0).extra["llm"]["without_output"] == ["d1"]
 
 
 def test_records_without_ids_pair_by_position(tmp_path):

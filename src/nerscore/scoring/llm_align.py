@@ -22,6 +22,7 @@ import numpy as np
 from nerscore.decode.inputs import Prepared, prepare_spans
 from nerscore.decode.mentions import NORMALIZATIONS, POLICIES, SNAPS, Placement, align_items
 from nerscore.decode.placement import place_mentions
+from nerscore.decode.span_sides import quoted_ids
 from nerscore.errors import FormatError, InputTypeError, OptionError, option_error
 from nerscore.io.json_lists import read_json_lists
 from nerscore.io.llm_output import Item, RawOutput, items_from_json, read_output
@@ -111,6 +112,12 @@ def _pair(y_pred: object, ids: list[str]) -> tuple[list[object], dict[str, objec
         else:
             return items, {}, []
     known = set(ids)
+    if outputs and known and known.isdisjoint(outputs):
+        sources = {r.source for r in outputs.values() if isinstance(r, LLMRecord) and r.source}
+        raise FormatError(
+            f"None of the {len(outputs)} model output ids appear among the {len(ids)} gold ids "
+            f"(gold: {quoted_ids(ids)}; outputs: {quoted_ids(list(outputs))}); check that both "
+            "sides use the same ids.", source=next(iter(sources)) if len(sources) == 1 else None)
     return (list(map(outputs.get, ids, repeat([]))),
             {name: out for name, out in outputs.items() if name not in known},
             [i for i in ids if i not in outputs])
