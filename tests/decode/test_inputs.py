@@ -129,6 +129,24 @@ def test_no_common_id_is_an_error():
         prepare({"doc1": [], "doc2": []}, {"1": []})
 
 
+def test_one_document_each_named_for_its_file_pairs_whatever_the_names():
+    # a BRAT .ann or WebAnno TSV file is one document named for the file: gold.ann, pred.ann
+    gold = [Document("gold", [(0, 3, "PER")], "Ann", source="x/gold.ann")]
+    pred = [Document("pred", [(0, 3, "PER")], "Ann", source="y/pred.tsv")]
+    r = nerscore.evaluate(gold, pred)
+    assert (r.micro.tp, r.micro.fp, r.micro.fn) == (1, 0, 0)
+    assert ("x/gold.ann and y/pred.tsv each hold one document, named for its file ('gold' and "
+            "'pred'): the two are scored as one document.") in r.notes
+    # not when either id is not its file's name, or a document has a line (a record of a file)
+    for other in (Document("p", [(0, 3, "PER")], "Ann", source="y/pred.tsv"),
+                  Document("pred", [(0, 3, "PER")], "Ann", source="y/pred.jsonl", line=1),
+                  Document("pred", [(0, 3, "PER")], "Ann")):
+        with pytest.raises(FormatError, match="None of the 1 predicted document ids"):
+            prepare(gold, [other])
+    with pytest.raises(FormatError, match="None of the 2 predicted document ids"):
+        prepare(gold, [pred[0], Document("q", source="y/q.ann")])
+
+
 def test_duplicate_ids_are_an_error():
     with pytest.raises(FormatError, match="Document id 'a' appears twice in y_pred: documents 0 "
                                           "and 2"):

@@ -21,6 +21,7 @@ text is used.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from operator import attrgetter
@@ -54,6 +55,7 @@ class Side:
     where: list[str] | None = None  # per document: "file, line n" when known
     ignore: list[tuple[Span | Entity, ...]] | None = None  # per document, when some has regions
     by_sentence: bool = False  # a flat list of entities, grouped by their sentence
+    by_file: str | None = None  # the file of its one document, which is named for it
 
 
 def _doc_dict(
@@ -194,6 +196,7 @@ def _document_side(items: list[Any], name: str) -> Side:
     spans: list[Sequence[Any]] = []
     where: list[str] = []
     regions: list[tuple[Span | Entity, ...]] = []
+    by_file = named_file(items)
     if set(map(type, items)) == {Document}:
         ids, texts, spans, regions = (list(map(_FIELDS[f], items)) for f in range(4))
         where = (list(map(Document.where, items)) if any(map(_FIELDS[4], items))
@@ -228,7 +231,32 @@ def _document_side(items: list[Any], name: str) -> Side:
         )
     return Side(spans, None if n_missing else ids,
                  texts if texts.count(None) < len(texts) else None,
-                 where=where, ignore=regions if any(regions) else None)
+                 where=where, ignore=regions if any(regions) else None,
+                 by_file=by_file)
+
+
+def named_file(docs: Sequence[Any]) -> str | None:
+    """The file of ``docs`` when they are one :class:`Document` named for its file, else None.
+
+    A reader that reads one document from one file (a BRAT ``.ann``/``.txt``
+    pair, a WebAnno TSV file) names it for the file: ``gold.ann`` and
+    ``pred.ann`` then hold documents ``'gold'`` and ``'pred'``, which are one
+    document all the same (:func:`join_sides`).
+
+    Examples
+    --------
+    >>> named_file([Document("gold", source="data/gold.ann")])
+    'data/gold.ann'
+    >>> named_file([Document("d1", source="data/gold.jsonl", line=1)]) is None
+    True
+    """
+    if len(docs) != 1 or type(docs[0]) is not Document:
+        return None
+    doc = docs[0]
+    if not isinstance(doc.source, str) or doc.line is not None:
+        return None
+    name = os.path.basename(doc.source.rstrip("/" + os.sep))
+    return doc.source if doc.id == os.path.splitext(name)[0] else None
 
 
 def check_unique(side: Side, name: str) -> dict[str, int]:
@@ -287,6 +315,12 @@ def join_sides(g: Side, p: Side) -> Joined:
     if g.ids is not None and p.ids is not None:
         gi = check_unique(g, "y_true")
         pi = check_unique(p, "y_pred")
+        if g.by_file and p.by_file and g.ids != p.ids:  # one document each, named by its file
+            notes.append(f"{g.by_file} and {p.by_file} each hold one document, named for its "
+                         f"file ({quoted(g.ids[0])} and {quoted(p.ids[0])}): the two are scored "
+                         "as one document.")
+            p = replace(p, ids=g.ids)
+            pi = gi
         if gi and pi and not (gi.keys() & pi.keys()):
             raise FormatError(
                 f"None of the {len(pi)} predicted document ids appear among the {len(gi)} gold "

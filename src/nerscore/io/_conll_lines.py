@@ -227,6 +227,10 @@ def _spread(n_cols: IntArray) -> tuple[int, int]:
     return (int(n_cols.min()), int(n_cols.max())) if len(n_cols) else (0, 0)
 
 
+#: How a WebAnno TSV file begins (``#FORMAT=WebAnno TSV 3.3``).
+WEBANNO_HEAD = b"#FORMAT=WebAnno TSV"
+
+
 @dataclass(frozen=True, eq=False)
 class Where:
     """What error messages need to name a token line."""
@@ -252,11 +256,22 @@ class Where:
             f"{'tabs' if delimiter == 'tab' else 'whitespace'}). Fix the line, or choose the "
             "columns with `token_column`/`label_column` (--token-column/--label-column) and "
             "the delimiter with `column_delimiter` (--delimiter-columns)."
-            + (" If the line is a comment, skip comment lines with `comments=True` (--comments)."
-               if content.startswith("#") and not opt.comments else ""),
+            + self._hash_hint(content),
             source=opt.source,
             line=line,
         )
+
+    def _hash_hint(self, content: str) -> str:
+        """The advice for a line starting with ``#``: a WebAnno TSV file's format, or comments."""
+        if not content.startswith("#"):
+            return ""
+        if self.first_line == 1 and self.data[self.start : self.start + 32].lstrip(
+                b"\xef\xbb\xbf").startswith(WEBANNO_HEAD):
+            return (" The file is WebAnno TSV (its first line says so): read it as format "
+                    "'webanno' (--gold-format webanno, --pred-format webanno, ...).")
+        if self.opt.comments:
+            return ""
+        return " If the line is a comment, skip comment lines with `comments=True` (--comments)."
 
     def empty_error(self, k: int, which: str) -> FormatError:
         line = self.first_line + int(self.lines[k])
