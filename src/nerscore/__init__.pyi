@@ -210,6 +210,10 @@ from nerscore.render.text import (
     render_markdown as render_markdown,
     render_text as render_text,
 )
+from nerscore.scoring.counting import (
+    count_matches as count_matches,
+    match_entities as match_entities,
+)
 from nerscore.scoring.llm import (
     LLMSummary as LLMSummary,
     evaluate_llm as evaluate_llm,
@@ -217,11 +221,9 @@ from nerscore.scoring.llm import (
 from nerscore.scoring.metrics import (
     accuracy_score as accuracy_score,
     classification_report as classification_report,
-    count_matches as count_matches,
     evaluate as evaluate,
     f1_score as f1_score,
     fbeta_score as fbeta_score,
-    match_entities as match_entities,
     precision_score as precision_score,
     recall_score as recall_score,
 )

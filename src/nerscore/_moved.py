@@ -33,7 +33,7 @@ MOVED: dict[str, tuple[str, ...]] = {
     "nerscore.conversion": ("nerscore.decode.offsets",),
     "nerscore.validation": ("nerscore.decode.validation",),
     "nerscore.convert": ("nerscore.io.convert",),
-    "nerscore.metrics": ("nerscore.scoring.metrics",),
+    "nerscore.metrics": ("nerscore.scoring.metrics", "nerscore.scoring.counting"),
     "nerscore.reduction": ("nerscore.scoring.reduction",),
     "nerscore.scorer": ("nerscore.accumulate.scorer",),
     "nerscore.streaming": ("nerscore.accumulate.files",),

@@ -44,7 +44,7 @@ from nerscore.errors import (
     option_error,
     unknown_choice,
 )
-from nerscore.scoring.metrics import count_matches
+from nerscore.scoring.counting import count_matches
 from nerscore.scoring.reduction import reduce_counts
 from nerscore.values.counts import Counts
 from nerscore.values.schemes import Mode, Scheme

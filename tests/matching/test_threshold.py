@@ -405,7 +405,7 @@ def test_many_conflicts_against_sequential_greedy():
 
 
 def test_through_count_matches():
-    from nerscore.scoring.metrics import count_matches
+    from nerscore.scoring.counting import count_matches
 
     y_true = [["B-PER", "I-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "I-ORG", "I-ORG"]]
     y_pred = [["B-PER", "I-PER", "O", "O", "B-LOC"], ["O", "O", "B-ORG"]]

@@ -8,7 +8,7 @@ import pytest
 
 import nerscore
 from nerscore.errors import ConllevalMergeWarning
-from nerscore.scoring import metrics
+from nerscore.scoring import counting
 from nerscore.scoring.reuse import remembered, reusing, reusing_runs, run_key
 
 GOLD = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O"], ["O", "B-PER"]]
@@ -19,13 +19,13 @@ PRED = [["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O"], ["B-MISC", "B-PER"]]
 def runs(monkeypatch):
     """The matcher runs actually computed."""
     done: list[tuple[object, object]] = []
-    real = metrics._run_matcher
+    real = counting._run_matcher
 
     def counted(y_true, y_pred, *args):
         done.append((y_true, y_pred))
         return real(y_true, y_pred, *args)
 
-    monkeypatch.setattr(metrics, "_run_matcher", counted)
+    monkeypatch.setattr(counting, "_run_matcher", counted)
     return done
 
 

@@ -28,7 +28,8 @@ from nerscore.errors import (
 )
 from nerscore.io.chunks import NotStreamable
 from nerscore.matching import get_matcher
-from nerscore.scoring.metrics import build_report, run_matcher
+from nerscore.scoring.counting import run_matcher
+from nerscore.scoring.metrics import build_report
 from nerscore.scoring.report import Report
 from nerscore.values.counts import Counts
 from nerscore.values.decoding import Decoding

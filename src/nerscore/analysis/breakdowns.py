@@ -377,7 +377,7 @@ def breakdown(
     >>> b.overall.tp, b.overall.n_gold
     (2, 3)
     """
-    from nerscore.scoring.metrics import run_matcher
+    from nerscore.scoring.counting import run_matcher
 
     _check_by(by)
     zd = check_zero_division(zero_division)

@@ -29,7 +29,7 @@ from nerscore.analysis.pairing import analysis_alignment
 from nerscore.errors import option_error
 from nerscore.matching.alignment import Alignment
 from nerscore.matching.registry import get_matcher
-from nerscore.scoring.metrics import run_matcher
+from nerscore.scoring.counting import run_matcher
 from nerscore.values.counts import Counts
 from nerscore.values.decoding import Decoding
 from nerscore.values.options import OptionEnum

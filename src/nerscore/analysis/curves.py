@@ -36,7 +36,7 @@ from nerscore.decode.inputs import prepare
 from nerscore.decode.label_ops import apply_label_ops, check_label_ops
 from nerscore.errors import OptionError, option_error
 from nerscore.matching.registry import get_matcher
-from nerscore.scoring.metrics import select_entities
+from nerscore.scoring.counting import select_entities
 from nerscore.values.decoding import Decoding
 from nerscore.values.label_ops import LabelOps
 from nerscore.values.ratios import check_beta, fbeta_terms

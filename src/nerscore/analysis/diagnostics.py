@@ -244,7 +244,7 @@ def diagnose(
     (3, 'surface forms unknown: no texts or tokens')
     """
     from nerscore.decode.input_kind import input_kind
-    from nerscore.scoring.metrics import run_matcher
+    from nerscore.scoring.counting import run_matcher
 
     if isinstance(min_instances, bool) or not isinstance(min_instances, int) or min_instances < 0:
         raise option_error("min_instances", "a whole number >= 0", min_instances)

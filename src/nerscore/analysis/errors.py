@@ -47,7 +47,7 @@ from nerscore.analysis.pairing import analysis_alignment
 from nerscore.errors import InvalidSpanError, LengthMismatchError
 from nerscore.io.atomic import atomic_open
 from nerscore.matching.alignment import Alignment
-from nerscore.scoring.metrics import run_matcher
+from nerscore.scoring.counting import run_matcher
 from nerscore.values.decoding import Decoding
 from nerscore.values.fragments import same_fragments
 from nerscore.values.order import lexsort

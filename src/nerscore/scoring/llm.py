@@ -37,8 +37,9 @@ from nerscore.decode.inputs import Prepared, prepare_spans
 from nerscore.decode.label_ops import warn_unknown_labels
 from nerscore.io.llm_output import Item
 from nerscore.matching.registry import get_matcher
+from nerscore.scoring.counting import MatcherRun, run_matcher
 from nerscore.scoring.llm_align import AlignedRows, align_rows, label_aliases_map
-from nerscore.scoring.metrics import MatcherRun, build_report, run_matcher
+from nerscore.scoring.metrics import build_report
 from nerscore.scoring.report import Report
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import Document

@@ -4,7 +4,7 @@
 diagnoses it (:func:`nerscore.diagnose`), which decodes and matches the
 very same inputs again. Inside :func:`reusing_runs`, a run of the same
 input objects with the same matcher, options and decoding is answered from
-the first one: the same :class:`~nerscore.scoring.metrics.MatcherRun`,
+the first one: the same :class:`~nerscore.scoring.counting.MatcherRun`,
 with the warnings it gave raised again, so the output is what two runs
 give.
 

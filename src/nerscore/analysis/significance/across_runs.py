@@ -78,7 +78,7 @@ from nerscore.analysis.significance.results import (
 from nerscore.analysis.significance.units import SequenceCounts, counts_of_run
 from nerscore.errors import LengthMismatchError, NerscoreError, OptionError, option_error
 from nerscore.matching import get_matcher
-from nerscore.scoring.metrics import run_matcher
+from nerscore.scoring.counting import run_matcher
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import Document
 from nerscore.values.ratios import check_zero_division

@@ -51,7 +51,7 @@ from nerscore.analysis.significance.results import (
 from nerscore.analysis.significance.units import SequenceCounts, counts_of_run
 from nerscore.errors import NerscoreError, OptionError, option_error
 from nerscore.matching import get_matcher
-from nerscore.scoring.metrics import run_matcher
+from nerscore.scoring.counting import run_matcher
 from nerscore.values.decoding import Decoding
 from nerscore.values.ratios import check_zero_division
 from nerscore.values.schemes import Mode, Scheme

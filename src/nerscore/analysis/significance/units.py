@@ -32,7 +32,7 @@ import numpy.typing as npt
 from nerscore.errors import NerscoreError
 from nerscore.matching import get_matcher
 from nerscore.matching.alignment import Alignment
-from nerscore.scoring.metrics import MatcherRun, run_matcher
+from nerscore.scoring.counting import MatcherRun, run_matcher
 from nerscore.values.counts import Counts, reindex_labels
 from nerscore.values.decoding import Decoding
 from nerscore.values.schemes import Mode, Scheme
@@ -256,7 +256,7 @@ def counts_of_run(run: MatcherRun, match: str) -> SequenceCounts:
     Parameters
     ----------
     run : MatcherRun
-        From :func:`nerscore.scoring.metrics.run_matcher` (with ``align=True`` for
+        From :func:`nerscore.scoring.counting.run_matcher` (with ``align=True`` for
         entity matchers).
     match : str
         The matcher's name (for messages).
