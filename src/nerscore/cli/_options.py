@@ -4,19 +4,31 @@ Each ``add_*`` helper adds one group of options to a subcommand's parser,
 with choices taken from the library's own option sets (:class:`Scheme`,
 :class:`Mode`, the matcher registry), and a matching ``*_kwargs`` helper
 turns the parsed values into the keyword arguments of the library call.
-Values are checked here, so a bad one is a usage error (exit status 2).
+Values are checked as they are parsed (the types of
+:mod:`~nerscore.cli._arg_types`) and combinations here, so a bad one is a
+usage error (exit status 2).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from nerscore.cli._arg_types import (
+    TagText,
+    column_index,
+    confidence_level,
+    enum_type,
+    non_negative_int,
+    option_type,
+    positive_float,
+    positive_int,
+    quote_list,
+    text_encoding,
+    zero_division,
+)
 from nerscore.cli._flags import command_flags, keywords_to_flags, matcher_options, side_encoding
-from nerscore.values.options import OptionEnum
 from nerscore.values.schemes import Mode, Scheme
 
 __all__ = [
@@ -31,7 +43,6 @@ __all__ = [
     "conll_kwargs",
     "match_kwargs",
     "matches",
-    "non_negative_int",
     "resampling_kwargs",
     "side_conll_kwargs",
     "tag_kwargs",
@@ -80,138 +91,6 @@ def check_distinct(names: Sequence[str], source: str, fix: str) -> None:
     twice = next((n for k, n in enumerate(names) if n in names[:k]), None)
     if twice is not None:
         raise UsageError(f"{source} must be distinct, but {twice!r} is given twice; {fix}")
-
-
-def _quote(values: Sequence[str]) -> str:
-    items = [repr(v) for v in values]
-    return ", ".join(items[:-1]) + f" or {items[-1]}" if len(items) > 1 else items[0]
-
-
-def enum_type(enum: type[OptionEnum], name: str) -> Callable[[str], str]:
-    """An argparse ``type`` accepting any spelling ``enum.parse`` accepts.
-
-    Parameters
-    ----------
-    enum : OptionEnum subclass
-        The option set (aliases such as ``BIO`` are accepted).
-    name : str
-        The option's name, for the error message.
-
-    Returns
-    -------
-    callable
-        Turning a string into the member's value.
-    """
-
-    def parse(value: str) -> str:
-        try:
-            return str(enum.parse(value, name=name).value)
-        except ValueError:
-            valid = _quote([m.value for m in enum])
-            raise argparse.ArgumentTypeError(
-                f"expected one of {valid}; got {value!r}"
-            ) from None
-
-    parse.__name__ = name
-    return parse
-
-
-def _float_type(valid: Callable[[float], bool], expected: str) -> Callable[[str], float]:
-    """An argparse ``type`` for a number that ``valid`` accepts (``expected`` names them)."""
-
-    def parse(value: str) -> float:
-        try:
-            x = float(value)
-        except ValueError:
-            x = math.nan
-        if not valid(x):
-            raise argparse.ArgumentTypeError(f"expected {expected}; got {value!r}")
-        return x
-
-    return parse
-
-
-_positive_float = _float_type(lambda x: x > 0 and not math.isinf(x), "a positive number")
-
-
-def non_negative_int(value: str) -> int:
-    """An argparse type: a whole number, 0 or more."""
-    try:
-        x = int(value)
-    except ValueError:
-        x = -1
-    if x < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0; got {value!r}")
-    return x
-
-
-def display_name(value: str) -> str:
-    """An argparse type: a name the output shows (of a system, an annotator), not blank.
-
-    Examples
-    --------
-    >>> display_name("ana")
-    'ana'
-    >>> display_name(" ")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: expected a name to show in the output; got ' ', which shows as nothing
-    """
-    if not value.strip():
-        raise argparse.ArgumentTypeError(
-            f"expected a name to show in the output; got {value!r}, which shows as nothing")
-    return value
-
-
-class TagText(argparse.Action):
-    """An argparse action: a tag or a tag delimiter, which cannot be empty.
-
-    Nor ``--`` where argparse takes it out of ``--tag-delimiter=--`` as the
-    end of the options, leaving no value (Python 3.11 does; 3.13 keeps it).
-    """
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:
-        if not isinstance(values, str) or not values:
-            raise argparse.ArgumentError(self, "expected at least one character; got ''" if values
-                                         == "" else "cannot be '--', which argparse reads as the "
-                                         "end of the options")
-        setattr(namespace, self.dest, values)
-
-
-def text_encoding(value: str) -> str:
-    """An argparse type: an encoding text files are written in (``io._textfile.file_codec``)."""
-    from nerscore.errors import OptionError
-    from nerscore.io._textfile import file_codec
-
-    try:
-        file_codec(value)
-    except OptionError as exc:
-        message = str(exc).removeprefix("Expected `encoding` to be ").removesuffix(".")
-        raise argparse.ArgumentTypeError(f"expected {message}") from None
-    return value
-
-
-def _int(value: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a column index (0 is the first, -1 the last); got {value!r}"
-        ) from None
-
-
-_ZERO_DIVISION: dict[str, str | float] = {"warn": "warn", "0": 0.0, "1": 1.0, "nan": math.nan}
-
-
-def _zero_division(value: str) -> str | float:
-    key = value.strip().lower()
-    key = {"0.0": "0", "1.0": "1"}.get(key, key)
-    if key not in _ZERO_DIVISION:
-        raise argparse.ArgumentTypeError(
-            f"expected one of 'warn', '0', '1' or 'nan'; got {value!r}"
-        )
-    return _ZERO_DIVISION[key]
 
 
 def add_tag_options(parser: argparse.ArgumentParser, *, scheme_required: bool = False) -> None:
@@ -285,10 +164,10 @@ def add_conll_options(parser: argparse.ArgumentParser, *, writes: bool = False) 
         Whether the command writes its output in ``--encoding`` too (``convert``).
     """
     group = parser.add_argument_group("CoNLL files")
-    group.add_argument("--token-column", type=_int, default=0, metavar="N",
+    group.add_argument("--token-column", type=column_index, default=0, metavar="N",
                        help="0-based column of the token; negative counts from the end "
                             "(default: 0, the first)")
-    group.add_argument("--label-column", type=_int, default=-1, metavar="N",
+    group.add_argument("--label-column", type=column_index, default=-1, metavar="N",
                        help="0-based column of the label; negative counts from the end "
                             "(default: -1, the last)")
     group.add_argument("--delimiter-columns", choices=("auto", "tab", "space"), default="auto",
@@ -336,7 +215,7 @@ def add_side_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("per side (GOLD, PRED)")
     for side, name in (("gold", "GOLD"), ("pred", "PRED")):
         group.add_argument(
-            f"--{side}-column", type=_int, default=None, metavar="N",
+            f"--{side}-column", type=column_index, default=None, metavar="N",
             help=f"CoNLL: label column of {name} (default: --label-column); without PRED, "
                  f"the column of GOLD that holds the {'gold' if side == 'gold' else 'predicted'}"
                  " labels",
@@ -366,29 +245,6 @@ def side_conll_kwargs(args: argparse.Namespace, side: str) -> dict[str, Any]:
         kwargs["label_column"] = column
     kwargs["encoding"] = side_encoding(args, side)
     return kwargs
-
-
-def _literal(text: str) -> Any:
-    """A flag's text as the value a Python caller would pass (numbers as numbers)."""
-    try:
-        return float(text) if any(c in text for c in ".eE") else int(text)
-    except ValueError:
-        return text
-
-
-def _option_type(option: Any) -> Callable[[str], Any]:
-    def parse(text: str) -> Any:
-        from nerscore.errors import OptionError
-
-        try:
-            return option.parse(_literal(text))
-        except OptionError as exc:
-            m = re.match(r"Expected `\w+` to be (.*?); got ", str(exc))
-            message = f"expected {m.group(1)}; got {text!r}" if m else str(exc)
-            raise argparse.ArgumentTypeError(keywords_to_flags(message)) from None
-
-    parse.__name__ = option.name  # argparse names the type in its messages
-    return parse
 
 
 def add_match_options(parser: argparse.ArgumentParser) -> None:
@@ -422,7 +278,7 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
             group.add_argument(first.flag, dest=dest, choices=choices, default=None,
                                help=helps)
         else:
-            group.add_argument(first.flag, dest=dest, type=_option_type(first), default=None,
+            group.add_argument(first.flag, dest=dest, type=option_type(first), default=None,
                                metavar=name.upper(), help=helps)
     from nerscore.matching.registry import ENTITY_OPTIONS
 
@@ -433,7 +289,7 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
             entities.add_argument(option.flag, dest=option.name, choices=list(option.choices),
                                   default=None, help=keywords_to_flags(option.help) + default)
         else:
-            entities.add_argument(option.flag, dest=option.name, type=_option_type(option),
+            entities.add_argument(option.flag, dest=option.name, type=option_type(option),
                                   default=None, metavar="T", help=option.help + default)
 
 
@@ -480,7 +336,7 @@ def _matcher_kwargs(args: argparse.Namespace, get_matcher: Callable[[str], Any])
     if wrong:
         takes = ", ".join(sorted(options[o][0][1].flag for o in accepted if o in options))
         raise UsageError(
-            f"{_quote(wrong)} do{'es' if len(wrong) == 1 else ''} not apply to "
+            f"{quote_list(wrong)} do{'es' if len(wrong) == 1 else ''} not apply to "
             f"--match {args.match} (it takes {takes or 'no options'})"
         )
     compat = given.get("compat", (None, None))[1]
@@ -502,27 +358,14 @@ def add_score_options(parser: argparse.ArgumentParser) -> None:
                        metavar="MODE",
                        help="decoding of tags: " + ", ".join(m.value for m in Mode)
                             + " (default: lenient)")
-    group.add_argument("--beta", type=_positive_float, default=1.0,
+    group.add_argument("--beta", type=positive_float, default=1.0,
                        help="weight of recall in the F-score (default: 1)")
-    group.add_argument("--zero-division", type=_zero_division, default="warn",
+    group.add_argument("--zero-division", type=zero_division, default="warn",
                        metavar="{warn,0,1,nan}",
                        help="value of an undefined ratio; 'warn' gives 0 and a note "
                             "(default: warn)")
     group.add_argument("--digits", type=non_negative_int, default=2, metavar="N",
                        help="decimals in text reports (default: 2)")
-
-
-_level = _float_type(lambda x: 0 < x < 1, "a number between 0 and 1 (exclusive)")
-
-
-def _positive_int(value: str) -> int:
-    try:
-        x = int(value)
-    except ValueError:
-        x = 0
-    if x < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1; got {value!r}")
-    return x
 
 
 def add_resampling_options(parser: argparse.ArgumentParser, *, ci: bool = False,
@@ -545,11 +388,11 @@ def add_resampling_options(parser: argparse.ArgumentParser, *, ci: bool = False,
                            help="also give percentile bootstrap confidence intervals of the "
                                 "micro and macro scores, resampling documents (sentences when "
                                 "the files have no -DOCSTART- lines)")
-    group.add_argument("--resamples", type=non_negative_int if off else _positive_int,
+    group.add_argument("--resamples", type=non_negative_int if off else positive_int,
                        default=None, metavar="N",
                        help="bootstrap resamples (default: 1000; 0: no intervals)" if off
                        else "bootstrap resamples (default: 1000)")
-    group.add_argument("--level", type=_level, default=None, metavar="L",
+    group.add_argument("--level", type=confidence_level, default=None, metavar="L",
                        help="confidence level of the intervals (default: 0.95)")
     group.add_argument("--seed", type=non_negative_int, default=None, metavar="S",
                        help="random seed of the resamples (default: 0)")
@@ -577,7 +420,7 @@ def resampling_kwargs(args: argparse.Namespace) -> dict[str, Any]:
     given = [flag for flag, dest in (("--resamples", "resamples"), ("--level", "level"),
                                      ("--seed", "seed")) if getattr(args, dest) is not None]
     if given and getattr(args, "ci", True) is False:
-        raise UsageError(f"{_quote(given)} need{'s' if len(given) == 1 else ''} --ci")
+        raise UsageError(f"{quote_list(given)} need{'s' if len(given) == 1 else ''} --ci")
     return {
         "n_resamples": 1000 if args.resamples is None else args.resamples,
         "level": 0.95 if args.level is None else args.level,

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._arg_types import non_negative_int
 
 if TYPE_CHECKING:
     from nerscore.io.formats import Format
@@ -29,10 +30,10 @@ def add_stream_options(parser: argparse.ArgumentParser) -> None:
         The ``score`` parser.
     """
     # sentences (documents) per chunk; 0 reads the files whole (default: CHUNK_SIZE)
-    parser.add_argument("--chunk-sentences", type=opt.non_negative_int, default=None,
+    parser.add_argument("--chunk-sentences", type=non_negative_int, default=None,
                         metavar="N", help=argparse.SUPPRESS)
     group = parser.add_argument_group("scale (docs/scale.md)")
-    group.add_argument("--workers", type=opt.non_negative_int, default=0, metavar="N",
+    group.add_argument("--workers", type=non_negative_int, default=0, metavar="N",
                        help="score on a local Dask cluster of N worker processes (needs "
                             "nerscore[dask]); GOLD and PRED may then be folders or glob "
                             "patterns of shards")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from nerscore.cli import _formats as fm, _options as opt
 from nerscore.cli._annotator_files import identical_files, read_annotators, token_notes
+from nerscore.cli._arg_types import display_name, enum_type, non_negative_int, positive_int
 from nerscore.cli._labels import add_label_options, label_flags, label_kwargs
 from nerscore.cli._output import (
     FormatGiven,
@@ -110,14 +111,14 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="one annotation file (or BRAT folder) per annotator, two or more; or "
                         "one export holding several annotators (--input-format label-studio "
                         "or prodigy, or an INCEpTION project export folder)")
-    p.add_argument("--names", metavar="NAME", nargs="+", default=None, type=opt.display_name,
+    p.add_argument("--names", metavar="NAME", nargs="+", default=None, type=display_name,
                    help="one name per FILE, or per annotator of one export (default: the file "
                         "names, or the export's annotators)")
     p.add_argument("--input-format", type=fm.format_name, default=None, metavar="FORMAT",
                    help=fm.format_help("every FILE"))
     from nerscore.values.schemes import Mode
 
-    p.add_argument("--mode", type=opt.enum_type(Mode, "mode"), default="lenient",
+    p.add_argument("--mode", type=enum_type(Mode, "mode"), default="lenient",
                    metavar="MODE", help="decoding of tags: lenient (default) or strict")
     add_quiet_option(p)
     opt.add_tag_options(p)
@@ -150,7 +151,7 @@ def register(subparsers: Subparsers) -> None:
                    help="token level: compare raw tags instead of entity labels")
     p.add_argument("--tokenizer", choices=("words", "whitespace"), default="words",
                    help="tokens of span files with text (default: words)")
-    p.add_argument("--digits", type=opt.non_negative_int, default=2, metavar="N",
+    p.add_argument("--digits", type=non_negative_int, default=2, metavar="N",
                    help="decimals (default: 2)")
     fm.add_spans_key_option(p)
     opt.add_resampling_options(p, off=True)
@@ -163,7 +164,7 @@ def register(subparsers: Subparsers) -> None:
         description=ADJUDICATE_DESCRIPTION, epilog=ADJUDICATE_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
     _common(q)
-    q.add_argument("--min-votes", type=opt._positive_int, default=None, metavar="N",
+    q.add_argument("--min-votes", type=positive_int, default=None, metavar="N",
                    help="votes an entity needs, 1 to the number of annotators (default: a "
                         "strict majority)")
     q.add_argument("-o", "--output", metavar="PATH", required=True,

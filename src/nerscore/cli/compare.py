@@ -12,6 +12,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._arg_types import display_name
 from nerscore.cli._intervals import documents_of
 from nerscore.cli._labels import add_label_options
 from nerscore.cli._output import (
@@ -89,7 +90,7 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("preds", metavar="PRED", nargs="*",
                    help="predicted files, one per system (or --system)")
     add_system_option(p)
-    p.add_argument("--names", metavar="NAME", nargs="+", default=None, type=opt.display_name,
+    p.add_argument("--names", metavar="NAME", nargs="+", default=None, type=display_name,
                    help="one name per PRED (default: the file names)")
     p.add_argument("--metric", choices=METRICS, default="f1",
                    help="the score the pairs compare (default: f1)")

@@ -10,6 +10,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt, llm
+from nerscore.cli._arg_types import TagText, enum_type, positive_int
 from nerscore.cli._flags import command_flags, declare_flags, keywords_to_flags
 from nerscore.cli._labels import add_label_options, label_kwargs
 from nerscore.cli._output import add_quiet_option, declare_files
@@ -112,15 +113,15 @@ def register(subparsers: Subparsers) -> None:
                         help=fm.format_help("OUT"))
     schemes = ", ".join(s.value for s in Scheme)
     tags = parser.add_argument_group("tags")
-    tags.add_argument("--from-scheme", type=opt.enum_type(Scheme, "scheme"), default=None,
+    tags.add_argument("--from-scheme", type=enum_type(Scheme, "scheme"), default=None,
                       metavar="SCHEME",
                       help=f"scheme of the tags of IN ({schemes}); needed to decode them")
-    tags.add_argument("--to-scheme", type=opt.enum_type(Scheme, "scheme"), default=None,
+    tags.add_argument("--to-scheme", type=enum_type(Scheme, "scheme"), default=None,
                       metavar="SCHEME",
                       help="scheme of the tags of OUT (default: --from-scheme; IOB2 for span "
                            "input; without either, labels are copied as they are, re-spelled "
                            "as the --to- options below say)")
-    tags.add_argument("--mode", type=opt.enum_type(Mode, "mode"), default="lenient",
+    tags.add_argument("--mode", type=enum_type(Mode, "mode"), default="lenient",
                       metavar="MODE",
                       help="how malformed chunks of IN are read: lenient (repaired), strict "
                            "(dropped) or conlleval (default: lenient)")
@@ -130,10 +131,10 @@ def register(subparsers: Subparsers) -> None:
     tags.add_argument("--suffix", action="store_true",
                       help="the tags of IN (and of OUT, unless --to-prefix) are written "
                            "TYPE-PREFIX (PER-B) instead of PREFIX-TYPE")
-    tags.add_argument("--tag-delimiter", action=opt.TagText, default="-", metavar="CHAR",
+    tags.add_argument("--tag-delimiter", action=TagText, default="-", metavar="CHAR",
                       help="between prefix and type in the tags of IN (and of OUT, unless "
                            "--to-tag-delimiter) (default: '-')")
-    tags.add_argument("--outside", action=opt.TagText, default="O", metavar="TAG",
+    tags.add_argument("--outside", action=TagText, default="O", metavar="TAG",
                       help="the outside tag of IN (and of OUT, unless --to-outside) "
                            "(default: 'O')")
     order = tags.add_mutually_exclusive_group()
@@ -142,10 +143,10 @@ def register(subparsers: Subparsers) -> None:
                        help="the tags of OUT are written TYPE-PREFIX (default: as IN's)")
     order.add_argument("--to-prefix", dest="to_suffix", action="store_const", const=False,
                        help="the tags of OUT are written PREFIX-TYPE (default: as IN's)")
-    tags.add_argument("--to-tag-delimiter", action=opt.TagText, default=None, metavar="CHAR",
+    tags.add_argument("--to-tag-delimiter", action=TagText, default=None, metavar="CHAR",
                       help="between prefix and type in the tags of OUT (default: "
                            "--tag-delimiter)")
-    tags.add_argument("--to-outside", action=opt.TagText, default=None, metavar="TAG",
+    tags.add_argument("--to-outside", action=TagText, default=None, metavar="TAG",
                       help="the outside tag of OUT (default: --outside)")
     out = parser.add_argument_group("output")
     out.add_argument("--labels-as", choices=("int", "string"), default="int",
@@ -153,7 +154,7 @@ def register(subparsers: Subparsers) -> None:
                           "(default: int)")
     out.add_argument("--parquet-kind", choices=("tags", "spans"), default=None,
                      help="what a Parquet OUT holds (default: what IN holds)")
-    out.add_argument("--chunk-size", type=opt._positive_int, default=None, metavar="N",
+    out.add_argument("--chunk-size", type=positive_int, default=None, metavar="N",
                      help=f"sentences or documents per chunk (default: {CHUNK_SIZE})")
     add_quiet_option(out)
     opt.add_conll_options(parser, writes=True)

@@ -13,6 +13,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._arg_types import positive_float, positive_int
 from nerscore.cli._output import (
     FormatGiven,
     add_quiet_option,
@@ -58,11 +59,11 @@ def register(subparsers: Subparsers) -> None:
                              "-o FILE names, else csv)")
     parser.add_argument("--plot", choices=("pr", "f1", "reliability"), default="pr",
                         help="the picture of --format svg|png (default: pr)")
-    parser.add_argument("--bins", type=opt._positive_int, default=15, metavar="N",
+    parser.add_argument("--bins", type=positive_int, default=15, metavar="N",
                         help="score bins of the reliability table (default: 15)")
     parser.add_argument("-o", "--output", metavar="FILE", default=None,
                         help="write to FILE (default: standard output; png needs FILE)")
-    parser.add_argument("--beta", type=opt._positive_float, default=1.0,
+    parser.add_argument("--beta", type=positive_float, default=1.0,
                         help="weight of recall in the F-score (default: 1)")
     add_quiet_option(parser)
     fm.add_input_format_options(parser)

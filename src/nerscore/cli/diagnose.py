@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._arg_types import enum_type
 from nerscore.cli._output import add_format_option, declare_files, output_renderer, write_result
 from nerscore.cli._unused import check_span_inputs
 
@@ -115,7 +116,7 @@ def register(subparsers: Subparsers) -> None:
     rules.add_argument("--gap-threshold", type=_ratio(0.0, 1.0, "a number from 0 to 1"),
                        default=0.1, metavar="X",
                        help="F1 gap between seen and unseen entities (default: 0.1)")
-    parser.add_argument("--mode", type=opt.enum_type(Mode, "mode"), default="lenient",
+    parser.add_argument("--mode", type=enum_type(Mode, "mode"), default="lenient",
                         metavar="MODE",
                         help="decoding of tags: " + ", ".join(m.value for m in Mode)
                              + " (default: lenient)")

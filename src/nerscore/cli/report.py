@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from nerscore.cli import _formats as fm, _options as opt
+from nerscore.cli._arg_types import display_name
 from nerscore.cli._labels import add_label_options
 from nerscore.cli._output import add_quiet_option, declare_files
 from nerscore.cli._progress import ProgressBar, size_text
@@ -71,7 +72,7 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("-o", "--output", metavar="FILE", default="report.html",
                         help="where to write the page; '-' for standard output "
                              "(default: report.html)")
-    parser.add_argument("--names", metavar="NAME", nargs="+", default=None, type=opt.display_name,
+    parser.add_argument("--names", metavar="NAME", nargs="+", default=None, type=display_name,
                         help="one name per PRED (default: the file names)")
     parser.add_argument("--title", default="nerscore report", help="title of the page")
     parser.add_argument("--no-errors", action="store_true",
