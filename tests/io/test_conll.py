@@ -219,6 +219,19 @@ def test_a_line_of_one_column_starting_with_a_hash_names_the_comments_option():
     assert "comment" not in str(info.value)
 
 
+def test_a_webanno_tsv_file_read_as_conll_names_its_format():
+    head = "#FORMAT=WebAnno TSV 3.3\n#T_SP=webanno.custom.Ner|value\n\n\n#Text=Ann\n"
+    for text in (head, "\ufeff" + head):
+        with pytest.raises(FormatError) as info:
+            read_text(text + "1-1\t0-3\tAnn\tPER\n", comments=False)
+        assert str(info.value).endswith("The file is WebAnno TSV (its first line says so): read "
+                                        "it as format 'webanno' (--gold-format webanno, "
+                                        "--pred-format webanno, ...).")
+    with pytest.raises(FormatError) as info:  # not for a '#FORMAT=' line further on
+        read_text("a O\n\n" + head)
+    assert "WebAnno" not in str(info.value)
+
+
 def test_auto_delimiter_is_decided_per_file():
     assert read_text("a b\tO\nc\tB-X\n").column_delimiter == "tab"
     assert read_text("a b\tO\nc\tB-X\n").tokens[0] == "a b"

@@ -319,8 +319,7 @@ def join_sides(g: Side, p: Side) -> Joined:
             notes.append(f"{g.by_file} and {p.by_file} each hold one document, named for its "
                          f"file ({quoted(g.ids[0])} and {quoted(p.ids[0])}): the two are scored "
                          "as one document.")
-            p = replace(p, ids=g.ids)
-            pi = gi
+            p.ids[:], pi = g.ids, gi  # (p is this call's own: side_of made it)
         if gi and pi and not (gi.keys() & pi.keys()):
             raise FormatError(
                 f"None of the {len(pi)} predicted document ids appear among the {len(gi)} gold "
