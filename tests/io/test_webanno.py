@@ -36,6 +36,30 @@ def test_multi_token_stacked_and_valueless_annotations():
     assert len(data.notes()) == 3
 
 
+@pytest.mark.parametrize(("row", "count"), [
+    ("1-1\t0-3\tAnn\tPER\t", {}),  # a tab may end the line
+    ("1-1\t0-3\tAnn\tPER", {}),
+    ("1-1\t0-3\tAnn\tPER\tX", {"long": 1}),
+    ("1-1\t0-3\tAnn", {"short": 1}),
+])
+def test_token_lines_of_other_columns_than_the_header_declares_are_counted(tmp_path, row, count):
+    data = read_webanno(write(tmp_path, f"#Text=Ann Lee\n{row}\n1-2\t4-7\tLee\t_\n"),
+                        layer="Entity")
+    assert data.counts == count
+    labels = [e.label for e in data.documents[0].spans]
+    assert labels == ([] if "short" in count else ["PER"])
+    notes = [n for n in data.notes() if "annotation columns" in n]
+    if "long" in count:
+        assert notes == [f"{tmp_path / 'doc.tsv'}: 1 token line has more annotation columns than "
+                         "the header's layers declare: the extra ones are not read."]
+    elif "short" in count:
+        assert notes == [f"{tmp_path / 'doc.tsv'}: 1 token line has fewer annotation columns "
+                         "than the header's layers declare: the missing ones are read as empty "
+                         "('_')."]
+    else:
+        assert notes == []
+
+
 def test_an_annotator_given_for_one_file_is_refused_not_ignored():
     with pytest.raises(OptionError, match=r"annotator='anna' chooses the files of an annotator "
                                           r"in a folder; .*news\.tsv is one file: leave it out"):

@@ -63,6 +63,7 @@ from nerscore.io._tool_spans import (
 from nerscore.io._webanno_export import find_export, held_files, layout_problem
 from nerscore.io.formats import AnnotatorSets, Format, ReadResult, register_format
 from nerscore.values.documents import Document
+from nerscore.values.wording import counted
 
 __all__ = ["FORMAT", "NAMED_ENTITY", "WebAnnoAnnotators", "WebAnnoData", "read_webanno",
            "read_webanno_annotators"]
@@ -89,7 +90,10 @@ class WebAnnoData(NamedTuple):
     counts : dict of str to int
         ``no_value`` (annotations without a value for the feature, not
         scored), ``stacked`` (tokens with several annotations of the layer),
-        ``utf16`` (spans whose offsets changed from UTF-16 code units).
+        ``utf16`` (spans whose offsets changed from UTF-16 code units),
+        ``short`` and ``long`` (token lines of fewer or more annotation
+        columns than the header's layers declare; a missing column is read
+        as ``_``, an extra one not at all).
     layer, feature : str
         What was read.
     path : str
@@ -191,6 +195,11 @@ def _count_notes(c: Mapping[str, int], layer: str, feature: str, path: str) -> t
                    "separate spans).")
     if c.get("utf16"):
         out.append(utf16_note(c["utf16"]))
+    for key, fewer, then in (("short", "fewer", "the missing ones are read as empty ('_')"),
+                             ("long", "more", "the extra ones are not read")):
+        if c.get(key):
+            out.append(f"{counted(c[key], 'token line')} {'has' if c[key] == 1 else 'have'} "
+                       f"{fewer} annotation columns than the header's layers declare: {then}.")
     return tuple(f"{path}: {n}" for n in out)
 
 
@@ -202,6 +211,7 @@ class _Header(NamedTuple):
     column: int  # index of the label column among the annotation columns
     layer: str
     feature: str
+    columns: int  # how many annotation columns the layers declare
 
 
 def _header(lines: list[str], source: str, layer: str, feature: str | None) -> _Header:
@@ -240,7 +250,7 @@ def _header(lines: list[str], source: str, layer: str, feature: str | None) -> _
     if features and feature not in features:
         raise OptionError(f"{source}: layer {quoted(name)} has no feature {quoted(feature)}; its features "
                           f"are {', '.join(map(quoted, features))}.", option="feature")
-    return _Header(first + (features.index(feature) if features else 0), name, feature)
+    return _Header(first + (features.index(feature) if features else 0), name, feature, column)
 
 
 def _document(path: Path, doc_id: str, *, encoding: str, layer: str, feature: str | None,
@@ -286,6 +296,9 @@ def _document(path: Path, doc_id: str, *, encoding: str, layer: str, feature: st
             placed = True
         tokens.append((n, begin, end, _unescape(cells[2])))
         annotations = cells[3:]
+        if len(annotations) != head.columns and not (  # a tab may end the line
+                len(annotations) == head.columns + 1 and not annotations[-1]):
+            counts["short" if len(annotations) < head.columns else "long"] += 1
         cell = annotations[head.column] if head.column < len(annotations) else "_"
         if cell in ("_", ""):
             continue
