@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import glob
+import logging
 import os
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -63,9 +64,13 @@ def _client(client: Any, workers: int, scheduler: str | None) -> tuple[Any, Any]
         return client, None
     if scheduler is not None:
         return Client(scheduler), None  # type: ignore[no-untyped-call]
+    # The cluster is this call's own: its processes' logs (a worker's heartbeat that fails
+    # with a traceback while a loaded machine shuts the cluster down, an event loop that was
+    # slow) are not the user's business; what fails a task reaches the client and is raised.
     cluster = LocalCluster(  # type: ignore[no-untyped-call]
         n_workers=max(workers, 1), threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address="127.0.0.1:0")  # its HTTP server on a free local port, not 8787
+        dashboard_address="127.0.0.1:0",  # its HTTP server on a free local port, not 8787
+        silence_logs=logging.CRITICAL)
     return Client(cluster), cluster  # type: ignore[no-untyped-call]
 
 
