@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from nerscore.render.table import column_width
+from nerscore.render.table import column_width, markdown_cell
 
 if TYPE_CHECKING:
     from nerscore.analysis.runs import Runs, RunStat
@@ -20,11 +20,6 @@ __all__ = ["render_runs_markdown", "render_runs_text"]
 
 #: Unstable gold entities listed by the text output (all of them are in the JSON).
 SHOWN = 20
-
-
-def _markdown_cell(text: str) -> str:
-    """Text made safe for one Markdown table cell (as :func:`nerscore.render.text.markdown_cell`)."""
-    return " ".join(text.split("\n")).replace("|", "\\|")
 
 
 def _cell(s: RunStat, digits: int) -> str:
@@ -147,6 +142,6 @@ def render_runs_markdown(runs: Runs, digits: int = 2, *, gold: str | None = None
            "|---|---:|---:|---:|---:|---:|---:|"]
     for r in _rows(runs, digits):
         if r is not None:
-            out.append("| " + " | ".join([_markdown_cell(r[0]), *r[1:]]) + " |")
-    out += ["", "runs: " + ", ".join(_markdown_cell(x) for x in runs.names), ""]
+            out.append("| " + " | ".join([markdown_cell(r[0]), *r[1:]]) + " |")
+    out += ["", "runs: " + ", ".join(markdown_cell(x) for x in runs.names), ""]
     return "\n".join(out + _stability(runs, n, markdown=True))

@@ -28,14 +28,17 @@ def column_width(cells: Iterable[str]) -> int:
 
 
 def markdown_cell(text: str) -> str:
-    r"""``text`` as a Markdown table cell: ``|`` escaped, each run of white space one space.
+    r"""``text`` as one Markdown table cell: ``|`` escaped, each line break a space.
+
+    Other white space is kept as it is (labels ``'LOC'`` and ``'LOC '`` are
+    two labels).
 
     Examples
     --------
-    >>> markdown_cell("PER|ORG\n  LOC")
-    'PER\\|ORG LOC'
+    >>> markdown_cell("PER|ORG\nLOC ")
+    'PER\\|ORG LOC '
     """
-    return " ".join(text.replace("|", "\\|").split())
+    return " ".join(text.splitlines()).replace("|", "\\|")
 
 
 def table_lines(header: Sequence[str], rows: Sequence[Sequence[str]], *,

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from nerscore.render.registry import Renderer, ScoreOutput, register_renderer
-from nerscore.render.table import column_width
+from nerscore.render.table import column_width, markdown_cell
 from nerscore.scoring.report import Report, Row
 from nerscore.values.wording import counted
 
 __all__ = [
-    "MARKDOWN", "TEXT", "format_count", "markdown_cell", "render_markdown", "render_rich",
+    "MARKDOWN", "TEXT", "format_count", "render_markdown", "render_rich",
     "render_text", "report_header",
 ]
 
@@ -199,17 +199,6 @@ def render_markdown(report: Report, *, digits: int = 2) -> str:
     if report.accuracy is not None or report.n_tokens is not None:
         out += ["", f"Accuracy: {_accuracy(report, digits)}"]
     return "\n".join(out)
-
-
-def markdown_cell(text: str) -> str:
-    r"""Text made safe for one Markdown table cell (pipes escaped, line breaks folded).
-
-    Examples
-    --------
-    >>> print(markdown_cell("a|b"))
-    a\|b
-    """
-    return " ".join(text.split("\n")).replace("|", "\\|")
 
 
 def render_rich(report: Report) -> Any:
