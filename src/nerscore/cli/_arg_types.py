@@ -26,6 +26,7 @@ __all__ = [
     "confidence_level",
     "display_name",
     "enum_type",
+    "float_type",
     "non_negative_int",
     "option_type",
     "positive_float",
@@ -79,7 +80,7 @@ def enum_type(enum: type[OptionEnum], name: str) -> Callable[[str], str]:
     return parse
 
 
-def _float_type(valid: Callable[[float], bool], expected: str) -> Callable[[str], float]:
+def float_type(valid: Callable[[float], bool], expected: str) -> Callable[[str], float]:
     """An argparse ``type`` for a number that ``valid`` accepts (``expected`` names them)."""
 
     def parse(value: str) -> float:
@@ -94,7 +95,7 @@ def _float_type(valid: Callable[[float], bool], expected: str) -> Callable[[str]
     return parse
 
 
-positive_float = _float_type(lambda x: x > 0 and not math.isinf(x), "a positive number")
+positive_float = float_type(lambda x: x > 0 and not math.isinf(x), "a positive number")
 
 
 def non_negative_int(value: str) -> int:
@@ -179,7 +180,7 @@ def zero_division(value: str) -> str | float:
     return _ZERO_DIVISION[key]
 
 
-confidence_level = _float_type(lambda x: 0 < x < 1, "a number between 0 and 1 (exclusive)")
+confidence_level = float_type(lambda x: 0 < x < 1, "a number between 0 and 1 (exclusive)")
 
 
 def positive_int(value: str) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from nerscore.cli import _formats as fm, _options as opt
-from nerscore.cli._arg_types import enum_type
+from nerscore.cli._arg_types import enum_type, float_type, non_negative_int
 from nerscore.cli._output import add_format_option, declare_files, output_renderer, write_result
 from nerscore.cli._unused import check_span_inputs
 
@@ -43,29 +43,7 @@ exit status: 0 when the diagnostics were written (whatever they found); 1 for
 a file that cannot be read or bad data; 2 for a usage error.
 """
 
-
-
-def _ratio(low: float, high: float | None, what: str) -> Any:
-    def parse(value: str) -> float:
-        try:
-            x = float(value)
-        except ValueError:
-            x = float("nan")
-        if not (x >= low and (high is None or x <= high)):
-            raise argparse.ArgumentTypeError(f"expected {what}; got {value!r}")
-        return x
-
-    return parse
-
-
-def _count(value: str) -> int:
-    try:
-        x = int(value)
-    except ValueError:
-        x = -1
-    if x < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0; got {value!r}")
-    return x
+_FRACTION = float_type(lambda x: 0 <= x <= 1, "a number from 0 to 1")
 
 
 def register(subparsers: Subparsers) -> None:
@@ -95,25 +73,25 @@ def register(subparsers: Subparsers) -> None:
     add_format_option(out, kind="diagnostics")
     out.add_argument("-o", "--output", metavar="FILE", default=None,
                      help="write to FILE (default: standard output)")
-    out.add_argument("--digits", type=_count, default=2, metavar="N",
+    out.add_argument("--digits", type=non_negative_int, default=2, metavar="N",
                      help="decimals of scores (default: 2)")
     out.add_argument("-q", "--quiet", action="store_true",
                      help="print no notes or warnings on standard error (errors still are)")
     rules = parser.add_argument_group("thresholds")
-    rules.add_argument("--min-instances", type=_count, default=15, metavar="N",
+    rules.add_argument("--min-instances", type=non_negative_int, default=15, metavar="N",
                        help="fewest training entities per label (default: 15)")
-    rules.add_argument("--shift-threshold", type=_ratio(1.0, None, "a number > 1"),
+    rules.add_argument("--shift-threshold", type=float_type(lambda x: x >= 1, "a number >= 1"),
                        default=2.0, metavar="K",
                        help="factor by which a label's share may change between train and "
                             "test (default: 2)")
-    rules.add_argument("--confusion-threshold", type=_ratio(0.0, 1.0, "a number from 0 to 1"),
+    rules.add_argument("--confusion-threshold", type=_FRACTION,
                        default=0.1, metavar="X",
                        help="share of a label's entities predicted as another label "
                             "(default: 0.1)")
-    rules.add_argument("--seen-threshold", type=_ratio(0.0, 1.0, "a number from 0 to 1"),
+    rules.add_argument("--seen-threshold", type=_FRACTION,
                        default=0.5, metavar="X",
                        help="share of test entities seen in training (default: 0.5)")
-    rules.add_argument("--gap-threshold", type=_ratio(0.0, 1.0, "a number from 0 to 1"),
+    rules.add_argument("--gap-threshold", type=_FRACTION,
                        default=0.1, metavar="X",
                        help="F1 gap between seen and unseen entities (default: 0.1)")
     parser.add_argument("--mode", type=enum_type(Mode, "mode"), default="lenient",
