@@ -342,7 +342,7 @@ def test_span_inputs_score_like_the_tags_they_come_from(seed):
     assert r.accuracy is None
     # token scores over units equal token scores over tags (lenient decoding covers every
     # typed non-O token)
-    from nerscore.values.tags import encode_pair
+    from nerscore.values.tag_input import encode_pair
 
     tok = token_counts(*encode_pair(y_true, y_pred))
     units = nerscore.count_matches(_as_spans(y_true), _as_spans(y_pred), match="token")
@@ -494,3 +494,31 @@ def test_a_flat_list_of_entities_keeps_their_sentences():
     assert nerscore.evaluate(still, moved, zero_division=0.0).micro.tp == 0
     with pytest.raises(nerscore.InvalidSpanError, match="has sentence -1"):
         nerscore.evaluate([nerscore.Entity(nerscore.Span(0, 1), "PER", sentence=-1)], still)
+
+
+_tag = st.sampled_from(["O", "B-A", "I-A", "B-B", "I-B", "E-A", "S-B"])
+_tag_corpus = st.integers(0, 6).flatmap(lambda width: st.lists(
+    st.lists(_tag, min_size=width, max_size=width), max_size=5))
+
+
+@settings(max_examples=100, deadline=None)
+@given(_tag_corpus, st.data())
+def test_tag_arrays_score_as_the_same_lists(gold, data):
+    """A 2-D array, a list of 1-D arrays or an object array give what the lists give."""
+    pred = data.draw(st.tuples(*[st.lists(_tag, min_size=len(s), max_size=len(s))
+                                 for s in gold]).map(list))
+    width = len(gold[0]) if gold else 0
+    lists = prepare(gold, pred, Decoding("IOBES"))
+    expected = nerscore.evaluate(gold, pred, zero_division=0.0, scheme="IOBES", mode="strict")
+    forms = [np.array(gold, dtype="<U3").reshape(len(gold), width),
+             [np.array(s, dtype="<U3") for s in gold],
+             np.array(gold, dtype=object).reshape(len(gold), width)]
+    for form in forms:
+        arrays = prepare(form, np.array(pred, dtype="<U3").reshape(len(pred), width),
+                         Decoding("IOBES"))
+        assert rows(arrays.gold) == rows(lists.gold)
+        assert rows(arrays.pred) == rows(lists.pred)
+        assert arrays.gold.n_sequences == lists.gold.n_sequences
+        assert arrays.tokens_correct() == lists.tokens_correct()
+        report = nerscore.evaluate(form, pred, zero_division=0.0, scheme="IOBES", mode="strict")
+        assert report.to_dict() == expected.to_dict()

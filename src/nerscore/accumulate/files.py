@@ -343,7 +343,7 @@ def _tag_error(y_true: object, y_pred: object, decoding: Decoding,
 def _first_tag_error(y_true: EncodedTags, y_pred: EncodedTags, decoding: Decoding,
                      below: int) -> tuple[int, NerscoreError] | None:
     from nerscore.decode.entities import decode
-    from nerscore.values.tags import encode_pair
+    from nerscore.values.tag_input import encode_pair
 
     try:
         t, p = encode_pair(y_true, y_pred)

@@ -24,7 +24,7 @@ from nerscore.values.counts import Counts
 from nerscore.values.ratios import check_zero_division
 from nerscore.values.schemes import Scheme, SchemeTable, get_scheme
 from nerscore.values.spans import EntityColumns
-from nerscore.values.tags import encode_pair
+from nerscore.values.tag_input import encode_pair
 
 __all__ = [
     "BILOU",

@@ -101,7 +101,8 @@ from nerscore.decode.seqeval_rules import (
 from nerscore.render.seqeval import format_seqeval, seqeval_report_dict
 from nerscore.scoring import metrics as _metrics
 from nerscore.values.ratios import check_zero_division
-from nerscore.values.tags import EncodedTags, encode_pair
+from nerscore.values.tag_input import encode_pair
+from nerscore.values.tags import EncodedTags
 
 __all__ = [
     "BILOU",

@@ -22,9 +22,10 @@ from nerscore.values import schemes as sc
 from nerscore.values.decoding import Decoding
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import Entity, EntityColumns
-from nerscore.values.tags import EncodedTags, check_vocab, encode_lists, parse_vocab
+from nerscore.values.tag_input import encode_lists
+from nerscore.values.tags import EncodedTags, check_vocab, parse_vocab
 
-__all__ = ["decode", "decode_counted", "entities_to_tags", "nested", "strict_notes",
+__all__ = ["decode", "decode_counted", "entities_to_tags", "strict_notes",
            "strict_notes_by", "tags_to_entities", "write_tags"]
 
 
@@ -200,8 +201,11 @@ def tags_to_entities(
 
     Parameters
     ----------
-    tags : list of str, list of list of str, or EncodedTags
-        One sequence, or one sequence per sentence.
+    tags : list of str, list of list of str, array of str, or EncodedTags
+        One sequence, or one sequence per sentence: a sentence may be a 1-D
+        NumPy array of ``str``, and a 2-D one holds one sentence per row (read
+        as every function taking tags reads them: ``docs/schemes.md``, "Tag
+        input").
     scheme : str or Scheme, optional
         ``IO``, ``IOB1``, ``IOB2``/``BIO``, ``IOE1``, ``IOE2``, ``IOBES``/``BIOES``,
         ``BILOU`` or ``BMES``. Required by ``mode="strict"``; when given, tags
@@ -246,22 +250,8 @@ def tags_to_entities(
     0
     """
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
-    enc = tags if isinstance(tags, EncodedTags) else encode_lists(nested(tags), "tags")
+    enc = tags if isinstance(tags, EncodedTags) else encode_lists(tags, "tags")
     return decode(enc, decoding).sorted().to_entities()
-
-
-def nested(tags: Sequence[str] | Sequence[Sequence[str]]) -> Sequence[Sequence[str]]:
-    """One sequence of tags as a list of one sentence; several sentences as they are."""
-    if isinstance(tags, str):
-        raise InputTypeError("Expected a sequence of tags, got a single string; give one "
-                             "sentence as a list of tags, such as ['B-PER', 'I-PER', 'O'].")
-    if not isinstance(tags, Sequence | np.ndarray):
-        raise InputTypeError(
-            f"Expected `tags` to be a list of tags or a list of tag sequences; got "
-            f"{type(tags).__name__}. Pass a list (for example list(...) of an iterator).")
-    if len(tags) == 0 or isinstance(tags[0], str):
-        return [tags]  # type: ignore[list-item]
-    return tags
 
 
 _WRITE_LETTERS = {

@@ -1,7 +1,8 @@
 """Whether an input is tag sequences or spans (see :mod:`nerscore.decode.inputs`).
 
 Which kind an input is comes from its first span or tag: a list of lists of
-``str`` is tags, a list of lists of tuples/dicts/entities is spans. Inputs
+``str`` (or of 1-D arrays of ``str``, or a 2-D array of ``str``) is tags, a
+list of lists of tuples/dicts/entities is spans. Inputs
 without a single tag or span (``[]``, ``[[], []]``) are read as tags unless
 the other side is spans; a mapping or documents are always spans. Integer
 label ids are refused with the way to wrap them.
@@ -44,7 +45,9 @@ def _side_kind(y: object) -> Kind | None:
         return "tags"
     if isinstance(y, Mapping):
         return "spans"
-    if isinstance(y, (str, bytes)) or not isinstance(y, Sequence):
+    if isinstance(y, np.ndarray) and y.dtype.kind == "U":
+        return "tags"
+    if isinstance(y, (str, bytes)) or not isinstance(y, Sequence | np.ndarray):
         return None  # encode_pair raises its own error
     for item in y:
         if isinstance(item, (Document, Mapping, Entity)):
@@ -53,7 +56,7 @@ def _side_kind(y: object) -> Kind | None:
             return "tags"
         if _looks_like_span(item):
             return "spans"  # one document given as a flat list of spans
-        if isinstance(item, Sequence) and not isinstance(item, (str, bytes)):
+        if isinstance(item, Sequence | np.ndarray) and not isinstance(item, (str, bytes)):
             for x in item:
                 kind = item_kind(x)
                 if kind is not None:

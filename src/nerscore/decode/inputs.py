@@ -48,7 +48,8 @@ from nerscore.errors import (
 from nerscore.values.decoding import Decoding
 from nerscore.values.documents import Document, span_columns
 from nerscore.values.spans import Entity, EntityColumns, Span
-from nerscore.values.tags import EncodedTags, encode_pair
+from nerscore.values.tag_input import encode_pair
+from nerscore.values.tags import EncodedTags
 
 __all__ = ["Prepared", "prepare", "prepare_spans", "unwrap"]
 

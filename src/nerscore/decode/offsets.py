@@ -56,7 +56,7 @@ from nerscore.values.documents import (
 )
 from nerscore.values.schemes import Mode, Scheme
 from nerscore.values.spans import Entity, Span
-from nerscore.values.tags import EncodedTags
+from nerscore.values.tag_input import encode_lists
 
 __all__ = [
     "SpanConversion",
@@ -486,7 +486,8 @@ def tags_to_char_spans(
             expected=len(tokens), actual=len(tags),
         )
     decoding = Decoding(scheme, mode, suffix, delimiter, outside)
-    ents = decode(EncodedTags.from_lists([list(tags)]), decoding).sorted().to_entities()
+    enc = encode_lists([tags], "tags", one=False)
+    ents = decode(enc, decoding).sorted().to_entities()
     return token_spans_to_char_spans(ents, tokens, text=text)
 
 

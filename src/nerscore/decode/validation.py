@@ -14,12 +14,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from nerscore.decode.decoder import flatten_with_separators
-from nerscore.decode.entities import decode, nested as nested_tags, write_tags
+from nerscore.decode.entities import decode, write_tags
 from nerscore.errors import InvalidTagError, SchemeError, quoted
 from nerscore.values import schemes as sc
 from nerscore.values.decoding import Decoding
 from nerscore.values.options import OptionEnum
 from nerscore.values.schemes import Mode, Scheme
+from nerscore.values.tag_input import encode_lists, tag_sequences
 from nerscore.values.tags import EncodedTags, parse_vocab
 
 __all__ = [
@@ -98,7 +99,7 @@ class ValidationResult:
 def _encode(tags: object) -> EncodedTags:
     if isinstance(tags, EncodedTags):
         return tags
-    return EncodedTags.from_lists(nested_tags(tags))  # type: ignore[arg-type]
+    return encode_lists(tags, "tags")
 
 
 def validate_tags(
@@ -113,9 +114,10 @@ def validate_tags(
 
     Parameters
     ----------
-    tags : list of str, list of list of str, or EncodedTags
-        With ``EncodedTags`` carrying ``source``/``lines``/``tokens``, issues
-        name the file, line and token text.
+    tags : list of str, list of list of str, array of str, or EncodedTags
+        As for :func:`nerscore.tags_to_entities`. With ``EncodedTags``
+        carrying ``source``/``lines``/``tokens``, issues name the file, line
+        and token text.
     scheme : str or Scheme
         The scheme the tags claim to follow.
     suffix, delimiter, outside
@@ -236,7 +238,8 @@ def repair_tags(
 
     Parameters
     ----------
-    tags : list of str or list of list of str
+    tags : list of str, list of list of str, or array of str
+        As for :func:`nerscore.tags_to_entities`.
     scheme : str or Scheme
     method : {"begin", "discard"}
         ``begin`` keeps every chunk the lenient decoder reads (an invalid
@@ -267,9 +270,9 @@ def repair_tags(
     """
     how = RepairMethod.parse(method, name="method")
     decoding = Decoding(scheme, suffix=suffix, delimiter=delimiter, outside=outside)
-    flat = len(tags) == 0 or isinstance(tags[0], str)
-    nested = [list(s) for s in nested_tags(tags)]
-    enc = EncodedTags.from_lists(nested)
+    sequences, flat = tag_sequences(tags, "tags")
+    nested = [list(s) for s in sequences]
+    enc = encode_lists(nested, "tags")
     result = check_tags(enc, decoding)
     if not result.is_valid:
         bad = [i for i in result.issues if i.kind == "invalid_tag"]

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from nerscore.errors import InvalidTagError, quoted
 from nerscore.io._conll_fields import FIELD_RULE, check_shape, first_bad_field
 from nerscore.io._conll_text import ConllText, FieldView
+from nerscore.values.tag_input import encode_lists
 from nerscore.values.tags import EncodedTags
 
 __all__ = [
@@ -260,7 +261,8 @@ class ConllCorpus:
         text = self._text
         if text is None:
             raise ValueError("This corpus has no file text to rewrite.")
-        new = labels if isinstance(labels, EncodedTags) else EncodedTags.from_lists(labels)
+        new = labels if isinstance(labels, EncodedTags) else encode_lists(labels, "labels",
+                                                                          one=False)
         check_shape(self.tags, new, "the corpus", "the new labels")
         new_vocab = np.asarray(new.vocab, dtype=object)
         old_vocab = np.asarray(self.tags.vocab, dtype=object)

@@ -7,10 +7,13 @@ from collections.abc import Sequence
 from itertools import chain
 from typing import IO, Literal
 
+import numpy as np
+
 from nerscore.errors import InputTypeError, quoted
 from nerscore.io._conll_fields import FIELD_RULE, check_shape, first_bad_field
 from nerscore.io.atomic import atomic_open
-from nerscore.values.tags import EncodedTags, encode_lists
+from nerscore.values.tag_input import encode_lists, tag_sequences
+from nerscore.values.tags import EncodedTags
 
 __all__ = ["write_conll"]
 
@@ -33,6 +36,9 @@ def write_conll(
         One list of tokens per sentence.
     *columns : list of list of str
         Further columns (e.g. gold and predicted labels), shaped like ``tokens``.
+        NumPy arrays of ``str`` (a 2-D one, or one 1-D array per sentence) are
+        read as the same lists, here and in ``tokens`` (``docs/schemes.md``,
+        "Tag input").
     column_delimiter : {"space", "tab"}
         Between columns.
     documents : sequence of int
@@ -93,11 +99,13 @@ def write_conll(
     cols = [tokens, *columns]
     names = ["tokens"] + [f"column {i + 1}" for i in range(len(columns))]
     for col, name in zip(cols, names, strict=True):
-        if isinstance(col, str) or not isinstance(col, Sequence | EncodedTags):
+        if isinstance(col, str) or not isinstance(col, Sequence | EncodedTags | np.ndarray):
             raise InputTypeError(
                 f"Expected {name} to be a list of sentences (lists of str); got "
                 f"{type(col).__name__}. Call write_conll(path, tokens, *columns).")
-    enc = [c if isinstance(c, EncodedTags) else encode_lists(c, name)
+    cols = [c if isinstance(c, EncodedTags) else tag_sequences(c, name, one=False)[0]
+            for c, name in zip(cols, names, strict=True)]
+    enc = [c if isinstance(c, EncodedTags) else encode_lists(c, name, one=False)
            for c, name in zip(cols, names, strict=True)]
     for e, name in zip(enc[1:], names[1:], strict=True):
         check_shape(enc[0], e, "tokens", name)

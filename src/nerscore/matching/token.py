@@ -29,7 +29,7 @@ def token_counts(gold: EncodedTags, pred: EncodedTags, decoding: Decoding | None
 
     Examples
     --------
-    >>> from nerscore.values.tags import encode_pair
+    >>> from nerscore.values.tag_input import encode_pair
     >>> g, p = encode_pair([["B-PER", "I-PER", "O"]], [["B-PER", "B-PER", "B-LOC"]])
     >>> c = token_counts(g, p)
     >>> c.to_dict(), c.tokens_correct

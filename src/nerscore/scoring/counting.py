@@ -185,7 +185,9 @@ def count_matches(
     Parameters
     ----------
     y_true, y_pred : tag sequences, EncodedTags, or span documents
-        Gold and prediction: tag sequences (one list per sentence), or span
+        Gold and prediction: tag sequences (one list per sentence; NumPy
+        arrays of ``str`` are read as the same lists: ``docs/schemes.md``,
+        "Tag input"), or span
         documents (lists of ``(start, end, label)``, ``Document`` objects or
         ``{doc_id: spans}`` mappings; see the README).
     scheme, mode, suffix, delimiter, outside : optional

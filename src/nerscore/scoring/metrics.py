@@ -173,7 +173,7 @@ def accuracy_score(y_true: object, y_pred: object, *, zero_division: Any = "warn
     0.6666666666666666
     """
     from nerscore.decode.input_kind import input_kind
-    from nerscore.values.tags import encode_pair
+    from nerscore.values.tag_input import encode_pair
 
     zd = check_zero_division(zero_division)
     if input_kind(y_true, y_pred) == "spans":

@@ -17,21 +17,15 @@ import numpy as np
 import numpy.typing as npt
 
 from nerscore.errors import (
-    InputTypeError,
     InvalidTagError,
-    LengthMismatchError,
-    NerscoreError,
     quoted,
 )
 from nerscore.values import schemes as sc
 from nerscore.values.decoding import Decoding
 from nerscore.values.schemes import Scheme, SchemeTable
 from nerscore.values.slices import Slices
-from nerscore.values.spans import recode
 
-__all__ = [
-    "EncodedTags", "ParsedVocab", "Slices", "encode_pair", "encode_strings", "parse_vocab",
-]
+__all__ = ["EncodedTags", "ParsedVocab", "Slices", "encode_strings", "parse_vocab"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -315,104 +309,6 @@ def _encode_flat_slow(
             index[tag] = len(index)
     ids = np.fromiter(map(index.__getitem__, flat), dtype=np.int64, count=n)
     return ids, tuple(index)
-
-
-def encode_pair(
-    y_true: object, y_pred: object
-) -> tuple[EncodedTags, EncodedTags]:
-    """Encode gold and predicted tags against one shared vocabulary, checking their shapes."""
-    t = y_true if isinstance(y_true, EncodedTags) else _encode_side(y_true, "y_true", None)
-    p = y_pred if isinstance(y_pred, EncodedTags) else _encode_side(y_pred, "y_pred", t.vocab)
-    check_same_shape(t, p)
-    if p.vocab != t.vocab:
-        vocab = tuple(dict.fromkeys(t.vocab + p.vocab))
-        t = _recode(t, vocab)
-        p = _recode(p, vocab)
-    return t, p
-
-
-def _recode(enc: EncodedTags, vocab: tuple[str, ...]) -> EncodedTags:
-    if enc.vocab == vocab:
-        return enc
-    if vocab[: len(enc.vocab)] == enc.vocab:  # only new tags appended: ids unchanged
-        return EncodedTags(enc.ids, enc.offsets, vocab, enc.source, enc.lines, enc.tokens,
-                           enc.first)
-    return EncodedTags(recode(enc.ids, enc.vocab, vocab), enc.offsets, vocab, enc.source,
-                       enc.lines, enc.tokens, enc.first)
-
-
-def _encode_side(y: object, name: str, vocab: Sequence[str] | None) -> EncodedTags:
-    """Encode one side, naming the side and the place of a tag that is not a string."""
-    return encode_lists(_as_lists(y, name), name, vocab)
-
-
-def encode_lists(sequences: Sequence[Sequence[str]], name: str,
-                 vocab: Sequence[str] | None = None) -> EncodedTags:
-    """:meth:`EncodedTags.from_lists`, naming ``name`` and the place of a tag that is not a str.
-
-    Raises
-    ------
-    InputTypeError
-        For a tag that is not a string, or a sentence that is not a sequence.
-    """
-    if not set(map(type, sequences)) <= {list, tuple}:  # the common case, checked at C speed
-        for k, seq in enumerate(sequences):
-            if isinstance(seq, str) or not hasattr(seq, "__len__"):
-                raise InputTypeError(
-                    f"Expected `{name}` to be a list of tag sequences; item {k} is "
-                    f"{type(seq).__name__} {seq!r}."
-                )
-    try:
-        return EncodedTags.from_lists(sequences, vocab=vocab)
-    except TypeError as exc:
-        if isinstance(exc, NerscoreError):
-            raise
-        for k, seq in enumerate(sequences):
-            for i, tag in enumerate(seq):
-                if not isinstance(tag, str):
-                    raise InputTypeError(
-                        f"Expected every tag of `{name}` to be a str; token {i} of sentence {k} "
-                        f"is {type(tag).__name__} {tag!r}."
-                    ) from None
-        raise
-
-
-def _as_lists(y: object, name: str) -> Sequence[Sequence[str]]:
-    if isinstance(y, str) or not isinstance(y, Sequence):
-        raise InputTypeError(
-            f"Expected `{name}` to be a list of tag sequences (list of lists of str) or "
-            f"EncodedTags; got {type(y).__name__}."
-        )
-    if len(y) and all(isinstance(t, str) for t in y):
-        return [y]
-    if set(map(type, y)) <= {list, tuple}:  # the common case, checked at C speed
-        return y
-    for k, seq in enumerate(y):
-        if isinstance(seq, str) or not isinstance(seq, Sequence):
-            raise InputTypeError(
-                f"Expected `{name}` to be a list of tag sequences; item {k} is "
-                f"{type(seq).__name__} {seq!r}."
-            )
-    return y
-
-
-def check_same_shape(t: EncodedTags, p: EncodedTags) -> None:
-    """Raise :class:`LengthMismatchError` naming the first sequence whose lengths differ."""
-    if t.n_sequences != p.n_sequences:
-        raise LengthMismatchError.of_counts(t.source, t.n_sequences, p.source, p.n_sequences)
-    if not np.array_equal(t.offsets, p.offsets):
-        lt, lp = t.lengths, p.lengths
-        k = int(np.flatnonzero(lt != lp)[0])
-        where = ""
-        if t.source or p.source:
-            where = f" ({t.source or 'gold'} vs {p.source or 'prediction'})"
-        raise LengthMismatchError(
-            f"Sentence {t.first + k} has {int(lt[k])} gold tags but {int(lp[k])} predicted "
-            f"tags{where}; every sentence needs one predicted tag per gold token.",
-            expected=int(lt[k]),
-            actual=int(lp[k]),
-            sentence=t.first + k,
-        )
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ from nerscore.errors import FormatError, InputTypeError, LengthMismatchError, Op
 from nerscore.values.decoding import Decoding
 from nerscore.values.label_ops import LabelOps, label_notes
 from nerscore.values.spans import Entity, EntityColumns, Span
+from nerscore.values.tag_input import encode_lists
 from nerscore.values.tags import EncodedTags
 
 __all__ = ["DECIDED", "LEFT_OUT", "Annotated", "annotator_names", "join_annotations", "relabel",
@@ -238,7 +239,8 @@ def join_annotations(
         raise InputTypeError(f"Some annotation sets are tag sequences and others spans ({shown}); "
                              "give every annotator's set in the same form.")
     if kinds[0] == "tags":
-        return _join_tags(ann_names, sets, decoding)
+        keys = list(annotations) if isinstance(annotations, Mapping) else range(len(sets))
+        return _join_tags(ann_names, sets, decoding, [f"annotations[{k!r}]" for k in keys])
     given = decoding.given()
     if given:
         raise OptionError(f"{', '.join(given)} only apply to tag sequences, but the annotation "
@@ -255,9 +257,11 @@ def _shared_labels(cols: list[EntityColumns]) -> list[EntityColumns]:
     return [c.with_labels(labels) for c in cols]
 
 
-def _join_tags(names: list[str], sets: list[Any], decoding: Decoding) -> Annotated:
-    encoded = [s if isinstance(s, EncodedTags) else _encode(s, n) for s, n in
-               zip(sets, names, strict=True)]
+def _join_tags(names: list[str], sets: list[Any], decoding: Decoding,
+               where: list[str]) -> Annotated:
+    """Tag sets joined; ``where`` names each set as the caller gave it (for messages)."""
+    encoded = [s if isinstance(s, EncodedTags) else encode_lists(s, w) for s, w in
+               zip(sets, where, strict=True)]
     first = encoded[0]
     for enc, name in zip(encoded[1:], names[1:], strict=True):
         if enc.n_sequences != first.n_sequences:
@@ -284,17 +288,6 @@ def _join_tags(names: list[str], sets: list[Any], decoding: Decoding) -> Annotat
     return Annotated(tuple(names), "tags", None, np.ones((len(names), n), dtype=bool),
                      tuple(cols), tags=tuple(encoded), tokens=tokens, decoding=decoding,
                      notes=notes)
-
-
-def _encode(s: object, name: str) -> EncodedTags:
-    if isinstance(s, (str, bytes)) or not isinstance(s, Sequence):
-        raise InputTypeError(f"Expected the tags of annotator {name!r} to be a list of tag "
-                             f"sequences; got {type(s).__name__}.")
-    for k, sent in enumerate(s):
-        if isinstance(sent, (str, bytes)) or not isinstance(sent, Sequence):
-            raise InputTypeError(f"Expected sentence {k} of annotator {name!r} to be a list of "
-                                 f"tags; got {type(sent).__name__} {sent!r}.")
-    return EncodedTags.from_lists(s)
 
 
 def _join_spans(names: list[str], sets: list[Any], absent: str) -> Annotated:
