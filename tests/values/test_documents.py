@@ -209,11 +209,13 @@ def test_a_span_with_a_long_label_is_quoted_short():
 
 
 @pytest.mark.parametrize(("entity", "message"), [
-    (Entity(Span(0.5, 1), "A"), r"needs integer offsets; got start 0\.5 and end 1"),  # type: ignore[arg-type]
+    # Span(0.5, 1) is refused when built; an entity built without checks is caught here
+    (Entity._checked(0.5, 1, "A"), r"needs integer offsets; got start 0\.5 and end 1"),  # type: ignore[arg-type]
     (Entity(Span(0, 1), 5), r"needs a str label; got int 5"),  # type: ignore[arg-type]
     (Entity((0, 1), "A"), r"has span \(0, 1\), not a Span; write Entity\(Span"),  # type: ignore[arg-type]
 ])
 def test_an_entity_that_is_no_span_is_named_for_what_it_is(entity, message):
-    """Entities are built unchecked; scoring them says what is wrong (not an int64 overflow)."""
+    """An entity's label and span are not checked when it is built (its Span's bounds are);
+    scoring it says what is wrong (not an int64 overflow)."""
     with pytest.raises(InvalidSpanError, match=message):
         span_columns([[entity]], names=[0])

@@ -6,11 +6,13 @@ import copy
 import dataclasses
 import pickle
 
+import numpy as np
 import pytest
 
 from nerscore.errors import InvalidSpanError
+from nerscore.matching.overlap import match_overlap
 from nerscore.values.documents import Document
-from nerscore.values.spans import Entity, Span
+from nerscore.values.spans import Entity, EntityColumns, Span
 
 
 @pytest.mark.parametrize(("start", "end"), [(3, 1), (-1, 2), (-2, -1)])
@@ -75,3 +77,58 @@ def test_documents_of_every_shape_hold_the_same_entities():
 def test_a_span_off_the_fast_path_is_refused_as_before(span, message):
     with pytest.raises(InvalidSpanError, match=message):
         Document("d", [(0, 1, "X"), span], "Anna flew")
+
+
+@pytest.mark.parametrize(("start", "end", "what"), [
+    (0.5, 2, r"its start is float 0\.5"),
+    (1.0, 2, r"its start is float 1\.0"),
+    (0, 2.5, r"its end is float 2\.5"),
+    (True, 2, r"its start is bool True"),
+    (np.True_, 2, r"its start is bool np\.True_"),
+    (np.float64(1), 2, r"its start is float64 np\.float64\(1\.0\)"),
+    ("0", 2, r"its start is str '0'"),
+    (0, None, r"its end is NoneType None"),
+])
+def test_a_span_of_offsets_that_are_no_integers_is_refused_when_built(start, end, what):
+    """Not later, where one path would cut 0.5 to 0 and another refuse it."""
+    pattern = rf"^Span\(.*\) needs integer offsets \(int or a NumPy integer\); {what}\. "
+    with pytest.raises(InvalidSpanError, match=pattern):
+        Span(start, end)
+    with pytest.raises(InvalidSpanError, match=pattern):
+        Entity(Span(start, end), "PER")
+
+
+def test_numpy_integer_offsets_are_stored_as_int():
+    span = Span(np.int64(3), np.uint8(7))
+    assert (span, type(span.start), type(span.end)) == (Span(3, 7), int, int)
+    assert repr(Entity(span, "X")) == "Entity(span=Span(start=3, end=7), label='X', sentence=0)"
+    with pytest.raises(InvalidSpanError, match="got start=-1, end=2"):
+        Span(np.int64(-1), 2)
+
+
+@pytest.mark.parametrize("column", ["seq", "start", "end", "label"])
+@pytest.mark.parametrize("value", [0.5, np.nan, "a"])
+def test_entity_columns_refuse_values_that_are_no_whole_numbers(column, value):
+    """A cast would cut 0.5 to 0: the overlap matchers would score another span."""
+    values = {"seq": [0, 0], "start": [0, 1], "end": [2, 3], "label": [0, 0]}
+    values[column] = [values[column][0], value]
+    with pytest.raises(InvalidSpanError, match=rf"^EntityColumns needs integers in `{column}`; "
+                                               rf"row 1 has {value!r}\.$"):
+        EntityColumns(*values.values(), ("PER",))
+
+
+def test_entity_columns_read_whole_floats_and_build_int_spans():
+    cols = EntityColumns([0.0, 1.0], np.array([0.0, 1.0]), [2, 3], [0, 0], ("PER",))
+    assert cols.start.dtype == np.int64
+    assert cols.to_entities() == [Entity(Span(0, 2), "PER", 0), Entity(Span(1, 3), "PER", 1)]
+    assert {type(e.start) for e in cols.to_entities()} == {int}
+    with pytest.raises(InvalidSpanError, match="got start=3, end=2"):
+        EntityColumns([0], [3], [2], [0], ("PER",)).to_entities()
+
+
+def test_scoring_columns_of_a_half_offset_is_an_error_not_a_number():
+    gold = EntityColumns.from_entities([Entity(Span(0, 2), "PER")])
+    with pytest.raises(InvalidSpanError, match=r"row 0 has 0\.5"):
+        match_overlap(gold, EntityColumns([0], [0.5], [2], [0], ("PER",)))
+    with pytest.raises(InvalidSpanError, match=r"`sentence`; row 0 has 0\.5"):
+        EntityColumns.from_entities([Entity(Span(0, 2), "PER", 0.5)])  # type: ignore[arg-type]

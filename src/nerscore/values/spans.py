@@ -16,6 +16,7 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
+from nerscore.errors import InvalidSpanError, quoted
 from nerscore.values.fragments import Fragments, normalize_fragments
 
 __all__ = ["Entity", "EntityColumns", "Span", "Tags", "int_array", "merge_vocabs", "recode"]
@@ -30,7 +31,16 @@ class Span:
     """A half-open interval ``[start, end)`` of token or character offsets.
 
     Zero-length spans (``start == end``) are legal: a character position such
-    as the blank after "Name:".
+    as the blank after "Name:". The offsets are integers: NumPy integers are
+    stored as ``int``; a float (even a whole one), a bool or anything else
+    is refused when the span is built, since offsets count tokens or
+    characters (``Span(0.5, 2)`` would otherwise be scored as ``Span(0, 2)``
+    by one path and refused by another).
+
+    Raises
+    ------
+    InvalidSpanError
+        For offsets that are not integers, or not ``0 <= start <= end``.
 
     Examples
     --------
@@ -38,6 +48,13 @@ class Span:
     Span(start=0, end=2)
     >>> len(Span(3, 7))
     4
+    >>> import numpy as np
+    >>> Span(np.int64(3), np.int32(7))
+    Span(start=3, end=7)
+    >>> Span(0.5, 2)
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.InvalidSpanError: Span(0.5, 2) needs integer offsets (int or a NumPy integer); its start is float 0.5. Offsets count tokens or characters.
     """
 
     start: int
@@ -45,10 +62,13 @@ class Span:
 
     def __init__(self, start: int, end: int) -> None:
         # written out, the fields set through their slots: spans are built by the million
+        if type(start) is not int or type(end) is not int:
+            start, end = _int_bounds(start, end)
         _SPAN_START(self, start)
         _SPAN_END(self, end)
         if not 0 <= start <= end:
-            raise ValueError(f"A span needs 0 <= start <= end; got start={start}, end={end}.")
+            raise InvalidSpanError(
+                f"A span needs 0 <= start <= end; got start={start}, end={end}.")
 
     def __len__(self) -> int:
         return self.end - self.start
@@ -77,7 +97,9 @@ class Entity:
     ------
     ValueError
         For fragments that overlap, are empty among several, or whose extent
-        is not ``span``.
+        is not ``span``. (A :class:`Span` checks its own offsets; the label,
+        the sentence and the type of ``span`` are checked where entities are
+        scored, naming the document and the entity.)
 
     Examples
     --------
@@ -120,11 +142,12 @@ class Entity:
                 Span(a, b) for a, b in pairs))
 
     @classmethod
-    def _checked(cls, start: int, end: int, label: str) -> Entity:
-        """``Entity(Span(start, end), label)`` of fields already checked (``0 <= start <= end``).
+    def _checked(cls, start: int, end: int, label: str, sentence: int = 0) -> Entity:
+        """``Entity(Span(start, end), label, sentence)`` of fields already checked.
 
-        For readers that have checked every field themselves: the same
-        entity, built without checking again.
+        For readers that have checked every field themselves (``int``
+        offsets, ``0 <= start <= end``, a ``str`` label): the same entity,
+        built without checking again.
         """
         span = _new(Span)
         _SPAN_START(span, start)
@@ -132,7 +155,7 @@ class Entity:
         entity = _new(cls)
         _ENTITY_SPAN(entity, span)
         _ENTITY_LABEL(entity, label)
-        _ENTITY_SENTENCE(entity, 0)
+        _ENTITY_SENTENCE(entity, sentence)
         _ENTITY_FRAGMENTS(entity, ())
         _ENTITY_SCORE(entity, None)
         return entity
@@ -186,6 +209,22 @@ class Entity:
         return self.fragments or (self.span,)
 
 
+def _int_bounds(start: object, end: object) -> tuple[int, int]:
+    """The bounds of a span as ints: NumPy (and other) integers converted, anything else refused.
+
+    A bool is refused too: ``True`` is an int to Python but no offset.
+    """
+    bounds = []
+    for name, x in (("start", start), ("end", end)):
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+            raise InvalidSpanError(
+                f"Span({quoted(start)}, {quoted(end)}) needs integer offsets (int or a NumPy "
+                f"integer); its {name} is {type(x).__name__} {quoted(x)}. Offsets count tokens "
+                "or characters.")
+        bounds.append(int(x))
+    return bounds[0], bounds[1]
+
+
 #: Setters of the fields' slots (what ``object.__setattr__`` finds by name, found once).
 _SPAN_START, _SPAN_END = (cast(Any, getattr(Span, f)).__set__ for f in ("start", "end"))
 _ENTITY_SPAN, _ENTITY_LABEL, _ENTITY_SENTENCE, _ENTITY_FRAGMENTS, _ENTITY_SCORE = (
@@ -194,8 +233,32 @@ _ENTITY_SPAN, _ENTITY_LABEL, _ENTITY_SENTENCE, _ENTITY_FRAGMENTS, _ENTITY_SCORE 
 _new = object.__new__
 
 
-def _col(values: object) -> IntArray:
-    return np.ascontiguousarray(np.asarray(values, dtype=np.int64).reshape(-1))
+def _col(values: object, name: str) -> IntArray:
+    """``values`` as a flat int64 column; values that are not whole numbers are refused.
+
+    A cast alone would cut ``0.5`` to ``0``: a wrong number, not an error.
+    """
+    arr = np.asarray(values)
+    if arr.dtype.kind in "iu" or not arr.size:
+        return np.ascontiguousarray(arr.reshape(-1), dtype=np.int64)
+    if arr.dtype.kind in "fb":
+        flat = arr.reshape(-1)
+        with np.errstate(invalid="ignore"):
+            ints = flat.astype(np.int64)
+        whole = ints == flat
+    else:  # strings, objects: each value as given (a list [0, "a"] would read 0 as "0")
+        flat = np.asarray(values, dtype=object).reshape(-1)
+        whole = np.fromiter(map(_is_whole, flat.tolist()), dtype=bool, count=len(flat))
+        ints = flat.astype(np.int64) if whole.all() else flat
+    if not whole.all():
+        k = int(np.flatnonzero(~whole)[0])
+        raise InvalidSpanError(f"EntityColumns needs integers in `{name}`; row {k} has "
+                               f"{quoted(flat[k : k + 1].tolist()[0])}.")
+    return np.ascontiguousarray(ints)
+
+
+def _is_whole(x: object) -> bool:
+    return isinstance(x, (int, float, np.integer, np.floating)) and float(x).is_integer()
 
 
 @dataclass(frozen=True, eq=False)
@@ -218,6 +281,14 @@ class EntityColumns:
         The confidence of every row (NaN for an unscored one), when some
         row has one; None otherwise (and set to None when every row is NaN).
 
+    Raises
+    ------
+    InvalidSpanError
+        For a value of ``seq``, ``start``, ``end`` or ``label`` that is not
+        a whole number (``0.5``, NaN), naming the column and the row: a cast
+        to integers would cut it to another offset. Whole floats (``2.0``)
+        are read as integers.
+
     Examples
     --------
     >>> cols = EntityColumns.from_entities(
@@ -226,6 +297,10 @@ class EntityColumns:
     ([0, 5], [29, 11], [True, False])
     >>> cols.lengths().tolist(), cols.extent().fragments is None
     ([14, 6], True)
+    >>> EntityColumns([0], [0.5], [2], [0], ("PER",))
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.InvalidSpanError: EntityColumns needs integers in `start`; row 0 has 0.5.
     """
 
     seq: IntArray
@@ -239,7 +314,7 @@ class EntityColumns:
 
     def __post_init__(self) -> None:
         for name in ("seq", "start", "end", "label"):
-            object.__setattr__(self, name, _col(getattr(self, name)))
+            object.__setattr__(self, name, _col(getattr(self, name), name))
         n = len(self.seq)
         if not all(len(getattr(self, c)) == n for c in ("start", "end", "label")):
             raise ValueError("EntityColumns needs seq, start, end and label of equal length.")
@@ -289,8 +364,8 @@ class EntityColumns:
         if missing:
             vocab = vocab + tuple(sorted(missing))
             index = {lab: i for i, lab in enumerate(vocab)}
-        start = _col([e.span.start for e in ents])
-        end = _col([e.span.end for e in ents])
+        start = _col([e.span.start for e in ents], "start")
+        end = _col([e.span.end for e in ents], "end")
         fragments = None
         if any(e.fragments for e in ents):
             fragments = Fragments.from_lists(
@@ -300,10 +375,10 @@ class EntityColumns:
             score = np.array([np.nan if e.score is None else e.score for e in ents],
                              dtype=np.float64)
         return cls(
-            _col([e.sentence for e in ents]),
+            _col([e.sentence for e in ents], "sentence"),
             start,
             end,
-            _col([index[e.label] for e in ents]),
+            _col([index[e.label] for e in ents], "label"),
             vocab,
             n_sequences,
             fragments,
@@ -313,8 +388,12 @@ class EntityColumns:
     def to_entities(self) -> list[Entity]:
         """Rows as :class:`Entity` objects, in row order."""
         labels = self.labels
+        bad = np.flatnonzero((self.start < 0) | (self.end < self.start))
+        if len(bad):  # what Span() raises, naming the bounds
+            Span(int(self.start[bad[0]]), int(self.end[bad[0]]))
+        make = Entity._checked  # int bounds in order (checked above): built without a check each
         out = [
-            Entity(Span(s, e), labels[lab], q)
+            make(s, e, labels[lab], q)
             for q, s, e, lab in zip(
                 self.seq.tolist(), self.start.tolist(), self.end.tolist(), self.label.tolist(), strict=False
             )
