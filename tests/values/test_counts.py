@@ -1,7 +1,9 @@
+import re
+
 import numpy as np
 import pytest
 
-from nerscore import Counts, EntityScorer, count_matches
+from nerscore import Counts, EntityScorer, OptionError, count_matches
 
 
 def test_add_unions_labels_and_sums():
@@ -60,3 +62,41 @@ def test_counts_eq_ignores_empty_labels():
     assert a == Counts.from_dict({"A": (1, 1, 1)})
     assert a != Counts.from_dict({"A": (1, 1, 2)})
     assert np.array_equal(a.present().exact, [1])
+
+
+GOLD = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "O", "O"]]
+PRED = [["B-PER", "O", "O", "B-LOC"], ["B-ORG", "I-ORG", "O", "O"]]
+
+
+@pytest.mark.parametrize(("left", "right", "only"), [
+    ({"match": "semeval"}, {"match": "exact"}, "the left counts hold exact.*, partial.*, "
+                                                "strict.*, type.* and the right do not"),
+    ({"match": "overlap"}, {"match": "semeval"}, "the right counts hold exact.*, partial.*, "
+                                                  "strict.*, type.* and the left do not"),
+    ({"match": "semeval"}, {"match": "semeval", "compat": "nervaluate"},
+     "the right counts hold nervaluate.exact.*, nervaluate.partial.*, nervaluate.strict.*, "
+     "nervaluate.type.* and the left do not"),
+])
+def test_counts_of_different_matcher_categories_do_not_add(left, right, only):
+    """Their sum's SemEval categories would not add up to its entities."""
+    a, b = count_matches(GOLD, PRED, **left), count_matches(GOLD, PRED, **right)
+    with pytest.raises(OptionError, match=rf"^Cannot add counts counted differently: "
+                                          rf"{re.escape(only)}\. Counts made with "
+                                          r"match='semeval' hold its categories") as e:
+        _ = a + b
+    assert e.value.option == "match"
+    with pytest.raises(OptionError):
+        sum([a, b], Counts())
+
+
+def test_counts_of_one_matcher_and_the_neutral_counts_add():
+    semeval = count_matches(GOLD, PRED, match="semeval")
+    empty_batch = count_matches([[]], [[]], match="semeval")  # its categories, no label
+    assert empty_batch.labels == ()
+    assert empty_batch.extra
+    total = sum([Counts(), semeval, empty_batch, semeval], Counts())
+    assert total == semeval + semeval
+    assert total.extra["strict.correct"].tolist() == (2 * semeval.extra["strict.correct"]).tolist()
+    assert Counts() + semeval == semeval == semeval + 0
+    with pytest.raises(OptionError):  # an exact batch without entities still counted tokens
+        semeval + count_matches([["O"]], [["O"]])

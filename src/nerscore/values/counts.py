@@ -9,12 +9,14 @@ batch-by-batch accumulation equals one call on everything.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from nerscore.errors import OptionError
 
 __all__ = ["Counts", "LabelCounts", "reindex_labels"]
 
@@ -38,6 +40,21 @@ def reindex_labels(
     out = np.zeros((*arr.shape[:-1], len(pos)), dtype=arr.dtype)
     out[..., ok] = arr[..., pos[ok]]
     return out
+
+
+def _mixed_categories(left: Iterable[str], right: Iterable[str]) -> str:
+    """The error for adding counts whose matcher categories (``Counts.extra``) differ."""
+    def shown(keys: set[str]) -> str:
+        groups = dict.fromkeys(k.rsplit(".", 1)[0] + ".*" if "." in k else k for k in sorted(keys))
+        return ", ".join(groups)
+
+    a, b = set(left), set(right)
+    sides = [f"the {name} counts hold {shown(only)} and the {other} do not"
+             for name, other, only in (("left", "right", a - b), ("right", "left", b - a)) if only]
+    return (f"Cannot add counts counted differently: {'; '.join(sides)}. Counts made with "
+            "match='semeval' hold its categories (with compat='nervaluate' also nervaluate's "
+            "per-label rows), counts of other matchers none; they do not add up. Add counts "
+            "made with the same matcher and options.")
 
 
 def _zeros() -> IntArray:
@@ -96,6 +113,19 @@ class Counts:
         removed in ignore regions, ignore regions; docs/fragments.md). Zero
         tallies are left out.
 
+    Notes
+    -----
+    Adding counts takes the union of their labels (a label one side lacks
+    counts zero there). Counts do not record the matcher, its options or the
+    decoding that made them, so ``+`` cannot tell exact counts from overlap
+    or threshold counts: :meth:`EntityScorer.merge <nerscore.EntityScorer.merge>`
+    compares those settings. What counts do hold is their matcher's
+    categories (``extra``): SemEval's, and with ``compat="nervaluate"`` its
+    per-label rows. Counts whose categories differ cannot be added (an
+    :class:`~nerscore.OptionError`): their sum would hold categories that no
+    longer add up to its gold and predicted entities. ``Counts()`` adds to
+    anything.
+
     Examples
     --------
     >>> a = Counts.from_dict({"PER": (1, 2, 2)})
@@ -104,6 +134,10 @@ class Counts:
     {'tp': 2, 'n_pred': 3, 'n_gold': 3}
     >>> sum([a, b], Counts()).labels
     ('LOC', 'PER')
+    >>> a + Counts(("PER",), [1], [2], [2], extra={"strict.correct": [1]})
+    Traceback (most recent call last):
+    ...
+    nerscore.errors.OptionError: Cannot add counts counted differently: the right counts hold strict.* and the left do not. Counts made with match='semeval' hold its categories (with compat='nervaluate' also nervaluate's per-label rows), counts of other matchers none; they do not add up. Add counts made with the same matcher and options.
     """
 
     labels: tuple[str, ...] = ()
@@ -197,6 +231,10 @@ class Counts:
             return self
         if not isinstance(other, Counts):
             return NotImplemented
+        if self.extra.keys() != other.extra.keys() and not self._neutral() \
+                and not other._neutral():
+            raise OptionError(_mixed_categories(self.extra.keys(), other.extra.keys()),
+                              option="match")
         labels = tuple(sorted(set(self.labels) | set(other.labels)))
         a, b = self.select(labels), other.select(labels)
         credit = None
@@ -220,6 +258,11 @@ class Counts:
         )
 
     __radd__ = __add__
+
+    def _neutral(self) -> bool:
+        """Whether these are the neutral counts ``Counts()``: no label, token, category or tally."""
+        return not (self.labels or self.extra or self.tokens or self.tokens_correct
+                    or self.tallies)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Counts):
