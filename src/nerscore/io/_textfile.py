@@ -15,7 +15,8 @@ from collections.abc import Iterator
 
 from nerscore.errors import FormatError, OptionError, quoted
 
-__all__ = ["UTF8_CODECS", "check_not_wide", "decode_error", "decode_text", "file_codec", "naming", "read_text"]
+__all__ = ["UTF8_CODECS", "check_not_wide", "decode_error", "decode_text", "decoded_lines", "file_codec",
+           "naming", "read_text"]
 
 #: Codecs Python counts as text encodings that no text file is written in, and why.
 _NOT_FILE_CODECS = {
@@ -278,3 +279,46 @@ def read_text(
     except UnicodeError as exc:  # UnicodeDecodeError, or no byte order mark
         raise decode_error(exc, data, os.fspath(path), encoding) from None
     return text.removeprefix("\ufeff") if strip_bom else text
+
+
+def decoded_lines(path: str | os.PathLike[str], encoding: str, block_size: int) -> Iterator[str]:
+    r"""The lines of a file split at ``\\n`` only, decoded block by block (BOM removed).
+
+    The bytes are checked as :func:`read_text` checks them (:func:`check_not_wide`, then
+    decoded); undecodable bytes raise :func:`decode_error`'s error, naming their line, when
+    the block that holds them is reached. The JSON Lines readers read files chunk by chunk
+    with it.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> tmp = pathlib.Path(tempfile.mkdtemp()) / "f.jsonl"
+    >>> _ = tmp.write_bytes(b"\xef\xbb\xbf{}\r\n\n{}")
+    >>> list(decoded_lines(tmp, "utf-8", 2))
+    ['{}\r', '', '{}']
+    """
+    decoder = codecs.getincrementaldecoder(file_codec(encoding))()
+    pending = ""
+    first = True
+    n_lines = 0
+    with naming(path), open(path, "rb") as fh:
+        chunk = fh.read(max(block_size, 256))
+        check_not_wide(chunk[:256], os.fspath(path), encoding)  # as read_text checks them
+        while True:
+            held = decoder.getstate()[0]  # the bytes of a character cut by the last block
+            try:
+                text = decoder.decode(chunk, final=not chunk)
+            except UnicodeError as exc:  # UnicodeDecodeError, or no byte order mark
+                raise decode_error(exc, held + chunk, os.fspath(path), encoding,
+                                   n_lines + pending.count("\n") + 1) from None
+            if first and text:
+                text = text.removeprefix("\ufeff")
+                first = False
+            pending += text
+            if not chunk:
+                yield pending
+                return
+            *done, pending = pending.split("\n")
+            n_lines += len(done)
+            yield from done
+            chunk = fh.read(block_size)

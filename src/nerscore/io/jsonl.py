@@ -35,7 +35,6 @@ its spans as false positives, and both are listed in the report's notes.
 
 from __future__ import annotations
 
-import codecs
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
@@ -43,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import FormatError, InputTypeError, InvalidSpanError, quoted
 from nerscore.io._json_text import JSON_ESCAPES, json_kind, json_object_line
-from nerscore.io._textfile import check_not_wide, decode_error, file_codec, naming, read_text
+from nerscore.io._textfile import decoded_lines, read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.io.format_hooks import any_input_error
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, register_format
@@ -189,35 +188,6 @@ def _document(obj: dict[str, Any], name: str, source: str, n: int,
         ) from None
 
 
-def _lines(path: str | os.PathLike[str], encoding: str, block_size: int) -> Iterator[str]:
-    r"""The lines of a file split at ``\\n`` only, decoded block by block (BOM removed)."""
-    decoder = codecs.getincrementaldecoder(file_codec(encoding))()
-    pending = ""
-    first = True
-    n_lines = 0
-    with naming(path), open(path, "rb") as fh:
-        chunk = fh.read(max(block_size, 256))
-        check_not_wide(chunk[:256], os.fspath(path), encoding)  # as read_text checks them
-        while True:
-            held = decoder.getstate()[0]  # the bytes of a character cut by the last block
-            try:
-                text = decoder.decode(chunk, final=not chunk)
-            except UnicodeError as exc:  # UnicodeDecodeError, or no byte order mark
-                raise decode_error(exc, held + chunk, os.fspath(path), encoding,
-                                   n_lines + pending.count("\n") + 1) from None
-            if first and text:
-                text = text.removeprefix("\ufeff")
-                first = False
-            pending += text
-            if not chunk:
-                yield pending
-                return
-            *done, pending = pending.split("\n")
-            n_lines += len(done)
-            yield from done
-            chunk = fh.read(block_size)
-
-
 def iter_jsonl(
     path: str | os.PathLike[str], *, chunk_size: int = 10_000, encoding: str = "utf-8",
     block_size: int = 1 << 20,
@@ -257,7 +227,7 @@ def iter_jsonl(
     ids = _Ids()
     chunk: list[Document] = []
     k = 0
-    lines = enumerate(_lines(path, encoding, block_size), 1)
+    lines = enumerate(decoded_lines(path, encoding, block_size), 1)
     for n, raw in lines:
         stage = _JSON
         try:
