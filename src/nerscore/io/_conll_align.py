@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 import numpy as np
 import numpy.typing as npt
 
@@ -9,6 +12,7 @@ from nerscore.errors import FormatError, LengthMismatchError, quoted
 from nerscore.io._bytes import low_bytes, raw_words_at, word_view
 from nerscore.io._conll_corpus import ConllCorpus
 from nerscore.io._conll_text import ConllText
+from nerscore.values.tags import EncodedTags
 
 __all__ = ["ONE_TAG_PER_TOKEN", "TokenDiff", "check_aligned"]
 
@@ -29,34 +33,39 @@ def _sentence_lines(corpus: ConllCorpus, k: int) -> str:
     return f"line {first}" if first == last else f"lines {first}-{last}"
 
 
-def _length_hint(gold: ConllCorpus, pred: ConllCorpus, gname: str, pname: str) -> str:
+#: ``where(side, k)``: the lines of sentence ``k`` of one side (a chunk), for messages.
+Where = Callable[[Any, int], str]
+
+
+def _length_hint(gold: Any, pred: Any, g: EncodedTags, p: EncodedTags, gname: str, pname: str,
+                 where: Where) -> str:
     """The sentence whose length first differs, said after a count error ("" where none does)."""
-    first = gold.tags.first  # the number of the first sentence in the file
-    lg, lp = gold.tags.lengths, pred.tags.lengths
+    first = g.first  # the number of the first sentence in the file
+    lg, lp = g.lengths, p.lengths
     m = min(len(lg), len(lp))
     diff = np.flatnonzero(lg[:m] != lp[:m])
     if not len(diff):
         return ""
     k = int(diff[0])
     return (f" The first sentence whose length differs is sentence {first + k}: "
-            f"{int(lg[k])} tokens in {gname} ({_sentence_lines(gold, k)}) vs "
-            f"{int(lp[k])} in {pname} ({_sentence_lines(pred, k)}).")
+            f"{int(lg[k])} tokens in {gname} ({where(gold, k)}) vs "
+            f"{int(lp[k])} in {pname} ({where(pred, k)}).")
 
 
-def _check_shape(gold: ConllCorpus, pred: ConllCorpus, gname: str, pname: str) -> None:
+def _check_shape(gold: Any, pred: Any, g: EncodedTags, p: EncodedTags, gname: str, pname: str,
+                 where: Where, layout: str) -> None:
     """Raise unless both hold as many sentences of the same lengths (named as in the file)."""
-    g, p = gold.tags, pred.tags
     first = g.first
     if g.n_sequences != p.n_sequences:
-        raise LengthMismatchError.of_counts(gname, g.n_sequences, pname, p.n_sequences,
-                                            layout=LAYOUT,
-                                            hint=_length_hint(gold, pred, gname, pname))
+        raise LengthMismatchError.of_counts(
+            gname, g.n_sequences, pname, p.n_sequences, layout=layout,
+            hint=_length_hint(gold, pred, g, p, gname, pname, where))
     if not np.array_equal(g.offsets, p.offsets):
         lg, lp = g.lengths, p.lengths
         k = int(np.flatnonzero(lg != lp)[0])
         raise LengthMismatchError(
             f"Sentence {first + k} has {int(lg[k])} tokens in {gname} "
-            f"({_sentence_lines(gold, k)}) but {int(lp[k])} in {pname} ({_sentence_lines(pred, k)}); {ONE_TAG_PER_TOKEN}.",
+            f"({where(gold, k)}) but {int(lp[k])} in {pname} ({where(pred, k)}); {ONE_TAG_PER_TOKEN}.",
             expected=int(lg[k]), actual=int(lp[k]), sentence=first + k,
         )
 
@@ -113,6 +122,12 @@ class TokenDiff:
     chunks can still be added: :meth:`files_error` is then the error that
     :func:`check_aligned` raises on the whole files.
 
+    Chunks are :class:`~nerscore.io.conll.ConllCorpus` objects; a format of
+    other chunks (JSON Lines token records, :mod:`nerscore.io.jsonl_tags`)
+    subclasses it, saying what a chunk's tags are (:meth:`tags_of`), where a
+    sentence is (:meth:`where`) and which tokens differ (:meth:`differing`),
+    and how its files separate their sentences (:attr:`layout`).
+
     Parameters
     ----------
     gold_source, pred_source : str or None
@@ -148,7 +163,7 @@ class TokenDiff:
         self._length_error: LengthMismatchError | None = None
         self._token: tuple[int, int, str, int, str, int, str | None] | None = None
 
-    def add(self, gold: ConllCorpus, pred: ConllCorpus) -> None:
+    def add(self, gold: Any, pred: Any) -> None:
         """Count the differing tokens of one chunk of the same sentences on both sides.
 
         Raises
@@ -159,36 +174,56 @@ class TokenDiff:
         FormatError
             With ``strict_tokens=True``, at the first differing token.
         """
+        g, p = self.tags_of(gold), self.tags_of(pred)
+        if g is None or p is None:  # no tags to compare (a format's span files)
+            return
         try:
-            _check_shape(gold, pred, self.gname, self.pname)
+            _check_shape(gold, pred, g, p, self.gname, self.pname, self.where, self.layout)
         except LengthMismatchError as exc:
             if self._length_error is None:  # the first: the one the whole files' check names
-                self.hint = _length_hint(gold, pred, self.gname, self.pname)
+                self.hint = _length_hint(gold, pred, g, p, self.gname, self.pname, self.where)
                 self._length_error = exc
             raise
-        n_tokens = len(gold.tags)
-        self.n_tokens += n_tokens
-        self.n_sentences += len(gold)
-        if gold._text is None or pred._text is None:
-            return
-        differ = _differing_fields(gold._text, pred._text)
-        if not len(differ):
+        self.n_tokens += len(g)
+        self.n_sentences += g.n_sequences
+        differ = self.differing(gold, pred)
+        if differ is None or not len(differ):
             return
         self.n_differ += len(differ)
         if self.first is not None:
             return
+        assert g.lines is not None
+        assert p.lines is not None
+        assert g.tokens is not None
+        assert p.tokens is not None
         pos = int(differ[0])
-        seq, idx = gold.tags.locate(pos)
-        gl, pl = int(gold.lines[pos]), int(pred.lines[pos])
-        gt, pt = gold.tokens[pos], pred.tokens[pos]
+        seq, idx = g.locate(pos)
+        gl, pl = int(g.lines[pos]), int(p.lines[pos])
+        gt, pt = g.tokens[pos], p.tokens[pos]
         gname, pname = self.gname, self.pname
         self.first = (f"token {idx} of sentence {seq}: {quoted(gt)} ({gname}, line {gl}) vs "
                       f"{quoted(pt)} ({pname}, line {pl})")
         if self.strict_tokens:
-            self._token = (idx, seq, gt, gl, pt, pl, pred.source)
+            self._token = (idx, seq, gt, gl, pt, pl, p.source)
             token_error = self.files_error()
             assert token_error is not None
             raise token_error
+
+    # what a chunk of the format is: a subclass's format has chunks of its own
+
+    def tags_of(self, side: Any) -> EncodedTags | None:
+        """The tags of a chunk, with their lines and tokens (None: a chunk without tags)."""
+        return cast(EncodedTags, side.tags)
+
+    def where(self, side: Any, k: int) -> str:
+        """The lines of sentence ``k`` of a chunk, for messages (``"lines 3-7"``)."""
+        return _sentence_lines(side, k)
+
+    def differing(self, gold: Any, pred: Any) -> IntArray | None:
+        """Positions whose tokens differ between two chunks of the same shape (None: unknown)."""
+        if gold._text is None or pred._text is None:
+            return None
+        return _differing_fields(gold._text, pred._text)
 
     def files_error(self) -> LengthMismatchError | FormatError | None:
         """The error of the whole files, once every chunk has been added (None: none).
