@@ -27,7 +27,7 @@ from nerscore.io.jsonl import read_jsonl, write_jsonl
 
 BUILTINS = {
     "conll": ("tags", ".conll"),
-    "jsonl": ("spans", ".jsonl"),
+    "jsonl": (None, ".jsonl"),  # span documents, or token records read as tags
     "brat": ("spans", ".ann"),
     "parquet": (None, ".parquet"),  # tags or spans, as the file says
     "label-studio": ("spans", None),  # named: .json is JSON Lines

@@ -288,7 +288,7 @@ class Format:
         >>> get_format("jsonl").reader_options({"comments": True})
         Traceback (most recent call last):
         ...
-        nerscore.errors.OptionError: Unknown reader option 'comments' for jsonl files; they take 'encoding'.
+        nerscore.errors.OptionError: Unknown reader option 'comments' for jsonl files; they take 'encoding', 'column', 'tokens_column'.
         """
         given = dict(options or {})
         unknown = [k for k in given if k not in self.options]

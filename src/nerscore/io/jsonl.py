@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from nerscore.errors import FormatError, InputTypeError, InvalidSpanError, quoted
@@ -46,7 +46,15 @@ from nerscore.io._textfile import decoded_lines, read_text
 from nerscore.io.atomic import atomic_open
 from nerscore.io.format_hooks import any_input_error
 from nerscore.io.formats import ChunkStream, Counted, Format, ReadResult, register_format
+from nerscore.io.jsonl_tags import (
+    RecordTokenDiff,
+    TagRecords,
+    iter_jsonl_tags,
+    jsonl_kind,
+    read_jsonl_tags,
+)
 from nerscore.values.documents import Document
+from nerscore.values.tags import EncodedTags
 
 if TYPE_CHECKING:
     from nerscore.io.convert.reading import WriteOptions
@@ -60,6 +68,14 @@ _RECORD = "a JSON object with 'id', 'text' and 'spans'"
 
 def _fail(source: str, line: int, message: str) -> FormatError:
     return FormatError(f"{source}, line {line}: {message}", source=source, line=line)
+
+
+#: Said of a record with a list of tokens that the file was not read as token records.
+_TOKEN_RECORDS = (
+    " It has a list of 'tokens': a file is read as token records (one sentence a line, with "
+    "its tags) when its first record has a list of 'tokens' and none of 'spans', 'entities', "
+    "'text', 'output' and 'mentions' (docs/formats.md)."
+)
 
 
 def _spans_of(obj: dict[str, Any], source: str, n: int) -> list[Any]:
@@ -84,7 +100,8 @@ def _spans_of(obj: dict[str, Any], source: str, n: int) -> list[Any]:
         raise _fail(
             source, n,
             "the record has no 'spans' (or 'entities'); write \"spans\": [] for a document "
-            "without entities, so that a record cut short is not read as predicting nothing.",
+            "without entities, so that a record cut short is not read as predicting nothing."
+            + (_TOKEN_RECORDS if isinstance(obj.get("tokens"), list) else ""),
         )
     key = "spans" if "spans" in obj else "entities"
     spans = obj[key]
@@ -359,8 +376,21 @@ def write_jsonl(
 # ----------------------------------------------------------------------------- the format
 
 
+def _kind(path: str, options: Mapping[str, Any]) -> str:
+    """What the file holds; options not the format's are the reader's to refuse."""
+    return jsonl_kind(path, **{k: v for k, v in options.items() if k in FORMAT.options})
+
+
+def _encoding(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of the span readers (``column`` and ``tokens_column`` are token records')."""
+    return {k: v for k, v in options.items() if k == "encoding"}
+
+
 def _read(path: str, options: Mapping[str, Any]) -> ReadResult:
-    return ReadResult(read_jsonl(path, **options))
+    if jsonl_kind(path, **options) == "tags":
+        records = read_jsonl_tags(path, **options)
+        return ReadResult(records.tags, texts=records.tags.sentence_tokens, source=records)
+    return ReadResult(read_jsonl(path, **_encoding(options)))
 
 
 #: Bytes the chunked reader of ``nerscore score`` decodes at a time.
@@ -368,9 +398,21 @@ _STREAM_BLOCK_SIZE = 1 << 20
 
 
 def _chunks(path: str, chunk_size: int, options: Mapping[str, Any]) -> ChunkStream:
-    chunks = iter_jsonl(path, chunk_size=chunk_size, block_size=_STREAM_BLOCK_SIZE, **options)
+    if jsonl_kind(path, **options) == "tags":
+        records = iter_jsonl_tags(path, chunk_size=chunk_size, block_size=_STREAM_BLOCK_SIZE,
+                                  **options)
+        return ChunkStream(records, _tags_of, _texts_of, file_error=any_input_error)
+    chunks = iter_jsonl(path, chunk_size=chunk_size, block_size=_STREAM_BLOCK_SIZE,
+                        **_encoding(options))
     return ChunkStream(chunks, file_error=any_input_error)
 
+
+def _tags_of(records: TagRecords) -> EncodedTags:
+    return records.tags
+
+
+def _texts_of(records: TagRecords) -> Sequence[list[str]] | None:
+    return records.tags.sentence_tokens()
 
 
 def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOptions) -> int:
@@ -379,9 +421,11 @@ def _write_spans(chunks: Iterable[list[Document]], target: str, options: WriteOp
     return documents.count
 
 
-#: The ``jsonl`` format.
+#: The ``jsonl`` format: span documents, or token records read as tags (jsonl_tags).
 FORMAT = register_format(Format(
-    "jsonl", "JSON Lines: one document a line with its id, text and spans", kind="spans",
-    read=_read, suffixes=(".jsonl", ".json", ".ndjson"), chunks=_chunks, options=("encoding",),
+    "jsonl", "JSON Lines: one document a line with its id, text and spans, or one sentence a "
+    "line with its tokens and tags", kind=_kind,
+    read=_read, suffixes=(".jsonl", ".json", ".ndjson"), chunks=_chunks,
+    options=("encoding", "column", "tokens_column"), pair_check=RecordTokenDiff,
     write_spans=_write_spans, keeps=("fragments", "ignore", "score"), escapes=True,
 ))

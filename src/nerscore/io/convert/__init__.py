@@ -94,6 +94,7 @@ from nerscore.io.convert.checks import (
     check_unused,
     check_writable,
     narrow_encoding,
+    output_kinds,
     spelling,
 )
 from nerscore.io.convert.marks import written_encoding
@@ -244,8 +245,8 @@ def convert_file(
     given = {"encoding": encoding, **(conll_options or {})}
     read_options = {k: v for k, v in given.items() if k in fin.options}
     in_tags = fin.kind_of(src, read_options) == "tags"
-    out_kind = fout.kind if isinstance(fout.kind, str) else (
-        parquet_kind or ("tags" if in_tags else "spans"))
+    kinds = output_kinds(fout)
+    out_kind = kinds[0] if len(kinds) == 1 else (parquet_kind or ("tags" if in_tags else "spans"))
     out_tags = out_kind == "tags"
     result.to_kind = out_kind
     writer = fout.write_tags if out_tags else fout.write_spans

@@ -15,7 +15,28 @@ from nerscore.errors import OptionError, option_error, quoted
 from nerscore.io.formats import Format
 from nerscore.values.label_ops import LabelOps
 
-__all__ = ["check_unused", "check_writable", "narrow_encoding", "spelling"]
+__all__ = ["check_unused", "check_writable", "narrow_encoding", "output_kinds", "spelling"]
+
+
+def output_kinds(fout: Format) -> tuple[str, ...]:
+    """What files of ``fout`` can be written to hold: its kind, or those it has a writer of.
+
+    A format whose files hold tags or spans (``kind`` a callable) is written
+    with what it has a writer of: Parquet either (``parquet_kind``, else
+    what the input holds), JSON Lines spans (it reads token records, and
+    writes span documents only).
+
+    Examples
+    --------
+    >>> from nerscore.io.formats import get_format
+    >>> [output_kinds(get_format(name)) for name in ("conll", "jsonl", "parquet")]
+    [('tags',), ('spans',), ('tags', 'spans')]
+    """
+    if isinstance(fout.kind, str):
+        return (fout.kind,)
+    kinds = tuple(kind for kind, writer in (("tags", fout.write_tags), ("spans", fout.write_spans))
+                  if writer is not None)
+    return kinds if len(kinds) == 1 else ("tags", "spans")
 
 
 def spelling(*, optional: bool = False, **given: Any) -> dict[str, Any]:
@@ -142,7 +163,7 @@ def check_unused(src: str, dst: str, fout: Format, in_tags: bool, out_kind: str,
         raise OptionError(f"misaligned={misaligned!r} applies to spans written as tags; {src} "
                           f"holds {held} and {dst} gets {out_kind}: leave it out.",
                           option="misaligned")
-    both = not isinstance(fout.kind, str)  # a format holding tags or spans (Parquet)
+    both = len(output_kinds(fout)) == 2  # a format written with tags or spans (Parquet)
     if parquet_kind is not None and not both:
         raise OptionError(f"parquet_kind={parquet_kind!r} applies to Parquet output; {dst} is a "
                           f"{fout.name} file: leave it out.", option="parquet_kind")
