@@ -33,6 +33,7 @@ _KEYWORD_FLAGS = {
     "parquet_kind": "--parquet-kind", "labels_as": "--labels-as",
     "to_suffix": "--to-suffix/--to-prefix", "to_delimiter": "--to-tag-delimiter",
     "to_outside": "--to-outside", "annotator": "--annotator", "label_aliases": "--label-alias",
+    "column": "--column", "tokens_column": "--tokens-column",
 }
 #: Keywords whose True and False are each a flag of their own.
 _PAIRED_FLAGS = {"to_suffix": ("--to-suffix", "--to-prefix")}

@@ -47,7 +47,8 @@ _SHARED = {keyword: Unused(flag, flag[2:].replace("-", "_"), default, _NO_INPUT)
                ("comments", "--comments", False), ("encoding", "--encoding", "utf-8"),
                ("offsets", "--offsets", "auto"), ("layer", "--layer", "NamedEntity"),
                ("feature", "--feature", None), ("annotator", "--annotator", None),
-               ("split", "--split", None), ("units", "--units", None),
+               ("split", "--split", None), ("column", "--column", None),
+               ("tokens_column", "--tokens-column", None), ("units", "--units", None),
                ("spans_key", "--spans-key", None))}
 #: Reader keyword -> per-side flag (``{side}`` is gold or pred), unset unless given.
 _PER_SIDE = {"label_column": "{side}-column", "encoding": "{side}-encoding",
@@ -115,7 +116,7 @@ def add_input_format_options(parser: argparse.ArgumentParser) -> None:
 
 def add_dataset_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup, *,
                         sides: tuple[str, str] | None = None) -> None:
-    """Add ``--split`` (Hugging Face datasets), ``--units`` and ``--spans-key`` (spaCy files).
+    """Add ``--split``, ``--column``, ``--tokens-column`` (records of tokens), ``--units`` and ``--spans-key`` (spaCy files).
 
     Parameters
     ----------
@@ -129,6 +130,14 @@ def add_dataset_options(parser: argparse.ArgumentParser | argparse._ArgumentGrou
     parser.add_argument("--split", default=None, metavar="NAME",
                         help="the split of a Hugging Face dataset on disk (train, "
                              "validation, test, ...); needed when it has several")
+    parser.add_argument("--column", default=None, metavar="KEY",
+                        help="the key of the tags of records of tokens: JSON Lines token "
+                             "records (default: the first of ner_tags, tags, labels and ner "
+                             "that the first record has; given, the file is read as token "
+                             "records), Hugging Face datasets (default: ner_tags), Parquet tag "
+                             "files (default: labels)")
+    parser.add_argument("--tokens-column", default=None, metavar="KEY",
+                        help="the key of the tokens of those records (default: tokens)")
     parser.add_argument("--units", choices=("char", "token"), default=None,
                         help="spaCy .spacy files: spans by character (default) or token "
                              "offsets")
@@ -410,7 +419,7 @@ def reader_options(args: argparse.Namespace, fmt: Format, side: str | None = Non
     """
     given = opt.conll_kwargs(args) if side is None else opt.side_conll_kwargs(args, side)
     given.update(tool_kwargs(args, side))
-    for name in ("split", "units", "spans_key"):
+    for name in ("split", "column", "tokens_column", "units", "spans_key"):
         if getattr(args, name, None) is not None:
             given[name] = getattr(args, name)
     return {k: v for k, v in given.items() if k in fmt.options}
