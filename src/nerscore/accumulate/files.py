@@ -204,7 +204,7 @@ class FileScoring:
     chunk_size : int
         Most sentences or documents per chunk.
     strict_tokens : bool
-        CoNLL: a token that differs between the files is an error.
+        CoNLL and JSON Lines token records: a token that differs between the files is an error.
     gold_options, pred_options : mapping
         Reader options of each side.
     confusion : bool
@@ -508,7 +508,7 @@ def score_files(
     confusion : bool
         Also compute the entity confusion matrix.
     strict_tokens : bool
-        CoNLL: a token that differs between the files is an error.
+        CoNLL and JSON Lines token records: a token that differs between the files is an error.
     gold_options, pred_options : mapping, optional
         Reader options of each side (e.g. ``label_column``, ``encoding``,
         ``comments`` for CoNLL; ``encoding`` for JSON Lines; the column names

@@ -89,7 +89,7 @@ def register(subparsers: Subparsers) -> None:
                             "from two columns of GOLD (--gold-column, --pred-column)")
     add_format_option(score, kind="scores")
     score.add_argument("--strict-tokens", action="store_true",
-                       help="CoNLL: a token that differs between the files is an error")
+                       help="CoNLL and JSON Lines token records: a token that differs between the files is an error")
     score.add_argument("--errors", metavar="FILE", default=None,
                        help="also write every entity error to FILE (.jsonl or .csv)")
     score.add_argument("--confusion", action="store_true",

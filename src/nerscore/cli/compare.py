@@ -108,7 +108,7 @@ def register(subparsers: Subparsers) -> None:
     p.add_argument("--output", metavar="FILE", default=None,
                    help="write the result to FILE (default: standard output)")
     p.add_argument("--strict-tokens", action="store_true",
-                   help="CoNLL: a token that differs between the files is an error")
+                   help="CoNLL and JSON Lines token records: a token that differs between the files is an error")
     add_quiet_option(p)
     opt.add_resampling_options(p)
     fm.add_input_format_options(p)

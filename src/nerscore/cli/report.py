@@ -78,7 +78,7 @@ def register(subparsers: Subparsers) -> None:
     parser.add_argument("--no-errors", action="store_true",
                         help="leave out the error browser (a smaller page)")
     parser.add_argument("--strict-tokens", action="store_true",
-                        help="CoNLL: a token that differs between the files is an error")
+                        help="CoNLL and JSON Lines token records: a token that differs between the files is an error")
     parser.add_argument("--train", metavar="TRAIN", default=None,
                         help="training data (read as GOLD is: --gold-format applies): add "
                              "the dataset diagnostics of the TRAIN/GOLD split")

@@ -31,6 +31,12 @@ Gold and prediction files are joined by id when scored (see
 :func:`nerscore.evaluate`): a gold document missing from the predictions
 counts as predicting nothing, a predicted document missing from gold counts
 its spans as false positives, and both are listed in the report's notes.
+
+A file whose first record is a token record (``{"tokens": [...],
+"ner_tags": [...]}``, no ``"spans"``) holds tags, one sentence a line: the
+format reads it with :mod:`nerscore.io.jsonl_tags` (its ``column`` and
+``tokens_column`` options are that reader's), and pairs it with the other
+file by position. Its writer writes span documents only.
 """
 
 from __future__ import annotations
