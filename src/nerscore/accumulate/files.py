@@ -484,8 +484,8 @@ def score_files(
     r"""Score a prediction file against a gold file, chunk by chunk where that gives the same result.
 
     The files are read in chunks of at most ``chunk_size`` sentences
-    (CoNLL, Parquet tag columns) or documents (JSON Lines, Parquet span
-    columns); each chunk is matched on its own and counts, confusion matrix
+    (CoNLL, Parquet tag columns, JSON Lines token records) or documents
+    (JSON Lines, Parquet span columns); each chunk is matched on its own and counts, confusion matrix
     and error records are summed, so memory does not grow with the input.
     The report equals :func:`nerscore.evaluate` on the whole files plus the
     readers' notes, as ``nerscore score`` prints it. Where chunks cannot
