@@ -219,7 +219,7 @@ COMMANDS = {"compare": ("--resamples", "10"), "report": ("--resamples", "10", "-
 
 @pytest.mark.parametrize(("command", "flags", "message"), [
     *((command, ["--snap", "expand"], "--snap says how mentions snap to the tokens of tag gold "
-      "(CoNLL, Parquet tags); {gold} holds spans: leave it out.") for command in COMMANDS),
+      "(CoNLL, Parquet tags, JSON Lines token records); {gold} holds spans: leave it out.") for command in COMMANDS),
     # compare refused these already, for the span files they are
     ("report", ["--scheme", "IOB2"], "--scheme says how the tags of tag files are read (CoNLL, "
      "Parquet tags); {gold} holds spans: leave it out."),

@@ -233,7 +233,7 @@ def test_span_files_refuse_the_options_of_tag_files(tmp_path, capsys):
     assert main(["report", str(gold), str(gold), "--scheme", "IOB2", "-o", "-"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert ("--scheme says how the tags of tag files are read (CoNLL, Parquet tags); the inputs "
+    assert ("--scheme says how the tags of tag files are read (CoNLL, Parquet tags, JSON Lines token records); the inputs "
             "are span files") in err
 
 

@@ -267,7 +267,7 @@ def test_a_prefix_with_an_empty_type_is_an_invalid_tag(capsys, tmp_path):
         (["score", GOLD, PRED, "--match", "threshold", "--t", "0"],
          "argument --t: expected a number in (0, 1]; got '0'"),
         (["score", GOLD, PRED, "--mode", "strict"], "--mode strict needs --scheme"),
-        (["score", GOLD, "pred.jsonl"], "cannot score jsonl predictions against conll gold"),
+        (["score", GOLD, "pred.jsonl"], "cannot score jsonl predictions of spans against conll gold of tags"),
         (["score", GOLD, PRED, "--errors", "errors.txt"],
          "--errors needs a .jsonl or .csv file name; got 'errors.txt'"),
         (["score", GOLD, PRED, "--match", "token", "--confusion"],
@@ -426,7 +426,7 @@ def test_span_files(capsys, tmp_path):
     assert any("d2" in n for n in data["notes"])
     status, _, err = run(capsys, "score", str(gold), str(pred), "--scheme", "BIO")
     assert status == 2
-    assert ("--scheme says how the tags of tag files are read (CoNLL, Parquet tags); the inputs "
+    assert ("--scheme says how the tags of tag files are read (CoNLL, Parquet tags, JSON Lines token records); the inputs "
             "are span files (jsonl): leave it out") in err
     status, _, err = run(capsys, "score", str(gold), str(pred), "--suffix", "--scheme", "BIO",
                          "--strict-tokens")

@@ -374,3 +374,17 @@ def test_json_lines_output_is_still_span_documents(tmp_path):
     src = as_jsonl(tmp_path, CONLL / "gold.conll", "tags.jsonl")  # token records to spans
     nerscore.convert_file(src, tmp_path / "spans.jsonl", from_scheme="IOB2")
     assert (tmp_path / "spans.jsonl").read_text() == (tmp_path / "out.jsonl").read_text()
+
+
+@pytest.mark.parametrize("tokens", [["#x"], ["#x", "y"]])
+def test_an_invalid_tag_of_a_token_starting_with_a_hash_gives_no_comment_hint(tmp_path, tokens):
+    # the hint fits a CoNLL line; a token record's line starts with '{'
+    tags = ["Z-PER"] + ["O"] * (len(tokens) - 1)
+    path = write_records(tmp_path / "g.jsonl", [{"tokens": tokens, "ner_tags": tags}])
+    with pytest.raises(nerscore.errors.InvalidTagError) as info:
+        nerscore.score_files(path, path, scheme="IOB2")
+    assert "comment" not in str(info.value)
+    conll = tmp_path / "g.conll"
+    conll.write_text("#x Z-PER\n")
+    with pytest.raises(nerscore.errors.InvalidTagError, match="if it is a comment"):
+        nerscore.score_files(conll, conll, scheme="IOB2")

@@ -126,11 +126,11 @@ def holds(paths: Sequence[str]) -> str:
     return f"{paths[0]} holds" if len(paths) == 1 else f"{', '.join(sorted(paths))} hold"
 
 
-_READ = "says how the tags of tag files are read (CoNLL, Parquet tags)"
-_SPELLED = "says how the tags of tag files are spelled (CoNLL, Parquet tags)"
+_READ = "says how the tags of tag files are read (CoNLL, Parquet tags, JSON Lines token records)"
+_SPELLED = "says how the tags of tag files are spelled (CoNLL, Parquet tags, JSON Lines token records)"
 #: The options of the tags of a file (``--from-scheme`` in ``convert``, ``--scheme``
 #: elsewhere), which span files have no use for.
-TAGS = Table("say how the tags of tag files are read (CoNLL, Parquet tags)", (
+TAGS = Table("say how the tags of tag files are read (CoNLL, Parquet tags, JSON Lines token records)", (
     Unused("--from-scheme", "from_scheme", None, _READ),
     Unused("--scheme", "scheme", None, _READ),
     Unused("--mode", "mode", "lenient", _READ),
@@ -143,7 +143,7 @@ TOKENS = Unused("--strict-tokens", "strict_tokens", False,
                 "makes a token that differs between GOLD and PRED an error")
 #: The options of model outputs (docs/llm.md), which other files have no use for.
 _SNAP = Unused("--snap", "snap", None,
-               "says how mentions snap to the tokens of tag gold (CoNLL, Parquet tags)")
+               "says how mentions snap to the tokens of tag gold (CoNLL, Parquet tags, JSON Lines token records)")
 MODEL_OUTPUTS = Table("say how model outputs are read", (
     Unused("--align", "align", None,
            "says which occurrence of a repeated string a mention of model outputs takes"),

@@ -162,11 +162,12 @@ def run_score(args: argparse.Namespace) -> int:
         return llm.run_llm_score(args, gold_fmt, reading[0], pred_encoding)
     check_not_outputs(args, [args.pred])
     kind = gold_fmt.kind_of(args.gold, reading[0])
-    if pred_fmt.kind_of(args.pred, reading[1], unread=kind) != kind:  # gold read first
+    pred_kind = pred_fmt.kind_of(args.pred, reading[1], unread=kind)  # gold read first
+    if pred_kind != kind:
         raise opt.UsageError(
-            f"cannot score {pred_fmt.name} predictions against {gold_fmt.name} gold: give both "
-            "as tag files, or both as span files; set --gold-format/--pred-format if a format "
-            "was guessed wrongly from the file name"
+            f"cannot score {pred_fmt.name} predictions of {pred_kind} against {gold_fmt.name} "
+            f"gold of {kind}: give both as tag files, or both as span files; set "
+            "--gold-format/--pred-format if a format was guessed wrongly from the file name"
         )
     if kind == "spans":
         check_span_inputs(args, (gold_fmt, pred_fmt))

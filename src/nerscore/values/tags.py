@@ -411,6 +411,21 @@ def _empty_type_reason(tag: str, letter: str, suffix: bool, delimiter: str, outs
             "untyped entity)")
 
 
+def _own_line(enc: EncodedTags, pos: int) -> bool:
+    """Whether token ``pos`` was read from a line of its own (a CoNLL file), its token first.
+
+    Tokens of JSON Lines token records share their record's line (and their
+    file is named ``.jsonl``, ``.json`` or ``.ndjson``): a comment hint
+    would not fit them.
+    """
+    if enc.lines is None or enc.tokens is None:
+        return False
+    if (enc.source or "").lower().endswith((".jsonl", ".json", ".ndjson")):
+        return False
+    line = enc.lines[pos]
+    return not any(0 <= k < len(enc.lines) and enc.lines[k] == line for k in (pos - 1, pos + 1))
+
+
 def check_vocab(parsed: ParsedVocab, enc: EncodedTags, *, what: str = "tag") -> None:
     """Raise :class:`InvalidTagError` at the first token whose tag could not be parsed."""
     if not parsed.invalid:
@@ -426,7 +441,7 @@ def check_vocab(parsed: ParsedVocab, enc: EncodedTags, *, what: str = "tag") -> 
     seq, idx = enc.locate(pos)
     line = int(enc.lines[pos]) if enc.lines is not None else None
     reason = parsed.invalid[tag_id]
-    if line is not None and enc.tokens is not None and str(enc.tokens[pos]).startswith("#"):
+    if _own_line(enc, pos) and str(enc.tokens[pos]).startswith("#"):  # type: ignore[index]
         reason += ("; the line starts with '#': if it is a comment, pass comments=True to skip "
                    "comment lines")
     raise InvalidTagError(
