@@ -288,13 +288,13 @@ def test_convert_writes_the_aligned_spans(capsys, example, tmp_path):
     (["--drop", "PER"], "--drop acts on the entities read;"),
     # the options of tag gold, for span gold
     (["--from-scheme", "IOB2"], "--from-scheme says how the tags of tag files are read (CoNLL, "
-     "Parquet tags); {gold} holds spans: leave it out."),
+     "Parquet tags, JSON Lines token records); {gold} holds spans: leave it out."),
     (["--mode", "strict"], "--mode says how the tags of tag files are read"),
     (["--suffix"], "--suffix says how the tags of tag files are spelled"),
     (["--tag-delimiter", "_"], "--tag-delimiter says how the tags of tag files are spelled"),
     (["--outside", "NONE"], "--outside says how the tags of tag files are spelled"),
     (["--snap", "expand"], "--snap says how mentions snap to the tokens of tag gold (CoNLL, "
-     "Parquet tags); {gold} holds spans: leave it out."),
+     "Parquet tags, JSON Lines token records); {gold} holds spans: leave it out."),
     (["--token-column", "1"], "--token-column applies to no input; the inputs are jsonl files"),
 ])
 def test_convert_refuses_the_options_aligned_outputs_have_no_use_for(capsys, example, tmp_path,
@@ -325,13 +325,13 @@ def test_convert_takes_the_options_of_tag_gold(capsys, tmp_path):
 @pytest.mark.parametrize(("flags", "message"), [
     # the options of tag gold, for span gold
     (["--scheme", "IOB2"], "--scheme says how the tags of tag files are read (CoNLL, Parquet "
-     "tags); {gold} holds spans: leave it out."),
+     "tags, JSON Lines token records); {gold} holds spans: leave it out."),
     (["--mode", "strict"], "--mode says how the tags of tag files are read"),
     (["--suffix"], "--suffix says how the tags of tag files are spelled"),
     (["--tag-delimiter", "_"], "--tag-delimiter says how the tags of tag files are spelled"),
     (["--outside", "NONE"], "--outside says how the tags of tag files are spelled"),
     (["--snap", "expand"], "--snap says how mentions snap to the tokens of tag gold (CoNLL, "
-     "Parquet tags); {gold} holds spans: leave it out."),
+     "Parquet tags, JSON Lines token records); {gold} holds spans: leave it out."),
     # model outputs have no tokens and no scores, and are aligned to the gold file read whole
     (["--strict-tokens"], "--strict-tokens makes a token that differs between GOLD and PRED an "
      "error; {llm} holds model outputs, which have no tokens: leave it out."),

@@ -222,7 +222,7 @@ COMMANDS = {"compare": ("--resamples", "10"), "report": ("--resamples", "10", "-
       "(CoNLL, Parquet tags, JSON Lines token records); {gold} holds spans: leave it out.") for command in COMMANDS),
     # compare refused these already, for the span files they are
     ("report", ["--scheme", "IOB2"], "--scheme says how the tags of tag files are read (CoNLL, "
-     "Parquet tags); {gold} holds spans: leave it out."),
+     "Parquet tags, JSON Lines token records); {gold} holds spans: leave it out."),
     ("report", ["--mode", "strict"], "--mode says how the tags of tag files are read"),
     ("report", ["--suffix"], "--suffix says how the tags of tag files are spelled"),
     ("report", ["--tag-delimiter", "_"], "--tag-delimiter says how the tags of tag files are"),

@@ -152,7 +152,7 @@ def _span_runs(tmp_path):
 
 @pytest.mark.parametrize(("flags", "message"), [
     (["--scheme", "IOB2"], "--scheme says how the tags of tag files are read (CoNLL, Parquet "
-     "tags); the inputs are span files (jsonl): leave it out."),
+     "tags, JSON Lines token records); the inputs are span files (jsonl): leave it out."),
     (["--token-column", "1"], "--token-column applies to no input; the inputs are jsonl files"),
     (["--layer", "Entity"], "--layer applies to no input; the inputs are jsonl files"),
     (["--align", "first"], "--align says which occurrence of a repeated string a mention of "

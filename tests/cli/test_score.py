@@ -432,7 +432,7 @@ def test_span_files(capsys, tmp_path):
                          "--strict-tokens")
     assert status == 2  # every option of tags given, in one message
     assert ("error: --scheme, --suffix say how the tags of tag files are read (CoNLL, Parquet "
-            "tags); the inputs are span files (jsonl): leave them out.") in err
+            "tags, JSON Lines token records); the inputs are span files (jsonl): leave them out.") in err
     status, _, err = run(capsys, "score", str(gold), str(pred), "--gold-format", "conll",
                          "--pred-format", "conll")
     assert status == 1  # read as CoNLL: a JSON line has one column
