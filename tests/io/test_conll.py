@@ -743,3 +743,15 @@ def test_a_source_that_is_no_path_or_file_is_an_input_error(read, source):
 def test_bad_reader_options_are_option_errors(options):
     with pytest.raises(nerscore.OptionError, match="Expected `"):
         conll.read_conll(io.StringIO("a O\n"), **options)
+
+
+def test_write_conll_takes_encoded_tags_as_columns(tmp_path):
+    from nerscore.values.tags import EncodedTags
+
+    gold = [["B-PER", "O"], ["O"]]
+    pred = EncodedTags.from_lists([["B-PER", "B-LOC"], ["O"]])
+    out = tmp_path / "x.conll"
+    write_conll(out, [["Ann", "left"], ["Hi"]], gold, pred)
+    assert out.read_text() == "Ann B-PER B-PER\nleft O B-LOC\n\nHi O O\n\n"
+    with pytest.raises(nerscore.errors.LengthMismatchError):
+        write_conll(out, [["Ann"], ["Hi"]], gold, pred)

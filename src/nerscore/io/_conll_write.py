@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from itertools import chain
-from typing import IO, Literal
+from typing import IO, Any, Literal
 
 import numpy as np
 
@@ -35,10 +35,10 @@ def write_conll(
     tokens : list of list of str
         One list of tokens per sentence.
     *columns : list of list of str
-        Further columns (e.g. gold and predicted labels), shaped like ``tokens``.
-        NumPy arrays of ``str`` (a 2-D one, or one 1-D array per sentence) are
-        read as the same lists, here and in ``tokens`` (``docs/schemes.md``,
-        "Tag input").
+        Further columns (e.g. gold and predicted labels), shaped like ``tokens``:
+        lists of sentences, :class:`~nerscore.EncodedTags`, or NumPy arrays
+        of ``str`` (a 2-D one, or one 1-D array per sentence), read as the
+        same lists, here and in ``tokens`` (``docs/schemes.md``, "Tag input").
     column_delimiter : {"space", "tab"}
         Between columns.
     documents : sequence of int
@@ -103,10 +103,11 @@ def write_conll(
             raise InputTypeError(
                 f"Expected {name} to be a list of sentences (lists of str); got "
                 f"{type(col).__name__}. Call write_conll(path, tokens, *columns).")
-    cols = [c if isinstance(c, EncodedTags) else tag_sequences(c, name, one=False)[0]
-            for c, name in zip(cols, names, strict=True)]
-    enc = [c if isinstance(c, EncodedTags) else encode_lists(c, name, one=False)
-           for c, name in zip(cols, names, strict=True)]
+    given: list[Any] = cols
+    cols = [c.to_lists() if isinstance(c, EncodedTags) else tag_sequences(c, name, one=False)[0]
+            for c, name in zip(given, names, strict=True)]
+    enc: list[EncodedTags] = [g if isinstance(g, EncodedTags) else encode_lists(c, name, one=False)
+                              for g, c, name in zip(given, cols, names, strict=True)]
     for e, name in zip(enc[1:], names[1:], strict=True):
         check_shape(enc[0], e, "tokens", name)
     for col, name in zip(cols, names, strict=True):
