@@ -493,7 +493,7 @@ def test_a_flat_list_of_entities_keeps_their_sentences():
     still = [nerscore.Entity(nerscore.Span(0, 1), "PER", sentence=0)]
     assert nerscore.evaluate(still, moved, zero_division=0.0).micro.tp == 0
     with pytest.raises(nerscore.InvalidSpanError, match="has sentence -1"):
-        nerscore.evaluate([nerscore.Entity(nerscore.Span(0, 1), "PER", sentence=-1)], still)
+        nerscore.evaluate([nerscore.Entity._checked(0, 1, "PER", sentence=-1)], still)
 
 
 _tag = st.sampled_from(["O", "B-A", "I-A", "B-B", "I-B", "E-A", "S-B"])

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from nerscore.errors import InvalidSpanError
+from nerscore.errors import InputTypeError, InvalidSpanError
 from nerscore.values.documents import check_score, check_span, coerce_span, score_of, span_columns
 from nerscore.values.spans import Entity, Span
 
@@ -209,13 +209,26 @@ def test_a_span_with_a_long_label_is_quoted_short():
 
 
 @pytest.mark.parametrize(("entity", "message"), [
-    # Span(0.5, 1) is refused when built; an entity built without checks is caught here
+    # Entity(...) refuses these when built; an entity built without checks is caught here
     (Entity._checked(0.5, 1, "A"), r"needs integer offsets; got start 0\.5 and end 1"),  # type: ignore[arg-type]
-    (Entity(Span(0, 1), 5), r"needs a str label; got int 5"),  # type: ignore[arg-type]
-    (Entity((0, 1), "A"), r"has span \(0, 1\), not a Span; write Entity\(Span"),  # type: ignore[arg-type]
+    (Entity._checked(0, 1, 5), r"needs a str label; got int 5"),  # type: ignore[arg-type]
 ])
 def test_an_entity_that_is_no_span_is_named_for_what_it_is(entity, message):
-    """An entity's label and span are not checked when it is built (its Span's bounds are);
-    scoring it says what is wrong (not an int64 overflow)."""
+    """Scoring an entity built without checks says what is wrong (not an int64 overflow)."""
     with pytest.raises(InvalidSpanError, match=message):
         span_columns([[entity]], names=[0])
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (((0, 1), "A"), r"span must be a Span; got tuple \(0, 1\)\. Write Entity\(Span\(0, 1\)"),
+    ((Span(0, 1), 5), r"label must be a str; got int 5"),
+    ((Span(0, 1), "A", "s1"), r"sentence must be an integer >= 0 .*; got str 's1'"),
+    ((Span(0, 1), "A", -1), r"sentence must be an integer >= 0 .*; got int -1"),
+    ((Span(0, 1), "A", True), r"got bool True"),
+])
+def test_an_entity_checks_its_fields_when_built(args, message):
+    with pytest.raises(InputTypeError, match=message):
+        Entity(*args)
+    plain = Entity(Span(0, 1), np.str_("A"), np.int64(2))
+    assert (type(plain.label), type(plain.sentence)) == (str, int)
+    assert plain == Entity(Span(0, 1), "A", 2)

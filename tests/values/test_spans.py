@@ -131,4 +131,4 @@ def test_scoring_columns_of_a_half_offset_is_an_error_not_a_number():
     with pytest.raises(InvalidSpanError, match=r"row 0 has 0\.5"):
         match_overlap(gold, EntityColumns([0], [0.5], [2], [0], ("PER",)))
     with pytest.raises(InvalidSpanError, match=r"`sentence`; row 0 has 0\.5"):
-        EntityColumns.from_entities([Entity(Span(0, 2), "PER", 0.5)])  # type: ignore[arg-type]
+        EntityColumns.from_entities([Entity._checked(0, 2, "PER", 0.5)])  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from nerscore.errors import InvalidSpanError, quoted
+from nerscore.errors import InputTypeError, InvalidSpanError, quoted
 from nerscore.values.fragments import Fragments, normalize_fragments
 
 __all__ = ["Entity", "EntityColumns", "Span", "Tags", "int_array", "merge_vocabs", "recode"]
@@ -97,9 +97,11 @@ class Entity:
     ------
     ValueError
         For fragments that overlap, are empty among several, or whose extent
-        is not ``span``. (A :class:`Span` checks its own offsets; the label,
-        the sentence and the type of ``span`` are checked where entities are
-        scored, naming the document and the entity.)
+        is not ``span``.
+    InputTypeError
+        For a ``span`` that is not a :class:`Span`, a ``label`` that is not a
+        str, or a ``sentence`` that is not an integer ``>= 0`` (NumPy
+        integers and ``str`` subclasses are stored as ``int`` and ``str``).
 
     Examples
     --------
@@ -124,6 +126,9 @@ class Entity:
                  fragments: tuple[Span, ...] = (), score: float | None = None) -> None:
         # written out (no __post_init__), the fields set through their slots: entities are
         # built by the million
+        if (type(span) is not Span or type(label) is not str or type(sentence) is not int
+                or sentence < 0):
+            span, label, sentence = _entity_fields(span, label, sentence)
         _ENTITY_SPAN(self, span)
         _ENTITY_LABEL(self, label)
         _ENTITY_SENTENCE(self, sentence)
@@ -207,6 +212,23 @@ class Entity:
     def parts(self) -> tuple[Span, ...]:
         """Its fragments; a contiguous entity's one fragment is its span."""
         return self.fragments or (self.span,)
+
+
+def _entity_fields(span: object, label: object, sentence: object) -> tuple[Span, str, int]:
+    """The fields of an entity checked, NumPy integers and str subclasses made plain."""
+    if not isinstance(span, Span):
+        hint = (f" Write Entity(Span({span[0]!r}, {span[1]!r}), ...)."
+                if isinstance(span, (tuple, list)) and len(span) == 2 else "")
+        raise InputTypeError(f"An Entity's span must be a Span; got {type(span).__name__} "
+                             f"{quoted(span)}.{hint}")
+    if not isinstance(label, str):
+        raise InputTypeError(f"An Entity's label must be a str; got {type(label).__name__} "
+                             f"{quoted(label)}.")
+    if isinstance(sentence, bool) or not isinstance(sentence, (int, np.integer)) or sentence < 0:
+        raise InputTypeError(f"An Entity's sentence must be an integer >= 0 (the index of its "
+                             f"sentence or document); got {type(sentence).__name__} "
+                             f"{quoted(sentence)}.")
+    return span, str(label), int(sentence)
 
 
 def _int_bounds(start: object, end: object) -> tuple[int, int]:
