@@ -617,3 +617,14 @@ def test_tag_runs_strict_mode_reads_as_no_entity_are_counted_per_annotator() -> 
     _, stats = nerscore.adjudicate(tags, scheme="IOB2", mode="strict")
     assert any(n.startswith("Strict mode (IOB2) read 1 tag run") for n in stats.notes)
     assert not any("Strict" in n for n in agreement(tags, n_resamples=0).notes)
+
+
+@pytest.mark.parametrize(("annotations", "named"), [
+    ({"ann1": [[(0, 2, "PER")]], "ann2": [[(0, 2, "PER"), (1, 0, "X")]]}, "annotations['ann2']"),
+    ([[[(0, 2, "PER")]], [[(0, 2, "PER"), (1, 0, "X")]]], "annotations[1]"),
+])
+def test_a_bad_span_names_the_annotation_set_it_is_in(annotations: Any, named: str) -> None:
+    # as a bad tag does; not 'y_true', which agreement does not take
+    with pytest.raises(nerscore.InvalidSpanError,
+                       match=re.escape(f"Span 1 (1, 0, 'X') of document 0 of {named} has start")):
+        agreement(annotations)

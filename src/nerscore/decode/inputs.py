@@ -209,14 +209,16 @@ def _checked_columns(
 
 def prepare_spans(y_true: object, y_pred: object | None, *,
                   pred_columns: EntityColumns | None = None,
-                  annotator: str | None = None) -> Prepared:
+                  annotator: str | None = None,
+                  sides: tuple[str, str] = ("y_true", "y_pred")) -> Prepared:
     """Check, join and convert span inputs (see the module docstring).
 
     ``pred_columns`` are the predicted spans already as columns over the
     gold documents, their ``seq`` indexing ``y_true`` (``y_pred`` is then
     None). ``annotator`` names whose documents ``y_true`` are, where they
     are not gold (agreement), for the error of an entity in their own
-    ignore region.
+    ignore region; ``sides`` are how messages name the two arguments
+    (agreement: ``annotations['ann1']`` for both).
 
     Raises
     ------
@@ -237,19 +239,20 @@ def prepare_spans(y_true: object, y_pred: object | None, *,
     >>> p.notes[0]
     "1 gold document(s) have no prediction and count as predicting no entities: 'b'."
     """
-    g = side_of(y_true, "y_true")
+    g_name, p_name = sides
+    g = side_of(y_true, g_name)
     if pred_columns is None:
-        g, p = pad_sentences(g, side_of(y_pred, "y_pred"))
+        g, p = pad_sentences(g, side_of(y_pred, p_name))
         joined = join_sides(g, p)
     else:  # columns over the gold documents: nothing to join
         p = Side([()] * len(g.spans), None, None)
         if g.ids is not None:
-            check_unique(g, "y_true")
+            check_unique(g, g_name)
         joined = Joined(list(g.spans), p.spans, g.ids, g.texts, [], TextMismatches(), None)
     ids, texts = joined.ids, joined.texts
     names: Sequence[str | int] = ids if ids is not None else range(len(joined.g_spans))
-    gold = _checked_columns(joined.g_spans, names, texts, "y_true", g.texts is None)
-    pred = _checked_columns(joined.p_spans, names, texts, "y_pred", p.texts is None) \
+    gold = _checked_columns(joined.g_spans, names, texts, g_name, g.texts is None)
+    pred = _checked_columns(joined.p_spans, names, texts, p_name, p.texts is None) \
         if pred_columns is None else pred_columns
     notes: list[str] = list(joined.notes)
     tallies: dict[str, int] = {}

@@ -238,14 +238,15 @@ def join_annotations(
         shown = ", ".join(f"{n}: {k}" for n, k in zip(ann_names, kinds, strict=True))
         raise InputTypeError(f"Some annotation sets are tag sequences and others spans ({shown}); "
                              "give every annotator's set in the same form.")
+    keys = list(annotations) if isinstance(annotations, Mapping) else range(len(sets))
+    arguments = [f"annotations[{k!r}]" for k in keys]
     if kinds[0] == "tags":
-        keys = list(annotations) if isinstance(annotations, Mapping) else range(len(sets))
-        return _join_tags(ann_names, sets, decoding, [f"annotations[{k!r}]" for k in keys])
+        return _join_tags(ann_names, sets, decoding, arguments)
     given = decoding.given()
     if given:
         raise OptionError(f"{', '.join(given)} only apply to tag sequences, but the annotation "
                           "sets are spans; leave them out.")
-    return _join_spans(ann_names, sets, absent)
+    return _join_spans(ann_names, sets, absent, arguments)
 
 
 def _empty(s: object) -> bool:
@@ -290,8 +291,10 @@ def _join_tags(names: list[str], sets: list[Any], decoding: Decoding,
                      notes=notes)
 
 
-def _join_spans(names: list[str], sets: list[Any], absent: str) -> Annotated:
-    preps = [prepare_spans(s, s, annotator=name) for name, s in zip(names, sets, strict=True)]
+def _join_spans(names: list[str], sets: list[Any], absent: str,
+                arguments: list[str]) -> Annotated:
+    preps = [prepare_spans(s, s, annotator=name, sides=(arg, arg))
+             for name, s, arg in zip(names, sets, arguments, strict=True)]
     # a set without documents has neither ids nor positions: it joins either way
     with_ids = [p.doc_ids is not None for p in preps if p.gold.n_sequences]
     if any(with_ids) and not all(with_ids):
