@@ -11,6 +11,8 @@ counted and scored is :mod:`nerscore.matching.semeval`'s.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -34,26 +36,29 @@ def prepare_sides(gold: EntityColumns, pred: EntityColumns) -> tuple[EntityColum
     if list(gold.labels) != sorted(gold.labels):
         vocab = sorted(gold.labels)
         gold, pred = gold.with_labels(vocab), pred.with_labels(vocab)
-    for side, cols in (("gold", gold), ("predicted", pred)):
-        bad = np.flatnonzero((cols.start > cols.end) | (cols.start < 0))
-        if len(bad):
-            spans = _describe(cols, bad)
-            s, e, lab = spans[0]
-            raise InvalidSpanError(
-                f"{len(bad)} {side} span(s) need 0 <= start <= end; the first is "
-                f"({s}, {e}, {lab!r}) in sequence {int(cols.seq[bad[0]])}. "
-                "Fix the offsets (spans are half-open: end is exclusive).",
-                document=int(cols.seq[bad[0]]),
-                spans=spans,
-            )
+    _refuse(gold, pred, lambda c: (c.start > c.end) | (c.start < 0),
+            "{n} {side} span(s) need 0 <= start <= end; the first is {first} in sequence "
+            "{seq}. Fix the offsets (spans are half-open: end is exclusive).")
     return gold, pred
 
 
-def _describe(cols: EntityColumns, rows: IntArray) -> list[tuple[int, int, str]]:
-    return [
-        (int(cols.start[r]), int(cols.end[r]), cols.labels[int(cols.label[r])])
-        for r in rows[:20].tolist()
-    ]
+def _refuse(gold: EntityColumns, pred: EntityColumns,
+            wrong: Callable[[EntityColumns], npt.NDArray[np.bool_]], message: str) -> None:
+    """Raise InvalidSpanError for the first side with spans that ``wrong`` marks.
+
+    ``message`` is formatted with ``n`` (how many), ``side``, ``first`` (the
+    first such span) and ``seq`` (its sequence); the error lists up to 20.
+    """
+    for side, cols in (("gold", gold), ("predicted", pred)):
+        bad = np.flatnonzero(wrong(cols))
+        if len(bad):
+            spans = [(int(cols.start[r]), int(cols.end[r]), cols.labels[int(cols.label[r])])
+                     for r in bad[:20].tolist()]
+            s, e, lab = spans[0]
+            seq = int(cols.seq[bad[0]])
+            raise InvalidSpanError(
+                message.format(n=len(bad), side=side, first=f"({s}, {e}, {lab!r})", seq=seq),
+                document=seq, spans=spans)
 
 
 # ---------------------------------------------------------------------------
@@ -181,17 +186,8 @@ def _replay(
 
 def check_nervaluate_domain(gold: EntityColumns, pred: EntityColumns) -> None:
     """Reject zero-length spans: nervaluate's spans have inclusive ends."""
-    for side, cols in (("gold", gold), ("predicted", pred)):
-        bad = np.flatnonzero(cols.start == cols.end)
-        if len(bad):
-            spans = _describe(cols, bad)
-            s, e, lab = spans[0]
-            raise InvalidSpanError(
-                f"compat='nervaluate' cannot score zero-length spans: {len(bad)} {side} "
-                f"span(s) have start == end, the first ({s}, {e}, {lab!r}) in sequence "
-                f"{int(cols.seq[bad[0]])}. nervaluate's spans have inclusive ends, so they "
-                "need end > start; drop those spans or use the default alignment "
-                "(compat=None).",
-                document=int(cols.seq[bad[0]]),
-                spans=spans,
-            )
+    _refuse(gold, pred, lambda c: c.start == c.end,
+            "compat='nervaluate' cannot score zero-length spans: {n} {side} span(s) have "
+            "start == end, the first {first} in sequence {seq}. nervaluate's spans have "
+            "inclusive ends, so they need end > start; drop those spans or use the default "
+            "alignment (compat=None).")
